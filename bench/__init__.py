@@ -1,0 +1,1 @@
+"""Benchmarks: python -m bench.<name> prints figures and ratios against peers."""

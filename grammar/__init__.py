@@ -1,0 +1,1 @@
+"""SQL text -> AST (grammar/sql.lark, parsed with Lark LALR)."""

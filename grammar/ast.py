@@ -1,0 +1,332 @@
+"""SQL abstract syntax tree: frozen dataclasses, each carrying its source position."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# (line, column), both 1-based, of the first token of the node; None for synthesized nodes.
+Pos = tuple[int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    pos: Pos = field(default=None, compare=False, repr=False, kw_only=True)
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True, slots=True)
+class Literal(Node):
+    """A constant. kind: 'int' (value int), 'decimal' (value str as written, e.g. '1.50'),
+    'float' (value float, exponent form), 'string' (value str), 'bool' (value bool),
+    'null' (value None)."""
+
+    value: Any
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnRef(Node):
+    """A possibly qualified column name: ('a',), ('t', 'a'), ('db', 't', 'a')."""
+
+    parts: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Star(Node):
+    """`*` or `t.*` in a select list (table is the qualifier parts, or None)."""
+
+    table: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UnaryOp(Node):
+    """op: '-', '+', 'NOT'."""
+
+    op: str
+    operand: Node
+
+
+@dataclass(frozen=True, slots=True)
+class BinaryOp(Node):
+    """op: '+', '-', '*', '/', 'DIV', '%', '||', '=', '<>', '<', '<=', '>', '>=', 'AND', 'OR'.
+    ('!=' is normalised to '<>', '==' to '=', 'MOD' to '%'.)"""
+
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, slots=True)
+class IsNull(Node):
+    operand: Node
+    negated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Between(Node):
+    operand: Node
+    low: Node
+    high: Node
+    negated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class InList(Node):
+    operand: Node
+    items: tuple[Node, ...]
+    negated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class InSubquery(Node):
+    operand: Node
+    query: Node
+    negated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Like(Node):
+    operand: Node
+    pattern: Node
+    negated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Exists(Node):
+    query: Node
+    negated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ScalarSubquery(Node):
+    query: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Case(Node):
+    """Simple CASE when operand is set, searched CASE otherwise.
+    whens: ((condition_or_value, result), ...); else_ may be None."""
+
+    operand: Node | None
+    whens: tuple[tuple[Node, Node], ...]
+    else_: Node | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TypeName(Node):
+    """A type as written: name upper-cased ('INT', 'VARCHAR', 'DECIMAL', 'NULLABLE'...),
+    params are integer parameters (DECIMAL(10, 2) -> (10, 2)), args nested types
+    (NULLABLE(INT) -> args=(TypeName('INT'),)). nullable: True for `T NULL`, False for
+    `T NOT NULL`, None when unsaid."""
+
+    name: str
+    params: tuple[int, ...] = ()
+    args: tuple[TypeName, ...] = ()
+    nullable: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Cast(Node):
+    """CAST(x AS t), x::t (try_=False) or TRY_CAST(x AS t) (try_=True)."""
+
+    operand: Node
+    type: TypeName
+    try_: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionCall(Node):
+    """name lower-cased. COUNT(*) has star=True and no args."""
+
+    name: str
+    args: tuple[Node, ...] = ()
+    distinct: bool = False
+    star: bool = False
+
+
+# ---------------------------------------------------------------- queries
+
+
+@dataclass(frozen=True, slots=True)
+class SelectItem(Node):
+    expr: Node  # an expression or Star
+    alias: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OrderItem(Node):
+    expr: Node
+    desc: bool = False
+    nulls_first: bool | None = None  # None: the default for the direction
+
+
+@dataclass(frozen=True, slots=True)
+class TableRef(Node):
+    """A named table: ('t',) or ('db', 't')."""
+
+    name: tuple[str, ...]
+    alias: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableFunction(Node):
+    """A table function in FROM, e.g. numbers(10). name lower-cased."""
+
+    name: str
+    args: tuple[Node, ...]
+    alias: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SubqueryRef(Node):
+    query: Node
+    alias: str | None = None
+    column_aliases: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Join(Node):
+    """kind: 'INNER', 'LEFT', 'RIGHT', 'FULL', 'CROSS' (comma joins are CROSS)."""
+
+    kind: str
+    left: Node
+    right: Node
+    on: Node | None = None
+    using: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Select(Node):
+    items: tuple[SelectItem, ...]
+    from_: Node | None = None
+    where: Node | None = None
+    group_by: tuple[Node, ...] = ()
+    having: Node | None = None
+    order_by: tuple[OrderItem, ...] = ()
+    limit: Node | None = None
+    offset: Node | None = None
+    distinct: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SetOperation(Node):
+    """op: 'UNION', 'EXCEPT', 'INTERSECT'; all_=True for UNION ALL etc. order_by/limit/offset
+    apply to the combined result."""
+
+    op: str
+    left: Node
+    right: Node
+    all_: bool = False
+    order_by: tuple[OrderItem, ...] = ()
+    limit: Node | None = None
+    offset: Node | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CommonTableExpr(Node):
+    name: str
+    query: Node
+    columns: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class With(Node):
+    ctes: tuple[CommonTableExpr, ...]
+    query: Node
+
+
+# ---------------------------------------------------------------- statements
+# A query (Select, SetOperation, With) is itself a statement.
+
+
+@dataclass(frozen=True, slots=True)
+class CreateDatabase(Node):
+    name: str
+    if_not_exists: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DropDatabase(Node):
+    name: str
+    if_exists: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class UseDatabase(Node):
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnDef(Node):
+    name: str
+    type: TypeName
+    default: Node | None = None  # nullability is type.nullable (None: nullable)
+
+
+@dataclass(frozen=True, slots=True)
+class CreateTable(Node):
+    name: tuple[str, ...]
+    columns: tuple[ColumnDef, ...] = ()
+    if_not_exists: bool = False
+    as_query: Node | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DropTable(Node):
+    name: tuple[str, ...]
+    if_exists: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TruncateTable(Node):
+    name: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Insert(Node):
+    """INSERT INTO t [(cols)] VALUES (...), ... | SELECT ...
+    Exactly one of rows / query is set. rows holds expressions (usually Literal)."""
+
+    table: tuple[str, ...]
+    columns: tuple[str, ...] | None = None
+    rows: tuple[tuple[Node, ...], ...] | None = None
+    query: Node | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetVariable(Node):
+    """SET [GLOBAL] name = value; name lower-cased."""
+
+    name: str
+    value: Node
+    is_global: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class UnsetVariable(Node):
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Show(Node):
+    """kind: 'DATABASES', 'TABLES', 'SETTINGS', 'CREATE_TABLE', 'FUNCTIONS'.
+    database: for SHOW TABLES FROM db; table: for SHOW CREATE TABLE; like: a LIKE pattern."""
+
+    kind: str
+    database: str | None = None
+    table: tuple[str, ...] | None = None
+    like: str | None = None
+    full: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Describe(Node):
+    table: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Explain(Node):
+    statement: Node

@@ -1,0 +1,1 @@
+"""queryhttp's HTTP service: the Databend query protocol over Twisted and Klein."""
