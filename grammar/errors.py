@@ -1,0 +1,56 @@
+"""Syntax errors: Databend code 1005 with line, column and a caret under the offending text."""
+
+from __future__ import annotations
+
+SYNTAX_ERROR_CODE = 1005
+
+
+class SqlSyntaxError(Exception):
+    """A statement that does not parse. `line` and `column` are 1-based; `message` is the full
+    Databend-style text (position header, the offending line, a caret and the reason)."""
+
+    code = SYNTAX_ERROR_CODE
+
+    def __init__(self, message: str, line: int = 1, column: int = 1):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+    @property
+    def position(self) -> tuple[int, int]:
+        return (self.line, self.column)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def format_syntax_error(sql: str, line: int, column: int, width: int, reason: str) -> str:
+    """Render `reason` Databend style, quoting line `line` of `sql` with `width` carets
+    starting at `column`."""
+    lines = sql.split("\n")
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    text = text.rstrip("\r")
+    gutter = " " * len(str(line))
+    caret_pad = " " * max(column - 1, 0)
+    carets = "^" * max(width, 1)
+    return (
+        f"error: \n"
+        f"  --> SQL:{line}:{column}\n"
+        f"{gutter} |\n"
+        f"{line} | {text}\n"
+        f"{gutter} | {caret_pad}{carets} {reason}\n"
+    )
+
+
+def syntax_error(sql: str, line: int, column: int, reason: str, width: int = 1) -> SqlSyntaxError:
+    """Build a SqlSyntaxError at (line, column) with the caret context."""
+    return SqlSyntaxError(format_syntax_error(sql, line, column, width, reason), line, column)
+
+
+def syntax_error_at_offset(sql: str, offset: int, reason: str, width: int = 1) -> SqlSyntaxError:
+    """Build a SqlSyntaxError at a 0-based character offset of `sql`."""
+    offset = max(0, min(offset, len(sql)))
+    line = sql.count("\n", 0, offset) + 1
+    line_start = sql.rfind("\n", 0, offset) + 1
+    return syntax_error(sql, line, offset - line_start + 1, reason, width)

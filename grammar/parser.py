@@ -1,0 +1,165 @@
+"""One lazily built Lark LALR parser per process: parse(sql) -> one AST statement."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from lark import Lark, Token
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
+
+from grammar import ast
+from grammar.errors import SqlSyntaxError, syntax_error
+from grammar.fastinsert import parse_fast_insert
+from grammar.transform import AstBuilder, SemanticSyntaxError
+
+GRAMMAR_PATH = Path(__file__).with_name("sql.lark")
+
+# Words that are never identifiers unless quoted, even where the parser could take one
+# (so `SELECT FROM t` is an error rather than a column named "from").
+RESERVED_WORDS = frozenset(
+    """
+    all and as between by case cast cross distinct else end except exists from group having
+    in inner intersect into is join like limit not null on or order select then union using
+    values when where with
+    """.split()
+)
+
+# How expected terminals are shown in error messages.
+_TERMINAL_DISPLAY = {
+    "NAME": "<Ident>",
+    "QUOTED_NAME": "<QuotedIdent>",
+    "BACKQUOTED_NAME": "<QuotedIdent>",
+    "STRING": "<LiteralString>",
+    "NUMBER": "<LiteralNumber>",
+    "COMP_OP": "<comparison>",
+    "ADD_OP": "`+`, `-`",
+    "MUL_OP": "`/`, `%`",
+    "CONCAT_OP": "`||`",
+    "NULL_KW": "`NULL`",
+    "INTEGER_KW": "`INTEGER`",
+    "$END": "end of input",
+}
+_MAX_EXPECTED_SHOWN = 12
+
+_lock = threading.Lock()
+_parser: Lark | None = None
+
+
+def _retype_reserved(token: Token) -> Token:
+    lowered = token.value.lower()
+    if lowered in RESERVED_WORDS:
+        token.type = lowered.upper()
+    return token
+
+
+def get_parser() -> Lark:
+    """The process-wide parser, built on first use (the grammar analysis is cached on disk)."""
+    global _parser
+    if _parser is None:
+        with _lock:
+            if _parser is None:
+                _parser = Lark(
+                    GRAMMAR_PATH.read_text(encoding="utf-8"),
+                    parser="lalr",
+                    lexer="contextual",
+                    transformer=AstBuilder(),
+                    maybe_placeholders=True,
+                    lexer_callbacks={"NAME": _retype_reserved},
+                    cache=True,
+                )
+    return _parser
+
+
+def parse(sql: str) -> ast.Node:
+    """Parse exactly one statement (an optional trailing `;`). Raises SqlSyntaxError."""
+    fast = parse_fast_insert(sql)
+    if fast is not None:
+        return fast
+    parser = get_parser()
+    try:
+        return parser.parse(sql)
+    except SemanticSyntaxError as exc:
+        line, column = exc.pos
+        raise syntax_error(sql, line, column, exc.reason, exc.width) from None
+    except UnexpectedInput as exc:
+        raise _from_lark_error(sql, exc, parser) from None
+    except VisitError as exc:
+        original = exc.orig_exc
+        if isinstance(original, SemanticSyntaxError):
+            line, column = original.pos
+            raise syntax_error(sql, line, column, original.reason, original.width) from None
+        raise syntax_error(sql, 1, 1, f"cannot parse: {original}") from None
+    except RecursionError:
+        raise syntax_error(sql, 1, 1, "statement is nested too deeply") from None
+
+
+def _describe_expected(expected, parser: Lark) -> str:
+    shown = []
+    for name in expected:
+        display = _TERMINAL_DISPLAY.get(name)
+        if display is None:
+            display = _terminal_text(name, parser)
+        if display not in shown:
+            shown.append(display)
+    shown.sort(key=lambda text: (not text.startswith("`"), text))
+    if len(shown) > _MAX_EXPECTED_SHOWN:
+        rest = len(shown) - _MAX_EXPECTED_SHOWN
+        shown = shown[:_MAX_EXPECTED_SHOWN] + [f"or {rest} more ..."]
+    return ", ".join(shown)
+
+
+def _terminal_text(name: str, parser: Lark) -> str:
+    terminal = _terminals(parser).get(name)
+    if terminal is not None and terminal.pattern.type == "str":
+        return f"`{terminal.pattern.value.upper()}`"
+    return f"`{name}`"
+
+
+_terminal_cache: dict[str, object] = {}
+
+
+def _terminals(parser: Lark) -> dict:
+    if not _terminal_cache:
+        _terminal_cache.update({t.name: t for t in parser.terminals})
+    return _terminal_cache
+
+
+def _from_lark_error(sql: str, exc: UnexpectedInput, parser: Lark) -> SqlSyntaxError:
+    if isinstance(exc, UnexpectedToken):
+        token = exc.token
+        expected = _describe_expected(exc.accepts or exc.expected, parser)
+        if token.type == "$END":
+            line, column = _end_position(sql)
+            return syntax_error(sql, line, column, f"unexpected end of input, expecting {expected}")
+        width = len(token.value) if token.value else 1
+        return syntax_error(
+            sql,
+            token.line,
+            token.column,
+            f"unexpected `{token.value}`, expecting {expected}",
+            width,
+        )
+    if isinstance(exc, UnexpectedCharacters):
+        char = sql[exc.pos_in_stream] if exc.pos_in_stream < len(sql) else ""
+        return syntax_error(sql, exc.line, exc.column, f"unrecognized character `{char}`")
+    if isinstance(exc, UnexpectedEOF):
+        line, column = _end_position(sql)
+        expected = _describe_expected(exc.expected, parser)
+        return syntax_error(sql, line, column, f"unexpected end of input, expecting {expected}")
+    return syntax_error(sql, getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1,
+                        "syntax error")
+
+
+def _end_position(sql: str) -> tuple[int, int]:
+    """(line, column) just after the last non-blank character (1, 1 for blank input)."""
+    stripped = sql.rstrip()
+    line = stripped.count("\n") + 1
+    line_start = stripped.rfind("\n") + 1
+    return line, len(stripped) - line_start + 1
