@@ -1,67 +1,299 @@
-"""Klein routes of the query HTTP protocol."""
+"""Klein routes of the query HTTP protocol, on a class holding its collaborators."""
 
 from __future__ import annotations
 
-import json
 import time
-import uuid
+from functools import partial
 
 from klein import Klein
+from twisted.internet.defer import Deferred
+from twisted.logger import Logger
+from werkzeug.exceptions import MethodNotAllowed
+from werkzeug.exceptions import NotFound as RouteNotFound
 
 import engine
+from web.auth import Authenticator
+from web.config import SERVER_VERSION, ServiceConfig
+from web.errors import FailedToStart, HTTPError, NotFound, PayloadTooLarge
+from web.queries import INTERNAL, Page, Query, QueryRegistry, client_query_id
+from web.query_request import QueryRequest, parse_query_request
+from web.sessions import TOO_MANY_CONNECTIONS, SessionStore
+from web.site import MergedSlashes
+from web.wire import (
+    DATABEND,
+    FAILED,
+    SPEC,
+    Answer,
+    QueryError,
+    SessionView,
+    choose_format,
+    encode_answer,
+    encode_json,
+    error_body,
+)
+
+log = Logger()
+_JSON = b"application/json"
+_VERSION = SERVER_VERSION.encode()
+
+
+def _int_setting(settings: dict, key: str, default: int) -> int:
+    try:
+        value = int(settings[key])
+    except (KeyError, ValueError, TypeError):
+        return default
+    return value if value > 0 else default
+
+
+def _bool_setting(settings: dict, key: str, default: bool) -> bool:
+    value = settings.get(key)
+    if value is None:
+        return default
+    value = str(value).strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    return default
 
 
 class QueryApp:
+    """The service: POST /v1/query, pages, stats, kill, final, login, health.
+
+    Collaborators come in (engine database, clock, cooperator, authenticator), so tests drive
+    it with a task.Clock and a hand-pumped cooperator.
+    """
+
     app = Klein()
 
-    def __init__(self, db: engine.Database):
+    def __init__(self, db: engine.Database, *, clock, cooperator,
+                 config: ServiceConfig | None = None,
+                 authenticator: Authenticator | None = None, timer=time.perf_counter):
         self.db = db
+        self.clock = clock
+        self.cooperator = cooperator
+        self.config = config or ServiceConfig()
+        self.auth = authenticator or Authenticator()
+        self.queries = QueryRegistry(clock, self.config.max_running_queries,
+                                     self.config.max_retained_queries)
+        self.sessions = SessionStore(clock, self.config.max_sessions,
+                                     self.config.max_keep_session_secs)
+        self._timer = timer
 
     def resource(self):
-        return self.app.resource()
+        return MergedSlashes(self.app.resource())
+
+    def sweep(self) -> None:
+        """Expire unread queries and idle server-side sessions (run every second or so)."""
+        self.queries.sweep()
+        self.sessions.sweep()
+
+    def close(self) -> None:
+        self.queries.close_all()
+
+    # -- request plumbing ----------------------------------------------------------------------
+
+    def _format(self, request) -> str:
+        return choose_format(self.config.wire_format,
+                             (name for name, _ in request.requestHeaders.getAllRawHeaders()))
+
+    def _user(self, request) -> str:
+        return self.auth.authenticate(request.getHeader(b"authorization"))
+
+    def _body(self, request) -> bytes:
+        limit = self.config.max_body_bytes
+        too_large = PayloadTooLarge(
+            f"request body is larger than {limit} bytes (server option --max_body_bytes)")
+        if getattr(request, "body_too_large", False):
+            raise too_large
+        request.content.seek(0)
+        body = request.content.read(limit + 1)
+        if len(body) > limit:
+            raise too_large
+        return body
+
+    @staticmethod
+    def _send(request, status: int, body: bytes, content_type: bytes) -> bytes:
+        request.setResponseCode(status)
+        request.setHeader(b"content-type", content_type)
+        request.setHeader(b"content-length", b"%d" % len(body))
+        request.setHeader(b"x-databend-version", _VERSION)
+        return body
+
+    def _send_answer(self, request, fmt: str, answer: Answer) -> bytes:
+        if answer.query_id:
+            request.setHeader(b"x-databend-query-id", answer.query_id.encode())
+        request.setHeader(b"x-databend-query-state", answer.state.encode())
+        return self._send(request, 200, encode_answer(fmt, answer), _JSON)
+
+    def _answer(self, query: Query, *, data: list, next_page: int | None, session: bool = True,
+                final: bool = False) -> Answer:
+        return Answer(
+            query_id=query.id, state=query.state, session_id=query.session_id,
+            error=query.error, schema=query.schema, data=data,
+            affect=None if final else query.affect, progress=query.progress,
+            running_time_ms=query.running_time_ms, next_page=next_page, final=final,
+            session=query.session_view if session else None,
+            result_timeout_secs=query.result_timeout)
+
+    def _send_page(self, request, fmt: str, query: Query, page: Page) -> bytes:
+        answer = self._answer(query, data=page.rows, next_page=page.next_page)
+        return self._send_answer(request, fmt, answer)
+
+    def _page_response(self, request, fmt: str, query: Query, number: int):
+        page = query.page(number, query.wait_secs)
+        if isinstance(page, Deferred):
+            return page.addCallback(lambda p: self._send_page(request, fmt, query, p))
+        return self._send_page(request, fmt, query, page)
+
+    # -- errors ----------------------------------------------------------------------------------
+
+    @app.handle_errors(HTTPError)
+    def _http_error(self, request, failure):
+        error = failure.value
+        body, content_type = error_body(self._format(request), error.code, error.message)
+        if error.status == 401:
+            request.setHeader(b"www-authenticate", b'Basic realm="queryhttp"')
+        return self._send(request, error.status, body, content_type)
+
+    @app.handle_errors(RouteNotFound)
+    def _route_not_found(self, request, failure):
+        body, content_type = error_body(self._format(request), 404, "not found")
+        return self._send(request, 404, body, content_type)
+
+    @app.handle_errors(MethodNotAllowed)
+    def _method_not_allowed(self, request, failure):
+        body, content_type = error_body(self._format(request), 405, "method not allowed")
+        request.setHeader(b"allow", ", ".join(failure.value.valid_methods or ()).encode())
+        return self._send(request, 405, body, content_type)
+
+    # -- starting a query ------------------------------------------------------------------------
 
     @app.route("/v1/query", methods=["POST"])
-    @app.route("/v1/query/", methods=["POST"])
     def post_query(self, request):
-        request.setHeader(b"content-type", b"application/json")
-        started = time.monotonic()
+        fmt = self._format(request)
+        user = self._user(request)
+        query_request = parse_query_request(self._body(request))
+        client_id = client_query_id(request.getHeader(b"x-databend-query-id"))
+        if client_id is not None:
+            existing = self.queries.find(client_id)
+            if existing is not None:
+                if existing.user == user and existing.closed is None:
+                    return self._page_response(request, fmt, existing, 0)  # a retried POST
+                client_id = None
         try:
-            body = json.loads(request.content.read())
-            sql = body["sql"]
-            if not isinstance(sql, str):
-                raise TypeError("sql must be a string")
-        except (ValueError, KeyError, TypeError) as e:
-            request.setResponseCode(400)
-            return json.dumps({"error": {"code": 400, "message": f"parse error: {e}"}})
-        query_id = uuid.uuid4().hex
-        session = self.db.session()
+            query = self._start(user, query_request, fmt, client_id)
+        except FailedToStart as e:
+            r = query_request
+            answer = Answer(query_id="", state=FAILED, error=QueryError(e.code, e.message),
+                            session_id=r.session_id,
+                            session=SessionView(r.database or "default", r.settings, r.session,
+                                                r.keep_secs))
+            return self._send_answer(request, fmt, answer)
+        return self._page_response(request, fmt, query, 0)
+
+    def _start(self, user: str, r: QueryRequest, fmt: str, query_id: str | None) -> Query:
+        config = self.config
+        kept = None
+        if r.session_id:
+            kept = self.sessions.get(r.session_id, user)
+            session, request_session = kept.engine_session, kept.request_session
+        else:
+            try:
+                session = self.db.session(database=r.database or "default",
+                                          settings=r.settings, user=user)
+            except engine.EngineError as e:
+                raise FailedToStart(e.code, e.message) from None
+            request_session = r.session
+        if self.queries.running >= config.max_running_queries:
+            raise FailedToStart(
+                TOO_MANY_CONNECTIONS,
+                f"Current running queries ({self.queries.running}) has exceeded the "
+                f"max_running_queries limit ({config.max_running_queries})")
+        if kept is None and r.keep_secs > 0:
+            kept = self.sessions.create(user, session, r.keep_secs, r.session)
+        page_rows = min(r.page_rows or config.default_rows_per_page, config.max_rows_per_page)
+        buffer_rows = page_rows * config.buffer_pages
+        if r.buffer_rows is not None:
+            buffer_rows = max(page_rows, min(r.buffer_rows, buffer_rows))
+        if r.wait_secs is not None:
+            wait = r.wait_secs
+        else:
+            wait = config.databend_wait_secs if fmt == DATABEND else config.spec_wait_secs
+        query = Query(
+            query_id or self.queries.new_id(), user, self.clock, session=session,
+            request_session=request_session, session_id=kept.id if kept else "",
+            keep_secs=kept.keep_secs if kept else 0,
+            result_timeout=_int_setting(session.settings, "http_handler_result_timeout_secs",
+                                        config.result_timeout_secs),
+            page_rows=page_rows, buffer_rows=buffer_rows, wait_secs=wait,
+            on_end=partial(self._query_ended, kept))
+        self.queries.add(query)
+        if kept is not None:
+            self.sessions.begin(kept, query, r.keep_secs)
         try:
-            result = session.execute(sql)
-            rows = []
-            render = result.renderer(null_as_str=True)
-            for batch in result.batches():
-                rows.extend(render(batch))
-            state, error, schema = "Succeeded", None, result.schema
+            result = session.execute(r.sql)
         except engine.EngineError as e:
-            state, error, schema, rows = "Failed", {"code": e.code, "message": e.message}, [], []
-        progress = {"rows": 0, "bytes": 0}
-        return json.dumps({
-            "id": query_id,
-            "session_id": "",
-            "session": {"database": session.database, "settings": session.settings},
-            "state": state,
-            "error": error,
-            "schema": [{"name": c.name, "type": c.type} for c in schema],
-            "data": rows,
-            "affect": None,
-            "stats": {
-                "running_time_ms": (time.monotonic() - started) * 1000,
-                "scan_progress": progress,
-                "write_progress": progress,
-                "result_progress": {"rows": len(rows), "bytes": 0},
-            },
-            "stats_uri": f"/v1/query/{query_id}",
-            "final_uri": f"/v1/query/{query_id}/final",
-            "next_uri": None,
-            "kill_uri": f"/v1/query/{query_id}/kill",
-        })
+            query.fail(e.code, e.message)
+            return query
+        except Exception as e:  # an engine bug fails this query only
+            log.failure("engine failed to start a query")
+            query.fail(INTERNAL, f"internal error: {e!r}")
+            return query
+        query.attach(result, _bool_setting(session.settings, "format_null_as_str", fmt == SPEC))
+        query.run_inline(config.inline_steps, config.slice_secs, self._timer)
+        query.start(self.cooperator)
+        return query
+
+    def _query_ended(self, kept, query: Query) -> None:
+        self.queries.ended(query)
+        if kept is not None:
+            self.sessions.finish(kept)
+
+    # -- following a query -----------------------------------------------------------------------
+
+    @app.route("/v1/query/<query_id>/page/<number>", methods=["GET"])
+    def get_page(self, request, query_id: str, number: str):
+        fmt = self._format(request)
+        query = self.queries.get(query_id, self._user(request))
+        if not number.isdigit():
+            raise NotFound(f"Invalid page number: requested {number!r}, "
+                           f"current page is {query.next_page}")
+        return self._page_response(request, fmt, query, int(number))
+
+    @app.route("/v1/query/<query_id>", methods=["GET"])
+    def get_stats(self, request, query_id: str):
+        fmt = self._format(request)
+        query = self.queries.get(query_id, self._user(request))
+        query.touch()
+        next_page = None if query.drained or query.closed else query.next_page
+        return self._send_answer(request, fmt, self._answer(query, data=[], next_page=next_page))
+
+    @app.route("/v1/query/<query_id>/kill", methods=["GET", "POST"])
+    def kill(self, request, query_id: str):
+        query = self.queries.get(query_id, self._user(request))
+        query.touch()
+        query.kill()
+        request.setHeader(b"x-databend-query-id", query.id.encode())
+        return self._send(request, 200, b"", b"text/plain; charset=utf-8")
+
+    @app.route("/v1/query/<query_id>/final", methods=["GET", "POST"])
+    def final(self, request, query_id: str):
+        fmt = self._format(request)
+        query = self.queries.get(query_id, self._user(request))
+        query.touch()
+        query.finalize()
+        answer = self._answer(query, data=[], next_page=None, session=False, final=True)
+        return self._send_answer(request, fmt, answer)
+
+    # -- auxiliary endpoints ---------------------------------------------------------------------
+
+    @app.route("/v1/session/login", methods=["POST"])
+    def login(self, request):
+        self._user(request)
+        body = {"version": SERVER_VERSION, "session_id": "", "tokens": None}
+        return self._send(request, 200, encode_json(body), _JSON)
+
+    @app.route("/health", methods=["GET"])
+    def health(self, request):
+        return self._send(request, 200, b"ok", b"text/plain; charset=utf-8")

@@ -2,30 +2,59 @@
 
 from __future__ import annotations
 
+import time
+
 from twisted.application import service
 from twisted.internet.endpoints import serverFromString
+from twisted.internet.task import Cooperator, LoopingCall
 from twisted.logger import Logger
-from twisted.web.server import Site
 
 import engine
 from web.app import QueryApp
+from web.auth import Authenticator
+from web.config import ServiceConfig
+from web.site import QuerySite
+
+SWEEP_INTERVAL_SECS = 1.0
+
+
+def time_slices(secs: float):
+    """A Cooperator termination predicate factory: each tick runs for at most `secs`."""
+
+    def factory():
+        deadline = time.perf_counter() + secs
+        return lambda: time.perf_counter() >= deadline
+
+    return factory
 
 
 class QueryHTTPService(service.Service):
     log = Logger()
 
-    def __init__(self, description: str, options):
+    def __init__(self, description: str, config: ServiceConfig | None = None,
+                 users: dict[str, str] | None = None):
         self.description = description
-        self.options = options
+        self.config = config or ServiceConfig()
+        self.users = users
         self.port = None
+        self.app: QueryApp | None = None
+        self._cooperator = None
+        self._sweeper = None
 
     def startService(self):
         from twisted.internet import reactor
 
         super().startService()
-        app = QueryApp(engine.Database())
-        site = Site(app.resource())
-        site.noisy = False
+        self._cooperator = Cooperator(
+            terminationPredicateFactory=time_slices(self.config.slice_secs),
+            scheduler=lambda work: reactor.callLater(0, work))
+        self.app = QueryApp(engine.Database(), clock=reactor, cooperator=self._cooperator,
+                            config=self.config, authenticator=Authenticator(self.users))
+        self._sweeper = LoopingCall(self.app.sweep)
+        self._sweeper.clock = reactor
+        self._sweeper.start(SWEEP_INTERVAL_SECS, now=False)
+        site = QuerySite(self.app.resource(), max_body_bytes=self.config.max_body_bytes,
+                         access_log=self.config.access_log)
         endpoint = serverFromString(reactor, self.description)
         d = endpoint.listen(site)
         d.addCallback(self._listening)
@@ -48,5 +77,11 @@ class QueryHTTPService(service.Service):
 
     def stopService(self):
         super().stopService()
+        if self._sweeper is not None and self._sweeper.running:
+            self._sweeper.stop()
+        if self.app is not None:
+            self.app.close()
+        if self._cooperator is not None:
+            self._cooperator.stop()
         if self.port is not None:
             return self.port.stopListening()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from twisted.application import service
 from twisted.python import usage
 
+from web.config import WIRE_FORMATS, ServiceConfig
+
 
 def _port(value: str) -> int:
     try:
@@ -16,18 +18,77 @@ def _port(value: str) -> int:
     return port
 
 
+def _positive(name: str):
+    def coerce(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise usage.UsageError(f"--{name} must be an integer, not {value!r}") from None
+        if number < 1:
+            raise usage.UsageError(f"--{name} must be at least 1, not {number}")
+        return number
+
+    coerce.coerceDoc = "A positive integer."
+    return coerce
+
+
+_D = ServiceConfig()
+
+# (option, config field, help)
+_LIMITS = [
+    ("max_body_bytes", "largest accepted request body in bytes (413 above)"),
+    ("max_running_queries", "queries producing rows at once (more: Failed, code 1067)"),
+    ("max_retained_queries", "finished queries kept for paging before the oldest are evicted"),
+    ("max_sessions", "server-side sessions at once (more: Failed, code 1067)"),
+    ("max_keep_session_secs", "upper bound of session.keep_server_session_secs"),
+    ("max_rows_per_page", "upper bound of pagination.max_rows_per_page"),
+    ("default_rows_per_page", "rows per page when the request does not say"),
+    ("buffer_pages", "full pages a query buffers before its producer pauses"),
+    ("spec_wait_secs", "default pagination.wait_time_secs in the spec format"),
+    ("databend_wait_secs", "default pagination.wait_time_secs in the databend format"),
+    ("result_timeout_secs", "default http_handler_result_timeout_secs"),
+]
+
+
 class Options(usage.Options):
     synopsis = "[options]"
     longdesc = "Serve SQL over HTTP with the Databend query protocol (POST /v1/query)."
+    optFlags = [
+        ["access_log", None, "Write an access log line per request (off by default: ~25% cost)."],
+    ]
     optParameters = [
         ["http_handler_host", None, "127.0.0.1", "Address to listen on."],
         ["http_handler_port", None, 8000, "Port to listen on (0: any free port).", _port],
-    ]
+        ["wire_format", None, "auto",
+         "Answer format: auto (databend for requests with an X-DATABEND-* header, else spec), "
+         "spec or databend."],
+        ["users_file", None, None,
+         "File of name:scrypt-hash lines (make one with `python -m web.auth NAME`); "
+         "without it only root with an empty password exists."],
+    ] + [[name, None, getattr(_D, name), help_text, _positive(name)]
+         for name, help_text in _LIMITS]
 
     def postOptions(self):
         host = self["http_handler_host"]
         if not host or any(c.isspace() for c in host):
             raise usage.UsageError(f"--http_handler_host is not a valid address: {host!r}")
+        if self["wire_format"] not in WIRE_FORMATS:
+            raise usage.UsageError(
+                f"--wire_format must be one of {', '.join(WIRE_FORMATS)}, "
+                f"not {self['wire_format']!r}")
+        self["users"] = None
+        if self["users_file"]:
+            from web.auth import load_users
+
+            try:
+                self["users"] = load_users(self["users_file"])
+            except (OSError, ValueError) as e:
+                raise usage.UsageError(f"--users_file: {e}") from None
+
+    def service_config(self) -> ServiceConfig:
+        limits = {name: self[name] for name, _ in _LIMITS}
+        return ServiceConfig(wire_format=self["wire_format"], access_log=bool(self["access_log"]),
+                             **limits)
 
 
 def endpoint_description(host: str, port: int) -> str:
@@ -42,8 +103,7 @@ def makeService(options: Options) -> service.IService:
     top = service.MultiService()
     QueryHTTPService(
         endpoint_description(options["http_handler_host"], options["http_handler_port"]),
-        options,
+        options.service_config(),
+        options.get("users"),
     ).setServiceParent(top)
     return top
-
-

@@ -1,0 +1,328 @@
+"""Running queries: the producer that feeds a query's page buffer, and the id -> query registry."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable
+
+from twisted.internet.defer import Deferred
+from twisted.internet.task import TaskDone
+from twisted.logger import Logger
+
+import engine
+from web.errors import BadRequest, NotFound, Unauthorized
+from web.pages import PageBuffer
+from web.wire import FAILED, RUNNING, SUCCEEDED, QueryError, SessionView
+
+ABORTED_QUERY = 1043
+INTERNAL = 1001
+
+_SAFE_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
+log = Logger()
+
+
+def client_query_id(value: bytes | None) -> str | None:
+    """The client's X-DATABEND-QUERY-ID if it is usable in a URI path segment, else None."""
+    if not value:
+        return None
+    try:
+        text = value.decode("ascii")
+    except UnicodeDecodeError:
+        return None
+    return text if _SAFE_ID.fullmatch(text) else None
+
+
+class Page:
+    __slots__ = ("number", "rows", "next_page")
+
+    def __init__(self, number: int, rows: list, next_page: int | None):
+        self.number = number
+        self.rows = rows
+        self.next_page = next_page
+
+
+class Query:
+    """One statement: its result, its producer state and its pages.
+
+    Only `step()` pulls from the engine. The POST runs a few steps inline; the rest run as one
+    cooperative task, which pauses while the page buffer is full.
+    """
+
+    def __init__(self, query_id: str, user: str, clock, *, session, request_session: dict,
+                 session_id: str = "", keep_secs: int = 0, result_timeout: int = 60,
+                 page_rows: int = 10000, buffer_rows: int = 20000, wait_secs: int = 1,
+                 on_end: Callable[[Query], None] | None = None):
+        self.id = query_id
+        self.user = user
+        self.clock = clock
+        self.session_id = session_id
+        self.result_timeout = result_timeout
+        self.wait_secs = wait_secs  # the long-poll wait of every page of this query
+        self.state = RUNNING
+        self.error: QueryError | None = None
+        self.schema: list = []
+        self.affect = None
+        self.closed: str | None = None  # "finalized", "canceled" or "timed out"
+        self.started = self.last_access = clock.seconds()
+        self.ended_at: float | None = None
+        self.buffer = PageBuffer(clock, page_rows, buffer_rows)
+        self.next_page = 0
+        self.last_page: Page | None = None
+        self.polls = 0
+        self._engine_session = session
+        self._request_session = request_session
+        self._keep_secs = keep_secs
+        self._session_view: SessionView | None = None
+        self._progress_snapshot: tuple | None = None
+        self._result = None
+        self._batches = None
+        self._render = None
+        self._task = None
+        self._on_end = on_end
+
+    # -- producing ---------------------------------------------------------------------------
+
+    def attach(self, result, null_as_str: bool) -> None:
+        self._result = result
+        self.schema = result.schema
+        self.affect = result.affect
+        self._batches = result.batches()
+        self._render = result.renderer(null_as_str)
+
+    def fail(self, code: int, message: str) -> None:
+        """End the query as Failed (an error before or while producing rows)."""
+        self._end(FAILED, QueryError(code, message))
+
+    @property
+    def ended(self) -> bool:
+        return self.state != RUNNING
+
+    def step(self) -> bool:
+        """One bounded unit of engine work; False once the query has ended."""
+        if self.state != RUNNING:
+            return False
+        try:
+            batch = next(self._batches)
+        except StopIteration:
+            self._end(SUCCEEDED)
+            return False
+        except engine.EngineError as e:
+            self._end(FAILED, QueryError(e.code, e.message))
+            return False
+        except Exception as e:  # an engine bug must fail one query, never the server
+            log.failure("query {id} failed inside the engine", id=self.id)
+            self._end(FAILED, QueryError(INTERNAL, f"internal error: {e!r}"))
+            return False
+        if batch:
+            self.buffer.add(self._render(batch))
+        return True
+
+    def run_inline(self, max_steps: int, budget_secs: float, timer) -> None:
+        """Run steps now (inside the POST) until page 0 is ready or the budget is spent."""
+        deadline = timer() + budget_secs
+        for _ in range(max_steps):
+            if not self.step() or self.buffer.page_ready or timer() > deadline:
+                return
+
+    def start(self, cooperator) -> None:
+        if self.state == RUNNING and self._task is None:
+            self._task = cooperator.cooperate(self._work())
+
+    def _work(self):
+        while self.state == RUNNING:
+            if self.buffer.full:
+                yield self.buffer.wait_for_space()
+                continue
+            self.step()
+            yield None
+
+    def _end(self, state: str, error: QueryError | None = None) -> None:
+        if self.state != RUNNING:
+            return
+        self.state = state
+        self.error = error
+        self.ended_at = self.clock.seconds()
+        self._session_view = self._current_session()
+        self._release(discard_rows=state == FAILED)
+        if self._on_end is not None:
+            on_end, self._on_end = self._on_end, None
+            on_end(self)
+
+    def _release(self, discard_rows: bool) -> None:
+        if self._result is not None:
+            self._progress_snapshot = self._progress_now()
+            try:
+                self._result.close()
+            finally:
+                self._result = self._batches = self._render = None
+        if self._task is not None:
+            task, self._task = self._task, None
+            try:
+                task.stop()
+            except TaskDone:
+                pass
+        self._engine_session = None
+        self.buffer.end(discard=discard_rows)
+
+    def kill(self) -> None:
+        """Stop the producer now and free the result; later page requests get 400."""
+        self._end(FAILED, QueryError(ABORTED_QUERY, "canceled by client"))
+        if self.closed is None:
+            self.closed = "canceled"
+            self.last_page = None
+            self.buffer.end(discard=True)
+
+    def finalize(self) -> None:
+        """The client is done (/final): stop if still running and drop every row."""
+        if self.state == RUNNING:
+            self._end(FAILED, QueryError(ABORTED_QUERY, "query finalized before it ended"))
+        if self.closed is None:
+            self.closed = "finalized"
+        self.last_page = None
+        self.buffer.end(discard=True)
+
+    def expire(self) -> None:
+        if self.state == RUNNING:
+            self._end(FAILED, QueryError(ABORTED_QUERY, "timed out: nobody read the result"))
+        self.closed = self.closed or "timed out"
+        self.last_page = None
+        self.buffer.end(discard=True)
+
+    # -- reading -----------------------------------------------------------------------------
+
+    @property
+    def running_time_ms(self) -> float:
+        end = self.ended_at if self.ended_at is not None else self.clock.seconds()
+        return (end - self.started) * 1000.0
+
+    def _progress_now(self) -> tuple:
+        p = self._result.progress
+        return (p.scan_rows, p.scan_bytes, p.write_rows, p.write_bytes,
+                p.result_rows, p.result_bytes)
+
+    @property
+    def progress(self) -> tuple:
+        if self._result is not None:
+            return self._progress_now()
+        return self._progress_snapshot or (0, 0, 0, 0, 0, 0)
+
+    def _current_session(self) -> SessionView:
+        s = self._engine_session
+        if s is None:
+            return self._session_view
+        return SessionView(s.database, dict(s.settings), self._request_session, self._keep_secs)
+
+    @property
+    def session_view(self) -> SessionView | None:
+        return self._session_view if self._session_view is not None else self._current_session()
+
+    @property
+    def drained(self) -> bool:
+        """Nothing more to give: ended with no unread rows."""
+        return self.state != RUNNING and not self.buffer.rows
+
+    def touch(self) -> None:
+        self.last_access = self.clock.seconds()
+
+    def page(self, number: int, wait_secs: float) -> Page | Deferred:
+        """Page `number`: the next one (long-polling up to `wait_secs`) or the last one again."""
+        self.touch()
+        if self.closed is not None:
+            raise BadRequest(f"query {self.id} is closed for {self.closed}")
+        if number == self.next_page:
+            if self.buffer.page_ready or wait_secs <= 0:
+                return self._cut(number)
+            self.polls += 1
+            d = self.buffer.wait_for_page(wait_secs)
+            d.addBoth(self._poll_done)
+            d.addCallback(lambda _: self._page_after_wait(number))
+            return d
+        if self.last_page is not None and number == self.last_page.number:
+            return self.last_page
+        raise NotFound(f"Invalid page number: requested {number}, current page is {self.next_page}")
+
+    def _poll_done(self, passthrough):
+        self.polls -= 1
+        self.touch()
+        return passthrough
+
+    def _page_after_wait(self, number: int) -> Page:
+        if number == self.next_page:
+            return self._cut(number)
+        if self.last_page is not None and number == self.last_page.number:
+            return self.last_page
+        return Page(number, [], None)
+
+    def _cut(self, number: int) -> Page:
+        rows = self.buffer.take()
+        if rows:
+            more = not (self.buffer.ended and not self.buffer.rows)
+            page = Page(number, rows, number + 1 if more else None)
+            self.last_page = page
+            self.next_page = number + 1
+            return page
+        if self.buffer.ended:
+            return Page(number, [], None)
+        return Page(number, [], number)
+
+
+class QueryRegistry:
+    """Queries by id; counts the running ones; expires the ones nobody reads."""
+
+    def __init__(self, clock, max_running: int, max_retained: int):
+        self.clock = clock
+        self.max_running = max_running
+        self.max_retained = max_retained
+        self.running = 0
+        self._queries: dict[str, Query] = {}
+
+    def __len__(self) -> int:
+        return len(self._queries)
+
+    def new_id(self) -> str:
+        return uuid.uuid4().hex
+
+    def find(self, query_id: str) -> Query | None:
+        return self._queries.get(query_id)
+
+    def get(self, query_id: str, user: str) -> Query:
+        query = self._queries.get(query_id)
+        if query is None:
+            raise NotFound(f"query id {query_id} not found (unknown, or expired)")
+        if query.user != user:
+            raise Unauthorized(f"query {query_id} belongs to another user", code=5100)
+        return query
+
+    def add(self, query: Query) -> None:
+        old = self._queries.pop(query.id, None)
+        if old is not None:
+            old.finalize()
+        self._queries[query.id] = query
+        if query.state == RUNNING:
+            self.running += 1
+        if len(self._queries) > self.max_retained:
+            self._evict()
+
+    def ended(self, query: Query) -> None:
+        """Called once by a query when its producer ends."""
+        self.running -= 1
+
+    def _evict(self) -> None:
+        excess = len(self._queries) - self.max_retained
+        for query_id in [q.id for q in self._queries.values() if q.drained][:excess]:
+            self._queries.pop(query_id).finalize()
+
+    def sweep(self) -> None:
+        """Close and forget queries nobody polled for their result timeout."""
+        now = self.clock.seconds()
+        stale = [q for q in self._queries.values()
+                 if q.polls == 0 and now - q.last_access > q.result_timeout]
+        for query in stale:
+            del self._queries[query.id]
+            query.expire()
+
+    def close_all(self) -> None:
+        for query in list(self._queries.values()):
+            query.finalize()
+        self._queries.clear()

@@ -1,0 +1,68 @@
+"""twisted.web plumbing: a lean request (bounded body, no form parsing), path merging, the Site."""
+
+from __future__ import annotations
+
+import io
+
+from twisted.web import resource, server
+
+
+class QueryRequest(server.Request):
+    """A request that skips form-body parsing (twisted.web would parse every POST's
+    Content-Type with the slow stdlib email parser) and stops buffering a body beyond
+    `max_body_bytes`; the handler then answers 413."""
+
+    max_body_bytes = 10 * 1024 * 1024
+
+    def __init__(self, *args, **kwargs):
+        kwargs["parsePOSTFormSubmission"] = False
+        super().__init__(*args, **kwargs)
+        self.body_too_large = False
+
+    def gotLength(self, length):
+        if length is not None and length > self.max_body_bytes:
+            self.body_too_large = True
+            self.content = io.BytesIO()
+        else:
+            super().gotLength(length)
+
+    def handleContentChunk(self, data):
+        if self.body_too_large:
+            return
+        if self.content.tell() + len(data) > self.max_body_bytes:
+            self.body_too_large = True
+            self.content = io.BytesIO()
+            return
+        super().handleContentChunk(data)
+
+
+class MergedSlashes(resource.Resource):
+    """Routes `//v1//query/` like `/v1/query`: empty path segments are dropped before the
+    wrapped (Klein) resource matches the path."""
+
+    isLeaf = True
+
+    def __init__(self, wrapped: resource.IResource):
+        super().__init__()
+        self._wrapped = wrapped
+
+    def render(self, request):
+        postpath = request.postpath
+        if b"" in postpath:
+            request.postpath = [segment for segment in postpath if segment]
+        return self._wrapped.render(request)
+
+
+class QuerySite(server.Site):
+    """The Site of the service; writes an access log only when asked to."""
+
+    def __init__(self, root, *, max_body_bytes: int, access_log: bool, **kwargs):
+        super().__init__(root, **kwargs)
+        self.noisy = False
+        self._access_log = access_log
+        self.requestFactory = type("BoundedQueryRequest", (QueryRequest,),
+                                   {"max_body_bytes": max_body_bytes})
+
+    def log(self, request):
+        if self._access_log:
+            super().log(request)
