@@ -17,19 +17,10 @@ from lark.exceptions import (
 from grammar import ast
 from grammar.errors import SqlSyntaxError, syntax_error
 from grammar.fastinsert import parse_fast_insert
+from grammar.keywords import RESERVED_WORDS
 from grammar.transform import AstBuilder, SemanticSyntaxError
 
 GRAMMAR_PATH = Path(__file__).with_name("sql.lark")
-
-# Words that are never identifiers unless quoted, even where the parser could take one
-# (so `SELECT FROM t` is an error rather than a column named "from").
-RESERVED_WORDS = frozenset(
-    """
-    all and as between by case cast cross distinct else end except exists from group having
-    in inner intersect into is join like limit not null on or order select then union using
-    values when where with
-    """.split()
-)
 
 # How expected terminals are shown in error messages.
 _TERMINAL_DISPLAY = {

@@ -159,6 +159,17 @@ class AstBuilder(Transformer):
     def string(self, token):
         return ast.Literal(unescape_string(token.value), "string", pos=(token.line, token.column))
 
+    def hex_string(self, token):
+        digits = token.value[2:-1]
+        if len(digits) % 2:
+            raise SemanticSyntaxError(
+                "hex literal needs an even number of digits",
+                (token.line, token.column),
+                len(token.value),
+            )
+        value = bytes.fromhex(digits).decode("latin-1")
+        return ast.Literal(value, "string", pos=(token.line, token.column))
+
     def null(self, *tokens):
         return ast.Literal(None, "null", pos=_pos_of(tokens[0]) if tokens else None)
 
@@ -255,6 +266,9 @@ class AstBuilder(Transformer):
         return exprs
 
     # ------------------------------------------------------------ types
+
+    def type_word(self, token):
+        return token
 
     def column_type(self, base, nullable):
         if nullable is None:
@@ -492,6 +506,12 @@ class AstBuilder(Transformer):
         return None
 
     def table_constraint(self, *_args):
+        return None
+
+    def key_parts(self, *_args):
+        return None
+
+    def key_part(self, *_args):
         return None
 
     def table_options(self, *_args):
