@@ -1,0 +1,376 @@
+"""HTTP benchmark: a real `twistd queryhttp` on 127.0.0.1 beside a bare Klein route, in one run.
+
+    pip install .            # twistd runs the installed copy of queryhttp
+    python -m bench.http                     # about 4 minutes
+    python -m bench.http --quick             # about 1 minute
+    python -m bench.http --stream-rows 10000000 --server-arg=--some-option
+
+Measures, each bounded in time:
+1. `SELECT 1` round trips per second (POST /v1/query, then GET next_uri until null) at
+   concurrency 1, 8 and 64, interleaved with the same load on a bare Klein route that returns
+   a fixed QueryResponse (bench.http_baseline); ratio = median of per-round ratios.
+2. Streaming: rows/s of `SELECT * FROM numbers(N)` paged to the end by one client.
+3. Latency p50/p99 of `SELECT 1` (one client) while two heavy queries run.
+4. Peak memory (VmHWM/VmRSS of the server process, from /proc) of a fresh server while a slow
+   client pages through --stream-rows rows.
+Servers are pinned to CPU 0 and the load generator (bench.httpload, a separate asyncio
+process) to CPU 1 when the machine has two CPUs or more: they still share the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+PACKAGE_PARENT = Path(__file__).resolve().parent.parent
+LISTENING = re.compile(rb"listening on http://127\.0\.0\.1:(\d+)/")
+CONCURRENCY = (1, 8, 64)
+SERVER_CPU, CLIENT_CPU = 0, 1
+
+
+def _pinning(cpu, enabled):
+    if not enabled or (os.cpu_count() or 1) < 2 or not hasattr(os, "sched_setaffinity"):
+        return None
+    return lambda: os.sched_setaffinity(0, {cpu})
+
+
+def _env():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PACKAGE_PARENT),
+                                                      env.get("PYTHONPATH")]))
+    return env
+
+
+class Server:
+    """A server child process that logs 'listening on http://127.0.0.1:PORT/...'.
+
+    Its output is drained by a thread (keeping the last lines) so that logging never blocks it."""
+
+    def __init__(self, name, command, pin, timeout=30.0):
+        self.name = name
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        preexec_fn=_pinning(SERVER_CPU, pin),
+                                        start_new_session=True)
+        self.tail = collections.deque(maxlen=50)
+        self.port = None
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            self.tail.append(line)
+            m = LISTENING.search(line)
+            if m:
+                self.port = int(m.group(1))
+                break
+        if self.port is None:
+            self.stop()
+            raise RuntimeError(f"{name} did not start:\n" + b"".join(self.tail).decode(errors="replace"))
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self):
+        for line in self.process.stdout:
+            self.tail.append(line)
+
+    def memory_kb(self):
+        """{'VmRSS': kB, 'VmHWM': kB} from /proc/<pid>/status (empty if unavailable)."""
+        out = {}
+        try:
+            with open(f"/proc/{self.process.pid}/status") as f:
+                for line in f:
+                    if line.startswith(("VmRSS:", "VmHWM:")):
+                        key, value = line.split(":", 1)
+                        out[key] = int(value.split()[0])
+        except OSError:
+            pass
+        return out
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def twistd_command():
+    exe = Path(sys.executable).with_name("twistd")
+    if exe.exists():
+        return [str(exe)]
+    found = shutil.which("twistd")
+    return [found] if found else [sys.executable, "-m", "twisted"]
+
+
+def start_queryhttp(args):
+    return Server("twistd queryhttp",
+                  [*twistd_command(), "-n", "--pidfile=", "queryhttp",
+                   "--http_handler_host", "127.0.0.1", "--http_handler_port", "0",
+                   *args.server_arg], args.pin)
+
+
+def start_baseline(args):
+    return Server("bare Klein route", [sys.executable, "-m", "bench.http_baseline", "--port", "0"],
+                  args.pin)
+
+
+def load(args, mode, port, *options, limit=600):
+    """Run bench.httpload in its own process; its JSON answer, or {'error': ...}."""
+    command = [sys.executable, "-m", "bench.httpload", mode, "--port", str(port),
+               *map(str, options)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=limit, env=_env(),
+                              preexec_fn=_pinning(CLIENT_CPU, args.pin))
+    except subprocess.TimeoutExpired:
+        return {"error": f"load generator exceeded {limit}s"}
+    if done.returncode != 0:
+        return {"error": (done.stderr.strip().splitlines() or ["load generator failed"])[-1]}
+    return json.loads(done.stdout)
+
+
+# --------------------------------------------------------------------------- scenarios
+
+def roundtrip_scenario(args, qh, base):
+    """{(server, c): [result per round]}, rounds interleaved between the two servers."""
+    runs = collections.defaultdict(list)
+    servers = [("queryhttp", qh), ("bare Klein", base)]
+    for rep in range(args.reps):
+        for c in CONCURRENCY:
+            order = servers if rep % 2 == 0 else servers[::-1]
+            for name, server in order:
+                r = load(args, "roundtrip", server.port, "--concurrency", c, "--duration",
+                         args.duration, "--warmup", args.warmup, "--sql", "SELECT 1",
+                         limit=args.duration + args.warmup + 120)
+                runs[(name, c)].append(r)
+                print(f"  round {rep} {name:10s} c={c:<3d} "
+                      + (f"{r['round_trips_per_s']:8.0f} round trips/s  p50 {_ms(r['p50_ms'])} "
+                         f"p99 {_ms(r['p99_ms'])} ms  errors {r['errors']}  "
+                         f"load generator CPU {r['client_cpu']:.0%}"
+                         if "round_trips_per_s" in r else r.get("error", "")),
+                      file=sys.stderr, flush=True)
+    return runs
+
+
+def stream_scenario(args, qh):
+    runs = []
+    for _ in range(args.reps):
+        r = load(args, "stream", qh.port, "--sql", f"SELECT * FROM numbers({args.fast_rows})",
+                 "--max-seconds", args.max_seconds, limit=args.max_seconds + 60)
+        runs.append(r)
+        print(f"  stream {r.get('rows', 0):,} rows in {r.get('elapsed_s', 0):.2f}s "
+              f"{r.get('rows_per_s', 0):,.0f} rows/s {r.get('error') or ''}",
+              file=sys.stderr, flush=True)
+    return runs
+
+
+def mixed_scenario(args, qh):
+    r = load(args, "mixed", qh.port, "--sql", "SELECT 1", "--heavy-sql", args.heavy_sql,
+             "--heavies", 2, "--duration", args.mixed_seconds, "--head-start", 1.0,
+             limit=args.mixed_seconds + 120)
+    print(f"  mixed: {json.dumps(r)[:300]}", file=sys.stderr, flush=True)
+    return r
+
+
+def memory_scenario(args):
+    server = start_queryhttp(args)
+    try:
+        time.sleep(0.5)
+        before = server.memory_kb()
+        samples = []
+        stop = threading.Event()
+
+        def sample():
+            while not stop.wait(0.2):
+                m = server.memory_kb()
+                if m:
+                    samples.append(m["VmRSS"])
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        r = load(args, "stream", server.port, "--sql", f"SELECT * FROM numbers({args.stream_rows})",
+                 "--page-delay", args.slow_delay, "--max-seconds", args.memory_seconds,
+                 limit=args.memory_seconds + 60)
+        stop.set()
+        sampler.join()
+        after = server.memory_kb()
+    finally:
+        server.stop()
+    r.update(rss_before_kb=before.get("VmRSS"), hwm_kb=after.get("VmHWM"),
+             peak_sampled_kb=max(samples, default=None), rss_after_kb=after.get("VmRSS"))
+    print(f"  memory: {json.dumps(r)}", file=sys.stderr, flush=True)
+    return r
+
+
+# --------------------------------------------------------------------------- tables
+
+def _ms(x):
+    return "—" if x is None else f"{x:.2f}"
+
+
+def _median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def _first_error(results):
+    for r in results:
+        if r.get("error"):
+            return r["error"]
+        if r.get("first_error"):
+            return r["first_error"]
+    return None
+
+
+def roundtrip_table(runs):
+    lines = ["#### `SELECT 1` round trips (POST, then next_uri until null)", "",
+             "| server | " + " | ".join(f"c={c} round trips/s" for c in CONCURRENCY) + " | "
+             + " | ".join(f"c={c} p50 / p99 ms" for c in CONCURRENCY) + " | errors |",
+             "|---|" + "---:|" * (2 * len(CONCURRENCY) + 1)]
+    notes = []
+    for name in ("queryhttp", "bare Klein"):
+        rates, lats, errors = [], [], 0
+        for c in CONCURRENCY:
+            rs = runs[(name, c)]
+            ok = [r for r in rs if "round_trips_per_s" in r and r["round_trips"]]
+            rates.append(f"{_median(r['round_trips_per_s'] for r in ok):,.0f}" if ok else "n/a")
+            lats.append(f"{_ms(_median(r['p50_ms'] for r in ok))} / "
+                        f"{_ms(_median(r['p99_ms'] for r in ok))}" if ok else "n/a")
+            errors += sum(r.get("errors", 0) for r in rs)
+            err = _first_error(rs)
+            if err:
+                notes.append(f"{name} c={c}: {err[:200]}")
+        lines.append(f"| {name} | " + " | ".join(rates) + " | " + " | ".join(lats) + f" | {errors} |")
+    ratios = []
+    for c in CONCURRENCY:
+        pairs = [(a["round_trips_per_s"], b["round_trips_per_s"])
+                 for a, b in zip(runs[("queryhttp", c)], runs[("bare Klein", c)], strict=False)
+                 if a.get("round_trips") and b.get("round_trips")]
+        ratios.append(f"{statistics.median(a / b for a, b in pairs):.2f}×" if pairs else "—")
+    lines.append("| **queryhttp / bare Klein** | " + " | ".join(ratios) + " | " +
+                 " | " * len(CONCURRENCY) + " |")
+    busiest = max((r.get("client_cpu", 0) for rs in runs.values() for r in rs), default=0)
+    lines.append("")
+    lines.append(f"_load generator: one asyncio process, at most {busiest:.0%} of a CPU "
+                 "(near 100% it would be the bottleneck)_")
+    lines += [f"note: {n}" for n in dict.fromkeys(notes)]
+    return "\n".join(lines)
+
+
+def stream_table(args, runs, mixed, memory):
+    lines = ["#### Streaming, latency under load, memory", "", "| measurement | result | target |",
+             "|---|---:|---|"]
+    ok = [r for r in runs if r.get("finished")]
+    if ok:
+        rate = _median(r["rows_per_s"] for r in ok)
+        lines.append(f"| `SELECT * FROM numbers({args.fast_rows:,})` paged to the end "
+                     f"(median of {len(ok)}) | {rate:,.0f} rows/s | ≥ 500,000 rows/s |")
+    else:
+        lines.append(f"| `SELECT * FROM numbers({args.fast_rows:,})` paged to the end | n/a: "
+                     f"{(_first_error(runs) or 'did not finish in time')[:150]} | ≥ 500,000 rows/s |")
+    if mixed.get("round_trips"):
+        heavy = mixed.get("heavy", [])
+        state = ", ".join("error" if "error" in h else ("still running" if not h["finished"]
+                          else f"finished in {h['seconds']:.1f}s") for h in heavy)
+        lines.append(f"| `SELECT 1` p50 / p99 while 2 heavy queries run ({state}; "
+                     f"{mixed['round_trips']} probes) | {_ms(mixed['p50_ms'])} / "
+                     f"{_ms(mixed['p99_ms'])} ms | p99 < 50 ms |")
+        errs = [h["error"] for h in heavy if "error" in h]
+        if errs:
+            lines.append(f"| heavy query error | {errs[0][:150]} | |")
+    else:
+        lines.append(f"| `SELECT 1` p50 / p99 while 2 heavy queries run | n/a: "
+                     f"{(_first_error([mixed]) or 'no probe finished')[:150]} | p99 < 50 ms |")
+    if memory.get("rss_before_kb"):
+        peak = max(filter(None, [memory.get("hwm_kb"), memory.get("peak_sampled_kb")]), default=0)
+        growth = (peak - memory["rss_before_kb"]) / 1024
+        done = "to the end" if memory.get("finished") else \
+            "failed" if memory.get("error") else "stopped at the time limit"
+        lines.append(f"| server peak RSS while a slow client ({args.slow_delay * 1000:g} ms "
+                     f"between pages) pages {memory.get('rows', 0):,} of {args.stream_rows:,} rows "
+                     f"({done}, {memory.get('elapsed_s', 0):.0f}s) | "
+                     f"{memory['rss_before_kb'] / 1024:.0f} → {peak / 1024:.0f} MB "
+                     f"(+{growth:.0f} MB) | growth < 50 MB |")
+        if memory.get("error"):
+            lines.append(f"| slow client error | {memory['error'][:150]} | |")
+    return "\n".join(lines)
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(prog="python -m bench.http", description=__doc__.split("\n")[0])
+    p.add_argument("--reps", type=int, default=3, help="rounds of each round-trip measurement")
+    p.add_argument("--duration", type=float, default=5.0, help="seconds per round-trip measurement")
+    p.add_argument("--warmup", type=float, default=1.0)
+    p.add_argument("--fast-rows", type=int, default=1_000_000, help="rows for the streaming rate")
+    p.add_argument("--stream-rows", type=int, default=10_000_000,
+                   help="rows the slow client pages through (memory measurement)")
+    p.add_argument("--slow-delay", type=float, default=0.02, help="slow client: seconds between pages")
+    p.add_argument("--memory-seconds", type=float, default=180.0,
+                   help="bound on the memory measurement (the query is killed after)")
+    p.add_argument("--max-seconds", type=float, default=60.0, help="bound on one streaming run")
+    p.add_argument("--mixed-seconds", type=float, default=10.0)
+    p.add_argument("--heavy-sql",
+                   default="SELECT COUNT(*) FROM numbers(10000000000) WHERE number % 7 = 3",
+                   help="the heavy query (two run at once)")
+    p.add_argument("--only", default="roundtrip,stream,mixed,memory")
+    p.add_argument("--server-arg", action="append", default=[],
+                   help="extra option for twistd queryhttp (repeatable)")
+    p.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin CPUs")
+    p.add_argument("--quick", action="store_true",
+                   help="1 round of 2 s, 200,000 streamed rows, 1,000,000 for memory")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.reps, args.duration, args.warmup = 1, 2.0, 0.5
+        args.fast_rows, args.stream_rows, args.mixed_seconds = 200_000, 1_000_000, 4.0
+    return args
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    only = set(args.only.split(","))
+    started = time.monotonic()
+    import importlib.metadata as md
+
+    versions = ", ".join(f"{p} {md.version(p)}" for p in ("twisted", "klein"))
+    print(f"## bench.http (Python {sys.version.split()[0]}, {versions}, {os.cpu_count()} CPUs, "
+          f"{'server on CPU 0, load generator on CPU 1' if _pinning(0, args.pin) else 'no pinning'}"
+          f", {time.strftime('%Y-%m-%d %H:%M')})\n", flush=True)
+    runs, streams, mixed, memory = {}, [], {}, {}
+    if only & {"roundtrip", "stream", "mixed"}:
+        qh = start_queryhttp(args)
+        base = start_baseline(args) if "roundtrip" in only else None
+        try:
+            if "roundtrip" in only:
+                runs = roundtrip_scenario(args, qh, base)
+            if "stream" in only:
+                streams = stream_scenario(args, qh)
+            if "mixed" in only:
+                mixed = mixed_scenario(args, qh)
+        finally:
+            qh.stop()
+            if base:
+                base.stop()
+    if "memory" in only:
+        memory = memory_scenario(args)
+    if runs:
+        print(roundtrip_table(runs) + "\n", flush=True)
+    if streams or mixed or memory:
+        print(stream_table(args, streams, mixed, memory) + "\n")
+    print(f"_reps={args.reps}, {args.duration:g}s per round-trip measurement; "
+          f"total {time.monotonic() - started:.0f}s_")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

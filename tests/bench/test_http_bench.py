@@ -1,0 +1,47 @@
+"""bench.httpload speaks the query protocol to the bare Klein route of bench.http_baseline."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from bench import http as bench_http
+from bench import httpload
+
+
+@pytest.fixture(scope="module")
+def baseline():
+    args = argparse.Namespace(pin=False)
+    server = bench_http.start_baseline(args)
+    yield args, server
+    server.stop()
+
+
+def test_round_trips_are_counted_without_errors(baseline):
+    args, server = baseline
+    r = bench_http.load(args, "roundtrip", server.port, "--concurrency", 2, "--duration", 0.3,
+                        "--warmup", 0, limit=60)
+    assert r["errors"] == 0, r["first_error"]
+    assert r["round_trips"] > 0 and r["requests"] == r["round_trips"]
+    assert 0 < r["p50_ms"] <= r["p99_ms"] <= r["max_ms"]
+
+
+def test_stream_reads_the_last_page(baseline):
+    args, server = baseline
+    r = bench_http.load(args, "stream", server.port, "--sql", "SELECT 1", limit=60)
+    assert r == {**r, "rows": 1, "pages": 1, "finished": True, "error": None}
+
+
+def test_server_memory_is_read_from_proc(baseline):
+    _, server = baseline
+    memory = server.memory_kb()
+    assert memory["VmHWM"] >= memory["VmRSS"] > 1000
+
+
+def test_a_failed_query_is_a_protocol_error():
+    with pytest.raises(httpload.ProtocolError):
+        httpload._page(200, b'{"state": "Failed", "error": {"code": 1005, "message": "x"}}')
+    with pytest.raises(httpload.ProtocolError):
+        httpload._page(401, b"unauthorized")
+    assert httpload._page(200, b'{"state": "Succeeded", "error": null, "data": []}')["data"] == []
