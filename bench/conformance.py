@@ -280,7 +280,7 @@ def _worker(args):
 
 def run_corpus(corpus, patterns=(), max_records=0, jobs=1, timeout=10.0, verbose=False,
                features=True, memory_mb=0, on_file=None):
-    """Run the matching files; returns the per-file result dicts (in file order)."""
+    """Run the matching files; returns the per-file result dicts (in completion order)."""
     files = collect_files(corpus, patterns)
     # biggest files first so that parallel workers finish together
     files.sort(key=lambda p: -os.path.getsize(p))
@@ -289,7 +289,12 @@ def run_corpus(corpus, patterns=(), max_records=0, jobs=1, timeout=10.0, verbose
     if jobs > 1 and len(files) > 1:
         with concurrent.futures.ProcessPoolExecutor(
                 max_workers=jobs, initializer=_worker_init, initargs=(memory_mb,)) as pool:
-            for res in pool.map(_worker, tasks):
+            futures = {pool.submit(_worker, task): task for task in tasks}
+            for future in concurrent.futures.as_completed(futures):
+                try:
+                    res = future.result()
+                except Exception as exc:  # a worker died (crash, memory): report the file
+                    res = _aborted_file(futures[future][0], corpus, exc)
                 results.append(res)
                 if on_file:
                     on_file(res)
@@ -300,6 +305,16 @@ def run_corpus(corpus, patterns=(), max_records=0, jobs=1, timeout=10.0, verbose
             if on_file:
                 on_file(res)
     return results
+
+
+def _aborted_file(path, corpus, exc):
+    rel = os.path.relpath(path, corpus)
+    return {"path": rel, "passed": 0, "failed": 1, "skipped": 0, "records": 1,
+            "truncated": False, "halted": False, "elapsed": 0.0, "features": collections.Counter(),
+            "messages": [f"{rel}: ABORTED: {type(exc).__name__}: {exc}"],
+            "failures": [{"file": rel, "line": 0, "kind": "file", "category": "worker died",
+                          "detail": f"{type(exc).__name__}: {exc}", "sql": "", "types": "",
+                          "sortmode": "", "expected": None, "actual": None, "features": ()}]}
 
 
 def pass_rate(passed, failed):

@@ -387,6 +387,9 @@ def parse_args(argv=None):
                    help="seconds per (engine, query) before reps are cut (default %(default)s)")
     p.add_argument("--timeout", type=float, default=60.0,
                    help="hard limit per timed call, seconds (default %(default)s)")
+    p.add_argument("--profile", metavar="QUERY",
+                   help="instead of the tables: cProfile queryhttp on one query (a name above, "
+                        "insert_bulk or insert_single) at the first --rows size")
     p.add_argument("--insert-rows", type=int, default=10_000)
     p.add_argument("--single-inserts", type=int, default=2_000)
     args = p.parse_args(argv)
@@ -395,9 +398,40 @@ def parse_args(argv=None):
     return args
 
 
+def profile(args, rows, name, top=25):
+    """Print the cProfile of queryhttp running one workload query (time sorted)."""
+    import cProfile
+    import pstats
+
+    t, d = W.gen_big(rows), W.gen_dim()
+    engine = QueryHTTPEngine(t, d)
+    if name.startswith("insert"):
+        ins = W.gen_big(args.insert_rows, seed=W.SEED + 7)
+        sqls = [W.insert_bulk_sql(ins)] if name == "insert_bulk" else \
+            W.insert_single_sqls(ins[:args.single_inserts])
+        engine.reset_t2()
+
+        def call():
+            engine.run_inserts(sqls)
+    else:
+        query = next(q for q in W.QUERIES if q["name"] == name)
+
+        def call():
+            engine.select(query)
+    call()  # warm caches (parser, plan cache) as the timed runs do
+    if name.startswith("insert"):
+        engine.reset_t2()
+    profiler = cProfile.Profile()
+    profiler.runcall(call)
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(top)
+    return 0
+
+
 def main(argv=None):
     args = parse_args(argv)
     sizes = [int(x) for x in args.rows.split(",") if x]
+    if args.profile:
+        return profile(args, sizes[0], args.profile)
     chosen = [x for x in args.queries.split(",") if x]
     engine_names = [e for e in args.engines.split(",") if e]
     previous = signal.signal(signal.SIGALRM, _on_alarm)
