@@ -1,0 +1,105 @@
+"""The catalog: databases -> tables -> columns, and each table's append-only row storage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.errors import DatabaseAlreadyExists, TableAlreadyExists, UnknownDatabase, UnknownTable
+from engine.types import SqlType
+
+
+@dataclass(slots=True)
+class TableColumn:
+    name: str
+    type: SqlType
+    default: object = None  # a bound constant expression source (AST) or None
+    default_sql: str | None = None
+
+
+@dataclass(eq=False, slots=True)
+class Table:
+    """Rows are tuples in an append-only list: a scan remembers the length it saw at start
+    (a snapshot); TRUNCATE and DROP replace the list instead of clearing it."""
+
+    database: str
+    name: str
+    columns: list[TableColumn]
+    rows: list[tuple] = field(default_factory=list)
+    engine: str = "FUSE"
+
+    def column_index(self, name: str) -> int | None:
+        for i, c in enumerate(self.columns):
+            if c.name == name:
+                return i
+        lowered = name.lower()
+        for i, c in enumerate(self.columns):
+            if c.name.lower() == lowered:
+                return i
+        return None
+
+    def truncate(self) -> None:
+        self.rows = []
+
+
+class Catalog:
+    def __init__(self):
+        self.databases: dict[str, dict[str, Table]] = {"default": {}}
+
+    def has_database(self, name: str) -> bool:
+        return name in self.databases
+
+    def database(self, name: str) -> dict[str, Table]:
+        try:
+            return self.databases[name]
+        except KeyError:
+            raise UnknownDatabase(f"Unknown database '{name}'") from None
+
+    def create_database(self, name: str, if_not_exists: bool) -> None:
+        if name in self.databases or name.lower() in ("system", "information_schema"):
+            if if_not_exists:
+                return
+            raise DatabaseAlreadyExists(f"Database '{name}' already exists")
+        self.databases[name] = {}
+
+    def drop_database(self, name: str, if_exists: bool) -> None:
+        tables = self.databases.pop(name, None)
+        if tables is None:
+            if if_exists:
+                return
+            raise UnknownDatabase(f"Unknown database '{name}'")
+        for table in tables.values():
+            table.rows = []
+
+    def table(self, database: str, name: str, pos=None) -> Table:
+        tables = self.databases.get(database)
+        table = tables.get(name) if tables is not None else None
+        if table is None and tables is not None:
+            lowered = name.lower()
+            for key, candidate in tables.items():
+                if key.lower() == lowered:
+                    table = candidate
+                    break
+        if table is None:
+            if tables is None:
+                raise UnknownDatabase(f"Unknown database '{database}'", position=pos)
+            raise UnknownTable(f"Unknown table `{database}`.`{name}` in catalog 'default'", position=pos)
+        return table
+
+    def add_table(self, table: Table, if_not_exists: bool, pos=None) -> bool:
+        tables = self.database(table.database)
+        if table.name in tables:
+            if if_not_exists:
+                return False
+            raise TableAlreadyExists(f"Table '{table.name}' already exists", position=pos)
+        tables[table.name] = table
+        return True
+
+    def drop_table(self, database: str, name: str, if_exists: bool, pos=None) -> None:
+        try:
+            table = self.table(database, name, pos)
+        except (UnknownTable, UnknownDatabase):
+            if if_exists:
+                return
+            raise
+        del self.databases[database][table.name]
+        table.rows = []

@@ -1,0 +1,333 @@
+"""Code generation: bound expressions -> Python source for whole-batch loops, compiled once per query.
+
+Safety: generated source is assembled only from fixed templates chosen by node kind. Every value
+that comes from the query (literals, names, patterns, functions) is passed in as a closure
+variable named `_k<n>`; no user text is ever placed in the source.
+"""
+
+from __future__ import annotations
+
+import decimal
+import math
+
+from engine import types as T
+from engine.errors import BadArguments
+from engine.expr import Expr
+
+_CMP = {"=": "==", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+_SIMPLE_KINDS = ("col", "param", "const")
+
+
+def div_trunc(a, b):
+    if isinstance(a, float) or isinstance(b, float):
+        return int(a / b)
+    q = a // b
+    if q < 0 and q * b != a:
+        q += 1
+    return int(q)
+
+
+def mod_trunc(a, b):
+    if isinstance(a, float) or isinstance(b, float):
+        return math.fmod(a, b)
+    r = abs(a) % abs(b)
+    return -r if a < 0 else r
+
+
+def and3(*vals):
+    if False in vals:
+        return False
+    return None if None in vals else True
+
+
+def or3(*vals):
+    if True in vals:
+        return True
+    return None if None in vals else False
+
+
+def in3(x, items):
+    if x is None:
+        return None
+    has_null = False
+    for i in items:
+        if i is None:
+            has_null = True
+        elif x == i:
+            return True
+    return None if has_null else False
+
+
+def in_set3(x, values, has_null):
+    if x is None:
+        return None
+    if x in values:
+        return True
+    return None if has_null else False
+
+
+def try_call(fn, v):
+    try:
+        return fn(v)
+    except (BadArguments, ValueError, TypeError, OverflowError, decimal.InvalidOperation):
+        return None
+
+
+def like_dynamic(s, pattern):
+    from engine.planner import like_matcher
+
+    kind, arg = like_matcher(pattern)
+    if kind == "equals":
+        return s == arg
+    if kind == "contains":
+        return arg in s
+    if kind == "prefix":
+        return s.startswith(arg)
+    if kind == "suffix":
+        return s.endswith(arg)
+    return arg(s) is not None
+
+
+class Codegen:
+    """Collects the closure variables for one generated function and renders expressions."""
+
+    def __init__(self, subquery_runner=None):
+        self.bindings: dict[str, object] = {}
+        self._ids: dict[int, str] = {}
+        self.temps = 0
+        self.subquery_runner = subquery_runner
+
+    def bind(self, value) -> str:
+        """A closure variable holding `value` (the only way a value reaches the source)."""
+        key = id(value)
+        name = self._ids.get(key)
+        if name is not None and self.bindings[name] is value:
+            return name
+        name = f"_k{len(self.bindings)}"
+        self.bindings[name] = value
+        self._ids[key] = name
+        return name
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"_t{self.temps}"
+
+    def build(self, params: list[str], body_lines: list[str], name: str = "_fn"):
+        """Compile `def name(params): body` inside a factory binding the closure variables."""
+        names = list(self.bindings)
+        lines = [f"def _factory({', '.join(names)}):", f"    def {name}({', '.join(params)}):"]
+        lines += ["        " + line for line in body_lines]
+        lines.append(f"    return {name}")
+        source = "\n".join(lines)
+        namespace: dict = {}
+        exec(compile(source, "<query>", "exec"), {"__builtins__": _BUILTINS}, namespace)
+        fn = namespace["_factory"](*[self.bindings[n] for n in names])
+        fn.source = source
+        return fn
+
+    # ------------------------------------------------------------ values
+
+    def expr(self, e: Expr, cols) -> str:
+        kind = e.kind
+        if kind == "col":
+            return cols[e.value]
+        if kind == "param":
+            return f"p[{int(e.value)}]"
+        if kind == "const":
+            v = e.value
+            if v is None:
+                return "None"
+            if v is True:
+                return "True"
+            if v is False:
+                return "False"
+            return self.bind(v)
+        return getattr(self, "_v_" + kind)(e, cols)
+
+    def _guarded(self, operands, cols, template):
+        """`template` formatted with operand sources, NULL-guarded for nullable operands."""
+        srcs = []
+        checks = []
+        for o in operands:
+            src = self.expr(o, cols)
+            if o.type.can_be_null:
+                if o.kind in _SIMPLE_KINDS:
+                    checks.append(f"{src} is None")
+                else:
+                    t = self.temp()
+                    checks.append(f"({t} := {src}) is None")
+                    src = t
+            srcs.append(src)
+        body = template(*srcs)
+        if checks:
+            return f"(None if {' or '.join(checks)} else {body})"
+        return body
+
+    def _v_arith(self, e: Expr, cols) -> str:
+        op = e.value
+        a, b = e.args
+        fa = a.type.name == "Decimal" and (b.type.is_float or e.type.is_float)
+        fb = b.type.name == "Decimal" and (a.type.is_float or e.type.is_float)
+
+        def tmpl(x, y):
+            if fa:
+                x = f"float({x})"
+            if fb:
+                y = f"float({y})"
+            if op in ("+", "-", "*", "/"):
+                return f"({x} {op} {y})"
+            unsigned = a.type.name.startswith("U") and b.type.name.startswith("U")
+            if op == "DIV":
+                return f"({x} // {y})" if unsigned else f"{self.bind(div_trunc)}({x}, {y})"
+            return f"({x} % {y})" if unsigned else f"{self.bind(mod_trunc)}({x}, {y})"
+
+        return self._guarded(e.args, cols, tmpl)
+
+    def _v_neg(self, e: Expr, cols) -> str:
+        return self._guarded(e.args, cols, lambda x: f"(-{x})")
+
+    def _v_cmp(self, e: Expr, cols) -> str:
+        op = _CMP[e.value]
+        return self._guarded(e.args, cols, lambda x, y: f"({x} {op} {y})")
+
+    def _v_and(self, e: Expr, cols) -> str:
+        if not e.type.can_be_null:
+            return "(" + " and ".join(self.expr(a, cols) for a in e.args) + ")"
+        return f"{self.bind(and3)}({', '.join(self.expr(a, cols) for a in e.args)})"
+
+    def _v_or(self, e: Expr, cols) -> str:
+        if not e.type.can_be_null:
+            return "(" + " or ".join(self.expr(a, cols) for a in e.args) + ")"
+        return f"{self.bind(or3)}({', '.join(self.expr(a, cols) for a in e.args)})"
+
+    def _v_not(self, e: Expr, cols) -> str:
+        return self._guarded(e.args, cols, lambda x: f"(not {x})")
+
+    def _v_isnull(self, e: Expr, cols) -> str:
+        src = self.expr(e.args[0], cols)
+        return f"({src} is not None)" if e.value else f"({src} is None)"
+
+    def _v_inlist(self, e: Expr, cols) -> str:
+        operand, *items = e.args
+        neg = e.value
+        src = self.expr(operand, cols)
+        if all(i.kind == "const" for i in items):
+            values = frozenset(i.value for i in items if i.value is not None)
+            has_null = any(i.value is None for i in items)
+            if not has_null and not operand.type.can_be_null:
+                return f"({src} {'not in' if neg else 'in'} {self.bind(values)})"
+            inner = f"{self.bind(in_set3)}({src}, {self.bind(values)}, {has_null})"
+        else:
+            inner = f"{self.bind(in3)}({src}, ({', '.join(self.expr(i, cols) for i in items)},))"
+        if neg:
+            t = self.temp()
+            return f"(None if ({t} := {inner}) is None else not {t})"
+        return inner
+
+    def _v_like(self, e: Expr, cols) -> str:
+        neg, info = e.value
+        if info is None:
+            test = self._guarded(e.args, cols, lambda s, p: f"{self.bind(like_dynamic)}({s}, {p})")
+        else:
+            kind, arg = info
+            k = self.bind(arg)
+            template = {
+                "equals": lambda s: f"({s} == {k})",
+                "contains": lambda s: f"({k} in {s})",
+                "prefix": lambda s: f"{s}.startswith({k})",
+                "suffix": lambda s: f"{s}.endswith({k})",
+                "regex": lambda s: f"({k}({s}) is not None)",
+            }[kind]
+            test = self._guarded(e.args, cols, template)
+        if neg:
+            if e.type.can_be_null:
+                t = self.temp()
+                return f"(None if ({t} := {test}) is None else not {t})"
+            return f"(not {test})"
+        return test
+
+    def _v_case(self, e: Expr, cols) -> str:
+        args = e.args
+        parts = []
+        for i in range(0, len(args) - 1, 2):
+            parts.append(f"{self.expr(args[i + 1], cols)} if {self.pred(args[i], cols)} else ")
+        return "(" + "".join(parts) + self.expr(args[-1], cols) + ")"
+
+    def _v_cast(self, e: Expr, cols) -> str:
+        target, try_ = e.value
+        operand = e.args[0]
+        fn = T.caster(target)
+        if target.is_float and (operand.type.is_int or operand.type.is_float or operand.type.name == "Decimal"):
+            fn = float
+        if try_:
+            k, f = self.bind(try_call), self.bind(fn)
+            return self._guarded(e.args, cols, lambda x: f"{k}({f}, {x})")
+        f = self.bind(fn)
+        return self._guarded(e.args, cols, lambda x: f"{f}({x})")
+
+    def _v_func(self, e: Expr, cols) -> str:
+        fn = e.value
+        f = self.bind(fn.impl)
+        if fn.strict:
+            return self._guarded(e.args, cols, lambda *xs: f"{f}({', '.join(xs)})")
+        return f"{f}({', '.join(self.expr(a, cols) for a in e.args)})"
+
+    def _v_subquery(self, e: Expr, cols) -> str:
+        sq = e.value
+        runner = self.bind(self.subquery_runner(sq))
+        params = "(" + "".join(self.expr(p, cols) + ", " for p in sq.params) + ")"
+        if sq.mode == "in":
+            return f"{runner}({params}, {self.expr(e.args[0], cols)})"
+        return f"{runner}({params})"
+
+    # ------------------------------------------------------------ predicates
+
+    def pred(self, e: Expr, cols) -> str:
+        """Source that is truthy exactly when `e` is TRUE (NULL and FALSE both reject)."""
+        kind = e.kind
+        if kind == "and":
+            return "(" + " and ".join(self.pred(a, cols) for a in e.args) + ")"
+        if kind == "or":
+            return "(" + " or ".join(self.pred(a, cols) for a in e.args) + ")"
+        if kind == "cmp" and e.type.can_be_null:
+            a, b = e.args
+            op = _CMP[e.value]
+            sa, sb = self.expr(a, cols), self.expr(b, cols)
+            if op == "==" and not (a.type.can_be_null and b.type.can_be_null):
+                return f"({sa} == {sb})"
+            checks = []
+            if a.type.can_be_null:
+                if a.kind not in _SIMPLE_KINDS:
+                    t = self.temp()
+                    checks.append(f"({t} := {sa}) is not None")
+                    sa = t
+                else:
+                    checks.append(f"{sa} is not None")
+            if b.type.can_be_null:
+                if b.kind not in _SIMPLE_KINDS:
+                    t = self.temp()
+                    checks.append(f"({t} := {sb}) is not None")
+                    sb = t
+                else:
+                    checks.append(f"{sb} is not None")
+            return "(" + " and ".join(checks + [f"{sa} {op} {sb}"]) + ")"
+        if kind == "const":
+            return "True" if e.value is True else "False"
+        src = self.expr(e, cols)
+        if e.type.can_be_null:
+            return f"({src} is True)"
+        return src
+
+
+_BUILTINS = {
+    "float": float, "int": int, "str": str, "len": len, "None": None, "True": True, "False": False,
+    "abs": abs, "min": min, "max": max, "sum": sum, "tuple": tuple, "list": list,
+}
+
+
+def evaluate_constant(e: Expr):
+    """Evaluate an expression without columns (constant folding at bind time)."""
+    cg = Codegen()
+    src = cg.expr(e, {})
+    fn = cg.build([], [f"return {src}"])
+    return fn()

@@ -1,0 +1,715 @@
+"""Executor: turns a logical plan into a pipeline of generators over row batches (lists of tuples).
+
+Every operator does bounded work per step: a breaker (sort, aggregate, join build) consumes one
+input batch per step and yields [] meanwhile, so callers can interleave other work.
+"""
+
+from __future__ import annotations
+
+import heapq
+from itertools import chain
+from operator import itemgetter
+
+from engine import expr as P
+from engine.compile import Codegen
+from engine.errors import EngineError
+from engine.expr import Expr
+
+BATCH = 2048
+SINGLE_SORT_LIMIT = 300_000  # above this many rows, sort in runs and merge
+
+
+class Runtime:
+    """What a running query shares: the session context and its progress counters."""
+
+    def __init__(self, ctx, progress):
+        self.ctx = ctx
+        self.progress = progress
+
+
+def build(plan: P.Plan, rt: Runtime):
+    """plan -> run(p) returning an iterator of batches; p is the tuple of outer values."""
+    kind = type(plan).__name__
+    if kind in ("Filter", "Project"):
+        return _build_map(plan, rt)
+    return _BUILDERS[kind](plan, rt)
+
+
+def _cols(layout, var="r"):
+    return {cid: f"{var}[{i}]" for i, cid in enumerate(layout)}
+
+
+def _codegen(rt):
+    return Codegen(lambda sq: subquery_runner(sq, rt))
+
+
+def _map_parts(plan):
+    """Collapse Project(Filter(child)) / Filter(child) / Project(child) -> (child, predicate, exprs)."""
+    exprs = None
+    if isinstance(plan, P.Project):
+        exprs = plan.exprs
+        plan = plan.child
+        if isinstance(plan, P.Filter):
+            return plan.child, plan.predicate, exprs
+        return plan, None, exprs
+    return plan.child, plan.predicate, None
+
+
+def _map_source(cg, child_layout, pred, exprs, var="r", cols=None):
+    cols = cols if cols is not None else _cols(child_layout, var)
+    if exprs is not None and [e.value if e.kind == "col" else None for e in exprs] == list(child_layout):
+        exprs = None
+    proj = var if exprs is None else "(" + "".join(cg.expr(e, cols) + ", " for e in exprs) + ")"
+    cond = "" if pred is None else " if " + cg.pred(pred, cols)
+    return proj, cond
+
+
+def _build_map(plan, rt):
+    child, pred, exprs = _map_parts(plan)
+    if isinstance(child, P.Join) and child.kind in ("INNER", "CROSS"):
+        return _build_join(child, rt, pred, exprs)
+    cg = _codegen(rt)
+    proj, cond = _map_source(cg, child.layout, pred, exprs)
+    fn = cg.build(["b", "p"], [f"return [{proj} for r in b{cond}]"])
+    if isinstance(child, P.Scan):
+        return _scan(child, rt, fn)
+    run_child = build(child, rt)
+
+    def run(p):
+        for batch in run_child(p):
+            yield fn(batch, p) if batch else batch
+
+    return run
+
+
+def _scan(plan: P.Scan, rt, fn=None):
+    table = plan.table
+    progress = rt.progress
+    width = max(len(plan.layout), 1) * 8
+
+    def run(p):
+        rows = table.rows
+        n = len(rows)  # the snapshot: rows appended later are not seen
+        for i in range(0, n, BATCH):
+            batch = rows[i:i + BATCH]
+            progress.scan_rows += len(batch)
+            progress.scan_bytes += len(batch) * width
+            yield fn(batch, p) if fn is not None else batch
+
+    return run
+
+
+def _build_scan(plan, rt):
+    return _scan(plan, rt)
+
+
+def _build_numbers(plan: P.Numbers, rt):
+    count = plan.count
+    progress = rt.progress
+
+    def run(p):
+        for start in range(0, count, BATCH):
+            batch = list(zip(range(start, min(start + BATCH, count))))
+            progress.scan_rows += len(batch)
+            progress.scan_bytes += len(batch) * 8
+            yield batch
+
+    return run
+
+
+def _build_one(plan, rt):
+    def run(p):
+        yield [()]
+
+    return run
+
+
+def _build_materialized(plan: P.Materialized, rt):
+    def run(p):
+        rows = plan.produce(rt.ctx)
+        for i in range(0, len(rows), BATCH):
+            yield rows[i:i + BATCH]
+
+    return run
+
+
+# ---------------------------------------------------------------- joins
+
+
+def _build_join(plan: P.Join, rt, pred=None, exprs=None):
+    """Hash join on the equi keys (build = right side), nested loops otherwise. A filter and
+    projection above an inner join are fused into the probe loop."""
+    left_run = build(plan.left, rt)
+    right_run = build(plan.right, rt)
+    cg = _codegen(rt)
+    lcols = _cols(plan.left.layout, "l")
+    rcols = _cols(plan.right.layout, "m")
+    both = {**lcols, **rcols}
+    kind = plan.kind
+    nl, nr = len(plan.left.layout), len(plan.right.layout)
+    residual = plan.residual
+    if kind in ("INNER", "CROSS") and residual is not None:
+        pred = residual if pred is None else Expr("and", pred.type, (residual, pred))
+        residual = None
+    if plan.left_keys:
+        lk = [cg.expr(k, lcols) for k in plan.left_keys]
+        rk_cg = _codegen(rt)
+        rk = [rk_cg.expr(k, _cols(plan.right.layout, "m")) for k in plan.right_keys]
+        lkey = lk[0] if len(lk) == 1 else "(" + ", ".join(lk) + ",)"
+        rkey = rk[0] if len(rk) == 1 else "(" + ", ".join(rk) + ",)"
+        null_checks = " or ".join(f"{s} is None" for s in rk)
+        key_fn = rk_cg.build(["b", "p", "ht"], [
+            "for m in b:",
+            f"    k = {rkey}",
+            f"    if {null_checks}:" if null_checks else "    if False:",
+            "        continue",
+            "    g = ht.get(k)",
+            "    if g is None:",
+            "        ht[k] = [m]",
+            "    else:",
+            "        g.append(m)",
+        ])
+    else:
+        lkey = None
+        key_fn = None
+    empty = cg.bind(())
+    if kind in ("INNER", "CROSS"):
+        if exprs is not None:
+            proj = "(" + "".join(cg.expr(e, both) + ", " for e in exprs) + ")"
+        else:
+            proj = "l + m"
+        cond = "" if pred is None else " if " + cg.pred(pred, both)
+        source = "ht.get(" + lkey + ", " + empty + ")" if lkey else "right"
+        probe = cg.build(["b", "p", "ht", "right"], [f"return [{proj} for l in b for m in {source}{cond}]"])
+        post = None
+    else:
+        nulls = cg.bind((None,) * nr)
+        cond = cg.pred(residual, both) if residual is not None else "True"
+        source = "ht.get(" + lkey + ", " + empty + ")" if lkey else "right"
+        lines = [
+            "out = []",
+            "for l in b:",
+            "    hit = False",
+            f"    for m in {source}:",
+            f"        if {cond}:",
+            "            out.append(l + m)",
+            "            hit = True",
+        ]
+        if kind == "FULL":
+            lines.append("            seen.add(id(m))")
+        lines += ["    if not hit:", f"        out.append(l + {nulls})", "return out"]
+        probe = cg.build(["b", "p", "ht", "right", "seen"], lines)
+        post = None
+        if pred is not None or exprs is not None:
+            post_cg = _codegen(rt)
+            proj, pcond = _map_source(post_cg, plan.layout, pred, exprs)
+            post = post_cg.build(["b", "p"], [f"return [{proj} for r in b{pcond}]"])
+    left_nulls = (None,) * nl
+
+    def run(p):
+        ht = {}
+        right = []
+        for batch in right_run(p):
+            if key_fn is not None:
+                key_fn(batch, p, ht)
+            if key_fn is None or kind == "FULL":
+                right.extend(batch)
+            yield []
+        if kind in ("INNER", "CROSS") and not ht and not right:
+            return
+        seen = set()
+        chunk = BATCH if key_fn is not None else max(1, min(BATCH, 20000 // max(len(right), 1)))
+        for batch in left_run(p):
+            for i in range(0, len(batch), chunk):
+                part = batch[i:i + chunk] if chunk < len(batch) else batch
+                if kind in ("INNER", "CROSS"):
+                    out = probe(part, p, ht, right)
+                else:
+                    out = probe(part, p, ht, right, seen)
+                    if post is not None:
+                        out = post(out, p)
+                yield out
+        if kind == "FULL":
+            rest = [left_nulls + m for m in right if id(m) not in seen]
+            if post is not None:
+                rest = post(rest, p)
+            yield rest
+
+    return run
+
+
+# ---------------------------------------------------------------- aggregation
+
+
+def _build_aggregate(plan: P.Aggregate, rt):
+    child_run = build(plan.child, rt)
+    cg = _codegen(rt)
+    cols = _cols(plan.child.layout)
+    aggs = plan.aggs
+    arg_src = {}
+    lines = []
+    value_names = []
+    for a in aggs:
+        if a.arg is None:
+            value_names.append(None)
+            continue
+        src = cg.expr(a.arg, cols)
+        if src not in arg_src:
+            arg_src[src] = f"v{len(arg_src)}"
+        value_names.append(arg_src[src])
+    if not plan.keys:
+        return _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
+    for src, name in arg_src.items():
+        lines.append(f"    {name} = {src}")
+    keys = [cg.expr(k, cols) for k in plan.keys]
+    key = keys[0] if len(keys) == 1 else "(" + ", ".join(keys) + ",)"
+    init = []
+    update = []
+    slots = []
+    for i, a in enumerate(aggs):
+        v = value_names[i]
+        nullable = a.arg is not None and a.arg.type.can_be_null
+        s = len(init)
+        slots.append(s)
+        if a.distinct:
+            init.append("set()" if v is None else (f"({{{v}}} if {v} is not None else set())" if nullable
+                                                   else f"{{{v}}}"))
+            update.append(f"if {v} is not None: a[{s}].add({v})" if nullable else f"a[{s}].add({v})")
+        elif a.name == "count":
+            if v is None or not nullable:
+                init.append("1")
+                update.append(f"a[{s}] += 1")
+            else:
+                init.append(f"(0 if {v} is None else 1)")
+                update.append(f"if {v} is not None: a[{s}] += 1")
+        elif a.name in ("sum", "avg"):
+            init.append(v)
+            if nullable:
+                update.append(f"if {v} is not None: a[{s}] = {v} if a[{s}] is None else a[{s}] + {v}")
+            else:
+                update.append(f"a[{s}] += {v}")
+            if a.name == "avg":
+                init.append(f"(0 if {v} is None else 1)" if nullable else "1")
+                update.append(f"if {v} is not None: a[{s + 1}] += 1" if nullable else f"a[{s + 1}] += 1")
+        elif a.name in ("min", "max"):
+            op = "<" if a.name == "min" else ">"
+            init.append(v)
+            if nullable:
+                update.append(f"if {v} is not None and (a[{s}] is None or {v} {op} a[{s}]): a[{s}] = {v}")
+            else:
+                update.append(f"if {v} {op} a[{s}]: a[{s}] = {v}")
+        elif a.name == "any":
+            init.append(v)
+            if nullable:
+                update.append(f"if a[{s}] is None: a[{s}] = {v}")
+        else:
+            raise EngineError(f"unknown aggregate {a.name}")
+    body = ["for r in b:"] + lines + [
+        f"    k = {key}",
+        "    a = acc.get(k)",
+        "    if a is None:",
+        f"        acc[k] = [{', '.join(init)}]",
+    ]
+    if update:
+        body += ["    else:"] + ["        " + u for u in update]
+    step = cg.build(["b", "p", "acc"], body)
+    finals = _finalizers(aggs, slots)
+    single = len(keys) == 1
+
+    def run(p):
+        acc = {}
+        for batch in child_run(p):
+            if batch:
+                step(batch, p, acc)
+            yield []
+        items = list(acc.items())
+        acc = None
+        for i in range(0, len(items), BATCH):
+            part = items[i:i + BATCH]
+            if single:
+                yield [(k, *[f(a) for f in finals]) for k, a in part]
+            else:
+                yield [(*k, *[f(a) for f in finals]) for k, a in part]
+
+    return run
+
+
+def _finalizers(aggs, slots):
+    out = []
+    for a, s in zip(aggs, slots, strict=False):
+        if a.distinct:
+            out.append(_distinct_final(a.name, s))
+        elif a.name == "avg":
+            out.append(lambda acc, s=s: None if acc[s + 1] == 0 else float(acc[s]) / acc[s + 1])
+        else:
+            out.append(itemgetter(s))
+    return out
+
+
+def _distinct_final(name, s):
+    if name == "count":
+        return lambda acc: len(acc[s])
+    if name == "sum":
+        return lambda acc: sum(acc[s]) if acc[s] else None
+    if name == "avg":
+        return lambda acc: float(sum(acc[s])) / len(acc[s]) if acc[s] else None
+    if name == "min":
+        return lambda acc: min(acc[s]) if acc[s] else None
+    if name == "max":
+        return lambda acc: max(acc[s]) if acc[s] else None
+    return lambda acc: next(iter(acc[s])) if acc[s] else None
+
+
+def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run):
+    """No GROUP BY: per batch, gather each argument column once and fold it with builtins."""
+    aggs = plan.aggs
+    lines = []
+    nullable_of = {}
+    for a, v in zip(aggs, value_names, strict=False):
+        if v is not None:
+            nullable_of[v] = nullable_of.get(v, False) or a.arg.type.can_be_null
+    for src, name in arg_src.items():
+        if nullable_of.get(name):
+            lines.append(f"{name} = [x for r in b if (x := {src}) is not None]")
+        else:
+            lines.append(f"{name} = [{src} for r in b]")
+    for i, (a, v) in enumerate(zip(aggs, value_names, strict=False)):
+        if a.distinct:
+            lines.append(f"st[{i}].update({v})")
+        elif a.name == "count":
+            lines.append(f"st[{i}] += len({'b' if v is None else v})")
+        elif a.name in ("sum", "avg"):
+            lines += [f"if {v}:", f"    x = sum({v})", f"    st[{i}] = x if st[{i}] is None else st[{i}] + x"]
+            if a.name == "avg":
+                lines.append(f"cnt[{i}] += len({v})")
+        elif a.name in ("min", "max"):
+            op = "<" if a.name == "min" else ">"
+            lines += [f"if {v}:", f"    x = {a.name}({v})",
+                      f"    if st[{i}] is None or x {op} st[{i}]: st[{i}] = x"]
+        elif a.name == "any":
+            lines += [f"if {v} and st[{i}] is None:", f"    st[{i}] = {v}[0]"]
+    step = cg.build(["b", "p", "st", "cnt"], lines or ["pass"])
+
+    def run(p):
+        st = [set() if a.distinct else 0 if a.name == "count" else None for a in aggs]
+        cnt = [0] * len(aggs)
+        for batch in child_run(p):
+            if batch:
+                step(batch, p, st, cnt)
+            yield []
+        row = []
+        for i, a in enumerate(aggs):
+            v = st[i]
+            if a.distinct:
+                row.append(_distinct_final(a.name, 0)([v]))
+            elif a.name == "avg":
+                row.append(None if cnt[i] == 0 else float(v) / cnt[i])
+            else:
+                row.append(v)
+        yield [tuple(row)]
+
+    return run
+
+
+# ---------------------------------------------------------------- sort, limit, distinct, set ops
+
+
+def _sort_passes(keys, types):
+    """[(key function, reverse)] to apply as successive stable sorts (last key first)."""
+    groups = []
+    for pos, desc, nulls_first in keys:
+        nullable = types[pos].can_be_null
+        if nulls_first is None:
+            nulls_first = False
+        groups.append((pos, desc, nulls_first, nullable))
+    # merge adjacent keys with the same direction into one tuple key
+    passes = []
+    i = 0
+    while i < len(groups):
+        j = i
+        while j + 1 < len(groups) and groups[j + 1][1] == groups[i][1]:
+            j += 1
+        passes.append((_key_function(groups[i:j + 1]), groups[i][1]))
+        i = j + 1
+    return passes
+
+
+def _key_function(group):
+    if len(group) == 1 and not group[0][3]:
+        return itemgetter(group[0][0])
+    cg = Codegen()
+    parts = []
+    for pos, desc, nulls_first, nullable in group:
+        if nullable:
+            # sorted ascending by (flag, value) then maybe reversed: the flag puts NULLs where asked
+            # (two NULLs have equal flags and equal values, so None is never compared with <)
+            null_flag_high = nulls_first == desc
+            parts.append(f"(r[{pos}] is None)" if null_flag_high else f"(r[{pos}] is not None)")
+        parts.append(f"r[{pos}]")
+    return cg.build(["r"], [f"return ({', '.join(parts)},)"])
+
+
+def _sort_rows(rows, passes):
+    for key, reverse in reversed(passes):
+        rows.sort(key=key, reverse=reverse)
+    return rows
+
+
+def _build_sort(plan: P.Sort, rt, limit=None, offset=0):
+    child_run = build(plan.child, rt)
+    passes = _sort_passes(plan.keys, plan.child.types)
+
+    def run(p):
+        if limit is not None:
+            k = limit + offset
+            if k == 0:
+                return
+            best = []
+            if len(passes) == 1:
+                key, reverse = passes[0]
+                pick = heapq.nlargest if reverse else heapq.nsmallest
+                for batch in child_run(p):
+                    if batch:
+                        best = pick(k, chain(best, batch), key=key)
+                    yield []
+            else:
+                for batch in child_run(p):
+                    if batch:
+                        best.extend(batch)
+                        if len(best) > max(4 * k, BATCH):
+                            best = _sort_rows(best, passes)[:k]
+                    yield []
+                best = _sort_rows(best, passes)[:k]
+            rows = best[offset:]
+            for i in range(0, len(rows), BATCH):
+                yield rows[i:i + BATCH]
+            return
+        rows = []
+        runs = []
+        for batch in child_run(p):
+            rows.extend(batch)
+            if len(rows) >= SINGLE_SORT_LIMIT:
+                runs.append(_sort_rows(rows, passes))
+                rows = []
+            yield []
+        if runs:
+            if rows:
+                runs.append(_sort_rows(rows, passes))
+            merged = _merge_runs(runs, passes)
+            batch = []
+            for r in merged:
+                batch.append(r)
+                if len(batch) >= BATCH:
+                    yield batch
+                    batch = []
+            yield batch
+            return
+        _sort_rows(rows, passes)
+        for i in range(0, len(rows), BATCH):
+            yield rows[i:i + BATCH]
+
+    return run
+
+
+def _merge_runs(runs, passes):
+    if len(passes) == 1:
+        key, reverse = passes[0]
+        return heapq.merge(*runs, key=key, reverse=reverse)
+    # mixed directions: fall back to one sort of everything
+    rows = [r for run in runs for r in run]
+    return iter(_sort_rows(rows, passes))
+
+
+def _build_limit(plan: P.Limit, rt):
+    if isinstance(plan.child, P.Sort) and plan.limit is not None:
+        return _build_sort(plan.child, rt, plan.limit, plan.offset)
+    child_run = build(plan.child, rt)
+    limit, offset = plan.limit, plan.offset
+
+    def run(p):
+        skip = offset
+        remaining = limit
+        if remaining == 0:
+            return
+        gen = child_run(p)
+        try:
+            for batch in gen:
+                if skip:
+                    if len(batch) <= skip:
+                        skip -= len(batch)
+                        yield []
+                        continue
+                    batch = batch[skip:]
+                    skip = 0
+                if remaining is not None:
+                    if len(batch) >= remaining:
+                        yield batch[:remaining]
+                        return
+                    remaining -= len(batch)
+                yield batch
+        finally:
+            gen.close()
+
+    return run
+
+
+def _build_distinct(plan: P.Distinct, rt):
+    child_run = build(plan.child, rt)
+
+    def run(p):
+        seen = set()
+        add = seen.add
+        for batch in child_run(p):
+            out = [r for r in batch if not (r in seen or add(r))]
+            yield out
+
+    return run
+
+
+def _build_setop(plan: P.SetOp, rt):
+    left_run = build(plan.left, rt)
+    right_run = build(plan.right, rt)
+    op, all_ = plan.op, plan.all
+
+    def run(p):
+        if op == "UNION":
+            if all_:
+                yield from left_run(p)
+                yield from right_run(p)
+                return
+            seen = set()
+            add = seen.add
+            for batch in chain(left_run(p), right_run(p)):
+                yield [r for r in batch if not (r in seen or add(r))]
+            return
+        other = set()
+        for batch in right_run(p):
+            other.update(batch)
+            yield []
+        seen = set()
+        add = seen.add
+        for batch in left_run(p):
+            if op == "EXCEPT":
+                yield [r for r in batch if r not in other and not (r in seen or add(r))]
+            else:
+                yield [r for r in batch if r in other and not (r in seen or add(r))]
+
+    return run
+
+
+_BUILDERS = {
+    "Scan": _build_scan,
+    "Numbers": _build_numbers,
+    "OneRow": _build_one,
+    "Materialized": _build_materialized,
+    "Join": _build_join,
+    "Aggregate": _build_aggregate,
+    "Sort": _build_sort,
+    "Limit": _build_limit,
+    "Distinct": _build_distinct,
+    "SetOp": _build_setop,
+}
+
+
+# ---------------------------------------------------------------- subqueries
+
+
+def subquery_runner(sq: P.Subquery, rt: Runtime):
+    """A function evaluating a subquery for one tuple of outer values, memoised on those values."""
+    run = None
+    cache: dict = {}
+
+    def execute(params):
+        nonlocal run
+        if run is None:
+            run = build(sq.plan, rt)
+        return run(params)
+
+    if sq.mode == "scalar":
+        def scalar(params):
+            if params in cache:
+                return cache[params]
+            value = None
+            for batch in execute(params):
+                if batch:
+                    value = batch[0][0]
+                    break
+            if len(cache) > 100_000:
+                cache.clear()
+            cache[params] = value
+            return value
+
+        return scalar
+    if sq.mode == "exists":
+        negated = sq.negated
+
+        def exists(params):
+            hit = cache.get(params)
+            if hit is None:
+                hit = False
+                for batch in execute(params):
+                    if batch:
+                        hit = True
+                        break
+                if len(cache) > 100_000:
+                    cache.clear()
+                cache[params] = hit
+            return hit != negated
+
+        return exists
+    negated = sq.negated
+
+    def contains(params, x):
+        entry = cache.get(params)
+        if entry is None:
+            values = set()
+            for batch in execute(params):
+                values.update(r[0] for r in batch)
+            has_null = None in values
+            values.discard(None)
+            entry = (values, has_null)
+            if len(cache) > 100_000:
+                cache.clear()
+            cache[params] = entry
+        values, has_null = entry
+        if not values and not has_null:
+            return negated
+        if x is None:
+            return None
+        if x in values:
+            return not negated
+        return None if has_null else negated
+
+    return contains
+
+
+# ---------------------------------------------------------------- EXPLAIN
+
+
+def explain(plan: P.Plan, indent: int = 0) -> list[str]:
+    pad = "    " * indent
+    kind = type(plan).__name__
+    detail = ""
+    if isinstance(plan, P.Scan):
+        detail = f" table: {plan.label}, rows: {len(plan.table.rows)}"
+    elif isinstance(plan, P.Numbers):
+        detail = f" numbers({plan.count})"
+    elif isinstance(plan, P.Materialized):
+        detail = f" {plan.label}"
+    elif isinstance(plan, P.Join):
+        detail = f" {plan.kind}" + (" hash" if plan.left_keys else " nested loop") + \
+            (f", {len(plan.left_keys)} key(s)" if plan.left_keys else "")
+    elif isinstance(plan, P.Aggregate):
+        detail = f" keys: {len(plan.keys)}, aggregates: {', '.join(a.name for a in plan.aggs)}"
+    elif isinstance(plan, P.Sort):
+        detail = " keys: " + ", ".join(f"#{k[0]}{' DESC' if k[1] else ''}" for k in plan.keys)
+    elif isinstance(plan, P.Limit):
+        detail = f" limit: {plan.limit}, offset: {plan.offset}"
+    elif isinstance(plan, P.SetOp):
+        detail = f" {plan.op}{' ALL' if plan.all else ''}"
+    elif isinstance(plan, P.Project):
+        detail = f" {len(plan.exprs)} column(s)"
+    lines = [f"{pad}{kind}{detail}"]
+    for c in plan.children():
+        lines.extend(explain(c, indent + 1))
+    return lines

@@ -1,0 +1,182 @@
+"""Bound expressions (names resolved to column ids, types known) and plan nodes (the logical plan)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.types import SqlType
+
+
+@dataclass(eq=False, slots=True)
+class Expr:
+    """kind: const (value), col (value=column id), param (value=index into the outer values),
+    arith/cmp (value=operator), neg, and, or, not, isnull (value=negated), inlist (value=negated;
+    args = operand, items...), like (value=(negated, pattern info)), case (args = cond, result, ...,
+    else), cast (value=(SqlType, try_)), func (value=ScalarFunction), subquery (value=Subquery)."""
+
+    kind: str
+    type: SqlType
+    args: tuple = ()
+    value: Any = None
+
+    @property
+    def nullable(self) -> bool:
+        return self.type.nullable or self.type.name == "Null"
+
+
+@dataclass(eq=False, slots=True)
+class Subquery:
+    """mode: 'scalar', 'exists', 'in'. params: expressions in the outer query's terms whose values
+    the subquery reads as p[0], p[1]..."""
+
+    mode: str
+    plan: Any
+    params: list
+    negated: bool = False
+    correlated: bool = False
+
+
+def column_ids(e: Expr, out: set) -> set:
+    """Every column id an expression reads (including those passed into subqueries)."""
+    if e.kind == "col":
+        out.add(e.value)
+    elif e.kind == "subquery":
+        for p in e.value.params:
+            column_ids(p, out)
+    for a in e.args:
+        column_ids(a, out)
+    return out
+
+
+def has_param(e: Expr) -> bool:
+    if e.kind == "param":
+        return True
+    if e.kind == "subquery" and any(has_param(p) for p in e.value.params):
+        return True
+    return any(has_param(a) for a in e.args)
+
+
+# ---------------------------------------------------------------- plan nodes
+
+
+@dataclass(eq=False)
+class Plan:
+    layout: list  # column ids of the output, in order
+    types: list  # SqlType per output column
+
+    def children(self) -> list:
+        return []
+
+
+@dataclass(eq=False)
+class Scan(Plan):
+    table: Any = None
+    label: str = ""
+
+
+@dataclass(eq=False)
+class Numbers(Plan):
+    count: int = 0
+
+
+@dataclass(eq=False)
+class OneRow(Plan):
+    pass
+
+
+@dataclass(eq=False)
+class Materialized(Plan):
+    """Rows computed when the query starts (system tables, VALUES)."""
+
+    produce: Any = None  # function(ctx) -> list[tuple]
+    label: str = ""
+
+
+@dataclass(eq=False)
+class Filter(Plan):
+    child: Plan = None
+    predicate: Expr = None
+
+    def children(self):
+        return [self.child]
+
+
+@dataclass(eq=False)
+class Project(Plan):
+    child: Plan = None
+    exprs: list = field(default_factory=list)
+
+    def children(self):
+        return [self.child]
+
+
+@dataclass(eq=False)
+class Join(Plan):
+    """kind: INNER, LEFT, FULL, CROSS. Equi keys become a hash join; residual is the rest of ON."""
+
+    left: Plan = None
+    right: Plan = None
+    kind: str = "INNER"
+    left_keys: list = field(default_factory=list)
+    right_keys: list = field(default_factory=list)
+    residual: Expr | None = None
+
+    def children(self):
+        return [self.left, self.right]
+
+
+@dataclass(eq=False)
+class AggSpec:
+    name: str
+    arg: Expr | None
+    distinct: bool
+    type: SqlType
+
+
+@dataclass(eq=False)
+class Aggregate(Plan):
+    child: Plan = None
+    keys: list = field(default_factory=list)
+    aggs: list = field(default_factory=list)
+
+    def children(self):
+        return [self.child]
+
+
+@dataclass(eq=False)
+class Sort(Plan):
+    child: Plan = None
+    keys: list = field(default_factory=list)  # (position, desc, nulls_first)
+
+    def children(self):
+        return [self.child]
+
+
+@dataclass(eq=False)
+class Limit(Plan):
+    child: Plan = None
+    limit: int | None = None
+    offset: int = 0
+
+    def children(self):
+        return [self.child]
+
+
+@dataclass(eq=False)
+class Distinct(Plan):
+    child: Plan = None
+
+    def children(self):
+        return [self.child]
+
+
+@dataclass(eq=False)
+class SetOp(Plan):
+    op: str = "UNION"
+    all: bool = False
+    left: Plan = None
+    right: Plan = None
+
+    def children(self):
+        return [self.left, self.right]

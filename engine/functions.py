@@ -1,0 +1,241 @@
+"""Scalar and aggregate functions: implementations and result typing."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import math
+from dataclasses import dataclass
+
+from engine import types as T
+from engine.errors import BadArguments
+from engine.version import VERSION_STRING
+
+AGGREGATES = frozenset({"count", "sum", "avg", "min", "max", "any"})
+
+
+@dataclass(frozen=True, slots=True)
+class ScalarFunction:
+    """impl(*values); when strict, a NULL argument gives NULL without calling impl."""
+
+    name: str
+    impl: object
+    result: object  # function(list[SqlType]) -> SqlType (non-null part when strict)
+    min_args: int
+    max_args: int
+    strict: bool = True
+
+
+def _same(types):
+    return types[0]
+
+
+def _fixed(t):
+    return lambda types: t
+
+
+def _abs(v):
+    return abs(v)
+
+
+def _round(v, digits=0):
+    if isinstance(v, float):
+        if v != v or v in (math.inf, -math.inf):
+            return v
+        q = decimal.Decimal(repr(v)).quantize(decimal.Decimal(1).scaleb(-digits), rounding=decimal.ROUND_HALF_UP)
+        return float(q)
+    if isinstance(v, decimal.Decimal):
+        return v.quantize(decimal.Decimal(1).scaleb(-max(digits, 0)), rounding=decimal.ROUND_HALF_UP) \
+            if digits >= 0 else v
+    if digits >= 0:
+        return v
+    factor = 10 ** (-digits)
+    return int(decimal.Decimal(v / factor).quantize(1, rounding=decimal.ROUND_HALF_UP)) * factor
+
+
+def _round_type(types):
+    t = types[0]
+    if t.name == "Decimal":
+        return t
+    if t.is_int:
+        return t
+    return T.FLOAT64
+
+
+def _floor(v):
+    return math.floor(v) if isinstance(v, float) else int(math.floor(v)) if isinstance(v, decimal.Decimal) else v
+
+
+def _ceil(v):
+    return math.ceil(v) if isinstance(v, float) else int(math.ceil(v)) if isinstance(v, decimal.Decimal) else v
+
+
+def _int_or_float(types):
+    t = types[0]
+    return t if t.is_int else T.FLOAT64 if t.is_float else T.INT64
+
+
+def _sqrt(v):
+    v = float(v)
+    return math.sqrt(v) if v >= 0 else math.nan
+
+
+def _pow(a, b):
+    try:
+        return math.pow(float(a), float(b))
+    except (OverflowError, ValueError):
+        return math.nan
+
+
+def _mod(a, b):
+    if b == 0:
+        raise BadArguments("Division by zero")
+    return math.fmod(a, b) if isinstance(a, float) or isinstance(b, float) else _int_mod(a, b)
+
+
+def _int_mod(a, b):
+    r = abs(a) % abs(b)
+    return -r if a < 0 else r
+
+
+def _length(s):
+    return len(s if isinstance(s, str) else T.render_value(s))
+
+
+def _upper(s):
+    return (s if isinstance(s, str) else T.render_value(s)).upper()
+
+
+def _lower(s):
+    return (s if isinstance(s, str) else T.render_value(s)).lower()
+
+
+def _str(v):
+    return v if isinstance(v, str) else T.render_value(v)
+
+
+def _concat(*args):
+    if any(a is None for a in args):
+        return None
+    return "".join(_str(a) for a in args)
+
+
+def _substring(s, start, length=None):
+    s = _str(s)
+    start = int(start)
+    if start > 0:
+        begin = start - 1
+    elif start < 0:
+        begin = max(len(s) + start, 0)
+    else:
+        return ""
+    if length is None:
+        return s[begin:]
+    return s[begin:begin + max(int(length), 0)]
+
+
+def _trim(s):
+    return _str(s).strip(" ")
+
+
+def _coalesce(*args):
+    for a in args:
+        if a is not None:
+            return a
+    return None
+
+
+def _nullif(a, b):
+    if a is None:
+        return None
+    return None if b is not None and a == b else a
+
+
+def _if(cond, a, b):
+    return a if cond is True else b
+
+
+def _to_date(v):
+    return T.to_date(v)
+
+
+def _common(types):
+    return T.common_type(types)
+
+
+SCALARS: dict[str, ScalarFunction] = {}
+
+
+def _register(name, impl, result, min_args, max_args=None, strict=True, aliases=()):
+    fn = ScalarFunction(name, impl, result, min_args, min_args if max_args is None else max_args, strict)
+    for n in (name, *aliases):
+        SCALARS[n] = fn
+
+
+_register("abs", _abs, _same, 1)
+_register("round", _round, _round_type, 1, 2)
+_register("floor", _floor, _int_or_float, 1)
+_register("ceil", _ceil, _int_or_float, 1, aliases=("ceiling",))
+_register("sqrt", _sqrt, _fixed(T.FLOAT64), 1)
+_register("pow", _pow, _fixed(T.FLOAT64), 2, aliases=("power",))
+_register("mod", _mod, lambda ts: T.arithmetic_type("%", ts[0], ts[1]), 2)
+_register("length", _length, _fixed(T.UINT64), 1, aliases=("char_length", "character_length"))
+_register("upper", _upper, _fixed(T.STRING), 1, aliases=("ucase",))
+_register("lower", _lower, _fixed(T.STRING), 1, aliases=("lcase",))
+_register("concat", _concat, _fixed(T.STRING), 1, 1000, strict=False)
+_register("substring", _substring, _fixed(T.STRING), 2, 3, aliases=("substr",))
+_register("trim", _trim, _fixed(T.STRING), 1)
+_register("coalesce", _coalesce, _common, 1, 1000, strict=False)
+_register("ifnull", _coalesce, _common, 2, strict=False)
+_register("nullif", _nullif, lambda ts: ts[0].as_nullable(True), 2, strict=False)
+_register("if", _if, lambda ts: T.common_type(ts[1:]), 3, strict=False)
+_register("to_date", _to_date, _fixed(T.DATE), 1)
+_register("to_string", _str, _fixed(T.STRING), 1)
+
+
+def context_value(name: str, ctx):
+    """Functions answered from the session context (evaluated once per query)."""
+    if name == "version":
+        return VERSION_STRING, T.STRING
+    if name in ("database", "currentdatabase", "current_database", "schema"):
+        return ctx.database, T.STRING
+    if name in ("current_user", "user", "currentuser"):
+        return f"'{ctx.user}'@'%'", T.STRING
+    if name in ("now", "current_timestamp", "localtimestamp"):
+        return ctx.now, T.TIMESTAMP
+    if name in ("today", "current_date", "curdate"):
+        return ctx.now.date(), T.DATE
+    if name == "yesterday":
+        return ctx.now.date() - datetime.timedelta(days=1), T.DATE
+    if name == "tomorrow":
+        return ctx.now.date() + datetime.timedelta(days=1), T.DATE
+    if name == "pi":
+        return math.pi, T.FLOAT64
+    return None
+
+
+CONTEXT_FUNCTIONS = frozenset({
+    "version", "database", "currentdatabase", "current_database", "schema", "current_user", "user",
+    "currentuser", "now", "current_timestamp", "localtimestamp", "today", "current_date", "curdate",
+    "yesterday", "tomorrow", "pi",
+})
+
+
+def aggregate_type(name: str, arg: T.SqlType | None) -> T.SqlType:
+    if name == "count":
+        return T.UINT64
+    if name == "avg":
+        return T.FLOAT64.as_nullable(True)
+    if name == "sum":
+        if arg.is_int:
+            return (T.INT64 if not arg.name.startswith("U") else T.UINT64).as_nullable(True)
+        if arg.name == "Decimal":
+            return T.SqlType("Decimal", True, 38 if arg.precision <= 38 else 76, arg.scale)
+        if arg.name == "Boolean":
+            return T.UINT64.as_nullable(True)
+        return T.FLOAT64.as_nullable(True)
+    return arg.as_nullable(True)
+
+
+def all_function_names() -> list[str]:
+    return sorted(set(SCALARS) | AGGREGATES | CONTEXT_FUNCTIONS | {"typeof", "to_date"})

@@ -1,0 +1,1014 @@
+"""Binder and planner: resolves names and types in a query AST and builds the logical plan."""
+
+from __future__ import annotations
+
+import decimal
+import re
+from dataclasses import dataclass, field
+
+from engine import functions as F
+from engine import types as T
+from engine.errors import BadArguments, EngineError, UnknownColumn, UnknownFunction
+from engine.expr import (
+    Aggregate,
+    AggSpec,
+    Distinct,
+    Expr,
+    Filter,
+    Join,
+    Limit,
+    Materialized,
+    Numbers,
+    OneRow,
+    Plan,
+    Project,
+    Scan,
+    SetOp,
+    Sort,
+    Subquery,
+    column_ids,
+)
+from engine.names import display
+from grammar import ast as A
+
+SEMANTIC = 1065
+TRUE = Expr("const", T.BOOLEAN, value=True)
+
+
+@dataclass(eq=False)
+class Rel:
+    """A FROM item: its plan and its visible columns (table alias, column name, column id, type)."""
+
+    plan: Plan
+    columns: list  # [(alias, name, cid, type)]
+
+
+@dataclass(eq=False)
+class Scope:
+    columns: list  # [(alias, name, cid, type)]
+    parent: Scope | None = None
+    params: list = field(default_factory=list)  # outer expressions passed into this query
+    param_keys: dict = field(default_factory=dict)
+    # set while binding select items of an aggregating query: maps a raw column to its output
+    group_hook: object = None
+    ctes: dict = field(default_factory=dict)
+
+
+class Planner:
+    """One per statement: binds ASTs against the catalog of a session context."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.next_cid = 0
+
+    def cid(self) -> int:
+        self.next_cid += 1
+        return self.next_cid
+
+    # ------------------------------------------------------------ queries
+
+    def plan_query(self, q, parent: Scope | None = None, ctes=None) -> tuple[Plan, list[str]]:
+        """A query AST -> (plan, output column names)."""
+        ctes = dict(ctes or (parent.ctes if parent else {}))
+        if isinstance(q, A.With):
+            for cte in q.ctes:
+                ctes[cte.name.lower()] = cte
+            return self.plan_query(q.query, parent, ctes)
+        if isinstance(q, A.SetOperation):
+            return self._set_operation(q, parent, ctes)
+        if isinstance(q, A.Select):
+            return self._select(q, parent, ctes)
+        raise EngineError(f"not a query: {type(q).__name__}", code=SEMANTIC, position=getattr(q, "pos", None))
+
+    def _set_operation(self, q: A.SetOperation, parent, ctes):
+        left, names = self.plan_query(q.left, parent, ctes)
+        right, rnames = self.plan_query(q.right, parent, ctes)
+        if len(left.layout) != len(right.layout):
+            raise EngineError(f"{q.op} requires both sides to have the same number of columns "
+                              f"({len(left.layout)} vs {len(right.layout)})", code=SEMANTIC, position=q.pos)
+        types = [T.common_type([a, b]) for a, b in zip(left.types, right.types, strict=False)]
+        left = self._coerce(left, types)
+        right = self._coerce(right, types)
+        layout = [self.cid() for _ in types]
+        plan: Plan = SetOp(layout, types, op=q.op, all=q.all_, left=left, right=right)
+        if q.order_by:
+            cols = [(None, n, c, t) for n, c, t in zip(names, layout, types, strict=False)]
+            keys = []
+            for item in q.order_by:
+                keys.append(self._output_position(item, names, cols, plan))
+            plan = Sort(plan.layout, plan.types, child=plan, keys=keys)
+        plan = self._limit(plan, q.limit, q.offset)
+        return plan, names
+
+    def _coerce(self, plan: Plan, types: list) -> Plan:
+        if all(a == b for a, b in zip(plan.types, types, strict=False)):
+            return plan
+        exprs = []
+        for cid, have, want in zip(plan.layout, plan.types, types, strict=False):
+            e = Expr("col", have, value=cid)
+            exprs.append(e if have.as_nullable(False) == want.as_nullable(False) or want.name == "Null"
+                         else self._cast(e, want.as_nullable(have.can_be_null), False))
+        return Project([self.cid() for _ in types], [e.type for e in exprs], child=plan, exprs=exprs)
+
+    def _output_position(self, item: A.OrderItem, names, cols, plan):
+        e = item.expr
+        if isinstance(e, A.Literal) and e.kind == "int":
+            if not 1 <= e.value <= len(names):
+                raise EngineError(f"ORDER BY position {e.value} is not in select list", code=SEMANTIC,
+                                  position=e.pos)
+            return (e.value - 1, item.desc, item.nulls_first)
+        bound = self.bind(e, Scope(cols))
+        if bound.kind != "col":
+            raise EngineError("ORDER BY of a set operation must name an output column", code=SEMANTIC,
+                              position=e.pos)
+        return (plan.layout.index(bound.value), item.desc, item.nulls_first)
+
+    def _limit(self, plan: Plan, limit, offset) -> Plan:
+        if limit is None and offset is None:
+            return plan
+        n = self._const_int(limit) if limit is not None else None
+        off = self._const_int(offset) if offset is not None else 0
+        return Limit(plan.layout, plan.types, child=plan, limit=n, offset=off)
+
+    def _const_int(self, node) -> int:
+        e = self.bind(node, Scope([]))
+        if e.kind != "const" or not isinstance(e.value, int) or isinstance(e.value, bool) or e.value < 0:
+            raise BadArguments("LIMIT and OFFSET take a non-negative integer constant",
+                               position=getattr(node, "pos", None))
+        return e.value
+
+    # ------------------------------------------------------------ SELECT
+
+    def _select(self, q: A.Select, parent: Scope | None, ctes) -> tuple[Plan, list[str]]:
+        if q.from_ is None:
+            rels = [Rel(OneRow([], []), [])]
+            pool = []
+        else:
+            rels, pool = [], []
+            self._from_item(q.from_, rels, pool, parent, ctes)
+        scope = Scope([c for r in rels for c in r.columns], parent, ctes=ctes)
+        if q.where is not None:
+            where = self.bind(q.where, scope)
+            self._check_no_aggregate(q.where)
+            pool.extend(split_and(where))
+        plan = self._join_rels(rels, pool)
+
+        items = self._expand_items(q.items, scope)
+        aggregating = bool(q.group_by) or q.having is not None or any(
+            _has_aggregate(i.expr) for i in items) or any(_has_aggregate(o.expr) for o in q.order_by)
+        select_asts = [i.expr for i in items]
+        names = [i.alias if i.alias is not None else display(i.expr) for i in items]
+        aliases = {i.alias.lower(): i.expr for i in items if i.alias is not None}
+
+        if aggregating:
+            plan, bind_out = self._aggregate(q, plan, scope, select_asts, aliases)
+        else:
+            def bind_out(node):
+                return self.bind(node, scope, aliases=aliases)
+
+        select_exprs = [bind_out(a) for a in select_asts]
+        if aggregating and q.having is not None:
+            plan = Filter(plan.layout, plan.types, child=plan, predicate=self._predicate(bind_out(q.having)))
+
+        # ORDER BY: ordinals, aliases, select expressions, or extra (hidden) expressions
+        sort_keys = []
+        extra = []
+        for item in q.order_by:
+            pos = self._order_target(item.expr, select_asts, names, aliases, q.items)
+            if pos is None:
+                e = bind_out(item.expr)
+                for i, se in enumerate(select_exprs):
+                    if se.kind == "col" and e.kind == "col" and se.value == e.value:
+                        pos = i
+                        break
+                else:
+                    pos = len(select_exprs) + len(extra)
+                    extra.append(e)
+            sort_keys.append((pos, item.desc, item.nulls_first))
+        all_exprs = select_exprs + extra
+        layout = [self.cid() for _ in all_exprs]
+        plan = Project(layout, [e.type for e in all_exprs], child=plan, exprs=all_exprs)
+        if q.distinct:
+            plan = Distinct(plan.layout, plan.types, child=plan)
+        if sort_keys:
+            plan = Sort(plan.layout, plan.types, child=plan, keys=sort_keys)
+        plan = self._limit(plan, q.limit, q.offset)
+        if extra:
+            n = len(select_exprs)
+            keep = [Expr("col", t, value=c) for c, t in zip(plan.layout[:n], plan.types[:n], strict=False)]
+            plan = Project([self.cid() for _ in keep], [e.type for e in keep], child=plan, exprs=keep)
+        return plan, names
+
+    def _order_target(self, node, select_asts, names, aliases, items):
+        if isinstance(node, A.Literal) and node.kind == "int":
+            if not 1 <= node.value <= len(select_asts):
+                raise EngineError(f"ORDER BY position {node.value} is not in select list", code=SEMANTIC,
+                                  position=node.pos)
+            return node.value - 1
+        if isinstance(node, A.ColumnRef) and len(node.parts) == 1:
+            key = node.parts[0].lower()
+            for i, item in enumerate(items):
+                if item.alias is not None and item.alias.lower() == key:
+                    return i
+        for i, a in enumerate(select_asts):
+            if a == node:
+                return i
+        return None
+
+    def _expand_items(self, items, scope: Scope) -> list[A.SelectItem]:
+        out = []
+        for item in items:
+            if isinstance(item.expr, A.Star):
+                qual = item.expr.table
+                cols = scope.columns
+                if qual:
+                    alias = qual[-1].lower()
+                    cols = [c for c in cols if c[0] is not None and c[0].lower() == alias]
+                    if not cols:
+                        raise EngineError(f"table `{'.'.join(qual)}` doesn't exist in FROM", code=SEMANTIC,
+                                          position=item.expr.pos)
+                for alias, name, _cid, _t in cols:
+                    if name.startswith("\0"):
+                        continue
+                    parts = (alias, name) if alias is not None else (name,)
+                    out.append(A.SelectItem(A.ColumnRef(parts, pos=item.pos), None))
+                if not cols and not qual and scope.columns == []:
+                    raise EngineError("SELECT * with no tables specified is not valid", code=SEMANTIC,
+                                      position=item.pos)
+            else:
+                out.append(item)
+        return out
+
+    def _check_no_aggregate(self, node):
+        if _has_aggregate(node):
+            raise EngineError("WHERE clause cannot contain aggregate functions", code=SEMANTIC,
+                              position=getattr(node, "pos", None))
+
+    # ------------------------------------------------------------ aggregation
+
+    def _aggregate(self, q: A.Select, plan: Plan, scope: Scope, select_asts, aliases):
+        group_asts = []
+        for g in q.group_by:
+            if isinstance(g, A.Literal) and g.kind == "int":
+                if not 1 <= g.value <= len(select_asts):
+                    raise EngineError(f"GROUP BY position {g.value} is not in select list", code=SEMANTIC,
+                                      position=g.pos)
+                g = select_asts[g.value - 1]
+            elif isinstance(g, A.ColumnRef) and len(g.parts) == 1 and g.parts[0].lower() in aliases \
+                    and not self._resolves(g, scope):
+                g = aliases[g.parts[0].lower()]
+            if _has_aggregate(g):
+                raise EngineError("GROUP BY cannot contain aggregate functions", code=SEMANTIC, position=g.pos)
+            group_asts.append(g)
+        keys = [self.bind(g, scope) for g in group_asts]
+        key_cids = [self.cid() for _ in keys]
+        key_by_ast = {g: (c, k.type) for g, c, k in zip(group_asts, key_cids, keys, strict=False)}
+        key_by_col = {k.value: (c, k.type) for c, k in zip(key_cids, keys, strict=False) if k.kind == "col"}
+        aggs: list[AggSpec] = []
+        agg_cids: list[int] = []
+        agg_index: dict = {}
+        planner = self
+
+        def hook(node, sc):
+            """Called for each AST node while binding in the aggregated context."""
+            if node in key_by_ast:
+                c, t = key_by_ast[node]
+                return Expr("col", t, value=c)
+            if isinstance(node, A.FunctionCall) and node.name in F.AGGREGATES:
+                key = node
+                if key not in agg_index:
+                    spec = planner._agg_spec(node, scope)
+                    aggs.append(spec)
+                    agg_cids.append(planner.cid())
+                    agg_index[key] = len(aggs) - 1
+                i = agg_index[key]
+                return Expr("col", aggs[i].type, value=agg_cids[i])
+            return None
+
+        def column_hook(e: Expr):
+            """A raw input column seen outside aggregates: a group key, or any() of the group."""
+            if e.value in key_by_col:
+                c, t = key_by_col[e.value]
+                return Expr("col", t, value=c)
+            key = ("any", e.value)
+            if key not in agg_index:
+                aggs.append(AggSpec("any", e, False, e.type.as_nullable(True)))
+                agg_cids.append(planner.cid())
+                agg_index[key] = len(aggs) - 1
+            i = agg_index[key]
+            return Expr("col", aggs[i].type, value=agg_cids[i])
+
+        agg_scope = Scope(scope.columns, scope.parent, scope.params, scope.param_keys, (hook, column_hook),
+                          scope.ctes)
+
+        def bind_out(node):
+            return self.bind(node, agg_scope, aliases=aliases)
+
+        # bind everything that may register aggregates before building the node
+        for a in select_asts:
+            bind_out(a)
+        if q.having is not None:
+            bind_out(q.having)
+        for o in q.order_by:
+            if not (isinstance(o.expr, A.Literal) and o.expr.kind == "int"):
+                try:
+                    bind_out(o.expr)
+                except EngineError:
+                    pass
+        layout = key_cids + agg_cids
+        types = [k.type for k in keys] + [a.type for a in aggs]
+        node = Aggregate(layout, types, child=plan, keys=keys, aggs=aggs)
+        # the node is shared: later bind_out calls may still append (e.g. order by); keep lists live
+        node.layout = layout
+        node.types = types
+
+        def bind_final(n):
+            before = len(aggs)
+            e = bind_out(n)
+            for a, c in zip(aggs[before:], agg_cids[before:], strict=False):
+                layout.append(c)
+                types.append(a.type)
+            return e
+
+        return node, bind_final
+
+    def _resolves(self, ref: A.ColumnRef, scope: Scope) -> bool:
+        try:
+            self._lookup(ref, scope.columns)
+            return True
+        except EngineError:
+            return False
+
+    def _agg_spec(self, node: A.FunctionCall, scope: Scope) -> AggSpec:
+        name = node.name
+        for a in node.args:
+            if _has_aggregate(a):
+                raise EngineError("aggregate function calls cannot be nested", code=SEMANTIC, position=node.pos)
+        if node.star:
+            if name != "count" or node.distinct:
+                raise EngineError(f"{name}(*) is not allowed", code=SEMANTIC, position=node.pos)
+            return AggSpec("count", None, False, T.UINT64)
+        if len(node.args) != 1:
+            raise BadArguments(f"{name} expects one argument, got {len(node.args)}", position=node.pos)
+        arg = self.bind(node.args[0], scope)
+        if name in ("sum", "avg") and not (arg.type.is_numeric or arg.type.name in ("Boolean", "Null")):
+            if arg.type.is_string:
+                arg = self._cast(arg, T.FLOAT64.as_nullable(True), True)
+            else:
+                raise BadArguments(f"{name} does not support {arg.type.display()}", position=node.pos)
+        if arg.type.name == "Null" and name in ("sum", "avg", "min", "max", "any"):
+            return AggSpec(name, arg, node.distinct, T.NULL)
+        return AggSpec(name, arg, node.distinct, F.aggregate_type(name, arg.type))
+
+    # ------------------------------------------------------------ FROM and joins
+
+    def _from_item(self, node, rels: list, pool: list, parent, ctes):
+        if isinstance(node, A.Join) and node.kind in ("CROSS", "INNER"):
+            self._from_item(node.left, rels, pool, parent, ctes)
+            self._from_item(node.right, rels, pool, parent, ctes)
+            if node.kind == "INNER":
+                cols = [c for r in rels for c in r.columns]
+                scope = Scope(cols, parent, ctes=ctes)
+                if node.on is not None:
+                    pool.extend(split_and(self._predicate(self.bind(node.on, scope))))
+                if node.using:
+                    n_right = len(self._relation_columns(rels[-1]))
+                    left_cols = [c for r in rels[:-1] for c in r.columns]
+                    right_cols = rels[-1].columns[-n_right:] if n_right else rels[-1].columns
+                    for name in node.using:
+                        lc = self._lookup(A.ColumnRef((name,), pos=node.pos), left_cols)
+                        rc = self._lookup(A.ColumnRef((name,), pos=node.pos), right_cols)
+                        pool.append(self._compare("=", Expr("col", lc[3], value=lc[2]),
+                                                  Expr("col", rc[3], value=rc[2])))
+            return
+        if isinstance(node, A.Join):
+            rels.append(self._outer_join(node, parent, ctes))
+            return
+        rels.append(self._relation(node, parent, ctes))
+
+    def _relation_columns(self, rel: Rel):
+        return rel.columns
+
+    def _relation(self, node, parent, ctes) -> Rel:
+        if isinstance(node, A.TableRef):
+            if len(node.name) == 1 and node.name[0].lower() in ctes:
+                cte = ctes[node.name[0].lower()]
+                return self._derived(cte.query, node.alias or cte.name, cte.columns, parent, ctes, node.pos)
+            database, name = self.ctx.resolve_table_name(node.name)
+            if database.lower() == "system":
+                from engine.system import system_table
+
+                cols, produce = system_table(name, node.pos)
+                layout = [self.cid() for _ in cols]
+                alias = node.alias or name
+                plan = Materialized(layout, [t for _, t in cols], produce=produce, label=f"system.{name}")
+                return Rel(plan, [(alias, n, c, t) for (n, t), c in zip(cols, layout, strict=False)])
+            table = self.ctx.catalog.table(database, name, node.pos)
+            layout = [self.cid() for _ in table.columns]
+            alias = node.alias or table.name
+            plan = Scan(layout, [c.type for c in table.columns], table=table, label=f"{database}.{table.name}")
+            return Rel(plan, [(alias, c.name, cid, c.type) for c, cid in zip(table.columns, layout, strict=False)])
+        if isinstance(node, A.SubqueryRef):
+            return self._derived(node.query, node.alias, node.column_aliases, parent, ctes, node.pos)
+        if isinstance(node, A.TableFunction):
+            if node.name != "numbers" or len(node.args) != 1:
+                raise UnknownFunction(f"Unknown table function {node.name}", position=node.pos)
+            n = self._const_int(node.args[0])
+            cid = self.cid()
+            plan = Numbers([cid], [T.UINT64], count=n)
+            return Rel(plan, [(node.alias or "numbers", "number", cid, T.UINT64)])
+        raise EngineError(f"unsupported FROM item {type(node).__name__}", code=SEMANTIC,
+                          position=getattr(node, "pos", None))
+
+    def _derived(self, query, alias, column_aliases, parent, ctes, pos) -> Rel:
+        plan, names = self.plan_query(query, parent, ctes)
+        if column_aliases:
+            if len(column_aliases) != len(names):
+                raise EngineError("column alias count does not match the subquery", code=SEMANTIC, position=pos)
+            names = list(column_aliases)
+        return Rel(plan, [(alias, n, c, t) for n, c, t in zip(names, plan.layout, plan.types, strict=False)])
+
+    def _outer_join(self, node: A.Join, parent, ctes) -> Rel:
+        left_rels, left_pool = [], []
+        self._from_item(node.left, left_rels, left_pool, parent, ctes)
+        left = Rel(self._join_rels(left_rels, left_pool), [c for r in left_rels for c in r.columns])
+        right_rels, right_pool = [], []
+        self._from_item(node.right, right_rels, right_pool, parent, ctes)
+        right = Rel(self._join_rels(right_rels, right_pool), [c for r in right_rels for c in r.columns])
+        kind = node.kind
+        if kind == "RIGHT":
+            left, right = right, left
+            kind = "LEFT"
+        scope = Scope(left.columns + right.columns, parent, ctes=ctes)
+        conds = []
+        if node.on is not None:
+            conds = split_and(self._predicate(self.bind(node.on, scope)))
+        for name in node.using or ():
+            lc = self._lookup(A.ColumnRef((name,), pos=node.pos), left.columns)
+            rc = self._lookup(A.ColumnRef((name,), pos=node.pos), right.columns)
+            conds.append(self._compare("=", Expr("col", lc[3], value=lc[2]), Expr("col", rc[3], value=rc[2])))
+        lset, rset = set(left.plan.layout), set(right.plan.layout)
+        lkeys, rkeys, residual = [], [], []
+        for c in conds:
+            pair = _equi_pair(c, lset, rset)
+            if pair:
+                lkeys.append(pair[0])
+                rkeys.append(pair[1])
+            elif kind == "LEFT" and column_ids(c, set()) <= rset and c.kind != "subquery":
+                right = Rel(Filter(right.plan.layout, right.plan.types, child=right.plan, predicate=c),
+                            right.columns)
+            else:
+                residual.append(c)
+        ltypes = left.plan.types
+        rtypes = right.plan.types
+        if kind in ("LEFT", "FULL"):
+            rtypes = [t.as_nullable(True) for t in rtypes]
+        if kind == "FULL":
+            ltypes = [t.as_nullable(True) for t in ltypes]
+        plan = Join(left.plan.layout + right.plan.layout, ltypes + rtypes, left=left.plan, right=right.plan,
+                    kind=kind, left_keys=lkeys, right_keys=rkeys, residual=and_all(residual))
+        nullable_r = {c[2] for c in right.columns} if kind in ("LEFT", "FULL") else set()
+        nullable_l = {c[2] for c in left.columns} if kind == "FULL" else set()
+        cols = [(a, n, c, t.as_nullable(True) if c in nullable_l else t) for a, n, c, t in left.columns]
+        cols += [(a, n, c, t.as_nullable(True) if c in nullable_r else t) for a, n, c, t in right.columns]
+        if node.kind == "RIGHT":
+            # restore the written column order (left side first)
+            n_left = len(right.columns)
+            cols = cols[len(left.columns):] + cols[:len(left.columns)]
+            del n_left
+        return Rel(plan, cols)
+
+    def _join_rels(self, rels: list[Rel], pool: list[Expr]) -> Plan:
+        """Greedy join order: push one-table conjuncts down, hash-join along equalities."""
+        owner = {}
+        for i, r in enumerate(rels):
+            for cid in r.plan.layout:
+                owner[cid] = i
+        pending = []
+        plans = [r.plan for r in rels]
+        for c in pool:
+            refs = {owner[x] for x in column_ids(c, set()) if x in owner}
+            if len(refs) == 1:
+                i = refs.pop()
+                plans[i] = Filter(plans[i].layout, plans[i].types, child=plans[i], predicate=c)
+            elif not refs:
+                plans[0] = Filter(plans[0].layout, plans[0].types, child=plans[0], predicate=c)
+            else:
+                pending.append((c, refs))
+        joined = {0}
+        current = plans[0]
+        remaining = list(range(1, len(plans)))
+        while remaining:
+            choice = None
+            for j in remaining:
+                keys = []
+                for c, refs in pending:
+                    if j in refs and refs - {j} <= joined:
+                        pair = _equi_pair(c, set(current.layout), set(plans[j].layout))
+                        if pair:
+                            keys.append((c, pair))
+                if keys:
+                    choice = (j, keys)
+                    break
+            if choice is None:
+                j, keys = remaining[0], []
+            else:
+                j, keys = choice
+            remaining.remove(j)
+            right = plans[j]
+            used = {id(c) for c, _ in keys}
+            current = Join(current.layout + right.layout, current.types + right.types, left=current,
+                           right=right, kind="INNER" if keys else "CROSS",
+                           left_keys=[p[0] for _, p in keys], right_keys=[p[1] for _, p in keys])
+            joined.add(j)
+            ready = [c for c, refs in pending if refs <= joined and id(c) not in used]
+            pending = [(c, refs) for c, refs in pending if not refs <= joined]
+            if ready:
+                current = Filter(current.layout, current.types, child=current, predicate=and_all(ready))
+        for c, _ in pending:  # conjuncts on columns of no relation (should not happen)
+            current = Filter(current.layout, current.types, child=current, predicate=c)
+        return current
+
+    # ------------------------------------------------------------ expressions
+
+    def bind(self, node, scope: Scope, aliases=None) -> Expr:
+        if scope.group_hook is not None:
+            hooked = scope.group_hook[0](node, scope)
+            if hooked is not None:
+                return hooked
+        method = getattr(self, "_bind_" + type(node).__name__, None)
+        if method is None:
+            raise EngineError(f"unsupported expression {type(node).__name__}", code=SEMANTIC,
+                              position=getattr(node, "pos", None))
+        try:
+            return method(node, scope, aliases)
+        except (OverflowError, ZeroDivisionError, decimal.InvalidOperation) as exc:
+            raise BadArguments(_arith_message(exc), position=getattr(node, "pos", None)) from None
+
+    def _bind_Literal(self, n: A.Literal, scope, aliases):
+        kind = n.kind
+        if kind == "int":
+            return Expr("const", T.int_literal_type(n.value), value=n.value)
+        if kind == "decimal":
+            text = str(n.value)
+            return Expr("const", T.decimal_literal_type(text), value=decimal.Decimal(text))
+        if kind == "float":
+            return Expr("const", T.FLOAT64, value=float(n.value))
+        if kind == "string":
+            return Expr("const", T.STRING, value=n.value)
+        if kind == "bool":
+            return Expr("const", T.BOOLEAN, value=bool(n.value))
+        return Expr("const", T.NULL, value=None)
+
+    def _bind_ColumnRef(self, n: A.ColumnRef, scope: Scope, aliases):
+        found = self._try_lookup(n, scope.columns)
+        if found is not None:
+            e = Expr("col", found[3], value=found[2])
+            if scope.group_hook is not None:
+                return scope.group_hook[1](e)
+            return e
+        if aliases and len(n.parts) == 1 and n.parts[0].lower() in aliases:
+            target = aliases[n.parts[0].lower()]
+            if not (isinstance(target, A.ColumnRef) and target.parts == n.parts):
+                return self.bind(target, scope, None)
+        # correlated reference: resolve in the enclosing query and pass the value in as a parameter
+        outer = scope.parent
+        if outer is not None:
+            try:
+                e = self._bind_ColumnRef(n, outer, None)
+            except UnknownColumn:
+                e = None
+            if e is not None:
+                return self._param(scope, e)
+        raise UnknownColumn(f"column {'.'.join(n.parts)} doesn't exist", position=n.pos)
+
+    def _param(self, scope: Scope, outer_expr: Expr) -> Expr:
+        key = (outer_expr.kind, outer_expr.value)
+        index = scope.param_keys.get(key)
+        if index is None:
+            index = len(scope.params)
+            scope.params.append(outer_expr)
+            scope.param_keys[key] = index
+        return Expr("param", outer_expr.type, value=index)
+
+    def _try_lookup(self, n: A.ColumnRef, columns):
+        try:
+            return self._lookup(n, columns)
+        except UnknownColumn:
+            return None
+
+    def _lookup(self, n: A.ColumnRef, columns):
+        parts = n.parts
+        name = parts[-1].lower()
+        qual = parts[-2].lower() if len(parts) >= 2 else None
+        matches = [c for c in columns if c[1].lower() == name and (qual is None or (c[0] or "").lower() == qual)]
+        if not matches:
+            raise UnknownColumn(f"column {'.'.join(parts)} doesn't exist", position=n.pos)
+        if len(matches) > 1 and len({m[2] for m in matches}) > 1:
+            # the same name in several tables: ambiguous unless qualified
+            raise EngineError(f"column {'.'.join(parts)} reference is ambiguous", code=SEMANTIC, position=n.pos)
+        return matches[0]
+
+    def _bind_UnaryOp(self, n: A.UnaryOp, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        if n.op == "NOT":
+            return self._not(self._boolean(operand))
+        if n.op == "+":
+            return operand
+        t = operand.type
+        if t.is_string:
+            operand = self._cast(operand, T.FLOAT64.as_nullable(t.nullable), False)
+            t = operand.type
+        if operand.kind == "const":
+            if operand.value is None:
+                return operand
+            v = -operand.value
+            return Expr("const", T.value_type(v) if t.is_int else t, value=v)
+        if t.is_int:
+            rt = T.SqlType("Int64") if t.name in ("Int64", "UInt64", "UInt32", "Int32") else T.SqlType("Int64")
+        elif t.name == "Boolean":
+            rt = T.SqlType("Int16")
+        else:
+            rt = t.as_nullable(False)
+        return Expr("neg", rt.as_nullable(t.can_be_null), (operand,))
+
+    def _bind_BinaryOp(self, n: A.BinaryOp, scope, aliases):
+        op = n.op
+        left = self.bind(n.left, scope, aliases)
+        right = self.bind(n.right, scope, aliases)
+        if op in ("AND", "OR"):
+            left, right = self._boolean(left), self._boolean(right)
+            return self._logic(op.lower(), [left, right])
+        if op in ("=", "<>", "<", "<=", ">", ">="):
+            return self._compare(op, left, right)
+        if op == "||":
+            return self._function(F.SCALARS["concat"], [left, right])
+        return self._arith(op, left, right, n.pos)
+
+    def _arith(self, op, left, right, pos=None):
+        for side in (left, right):
+            if side.type.name in ("Date", "Timestamp") and op in ("+", "-"):
+                raise BadArguments(f"no function matches `{op}` for {side.type.display()}", position=pos)
+        if left.type.is_string:
+            left = self._cast(left, T.FLOAT64.as_nullable(left.type.can_be_null), True)
+        if right.type.is_string:
+            right = self._cast(right, T.FLOAT64.as_nullable(right.type.can_be_null), True)
+        nullable = left.type.can_be_null or right.type.can_be_null
+        rt = T.arithmetic_type(op, left.type, right.type)
+        if rt.name == "Null":
+            return Expr("const", T.NULL, value=None)
+        if op == "/" and (left.type.name == "Decimal" or right.type.name == "Decimal") and not (
+                left.type.is_float or right.type.is_float):
+            rt = T.FLOAT64
+        e = Expr("arith", rt.as_nullable(nullable), (left, right), op)
+        if left.kind == "const" and right.kind == "const":
+            from engine.compile import evaluate_constant
+
+            if left.value is None or right.value is None:
+                return Expr("const", T.NULL, value=None)
+            v = evaluate_constant(e)
+            t = T.value_type(v) if rt.is_int and isinstance(v, int) else rt
+            if rt.name == "Decimal" and isinstance(v, decimal.Decimal):
+                v = v.quantize(decimal.Decimal(1).scaleb(-rt.scale))
+            return Expr("const", t, value=v)
+        return e
+
+    def _compare(self, op, left, right):
+        left, right = self._comparable(left, right)
+        nullable = left.type.can_be_null or right.type.can_be_null
+        if left.type.name == "Null" or right.type.name == "Null":
+            return Expr("const", T.NULL, value=None)
+        e = Expr("cmp", T.BOOLEAN.as_nullable(nullable), (left, right), op)
+        if left.kind == "const" and right.kind == "const":
+            from engine.compile import evaluate_constant
+
+            return Expr("const", T.BOOLEAN, value=evaluate_constant(e))
+        return e
+
+    def _comparable(self, left, right):
+        lt, rt = left.type, right.type
+        if lt.is_string and (rt.is_numeric or rt.name == "Boolean"):
+            left = self._cast(left, T.FLOAT64.as_nullable(lt.can_be_null), True)
+        elif rt.is_string and (lt.is_numeric or lt.name == "Boolean"):
+            right = self._cast(right, T.FLOAT64.as_nullable(rt.can_be_null), True)
+        elif lt.is_string and rt.name in ("Date", "Timestamp"):
+            left = self._cast(left, rt.as_nullable(lt.can_be_null), False)
+        elif rt.is_string and lt.name in ("Date", "Timestamp"):
+            right = self._cast(right, lt.as_nullable(rt.can_be_null), False)
+        elif lt.name == "Date" and rt.name == "Timestamp":
+            left = self._cast(left, rt.as_nullable(lt.can_be_null), False)
+        elif rt.name == "Date" and lt.name == "Timestamp":
+            right = self._cast(right, lt.as_nullable(rt.can_be_null), False)
+        if left.type.name == "Decimal" and right.type.is_float:
+            left = self._cast(left, T.FLOAT64.as_nullable(left.type.can_be_null), False)
+        elif right.type.name == "Decimal" and left.type.is_float:
+            right = self._cast(right, T.FLOAT64.as_nullable(right.type.can_be_null), False)
+        return left, right
+
+    def _boolean(self, e: Expr) -> Expr:
+        if e.type.name in ("Boolean", "Null"):
+            return e
+        if e.type.is_numeric or e.type.is_string:
+            return self._cast(e, T.BOOLEAN.as_nullable(e.type.can_be_null), e.type.is_string)
+        raise BadArguments(f"expected a Boolean, got {e.type.display()}")
+
+    def _predicate(self, e: Expr) -> Expr:
+        return self._boolean(e)
+
+    def _logic(self, kind, args):
+        flat = []
+        for a in args:
+            if a.kind == kind:
+                flat.extend(a.args)
+            else:
+                flat.append(a)
+        if all(a.kind == "const" for a in flat):
+            vals = [a.value for a in flat]
+            if kind == "and":
+                v = False if False in vals else None if None in vals else True
+            else:
+                v = True if True in vals else None if None in vals else False
+            return Expr("const", T.BOOLEAN if v is not None else T.NULL, value=v)
+        nullable = any(a.type.can_be_null for a in flat)
+        return Expr(kind, T.BOOLEAN.as_nullable(nullable), tuple(flat))
+
+    def _not(self, e: Expr) -> Expr:
+        kind = e.kind
+        if kind == "const":
+            return Expr("const", e.type, value=None if e.value is None else not e.value)
+        if kind == "not":
+            return e.args[0]
+        if kind == "cmp":
+            inverse = {"=": "<>", "<>": "=", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}[e.value]
+            return Expr("cmp", e.type, e.args, inverse)
+        if kind in ("and", "or"):
+            return Expr("or" if kind == "and" else "and", e.type, tuple(self._not(a) for a in e.args))
+        if kind in ("isnull", "inlist"):
+            return Expr(kind, e.type, e.args, not e.value)
+        if kind == "like":
+            return Expr(kind, e.type, e.args, (not e.value[0], e.value[1]))
+        if kind == "subquery" and e.value.mode in ("exists", "in"):
+            sq = e.value
+            return Expr(kind, e.type, e.args, Subquery(sq.mode, sq.plan, sq.params, not sq.negated, sq.correlated))
+        return Expr("not", e.type, (e,))
+
+    def _bind_IsNull(self, n: A.IsNull, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        if operand.kind == "const":
+            return Expr("const", T.BOOLEAN, value=(operand.value is None) != n.negated)
+        if not operand.type.can_be_null:
+            return Expr("const", T.BOOLEAN, value=n.negated)
+        return Expr("isnull", T.BOOLEAN, (operand,), n.negated)
+
+    def _bind_Between(self, n: A.Between, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        low = self.bind(n.low, scope, aliases)
+        high = self.bind(n.high, scope, aliases)
+        e = self._logic("and", [self._compare(">=", operand, low), self._compare("<=", operand, high)])
+        return self._not(e) if n.negated else e
+
+    def _bind_InList(self, n: A.InList, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        items = [self.bind(i, scope, aliases) for i in n.items]
+        coerced = []
+        for item in items:
+            a, b = self._comparable(operand, item)
+            if a is not operand and a.kind != "const":
+                # the operand needed conversion: compare item by item instead
+                return self._in_as_comparisons(operand, items, n.negated)
+            coerced.append(b)
+        nullable = operand.type.can_be_null or any(i.type.can_be_null for i in coerced)
+        e = Expr("inlist", T.BOOLEAN.as_nullable(nullable), (operand, *coerced), n.negated)
+        if operand.kind == "const" and all(i.kind == "const" for i in coerced):
+            from engine.compile import evaluate_constant
+
+            v = evaluate_constant(e)
+            return Expr("const", T.BOOLEAN if v is not None else T.NULL, value=v)
+        return e
+
+    def _in_as_comparisons(self, operand, items, negated):
+        e = self._logic("or", [self._compare("=", operand, i) for i in items])
+        return self._not(e) if negated else e
+
+    def _bind_Like(self, n: A.Like, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        pattern = self.bind(n.pattern, scope, aliases)
+        if not operand.type.is_string and operand.type.name != "Null":
+            operand = self._cast(operand, T.STRING.as_nullable(operand.type.can_be_null), False)
+        nullable = operand.type.can_be_null or pattern.type.can_be_null
+        if pattern.kind == "const":
+            if pattern.value is None:
+                return Expr("const", T.NULL, value=None)
+            info = like_matcher(str(pattern.value))
+            return Expr("like", T.BOOLEAN.as_nullable(nullable), (operand,), (n.negated, info))
+        return Expr("like", T.BOOLEAN.as_nullable(nullable), (operand, pattern), (n.negated, None))
+
+    def _bind_Case(self, n: A.Case, scope, aliases):
+        args = []
+        results = []
+        operand = self.bind(n.operand, scope, aliases) if n.operand is not None else None
+        for cond, res in n.whens:
+            c = self.bind(cond, scope, aliases)
+            c = self._compare("=", operand, c) if operand is not None else self._boolean(c)
+            r = self.bind(res, scope, aliases)
+            args.extend([c, r])
+            results.append(r)
+        else_ = self.bind(n.else_, scope, aliases) if n.else_ is not None else Expr("const", T.NULL, value=None)
+        results.append(else_)
+        t = T.common_type([r.type for r in results])
+        args = [a if i % 2 == 0 else self._to_type(a, t) for i, a in enumerate(args)]
+        args.append(self._to_type(else_, t))
+        return Expr("case", t, tuple(args))
+
+    def _to_type(self, e: Expr, t: T.SqlType) -> Expr:
+        if e.type.name == "Null" or e.type.as_nullable(False) == t.as_nullable(False):
+            return e
+        if e.type.is_numeric and t.is_numeric and t.name != "Decimal" and not (e.type.name == "Decimal"
+                                                                               and t.is_float):
+            return e
+        return self._cast(e, t.as_nullable(e.type.can_be_null), False)
+
+    def _cast(self, e: Expr, t: T.SqlType, try_: bool) -> Expr:
+        t = t.as_nullable(e.type.can_be_null or try_ or t.nullable)
+        if e.kind == "const":
+            if e.value is None:
+                return Expr("const", t if t.name != "Null" else T.NULL, value=None)
+            try:
+                return Expr("const", t.as_nullable(False), value=T.caster(t)(e.value))
+            except EngineError:
+                if try_:
+                    return Expr("const", t, value=None)
+                raise
+        return Expr("cast", t, (e,), (t, try_))
+
+    def _bind_Cast(self, n: A.Cast, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        t = T.type_from_ast(n.type)
+        return self._cast(operand, t, n.try_)
+
+    def _bind_FunctionCall(self, n: A.FunctionCall, scope: Scope, aliases):
+        name = n.name.lower()
+        if name in F.AGGREGATES:
+            raise EngineError(f"aggregate function {name} is not allowed here", code=SEMANTIC, position=n.pos)
+        if name in F.CONTEXT_FUNCTIONS and not n.args:
+            value, t = F.context_value(name, self.ctx)
+            return Expr("const", t, value=value)
+        args = [self.bind(a, scope, aliases) for a in n.args]
+        if name == "typeof":
+            if len(args) != 1:
+                raise BadArguments("typeof expects one argument", position=n.pos)
+            return Expr("const", T.STRING, value=args[0].type.display())
+        if name in ("to_int", "to_int64", "to_uint64", "to_float64", "to_varchar", "to_boolean"):
+            target = {"to_int": T.INT64, "to_int64": T.INT64, "to_uint64": T.UINT64, "to_float64": T.FLOAT64,
+                      "to_varchar": T.STRING, "to_boolean": T.BOOLEAN}[name]
+            return self._cast(args[0], target, False)
+        fn = F.SCALARS.get(name)
+        if fn is None:
+            raise UnknownFunction(f"no function matches the given name: '{name}'", position=n.pos)
+        if not fn.min_args <= len(args) <= fn.max_args:
+            raise BadArguments(f"function {name} takes {fn.min_args}..{fn.max_args} arguments, got {len(args)}",
+                               position=n.pos)
+        return self._function(fn, args, n.pos)
+
+    def _function(self, fn, args, pos=None):
+        if fn.name in ("abs", "floor", "ceil", "round", "mod", "sqrt", "pow") and any(a.type.is_string for a in args):
+            args = [self._cast(a, T.FLOAT64.as_nullable(a.type.can_be_null), True) if a.type.is_string else a
+                    for a in args]
+        types = [a.type for a in args]
+        if fn.strict:
+            if any(t.name == "Null" for t in types):
+                return Expr("const", T.NULL, value=None)
+            rt = fn.result([t.as_nullable(False) for t in types]).as_nullable(any(t.can_be_null for t in types))
+        else:
+            rt = fn.result(types)
+            if fn.name in ("coalesce", "ifnull"):
+                rt = rt.as_nullable(all(t.can_be_null for t in types))
+                args = [self._to_type(a, rt) for a in args]
+            elif fn.name == "if":
+                args = [self._boolean(args[0])] + [self._to_type(a, rt) for a in args[1:]]
+        if fn.name == "abs" and rt.is_int and rt.name.startswith("Int"):
+            pass
+        e = Expr("func", rt, tuple(args), fn)
+        if all(a.kind == "const" for a in args):
+            from engine.compile import evaluate_constant
+
+            v = evaluate_constant(e)
+            return Expr("const", rt.as_nullable(False) if v is not None else T.NULL, value=v)
+        return e
+
+    def _subquery(self, query, scope: Scope, mode: str) -> Subquery:
+        sub_scope = Scope([], scope, ctes=scope.ctes)
+        plan, names = self.plan_query(query, sub_scope, scope.ctes)
+        return Subquery(mode, plan, sub_scope.params, correlated=bool(sub_scope.params)), names
+
+    def _bind_ScalarSubquery(self, n: A.ScalarSubquery, scope, aliases):
+        sq, names = self._subquery(n.query, scope, "scalar")
+        if len(sq.plan.layout) != 1:
+            raise EngineError("scalar subquery must return one column", code=SEMANTIC, position=n.pos)
+        return Expr("subquery", sq.plan.types[0].as_nullable(True), (), sq)
+
+    def _bind_Exists(self, n: A.Exists, scope, aliases):
+        sq, _ = self._subquery(n.query, scope, "exists")
+        sq.negated = n.negated
+        return Expr("subquery", T.BOOLEAN, (), sq)
+
+    def _bind_InSubquery(self, n: A.InSubquery, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        sq, _ = self._subquery(n.query, scope, "in")
+        if len(sq.plan.layout) != 1:
+            raise EngineError("IN subquery must return one column", code=SEMANTIC, position=n.pos)
+        sq.negated = n.negated
+        return Expr("subquery", T.BOOLEAN.as_nullable(True), (operand,), sq)
+
+    def _bind_Star(self, n, scope, aliases):
+        raise EngineError("'*' is not allowed here", code=SEMANTIC, position=n.pos)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def split_and(e: Expr) -> list[Expr]:
+    if e.kind == "and":
+        out = []
+        for a in e.args:
+            out.extend(split_and(a))
+        return out
+    if e.kind == "const" and e.value is True:
+        return []
+    return [e]
+
+
+def and_all(conds: list[Expr]) -> Expr | None:
+    if not conds:
+        return None
+    if len(conds) == 1:
+        return conds[0]
+    return Expr("and", T.BOOLEAN.as_nullable(any(c.type.can_be_null for c in conds)), tuple(conds))
+
+
+def _equi_pair(c: Expr, left: set, right: set):
+    """For `a = b` with a over the left columns and b over the right (or swapped): (a, b)."""
+    if c.kind != "cmp" or c.value != "=":
+        return None
+    a, b = c.args
+    ra, rb = column_ids(a, set()), column_ids(b, set())
+    if not ra or not rb:
+        return None
+    if ra <= left and rb <= right:
+        return a, b
+    if rb <= left and ra <= right:
+        return b, a
+    return None
+
+
+def _has_aggregate(node) -> bool:
+    if isinstance(node, A.FunctionCall) and node.name in F.AGGREGATES:
+        return True
+    if isinstance(node, (A.ScalarSubquery, A.Exists)):
+        return False
+    if isinstance(node, A.InSubquery):
+        return _has_aggregate(node.operand)
+    for name in getattr(node, "__dataclass_fields__", ()):
+        if name == "pos":
+            continue
+        v = getattr(node, name)
+        if isinstance(v, A.Node) and _has_aggregate(v):
+            return True
+        if isinstance(v, tuple):
+            for x in v:
+                if isinstance(x, A.Node) and _has_aggregate(x):
+                    return True
+                if isinstance(x, tuple) and any(isinstance(y, A.Node) and _has_aggregate(y) for y in x):
+                    return True
+    return False
+
+
+def _arith_message(exc) -> str:
+    if isinstance(exc, ZeroDivisionError) or isinstance(exc, decimal.DivisionByZero):
+        return "divided by zero"
+    return f"arithmetic error: {exc}"
+
+
+def like_matcher(pattern: str):
+    """('contains'|'prefix'|'suffix'|'equals', text) for simple patterns, else ('regex', compiled)."""
+    special = re.compile(r"[%_\\]")
+    body = pattern
+    if not special.search(body):
+        return ("equals", body)
+    if body.startswith("%") and body.endswith("%") and len(body) >= 2 and not special.search(body[1:-1]):
+        return ("contains", body[1:-1])
+    if body.endswith("%") and not special.search(body[:-1]):
+        return ("prefix", body[:-1])
+    if body.startswith("%") and not special.search(body[1:]):
+        return ("suffix", body[1:])
+    out = []
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+            continue
+        out.append(".*" if ch == "%" else "." if ch == "_" else re.escape(ch))
+        i += 1
+    return ("regex", re.compile("".join(out), re.DOTALL).fullmatch)

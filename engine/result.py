@@ -1,0 +1,131 @@
+"""Query results: schema, affect, progress counters, the batch iterator and wire rendering."""
+
+from __future__ import annotations
+
+import decimal
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from engine import types as T
+from engine.errors import BadArguments, EngineError
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    name: str
+    type: str
+
+
+@dataclass(frozen=True, slots=True)
+class UseDB:
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeSettings:
+    keys: tuple[str, ...]
+    values: tuple[str, ...]
+    is_globals: tuple[bool, ...]
+
+
+@dataclass(slots=True)
+class Progress:
+    scan_rows: int = 0
+    scan_bytes: int = 0
+    write_rows: int = 0
+    write_bytes: int = 0
+    result_rows: int = 0
+    result_bytes: int = 0
+
+
+def as_engine_error(exc: BaseException) -> EngineError:
+    """Any exception raised while running a query, as an EngineError with a Databend code."""
+    if isinstance(exc, EngineError):
+        return exc
+    if isinstance(exc, (ZeroDivisionError, decimal.DivisionByZero)):
+        return BadArguments("divided by zero")
+    if isinstance(exc, (OverflowError, decimal.InvalidOperation)):
+        return BadArguments(f"arithmetic overflow: {exc}")
+    if isinstance(exc, TypeError):
+        return BadArguments(f"incompatible values: {exc}")
+    if isinstance(exc, RecursionError):
+        return EngineError("query is nested too deeply", code=1001)
+    return EngineError(f"internal error: {type(exc).__name__}: {exc}", code=1001)
+
+
+@dataclass(eq=False)
+class Result:
+    schema: list[Column]
+    _rows: Iterator[list[tuple]]
+    affect: UseDB | ChangeSettings | None = None
+    progress: Progress = field(default_factory=Progress)
+    types: list = field(default_factory=list)  # SqlType per column (for rendering)
+    max_rows: int = 0
+    _closed: bool = False
+
+    def batches(self) -> Iterator[list[tuple]]:
+        rows = self._rows
+        progress = self.progress
+        width = max(len(self.schema), 1) * 8
+        limit = self.max_rows
+        try:
+            for batch in rows:
+                if self._closed:
+                    return
+                if limit:
+                    room = limit - progress.result_rows
+                    if len(batch) >= room:
+                        batch = batch[:room]
+                        progress.result_rows += len(batch)
+                        progress.result_bytes += len(batch) * width
+                        yield batch
+                        return
+                progress.result_rows += len(batch)
+                progress.result_bytes += len(batch) * width
+                yield batch
+        except GeneratorExit:
+            raise
+        except Exception as exc:
+            raise as_engine_error(exc) from exc
+        finally:
+            self._release()
+
+    def renderer(self, null_as_str: bool) -> Callable[[list[tuple]], list[list[str | None]]]:
+        null = "NULL" if null_as_str else None
+        types = self.types or [None] * len(self.schema)
+        convs = [T.renderer_for(t) if t is not None else T.render_value for t in types]
+        if all(c is str for c in convs):
+            def render_plain(batch):
+                return [[null if v is None else str(v) for v in row] for row in batch]
+
+            return render_plain
+        if len(convs) == 1:
+            conv = convs[0]
+
+            def render_one(batch):
+                return [[null if row[0] is None else conv(row[0])] for row in batch]
+
+            return render_one
+
+        def render(batch):
+            return [[null if v is None else c(v) for c, v in zip(convs, row, strict=False)] for row in batch]
+
+        return render
+
+    def close(self) -> None:
+        self._closed = True
+        self._release()
+
+    def _release(self) -> None:
+        rows = self._rows
+        self._rows = iter(())
+        close = getattr(rows, "close", None)
+        if close is not None:
+            try:
+                close()
+            except Exception:  # noqa: BLE001 - closing must never fail
+                pass
+
+    def __iter__(self) -> Iterator[tuple]:
+        for batch in self.batches():
+            yield from batch

@@ -1,0 +1,96 @@
+"""Database and Session: parse a statement, dispatch it, and hand back a Result."""
+
+from __future__ import annotations
+
+import datetime
+
+import grammar
+from engine import settings as S
+from engine import types as T
+from engine.catalog import Catalog
+from engine.errors import EngineError, SqlSyntaxError, UnknownDatabase
+from engine.result import Progress, Result, as_engine_error
+from grammar import ast as A
+
+
+class Database:
+    """Owns the catalog and the global settings; sessions share it (one thread only)."""
+
+    def __init__(self):
+        self.catalog = Catalog()
+        self.global_settings: dict[str, str] = {}
+
+    @property
+    def databases(self):
+        return self.catalog.databases
+
+    def session(self, database: str = "default", settings=None, user: str = "root") -> Session:
+        return Session(self, database, settings, user)
+
+
+class QueryContext:
+    """What binding and execution of one statement may read from the session."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.catalog = session.db.catalog
+        self.database = session.database
+        self.user = session.user
+        self.session_settings = session.settings
+        self.global_settings = session.db.global_settings
+        tz = S.timezone(session.setting("timezone"))
+        self.now = datetime.datetime.now(tz).replace(tzinfo=None)
+
+    def resolve_table_name(self, parts: tuple[str, ...]) -> tuple[str, str]:
+        if len(parts) == 1:
+            return self.database, parts[0]
+        if len(parts) == 2:
+            return parts[0], parts[1]
+        return parts[-2], parts[-1]
+
+
+class Session:
+    def __init__(self, db: Database, database: str = "default", settings=None, user="root"):
+        self.db = db
+        self.database = database or "default"
+        self.settings: dict[str, str] = {}
+        for key, value in dict(settings or {}).items():
+            if key in S.SETTINGS:
+                self.settings[key] = str(value)
+        self.user = user
+
+    def setting(self, name: str) -> str:
+        if name in self.settings:
+            return self.settings[name]
+        if name in self.db.global_settings:
+            return self.db.global_settings[name]
+        return S.SETTINGS[name].default
+
+    def execute(self, sql: str) -> Result:
+        from engine.statements import run_statement
+
+        try:
+            try:
+                stmt = grammar.parse(sql)
+            except grammar.SqlSyntaxError as exc:
+                raise SqlSyntaxError(exc.message, position=(exc.line, exc.column)) from None
+            if isinstance(stmt, list):
+                if len(stmt) != 1:
+                    raise SqlSyntaxError("expected exactly one statement")
+                stmt = stmt[0]
+            if not isinstance(stmt, A.UseDatabase) and not self.db.catalog.has_database(self.database):
+                raise UnknownDatabase(f"Unknown database '{self.database}'")
+            return run_statement(self, QueryContext(self), stmt)
+        except EngineError:
+            raise
+        except RecursionError:
+            raise EngineError("statement is nested too deeply", code=1001) from None
+        except Exception as exc:  # noqa: BLE001 - never let a raw Python exception escape
+            raise as_engine_error(exc) from exc
+
+    def new_result(self, schema, rows, types=(), affect=None, progress=None) -> Result:
+        return Result(schema, rows, affect=affect, progress=progress or Progress(), types=list(types))
+
+
+def null_type(t: T.SqlType) -> T.SqlType:
+    return t

@@ -1,0 +1,404 @@
+"""Statement execution: queries, DDL, INSERT, SET/UNSET/USE, SHOW, DESCRIBE and EXPLAIN."""
+
+from __future__ import annotations
+
+import decimal
+import re
+
+from engine import settings as S
+from engine import types as T
+from engine.catalog import Table, TableColumn
+from engine.errors import BadArguments, EngineError, UnknownColumn, UnknownDatabase
+from engine.executor import Runtime, build, explain
+from engine.names import display
+from engine.planner import Planner, Scope, like_matcher
+from engine.result import ChangeSettings, Column, Progress, Result, UseDB
+from grammar import ast as A
+
+QUERY_TYPES = (A.Select, A.SetOperation, A.With)
+INSERTED = "number of rows inserted"
+
+
+def run_statement(session, ctx, stmt) -> Result:
+    if isinstance(stmt, QUERY_TYPES):
+        return _query(session, ctx, stmt)
+    handler = _HANDLERS.get(type(stmt))
+    if handler is None:
+        raise EngineError(f"unsupported statement {type(stmt).__name__}", code=1002,
+                          position=getattr(stmt, "pos", None))
+    return handler(session, ctx, stmt)
+
+
+def _result(schema=(), rows=(), types=(), affect=None, progress=None) -> Result:
+    return Result(list(schema), iter(rows), affect=affect, progress=progress or Progress(), types=list(types))
+
+
+def _rows_result(names_types, rows) -> Result:
+    schema = [Column(n, t.display()) for n, t in names_types]
+    types = [t for _, t in names_types]
+    batches = [rows[i:i + 2048] for i in range(0, len(rows), 2048)] or [[]]
+    return _result(schema, batches, types)
+
+
+def _query(session, ctx, stmt) -> Result:
+    planner = Planner(ctx)
+    plan, names = planner.plan_query(stmt)
+    progress = Progress()
+    run = build(plan, Runtime(ctx, progress))
+    schema = [Column(n, t.display()) for n, t in zip(names, plan.types, strict=False)]
+    result = Result(schema, run(()), progress=progress, types=list(plan.types))
+    if not _has_limit(stmt):
+        result.max_rows = int(session.setting("max_result_rows"))
+    return result
+
+
+def _has_limit(stmt) -> bool:
+    return getattr(stmt, "limit", None) is not None
+
+
+# ---------------------------------------------------------------- DDL
+
+
+def _create_database(session, ctx, stmt: A.CreateDatabase):
+    ctx.catalog.create_database(stmt.name, stmt.if_not_exists)
+    return _result()
+
+
+def _drop_database(session, ctx, stmt: A.DropDatabase):
+    ctx.catalog.drop_database(stmt.name, stmt.if_exists)
+    return _result()
+
+
+def _use(session, ctx, stmt: A.UseDatabase):
+    if not ctx.catalog.has_database(stmt.name):
+        raise UnknownDatabase(f"Unknown database '{stmt.name}'", position=stmt.pos)
+    session.database = stmt.name
+    return _result(affect=UseDB(stmt.name))
+
+
+def _create_table(session, ctx, stmt: A.CreateTable):
+    database, name = ctx.resolve_table_name(stmt.name)
+    catalog = ctx.catalog
+    catalog.database(database)
+    if name in catalog.databases[database]:
+        if stmt.if_not_exists:
+            return _result()
+    planner = Planner(ctx)
+    if stmt.as_query is not None:
+        plan, names = planner.plan_query(stmt.as_query)
+        columns = [TableColumn(n, t if t.name != "Null" else T.STRING.as_nullable(True))
+                   for n, t in zip(names, plan.types, strict=False)]
+        table = Table(database, name, columns)
+        catalog.add_table(table, stmt.if_not_exists, stmt.pos)
+        progress = Progress()
+        run = build(plan, Runtime(ctx, progress))
+        return _result([], _insert_steps(table, run(()), progress, list(range(len(columns))), report=False),
+                       progress=progress)
+    columns = []
+    seen = set()
+    for cd in stmt.columns:
+        if cd.name.lower() in seen:
+            raise BadArguments(f"duplicate column name `{cd.name}`", position=cd.pos)
+        seen.add(cd.name.lower())
+        t = T.type_from_ast(cd.type, default_nullable=True)
+        default = None
+        default_sql = None
+        if cd.default is not None:
+            e = planner.bind(cd.default, Scope([]))
+            if e.kind != "const":
+                raise BadArguments("DEFAULT must be a constant expression", position=cd.default.pos)
+            default = None if e.value is None else T.caster(t)(e.value)
+            default_sql = display(cd.default)
+        columns.append(TableColumn(cd.name, t, default, default_sql))
+    catalog.add_table(Table(database, name, columns), stmt.if_not_exists, stmt.pos)
+    return _result()
+
+
+def _drop_table(session, ctx, stmt: A.DropTable):
+    database, name = ctx.resolve_table_name(stmt.name)
+    ctx.catalog.drop_table(database, name, stmt.if_exists, stmt.pos)
+    return _result()
+
+
+def _truncate(session, ctx, stmt: A.TruncateTable):
+    database, name = ctx.resolve_table_name(stmt.name)
+    ctx.catalog.table(database, name, stmt.pos).truncate()
+    return _result()
+
+
+# ---------------------------------------------------------------- INSERT
+
+
+def _type_default(t: T.SqlType):
+    if t.nullable:
+        return None
+    if t.is_int:
+        return 0
+    if t.is_float:
+        return 0.0
+    if t.name == "Decimal":
+        return decimal.Decimal(0).quantize(decimal.Decimal(1).scaleb(-t.scale))
+    if t.name == "Boolean":
+        return False
+    if t.name == "Date":
+        return T.to_date(0)
+    if t.name == "Timestamp":
+        return T.to_timestamp(0)
+    return ""
+
+
+def _value_converter(t: T.SqlType, column: str):
+    """A function turning a Python value into a stored value of type t (NULL checked here)."""
+    cast = T.caster(t)
+    nullable = t.nullable
+    exact = {
+        "Int8": int, "Int16": int, "Int32": int, "Int64": int, "UInt8": int, "UInt16": int, "UInt32": int,
+        "UInt64": int, "Float32": float, "Float64": float, "String": str, "Boolean": bool,
+    }.get(t.name)
+    lo, hi = T.INT_RANGES.get(t.name, (None, None))
+
+    def convert(v):
+        if v is None:
+            if nullable:
+                return None
+            raise BadArguments(f"cannot insert NULL into non-nullable column `{column}` of type {t.display()}")
+        if type(v) is exact:
+            if lo is not None and not lo <= v <= hi:
+                raise BadArguments(f"number {v} overflows {t.display()} in column `{column}`")
+            return v
+        return cast(v)
+
+    return convert
+
+
+def _column_plan(table: Table, names):
+    """Positions of the written columns in the table, and fillers for the others."""
+    if names is None:
+        return list(range(len(table.columns)))
+    positions = []
+    for n in names:
+        i = table.column_index(n)
+        if i is None:
+            raise UnknownColumn(f"column {n} doesn't exist")
+        if i in positions:
+            raise BadArguments(f"column `{n}` specified twice")
+        positions.append(i)
+    return positions
+
+
+def _fill_row_factory(table: Table, positions):
+    n = len(table.columns)
+    if positions == list(range(n)):
+        return None
+    template = [c.default if c.default is not None else _type_default(c.type) for c in table.columns]
+
+    def fill(values):
+        row = list(template)
+        for i, v in zip(positions, values, strict=False):
+            row[i] = v
+        return tuple(row)
+
+    return fill
+
+
+def _literal_value(node, planner):
+    """The Python value of a VALUES item; literals take the fast path."""
+    if type(node) is A.Literal:
+        kind = node.kind
+        if kind == "int" or kind == "string" or kind == "bool" or kind == "null":
+            return node.value
+        if kind == "float":
+            return float(node.value)
+        return decimal.Decimal(str(node.value))
+    if type(node) is A.UnaryOp and node.op == "-" and type(node.operand) is A.Literal \
+            and node.operand.kind in ("int", "float", "decimal"):
+        return -_literal_value(node.operand, planner)
+    e = planner.bind(node, Scope([]))
+    if e.kind != "const":
+        raise BadArguments("VALUES takes constant expressions", position=getattr(node, "pos", None))
+    return e.value
+
+
+def _insert(session, ctx, stmt: A.Insert):
+    database, name = ctx.resolve_table_name(stmt.table)
+    table = ctx.catalog.table(database, name, stmt.pos)
+    positions = _column_plan(table, stmt.columns)
+    progress = Progress()
+    if stmt.query is not None:
+        planner = Planner(ctx)
+        plan, _ = planner.plan_query(stmt.query)
+        if len(plan.layout) != len(positions):
+            raise BadArguments(f"INSERT has {len(positions)} target columns but the query returns "
+                               f"{len(plan.layout)}", position=stmt.pos)
+        run = build(plan, Runtime(ctx, progress))
+        return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions),
+                       [T.UINT64], progress=progress)
+    planner = Planner(ctx)
+    converters = [_value_converter(table.columns[i].type, table.columns[i].name) for i in positions]
+    width = len(positions)
+    fill = _fill_row_factory(table, positions)
+    rows = []
+    literal = _literal_value
+    for values in stmt.rows:
+        if len(values) != width:
+            raise BadArguments(f"INSERT has {width} target columns but a VALUES row has {len(values)} values",
+                               position=getattr(values[0], "pos", None) if values else stmt.pos)
+        row = tuple([conv(literal(v, planner)) for conv, v in zip(converters, values, strict=False)])
+        rows.append(fill(row) if fill is not None else row)
+    table.rows.extend(rows)
+    progress.write_rows = len(rows)
+    progress.write_bytes = len(rows) * 8 * len(table.columns)
+    return _result([Column(INSERTED, "UInt64")], [[(len(rows),)]], [T.UINT64], progress=progress)
+
+
+def _insert_steps(table: Table, batches, progress: Progress, positions, report=True):
+    """Consume a query in bounded steps, then append everything at once (atomic)."""
+    converters = [_value_converter(table.columns[i].type, table.columns[i].name) for i in positions]
+    fill = _fill_row_factory(table, positions)
+    rows = []
+    for batch in batches:
+        for r in batch:
+            row = tuple([conv(v) for conv, v in zip(converters, r, strict=False)])
+            rows.append(fill(row) if fill is not None else row)
+        yield []
+    table.rows.extend(rows)
+    progress.write_rows = len(rows)
+    progress.write_bytes = len(rows) * 8 * len(table.columns)
+    if report:
+        yield [(len(rows),)]
+
+
+# ---------------------------------------------------------------- settings
+
+
+def _setting_text(node, planner) -> str:
+    if isinstance(node, A.ColumnRef):
+        return ".".join(node.parts)
+    e = planner.bind(node, Scope([]))
+    if e.kind != "const":
+        raise BadArguments("SET takes a constant value", position=getattr(node, "pos", None))
+    v = e.value
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    return T.render_value(v) if not isinstance(v, str) else v
+
+
+def _set(session, ctx, stmt: A.SetVariable):
+    name = stmt.name.lower()
+    try:
+        value = S.validate(name, _setting_text(stmt.value, Planner(ctx)))
+    except EngineError as exc:
+        exc.position = exc.position or stmt.pos
+        raise
+    if stmt.is_global:
+        session.db.global_settings[name] = value
+        session.settings.pop(name, None)
+    else:
+        session.settings[name] = value
+    return _result(affect=ChangeSettings((name,), (value,), (stmt.is_global,)))
+
+
+def _unset(session, ctx, stmt: A.UnsetVariable):
+    keys, values = [], []
+    for raw in stmt.names:
+        name = raw.lower()
+        if name not in S.SETTINGS:
+            raise EngineError(f'Unknown variable: "{raw}"', code=2801, position=stmt.pos)
+        session.settings.pop(name, None)
+        keys.append(name)
+        values.append(session.setting(name))
+    return _result(affect=ChangeSettings(tuple(keys), tuple(values), tuple(False for _ in keys)))
+
+
+# ---------------------------------------------------------------- SHOW / DESCRIBE / EXPLAIN
+
+
+def _like_filter(pattern):
+    if pattern is None:
+        return lambda s: True
+    kind, arg = like_matcher(pattern)
+    if kind == "regex":
+        rx = re.compile(arg.__self__.pattern, re.DOTALL | re.IGNORECASE)
+        return lambda s: rx.fullmatch(s) is not None
+    return lambda s: {"equals": s == arg, "contains": arg in s, "prefix": s.startswith(arg),
+                      "suffix": s.endswith(arg)}[kind]
+
+
+def _show(session, ctx, stmt: A.Show):
+    kind = stmt.kind
+    match = _like_filter(stmt.like)
+    if kind == "DATABASES":
+        names = sorted(set(ctx.catalog.databases) | {"system", "information_schema"})
+        return _rows_result([("databases_in_default", T.STRING)], [(n,) for n in names if match(n)])
+    if kind == "TABLES":
+        db = stmt.database or ctx.database
+        tables = ctx.catalog.database(db)
+        return _rows_result([(f"Tables_in_{db}", T.STRING)], [(n,) for n in sorted(tables) if match(n)])
+    if kind == "SETTINGS":
+        from engine.system import settings_rows
+
+        rows = [r for r in settings_rows(ctx) if match(r[0])]
+        return _rows_result([(n, T.STRING) for n in ("name", "value", "default", "level", "description", "type")],
+                            rows)
+    if kind == "CREATE_TABLE":
+        database, name = ctx.resolve_table_name(stmt.table)
+        table = ctx.catalog.table(database, name, stmt.pos)
+        return _rows_result([("Table", T.STRING), ("Create Table", T.STRING)], [(table.name, show_create(table))])
+    if kind == "FUNCTIONS":
+        from engine.functions import AGGREGATES, all_function_names
+
+        rows = [(n, n in AGGREGATES) for n in all_function_names() if match(n)]
+        return _rows_result([("name", T.STRING), ("is_aggregate", T.BOOLEAN)], rows)
+    raise EngineError(f"unsupported SHOW {kind}", code=1002, position=stmt.pos)
+
+
+def show_create(table: Table) -> str:
+    lines = []
+    for c in table.columns:
+        base = c.type.as_nullable(False).display().upper()
+        text = f"  {c.name} {base}" + ("" if c.type.nullable else " NOT") + " NULL"
+        if c.default_sql is not None:
+            text += f" DEFAULT {c.default_sql}"
+        lines.append(text)
+    return f"CREATE TABLE {table.name} (\n" + ",\n".join(lines) + f"\n) ENGINE={table.engine}"
+
+
+def _describe(session, ctx, stmt: A.Describe):
+    database, name = ctx.resolve_table_name(stmt.table)
+    table = ctx.catalog.table(database, name, stmt.pos)
+    rows = []
+    for c in table.columns:
+        default = c.default_sql if c.default_sql is not None else ("NULL" if c.type.nullable else
+                                                                   _default_text(c.type))
+        rows.append((c.name, c.type.as_nullable(False).display().upper(), "YES" if c.type.nullable else "NO",
+                     default, ""))
+    return _rows_result([(n, T.STRING) for n in ("Field", "Type", "Null", "Default", "Extra")], rows)
+
+
+def _default_text(t):
+    v = _type_default(t)
+    return T.render_value(v) if not isinstance(v, str) else "''"
+
+
+def _explain(session, ctx, stmt: A.Explain):
+    inner = stmt.statement
+    if not isinstance(inner, QUERY_TYPES):
+        raise EngineError("EXPLAIN supports queries only", code=1002, position=stmt.pos)
+    plan, _ = Planner(ctx).plan_query(inner)
+    return _rows_result([("explain", T.STRING)], [(line,) for line in explain(plan)])
+
+
+_HANDLERS = {
+    A.CreateDatabase: _create_database,
+    A.DropDatabase: _drop_database,
+    A.UseDatabase: _use,
+    A.CreateTable: _create_table,
+    A.DropTable: _drop_table,
+    A.TruncateTable: _truncate,
+    A.Insert: _insert,
+    A.SetVariable: _set,
+    A.UnsetVariable: _unset,
+    A.Show: _show,
+    A.Describe: _describe,
+    A.Explain: _explain,
+}

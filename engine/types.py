@@ -1,0 +1,432 @@
+"""SQL types: Databend type names, parsing of written types, coercion rules, casts and rendering."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import math
+import re
+from dataclasses import dataclass, replace
+
+from engine.errors import BadArguments, EngineError
+
+INT_RANGES = {
+    "UInt8": (0, 2**8 - 1), "UInt16": (0, 2**16 - 1), "UInt32": (0, 2**32 - 1), "UInt64": (0, 2**64 - 1),
+    "Int8": (-(2**7), 2**7 - 1), "Int16": (-(2**15), 2**15 - 1), "Int32": (-(2**31), 2**31 - 1),
+    "Int64": (-(2**63), 2**63 - 1),
+}
+INT_NAMES = frozenset(INT_RANGES)
+NUMERIC_NAMES = INT_NAMES | {"Float32", "Float64", "Decimal"}
+
+
+@dataclass(frozen=True, slots=True)
+class SqlType:
+    """A Databend type: base name, nullability and, for Decimal, precision and scale."""
+
+    name: str
+    nullable: bool = False
+    precision: int = 0
+    scale: int = 0
+
+    def display(self) -> str:
+        if self.name == "Null":
+            return "NULL"
+        base = f"Decimal({self.precision}, {self.scale})" if self.name == "Decimal" else self.name
+        return f"Nullable({base})" if self.nullable else base
+
+    def as_nullable(self, nullable: bool = True) -> SqlType:
+        if self.name == "Null" or self.nullable == nullable:
+            return self
+        return replace(self, nullable=nullable)
+
+    @property
+    def is_int(self) -> bool:
+        return self.name in INT_NAMES
+
+    @property
+    def is_numeric(self) -> bool:
+        return self.name in NUMERIC_NAMES
+
+    @property
+    def is_float(self) -> bool:
+        return self.name in ("Float32", "Float64")
+
+    @property
+    def is_string(self) -> bool:
+        return self.name == "String"
+
+    @property
+    def can_be_null(self) -> bool:
+        return self.nullable or self.name == "Null"
+
+
+NULL = SqlType("Null", True)
+BOOLEAN = SqlType("Boolean")
+UINT8 = SqlType("UInt8")
+UINT64 = SqlType("UInt64")
+INT32 = SqlType("Int32")
+INT64 = SqlType("Int64")
+FLOAT64 = SqlType("Float64")
+STRING = SqlType("String")
+DATE = SqlType("Date")
+TIMESTAMP = SqlType("Timestamp")
+
+_ALIASES = {
+    "BOOLEAN": "Boolean", "BOOL": "Boolean",
+    "TINYINT": "Int8", "INT8": "Int8", "SMALLINT": "Int16", "INT16": "Int16",
+    "INT": "Int32", "INTEGER": "Int32", "INT32": "Int32", "MEDIUMINT": "Int32",
+    "BIGINT": "Int64", "INT64": "Int64", "SIGNED": "Int64",
+    "UINT8": "UInt8", "UINT16": "UInt16", "UINT32": "UInt32", "UINT64": "UInt64", "UNSIGNED": "UInt64",
+    "FLOAT": "Float32", "FLOAT32": "Float32", "REAL": "Float64",
+    "DOUBLE": "Float64", "FLOAT64": "Float64", "DOUBLE PRECISION": "Float64",
+    "VARCHAR": "String", "TEXT": "String", "CHAR": "String", "STRING": "String", "CHARACTER": "String",
+    "DATE": "Date", "TIMESTAMP": "Timestamp", "DATETIME": "Timestamp",
+    "DECIMAL": "Decimal", "NUMERIC": "Decimal",
+}
+
+
+def type_from_ast(tn, default_nullable: bool = False) -> SqlType:
+    """A `grammar.ast.TypeName` -> SqlType; nullable when written so, else `default_nullable`."""
+    name = tn.name.upper()
+    if name == "NULLABLE" and tn.args:
+        return type_from_ast(tn.args[0]).as_nullable(True)
+    base = _ALIASES.get(name)
+    if base is None:
+        raise EngineError(f"Unknown type {tn.name!r}", code=1005, position=tn.pos)
+    nullable = default_nullable if tn.nullable is None else tn.nullable
+    if base == "Decimal":
+        p = tn.params[0] if tn.params else 10
+        s = tn.params[1] if len(tn.params) > 1 else 0
+        if not 1 <= p <= 76 or s > p:
+            raise BadArguments(f"Invalid Decimal({p}, {s})", position=tn.pos)
+        return SqlType("Decimal", nullable, p, s)
+    return SqlType(base, nullable)
+
+
+def decimal_literal_type(text: str) -> SqlType:
+    digits = text.lstrip("+-")
+    whole, _, frac = digits.partition(".")
+    whole = whole.lstrip("0")
+    precision = max(len(whole) + len(frac), 1)
+    return SqlType("Decimal", False, max(precision, len(frac)), len(frac))
+
+
+def int_literal_type(v: int) -> SqlType:
+    for name in ("UInt8", "UInt16", "UInt32", "UInt64") if v >= 0 else ("Int8", "Int16", "Int32", "Int64"):
+        lo, hi = INT_RANGES[name]
+        if lo <= v <= hi:
+            return SqlType(name)
+    return SqlType("Decimal", False, 38, 0) if v >= 0 else SqlType("Decimal", False, 38, 0)
+
+
+_WIDTH = {"8": 8, "16": 16, "32": 32, "64": 64}
+
+
+def _int_parts(t: SqlType) -> tuple[bool, int]:
+    signed = not t.name.startswith("U")
+    return signed, _WIDTH[t.name.lstrip("UInt")]
+
+
+def _int_type(signed: bool, width: int) -> SqlType:
+    return SqlType(("Int" if signed else "UInt") + str(min(width, 64)))
+
+
+def arithmetic_type(op: str, a: SqlType, b: SqlType) -> SqlType:
+    """Result type of a binary arithmetic operator (non-null part; the caller adds nullability)."""
+    if op == "/":
+        return FLOAT64
+    if a.name == "Null" or b.name == "Null":
+        return NULL
+    if a.is_float or b.is_float or a.is_string or b.is_string:
+        return FLOAT64 if op != "DIV" else INT64
+    if a.name == "Decimal" or b.name == "Decimal":
+        if op == "DIV":
+            return INT64
+        pa, sa = (a.precision, a.scale) if a.name == "Decimal" else (20, 0)
+        pb, sb = (b.precision, b.scale) if b.name == "Decimal" else (20, 0)
+        if op == "*":
+            scale = sa + sb
+            return SqlType("Decimal", False, min(max(pa + pb, scale + 1), 76), scale)
+        scale = max(sa, sb)
+        precision = max(pa - sa, pb - sb) + scale + 1
+        return SqlType("Decimal", False, min(precision, 76), scale)
+    if not (a.is_int or a.name == "Boolean") or not (b.is_int or b.name == "Boolean"):
+        raise BadArguments(f"no function matches signature `{op}`({a.display()}, {b.display()})")
+    sa, wa = _int_parts(a) if a.is_int else (False, 8)
+    sb, wb = _int_parts(b) if b.is_int else (False, 8)
+    signed = sa or sb
+    width = max(wa, wb)
+    if op in ("+", "*"):
+        return _int_type(signed, width * 2)
+    if op == "-":
+        return _int_type(True, width * 2)
+    if op == "DIV":
+        return _int_type(signed, width)
+    if op == "%":
+        return _int_type(signed, width)
+    raise AssertionError(op)
+
+
+def common_type(types) -> SqlType:
+    """The type several values unify to (UNION, CASE, COALESCE, IN lists)."""
+    result = None
+    nullable = False
+    for t in types:
+        nullable = nullable or t.can_be_null
+        if t.name == "Null":
+            continue
+        if result is None:
+            result = t.as_nullable(False)
+        elif result.name != t.name or result.name == "Decimal":
+            result = _unify(result, t.as_nullable(False))
+    if result is None:
+        return NULL
+    return result.as_nullable(nullable)
+
+
+def _unify(a: SqlType, b: SqlType) -> SqlType:
+    if a.is_int and b.is_int:
+        sa, wa = _int_parts(a)
+        sb, wb = _int_parts(b)
+        if sa == sb:
+            return _int_type(sa, max(wa, wb))
+        return _int_type(True, max(wa if sa else wa * 2, wb if sb else wb * 2))
+    if a.is_numeric and b.is_numeric:
+        if a.is_float or b.is_float:
+            return FLOAT64
+        pa, sa = (a.precision, a.scale) if a.name == "Decimal" else (20, 0)
+        pb, sb = (b.precision, b.scale) if b.name == "Decimal" else (20, 0)
+        scale = max(sa, sb)
+        return SqlType("Decimal", False, min(max(pa - sa, pb - sb) + scale, 76), scale)
+    if {a.name, b.name} == {"Date", "Timestamp"}:
+        return TIMESTAMP
+    if a.name == "Boolean" and b.is_numeric:
+        return b
+    if b.name == "Boolean" and a.is_numeric:
+        return a
+    return STRING
+
+
+# ---------------------------------------------------------------- casts
+
+_INT_RE = re.compile(r"\s*[-+]?\d+\s*\Z")
+_NUM_RE = re.compile(r"\s*[-+]?(\d+\.?\d*([eE][-+]?\d+)?|\.\d+([eE][-+]?\d+)?)\s*\Z")
+
+
+def _round_half_away(x: float) -> int:
+    return int(math.floor(x + 0.5)) if x >= 0 else -int(math.floor(-x + 0.5))
+
+
+def _cast_fail(v, t: SqlType):
+    raise BadArguments(f"fail to cast {v!r} to {t.display()}")
+
+
+def to_int(v, t: SqlType = INT64):
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, int):
+        out = v
+    elif isinstance(v, float):
+        if v != v or v in (math.inf, -math.inf):
+            _cast_fail(v, t)
+        out = _round_half_away(v)
+    elif isinstance(v, decimal.Decimal):
+        out = int(v.to_integral_value(rounding=decimal.ROUND_HALF_UP))
+    elif isinstance(v, str):
+        if _INT_RE.match(v):
+            out = int(v)
+        elif _NUM_RE.match(v):
+            out = _round_half_away(float(v))
+        else:
+            _cast_fail(v, t)
+    elif isinstance(v, datetime.datetime):
+        out = int(v.replace(tzinfo=datetime.UTC).timestamp() * 1_000_000)
+    elif isinstance(v, datetime.date):
+        out = (v - datetime.date(1970, 1, 1)).days
+    else:
+        _cast_fail(v, t)
+    lo, hi = INT_RANGES.get(t.name, (None, None))
+    if lo is not None and not lo <= out <= hi:
+        raise BadArguments(f"number {out} overflows {t.display()}")
+    return out
+
+
+def to_float(v, t: SqlType = FLOAT64):
+    if isinstance(v, str):
+        s = v.strip().lower()
+        if s in ("nan", "inf", "+inf", "-inf", "infinity", "-infinity", "+infinity"):
+            return float(s.replace("infinity", "inf"))
+        if not _NUM_RE.match(v):
+            _cast_fail(v, t)
+    if isinstance(v, (datetime.date,)):
+        _cast_fail(v, t)
+    return float(v)
+
+
+def to_decimal(v, t: SqlType):
+    try:
+        if isinstance(v, float):
+            d = decimal.Decimal(repr(v))
+        elif isinstance(v, str):
+            if not _NUM_RE.match(v):
+                _cast_fail(v, t)
+            d = decimal.Decimal(v.strip())
+        else:
+            d = decimal.Decimal(int(v) if isinstance(v, bool) else v)
+    except (decimal.InvalidOperation, TypeError, ValueError):
+        _cast_fail(v, t)
+    q = d.quantize(decimal.Decimal(1).scaleb(-t.scale), rounding=decimal.ROUND_HALF_UP)
+    if q.adjusted() >= t.precision - t.scale:
+        raise BadArguments(f"Decimal overflow: {v} does not fit {t.display()}")
+    return q
+
+
+def to_string(v, t: SqlType = STRING):
+    if isinstance(v, str):
+        return v
+    return render_value(v)
+
+
+def to_bool(v, t: SqlType = BOOLEAN):
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, (int, float, decimal.Decimal)):
+        return v != 0
+    if isinstance(v, str):
+        s = v.strip().lower()
+        if s in ("true", "1"):
+            return True
+        if s in ("false", "0"):
+            return False
+    _cast_fail(v, t)
+
+
+def to_date(v, t: SqlType = DATE):
+    if isinstance(v, datetime.datetime):
+        return v.date()
+    if isinstance(v, datetime.date):
+        return v
+    if isinstance(v, str):
+        try:
+            return datetime.date.fromisoformat(v.strip()[:10])
+        except ValueError:
+            _cast_fail(v, t)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return datetime.date(1970, 1, 1) + datetime.timedelta(days=v)
+    _cast_fail(v, t)
+
+
+def to_timestamp(v, t: SqlType = TIMESTAMP):
+    if isinstance(v, datetime.datetime):
+        return v
+    if isinstance(v, datetime.date):
+        return datetime.datetime(v.year, v.month, v.day)
+    if isinstance(v, str):
+        try:
+            return datetime.datetime.fromisoformat(v.strip()).replace(tzinfo=None)
+        except ValueError:
+            _cast_fail(v, t)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return datetime.datetime(1970, 1, 1) + datetime.timedelta(microseconds=v)
+    _cast_fail(v, t)
+
+
+def caster(t: SqlType):
+    """A function value -> value of type t (not None); raises BadArguments when impossible."""
+    name = t.name
+    if name in INT_NAMES:
+        return lambda v: to_int(v, t)
+    if name in ("Float32", "Float64"):
+        return to_float
+    if name == "Decimal":
+        return lambda v: to_decimal(v, t)
+    if name == "String":
+        return to_string
+    if name == "Boolean":
+        return to_bool
+    if name == "Date":
+        return to_date
+    if name == "Timestamp":
+        return to_timestamp
+    if name == "Null":
+        return lambda v: None
+    raise BadArguments(f"cannot cast to {t.display()}")
+
+
+def value_type(v) -> SqlType:
+    """The type of a Python value (for constants built at run time)."""
+    if v is None:
+        return NULL
+    if isinstance(v, bool):
+        return BOOLEAN
+    if isinstance(v, int):
+        return int_literal_type(v)
+    if isinstance(v, float):
+        return FLOAT64
+    if isinstance(v, decimal.Decimal):
+        return decimal_literal_type(format(v, "f"))
+    if isinstance(v, datetime.datetime):
+        return TIMESTAMP
+    if isinstance(v, datetime.date):
+        return DATE
+    return STRING
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def render_float(v: float) -> str:
+    if v != v:
+        return "NaN"
+    if v in (math.inf, -math.inf):
+        return "Infinity" if v > 0 else "-Infinity"
+    if v == int(v) and abs(v) < 1e16:
+        return str(int(v))
+    return repr(v)
+
+
+def render_value(v) -> str:
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if isinstance(v, float):
+        return render_float(v)
+    if isinstance(v, datetime.datetime):
+        return v.strftime("%Y-%m-%d %H:%M:%S.%f")
+    if isinstance(v, decimal.Decimal):
+        return format(v, "f")
+    return str(v)
+
+
+def _render_bool(v):
+    return "1" if v else "0"
+
+
+def _render_timestamp(v):
+    return v.strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def renderer_for(t: SqlType):
+    """A function value (not None) -> wire string for values of type t."""
+    name = t.name
+    if name in INT_NAMES or name == "String":
+        return str
+    if name == "Boolean":
+        return _render_bool
+    if name in ("Float32", "Float64"):
+        return render_float
+    if name == "Decimal":
+        spec = f".{t.scale}f"
+        return lambda v: format(v, spec)
+    if name == "Date":
+        return str
+    if name == "Timestamp":
+        return _render_timestamp
+    return render_value
+
+
+# ---------------------------------------------------------------- ordering
+
+
+def sort_key_null_safe(v):
+    """Ordering across mixed Python values: numbers before strings, NULL handled by callers."""
+    return v
