@@ -12,6 +12,7 @@ from werkzeug.exceptions import MethodNotAllowed
 from werkzeug.exceptions import NotFound as RouteNotFound
 
 import engine
+from engine import settings as engine_settings
 from web.auth import Authenticator
 from web.config import SERVER_VERSION, ServiceConfig
 from web.errors import FailedToStart, HTTPError, NotFound, PayloadTooLarge
@@ -55,6 +56,13 @@ def _bool_setting(settings: dict, key: str, default: bool) -> bool:
     if value in ("0", "false", "no", "off"):
         return False
     return default
+
+
+def _validate_settings(settings: dict[str, str]) -> None:
+    """Known settings with bad values fail the query (EngineError); unknown ones are ignored."""
+    for key, value in settings.items():
+        if key.lower() in engine_settings.SETTINGS:
+            engine_settings.validate(key, value)
 
 
 class QueryApp:
@@ -200,6 +208,7 @@ class QueryApp:
             session, request_session = kept.engine_session, kept.request_session
         else:
             try:
+                _validate_settings(r.settings)
                 session = self.db.session(database=r.database or "default",
                                           settings=r.settings, user=user)
             except engine.EngineError as e:

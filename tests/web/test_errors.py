@@ -1,0 +1,103 @@
+"""HTTP error statuses with their reasons (400, 401, 404, 405, 413) and SQL errors as 200."""
+
+import base64
+
+import pytest
+
+from tests.web.harness import DATABEND_HEADERS, Harness
+from web.config import ServiceConfig
+
+
+@pytest.mark.parametrize("body, reason", [
+    (b"{bad json", "invalid JSON"),
+    (b"", "invalid JSON"),
+    (b"[1, 2]", "must be a JSON object"),
+    (b"{}", "missing field `sql`"),
+    (b'{"sql": 1}', "`sql` must be a string"),
+    (b'{"sql": "SELECT 1", "session": {"settings": {"max_threads": 2}}}',
+     "setting `max_threads` must be a string"),
+    (b'{"sql": "SELECT 1", "session": 3}', "`session` must be an object"),
+    (b'{"sql": "SELECT 1", "pagination": {"wait_time_secs": -1}}',
+     "`pagination.wait_time_secs` must be a non-negative integer"),
+    (b'{"sql": "SELECT 1", "pagination": {"wait_time_secs": 1.5}}',
+     "`pagination.wait_time_secs` must be a non-negative integer"),
+    (b'{"sql": "SELECT 1", "pagination": {"wait_time_secs": true}}',
+     "`pagination.wait_time_secs` must be a non-negative integer"),
+    (b'{"sql": "SELECT 1", "pagination": {"max_rows_per_page": 0}}',
+     "`pagination.max_rows_per_page` must be a positive integer"),
+    (b'{"sql": "SELECT 1", "session_id": 5}', "`session_id` must be a string"),
+])
+def test_bad_requests_are_400_with_the_reason(h, body, reason):
+    spec = h.request("POST", "/v1/query", body)
+    assert spec.status == 400
+    assert reason in spec.body.decode()
+    databend = h.request("POST", "/v1/query", body, headers=DATABEND_HEADERS)
+    assert databend.status == 400
+    assert databend.json["error"]["code"] == 400
+    assert reason in databend.json["error"]["message"]
+
+
+def test_sql_error_is_200_failed_with_the_code_in_both_formats(h):
+    spec = h.post("SELEC 1")
+    assert spec.status == 200
+    a = spec.json
+    assert a["state"] == "Failed"
+    assert a["error"]["code"] == a["error"]["stats"] == 1005
+    assert a["error"]["message"] and "backtrace" in a["error"]
+    assert a["data"] == [] and a["next_uri"] is None and a["id"]
+    assert a["schema"] == {"fields": [], "metadata": {}}
+    d = h.post("SELEC 1", headers=DATABEND_HEADERS).json
+    assert d["state"] == "Failed" and d["error"]["code"] == 1005 and set(d["error"]) == {
+        "code", "message"}
+    assert d["schema"] == [] and d["data"] == []
+    assert d["next_uri"] == f"/v1/query/{d['id']}/final"
+    final = h.get(d["next_uri"], headers=DATABEND_HEADERS).json
+    assert final["state"] == "Failed" and final["next_uri"] is None
+
+
+def test_unknown_path_is_404(h):
+    assert h.get("/v2/nothing").status == 404
+    assert h.get("/v2/nothing", headers=DATABEND_HEADERS).json == {
+        "error": {"code": 404, "message": "not found"}}
+
+
+def test_wrong_method_is_405(h):
+    reply = h.get("/v1/query")
+    assert reply.status == 405
+
+
+@pytest.mark.parametrize("auth, reason", [
+    (None, "no authorization header"),
+    ("Basic " + base64.b64encode(b"root:secret").decode(), "wrong password"),
+    ("Basic " + base64.b64encode(b"alice:").decode(), "unknown user"),
+    ("Bearer abc", "only Basic"),
+    ("Basic !!!", "malformed"),
+])
+def test_bad_credentials_are_401_with_the_reason(h, auth, reason):
+    reply = h.post("SELECT 1", auth=auth)
+    assert reply.status == 401 and reason in reply.body.decode()
+    assert reply.header("www-authenticate") == b'Basic realm="queryhttp"'
+    d = h.post("SELECT 1", auth=auth, headers=DATABEND_HEADERS)
+    assert d.status == 401 and d.json["error"]["code"] in (5100, 2201)
+
+
+def test_auth_comes_before_json_parsing(h):
+    assert h.request("POST", "/v1/query", b"{bad", auth=None).status == 401
+
+
+@pytest.mark.parametrize("method, suffix", [("GET", "/page/0"), ("GET", ""), ("GET", "/kill"),
+                                             ("POST", "/final"), ("POST", "/kill")])
+def test_every_query_endpoint_needs_credentials(h, method, suffix):
+    a = h.post("SELECT 1").json
+    assert h.request(method, a["stats_uri"] + suffix, auth=None).status == 401
+
+
+def test_login_needs_credentials(h):
+    assert h.request("POST", "/v1/session/login", {}, auth=None).status == 401
+
+
+def test_body_larger_than_the_limit_is_413():
+    h = Harness(ServiceConfig(max_body_bytes=100))
+    reply = h.request("POST", "/v1/query", {"sql": "SELECT 1", "pad": "x" * 200})
+    assert reply.status == 413 and b"--max_body_bytes" in reply.body
+    assert h.post("SELECT 1").status == 200
