@@ -1,0 +1,83 @@
+"""The real Databend clients (databend-driver, databend-py) against `twistd queryhttp`."""
+
+import pytest
+
+databend_driver = pytest.importorskip("databend_driver")
+databend_py = pytest.importorskip("databend_py")
+
+
+@pytest.fixture(scope="module")
+def conn(server):
+    client = databend_driver.BlockingDatabendClient(
+        f"databend://root:@127.0.0.1:{server.port}/default?sslmode=disable")
+    return client.get_conn()
+
+
+def values(rows):
+    return [tuple(row.values()) for row in rows]
+
+
+def test_driver_connects_and_reads_the_version(conn):
+    assert "v1.2.700-" in conn.version()
+
+
+def test_driver_database_table_insert_select(conn):
+    conn.exec("CREATE DATABASE drv")
+    conn.exec("USE drv")  # persists through the session the server echoes
+    conn.exec("CREATE TABLE t (x INT, y VARCHAR)")
+    assert conn.exec("INSERT INTO t VALUES (1, 'a'), (2, NULL), (3, 'c')") == 3
+    assert values(conn.query_iter("SELECT x, y FROM t ORDER BY x")) == [
+        (1, "a"), (2, None), (3, "c")]
+    assert conn.query_row("SELECT currentDatabase()").values() == ("drv",)
+
+
+def test_driver_pages_every_row_once_in_order(conn):
+    numbers = [row.values()[0] for row in conn.query_iter("SELECT * FROM numbers(35000)")]
+    assert numbers == list(range(35000))  # four pages of at most 10,000 rows
+
+
+def test_driver_set_persists_to_the_next_statement(conn):
+    conn.exec("SET max_threads = 7")
+    row = conn.query_row("SELECT value FROM system.settings WHERE name = 'max_threads'")
+    assert row.values() == ("7",)
+
+
+def test_driver_failing_query_raises_its_error_with_code_1025(conn):
+    with pytest.raises(databend_driver.ProgrammingError, match=r"\[1025\]"):
+        conn.query_row("SELECT * FROM no_such_table")
+
+
+@pytest.fixture(scope="module")
+def py_client(server):
+    return databend_py.Client("127.0.0.1", port=server.port, database="default",
+                              session_settings={"database": "default",
+                                                "settings": {"format_null_as_str": "1"}},
+                              result_config={"null_to_none": True})
+
+
+def test_py_database_table_insert_select_with_nulls(py_client):
+    c = py_client
+    c.execute("CREATE DATABASE pyc")
+    c.execute("USE pyc")
+    c.execute("CREATE TABLE t (x INT, y VARCHAR)")
+    assert c.execute("INSERT INTO t VALUES (1, 'a'), (2, NULL)") == ([], [(2,)])
+    assert c.execute("SELECT x, y FROM t ORDER BY x") == ([], [(1, "a"), (2, None)])
+    assert c.execute("SELECT NULL AS n")[1] == [(None,)]
+
+
+def test_py_pages_every_row_once_in_order(server):
+    client = databend_py.Client.from_url(
+        f"databend://root:@127.0.0.1:{server.port}/default?secure=false")
+    _, rows = client.execute("SELECT * FROM numbers(25000)")
+    assert rows == [(i,) for i in range(25000)]
+
+
+def test_py_set_persists_to_the_next_statement(py_client):
+    py_client.execute("SET max_threads = 5")
+    _, rows = py_client.execute("SELECT value FROM system.settings WHERE name = 'max_threads'")
+    assert rows == [("5",)]
+
+
+def test_py_failing_query_raises_its_error_with_code_1025(py_client):
+    with pytest.raises(databend_py.errors.UnexpectedException, match='"code":1025'):
+        py_client.execute("SELECT * FROM no_such_table")

@@ -1,0 +1,60 @@
+"""The service over the real engine: large results paged, killed and expired."""
+
+from tests.web.harness import DATABEND_HEADERS, Harness
+
+
+def test_numbers_100000_paged_every_row_once_in_order(h):
+    a = h.post("SELECT * FROM numbers(100000)", headers=DATABEND_HEADERS).json
+    assert a["schema"] == [{"name": "number", "type": "UInt64"}]
+    seen = list(a["data"])
+    pages = 1
+    while a["next_uri"]:
+        a = h.get(a["next_uri"], headers=DATABEND_HEADERS).json
+        assert len(a["data"]) <= 10000
+        seen += a["data"]
+        pages += 1
+    assert seen == [[str(i)] for i in range(100000)]
+    assert pages >= 11  # ten full pages, then /final
+
+
+def test_kill_stops_a_large_query_within_one_slice():
+    h = Harness(inline_steps=1)
+    a = h.post("SELECT * FROM numbers(100000)", pagination={"wait_time_secs": 0}).json
+    query = h.app.queries.find(a["id"])
+    h.pump(2)
+    assert query.state == "Running"
+    h.get(a["kill_uri"])
+    assert query.state == "Failed" and query._result is None and query.buffer.rows == []
+    assert h.scheduler.pending == [] or h.pump(5) is None
+    assert h.app.cooperator._tasks == []
+
+
+def test_slow_reader_keeps_the_buffer_bounded():
+    h = Harness(inline_steps=1)
+    a = h.post("SELECT * FROM numbers(100000000)",
+               pagination={"wait_time_secs": 0, "max_rows_per_page": 1000}).json
+    query = h.app.queries.find(a["id"])
+    h.pump(500)
+    assert query.state == "Running"
+    # two pages plus at most one engine batch, not a hundred million rows
+    assert len(query.buffer.rows) < 2000 + 4096
+    b = h.get(a["next_uri"]).json
+    assert len(b["data"]) == 1000
+    h.get(a["kill_uri"])
+
+
+def test_insert_answers_one_row_and_write_progress(h):
+    h.post("CREATE TABLE t (x INT, y VARCHAR)")
+    a = h.post("INSERT INTO t VALUES (1, 'a'), (2, NULL)", headers=DATABEND_HEADERS).json
+    assert a["data"] == [["2"]] and a["stats"]["write_progress"]["rows"] == 2
+    b = h.post("SELECT * FROM t ORDER BY x", headers=DATABEND_HEADERS).json
+    assert b["schema"] == [{"name": "x", "type": "Nullable(Int32)"},
+                           {"name": "y", "type": "Nullable(String)"}]
+    assert b["data"] == [["1", "a"], ["2", None]]
+    c = h.post("SELECT * FROM t ORDER BY x").json
+    assert c["data"] == [["1", "a"], ["2", "NULL"]]
+
+
+def test_unknown_table_is_1025(h):
+    a = h.post("SELECT * FROM missing", headers=DATABEND_HEADERS).json
+    assert a["state"] == "Failed" and a["error"]["code"] == 1025
