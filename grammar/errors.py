@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 SYNTAX_ERROR_CODE = 1005
+# Lines longer than this are quoted only around the error.
+_MAX_QUOTED_LINE = 160
+_QUOTED_CONTEXT = 60
 
 
 class SqlSyntaxError(Exception):
@@ -31,8 +34,11 @@ def format_syntax_error(sql: str, line: int, column: int, width: int, reason: st
     lines = sql.split("\n")
     text = lines[line - 1] if 0 < line <= len(lines) else ""
     text = text.rstrip("\r")
+    offset = max(column - 1, 0)
+    if len(text) > _MAX_QUOTED_LINE:
+        text, offset = _window(text, offset)
     gutter = " " * len(str(line))
-    caret_pad = " " * max(column - 1, 0)
+    caret_pad = " " * offset
     carets = "^" * max(width, 1)
     return (
         f"error: \n"
@@ -41,6 +47,15 @@ def format_syntax_error(sql: str, line: int, column: int, width: int, reason: st
         f"{line} | {text}\n"
         f"{gutter} | {caret_pad}{carets} {reason}\n"
     )
+
+
+def _window(text: str, offset: int) -> tuple[str, int]:
+    """Cut a long line down to the part around `offset` (the caret's new offset)."""
+    start = max(offset - _QUOTED_CONTEXT, 0)
+    end = offset + _QUOTED_CONTEXT
+    prefix = "..." if start > 0 else ""
+    suffix = "..." if end < len(text) else ""
+    return prefix + text[start:end] + suffix, len(prefix) + offset - start
 
 
 def syntax_error(sql: str, line: int, column: int, reason: str, width: int = 1) -> SqlSyntaxError:

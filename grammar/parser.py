@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import fields
 from pathlib import Path
 
 from lark import Lark, Token
@@ -28,6 +29,7 @@ _TERMINAL_DISPLAY = {
     "QUOTED_NAME": "<QuotedIdent>",
     "BACKQUOTED_NAME": "<QuotedIdent>",
     "STRING": "<LiteralString>",
+    "HEX_STRING": "<LiteralString>",
     "NUMBER": "<LiteralNumber>",
     "COMP_OP": "<comparison>",
     "ADD_OP": "`+`, `-`",
@@ -38,6 +40,9 @@ _TERMINAL_DISPLAY = {
     "$END": "end of input",
 }
 _MAX_EXPECTED_SHOWN = 12
+# Deeper ASTs are refused: the planner and compiler walk the tree recursively.
+MAX_NESTING_DEPTH = 256
+_QUOTE_NAMES = {"'": "string literal", '"': "quoted identifier", "`": "quoted identifier"}
 
 _lock = threading.Lock()
 _parser: Lark | None = None
@@ -75,7 +80,7 @@ def parse(sql: str) -> ast.Node:
         return fast
     parser = get_parser()
     try:
-        return parser.parse(sql)
+        statement = parser.parse(sql)
     except SemanticSyntaxError as exc:
         line, column = exc.pos
         raise syntax_error(sql, line, column, exc.reason, exc.width) from None
@@ -89,6 +94,50 @@ def parse(sql: str) -> ast.Node:
         raise syntax_error(sql, 1, 1, f"cannot parse: {original}") from None
     except RecursionError:
         raise syntax_error(sql, 1, 1, "statement is nested too deeply") from None
+    # Each nesting level takes at least two characters, so short statements are shallow.
+    if len(sql) > 2 * MAX_NESTING_DEPTH:
+        too_deep = _first_node_deeper_than(statement, MAX_NESTING_DEPTH)
+        if too_deep is not None:
+            line, column = too_deep.pos or (1, 1)
+            raise syntax_error(
+                sql, line, column, f"nested more than {MAX_NESTING_DEPTH} levels deep"
+            )
+    return statement
+
+
+def _first_node_deeper_than(root: ast.Node, limit: int) -> ast.Node | None:
+    """A node below `limit` levels of nesting (so later recursive passes cannot overflow)."""
+    stack = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return node
+        for name in _child_fields(type(node)):
+            value = getattr(node, name)
+            if isinstance(value, ast.Node):
+                stack.append((value, depth + 1))
+            elif isinstance(value, tuple):
+                _push_children(stack, value, depth + 1)
+    return None
+
+
+def _push_children(stack, values: tuple, depth: int) -> None:
+    for value in values:
+        if isinstance(value, ast.Node):
+            stack.append((value, depth))
+        elif isinstance(value, tuple):
+            _push_children(stack, value, depth)
+
+
+_child_field_cache: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(node_type: type) -> tuple[str, ...]:
+    names = _child_field_cache.get(node_type)
+    if names is None:
+        names = tuple(f.name for f in fields(node_type) if f.name != "pos")
+        _child_field_cache[node_type] = names
+    return names
 
 
 def _describe_expected(expected, parser: Lark) -> str:
@@ -139,7 +188,11 @@ def _from_lark_error(sql: str, exc: UnexpectedInput, parser: Lark) -> SqlSyntaxE
         )
     if isinstance(exc, UnexpectedCharacters):
         char = sql[exc.pos_in_stream] if exc.pos_in_stream < len(sql) else ""
-        return syntax_error(sql, exc.line, exc.column, f"unrecognized character `{char}`")
+        if char in _QUOTE_NAMES:
+            reason = f"unclosed {_QUOTE_NAMES[char]}"
+        else:
+            reason = f"unrecognized character `{char}`"
+        return syntax_error(sql, exc.line, exc.column, reason)
     if isinstance(exc, UnexpectedEOF):
         line, column = _end_position(sql)
         expected = _describe_expected(exc.expected, parser)
