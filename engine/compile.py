@@ -321,7 +321,7 @@ class Codegen:
 
 _BUILTINS = {
     "float": float, "int": int, "str": str, "len": len, "None": None, "True": True, "False": False,
-    "abs": abs, "min": min, "max": max, "sum": sum, "tuple": tuple, "list": list,
+    "abs": abs, "min": min, "max": max, "sum": sum, "tuple": tuple, "list": list, "id": id,
 }
 
 

@@ -666,7 +666,10 @@ class Planner:
 
             if left.value is None or right.value is None:
                 return Expr("const", T.NULL, value=None)
-            v = evaluate_constant(e)
+            try:
+                v = evaluate_constant(e)
+            except (ArithmeticError, decimal.InvalidOperation):
+                return e  # e.g. a division by zero: an error only if a row ever evaluates it
             t = T.value_type(v) if rt.is_int and isinstance(v, int) else rt
             if rt.name == "Decimal" and isinstance(v, decimal.Decimal):
                 v = v.quantize(decimal.Decimal(1).scaleb(-rt.scale))
