@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 from dataclasses import fields
 from pathlib import Path
@@ -42,6 +43,7 @@ _TERMINAL_DISPLAY = {
 _MAX_EXPECTED_SHOWN = 12
 # Deeper ASTs are refused: the planner and compiler walk the tree recursively.
 MAX_NESTING_DEPTH = 256
+_CACHED_SQL_LENGTH = 2048
 _QUOTE_NAMES = {"'": "string literal", '"': "quoted identifier", "`": "quoted identifier"}
 
 _lock = threading.Lock()
@@ -74,7 +76,21 @@ def get_parser() -> Lark:
 
 
 def parse(sql: str) -> ast.Node:
-    """Parse exactly one statement (an optional trailing `;`). Raises SqlSyntaxError."""
+    """Parse exactly one statement (an optional trailing `;`). Raises SqlSyntaxError.
+
+    The AST is immutable, so short statements sent again (clients repeat their queries) are
+    answered from a small cache."""
+    if len(sql) <= _CACHED_SQL_LENGTH:
+        return _parse_cached(sql)
+    return _parse(sql)
+
+
+@functools.lru_cache(maxsize=512)
+def _parse_cached(sql: str) -> ast.Node:
+    return _parse(sql)
+
+
+def _parse(sql: str) -> ast.Node:
     fast = parse_fast_insert(sql)
     if fast is not None:
         return fast

@@ -23,6 +23,7 @@ KNOWN_TYPES = frozenset(
     """.split()
 )
 NESTED_TYPES = frozenset({"NULLABLE"})
+TYPED_LITERAL_TYPES = frozenset({"DATE", "TIMESTAMP", "DATETIME"})
 
 _BINARY_OP_NAMES = {"!=": "<>", "==": "=", "MOD": "%"}
 
@@ -245,6 +246,41 @@ class AstBuilder(Transformer):
             distinct=quantifier == "DISTINCT",
             pos=(name.line, name.column),
         )
+
+    def from_form_call(self, name, first, second, third):
+        """SUBSTRING(s FROM a [FOR b]) and TRIM(chars FROM s)."""
+        function = _name(name).lower()
+        pos = (name.line, name.column)
+        if function in ("substring", "substr"):
+            args = (first, second) if third is None else (first, second, third)
+            return ast.FunctionCall(function, args, pos=pos)
+        if function == "trim" and third is None:
+            return ast.FunctionCall("trim_both", (second, first), pos=pos)
+        raise SemanticSyntaxError(
+            f"`{name.value}` takes no FROM argument", pos, len(name.value)
+        )
+
+    def trim_side_call(self, name, side, chars, operand):
+        pos = (name.line, name.column)
+        if _name(name).lower() != "trim":
+            raise SemanticSyntaxError(f"`{name.value}` takes no {side.value}", pos,
+                                      len(name.value))
+        function = "trim_" + side.value.lower()
+        chars = chars if chars is not None else ast.Literal(" ", "string", pos=pos)
+        return ast.FunctionCall(function, (operand, chars), pos=pos)
+
+    def typed_literal(self, name, token):
+        """DATE '2024-01-01', TIMESTAMP '...': a cast of the string to that type."""
+        type_name = _name(name).upper()
+        pos = (name.line, name.column)
+        if type_name not in TYPED_LITERAL_TYPES:
+            raise SemanticSyntaxError(
+                f"unexpected string after `{name.value}`", (token.line, token.column),
+                len(token.value)
+            )
+        literal = ast.Literal(unescape_string(token.value), "string",
+                              pos=(token.line, token.column))
+        return ast.Cast(literal, ast.TypeName(type_name, pos=pos), pos=pos)
 
     def function_quantifier(self, token):
         return token.value.upper()

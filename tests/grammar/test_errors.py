@@ -43,6 +43,9 @@ ERRORS = [
     ("SHOW TABLE", 1, 6),
     ("SELECT 1 UNION", 1, 15),
     ("UPDATE t SET a = 1", 1, 1),
+    ("SELECT a 'x'", 1, 10),
+    ("SELECT abs(a FROM 2)", 1, 8),
+    ("SELECT lower(BOTH FROM a)", 1, 8),
 ]
 
 

@@ -178,6 +178,19 @@ def test_every_type_name(type_sql):
     assert expr(f"CAST(a AS {type_sql.lower()})") == A.Cast(col("a"), typ(type_sql))
 
 
+TYPED_LITERALS = [
+    ("DATE '2024-01-31'", A.Cast(s("2024-01-31"), typ("DATE"))),
+    ("timestamp '2024-01-31 10:00:00'", A.Cast(s("2024-01-31 10:00:00"), typ("TIMESTAMP"))),
+    ("date", col("date")),
+    ("date + 1", bop("+", col("date"), num(1))),
+]
+
+
+@pytest.mark.parametrize("sql, expected", TYPED_LITERALS)
+def test_typed_literals(sql, expected):
+    assert expr(sql) == expected
+
+
 FUNCTIONS = [
     ("count(*)", fn("count", star=True)),
     ("COUNT(*)", fn("count", star=True)),
@@ -199,6 +212,13 @@ FUNCTIONS = [
     ("substring(a, 1, 2)", fn("substring", col("a"), num(1), num(2))),
     ("typeof(1)", fn("typeof", num(1))),
     ("round(a / 3, 2)", fn("round", bop("/", col("a"), num(3)), num(2))),
+    ("SUBSTRING(a FROM 2)", fn("substring", col("a"), num(2))),
+    ("substring(a FROM 2 FOR 3)", fn("substring", col("a"), num(2), num(3))),
+    ("TRIM(a)", fn("trim", col("a"))),
+    ("TRIM('x' FROM a)", fn("trim_both", col("a"), s("x"))),
+    ("TRIM(BOTH 'x' FROM a)", fn("trim_both", col("a"), s("x"))),
+    ("TRIM(LEADING 'x' FROM a)", fn("trim_leading", col("a"), s("x"))),
+    ("trim(trailing FROM a)", fn("trim_trailing", col("a"), s(" "))),
 ]
 
 
