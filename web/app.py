@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from functools import partial
 
@@ -15,7 +16,7 @@ import engine
 from engine import settings as engine_settings
 from web.auth import Authenticator
 from web.config import SERVER_VERSION, ServiceConfig
-from web.errors import FailedToStart, HTTPError, NotFound, PayloadTooLarge
+from web.errors import BadRequest, FailedToStart, HTTPError, NotFound, PayloadTooLarge
 from web.queries import INTERNAL, Page, Query, QueryRegistry, client_query_id
 from web.query_request import QueryRequest, parse_query_request
 from web.sessions import TOO_MANY_CONNECTIONS, SessionStore
@@ -302,6 +303,31 @@ class QueryApp:
         self._user(request)
         body = {"version": SERVER_VERSION, "session_id": "", "tokens": None}
         return self._send(request, 200, encode_json(body), _JSON)
+
+    @app.route("/v1/session/heartbeat", methods=["POST"])
+    def heartbeat(self, request):
+        """Keeps the listed queries alive; answers the ones that are gone or closed."""
+        user = self._user(request)
+        try:
+            doc = json.loads(self._body(request) or b"{}")
+            node_to_queries = doc.get("node_to_queries") or {}
+            listed = [str(q) for ids in node_to_queries.values() for q in ids]
+        except (ValueError, AttributeError, TypeError):
+            raise BadRequest("parse error: expected {\"node_to_queries\": {node: [query ids]}}") \
+                from None
+        gone = []
+        for query_id in listed:
+            query = self.queries.find(query_id)
+            if query is None or query.user != user or query.closed is not None:
+                gone.append(query_id)
+            else:
+                query.touch()
+        return self._send(request, 200, encode_json({"queries_to_remove": gone}), _JSON)
+
+    @app.route("/v1/session/logout", methods=["POST"])
+    def logout(self, request):
+        self._user(request)
+        return self._send(request, 200, b"{}", _JSON)
 
     @app.route("/health", methods=["GET"])
     def health(self, request):

@@ -309,9 +309,18 @@ class QueryRegistry:
         self.running -= 1
 
     def _evict(self) -> None:
-        excess = len(self._queries) - self.max_retained
-        for query_id in [q.id for q in self._queries.values() if q.drained][:excess]:
-            self._queries.pop(query_id).finalize()
+        """Forget the oldest drained queries, down to 90% of the limit (amortised: one pass
+        per tenth of the limit, stopping at the first queries it can drop)."""
+        excess = len(self._queries) - self.max_retained * 9 // 10
+        victims = []
+        for query in self._queries.values():
+            if len(victims) >= excess:
+                break
+            if query.drained:
+                victims.append(query)
+        for query in victims:
+            del self._queries[query.id]
+            query.finalize()
 
     def sweep(self) -> None:
         """Close and forget queries nobody polled for their result timeout."""

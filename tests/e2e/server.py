@@ -8,6 +8,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -23,7 +24,8 @@ def twistd_command() -> list[str]:
 
 
 class RunningServer:
-    """A twistd child process; `port` and `url` once it listens."""
+    """A twistd child process; `port` and `url` once it listens. Its output is drained by a
+    thread (so a chatty server never blocks on a full pipe) and kept in `output`."""
 
     def __init__(self, *extra_args: str, timeout: float = 30.0):
         self.process = subprocess.Popen(
@@ -31,20 +33,36 @@ class RunningServer:
              "--http_handler_host", "127.0.0.1", "--http_handler_port", "0", *extra_args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ),
         )
-        self.output = b""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            line = self.process.stdout.readline()
-            if not line:
-                break
-            self.output += line
+        self._lines: list[bytes] = []
+        self._listening = threading.Event()
+        self._reader = threading.Thread(target=self._drain, daemon=True)
+        self._reader.start()
+        if not self._listening.wait(timeout):
+            self.stop()
+            raise RuntimeError("twistd queryhttp did not start:\n"
+                               + self.output.decode(errors="replace"))
+
+    def _drain(self):
+        for line in self.process.stdout:
+            self._lines.append(line)
             m = LISTENING.search(line)
-            if m:
+            if m and not self._listening.is_set():
                 self.port = int(m.group(1))
                 self.url = f"http://127.0.0.1:{self.port}"
-                return
-        self.stop()
-        raise RuntimeError("twistd queryhttp did not start:\n" + self.output.decode(errors="replace"))
+                self._listening.set()
+        self.process.stdout.close()
+
+    @property
+    def output(self) -> bytes:
+        return b"".join(self._lines)
+
+    def wait_for_output(self, needle: bytes, timeout: float = 5.0) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if needle in self.output:
+                return True
+            time.sleep(0.05)
+        return False
 
     def stop(self):
         if self.process.poll() is None:
@@ -54,7 +72,4 @@ class RunningServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        rest = self.process.stdout.read() if self.process.stdout else b""
-        self.output += rest or b""
-        if self.process.stdout:
-            self.process.stdout.close()
+        self._reader.join(5)

@@ -1,17 +1,31 @@
-"""The real `twistd -n queryhttp` process answers SELECT 1 over 127.0.0.1."""
+"""The real `twistd -n queryhttp` process over 127.0.0.1: answers, options, auth, paging."""
 
 import base64
 import json
+import urllib.error
 import urllib.request
 
+from tests.e2e.server import RunningServer
 
-def post(url, body, auth=("root", "")):
-    req = urllib.request.Request(url + "/v1/query", data=json.dumps(body).encode(), method="POST")
+
+def call(url, path, body=None, auth=("root", ""), headers=None, method=None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url + path, data=data, method=method or ("POST" if data else "GET"))
     req.add_header("Content-Type", "application/json")
     token = base64.b64encode(f"{auth[0]}:{auth[1]}".encode()).decode()
     req.add_header("Authorization", f"Basic {token}")
-    with urllib.request.urlopen(req, timeout=10) as resp:
-        return resp.status, json.loads(resp.read())
+    for name, value in (headers or {}).items():
+        req.add_header(name, value)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return resp.status, resp.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+def post(url, body, **kwargs):
+    status, raw = call(url, "/v1/query", body, **kwargs)
+    return status, json.loads(raw)
 
 
 def test_select_1(server):
@@ -20,7 +34,60 @@ def test_select_1(server):
     assert answer["state"] == "Succeeded"
     assert answer["error"] is None
     assert answer["data"] == [["1"]]
+    assert answer["schema"]["fields"][0]["data_type"] == {"type": "UInt8"}  # spec format
 
 
 def test_log_says_where_it_listens(server):
     assert f"listening on http://127.0.0.1:{server.port}/v1/query".encode() in server.output
+
+
+def test_pages_and_kill_over_tcp(server):
+    status, a = post(server.url, {"sql": "SELECT * FROM numbers(100000)",
+                                  "pagination": {"max_rows_per_page": 30000}})
+    rows = a["data"]
+    while a["next_uri"]:
+        status, raw = call(server.url, a["next_uri"])
+        assert status == 200
+        a = json.loads(raw)
+        rows += a["data"]
+    assert rows == [[str(i)] for i in range(100000)]
+    status, a = post(server.url, {"sql": "SELECT * FROM numbers(100000000)",
+                                  "pagination": {"wait_time_secs": 0}})
+    assert call(server.url, a["kill_uri"]) == (200, b"")
+    status, body = call(server.url, a["stats_uri"] + "/page/1")
+    assert status == 400 and b"canceled" in body
+
+
+def test_bad_credentials_are_401(server):
+    status, body = call(server.url, "/v1/query", {"sql": "SELECT 1"}, auth=("root", "x"))
+    assert status == 401 and b"wrong password" in body
+
+
+def test_wire_format_option_and_access_log():
+    running = RunningServer("--wire_format", "databend", "--access_log")
+    try:
+        status, a = post(running.url, {"sql": "SELECT 1"})
+        assert a["schema"] == [{"name": "1", "type": "UInt8"}]
+        assert a["next_uri"].endswith("/final")
+        call(running.url, a["next_uri"])
+        assert running.wait_for_output(b'"POST /v1/query HTTP/1.1" 200')
+    finally:
+        running.stop()
+
+
+def test_access_log_is_off_by_default(server):
+    post(server.url, {"sql": "SELECT 1"})
+    assert not server.wait_for_output(b'"POST /v1/query', timeout=0.5)
+
+
+def test_users_file(tmp_path):
+    from web.auth import hash_password
+
+    users = tmp_path / "users"
+    users.write_text(f"alice:{hash_password('wonder')}\n")
+    running = RunningServer("--users_file", str(users))
+    try:
+        assert post(running.url, {"sql": "SELECT 1"}, auth=("alice", "wonder"))[0] == 200
+        assert call(running.url, "/v1/query", {"sql": "SELECT 1"})[0] == 401  # no root
+    finally:
+        running.stop()

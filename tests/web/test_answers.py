@@ -173,3 +173,18 @@ def test_format_null_as_str_setting_decides(h):
     databend = h.post("n", headers=DATABEND_HEADERS,
                       session={"settings": {"format_null_as_str": "1"}}).json
     assert databend["data"] == [["NULL"]]
+
+
+def test_heartbeat_keeps_queries_alive_and_lists_the_gone_ones(h):
+    a = h.post("SELECT 1").json
+    h.clock.advance(50)
+    reply = h.request("POST", "/v1/session/heartbeat",
+                      {"node_to_queries": {"": [a["id"], "unknown"]}}, headers=DATABEND_HEADERS)
+    assert reply.status == 200 and reply.json == {"queries_to_remove": ["unknown"]}
+    h.clock.advance(50)
+    h.app.sweep()
+    assert h.get(a["stats_uri"]).status == 200  # 100 s old, but heartbeated at 50 s
+
+
+def test_logout_answers_ok(h):
+    assert h.request("POST", "/v1/session/logout", {}).status == 200

@@ -46,3 +46,47 @@ def test_plugin_is_discoverable():
 
     names = [p.tapname for p in getPlugins(IServiceMaker)]
     assert "queryhttp" in names
+
+
+def test_service_options_reach_the_config():
+    config = parse("--wire_format", "databend", "--access_log", "--max_running_queries", "3",
+                   "--max_body_bytes", "1000", "--spec_wait_secs", "2").service_config()
+    assert config.wire_format == "databend" and config.access_log is True
+    assert config.max_running_queries == 3 and config.max_body_bytes == 1000
+    assert config.spec_wait_secs == 2
+
+
+def test_default_config_has_access_log_off_and_auto_format():
+    config = parse().service_config()
+    assert config.access_log is False and config.wire_format == "auto"
+    assert config.databend_wait_secs == 10 and config.spec_wait_secs == 1
+
+
+@pytest.mark.parametrize("args, name", [
+    (("--wire_format", "json"), "wire_format"),
+    (("--max_sessions", "0"), "max_sessions"),
+    (("--max_body_bytes", "lots"), "max_body_bytes"),
+    (("--users_file", "/nonexistent/users"), "users_file"),
+])
+def test_bad_service_options_are_usage_errors(args, name):
+    with pytest.raises(usage.UsageError, match=name):
+        parse(*args)
+
+
+def test_users_file_option_loads_hashes(tmp_path):
+    from web.auth import hash_password
+
+    path = tmp_path / "users"
+    path.write_text(f"alice:{hash_password('a')}\n")
+    options = parse("--users_file", str(path))
+    assert set(options["users"]) == {"alice"}
+
+
+def test_make_service_builds_the_http_service():
+    from web.service import QueryHTTPService
+    from web.tap import makeService
+
+    top = makeService(parse("--http_handler_port", "0", "--max_sessions", "7"))
+    (child,) = list(top)
+    assert isinstance(child, QueryHTTPService)
+    assert child.config.max_sessions == 7
