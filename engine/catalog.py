@@ -26,6 +26,19 @@ class Table:
     columns: list[TableColumn]
     rows: list[tuple] = field(default_factory=list)
     engine: str = "FUSE"
+    has_null: list[bool] = field(default_factory=list)  # per column: a NULL was ever stored
+
+    def __post_init__(self):
+        if not self.has_null:
+            self.has_null = [False] * len(self.columns)
+
+    def append(self, rows: list[tuple]) -> None:
+        """Append rows (already converted); the only way rows enter a table."""
+        has_null = self.has_null
+        for i, flag in enumerate(has_null):
+            if not flag and self.columns[i].type.nullable and any(r[i] is None for r in rows):
+                has_null[i] = True
+        self.rows.extend(rows)
 
     def column_index(self, name: str) -> int | None:
         for i, c in enumerate(self.columns):
@@ -39,6 +52,7 @@ class Table:
 
     def truncate(self) -> None:
         self.rows = []
+        self.has_null = [False] * len(self.columns)
 
 
 class Catalog:

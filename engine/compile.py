@@ -12,7 +12,7 @@ import math
 
 from engine import types as T
 from engine.errors import BadArguments
-from engine.expr import Expr
+from engine.expr import Expr, may_be_null
 
 _CMP = {"=": "==", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _SIMPLE_KINDS = ("col", "param", "const")
@@ -91,11 +91,21 @@ def like_dynamic(s, pattern):
 class Codegen:
     """Collects the closure variables for one generated function and renders expressions."""
 
-    def __init__(self, subquery_runner=None):
+    def __init__(self, subquery_runner=None, nonnull=frozenset()):
+        self.nonnull = nonnull  # column ids known to hold no NULL in this query's snapshot
+        self._nullable: dict[int, bool] = {}
         self.bindings: dict[str, object] = {}
         self._ids: dict[int, str] = {}
         self.temps = 0
         self.subquery_runner = subquery_runner
+
+    def nullable(self, e: Expr) -> bool:
+        """Whether `e` can evaluate to NULL here (declared types, narrowed by the data snapshot)."""
+        key = id(e)
+        hit = self._nullable.get(key)
+        if hit is None:
+            hit = self._nullable[key] = may_be_null(e, self.nonnull)
+        return hit
 
     def bind(self, value) -> str:
         """A closure variable holding `value` (the only way a value reaches the source)."""
@@ -150,7 +160,7 @@ class Codegen:
         checks = []
         for o in operands:
             src = self.expr(o, cols)
-            if o.type.can_be_null:
+            if self.nullable(o):
                 if o.kind in _SIMPLE_KINDS:
                     checks.append(f"{src} is None")
                 else:
@@ -179,7 +189,13 @@ class Codegen:
             unsigned = a.type.name.startswith("U") and b.type.name.startswith("U")
             if op == "DIV":
                 return f"({x} // {y})" if unsigned else f"{self.bind(div_trunc)}({x}, {y})"
-            return f"({x} % {y})" if unsigned else f"{self.bind(mod_trunc)}({x}, {y})"
+            if unsigned:
+                return f"({x} % {y})"
+            if a.type.is_int and b.kind == "const" and isinstance(b.value, int) and b.value > 0 \
+                    and a.kind in _SIMPLE_KINDS:
+                # the sign of the dividend, as MySQL and Databend do
+                return f"({x} % {y} if {x} >= 0 else -(-{x} % {y}))"
+            return f"{self.bind(mod_trunc)}({x}, {y})"
 
         return self._guarded(e.args, cols, tmpl)
 
@@ -191,12 +207,12 @@ class Codegen:
         return self._guarded(e.args, cols, lambda x, y: f"({x} {op} {y})")
 
     def _v_and(self, e: Expr, cols) -> str:
-        if not e.type.can_be_null:
+        if not self.nullable(e):
             return "(" + " and ".join(self.expr(a, cols) for a in e.args) + ")"
         return f"{self.bind(and3)}({', '.join(self.expr(a, cols) for a in e.args)})"
 
     def _v_or(self, e: Expr, cols) -> str:
-        if not e.type.can_be_null:
+        if not self.nullable(e):
             return "(" + " or ".join(self.expr(a, cols) for a in e.args) + ")"
         return f"{self.bind(or3)}({', '.join(self.expr(a, cols) for a in e.args)})"
 
@@ -214,7 +230,7 @@ class Codegen:
         if all(i.kind == "const" for i in items):
             values = frozenset(i.value for i in items if i.value is not None)
             has_null = any(i.value is None for i in items)
-            if not has_null and not operand.type.can_be_null:
+            if not has_null and not self.nullable(operand):
                 return f"({src} {'not in' if neg else 'in'} {self.bind(values)})"
             inner = f"{self.bind(in_set3)}({src}, {self.bind(values)}, {has_null})"
         else:
@@ -240,7 +256,7 @@ class Codegen:
             }[kind]
             test = self._guarded(e.args, cols, template)
         if neg:
-            if e.type.can_be_null:
+            if self.nullable(e):
                 t = self.temp()
                 return f"(None if ({t} := {test}) is None else not {t})"
             return f"(not {test})"
@@ -289,21 +305,21 @@ class Codegen:
             return "(" + " and ".join(self.pred(a, cols) for a in e.args) + ")"
         if kind == "or":
             return "(" + " or ".join(self.pred(a, cols) for a in e.args) + ")"
-        if kind == "cmp" and e.type.can_be_null:
+        if kind == "cmp" and self.nullable(e):
             a, b = e.args
             op = _CMP[e.value]
             sa, sb = self.expr(a, cols), self.expr(b, cols)
-            if op == "==" and not (a.type.can_be_null and b.type.can_be_null):
+            if op == "==" and not (self.nullable(a) and self.nullable(b)):
                 return f"({sa} == {sb})"
             checks = []
-            if a.type.can_be_null:
+            if self.nullable(a):
                 if a.kind not in _SIMPLE_KINDS:
                     t = self.temp()
                     checks.append(f"({t} := {sa}) is not None")
                     sa = t
                 else:
                     checks.append(f"{sa} is not None")
-            if b.type.can_be_null:
+            if self.nullable(b):
                 if b.kind not in _SIMPLE_KINDS:
                     t = self.temp()
                     checks.append(f"({t} := {sb}) is not None")
@@ -314,7 +330,7 @@ class Codegen:
         if kind == "const":
             return "True" if e.value is True else "False"
         src = self.expr(e, cols)
-        if e.type.can_be_null:
+        if self.nullable(e):
             return f"({src} is True)"
         return src
 

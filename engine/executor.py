@@ -22,9 +22,10 @@ SINGLE_SORT_LIMIT = 300_000  # above this many rows, sort in runs and merge
 class Runtime:
     """What a running query shares: the session context and its progress counters."""
 
-    def __init__(self, ctx, progress):
+    def __init__(self, ctx, progress, nonnull=frozenset()):
         self.ctx = ctx
         self.progress = progress
+        self.nonnull = nonnull  # column ids that hold no NULL in the planned snapshot
 
 
 def build(plan: P.Plan, rt: Runtime):
@@ -40,7 +41,7 @@ def _cols(layout, var="r"):
 
 
 def _codegen(rt):
-    return Codegen(lambda sq: subquery_runner(sq, rt))
+    return Codegen(lambda sq: subquery_runner(sq, rt), rt.nonnull)
 
 
 def _map_parts(plan):
@@ -64,32 +65,47 @@ def _map_source(cg, child_layout, pred, exprs, var="r", cols=None):
     return proj, cond
 
 
-def _build_map(plan, rt):
+def _build_map(plan, rt, as_set=False):
+    """Filter and/or projection as one generated comprehension per batch (a set comprehension
+    when feeding DISTINCT)."""
     child, pred, exprs = _map_parts(plan)
-    if isinstance(child, P.Join) and child.kind in ("INNER", "CROSS"):
+    if isinstance(child, P.Join) and child.kind in ("INNER", "CROSS") and not as_set:
         return _build_join(child, rt, pred, exprs)
     cg = _codegen(rt)
     proj, cond = _map_source(cg, child.layout, pred, exprs)
-    fn = cg.build(["b", "p"], [f"return [{proj} for r in b{cond}]"])
+    if proj == "r" and not cond and not as_set:
+        return build(child, rt)
+    if as_set:
+        if exprs is not None and len(exprs) == 1:
+            # one column: a set of plain values (cheaper to hash than 1-tuples); tupled on output
+            proj = cg.expr(exprs[0], _cols(child.layout))
+            fn = cg.build(["b", "p"], [f"return {{{proj} for r in b{cond}}}"])
+            fn.scalar = True
+        else:
+            fn = cg.build(["b", "p"], [f"return {{{proj} for r in b{cond}}}"])
+            fn.scalar = False
+    else:
+        fn = cg.build(["b", "p"], [f"return [{proj} for r in b{cond}]"])
     if isinstance(child, P.Scan):
-        return _scan(child, rt, fn)
-    run_child = build(child, rt)
+        run = _scan(child, rt, fn)
+    else:
+        run_child = build(child, rt)
 
-    def run(p):
-        for batch in run_child(p):
-            yield fn(batch, p) if batch else batch
+        def run(p):
+            for batch in run_child(p):
+                yield fn(batch, p) if batch else batch
 
+    run.scalar = getattr(fn, "scalar", False)
     return run
 
 
 def _scan(plan: P.Scan, rt, fn=None):
-    table = plan.table
     progress = rt.progress
     width = max(len(plan.layout), 1) * 8
 
+    rows, n = plan.rows, plan.count  # the snapshot: later appends are not seen
+
     def run(p):
-        rows = table.rows
-        n = len(rows)  # the snapshot: rows appended later are not seen
         for i in range(0, n, BATCH):
             batch = rows[i:i + BATCH]
             progress.scan_rows += len(batch)
@@ -173,14 +189,22 @@ def _build_join(plan: P.Join, rt, pred=None, exprs=None):
         lkey = None
         key_fn = None
     empty = cg.bind(())
+    unique_probe = None
     if kind in ("INNER", "CROSS"):
         if exprs is not None:
             proj = "(" + "".join(cg.expr(e, both) + ", " for e in exprs) + ")"
         else:
             proj = "l + m"
-        cond = "" if pred is None else " if " + cg.pred(pred, both)
+        cond_src = None if pred is None else cg.pred(pred, both)
+        cond = "" if pred is None else " if " + cond_src
         source = "ht.get(" + lkey + ", " + empty + ")" if lkey else "right"
         probe = cg.build(["b", "p", "ht", "right"], [f"return [{proj} for l in b for m in {source}{cond}]"])
+        unique_probe = None
+        if lkey:
+            # every build key unique (a dimension table): one dict lookup per probe row, no inner loop
+            extra = "" if cond_src is None else " and " + cond_src
+            unique_probe = cg.build(["b", "p", "ht", "right"],
+                                    [f"return [{proj} for l in b if (m := ht.get({lkey})) is not None{extra}]"])
         post = None
     else:
         nulls = cg.bind((None,) * nr)
@@ -217,13 +241,17 @@ def _build_join(plan: P.Join, rt, pred=None, exprs=None):
             yield []
         if kind in ("INNER", "CROSS") and not ht and not right:
             return
+        inner_probe = probe
+        if kind in ("INNER", "CROSS") and unique_probe is not None and all(len(g) == 1 for g in ht.values()):
+            ht = {k: g[0] for k, g in ht.items()}
+            inner_probe = unique_probe
         seen = set()
         chunk = BATCH if key_fn is not None else max(1, min(BATCH, 20000 // max(len(right), 1)))
         for batch in left_run(p):
             for i in range(0, len(batch), chunk):
                 part = batch[i:i + chunk] if chunk < len(batch) else batch
                 if kind in ("INNER", "CROSS"):
-                    out = probe(part, p, ht, right)
+                    out = inner_probe(part, p, ht, right)
                 else:
                     out = probe(part, p, ht, right, seen)
                     if post is not None:
@@ -263,47 +291,56 @@ def _build_aggregate(plan: P.Aggregate, rt):
         lines.append(f"    {name} = {src}")
     keys = [cg.expr(k, cols) for k in plan.keys]
     key = keys[0] if len(keys) == 1 else "(" + ", ".join(keys) + ",)"
-    init = []
-    update = []
-    slots = []
-    for i, a in enumerate(aggs):
-        v = value_names[i]
-        nullable = a.arg is not None and a.arg.type.can_be_null
-        s = len(init)
-        slots.append(s)
-        if a.distinct:
-            init.append("set()" if v is None else (f"({{{v}}} if {v} is not None else set())" if nullable
-                                                   else f"{{{v}}}"))
-            update.append(f"if {v} is not None: a[{s}].add({v})" if nullable else f"a[{s}].add({v})")
-        elif a.name == "count":
-            if v is None or not nullable:
+    init: list[str] = []
+    update: list[str] = []
+    slot_of: dict = {}
+
+    def slot(kind, v, nullable):
+        """The accumulator slot for (kind, value), shared by aggregates that need the same one."""
+        key = (kind, v if (kind != "count" or nullable) else None)
+        if key in slot_of:
+            return slot_of[key]
+        s = slot_of[key] = len(init)
+        if kind == "count":
+            if key[1] is None:
                 init.append("1")
                 update.append(f"a[{s}] += 1")
             else:
                 init.append(f"(0 if {v} is None else 1)")
                 update.append(f"if {v} is not None: a[{s}] += 1")
-        elif a.name in ("sum", "avg"):
+        elif kind == "distinct":
+            init.append(f"({{{v}}} if {v} is not None else set())" if nullable else f"{{{v}}}")
+            update.append(f"if {v} is not None: a[{s}].add({v})" if nullable else f"a[{s}].add({v})")
+        elif kind == "sum":
             init.append(v)
-            if nullable:
-                update.append(f"if {v} is not None: a[{s}] = {v} if a[{s}] is None else a[{s}] + {v}")
-            else:
-                update.append(f"a[{s}] += {v}")
-            if a.name == "avg":
-                init.append(f"(0 if {v} is None else 1)" if nullable else "1")
-                update.append(f"if {v} is not None: a[{s + 1}] += 1" if nullable else f"a[{s + 1}] += 1")
-        elif a.name in ("min", "max"):
-            op = "<" if a.name == "min" else ">"
+            update.append(f"if {v} is not None: a[{s}] = {v} if a[{s}] is None else a[{s}] + {v}"
+                          if nullable else f"a[{s}] += {v}")
+        elif kind in ("min", "max"):
+            op = "<" if kind == "min" else ">"
             init.append(v)
-            if nullable:
-                update.append(f"if {v} is not None and (a[{s}] is None or {v} {op} a[{s}]): a[{s}] = {v}")
-            else:
-                update.append(f"if {v} {op} a[{s}]: a[{s}] = {v}")
-        elif a.name == "any":
+            update.append(f"if {v} is not None and (a[{s}] is None or {v} {op} a[{s}]): a[{s}] = {v}"
+                          if nullable else f"if {v} {op} a[{s}]: a[{s}] = {v}")
+        elif kind == "any":
             init.append(v)
             if nullable:
                 update.append(f"if a[{s}] is None: a[{s}] = {v}")
         else:
-            raise EngineError(f"unknown aggregate {a.name}")
+            raise EngineError(f"unknown aggregate {kind}")
+        return s
+
+    finals = []
+    for i, a in enumerate(aggs):
+        v = value_names[i]
+        nullable = a.arg is not None and cg.nullable(a.arg)
+        if a.distinct and v is not None:
+            finals.append(_distinct_final(a.name, slot("distinct", v, nullable)))
+        elif a.name == "count":
+            finals.append(itemgetter(slot("count", v, nullable)))
+        elif a.name == "avg":
+            s_sum, s_cnt = slot("sum", v, nullable), slot("count", v, nullable)
+            finals.append(lambda acc, s=s_sum, c=s_cnt: None if acc[c] == 0 else float(acc[s]) / acc[c])
+        else:
+            finals.append(itemgetter(slot(a.name, v, nullable)))
     body = ["for r in b:"] + lines + [
         f"    k = {key}",
         "    a = acc.get(k)",
@@ -313,7 +350,6 @@ def _build_aggregate(plan: P.Aggregate, rt):
     if update:
         body += ["    else:"] + ["        " + u for u in update]
     step = cg.build(["b", "p", "acc"], body)
-    finals = _finalizers(aggs, slots)
     single = len(keys) == 1
 
     def run(p):
@@ -332,18 +368,6 @@ def _build_aggregate(plan: P.Aggregate, rt):
                 yield [(*k, *[f(a) for f in finals]) for k, a in part]
 
     return run
-
-
-def _finalizers(aggs, slots):
-    out = []
-    for a, s in zip(aggs, slots, strict=False):
-        if a.distinct:
-            out.append(_distinct_final(a.name, s))
-        elif a.name == "avg":
-            out.append(lambda acc, s=s: None if acc[s + 1] == 0 else float(acc[s]) / acc[s + 1])
-        else:
-            out.append(itemgetter(s))
-    return out
 
 
 def _distinct_final(name, s):
@@ -367,7 +391,7 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
     nullable_of = {}
     for a, v in zip(aggs, value_names, strict=False):
         if v is not None:
-            nullable_of[v] = nullable_of.get(v, False) or a.arg.type.can_be_null
+            nullable_of[v] = nullable_of.get(v, False) or cg.nullable(a.arg)
     for src, name in arg_src.items():
         if nullable_of.get(name):
             lines.append(f"{name} = [x for r in b if (x := {src}) is not None]")
@@ -414,11 +438,11 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
 # ---------------------------------------------------------------- sort, limit, distinct, set ops
 
 
-def _sort_passes(keys, types):
+def _sort_passes(keys, child, nonnull):
     """[(key function, reverse)] to apply as successive stable sorts (last key first)."""
     groups = []
     for pos, desc, nulls_first in keys:
-        nullable = types[pos].can_be_null
+        nullable = child.types[pos].can_be_null and child.layout[pos] not in nonnull
         if nulls_first is None:
             nulls_first = False
         groups.append((pos, desc, nulls_first, nullable))
@@ -457,7 +481,7 @@ def _sort_rows(rows, passes):
 
 def _build_sort(plan: P.Sort, rt, limit=None, offset=0):
     child_run = build(plan.child, rt)
-    passes = _sort_passes(plan.keys, plan.child.types)
+    passes = _sort_passes(plan.keys, plan.child, rt.nonnull)
 
     def run(p):
         if limit is not None:
@@ -554,13 +578,34 @@ def _build_limit(plan: P.Limit, rt):
 
 
 def _build_distinct(plan: P.Distinct, rt):
+    if isinstance(plan.child, (P.Project, P.Filter)):
+        # the projection yields a set per batch: only new rows go on (order is not promised)
+        values_run = _build_map(plan.child, rt, as_set=True)
+
+        def run_sets(p):
+            seen = set()
+            for values in values_run(p):
+                if not values:
+                    yield []
+                    continue
+                fresh = values - seen if seen else values
+                seen |= fresh
+                yield list(fresh)
+
+        scalar = values_run.scalar
+
+        def run_values(p):
+            for values in run_sets(p):
+                yield list(zip(values)) if scalar else values
+
+        return run_values
     child_run = build(plan.child, rt)
 
     def run(p):
         seen = set()
-        add = seen.add
         for batch in child_run(p):
-            out = [r for r in batch if not (r in seen or add(r))]
+            out = [r for r in dict.fromkeys(batch) if r not in seen]
+            seen.update(out)
             yield out
 
     return run

@@ -49,6 +49,30 @@ def column_ids(e: Expr, out: set) -> set:
     return out
 
 
+def may_be_null(e: Expr, nonnull) -> bool:
+    """Whether `e` can evaluate to NULL, given column ids known to hold no NULL."""
+    kind = e.kind
+    if kind == "col":
+        return e.type.can_be_null and e.value not in nonnull
+    if kind == "const":
+        return e.value is None
+    if kind in ("arith", "neg", "cmp", "not", "and", "or", "inlist", "like"):
+        return any(may_be_null(a, nonnull) for a in e.args)
+    if kind == "isnull":
+        return False
+    if kind == "cast":
+        target, try_ = e.value
+        return try_ or target.name == "Null" or may_be_null(e.args[0], nonnull)
+    if kind == "func":
+        if e.value.strict:
+            return e.type.can_be_null and any(may_be_null(a, nonnull) for a in e.args)
+        return e.type.can_be_null
+    if kind == "case":
+        results = [e.args[i] for i in range(1, len(e.args) - 1, 2)] + [e.args[-1]]
+        return any(may_be_null(r, nonnull) for r in results)
+    return e.type.can_be_null
+
+
 def has_param(e: Expr) -> bool:
     if e.kind == "param":
         return True
@@ -71,8 +95,12 @@ class Plan:
 
 @dataclass(eq=False)
 class Scan(Plan):
+    """Reads rows[:count] of a table: the snapshot taken when the statement was planned."""
+
     table: Any = None
     label: str = ""
+    rows: list = None
+    count: int = 0
 
 
 @dataclass(eq=False)

@@ -60,6 +60,8 @@ class Planner:
     def __init__(self, ctx):
         self.ctx = ctx
         self.next_cid = 0
+        # column ids that hold no NULL in this statement's snapshot: generated code skips NULL checks
+        self.nonnull: set[int] = set()
 
     def cid(self) -> int:
         self.next_cid += 1
@@ -186,8 +188,14 @@ class Planner:
                     extra.append(e)
             sort_keys.append((pos, item.desc, item.nulls_first))
         all_exprs = select_exprs + extra
-        layout = [self.cid() for _ in all_exprs]
-        plan = Project(layout, [e.type for e in all_exprs], child=plan, exprs=all_exprs)
+        if sort_keys and not q.distinct and all(all_exprs[k[0]].kind == "col" for k in sort_keys):
+            # sort the input rows and project afterwards: a top-k then projects only k rows
+            child_pos = {cid: i for i, cid in enumerate(plan.layout)}
+            keys = [(child_pos[all_exprs[pos].value], desc, nf) for pos, desc, nf in sort_keys]
+            plan = Sort(plan.layout, plan.types, child=plan, keys=keys)
+            plan = self._limit(plan, q.limit, q.offset)
+            return self._project(plan, select_exprs), names
+        plan = self._project(plan, all_exprs)
         if q.distinct:
             plan = Distinct(plan.layout, plan.types, child=plan)
         if sort_keys:
@@ -198,6 +206,13 @@ class Planner:
             keep = [Expr("col", t, value=c) for c, t in zip(plan.layout[:n], plan.types[:n], strict=False)]
             plan = Project([self.cid() for _ in keep], [e.type for e in keep], child=plan, exprs=keep)
         return plan, names
+
+    def _project(self, child: Plan, exprs: list) -> Project:
+        from engine.expr import may_be_null
+
+        layout = [self.cid() for _ in exprs]
+        self.nonnull.update(c for c, e in zip(layout, exprs, strict=False) if not may_be_null(e, self.nonnull))
+        return Project(layout, [e.type for e in exprs], child=child, exprs=exprs)
 
     def _order_target(self, node, select_asts, names, aliases, items):
         if isinstance(node, A.Literal) and node.kind == "int":
@@ -406,7 +421,9 @@ class Planner:
             table = self.ctx.catalog.table(database, name, node.pos)
             layout = [self.cid() for _ in table.columns]
             alias = node.alias or table.name
-            plan = Scan(layout, [c.type for c in table.columns], table=table, label=f"{database}.{table.name}")
+            plan = Scan(layout, [c.type for c in table.columns], table=table, label=f"{database}.{table.name}",
+                        rows=table.rows, count=len(table.rows))
+            self.nonnull.update(cid for cid, has_null in zip(layout, table.has_null, strict=False) if not has_null)
             return Rel(plan, [(alias, c.name, cid, c.type) for c, cid in zip(table.columns, layout, strict=False)])
         if isinstance(node, A.SubqueryRef):
             return self._derived(node.query, node.alias, node.column_aliases, parent, ctes, node.pos)
@@ -469,6 +486,9 @@ class Planner:
                     kind=kind, left_keys=lkeys, right_keys=rkeys, residual=and_all(residual))
         nullable_r = {c[2] for c in right.columns} if kind in ("LEFT", "FULL") else set()
         nullable_l = {c[2] for c in left.columns} if kind == "FULL" else set()
+        self.nonnull.difference_update(nullable_r | nullable_l | set(right.plan.layout))
+        if kind == "FULL":
+            self.nonnull.difference_update(left.plan.layout)
         cols = [(a, n, c, t.as_nullable(True) if c in nullable_l else t) for a, n, c, t in left.columns]
         cols += [(a, n, c, t.as_nullable(True) if c in nullable_r else t) for a, n, c, t in right.columns]
         if node.kind == "RIGHT":

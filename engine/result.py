@@ -5,6 +5,7 @@ from __future__ import annotations
 import decimal
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import chain
 
 from engine import types as T
 from engine.errors import BadArguments, EngineError
@@ -127,5 +128,4 @@ class Result:
                 pass
 
     def __iter__(self) -> Iterator[tuple]:
-        for batch in self.batches():
-            yield from batch
+        return chain.from_iterable(self.batches())

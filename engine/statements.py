@@ -44,7 +44,7 @@ def _query(session, ctx, stmt) -> Result:
     planner = Planner(ctx)
     plan, names = planner.plan_query(stmt)
     progress = Progress()
-    run = build(plan, Runtime(ctx, progress))
+    run = build(plan, Runtime(ctx, progress, planner.nonnull))
     schema = [Column(n, t.display()) for n, t in zip(names, plan.types, strict=False)]
     result = Result(schema, run(()), progress=progress, types=list(plan.types))
     if not _has_limit(stmt):
@@ -91,7 +91,7 @@ def _create_table(session, ctx, stmt: A.CreateTable):
         table = Table(database, name, columns)
         catalog.add_table(table, stmt.if_not_exists, stmt.pos)
         progress = Progress()
-        run = build(plan, Runtime(ctx, progress))
+        run = build(plan, Runtime(ctx, progress, planner.nonnull))
         return _result([], _insert_steps(table, run(()), progress, list(range(len(columns))), report=False),
                        progress=progress)
     columns = []
@@ -230,7 +230,7 @@ def _insert(session, ctx, stmt: A.Insert):
         if len(plan.layout) != len(positions):
             raise BadArguments(f"INSERT has {len(positions)} target columns but the query returns "
                                f"{len(plan.layout)}", position=stmt.pos)
-        run = build(plan, Runtime(ctx, progress))
+        run = build(plan, Runtime(ctx, progress, planner.nonnull))
         return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions),
                        [T.UINT64], progress=progress)
     planner = Planner(ctx)
@@ -245,7 +245,7 @@ def _insert(session, ctx, stmt: A.Insert):
                                position=getattr(values[0], "pos", None) if values else stmt.pos)
         row = tuple([conv(literal(v, planner)) for conv, v in zip(converters, values, strict=False)])
         rows.append(fill(row) if fill is not None else row)
-    table.rows.extend(rows)
+    table.append(rows)
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
     return _result([Column(INSERTED, "UInt64")], [[(len(rows),)]], [T.UINT64], progress=progress)
@@ -261,7 +261,7 @@ def _insert_steps(table: Table, batches, progress: Progress, positions, report=T
             row = tuple([conv(v) for conv, v in zip(converters, r, strict=False)])
             rows.append(fill(row) if fill is not None else row)
         yield []
-    table.rows.extend(rows)
+    table.append(rows)
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
     if report:
