@@ -107,7 +107,7 @@ def _scan(plan: P.Scan, rt, fn=None):
 
     def run(p):
         for i in range(0, n, BATCH):
-            batch = rows[i:i + BATCH]
+            batch = rows[i:min(i + BATCH, n)]
             progress.scan_rows += len(batch)
             progress.scan_bytes += len(batch) * width
             yield fn(batch, p) if fn is not None else batch

@@ -1,0 +1,106 @@
+"""Streaming behaviour: snapshots, bounded work per step, early stop, close, progress."""
+
+import engine
+
+
+def _steps(result):
+    return list(result.batches())
+
+
+def test_scan_reads_a_snapshot(db):
+    s = db.session()
+    list(s.execute("CREATE TABLE big (x INT)"))
+    list(s.execute("INSERT INTO big SELECT number FROM numbers(10000)"))
+    result = s.execute("SELECT x FROM big")
+    it = result.batches()
+    first = next(it)
+    list(db.session().execute("INSERT INTO big VALUES (-1), (-2)"))
+    rest = [r for batch in it for r in batch]
+    assert len(first) + len(rest) == 10000
+    assert (-1,) not in rest
+    assert list(s.execute("SELECT count(*) FROM big")) == [(10002,)]
+
+
+def test_truncate_during_scan_does_not_disturb_it(db):
+    s = db.session()
+    list(s.execute("CREATE TABLE big (x INT)"))
+    list(s.execute("INSERT INTO big SELECT number FROM numbers(5000)"))
+    it = s.execute("SELECT x FROM big").batches()
+    first = next(it)
+    list(db.session().execute("TRUNCATE TABLE big"))
+    assert len(first) + sum(len(b) for b in it) == 5000
+
+
+def _max_step_rows(result):
+    sizes = []
+    empty_steps = 0
+    for batch in result.batches():
+        sizes.append(len(batch))
+        empty_steps += not batch
+    return sizes, empty_steps
+
+
+def test_sort_yields_empty_steps_before_rows(db):
+    sizes, empty = _max_step_rows(db.session().execute("SELECT number FROM numbers(50000) ORDER BY number DESC"))
+    assert empty >= 10 and sum(sizes) == 50000 and max(sizes) <= 4096
+
+
+def test_group_by_yields_empty_steps(db):
+    sizes, empty = _max_step_rows(db.session().execute(
+        "SELECT number % 10, count(*) FROM numbers(50000) GROUP BY number % 10"))
+    assert empty >= 10 and sum(sizes) == 10
+
+
+def test_hash_join_build_yields_empty_steps(db):
+    sizes, empty = _max_step_rows(db.session().execute(
+        "SELECT count(*) FROM numbers(20000) a JOIN numbers(20000) b ON a.number = b.number"))
+    assert empty >= 10
+
+
+def test_limit_stops_the_pipeline_early(db):
+    result = db.session().execute("SELECT number FROM numbers(100000000) LIMIT 3")
+    assert list(result) == [(0,), (1,), (2,)]
+    assert result.progress.scan_rows <= 4096
+
+
+def test_top_k_keeps_order(run):
+    assert run("SELECT number FROM numbers(10000) ORDER BY number DESC LIMIT 3") == [(9999,), (9998,), (9997,)]
+    assert run("SELECT number % 7 AS m, number FROM numbers(100) ORDER BY m DESC, number LIMIT 2 OFFSET 1") == [
+        (6, 13), (6, 20)]
+
+
+def test_numbers_is_streamed_not_materialised(db):
+    it = db.session().execute("SELECT number FROM numbers(1000000000000)").batches()
+    assert next(it)[0] == (0,)
+
+
+def test_close_stops_and_is_idempotent(db):
+    result = db.session().execute("SELECT number FROM numbers(1000000)")
+    it = result.batches()
+    next(it)
+    result.close()
+    result.close()
+    assert list(it) == []
+
+
+def test_progress_counts_scan_and_result_rows(db):
+    result = db.session().execute("SELECT a FROM t WHERE a > 1")
+    rows = list(result)
+    assert result.progress.scan_rows == 4
+    assert result.progress.result_rows == len(rows) == 2
+    assert result.progress.result_bytes > 0
+
+
+def test_big_sort_in_runs_is_correct(monkeypatch, run):
+    from engine import executor
+
+    monkeypatch.setattr(executor, "SINGLE_SORT_LIMIT", 1000)
+    rows = run("SELECT number FROM numbers(5000) ORDER BY number % 100, number DESC LIMIT 3")
+    assert rows == [(4900,), (4800,), (4700,)]
+    rows = run("SELECT number FROM numbers(5000) ORDER BY number DESC")
+    assert [r[0] for r in rows] == list(range(4999, -1, -1))
+
+
+def test_schema_known_before_rows(db):
+    result = db.session().execute("SELECT number AS n FROM numbers(3)")
+    assert result.schema == [engine.Column("n", "UInt64")]
