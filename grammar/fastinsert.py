@@ -16,7 +16,7 @@ from grammar import ast
 from grammar.keywords import RESERVED_WORDS
 from grammar.transform import unescape_string
 
-_IDENT = r'[A-Za-z_][A-Za-z0-9_$]*(?![A-Za-z0-9_$])|"(?:[^"]|"")*"|`(?:[^`]|``)*`'
+_IDENT = r'[^\W\d][\w$]*(?![\w$])|"(?:[^"]|"")*"|`(?:[^`]|``)*`'
 _HEADER_RE = re.compile(
     rf"""[ \t\r\n]*insert[ \t\r\n]+into[ \t\r\n]+
     (?P<table>(?:{_IDENT})(?:[ \t\r\n]*\.[ \t\r\n]*(?:{_IDENT}))*)[ \t\r\n]*

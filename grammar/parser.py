@@ -9,6 +9,7 @@ from pathlib import Path
 
 from lark import Lark, Token
 from lark.exceptions import (
+    LarkError,
     UnexpectedCharacters,
     UnexpectedEOF,
     UnexpectedInput,
@@ -108,6 +109,8 @@ def _parse(sql: str) -> ast.Node:
             line, column = original.pos
             raise syntax_error(sql, line, column, original.reason, original.width) from None
         raise syntax_error(sql, 1, 1, f"cannot parse: {original}") from None
+    except LarkError as exc:
+        raise syntax_error(sql, 1, 1, f"cannot parse: {exc}") from None
     except RecursionError:
         raise syntax_error(sql, 1, 1, "statement is nested too deeply") from None
     # Each nesting level takes at least two characters, so short statements are shallow.

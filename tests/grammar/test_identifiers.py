@@ -74,3 +74,9 @@ def test_keywords_are_case_insensitive(sql):
 
 def test_names_with_digits_underscores_and_dollars():
     assert parse("SELECT _a1$, a_b_2 FROM t_1").items[0].expr == col("_a1$")
+
+
+def test_names_in_other_scripts():
+    statement = parse("SELECT Straße, ü FROM Données")
+    assert [i.expr for i in statement.items] == [col("straße"), col("ü")]
+    assert statement.from_ == table("données")
