@@ -27,6 +27,7 @@ class Table:
     rows: list[tuple] = field(default_factory=list)
     engine: str = "FUSE"
     has_null: list[bool] = field(default_factory=list)  # per column: a NULL was ever stored
+    insert_plans: dict = field(default_factory=dict)  # written column positions -> converters
 
     def __post_init__(self):
         if not self.has_null:

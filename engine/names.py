@@ -55,7 +55,7 @@ _PRINTERS = {
     A.ColumnRef: lambda n: n.parts[-1],
     A.Star: lambda n: "*",
     A.UnaryOp: lambda n: f"{n.op} {display(n.operand)}" if n.op != "NOT" else f"NOT {display(n.operand)}",
-    A.BinaryOp: lambda n: f"({display(n.left)} {n.op} {display(n.right)})",
+    A.BinaryOp: lambda n: f"({display(n.left)} {n.op if n.op != 'DIV' else 'div'} {display(n.right)})",
     A.IsNull: lambda n: f"{display(n.operand)} IS {'NOT ' if n.negated else ''}NULL",
     A.Between: lambda n: f"{display(n.operand)} {'NOT ' if n.negated else ''}BETWEEN {display(n.low)} AND "
     f"{display(n.high)}",

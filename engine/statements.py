@@ -201,6 +201,16 @@ def _fill_row_factory(table: Table, positions):
     return fill
 
 
+def _insert_plan(table: Table, positions):
+    """Per-column converters and the row filler for these written columns (cached per table)."""
+    key = tuple(positions)
+    plan = table.insert_plans.get(key)
+    if plan is None:
+        converters = [_value_converter(table.columns[i].type, table.columns[i].name) for i in positions]
+        plan = table.insert_plans[key] = (converters, _fill_row_factory(table, positions))
+    return plan
+
+
 def _literal_value(node, planner):
     """The Python value of a VALUES item; literals take the fast path."""
     if type(node) is A.Literal:
@@ -234,9 +244,8 @@ def _insert(session, ctx, stmt: A.Insert):
         return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions),
                        [T.UINT64], progress=progress)
     planner = Planner(ctx)
-    converters = [_value_converter(table.columns[i].type, table.columns[i].name) for i in positions]
+    converters, fill = _insert_plan(table, positions)
     width = len(positions)
-    fill = _fill_row_factory(table, positions)
     rows = []
     literal = _literal_value
     for values in stmt.rows:
@@ -253,8 +262,7 @@ def _insert(session, ctx, stmt: A.Insert):
 
 def _insert_steps(table: Table, batches, progress: Progress, positions, report=True):
     """Consume a query in bounded steps, then append everything at once (atomic)."""
-    converters = [_value_converter(table.columns[i].type, table.columns[i].name) for i in positions]
-    fill = _fill_row_factory(table, positions)
+    converters, fill = _insert_plan(table, positions)
     rows = []
     for batch in batches:
         for r in batch:
