@@ -119,10 +119,11 @@ class Query:
         return True
 
     def run_inline(self, max_steps: int, budget_secs: float, timer) -> None:
-        """Run steps now (inside the POST) until page 0 is ready or the budget is spent."""
+        """Run steps now (inside the POST) until the query ends, the buffer is full or the
+        budget is spent: small results end here, and page 0 can say so."""
         deadline = timer() + budget_secs
         for _ in range(max_steps):
-            if not self.step() or self.buffer.page_ready or timer() > deadline:
+            if not self.step() or self.buffer.full or timer() > deadline:
                 return
 
     def start(self, cooperator) -> None:

@@ -58,3 +58,22 @@ def test_insert_answers_one_row_and_write_progress(h):
 def test_unknown_table_is_1025(h):
     a = h.post("SELECT * FROM missing", headers=DATABEND_HEADERS).json
     assert a["state"] == "Failed" and a["error"]["code"] == 1025
+
+
+def test_a_small_result_ends_inside_the_post(h):
+    a = h.post("SELECT * FROM numbers(3)", pagination={"max_rows_per_page": 2}).json
+    assert a["state"] == "Succeeded" and a["data"] == [["0"], ["1"]]
+    assert a["stats"]["result_progress"]["rows"] == 3
+    b = h.get(a["next_uri"]).json
+    assert b["data"] == [["2"]] and b["next_uri"] is None
+
+
+def test_set_and_use_are_final_in_the_post_answer(h):
+    h.post("CREATE DATABASE inpost")
+    a = h.post("USE inpost", headers=DATABEND_HEADERS).json
+    assert a["state"] == "Succeeded" and a["session"]["database"] == "inpost"
+    b = h.post("SET timezone = 'Asia/Shanghai'", session=a["session"],
+               headers=DATABEND_HEADERS).json
+    assert b["state"] == "Succeeded"
+    assert b["session"]["database"] == "inpost"
+    assert b["session"]["settings"] == {"timezone": "Asia/Shanghai"}
