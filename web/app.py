@@ -176,6 +176,13 @@ class QueryApp:
         request.setHeader(b"allow", ", ".join(failure.value.valid_methods or ()).encode())
         return self._send(request, 405, body, content_type)
 
+    @app.handle_errors(Exception)
+    def _internal_error(self, request, failure):
+        log.failure("internal error answering {uri}", failure, uri=request.uri)
+        body, content_type = error_body(self._format(request), 500,
+                                        "internal error; the server log has the details")
+        return self._send(request, 500, body, content_type)
+
     # -- starting a query ------------------------------------------------------------------------
 
     @app.route("/v1/query", methods=["POST"])

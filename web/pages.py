@@ -14,6 +14,8 @@ class PageBuffer:
     by `limit_rows` however large the result is.
     """
 
+    __slots__ = ("_clock", "page_rows", "limit_rows", "rows", "ended", "_waiters", "_space")
+
     def __init__(self, clock, page_rows: int, limit_rows: int):
         self._clock = clock
         self.page_rows = page_rows

@@ -49,6 +49,12 @@ class Query:
     cooperative task, which pauses while the page buffer is full.
     """
 
+    __slots__ = ("id", "user", "clock", "session_id", "result_timeout", "wait_secs", "state",
+                 "error", "schema", "affect", "closed", "started", "last_access", "ended_at",
+                 "buffer", "next_page", "last_page", "polls", "_engine_session",
+                 "_request_session", "_keep_secs", "_session_view", "_progress_snapshot",
+                 "_result", "_batches", "_render", "_task", "_on_end")
+
     def __init__(self, query_id: str, user: str, clock, *, session, request_session: dict,
                  session_id: str = "", keep_secs: int = 0, result_timeout: int = 60,
                  page_rows: int = 10000, buffer_rows: int = 20000, wait_secs: int = 1,

@@ -59,6 +59,7 @@ class QuerySite(server.Site):
     def __init__(self, root, *, max_body_bytes: int, access_log: bool, **kwargs):
         super().__init__(root, **kwargs)
         self.noisy = False
+        self.displayTracebacks = False
         self._access_log = access_log
         self.requestFactory = type("BoundedQueryRequest", (QueryRequest,),
                                    {"max_body_bytes": max_body_bytes})

@@ -101,3 +101,16 @@ def test_body_larger_than_the_limit_is_413():
     reply = h.request("POST", "/v1/query", {"sql": "SELECT 1", "pad": "x" * 200})
     assert reply.status == 413 and b"--max_body_bytes" in reply.body
     assert h.post("SELECT 1").status == 200
+
+
+def test_a_bug_is_a_500_without_a_traceback_and_is_logged(h, no_logged_errors):
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    h.app.queries.get = broken
+    reply = h.get("/v1/query/x", headers=DATABEND_HEADERS)
+    assert reply.status == 500
+    assert reply.json["error"]["message"].startswith("internal error")
+    assert b"boom" not in reply.body
+    assert len(no_logged_errors) == 1
+    no_logged_errors.clear()  # the one expected error
