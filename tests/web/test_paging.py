@@ -279,3 +279,19 @@ def test_finished_query_is_evicted_beyond_max_retained():
     assert len(h.app.queries) == 3
     assert h.get(f"/v1/query/{ids[0]}").status == 404
     assert h.get(f"/v1/query/{ids[-1]}").status == 200
+
+
+def test_post_final_closes_the_query_and_drops_its_rows():
+    h = Harness(inline_steps=1)
+    scripted(h, [rows(0, 3)] + [[]] * 20)
+    a = h.post("q", pagination={"wait_time_secs": 0}, headers=DATABEND_HEADERS).json
+    result = h.db.results[-1]
+    final = h.request("POST", a["final_uri"], headers=DATABEND_HEADERS)
+    assert final.status == 200
+    f = final.json
+    assert f["next_uri"] is None and f["data"] == [] and f["session"] is None
+    assert f["affect"] is None
+    assert result.closed and h.app.queries.running == 0
+    page = h.get(a["stats_uri"] + "/page/1", headers=DATABEND_HEADERS)
+    assert page.status == 400 and "finalized" in page.json["error"]["message"]
+    assert h.request("POST", a["final_uri"]).status == 200  # repeatable
