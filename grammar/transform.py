@@ -31,7 +31,10 @@ _BINARY_OP_NAMES = {"!=": "<>", "==": "=", "MOD": "%"}
 # itself, except \% and \_ which keep their backslash (they are LIKE escapes).
 _BACKSLASH_ESCAPES = {
     "0": "\0",
+    "a": "\a",
     "b": "\b",
+    "f": "\f",
+    "v": "\v",
     "n": "\n",
     "r": "\r",
     "t": "\t",

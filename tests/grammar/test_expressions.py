@@ -3,6 +3,7 @@
 import pytest
 
 from grammar import ast as A
+from grammar import parse
 from tests.grammar.helpers import (
     FALSE,
     NULL,
@@ -37,6 +38,8 @@ LITERALS = [
     (r"'back\\slash'", s("back\\slash")),
     (r"'q\'q'", s("q'q")),
     (r"'100\%'", s("100\\%")),
+    # what databend-py's parameter escaping produces
+    (r"'\b\f\r\n\t\0\a\v\\\''", s("\b\f\r\n\t\0\a\v\\'")),
     ("'multi\nline'", s("multi\nline")),
     ("x'41'", s("A")),
     ("TRUE", TRUE),
@@ -258,3 +261,23 @@ def test_positions_of_column_refs_functions_and_literals():
 def test_position_of_null_and_bool_literals():
     statement = expr("coalesce(NULL, TRUE)")
     assert [arg.pos for arg in statement.args] == [(1, 17), (1, 23)]
+
+
+# How databend-py and databend-sqlalchemy quote string parameters (backslash escapes).
+CLIENT_ESCAPES = {
+    "\b": "\\b", "\f": "\\f", "\r": "\\r", "\n": "\\n", "\t": "\\t", "\0": "\\0",
+    "\a": "\\a", "\v": "\\v", "\\": "\\\\", "'": "\\'",
+}
+
+
+def test_client_escaped_strings_round_trip():
+    import random
+
+    rng = random.Random(7)
+    alphabet = "ab %_'\"\\\b\f\r\n\t\0\a\v€😀"
+    for _ in range(300):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+        quoted = "'" + "".join(CLIENT_ESCAPES.get(c, c) for c in text) + "'"
+        assert expr(quoted) == s(text), quoted
+        insert = parse(f"INSERT INTO t VALUES ({quoted}, {quoted})")
+        assert insert.rows == ((s(text), s(text)),)
