@@ -321,6 +321,12 @@ def pass_rate(passed, failed):
     return 100.0 * passed / (passed + failed) if passed + failed else 0.0
 
 
+def fmt_rate(passed, failed):
+    """Percent with enough decimals that a failure never prints as 100%."""
+    rate = pass_rate(passed, failed)
+    return f"{rate:.2f}%" if rate < 99.99 or not failed else f"{rate:.4f}%"
+
+
 def summarise(results):
     tot = collections.Counter()
     for r in results:
@@ -429,7 +435,7 @@ def main(argv=None):
             extra = [k for k in ("truncated", "halted") if r[k]]
             print(f"{'ok  ' if not r['failed'] else 'FAIL'} {r['path']}: {r['passed']} passed, "
                   f"{r['failed']} failed, {r['skipped']} skipped ({r['records']} records, "
-                  f"{r['elapsed']:.1f}s) {pass_rate(r['passed'], r['failed']):.2f}%"
+                  f"{r['elapsed']:.1f}s) {fmt_rate(r['passed'], r['failed'])}"
                   + (f" [{', '.join(extra)}]" if extra else ""), flush=True)
 
     results = run_corpus(corpus, opts.files, opts.max_records, opts.jobs, opts.timeout,
@@ -448,7 +454,7 @@ def main(argv=None):
           f"{time.monotonic() - t0:.1f}s, engine name {ENGINE_NAME}")
     print(f"{tot['skipped']} skipped")
     print(f"{tot['passed']} passed, {tot['failed']} failed: "
-          f"pass rate {pass_rate(tot['passed'], tot['failed']):.2f}%")
+          f"pass rate {fmt_rate(tot['passed'], tot['failed'])}")
     return 0 if tot["failed"] == 0 else 1
 
 
