@@ -399,8 +399,9 @@ class AstBuilder(Transformer):
     def select_list(self, *items):
         return items
 
-    def star(self):
-        return ast.SelectItem(ast.Star())
+    def star(self, token):
+        pos = (token.line, token.column)
+        return ast.SelectItem(ast.Star(pos=pos), pos=pos)
 
     def qualified_star(self, path):
         pos = _pos_of(path[0])

@@ -156,3 +156,9 @@ def test_table_ref_position():
 def test_join_inside_comments():
     sql = "SELECT /* list */ a -- the column\nFROM t /* table */ WHERE a = 'x' -- done"
     assert parse(sql) == select(col("a"), from_=table("t"), where=bop("=", col("a"), s("x")))
+
+
+def test_star_positions():
+    statement = parse("SELECT *, t.* FROM t")
+    assert statement.items[0].expr.pos == (1, 8)
+    assert statement.items[1].expr.pos == (1, 11)
