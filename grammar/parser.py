@@ -216,8 +216,9 @@ def _from_lark_error(sql: str, exc: UnexpectedInput, parser: Lark) -> SqlSyntaxE
         line, column = _end_position(sql)
         expected = _describe_expected(exc.expected, parser)
         return syntax_error(sql, line, column, f"unexpected end of input, expecting {expected}")
-    return syntax_error(sql, getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1,
-                        "syntax error")
+    return syntax_error(
+        sql, getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1, "syntax error"
+    )
 
 
 def _end_position(sql: str) -> tuple[int, int]:

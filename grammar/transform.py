@@ -101,8 +101,8 @@ def _names(tokens) -> tuple[str, ...]:
     return tuple(str(t.value) for t in tokens)
 
 
-def _strip_query_tail(query: ast.Node) -> bool:
-    """Whether `query` carries no ORDER BY / LIMIT / OFFSET of its own."""
+def _can_take_tail(query: ast.Node) -> bool:
+    """Whether `query` is a Select or SetOperation with no ORDER BY / LIMIT / OFFSET yet."""
     if isinstance(query, ast.Select | ast.SetOperation):
         return not query.order_by and query.limit is None and query.offset is None
     return False
@@ -113,7 +113,7 @@ def _attach_tail(query: ast.Node, order_by, limit, offset) -> ast.Node:
     already has its own (e.g. a parenthesised query with a LIMIT)."""
     if not order_by and limit is None and offset is None:
         return query
-    if _strip_query_tail(query):
+    if _can_take_tail(query):
         return replace(query, order_by=order_by, limit=limit, offset=offset)
     pos = query.pos
     return ast.Select(
@@ -259,15 +259,12 @@ class AstBuilder(Transformer):
             return ast.FunctionCall(function, args, pos=pos)
         if function == "trim" and third is None:
             return ast.FunctionCall("trim_both", (second, first), pos=pos)
-        raise SemanticSyntaxError(
-            f"`{name.value}` takes no FROM argument", pos, len(name.value)
-        )
+        raise SemanticSyntaxError(f"`{name.value}` takes no FROM argument", pos, len(name.value))
 
     def trim_side_call(self, name, side, chars, operand):
         pos = (name.line, name.column)
         if _name(name).lower() != "trim":
-            raise SemanticSyntaxError(f"`{name.value}` takes no {side.value}", pos,
-                                      len(name.value))
+            raise SemanticSyntaxError(f"`{name.value}` takes no {side.value}", pos, len(name.value))
         function = "trim_" + side.value.lower()
         chars = chars if chars is not None else ast.Literal(" ", "string", pos=pos)
         return ast.FunctionCall(function, (operand, chars), pos=pos)
@@ -278,11 +275,13 @@ class AstBuilder(Transformer):
         pos = (name.line, name.column)
         if type_name not in TYPED_LITERAL_TYPES:
             raise SemanticSyntaxError(
-                f"unexpected string after `{name.value}`", (token.line, token.column),
-                len(token.value)
+                f"unexpected string after `{name.value}`",
+                (token.line, token.column),
+                len(token.value),
             )
-        literal = ast.Literal(unescape_string(token.value), "string",
-                              pos=(token.line, token.column))
+        literal = ast.Literal(
+            unescape_string(token.value), "string", pos=(token.line, token.column)
+        )
         return ast.Cast(literal, ast.TypeName(type_name, pos=pos), pos=pos)
 
     def function_quantifier(self, token):
@@ -321,8 +320,11 @@ class AstBuilder(Transformer):
         type_name = _name(name).upper()
         if second_word is not None:
             word = second_word.value.upper()
-            if (type_name, word) not in (("DOUBLE", "PRECISION"), ("SIGNED", "INTEGER"),
-                                         ("UNSIGNED", "INTEGER")):
+            if (type_name, word) not in (
+                ("DOUBLE", "PRECISION"),
+                ("SIGNED", "INTEGER"),
+                ("UNSIGNED", "INTEGER"),
+            ):
                 raise SemanticSyntaxError(
                     f"unknown type `{name.value} {second_word.value}`",
                     (name.line, name.column),
@@ -500,9 +502,7 @@ class AstBuilder(Transformer):
         return True
 
     def create_database(self, if_not_exists, name):
-        return ast.CreateDatabase(
-            _name(name), bool(if_not_exists), pos=(name.line, name.column)
-        )
+        return ast.CreateDatabase(_name(name), bool(if_not_exists), pos=(name.line, name.column))
 
     def drop_database(self, if_exists, name):
         return ast.DropDatabase(_name(name), bool(if_exists), pos=(name.line, name.column))

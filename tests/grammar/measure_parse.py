@@ -58,7 +58,9 @@ def main(argv=None) -> None:
 
     started = time.perf_counter()
     lark = grammar_parser.get_parser()
-    print(f"parser build (grammar analysis cached on disk): {1000 * (time.perf_counter() - started):.0f} ms")
+    print(
+        f"parser build (grammar analysis cached on disk): {1000 * (time.perf_counter() - started):.0f} ms"
+    )
 
     for sql in (
         "SELECT 1",
