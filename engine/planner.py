@@ -62,6 +62,8 @@ class Planner:
         self.next_cid = 0
         # column ids that hold no NULL in this statement's snapshot: generated code skips NULL checks
         self.nonnull: set[int] = set()
+        # right-hand columns of JOIN ... USING: `SELECT *` shows the joined column once
+        self.star_hidden: set[int] = set()
 
     def cid(self) -> int:
         self.next_cid += 1
@@ -242,8 +244,8 @@ class Planner:
                     if not cols:
                         raise EngineError(f"table `{'.'.join(qual)}` doesn't exist in FROM", code=SEMANTIC,
                                           position=item.expr.pos)
-                for alias, name, _cid, _t in cols:
-                    if name.startswith("\0"):
+                for alias, name, cid, _t in cols:
+                    if not qual and cid in self.star_hidden:
                         continue
                     parts = (alias, name) if alias is not None else (name,)
                     out.append(A.SelectItem(A.ColumnRef(parts, pos=item.pos), None))
@@ -387,12 +389,12 @@ class Planner:
                 if node.on is not None:
                     pool.extend(split_and(self._predicate(self.bind(node.on, scope))))
                 if node.using:
-                    n_right = len(self._relation_columns(rels[-1]))
                     left_cols = [c for r in rels[:-1] for c in r.columns]
-                    right_cols = rels[-1].columns[-n_right:] if n_right else rels[-1].columns
+                    right_cols = rels[-1].columns
                     for name in node.using:
                         lc = self._lookup(A.ColumnRef((name,), pos=node.pos), left_cols)
                         rc = self._lookup(A.ColumnRef((name,), pos=node.pos), right_cols)
+                        self.star_hidden.add(rc[2])
                         pool.append(self._compare("=", Expr("col", lc[3], value=lc[2]),
                                                   Expr("col", rc[3], value=rc[2])))
             return
@@ -400,9 +402,6 @@ class Planner:
             rels.append(self._outer_join(node, parent, ctes))
             return
         rels.append(self._relation(node, parent, ctes))
-
-    def _relation_columns(self, rel: Rel):
-        return rel.columns
 
     def _relation(self, node, parent, ctes) -> Rel:
         if isinstance(node, A.TableRef):
@@ -463,6 +462,7 @@ class Planner:
         for name in node.using or ():
             lc = self._lookup(A.ColumnRef((name,), pos=node.pos), left.columns)
             rc = self._lookup(A.ColumnRef((name,), pos=node.pos), right.columns)
+            self.star_hidden.add(rc[2])  # after a RIGHT swap, rc is the written left side
             conds.append(self._compare("=", Expr("col", lc[3], value=lc[2]), Expr("col", rc[3], value=rc[2])))
         lset, rset = set(left.plan.layout), set(right.plan.layout)
         lkeys, rkeys, residual = [], [], []
@@ -493,9 +493,7 @@ class Planner:
         cols += [(a, n, c, t.as_nullable(True) if c in nullable_r else t) for a, n, c, t in right.columns]
         if node.kind == "RIGHT":
             # restore the written column order (left side first)
-            n_left = len(right.columns)
             cols = cols[len(left.columns):] + cols[:len(left.columns)]
-            del n_left
         return Rel(plan, cols)
 
     def _join_rels(self, rels: list[Rel], pool: list[Expr]) -> Plan:
@@ -909,8 +907,6 @@ class Planner:
                 args = [self._to_type(a, rt) for a in args]
             elif fn.name == "if":
                 args = [self._boolean(args[0])] + [self._to_type(a, rt) for a in args[1:]]
-        if fn.name == "abs" and rt.is_int and rt.name.startswith("Int"):
-            pass
         e = Expr("func", rt, tuple(args), fn)
         if all(a.kind == "const" for a in args):
             from engine.compile import evaluate_constant

@@ -6,7 +6,6 @@ import datetime
 
 import grammar
 from engine import settings as S
-from engine import types as T
 from engine.catalog import Catalog
 from engine.errors import EngineError, SqlSyntaxError, UnknownDatabase
 from engine.result import Progress, Result, as_engine_error
@@ -91,6 +90,3 @@ class Session:
     def new_result(self, schema, rows, types=(), affect=None, progress=None) -> Result:
         return Result(schema, rows, affect=affect, progress=progress or Progress(), types=list(types))
 
-
-def null_type(t: T.SqlType) -> T.SqlType:
-    return t

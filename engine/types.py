@@ -423,10 +423,3 @@ def renderer_for(t: SqlType):
         return _render_timestamp
     return render_value
 
-
-# ---------------------------------------------------------------- ordering
-
-
-def sort_key_null_safe(v):
-    """Ordering across mixed Python values: numbers before strings, NULL handled by callers."""
-    return v

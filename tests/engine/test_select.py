@@ -98,3 +98,7 @@ SUBQUERIES = [
 @pytest.mark.parametrize("sql, expected", EXPRESSIONS + QUERIES + AGGREGATES + JOINS + SUBQUERIES)
 def test_query(run, sql, expected):
     assert run(sql) == expected
+
+
+def test_join_using_star_shows_the_column_once(run):
+    assert run("SELECT * FROM u JOIN u AS v USING (id) WHERE id = 1") == [(1, "one", "one")]
