@@ -622,6 +622,9 @@ class Planner:
         matches = [c for c in columns if c[1].lower() == name and (qual is None or (c[0] or "").lower() == qual)]
         if not matches:
             raise UnknownColumn(f"column {'.'.join(parts)} doesn't exist", position=n.pos)
+        if len(matches) > 1 and qual is None:
+            visible = [m for m in matches if m[2] not in self.star_hidden]
+            matches = visible or matches
         if len(matches) > 1 and len({m[2] for m in matches}) > 1:
             # the same name in several tables: ambiguous unless qualified
             raise EngineError(f"column {'.'.join(parts)} reference is ambiguous", code=SEMANTIC, position=n.pos)
