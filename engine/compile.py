@@ -129,9 +129,15 @@ class Codegen:
         lines += ["        " + line for line in body_lines]
         lines.append(f"    return {name}")
         source = "\n".join(lines)
-        namespace: dict = {}
-        exec(compile(source, "<query>", "exec"), {"__builtins__": _BUILTINS}, namespace)
-        fn = namespace["_factory"](*[self.bindings[n] for n in names])
+        factory = _FACTORIES.get(source)
+        if factory is None:
+            namespace: dict = {}
+            exec(compile(source, "<query>", "exec"), {"__builtins__": _BUILTINS}, namespace)
+            factory = namespace["_factory"]
+            if len(_FACTORIES) >= 4096:
+                _FACTORIES.clear()
+            _FACTORIES[source] = factory
+        fn = factory(*[self.bindings[n] for n in names])
         fn.source = source
         return fn
 
@@ -334,6 +340,10 @@ class Codegen:
             return f"({src} is True)"
         return src
 
+
+# source text -> compiled factory: the same query shape compiles once per process (values differ
+# between queries but only ever arrive as the factory's arguments)
+_FACTORIES: dict[str, object] = {}
 
 _BUILTINS = {
     "float": float, "int": int, "str": str, "len": len, "None": None, "True": True, "False": False,
