@@ -7,7 +7,7 @@ import io
 from twisted.web import resource, server
 
 
-class QueryRequest(server.Request):
+class LeanRequest(server.Request):
     """A request that skips form-body parsing (twisted.web would parse every POST's
     Content-Type with the slow stdlib email parser) and stops buffering a body beyond
     `max_body_bytes`; the handler then answers 413."""
@@ -61,7 +61,7 @@ class QuerySite(server.Site):
         self.noisy = False
         self.displayTracebacks = False
         self._access_log = access_log
-        self.requestFactory = type("BoundedQueryRequest", (QueryRequest,),
+        self.requestFactory = type("BoundedLeanRequest", (LeanRequest,),
                                    {"max_body_bytes": max_body_bytes})
 
     def log(self, request):

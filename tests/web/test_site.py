@@ -2,11 +2,11 @@
 
 from twisted.web.test.requesthelper import DummyChannel
 
-from web.site import QueryRequest, QuerySite
+from web.site import LeanRequest, QuerySite
 
 
 def make_request(limit):
-    request_class = type("R", (QueryRequest,), {"max_body_bytes": limit})
+    request_class = type("R", (LeanRequest,), {"max_body_bytes": limit})
     return request_class(DummyChannel())
 
 
