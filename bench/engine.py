@@ -332,7 +332,7 @@ def render_table(measured, engines, title):
            for k in ("qf", "qs", "gq")]
     lines.append("| **geomean, SELECTs** | | " + " | " * len(names) + " | ".join(geo) + " |")
     lines.append("")
-    lines += [f"✗ {n}" for n in notes]
+    lines += [("note: " if n.split(": ", 1)[1].startswith("n/a") else "✗ ") + n for n in notes]
     return "\n".join(lines)
 
 
