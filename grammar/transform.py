@@ -453,20 +453,20 @@ class AstBuilder(Transformer):
         return (None, offset)
 
     def table_alias(self, name, columns):
-        return (_name(name), columns)
+        return (name, columns)
 
     def table_ref(self, path, alias):
-        alias_name = alias[0] if alias else None
+        alias_name = _table_alias_name(alias)
         return ast.TableRef(_names(path), alias_name, pos=_pos_of(path[0]))
 
     def table_function(self, name, args, alias):
-        alias_name = alias[0] if alias else None
+        alias_name = _table_alias_name(alias)
         return ast.TableFunction(
             _name(name).lower(), args or (), alias_name, pos=(name.line, name.column)
         )
 
     def subquery_ref(self, query, alias):
-        alias_name, columns = alias if alias else (None, None)
+        alias_name, columns = (_name(alias[0]), alias[1]) if alias else (None, None)
         return ast.SubqueryRef(query, alias_name, columns, pos=query.pos)
 
     def join(self, left, kind, right, condition):
@@ -617,6 +617,20 @@ class AstBuilder(Transformer):
 
     def explain(self, statement):
         return ast.Explain(statement, pos=statement.pos)
+
+
+def _table_alias_name(alias) -> str | None:
+    """The alias of a table or table function; column aliases are for subqueries only."""
+    if alias is None:
+        return None
+    name, columns = alias
+    if columns is not None:
+        raise SemanticSyntaxError(
+            "column aliases are only supported for subqueries",
+            (name.line, name.column),
+            len(name.value),
+        )
+    return _name(name)
 
 
 def _alias_text(alias) -> str | None:

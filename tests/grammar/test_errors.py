@@ -46,6 +46,8 @@ ERRORS = [
     ("SELECT a 'x'", 1, 10),
     ("SELECT abs(a FROM 2)", 1, 8),
     ("SELECT lower(BOTH FROM a)", 1, 8),
+    ("SELECT * FROM t AS x(a, b)", 1, 20),
+    ("SELECT * FROM numbers(2) n(a)", 1, 26),
 ]
 
 
