@@ -79,3 +79,11 @@ def test_every_error_is_an_engine_error(db):
             list(s.execute(sql))
         except engine.EngineError as exc:
             assert isinstance(exc.code, int)
+
+
+def test_same_query_shape_with_other_values_is_not_confused(run):
+    # the compiled code is shared by shape; the values must still be this query's own
+    assert run("SELECT id FROM u WHERE label = 'two'") == [(2,)]
+    assert run("SELECT id FROM u WHERE label = 'three'") == [(3,)]
+    assert run("SELECT id * 10 FROM u WHERE id = 1") == [(10,)]
+    assert run("SELECT id * 100 FROM u WHERE id = 1") == [(100,)]
