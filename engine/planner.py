@@ -881,7 +881,7 @@ class Planner:
         if name == "typeof":
             if len(args) != 1:
                 raise BadArguments("typeof expects one argument", position=n.pos)
-            return Expr("const", T.STRING, value=args[0].type.display())
+            return Expr("const", T.STRING, value=args[0].type.sql_name(with_null=True))
         if name in ("to_int", "to_int64", "to_uint64", "to_float64", "to_varchar", "to_boolean"):
             target = {"to_int": T.INT64, "to_int64": T.INT64, "to_uint64": T.UINT64, "to_float64": T.FLOAT64,
                       "to_varchar": T.STRING, "to_boolean": T.BOOLEAN}[name]

@@ -363,7 +363,7 @@ def _show(session, ctx, stmt: A.Show):
 def show_create(table: Table) -> str:
     lines = []
     for c in table.columns:
-        base = c.type.as_nullable(False).display().upper()
+        base = c.type.sql_name()
         text = f"  {c.name} {base}" + ("" if c.type.nullable else " NOT") + " NULL"
         if c.default_sql is not None:
             text += f" DEFAULT {c.default_sql}"
@@ -378,7 +378,7 @@ def _describe(session, ctx, stmt: A.Describe):
     for c in table.columns:
         default = c.default_sql if c.default_sql is not None else ("NULL" if c.type.nullable else
                                                                    _default_text(c.type))
-        rows.append((c.name, c.type.as_nullable(False).display().upper(), "YES" if c.type.nullable else "NO",
+        rows.append((c.name, c.type.sql_name(), "YES" if c.type.nullable else "NO",
                      default, ""))
     return _rows_result([(n, T.STRING) for n in ("Field", "Type", "Null", "Default", "Extra")], rows)
 

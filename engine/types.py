@@ -34,6 +34,17 @@ class SqlType:
         base = f"Decimal({self.precision}, {self.scale})" if self.name == "Decimal" else self.name
         return f"Nullable({base})" if self.nullable else base
 
+    def sql_name(self, with_null: bool = False) -> str:
+        """The SQL spelling Databend uses in DESCRIBE, SHOW CREATE TABLE and TYPEOF ('INT', 'BIGINT
+        UNSIGNED', 'DECIMAL(10, 2)'...), with ' NULL' appended for nullable types when asked."""
+        if self.name == "Null":
+            return "NULL"
+        if self.name == "Decimal":
+            base = f"DECIMAL({self.precision}, {self.scale})"
+        else:
+            base = _SQL_NAMES[self.name]
+        return base + " NULL" if with_null and self.nullable else base
+
     def as_nullable(self, nullable: bool = True) -> SqlType:
         if self.name == "Null" or self.nullable == nullable:
             return self
@@ -59,6 +70,13 @@ class SqlType:
     def can_be_null(self) -> bool:
         return self.nullable or self.name == "Null"
 
+
+_SQL_NAMES = {
+    "Boolean": "BOOLEAN", "Int8": "TINYINT", "Int16": "SMALLINT", "Int32": "INT", "Int64": "BIGINT",
+    "UInt8": "TINYINT UNSIGNED", "UInt16": "SMALLINT UNSIGNED", "UInt32": "INT UNSIGNED",
+    "UInt64": "BIGINT UNSIGNED", "Float32": "FLOAT", "Float64": "DOUBLE", "String": "VARCHAR",
+    "Date": "DATE", "Timestamp": "TIMESTAMP",
+}
 
 NULL = SqlType("Null", True)
 BOOLEAN = SqlType("Boolean")

@@ -27,7 +27,7 @@ EXPRESSIONS = [
     ("SELECT LENGTH('abc'), UPPER('a'), LOWER('B'), SUBSTRING('hello', 2, 3), TRIM('  a  ')",
      [(3, "A", "b", "ell", "a")]),
     ("SELECT TYPEOF(1), TYPEOF(1.5), TYPEOF(1 / 2), TYPEOF('a'), TYPEOF(NULL)",
-     [("UInt8", "Decimal(2, 1)", "Float64", "String", "NULL")]),
+     [("TINYINT UNSIGNED", "DECIMAL(2, 1)", "DOUBLE", "VARCHAR", "NULL")]),
     ("SELECT DATABASE(), CURRENTDATABASE(), CURRENT_USER()", [("default", "default", "'root'@'%'")]),
     ("SELECT TO_DATE('2020-01-02') = '2020-01-02'", [(True,)]),
 ]

@@ -120,9 +120,9 @@ def test_max_result_rows_caps_unlimited_queries(db):
 def test_show_and_describe(db, run):
     assert ("default",) in run("SHOW DATABASES")
     assert run("SHOW TABLES") == [("n",), ("t",), ("u",)]
-    assert run("DESCRIBE u") == [("id", "INT32", "NO", "0", ""), ("label", "STRING", "NO", "''", "")]
+    assert run("DESCRIBE u") == [("id", "INT", "NO", "0", ""), ("label", "VARCHAR", "NO", "''", "")]
     (name, ddl), = run("SHOW CREATE TABLE u")
-    assert name == "u" and "id INT32 NOT NULL" in ddl
+    assert name == "u" and "id INT NOT NULL" in ddl
 
 
 def test_system_tables(run):
@@ -162,7 +162,11 @@ COLUMN_NAMES = [
     ("SELECT count(*), sum(a), avg(a) FROM t", ["count(*)", "sum(a)", "avg(a)"],
      ["UInt64", "Nullable(Int64)", "Nullable(Float64)"]),
     ("SELECT a AS x, b FROM t", ["x", "b"], ["Nullable(Int32)", "Nullable(String)"]),
-    ("SELECT CAST(1 AS SIGNED)", ["CAST(1 AS INT64)"], ["Int64"]),
+    ("SELECT CAST(1 AS SIGNED)", ["cast(1 as int64)"], ["Int64"]),
+    ("SELECT 1 AND 0, NOT 1, 7 DIV 2, - 1", ["(1 and 0)", "not 1", "(7 div 2)", "- 1"],
+     ["Boolean", "Boolean", "UInt8", "Int8"]),
+    ("SELECT a IS NULL, a IN (1, 2), b LIKE 'x%' FROM t", ["a is null", "a in(1, 2)", "b like 'x%'"],
+     ["Boolean", "Nullable(Boolean)", "Nullable(Boolean)"]),
     ("SELECT number FROM numbers(1)", ["number"], ["UInt64"]),
 ]
 
