@@ -36,9 +36,16 @@ class Table:
     def append(self, rows: list[tuple]) -> None:
         """Append rows (already converted); the only way rows enter a table."""
         has_null = self.has_null
-        for i, flag in enumerate(has_null):
-            if not flag and self.columns[i].type.nullable and any(r[i] is None for r in rows):
-                has_null[i] = True
+        if len(rows) == 1:
+            row = rows[0]
+            if None in row:
+                for i, v in enumerate(row):
+                    if v is None:
+                        has_null[i] = True
+        else:
+            for i, flag in enumerate(has_null):
+                if not flag and self.columns[i].type.nullable and any(r[i] is None for r in rows):
+                    has_null[i] = True
         self.rows.extend(rows)
 
     def column_index(self, name: str) -> int | None:

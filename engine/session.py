@@ -37,8 +37,15 @@ class QueryContext:
         self.user = session.user
         self.session_settings = session.settings
         self.global_settings = session.db.global_settings
-        tz = S.timezone(session.setting("timezone"))
-        self.now = datetime.datetime.now(tz).replace(tzinfo=None)
+        self._now = None
+
+    @property
+    def now(self) -> datetime.datetime:
+        """The statement's clock reading in the session time zone (read once per statement)."""
+        if self._now is None:
+            tz = S.timezone(self.session.setting("timezone"))
+            self._now = datetime.datetime.now(tz).replace(tzinfo=None)
+        return self._now
 
     def resolve_table_name(self, parts: tuple[str, ...]) -> tuple[str, str]:
         if len(parts) == 1:

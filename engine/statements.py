@@ -211,8 +211,11 @@ def _insert_plan(table: Table, positions):
     return plan
 
 
-def _literal_value(node, planner):
-    """The Python value of a VALUES item; literals take the fast path."""
+_PLAIN_LITERALS = frozenset({"int", "string", "bool", "null"})
+
+
+def _literal_value(node, ctx):
+    """The Python value of a VALUES item that is not a plain literal."""
     if type(node) is A.Literal:
         kind = node.kind
         if kind == "int" or kind == "string" or kind == "bool" or kind == "null":
@@ -222,8 +225,8 @@ def _literal_value(node, planner):
         return decimal.Decimal(str(node.value))
     if type(node) is A.UnaryOp and node.op == "-" and type(node.operand) is A.Literal \
             and node.operand.kind in ("int", "float", "decimal"):
-        return -_literal_value(node.operand, planner)
-    e = planner.bind(node, Scope([]))
+        return -_literal_value(node.operand, ctx)
+    e = Planner(ctx).bind(node, Scope([]))
     if e.kind != "const":
         raise BadArguments("VALUES takes constant expressions", position=getattr(node, "pos", None))
     return e.value
@@ -243,16 +246,18 @@ def _insert(session, ctx, stmt: A.Insert):
         run = build(plan, Runtime(ctx, progress, planner.nonnull))
         return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions),
                        [T.UINT64], progress=progress)
-    planner = Planner(ctx)
     converters, fill = _insert_plan(table, positions)
     width = len(positions)
     rows = []
     literal = _literal_value
+    plain = _PLAIN_LITERALS
+    literal_type = A.Literal
     for values in stmt.rows:
         if len(values) != width:
             raise BadArguments(f"INSERT has {width} target columns but a VALUES row has {len(values)} values",
                                position=getattr(values[0], "pos", None) if values else stmt.pos)
-        row = tuple([conv(literal(v, planner)) for conv, v in zip(converters, values, strict=False)])
+        row = tuple([conv(v.value if type(v) is literal_type and v.kind in plain else literal(v, ctx))
+                     for conv, v in zip(converters, values, strict=False)])
         rows.append(fill(row) if fill is not None else row)
     table.append(rows)
     progress.write_rows = len(rows)
