@@ -21,7 +21,7 @@ class ServiceConfig:
     wire_format: str = "auto"  # auto: X-DATABEND-* request header -> databend, else spec
     max_body_bytes: int = 10 * 1024 * 1024  # largest accepted request body
     max_running_queries: int = 64  # queries still producing rows at the same time
-    max_retained_queries: int = 10000  # finished queries kept for paging/retry before eviction
+    max_retained_queries: int = 1000  # fully read queries kept for retry/final before eviction
     max_sessions: int = 1000  # server-side sessions (keep_server_session_secs > 0)
     max_keep_session_secs: int = 3600  # upper bound of keep_server_session_secs
     max_rows_per_page: int = 100_000  # upper bound of pagination.max_rows_per_page
