@@ -259,10 +259,33 @@ def _insert(session, ctx, stmt: A.Insert):
         row = tuple([conv(v.value if type(v) is literal_type and v.kind in plain else literal(v, ctx))
                      for conv, v in zip(converters, values, strict=False)])
         rows.append(fill(row) if fill is not None else row)
+    if len(rows) >= 64:
+        rows = _compact(rows, table)
     table.append(rows)
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
     return _result([Column(INSERTED, "UInt64")], [[(len(rows),)]], [T.UINT64], progress=progress)
+
+
+_NO_CHANGE: dict = {}
+
+
+def _compact(rows, table):
+    """Fresh copies of strings and floats, allocated row after row: values parsed out of SQL text
+    lie scattered among the parser's garbage, and scans then miss the CPU cache far more often."""
+    copy = []
+    for c in table.columns:
+        name = c.type.name
+        copy.append("s" if name == "String" else "f" if name in ("Float64", "Float32") else
+                    "i" if name in T.INT_NAMES else "")
+    if not any(copy):
+        return rows
+    kinds = tuple(copy)
+    out = []
+    for row in rows:
+        out.append(tuple([v if v is None or not k else v.translate(_NO_CHANGE) if k == "s"
+                          else v * 1.0 if k == "f" else v + 0 for k, v in zip(kinds, row, strict=False)]))
+    return out
 
 
 def _insert_steps(table: Table, batches, progress: Progress, positions, report=True):

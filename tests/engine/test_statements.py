@@ -176,3 +176,13 @@ def test_column_names_and_types(db, sql, names, types):
     r = db.session().execute(sql)
     assert [c.name for c in r.schema] == names
     assert [c.type for c in r.schema] == types
+
+
+def test_bulk_insert_keeps_values_exactly(run):
+    run("CREATE TABLE bulk (i BIGINT, f DOUBLE, s VARCHAR, b BOOLEAN)")
+    values = ", ".join(f"({n * 1000003}, {n}.5e-1, 's{n}', {'true' if n % 2 else 'false'})" for n in range(100))
+    run(f"INSERT INTO bulk VALUES {values}, (NULL, CAST('-0.0' AS DOUBLE), '', NULL)")
+    rows = run("SELECT i, f, s, b FROM bulk")
+    assert rows[7] == (7000021, 0.75, "s7", True)
+    assert rows[-1][0] is None and str(rows[-1][1]) == "-0.0" and rows[-1][2] == "" and rows[-1][3] is None
+    assert all(type(r[0]) is int and type(r[3]) is bool for r in rows[:-1])
