@@ -57,11 +57,11 @@ class Server:
 
     Its output is drained by a thread (keeping the last lines) so that logging never blocks it."""
 
-    def __init__(self, name, command, pin, timeout=30.0):
+    def __init__(self, name, command, pin, timeout=30.0, env=None):
         self.name = name
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         preexec_fn=_pinning(SERVER_CPU, pin),
-                                        start_new_session=True)
+                                        start_new_session=True, env=env)
         self.tail = collections.deque(maxlen=50)
         self.port = None
         deadline = time.monotonic() + timeout
@@ -123,7 +123,7 @@ def start_queryhttp(args):
 
 def start_baseline(args):
     return Server("bare Klein route", [sys.executable, "-m", "bench.http_baseline", "--port", "0"],
-                  args.pin)
+                  args.pin, env=_env())
 
 
 def load(args, mode, port, *options, limit=600):
