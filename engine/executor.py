@@ -199,7 +199,6 @@ def _build_join(plan: P.Join, rt, pred=None, exprs=None):
         cond = "" if pred is None else " if " + cond_src
         source = "ht.get(" + lkey + ", " + empty + ")" if lkey else "right"
         probe = cg.build(["b", "p", "ht", "right"], [f"return [{proj} for l in b for m in {source}{cond}]"])
-        unique_probe = None
         if lkey:
             # every build key unique (a dimension table): one dict lookup per probe row, no inner loop
             extra = "" if cond_src is None else " and " + cond_src
