@@ -160,8 +160,8 @@ def arithmetic_type(op: str, a: SqlType, b: SqlType) -> SqlType:
     if a.name == "Decimal" or b.name == "Decimal":
         if op == "DIV":
             return INT64
-        pa, sa = (a.precision, a.scale) if a.name == "Decimal" else (20, 0)
-        pb, sb = (b.precision, b.scale) if b.name == "Decimal" else (20, 0)
+        pa, sa = (a.precision, a.scale) if a.name == "Decimal" else (_int_digits(a), 0)
+        pb, sb = (b.precision, b.scale) if b.name == "Decimal" else (_int_digits(b), 0)
         if op == "*":
             scale = sa + sb
             return SqlType("Decimal", False, min(max(pa + pb, scale + 1), 76), scale)
@@ -183,6 +183,12 @@ def arithmetic_type(op: str, a: SqlType, b: SqlType) -> SqlType:
     if op == "%":
         return _int_type(signed, width)
     raise AssertionError(op)
+
+
+def _int_digits(t: SqlType) -> int:
+    """Decimal digits an integer type needs (Databend's precision for integers in decimal math)."""
+    return {"Int8": 3, "UInt8": 3, "Int16": 5, "UInt16": 5, "Int32": 10, "UInt32": 10}.get(t.name, 19 if t.name == "Int64"
+                                                                                           else 20)
 
 
 def common_type(types) -> SqlType:
