@@ -16,11 +16,11 @@ import engine
 from engine import settings as engine_settings
 from web.auth import Authenticator
 from web.config import SERVER_VERSION, ServiceConfig
+from web.dispatch import Dispatcher
 from web.errors import BadRequest, FailedToStart, HTTPError, NotFound, PayloadTooLarge
 from web.queries import INTERNAL, Page, Query, QueryRegistry, client_query_id
 from web.query_request import QueryRequest, parse_query_request
 from web.sessions import TOO_MANY_CONNECTIONS, SessionStore
-from web.site import MergedSlashes
 from web.wire import (
     DATABEND,
     FAILED,
@@ -89,8 +89,9 @@ class QueryApp:
                                      self.config.max_keep_session_secs)
         self._timer = timer
 
-    def resource(self):
-        return MergedSlashes(self.app.resource())
+    def resource(self, fast_routes: bool = True):
+        """The root resource; `fast_routes=False` sends every request through Klein routing."""
+        return Dispatcher(self, self.app.resource(), fast=fast_routes)
 
     def sweep(self) -> None:
         """Expire unread queries and idle server-side sessions (run every second or so)."""
@@ -157,14 +158,6 @@ class QueryApp:
 
     # -- errors ----------------------------------------------------------------------------------
 
-    @app.handle_errors(HTTPError)
-    def _http_error(self, request, failure):
-        error = failure.value
-        body, content_type = error_body(self._format(request), error.code, error.message)
-        if error.status == 401:
-            request.setHeader(b"www-authenticate", b'Basic realm="queryhttp"')
-        return self._send(request, error.status, body, content_type)
-
     @app.handle_errors(RouteNotFound)
     def _route_not_found(self, request, failure):
         body, content_type = error_body(self._format(request), 404, "not found")
@@ -177,11 +170,16 @@ class QueryApp:
         return self._send(request, 405, body, content_type)
 
     @app.handle_errors(Exception)
-    def _internal_error(self, request, failure):
-        log.failure("internal error answering {uri}", failure, uri=request.uri)
-        body, content_type = error_body(self._format(request), 500,
-                                        "internal error; the server log has the details")
-        return self._send(request, 500, body, content_type)
+    def error_response(self, request, failure):
+        """The answer to a request that raised: its HTTPError, or a logged 500 for a bug."""
+        error = failure.value
+        if not isinstance(error, HTTPError):
+            log.failure("internal error answering {uri}", failure, uri=request.uri)
+            error = HTTPError("internal error; the server log has the details", status=500)
+        body, content_type = error_body(self._format(request), error.code, error.message)
+        if error.status == 401:
+            request.setHeader(b"www-authenticate", b'Basic realm="queryhttp"')
+        return self._send(request, error.status, body, content_type)
 
     # -- starting a query ------------------------------------------------------------------------
 

@@ -154,7 +154,7 @@ class Call:
 
 class Harness:
     def __init__(self, config: ServiceConfig | None = None, authenticator=None,
-                 inline_steps: int | None = None):
+                 inline_steps: int | None = None, fast_routes: bool = True):
         self.clock = Clock()
         self.scheduler = HandScheduler()
         # one engine step per cooperator tick: the test decides how far a query gets
@@ -167,7 +167,7 @@ class Harness:
         self.app = QueryApp(self.db, clock=self.clock, cooperator=self.cooperator,
                             config=config, authenticator=authenticator,
                             timer=lambda: 0.0)
-        self.http = StubTreq(self.app.resource())
+        self.http = StubTreq(self.app.resource(fast_routes=fast_routes))
 
     def flush(self):
         self.http.flush()
