@@ -215,12 +215,30 @@ class Codegen:
     def _v_and(self, e: Expr, cols) -> str:
         if not self.nullable(e):
             return "(" + " and ".join(self.expr(a, cols) for a in e.args) + ")"
-        return f"{self.bind(and3)}({', '.join(self.expr(a, cols) for a in e.args)})"
+        return self._logic3(e, cols, False)
 
     def _v_or(self, e: Expr, cols) -> str:
         if not self.nullable(e):
             return "(" + " or ".join(self.expr(a, cols) for a in e.args) + ")"
-        return f"{self.bind(or3)}({', '.join(self.expr(a, cols) for a in e.args)})"
+        return self._logic3(e, cols, True)
+
+    def _logic3(self, e: Expr, cols, decisive: bool) -> str:
+        """Three-valued AND (decisive False) / OR (decisive True), evaluated left to right and
+        stopping at the first decisive operand, so `x <> 0 AND 10 DIV x > 1` never divides by 0."""
+        word = "True" if decisive else "False"
+        tests, temps = [], []
+        for arg in e.args:
+            src = self.expr(arg, cols)
+            if self.nullable(arg):
+                t = self.temp()
+                temps.append(t)
+                tests.append(f"({t} := {src}) is {word}")
+            else:
+                tests.append(src if decisive else f"not {src}")
+        out = f"(None if {' or '.join(t + ' is None' for t in temps)} else {not decisive})"
+        for test in reversed(tests):
+            out = f"({word} if {test} else {out})"
+        return out
 
     def _v_not(self, e: Expr, cols) -> str:
         return self._guarded(e.args, cols, lambda x: f"(not {x})")
@@ -289,10 +307,33 @@ class Codegen:
 
     def _v_func(self, e: Expr, cols) -> str:
         fn = e.value
+        lazy = _LAZY_FUNCTIONS.get(fn.name)
+        if lazy is not None:
+            return lazy(self, e, cols)
         f = self.bind(fn.impl)
         if fn.strict:
             return self._guarded(e.args, cols, lambda *xs: f"{f}({', '.join(xs)})")
         return f"{f}({', '.join(self.expr(a, cols) for a in e.args)})"
+
+    def _coalesce(self, e: Expr, cols) -> str:
+        """COALESCE / IFNULL as a conditional chain: an argument runs only when all before it
+        are NULL, so `COALESCE(x, 1 DIV 0)` fails only for rows where x is NULL."""
+        tail = "None"
+        for arg in reversed(e.args):
+            src = self.expr(arg, cols)
+            if not self.nullable(arg):
+                tail = src
+            elif arg.kind in _SIMPLE_KINDS:
+                tail = f"({src} if {src} is not None else {tail})"
+            else:
+                t = self.temp()
+                tail = f"({t} if ({t} := {src}) is not None else {tail})"
+        return tail
+
+    def _if(self, e: Expr, cols) -> str:
+        """IF(c, a, b): only the chosen branch runs."""
+        cond, then, otherwise = e.args
+        return f"({self.expr(then, cols)} if {self.pred(cond, cols)} else {self.expr(otherwise, cols)})"
 
     def _v_subquery(self, e: Expr, cols) -> str:
         sq = e.value
@@ -340,6 +381,8 @@ class Codegen:
             return f"({src} is True)"
         return src
 
+
+_LAZY_FUNCTIONS = {"coalesce": Codegen._coalesce, "ifnull": Codegen._coalesce, "if": Codegen._if}
 
 # source text -> compiled factory: the same query shape compiles once per process (values differ
 # between queries but only ever arrive as the factory's arguments)

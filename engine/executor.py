@@ -12,7 +12,7 @@ from operator import itemgetter
 
 from engine import expr as P
 from engine.compile import Codegen
-from engine.errors import EngineError
+from engine.errors import INTERNAL, EngineError
 from engine.expr import Expr
 
 BATCH = 2048
@@ -670,14 +670,24 @@ def subquery_runner(sq: P.Subquery, rt: Runtime):
         return run(params)
 
     if sq.mode == "scalar":
+        # As in Databend: an uncorrelated scalar subquery gives its first row, a correlated one
+        # returning more than one row is an error.
+        at_most_one_row = sq.correlated
+
         def scalar(params):
             if params in cache:
                 return cache[params]
             value = None
+            seen = 0
             for batch in execute(params):
                 if batch:
-                    value = batch[0][0]
-                    break
+                    if not seen:
+                        value = batch[0][0]
+                    seen += len(batch)
+                    if not at_most_one_row or seen > 1:
+                        break
+            if seen > 1 and at_most_one_row:
+                raise EngineError("Scalar subquery can't return more than one row", code=INTERNAL)
             if len(cache) > 100_000:
                 cache.clear()
             cache[params] = value

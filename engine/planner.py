@@ -186,6 +186,10 @@ class Planner:
                         pos = i
                         break
                 else:
+                    if q.distinct:
+                        raise EngineError(
+                            "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
+                            code=SEMANTIC, position=item.expr.pos)
                     pos = len(select_exprs) + len(extra)
                     extra.append(e)
             sort_keys.append((pos, item.desc, item.nulls_first))
@@ -388,10 +392,11 @@ class Planner:
                 scope = Scope(cols, parent, ctes=ctes)
                 if node.on is not None:
                     pool.extend(split_and(self._predicate(self.bind(node.on, scope))))
-                if node.using:
-                    left_cols = [c for r in rels[:-1] for c in r.columns]
-                    right_cols = rels[-1].columns
-                    for name in node.using:
+                left_cols = [c for r in rels[:-1] for c in r.columns]
+                right_cols = rels[-1].columns
+                using = _join_using(node, left_cols, right_cols)
+                if using:
+                    for name in using:
                         lc = self._lookup(A.ColumnRef((name,), pos=node.pos), left_cols)
                         rc = self._lookup(A.ColumnRef((name,), pos=node.pos), right_cols)
                         self.star_hidden.add(rc[2])
@@ -459,7 +464,8 @@ class Planner:
         conds = []
         if node.on is not None:
             conds = split_and(self._predicate(self.bind(node.on, scope)))
-        for name in node.using or ():
+        written_left, written_right = (right, left) if node.kind == "RIGHT" else (left, right)
+        for name in _join_using(node, written_left.columns, written_right.columns):
             lc = self._lookup(A.ColumnRef((name,), pos=node.pos), left.columns)
             rc = self._lookup(A.ColumnRef((name,), pos=node.pos), right.columns)
             self.star_hidden.add(rc[2])  # after a RIGHT swap, rc is the written left side
@@ -966,6 +972,19 @@ def and_all(conds: list[Expr]) -> Expr | None:
     if len(conds) == 1:
         return conds[0]
     return Expr("and", T.BOOLEAN.as_nullable(any(c.type.can_be_null for c in conds)), tuple(conds))
+
+
+def _join_using(node: A.Join, left_cols, right_cols) -> tuple[str, ...]:
+    """The USING column names of a join; for NATURAL, every name both sides have (left order)."""
+    if not node.natural:
+        return node.using or ()
+    right_names = {c[1].lower() for c in right_cols}
+    names: list[str] = []
+    for column in left_cols:
+        name = column[1].lower()
+        if name in right_names and name not in names:
+            names.append(name)
+    return tuple(names)
 
 
 def _equi_pair(c: Expr, left: set, right: set):

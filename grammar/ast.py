@@ -189,13 +189,15 @@ class SubqueryRef(Node):
 
 @dataclass(frozen=True, slots=True)
 class Join(Node):
-    """kind: 'INNER', 'LEFT', 'RIGHT', 'FULL', 'CROSS' (comma joins are CROSS)."""
+    """kind: 'INNER', 'LEFT', 'RIGHT', 'FULL', 'CROSS' (comma joins are CROSS).
+    natural: NATURAL join, i.e. USING all the column names both sides have."""
 
     kind: str
     left: Node
     right: Node
     on: Node | None = None
     using: tuple[str, ...] | None = None
+    natural: bool = False
 
 
 @dataclass(frozen=True, slots=True)

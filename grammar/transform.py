@@ -8,6 +8,7 @@ from dataclasses import replace
 from lark import Token, Transformer, v_args
 
 from grammar import ast
+from grammar.keywords import IMPLICIT_ALIAS_FORBIDDEN_WORDS, NEVER_ALIAS_WORDS
 
 # Types a column or a CAST may name (Databend names and the usual aliases), upper-cased.
 KNOWN_TYPES = frozenset(
@@ -412,6 +413,12 @@ class AstBuilder(Transformer):
     def select_item(self, expr, alias):
         return ast.SelectItem(expr, _alias_text(alias), pos=expr.pos)
 
+    def explicit_alias(self, name):
+        return _checked_alias(name, NEVER_ALIAS_WORDS)
+
+    def implicit_alias(self, name):
+        return _checked_alias(name, IMPLICIT_ALIAS_FORBIDDEN_WORDS)
+
     def string_alias(self, token):
         return unescape_string(token.value)
 
@@ -452,8 +459,11 @@ class AstBuilder(Transformer):
     def offset_only(self, offset):
         return (None, offset)
 
-    def table_alias(self, name, columns):
-        return (name, columns)
+    def explicit_table_alias(self, name, columns):
+        return (_checked_alias(name, NEVER_ALIAS_WORDS), columns)
+
+    def implicit_table_alias(self, name, columns):
+        return (_checked_alias(name, IMPLICIT_ALIAS_FORBIDDEN_WORDS), columns)
 
     def table_ref(self, path, alias):
         alias_name = _table_alias_name(alias)
@@ -477,6 +487,9 @@ class AstBuilder(Transformer):
             else:
                 using = condition[1]
         return ast.Join(kind, left, right, on=on, using=using, pos=left.pos)
+
+    def natural_join(self, left, _natural, kind, right):
+        return ast.Join(kind, left, right, natural=True, pos=left.pos)
 
     def cross_join(self, left, _cross, right):
         return ast.Join("CROSS", left, right, pos=left.pos)
@@ -617,6 +630,17 @@ class AstBuilder(Transformer):
 
     def explain(self, statement):
         return ast.Explain(statement, pos=statement.pos)
+
+
+def _checked_alias(name: Token, reserved: frozenset[str]) -> Token:
+    """`name` unless it is an unquoted reserved word (quote it to use it as an alias)."""
+    if name.type == "NAME" and name.value.lower() in reserved:
+        raise SemanticSyntaxError(
+            f"unexpected `{name.value}`: a reserved keyword cannot be an alias unless quoted",
+            (name.line, name.column),
+            len(name.value),
+        )
+    return name
 
 
 def _table_alias_name(alias) -> str | None:

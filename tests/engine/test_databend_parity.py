@@ -1,0 +1,157 @@
+"""Behaviour matched against Databend: NATURAL joins, DISTINCT with ORDER BY, scalar subquery
+rows, and conditional expressions that only evaluate the branch they need."""
+
+import pytest
+
+from engine import EngineError
+
+
+@pytest.fixture
+def rs(db):
+    """A session with two tables sharing column `a` (NATURAL joins on it)."""
+    session = db.session()
+    for sql in [
+        "CREATE TABLE l (a INT, b INT, s VARCHAR)",
+        "INSERT INTO l VALUES (1, 15, 'x'), (2, 22, 'y'), (2, NULL, NULL), (0, 30, 'z')",
+        "CREATE TABLE r (a INT, c INT)",
+        "INSERT INTO r VALUES (1, 10), (2, 20), (3, 30)",
+    ]:
+        list(session.execute(sql))
+    return session
+
+
+def rows(session, sql):
+    return list(session.execute(sql))
+
+
+def names(session, sql):
+    return [c.name for c in session.execute(sql).schema]
+
+
+# ---------------------------------------------------------------- NATURAL joins
+
+NATURAL = [
+    ("SELECT * FROM l NATURAL JOIN r ORDER BY a, b",
+     [(1, 15, "x", 10), (2, 22, "y", 20), (2, None, None, 20)]),
+    ("SELECT * FROM l NATURAL INNER JOIN r ORDER BY a, b",
+     [(1, 15, "x", 10), (2, 22, "y", 20), (2, None, None, 20)]),
+    ("SELECT * FROM l NATURAL LEFT JOIN r ORDER BY a, b",
+     [(0, 30, "z", None), (1, 15, "x", 10), (2, 22, "y", 20), (2, None, None, 20)]),
+    ("SELECT * FROM r NATURAL RIGHT JOIN l ORDER BY a, b",
+     [(None, 0, 30, "z"), (10, 1, 15, "x"), (20, 2, 22, "y"), (20, 2, None, None)]),
+    ("SELECT * FROM l NATURAL FULL OUTER JOIN r ORDER BY a, b",
+     [(0, 30, "z", None), (1, 15, "x", 10), (2, 22, "y", 20), (2, None, None, 20),
+      (None, None, None, 30)]),
+    ("SELECT a, c FROM l NATURAL LEFT OUTER JOIN r WHERE b > 20 ORDER BY 1", [(0, None), (2, 20)]),
+    # no common column: a cross join
+    ("SELECT * FROM (SELECT 1 AS x) p NATURAL JOIN (SELECT 2 AS y) q", [(1, 2)]),
+    # every common column takes part
+    ("SELECT * FROM (SELECT 1 AS x, 2 AS y) p NATURAL JOIN (SELECT 2 AS y, 1 AS x, 3 AS z) q",
+     [(1, 2, 3)]),
+    ("SELECT * FROM (SELECT 1 AS x, 2 AS y) p NATURAL JOIN (SELECT 2 AS y, 5 AS x) q", []),
+]
+
+
+@pytest.mark.parametrize("sql, expected", NATURAL)
+def test_natural_join(rs, sql, expected):
+    assert rows(rs, sql) == expected
+
+
+def test_natural_join_shows_common_columns_once(rs):
+    assert names(rs, "SELECT * FROM l NATURAL JOIN r") == ["a", "b", "s", "c"]
+    assert names(rs, "SELECT * FROM r NATURAL RIGHT JOIN l") == ["c", "a", "b", "s"]
+
+
+def test_natural_is_never_a_table_alias(rs):
+    # before: `l natural` aliased l, then a cross join with r (12 rows)
+    assert len(rows(rs, "SELECT * FROM l natural JOIN r")) == 3
+
+
+# ---------------------------------------------------------------- DISTINCT + ORDER BY
+
+
+@pytest.mark.parametrize(
+    "sql",
+    ["SELECT DISTINCT a FROM l ORDER BY b", "SELECT DISTINCT a FROM l ORDER BY a + 1",
+     "SELECT DISTINCT a, s FROM l ORDER BY b DESC"],
+)
+def test_distinct_order_by_outside_select_list_is_an_error(rs, sql):
+    with pytest.raises(EngineError) as info:
+        rows(rs, sql)
+    assert info.value.code == 1065
+    assert "ORDER BY expressions must appear in select list" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "sql, expected",
+    [
+        ("SELECT DISTINCT a FROM l ORDER BY a", [(0,), (1,), (2,)]),
+        ("SELECT DISTINCT a FROM l ORDER BY l.a DESC", [(2,), (1,), (0,)]),
+        ("SELECT DISTINCT a + 1 AS x FROM l ORDER BY x", [(1,), (2,), (3,)]),
+        ("SELECT DISTINCT a + 1 FROM l ORDER BY a + 1 DESC", [(3,), (2,), (1,)]),
+        ("SELECT DISTINCT a FROM l ORDER BY 1 DESC LIMIT 2", [(2,), (1,)]),
+        ("SELECT a FROM l ORDER BY b DESC NULLS LAST LIMIT 2", [(0,), (2,)]),
+    ],
+)
+def test_distinct_order_by_select_list(rs, sql, expected):
+    assert rows(rs, sql) == expected
+
+
+# ---------------------------------------------------------------- scalar subqueries
+
+
+def test_uncorrelated_scalar_subquery_takes_the_first_row(rs):
+    # Databend plans it as a join with one row: no error
+    assert rows(rs, "SELECT (SELECT c FROM r ORDER BY c DESC)") == [(30,)]
+
+
+def test_correlated_scalar_subquery_with_two_rows_is_an_error(rs):
+    with pytest.raises(EngineError) as info:
+        rows(rs, "SELECT a, (SELECT c FROM r WHERE r.a > l.a) FROM l")
+    assert info.value.code == 1001
+    assert "Scalar subquery can't return more than one row" in str(info.value)
+
+
+def test_correlated_scalar_subquery_with_at_most_one_row(rs):
+    assert rows(rs, "SELECT a, (SELECT c FROM r WHERE r.a = l.a) FROM l ORDER BY a, b") == [
+        (0, None), (1, 10), (2, 20), (2, 20)]
+
+
+# ---------------------------------------------------------------- lazy branches
+
+LAZY = [
+    ("SELECT COALESCE(1, 1 DIV 0)", [(1,)]),
+    ("SELECT IFNULL(1, 1 DIV 0)", [(1,)]),
+    ("SELECT IF(true, 1, 1 DIV 0)", [(1,)]),
+    ("SELECT IF(false, 1 DIV 0, 2)", [(2,)]),
+    ("SELECT CASE WHEN a = 0 THEN 0 ELSE 10 DIV a END FROM l ORDER BY a", [(0,), (10,), (5,), (5,)]),
+    ("SELECT IF(a = 0, 0, 10 DIV a) FROM l ORDER BY a", [(0,), (10,), (5,), (5,)]),
+    ("SELECT a FROM l WHERE a <> 0 AND 10 DIV a > 1 ORDER BY a", [(1,), (2,), (2,)]),
+    ("SELECT a <> 0 AND 10 DIV a > 1 FROM l ORDER BY a", [(False,), (True,), (True,), (True,)]),
+    ("SELECT a = 0 OR 10 DIV a > 1 FROM l ORDER BY a", [(True,), (True,), (True,), (True,)]),
+    # NULL operands still give three-valued results
+    ("SELECT b > 20 AND a <> 0 AND 10 DIV a > 1 FROM l ORDER BY a, b",
+     [(False,), (False,), (True,), (None,)]),
+    ("SELECT b > 20 OR a = 0 OR 10 DIV a > 6 FROM l ORDER BY a, b", [(True,), (True,), (True,), (None,)]),
+]
+
+
+@pytest.mark.parametrize("sql, expected", LAZY)
+def test_branches_not_taken_are_not_evaluated(rs, sql, expected):
+    assert rows(rs, sql) == expected
+
+
+def test_coalesce_evaluates_later_arguments_only_for_null_rows(rs):
+    assert rows(rs, "SELECT COALESCE(b, a) FROM l ORDER BY a, b") == [(30,), (15,), (22,), (2,)]
+    with pytest.raises(EngineError) as info:
+        rows(rs, "SELECT COALESCE(b, 1 DIV (a - a)) FROM l")
+    assert info.value.code == 1006
+
+
+@pytest.mark.parametrize(
+    "sql", ["SELECT 1 DIV 0", "SELECT COALESCE(NULL, 1 DIV 0)", "SELECT IF(true, 1 DIV 0, 1)"]
+)
+def test_a_branch_taken_still_raises(rs, sql):
+    with pytest.raises(EngineError) as info:
+        rows(rs, sql)
+    assert info.value.code == 1006
