@@ -159,6 +159,133 @@ def _to_date(v):
     return T.to_date(v)
 
 
+def _ltrim(s):
+    return _str(s).lstrip(" ")
+
+
+def _rtrim(s):
+    return _str(s).rstrip(" ")
+
+
+def _trim_leading(s, chars):
+    s, chars = _str(s), _str(chars)
+    if chars:
+        while s.startswith(chars):
+            s = s[len(chars):]
+    return s
+
+
+def _trim_trailing(s, chars):
+    s, chars = _str(s), _str(chars)
+    if chars:
+        while s.endswith(chars):
+            s = s[: -len(chars)]
+    return s
+
+
+def _trim_both(s, chars):
+    return _trim_trailing(_trim_leading(s, chars), chars)
+
+
+def _replace(s, old, new):
+    s, old = _str(s), _str(old)
+    return s.replace(old, _str(new)) if old else s
+
+
+def _reverse(s):
+    return _str(s)[::-1]
+
+
+_MAX_STRING_RESULT = 64 * 1024 * 1024
+
+
+def _checked_length(n) -> int:
+    n = max(int(n), 0)
+    if n > _MAX_STRING_RESULT:
+        raise BadArguments(f"string length {n} is too large (at most {_MAX_STRING_RESULT})")
+    return n
+
+
+def _repeat(s, n):
+    s = _str(s)
+    count = max(int(n), 0)
+    _checked_length(len(s) * count)
+    return s * count
+
+
+def _left(s, n):
+    return _str(s)[: max(int(n), 0)]
+
+
+def _right(s, n):
+    n = max(int(n), 0)
+    return _str(s)[-n:] if n else ""
+
+
+def _pad(s, n, pad, on_left):
+    s, pad = _str(s), _str(pad)
+    n = _checked_length(n)
+    if len(s) >= n:
+        return s[:n]
+    if not pad:
+        return s
+    fill = (pad * (n // len(pad) + 1))[: n - len(s)]
+    return fill + s if on_left else s + fill
+
+
+def _lpad(s, n, pad):
+    return _pad(s, n, pad, True)
+
+
+def _rpad(s, n, pad):
+    return _pad(s, n, pad, False)
+
+
+def _locate(needle, haystack, start=1):
+    start = int(start)
+    if start < 1:
+        return 0
+    return _str(haystack).find(_str(needle), start - 1) + 1
+
+
+def _instr(haystack, needle):
+    return _str(haystack).find(_str(needle)) + 1
+
+
+def _ascii(s):
+    s = _str(s)
+    return s.encode("utf-8")[0] if s else 0
+
+
+def _space(n):
+    return " " * _checked_length(n)
+
+
+def _octet_length(s):
+    return len(_str(s).encode("utf-8"))
+
+
+def _strcmp(a, b):
+    a, b = _str(a), _str(b)
+    return (a > b) - (a < b)
+
+
+def _split_part(s, delimiter, n):
+    parts = _str(s).split(_str(delimiter)) if _str(delimiter) else [_str(s)]
+    n = int(n)
+    if n > 0 and n <= len(parts):
+        return parts[n - 1]
+    if n < 0 and -n <= len(parts):
+        return parts[n]
+    return ""
+
+
+def _concat_ws(separator, *args):
+    if separator is None:
+        return None
+    return _str(separator).join(_str(a) for a in args if a is not None)
+
+
 def _common(types):
     return T.common_type(types)
 
@@ -182,7 +309,28 @@ _register("mod", _mod, lambda ts: T.arithmetic_type("%", ts[0], ts[1]), 2)
 _register("length", _length, _fixed(T.UINT64), 1, aliases=("char_length", "character_length"))
 _register("upper", _upper, _fixed(T.STRING), 1, aliases=("ucase",))
 _register("lower", _lower, _fixed(T.STRING), 1, aliases=("lcase",))
-_register("concat", _concat, _fixed(T.STRING), 1, 1000, strict=False)
+_register("concat", _concat, _fixed(T.STRING), 1, 1000)
+_register("concat_ws", _concat_ws, lambda ts: T.STRING.as_nullable(ts[0].can_be_null), 2, 1000,
+          strict=False)
+_register("ltrim", _ltrim, _fixed(T.STRING), 1)
+_register("rtrim", _rtrim, _fixed(T.STRING), 1)
+_register("trim_both", _trim_both, _fixed(T.STRING), 2)
+_register("trim_leading", _trim_leading, _fixed(T.STRING), 2)
+_register("trim_trailing", _trim_trailing, _fixed(T.STRING), 2)
+_register("replace", _replace, _fixed(T.STRING), 3)
+_register("reverse", _reverse, _fixed(T.STRING), 1)
+_register("repeat", _repeat, _fixed(T.STRING), 2)
+_register("left", _left, _fixed(T.STRING), 2)
+_register("right", _right, _fixed(T.STRING), 2)
+_register("lpad", _lpad, _fixed(T.STRING), 3)
+_register("rpad", _rpad, _fixed(T.STRING), 3)
+_register("locate", _locate, _fixed(T.UINT64), 2, 3, aliases=("position",))
+_register("instr", _instr, _fixed(T.UINT64), 2)
+_register("ascii", _ascii, _fixed(T.UINT8), 1)
+_register("space", _space, _fixed(T.STRING), 1)
+_register("octet_length", _octet_length, _fixed(T.UINT64), 1)
+_register("strcmp", _strcmp, _fixed(T.SqlType("Int8")), 2)
+_register("split_part", _split_part, _fixed(T.STRING), 3)
 _register("substring", _substring, _fixed(T.STRING), 2, 3, aliases=("substr",))
 _register("trim", _trim, _fixed(T.STRING), 1)
 _register("coalesce", _coalesce, _common, 1, 1000, strict=False)

@@ -1,8 +1,29 @@
-"""Column names for unaliased select items, printed from the AST the way Databend prints them."""
+"""Column names for unaliased select items, printed from the AST the way Databend prints them:
+the expression text in lower case, with parentheses only where precedence needs them."""
 
 from __future__ import annotations
 
+import decimal
+
 from grammar import ast as A
+
+# Binding strength, loosest first (as in the grammar); a child operand is parenthesised only when
+# it binds more loosely than its parent (so `a - (1 - 2)` prints as `a - 1 - 2`, as Databend does).
+_OR, _AND, _NOT, _COMPARE, _CONCAT, _ADD, _MUL, _UNARY, _CAST, _ATOM = range(10)
+_BINARY_PRECEDENCE = {
+    "OR": _OR, "AND": _AND,
+    "=": _COMPARE, "<>": _COMPARE, "<": _COMPARE, "<=": _COMPARE, ">": _COMPARE, ">=": _COMPARE,
+    "||": _CONCAT, "+": _ADD, "-": _ADD, "*": _MUL, "/": _MUL, "DIV": _MUL, "%": _MUL,
+}
+_SUBSTRING_NAMES = frozenset({"substring", "substr", "mid"})
+_TRIM_SIDES = {"trim_both": "both", "trim_leading": "leading", "trim_trailing": "trailing"}
+
+
+def column_name(expr) -> str:
+    """The name Databend gives an unaliased select item."""
+    if isinstance(expr, A.ColumnRef):
+        return expr.parts[-1]
+    return display(expr).lower()
 
 
 def display(node) -> str:
@@ -10,15 +31,39 @@ def display(node) -> str:
     return fn(node) if fn else type(node).__name__.lower()
 
 
+def _precedence(node) -> int:
+    if isinstance(node, A.BinaryOp):
+        return _BINARY_PRECEDENCE.get(node.op, _COMPARE)
+    if isinstance(node, A.UnaryOp):
+        return _NOT if node.op == "NOT" else _UNARY
+    if isinstance(node, A.IsNull | A.Between | A.InList | A.InSubquery | A.Like):
+        return _COMPARE
+    if isinstance(node, A.Cast) and node.double_colon:
+        return _CAST
+    return _ATOM
+
+
+def _operand(node, parent_precedence: int) -> str:
+    text = display(node)
+    return f"({text})" if _precedence(node) < parent_precedence else text
+
+
+_STRING_ESCAPES = str.maketrans({"\\": "\\\\", "'": "\\'", "\n": "\\n", "\t": "\\t", "\r": "\\r"})
+
+
 def _literal(n: A.Literal) -> str:
     if n.kind == "string":
-        return "'" + str(n.value).replace("'", "\\'") + "'"
+        return "'" + str(n.value).translate(_STRING_ESCAPES) + "'"
     if n.kind == "null":
-        return "null"
+        return "NULL"
     if n.kind == "bool":
-        return "true" if n.value else "false"
+        return "TRUE" if n.value else "FALSE"
     if n.kind == "float":
-        return repr(n.value)
+        # Databend reads 1e3 as the exact number 1000 and prints it that way
+        return format(decimal.Decimal(repr(n.value)).normalize(), "f")
+    if n.kind == "decimal":
+        text = str(n.value)
+        return "0" + text if text.startswith(".") else text.rstrip(".")
     return str(n.value)
 
 
@@ -31,17 +76,36 @@ def _type(t: A.TypeName) -> str:
         return t.name.lower()
 
 
+def _cast(n: A.Cast) -> str:
+    if n.double_colon:
+        type_text = _type(n.type)
+        if type_text.startswith("nullable(") and type_text.endswith(")"):
+            type_text = type_text[len("nullable("):-1] + " null"
+        return f"{_operand(n.operand, _CAST)}::{type_text}"
+    return f"{'try_cast' if n.try_ else 'cast'}({display(n.operand)} as {_type(n.type)})"
+
+
 def _func(n: A.FunctionCall) -> str:
     if n.star:
         return f"{n.name}(*)"
-    inner = ", ".join(display(a) for a in n.args)
-    return f"{n.name}({'distinct ' if n.distinct else ''}{inner})"
+    args = [display(a) for a in n.args]
+    if n.name in _SUBSTRING_NAMES and 2 <= len(args) <= 3:
+        tail = f" for {args[2]}" if len(args) == 3 else ""
+        return f"substring({args[0]} from {args[1]}{tail})"
+    if n.name in _TRIM_SIDES and len(args) == 2:
+        return f"trim({_TRIM_SIDES[n.name]} {args[1]} from {args[0]})"
+    distinct = "distinct " if n.distinct else ""
+    if n.name == "avg" and not n.distinct and len(args) == 1:
+        # Databend rewrites AVG(x) before naming the column
+        x = args[0]
+        return f"sum({x}) / if(count({x}) = 0, 1, count({x}))"
+    return f"{n.name}({distinct}{', '.join(args)})"
 
 
 def _case(n: A.Case) -> str:
     parts = ["case"]
     if n.operand is not None:
-        parts.append(display(n.operand))
+        parts.append(display(n.operand) + " ")  # Databend prints two spaces here
     for cond, res in n.whens:
         parts.append(f"when {display(cond)} then {display(res)}")
     if n.else_ is not None:
@@ -50,28 +114,133 @@ def _case(n: A.Case) -> str:
     return " ".join(parts)
 
 
-def _op(op: str) -> str:
-    return op.lower() if op.isalpha() else op
+def _binary(n: A.BinaryOp) -> str:
+    precedence = _BINARY_PRECEDENCE.get(n.op, _COMPARE)
+    op = n.op.lower() if n.op.isalpha() else n.op
+    return f"{_operand(n.left, precedence)} {op} {_operand(n.right, precedence)}"
+
+
+def _unary(n: A.UnaryOp) -> str:
+    if n.op == "NOT":
+        return f"not {_operand(n.operand, _NOT)}"
+    return f"{n.op} {_operand(n.operand, _UNARY)}"
 
 
 def _not(negated: bool) -> str:
     return "not " if negated else ""
 
 
+# ---------------------------------------------------------------- queries (subquery columns)
+
+
+def _query(n) -> str:
+    if isinstance(n, A.With):
+        recursive = ""
+        ctes = ", ".join(_cte(c) for c in n.ctes)
+        return f"with {recursive}{ctes} {_query(n.query)}"
+    if isinstance(n, A.SetOperation):
+        quantifier = " all" if n.all_ else ""
+        text = f"{_query(n.left)} {n.op.lower()}{quantifier} {_query(n.right)}"
+        return text + _tail(n)
+    if isinstance(n, A.Select):
+        return _select(n)
+    return display(n)
+
+
+def _cte(c: A.CommonTableExpr) -> str:
+    columns = f"({', '.join(c.columns)})" if c.columns else ""
+    return f"{c.name}{columns} as ({_query(c.query)})"
+
+
+def _select(n: A.Select) -> str:
+    parts = ["select"]
+    if n.distinct:
+        parts.append("distinct")
+    parts.append(", ".join(_select_item(i) for i in n.items))
+    if n.from_ is not None:
+        parts.append("from " + _from(n.from_))
+    if n.where is not None:
+        parts.append("where " + display(n.where))
+    if n.group_by:
+        parts.append("group by " + ", ".join(display(g) for g in n.group_by))
+    if n.having is not None:
+        parts.append("having " + display(n.having))
+    return " ".join(parts) + _tail(n)
+
+
+def _tail(n) -> str:
+    text = ""
+    if n.order_by:
+        text += " order by " + ", ".join(_order_item(o) for o in n.order_by)
+    if n.limit is not None:
+        text += " limit " + display(n.limit)
+    if n.offset is not None:
+        text += " offset " + display(n.offset)
+    return text
+
+
+def _order_item(o: A.OrderItem) -> str:
+    text = display(o.expr)
+    if o.desc:
+        text += " desc"
+    elif o.nulls_first is not None:
+        text += " asc"
+    if o.nulls_first is not None:
+        text += " nulls first" if o.nulls_first else " nulls last"
+    return text
+
+
+def _select_item(i: A.SelectItem) -> str:
+    text = display(i.expr)
+    return f"{text} as {i.alias}" if i.alias is not None else text
+
+
+def _alias(alias) -> str:
+    return f" as {alias}" if alias else ""
+
+
+_JOIN_WORDS = {"INNER": "inner join", "LEFT": "left outer join", "RIGHT": "right outer join",
+               "FULL": "full outer join", "CROSS": "cross join"}
+
+
+def _from(n) -> str:
+    if isinstance(n, A.TableRef):
+        return ".".join(n.name) + _alias(n.alias)
+    if isinstance(n, A.TableFunction):
+        return f"{n.name}({', '.join(display(a) for a in n.args)})" + _alias(n.alias)
+    if isinstance(n, A.SubqueryRef):
+        columns = f"({', '.join(n.column_aliases)})" if n.column_aliases else ""
+        return f"({_query(n.query)}){_alias(n.alias)}{columns}"
+    if isinstance(n, A.Join):
+        natural = "natural " if n.natural else ""
+        text = f"{_from(n.left)} {natural}{_JOIN_WORDS.get(n.kind, 'join')} {_from(n.right)}"
+        if n.on is not None:
+            text += " on " + display(n.on)
+        elif n.using:
+            text += f" using({', '.join(n.using)})"
+        return text
+    return display(n)
+
+
 _PRINTERS = {
     A.Literal: _literal,
-    A.ColumnRef: lambda n: n.parts[-1],
-    A.Star: lambda n: "*",
-    A.UnaryOp: lambda n: f"{_op(n.op)} {display(n.operand)}",
-    A.BinaryOp: lambda n: f"({display(n.left)} {_op(n.op)} {display(n.right)})",
-    A.IsNull: lambda n: f"{display(n.operand)} is {_not(n.negated)}null",
-    A.Between: lambda n: f"{display(n.operand)} {_not(n.negated)}between {display(n.low)} and {display(n.high)}",
-    A.InList: lambda n: f"{display(n.operand)} {_not(n.negated)}in({', '.join(display(i) for i in n.items)})",
-    A.InSubquery: lambda n: f"{display(n.operand)} {_not(n.negated)}in(select ...)",
-    A.Like: lambda n: f"{display(n.operand)} {_not(n.negated)}like {display(n.pattern)}",
-    A.Exists: lambda n: f"{_not(n.negated)}exists (select ...)",
-    A.ScalarSubquery: lambda n: "(select ...)",
+    A.ColumnRef: lambda n: ".".join(n.parts),
+    A.Star: lambda n: ".".join((*n.table, "*")) if n.table else "*",
+    A.UnaryOp: _unary,
+    A.BinaryOp: _binary,
+    A.IsNull: lambda n: f"{_operand(n.operand, _COMPARE)} is {_not(n.negated)}null",
+    A.Between: lambda n: (f"{_operand(n.operand, _COMPARE)} {_not(n.negated)}between "
+                          f"{_operand(n.low, _CONCAT)} and {_operand(n.high, _CONCAT)}"),
+    A.InList: lambda n: (f"{_operand(n.operand, _COMPARE)} {_not(n.negated)}"
+                         f"in({', '.join(display(i) for i in n.items)})"),
+    A.InSubquery: lambda n: f"{_operand(n.operand, _COMPARE)} {_not(n.negated)}in({_query(n.query)})",
+    A.Like: lambda n: f"{_operand(n.operand, _COMPARE)} {_not(n.negated)}like {_operand(n.pattern, _CONCAT)}",
+    A.Exists: lambda n: f"{_not(n.negated)}exists ({_query(n.query)})",
+    A.ScalarSubquery: lambda n: f"({_query(n.query)})",
     A.Case: _case,
-    A.Cast: lambda n: f"{'try_cast' if n.try_ else 'cast'}({display(n.operand)} as {_type(n.type)})",
+    A.Cast: _cast,
     A.FunctionCall: _func,
+    A.Select: _query,
+    A.SetOperation: _query,
+    A.With: _query,
 }

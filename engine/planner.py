@@ -28,7 +28,7 @@ from engine.expr import (
     Subquery,
     column_ids,
 )
-from engine.names import display
+from engine.names import column_name
 from grammar import ast as A
 
 SEMANTIC = 1065
@@ -161,7 +161,7 @@ class Planner:
         aggregating = bool(q.group_by) or q.having is not None or any(
             _has_aggregate(i.expr) for i in items) or any(_has_aggregate(o.expr) for o in q.order_by)
         select_asts = [i.expr for i in items]
-        names = [i.alias if i.alias is not None else display(i.expr) for i in items]
+        names = [i.alias if i.alias is not None else column_name(i.expr) for i in items]
         aliases = {i.alias.lower(): i.expr for i in items if i.alias is not None}
 
         if aggregating:

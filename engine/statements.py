@@ -108,10 +108,23 @@ def _create_table(session, ctx, stmt: A.CreateTable):
             if e.kind != "const":
                 raise BadArguments("DEFAULT must be a constant expression", position=cd.default.pos)
             default = None if e.value is None else T.caster(t)(e.value)
-            default_sql = display(cd.default)
+            default_sql = _written_default_text(default, cd.default)
         columns.append(TableColumn(cd.name, t, default, default_sql))
     catalog.add_table(Table(database, name, columns), stmt.if_not_exists, stmt.pos)
     return _result()
+
+
+def _written_default_text(value, written) -> str:
+    """A column default as DESCRIBE shows it: the folded constant (`1 + 2` shows as 3)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float | decimal.Decimal):
+        return str(value)
+    if isinstance(value, str):
+        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    return display(written)
 
 
 def _drop_table(session, ctx, stmt: A.DropTable):

@@ -135,6 +135,8 @@ class Cast(Node):
     operand: Node
     type: TypeName
     try_: bool = False
+    # written as x::t (only the printed column name differs)
+    double_colon: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -218,7 +218,7 @@ class AstBuilder(Transformer):
         return ast.Like(operand, pattern, negated is not None, pos=operand.pos)
 
     def double_colon_cast(self, operand, type_name):
-        return ast.Cast(operand, type_name, pos=operand.pos)
+        return ast.Cast(operand, type_name, double_colon=True, pos=operand.pos)
 
     def cast(self, keyword, operand, type_name):
         return ast.Cast(
@@ -235,10 +235,10 @@ class AstBuilder(Transformer):
         return ast.Exists(query, pos=(keyword.line, keyword.column))
 
     def current_timestamp(self, token):
-        return ast.FunctionCall("now", pos=(token.line, token.column))
+        return ast.FunctionCall("current_timestamp", pos=(token.line, token.column))
 
     def current_date(self, token):
-        return ast.FunctionCall("today", pos=(token.line, token.column))
+        return ast.FunctionCall("current_date", pos=(token.line, token.column))
 
     def column_ref(self, path):
         return ast.ColumnRef(_names(path), pos=_pos_of(path[0]))

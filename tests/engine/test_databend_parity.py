@@ -155,3 +155,91 @@ def test_a_branch_taken_still_raises(rs, sql):
     with pytest.raises(EngineError) as info:
         rows(rs, sql)
     assert info.value.code == 1006
+
+
+# ---------------------------------------------------------------- column names
+# Each name below is what Databend 1.2.453 gives the same unaliased select item.
+
+NAMES = [
+    ("SELECT a + 1 * 2, (a + 1) * 2, a - (1 - 2), a * (2 + 3) FROM l",
+     ["a + 1 * 2", "(a + 1) * 2", "a - 1 - 2", "a * (2 + 3)"]),
+    ("SELECT a = 0 AND b > 1, a = 1 OR a = 2 AND a = 3, (a = 1 OR a = 2) AND a = 3 FROM l",
+     ["a = 0 and b > 1", "a = 1 or a = 2 and a = 3", "(a = 1 or a = 2) and a = 3"]),
+    ("SELECT NOT a = 1, NOT (a = 1 AND b = 2), -(a + 1), -a * 2, 2 - -a FROM l",
+     ["not a = 1", "not (a = 1 and b = 2)", "- (a + 1)", "- a * 2", "2 - - a"]),
+    ("SELECT (a + 1) IS NULL, (a + 1) BETWEEN 1 AND 2, (a AND true) IS NULL, a NOT IN (1, 2) FROM l",
+     ["a + 1 is null", "a + 1 between 1 and 2", "(a and true) is null", "a not in(1, 2)"]),
+    ("SELECT a::string, (a + 1)::VARCHAR, CAST(a AS STRING), a::int64 + 1, a::nullable(int) FROM l",
+     ["a::string", "(a + 1)::string", "cast(a as string)", "a::int64 + 1", "a::int32 null"]),
+    ("SELECT NULL, 'X', UPPER('x'), 'it''s', 'a\\nb', 1e3, .5, true FROM l",
+     ["null", "'x'", "upper('x')", "'it\\'s'", "'a\\nb'", "1000", "0.5", "true"]),
+    ("SELECT s || 'x' || 'y', 'x' || (s || 'y'), l.a, l.a + 1 FROM l",
+     ["s || 'x' || 'y'", "'x' || s || 'y'", "a", "l.a + 1"]),
+    ("SELECT CASE a WHEN 1 THEN 'x' END, CASE WHEN a = 1 THEN 'x' ELSE 'y' END, IF(a > 1, 1, 2) FROM l",
+     ["case a  when 1 then 'x' end", "case when a = 1 then 'x' else 'y' end", "if(a > 1, 1, 2)"]),
+    ("SELECT substring(s FROM 1 FOR 2), substr(s, 2), trim(BOTH 'x' FROM s), CURRENT_TIMESTAMP IS NOT NULL "
+     "FROM l",
+     ["substring(s from 1 for 2)", "substring(s from 2)", "trim(both 'x' from s)",
+      "current_timestamp() is not null"]),
+    ("SELECT count(*), count(DISTINCT a), avg(a), avg(DISTINCT a), sum(a) + 1 FROM l",
+     ["count(*)", "count(distinct a)", "sum(a) / if(count(a) = 0, 1, count(a))", "avg(distinct a)",
+      "sum(a) + 1"]),
+    ("SELECT (SELECT 1), (SELECT a FROM (SELECT 1 a) x WHERE a = 1), EXISTS (SELECT 1), "
+     "a IN (SELECT 1) FROM l",
+     ["(select 1)", "(select a from (select 1 as a) as x where a = 1)", "exists (select 1)",
+      "a in(select 1)"]),
+    ("SELECT (SELECT c FROM r WHERE c = 1 GROUP BY c HAVING count(*) > 0 ORDER BY c DESC LIMIT 1 OFFSET 0), "
+     "(SELECT DISTINCT r1.c FROM r r1 JOIN r r2 ON r1.c = r2.c), (SELECT c FROM r LEFT JOIN r AS w USING (c)), "
+     "(SELECT 1 UNION ALL SELECT 2)",
+     ["(select c from r where c = 1 group by c having count(*) > 0 order by c desc limit 1 offset 0)",
+      "(select distinct r1.c from r as r1 inner join r as r2 on r1.c = r2.c)",
+      "(select c from r left outer join r as w using(c))", "(select 1 union all select 2)"]),
+]
+
+
+@pytest.mark.parametrize("sql, expected", NAMES)
+def test_column_names_as_databend_prints_them(rs, sql, expected):
+    assert names(rs, sql) == expected
+
+
+def test_describe_shows_folded_defaults(rs):
+    rows(rs, "CREATE TABLE d (a INT DEFAULT 1 + 2, b VARCHAR DEFAULT 'X', c INT DEFAULT -1)")
+    assert [r[3] for r in rows(rs, "DESCRIBE d")] == ["3", "'X'", "-1"]
+
+
+# ---------------------------------------------------------------- string functions (values from Databend)
+
+STRINGS = [
+    ("SELECT concat('a', NULL), 'a' || NULL, concat_ws(',', 'a', NULL, 'b'), concat_ws(NULL, 'a')",
+     [(None, None, "a,b", None)]),
+    ("SELECT ltrim('  a '), rtrim(' a  '), trim_both('xxaxx', 'x'), trim(BOTH 'x' FROM 'xaxx'), "
+     "trim(LEADING 'x' FROM 'xa'), trim(TRAILING 'xy' FROM 'axyxy')",
+     [("a ", " a", "a", "a", "a", "a")]),
+    ("SELECT replace('abc', 'b', 'X'), replace('abc', '', 'X'), reverse('abc'), repeat('ab', 3), repeat('a', -1)",
+     [("aXc", "abc", "cba", "ababab", "")]),
+    ("SELECT left('abc', 2), right('abc', 2), right('abc', 0), lpad('ab', 5, '*'), rpad('ab', 5, '*-'), "
+     "lpad('abc', 2, '*')",
+     [("ab", "bc", "", "***ab", "ab*-*", "ab")]),
+    ("SELECT locate('b', 'abc'), locate('b', 'abcb', 3), locate('z', 'abc'), instr('abc', 'c'), position('c', 'abc')",
+     [(2, 4, 0, 3, 3)]),
+    ("SELECT ascii('a'), space(3), octet_length('é'), length('é'), strcmp('a', 'b'), strcmp('b', 'b'), "
+     "split_part('a,b,c', ',', 2), split_part('a,b,c', ',', 9)",
+     [(97, "   ", 2, 1, -1, 0, "b", "")]),
+]
+
+
+@pytest.mark.parametrize("sql, expected", STRINGS)
+def test_string_functions(rs, sql, expected):
+    assert rows(rs, sql) == expected
+
+
+def test_concat_of_a_nullable_column_is_nullable(rs):
+    result = rs.execute("SELECT s || 'x', concat(s, 'y') FROM l ORDER BY a, b")
+    assert [c.type for c in result.schema] == ["Nullable(String)", "Nullable(String)"]
+    assert list(result) == [("zx", "zy"), ("xx", "xy"), ("yx", "yy"), (None, None)]
+
+
+def test_huge_string_results_are_refused(rs):
+    with pytest.raises(EngineError) as info:
+        rows(rs, "SELECT repeat('ab', 100000000)")
+    assert info.value.code == 1006
