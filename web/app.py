@@ -40,9 +40,12 @@ _VERSION = SERVER_VERSION.encode()
 
 
 def _int_setting(settings: dict, key: str, default: int) -> int:
+    value = settings.get(key)
+    if value is None:
+        return default
     try:
-        value = int(settings[key])
-    except (KeyError, ValueError, TypeError):
+        value = int(value)
+    except (ValueError, TypeError):
         return default
     return value if value > 0 else default
 
@@ -112,15 +115,13 @@ class QueryApp:
 
     def _body(self, request) -> bytes:
         limit = self.config.max_body_bytes
-        too_large = PayloadTooLarge(
+        if not getattr(request, "body_too_large", False):
+            request.content.seek(0)
+            body = request.content.read(limit + 1)
+            if len(body) <= limit:
+                return body
+        raise PayloadTooLarge(
             f"request body is larger than {limit} bytes (server option --max_body_bytes)")
-        if getattr(request, "body_too_large", False):
-            raise too_large
-        request.content.seek(0)
-        body = request.content.read(limit + 1)
-        if len(body) > limit:
-            raise too_large
-        return body
 
     @staticmethod
     def _send(request, status: int, body: bytes, content_type: bytes) -> bytes:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+import os
 import re
-import uuid
 from collections.abc import Callable
 
 from twisted.internet.defer import Deferred
@@ -279,6 +280,9 @@ class QueryRegistry:
 
     def __init__(self, clock, max_running: int, max_retained: int):
         self.clock = clock
+        # ids: a random prefix per registry and a counter, unique without a random read each
+        self._id_prefix = os.urandom(8).hex()
+        self._id_counter = itertools.count(1)
         self.max_running = max_running
         self.max_retained = max_retained
         self.running = 0
@@ -288,7 +292,7 @@ class QueryRegistry:
         return len(self._queries)
 
     def new_id(self) -> str:
-        return uuid.uuid4().hex
+        return f"{self._id_prefix}{next(self._id_counter):016x}"
 
     def find(self, query_id: str) -> Query | None:
         return self._queries.get(query_id)

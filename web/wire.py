@@ -14,7 +14,7 @@ RUNNING = "Running"
 SUCCEEDED = "Succeeded"
 FAILED = "Failed"
 
-_encode = json.JSONEncoder(separators=(",", ":")).encode
+_encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 _ZERO_PROGRESS = (0, 0, 0, 0, 0, 0)
 
 
