@@ -6,6 +6,7 @@ input batch per step and yields [] meanwhile, so callers can interleave other wo
 
 from __future__ import annotations
 
+import decimal
 import heapq
 from itertools import chain
 from operator import itemgetter
@@ -332,12 +333,13 @@ def _build_aggregate(plan: P.Aggregate, rt):
         v = value_names[i]
         nullable = a.arg is not None and cg.nullable(a.arg)
         if a.distinct and v is not None:
-            finals.append(_distinct_final(a.name, slot("distinct", v, nullable)))
+            finals.append(_distinct_final(a.name, slot("distinct", v, nullable), a))
         elif a.name == "count":
             finals.append(itemgetter(slot("count", v, nullable)))
         elif a.name == "avg":
             s_sum, s_cnt = slot("sum", v, nullable), slot("count", v, nullable)
-            finals.append(lambda acc, s=s_sum, c=s_cnt: None if acc[c] == 0 else float(acc[s]) / acc[c])
+            mean = _mean(a)
+            finals.append(lambda acc, s=s_sum, c=s_cnt, mean=mean: mean(acc[s], acc[c]))
         else:
             finals.append(itemgetter(slot(a.name, v, nullable)))
     body = ["for r in b:"] + lines + [
@@ -369,13 +371,31 @@ def _build_aggregate(plan: P.Aggregate, rt):
     return run
 
 
-def _distinct_final(name, s):
+def _mean(agg):
+    """(total, count) -> AVG value: Float64, or for a Decimal argument a Decimal of the result
+    scale (Databend rounds AVG half up, and truncates AVG(DISTINCT))."""
+    if agg.type.name != "Decimal":
+        return lambda total, count: None if count == 0 else float(total) / count
+    unit = decimal.Decimal(1).scaleb(-agg.type.scale)
+    rounding = decimal.ROUND_DOWN if agg.distinct else decimal.ROUND_HALF_UP
+    context = decimal.Context(prec=100)
+
+    def mean(total, count):
+        if count == 0:
+            return None
+        return context.divide(decimal.Decimal(total), count).quantize(unit, rounding=rounding, context=context)
+
+    return mean
+
+
+def _distinct_final(name, s, agg=None):
     if name == "count":
         return lambda acc: len(acc[s])
     if name == "sum":
         return lambda acc: sum(acc[s]) if acc[s] else None
     if name == "avg":
-        return lambda acc: float(sum(acc[s])) / len(acc[s]) if acc[s] else None
+        mean = _mean(agg)
+        return lambda acc: mean(sum(acc[s]), len(acc[s]))
     if name == "min":
         return lambda acc: min(acc[s]) if acc[s] else None
     if name == "max":
@@ -424,9 +444,9 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
         for i, a in enumerate(aggs):
             v = st[i]
             if a.distinct:
-                row.append(_distinct_final(a.name, 0)([v]))
+                row.append(_distinct_final(a.name, 0, a)([v]))
             elif a.name == "avg":
-                row.append(None if cnt[i] == 0 else float(v) / cnt[i])
+                row.append(_mean(a)(v, cnt[i]))
             else:
                 row.append(v)
         yield [tuple(row)]

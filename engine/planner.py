@@ -379,6 +379,13 @@ class Planner:
                 raise BadArguments(f"{name} does not support {arg.type.display()}", position=node.pos)
         if arg.type.name == "Null" and name in ("sum", "avg", "min", "max", "any"):
             return AggSpec(name, arg, node.distinct, T.NULL)
+        if name == "avg" and arg.type.name == "Decimal":
+            # Databend: AVG(x) is SUM(x) / COUNT(x) in decimal arithmetic; AVG(DISTINCT x) keeps
+            # at least 4 decimal places
+            scale = arg.type.scale
+            scale = max(scale, 4) if node.distinct else max(scale, min(scale + 6, 12))
+            precision = 38 if arg.type.precision <= 38 else 76
+            return AggSpec(name, arg, node.distinct, T.SqlType("Decimal", True, precision, scale))
         return AggSpec(name, arg, node.distinct, F.aggregate_type(name, arg.type))
 
     # ------------------------------------------------------------ FROM and joins

@@ -1,6 +1,8 @@
 """Behaviour matched against Databend: NATURAL joins, DISTINCT with ORDER BY, scalar subquery
 rows, and conditional expressions that only evaluate the branch they need."""
 
+from decimal import Decimal
+
 import pytest
 
 from engine import EngineError
@@ -243,3 +245,29 @@ def test_huge_string_results_are_refused(rs):
     with pytest.raises(EngineError) as info:
         rows(rs, "SELECT repeat('ab', 100000000)")
     assert info.value.code == 1006
+
+
+# ---------------------------------------------------------------- AVG of decimals
+
+
+@pytest.fixture
+def decimals(rs):
+    rows(rs, "CREATE TABLE dec (g INT, a DECIMAL(10, 0), b DECIMAL(10, 2), f DECIMAL(50, 3))")
+    rows(rs, "INSERT INTO dec VALUES (1, 1, 1.25, 2.5), (1, 2, 2.5, 3), (2, 2, NULL, NULL), (2, -1, NULL, NULL), "
+             "(2, -1, NULL, NULL), (2, -1, NULL, NULL), (2, -1, NULL, NULL)")
+    return rs
+
+
+def test_avg_of_decimal_is_decimal(decimals):
+    result = decimals.execute("SELECT avg(a), avg(DISTINCT a), avg(b), avg(f) FROM dec")
+    assert [c.type for c in result.schema] == [
+        "Nullable(Decimal(38, 6))", "Nullable(Decimal(38, 4))", "Nullable(Decimal(38, 8))",
+        "Nullable(Decimal(76, 9))"]
+    # AVG rounds half up, AVG(DISTINCT) truncates (as Databend does)
+    assert [str(v) for v in list(result)[0]] == ["0.142857", "0.6666", "1.87500000", "2.750000000"]
+    assert [str(v) for v in rows(decimals, "SELECT avg(a) FROM dec WHERE a > 0")[0]] == ["1.666667"]
+
+
+def test_grouped_avg_of_decimal_and_distinct_over_nulls(decimals):
+    assert rows(decimals, "SELECT g, count(DISTINCT b), avg(b), avg(DISTINCT a) FROM dec GROUP BY g ORDER BY g") == [
+        (1, 2, Decimal("1.87500000"), Decimal("1.5000")), (2, 0, None, Decimal("0.5000"))]
