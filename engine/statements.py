@@ -8,7 +8,12 @@ import re
 from engine import settings as S
 from engine import types as T
 from engine.catalog import Table, TableColumn
-from engine.errors import BadArguments, EngineError, UnknownColumn, UnknownDatabase
+from engine.errors import (
+    TABLE_SCHEMA_MISMATCH,
+    BadArguments,
+    EngineError,
+    UnknownDatabase,
+)
 from engine.executor import Runtime, build, explain
 from engine.names import display
 from engine.planner import Planner, Scope, like_matcher
@@ -192,7 +197,8 @@ def _column_plan(table: Table, names):
     for n in names:
         i = table.column_index(n)
         if i is None:
-            raise UnknownColumn(f"column {n} doesn't exist")
+            valid = ", ".join(f'"{c.name}"' for c in table.columns)
+            raise BadArguments(f'Unable to get field named "{n}". Valid fields: [{valid}]')
         if i in positions:
             raise BadArguments(f"column `{n}` specified twice")
         positions.append(i)
@@ -254,8 +260,8 @@ def _insert(session, ctx, stmt: A.Insert):
         planner = Planner(ctx)
         plan, _ = planner.plan_query(stmt.query)
         if len(plan.layout) != len(positions):
-            raise BadArguments(f"INSERT has {len(positions)} target columns but the query returns "
-                               f"{len(plan.layout)}", position=stmt.pos)
+            raise BadArguments(f"Fields in select statement is not equal with expected, select fields: "
+                               f"{len(plan.layout)}, insert fields: {len(positions)}", position=stmt.pos)
         run = build(plan, Runtime(ctx, progress, planner.nonnull))
         return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions),
                        [T.UINT64], progress=progress)
@@ -267,8 +273,9 @@ def _insert(session, ctx, stmt: A.Insert):
     literal_type = A.Literal
     for values in stmt.rows:
         if len(values) != width:
-            raise BadArguments(f"INSERT has {width} target columns but a VALUES row has {len(values)} values",
-                               position=getattr(values[0], "pos", None) if values else stmt.pos)
+            raise EngineError(f"Table columns count is not match, expect {width}, input: {len(values)}",
+                              code=TABLE_SCHEMA_MISMATCH,
+                              position=getattr(values[0], "pos", None) if values else stmt.pos)
         row = tuple([conv(v.value if type(v) is literal_type and v.kind in plain else literal(v, ctx))
                      for conv, v in zip(converters, values, strict=False)])
         rows.append(fill(row) if fill is not None else row)

@@ -218,8 +218,8 @@ def _unify(a: SqlType, b: SqlType) -> SqlType:
     if a.is_numeric and b.is_numeric:
         if a.is_float or b.is_float:
             return FLOAT64
-        pa, sa = (a.precision, a.scale) if a.name == "Decimal" else (20, 0)
-        pb, sb = (b.precision, b.scale) if b.name == "Decimal" else (20, 0)
+        pa, sa = (a.precision, a.scale) if a.name == "Decimal" else (_int_digits(a), 0)
+        pb, sb = (b.precision, b.scale) if b.name == "Decimal" else (_int_digits(b), 0)
         scale = max(sa, sb)
         return SqlType("Decimal", False, min(max(pa - sa, pb - sb) + scale, 76), scale)
     if {a.name, b.name} == {"Date", "Timestamp"}:
