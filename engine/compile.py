@@ -335,6 +335,20 @@ class Codegen:
         cond, then, otherwise = e.args
         return f"({self.expr(then, cols)} if {self.pred(cond, cols)} else {self.expr(otherwise, cols)})"
 
+    def _nullif(self, e: Expr, cols) -> str:
+        """NULLIF(a, b): b runs only when a is not NULL (otherwise the answer is NULL anyway)."""
+        a, b = e.args
+        ta, tb = self.temp(), self.temp()
+        return (f"(None if ({ta} := {self.expr(a, cols)}) is None else "
+                f"({ta} if ({tb} := {self.expr(b, cols)}) is None or {ta} != {tb} else None))")
+
+    def _concat(self, e: Expr, cols) -> str:
+        """CONCAT / `||` of strings as plain `+` (NULL-guarded); other types go through the function."""
+        if all(a.type.is_string for a in e.args):
+            return self._guarded(e.args, cols, lambda *xs: "(" + " + ".join(xs) + ")")
+        f = self.bind(e.value.impl)
+        return self._guarded(e.args, cols, lambda *xs: f"{f}({', '.join(xs)})")
+
     def _v_subquery(self, e: Expr, cols) -> str:
         sq = e.value
         runner = self.bind(self.subquery_runner(sq))
@@ -382,7 +396,8 @@ class Codegen:
         return src
 
 
-_LAZY_FUNCTIONS = {"coalesce": Codegen._coalesce, "ifnull": Codegen._coalesce, "if": Codegen._if}
+_LAZY_FUNCTIONS = {"coalesce": Codegen._coalesce, "ifnull": Codegen._coalesce, "if": Codegen._if,
+                   "nullif": Codegen._nullif, "concat": Codegen._concat}
 
 # source text -> compiled factory: the same query shape compiles once per process (values differ
 # between queries but only ever arrive as the factory's arguments)

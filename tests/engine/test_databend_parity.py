@@ -126,6 +126,8 @@ LAZY = [
     ("SELECT IFNULL(1, 1 DIV 0)", [(1,)]),
     ("SELECT IF(true, 1, 1 DIV 0)", [(1,)]),
     ("SELECT IF(false, 1 DIV 0, 2)", [(2,)]),
+    ("SELECT NULLIF(NULL, 1 DIV 0), NULLIF(b, 15), NULLIF(b, NULL) FROM l ORDER BY a, b",
+     [(None, 30, 30), (None, None, 15), (None, 22, 22), (None, None, None)]),
     ("SELECT CASE WHEN a = 0 THEN 0 ELSE 10 DIV a END FROM l ORDER BY a", [(0,), (10,), (5,), (5,)]),
     ("SELECT IF(a = 0, 0, 10 DIV a) FROM l ORDER BY a", [(0,), (10,), (5,), (5,)]),
     ("SELECT a FROM l WHERE a <> 0 AND 10 DIV a > 1 ORDER BY a", [(1,), (2,), (2,)]),
