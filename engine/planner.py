@@ -680,6 +680,9 @@ class Planner:
         return self._arith(op, left, right, n.pos)
 
     def _arith(self, op, left, right, pos=None):
+        date_math = F.date_arithmetic(op, left.type, right.type)
+        if date_math is not None:
+            return self._function(date_math, [left, right], pos)
         for side in (left, right):
             if side.type.name in ("Date", "Timestamp") and op in ("+", "-"):
                 raise BadArguments(f"no function matches `{op}` for {side.type.display()}", position=pos)

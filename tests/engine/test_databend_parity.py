@@ -273,3 +273,25 @@ def test_avg_of_decimal_is_decimal(decimals):
 def test_grouped_avg_of_decimal_and_distinct_over_nulls(decimals):
     assert rows(decimals, "SELECT g, count(DISTINCT b), avg(b), avg(DISTINCT a) FROM dec GROUP BY g ORDER BY g") == [
         (1, 2, Decimal("1.87500000"), Decimal("1.5000")), (2, 0, None, Decimal("0.5000"))]
+
+
+# ---------------------------------------------------------------- Date arithmetic
+
+
+def test_date_plus_and_minus_days(rs):
+    rows(rs, "CREATE TABLE dt (d DATE, n INT)")
+    rows(rs, "INSERT INTO dt VALUES ('2024-01-15', 3), (NULL, 1), ('2024-03-01', NULL)")
+    result = rs.execute("SELECT d + 1, d - 1, d + n, d - to_date('2024-01-01') FROM dt")
+    assert [c.type for c in result.schema] == ["Nullable(Date)", "Nullable(Date)", "Nullable(Date)",
+                                               "Nullable(Int32)"]
+    assert [tuple(str(v) for v in r) for r in result] == [
+        ("2024-01-16", "2024-01-14", "2024-01-18", "14"), ("None",) * 4,
+        ("2024-03-02", "2024-02-29", "None", "60")]
+
+
+@pytest.mark.parametrize("sql", ["SELECT to_date('9999-12-31') + 1", "SELECT to_date('2024-01-15') + 1.5",
+                                 "SELECT 1 + to_date('2024-01-15')"])
+def test_bad_date_arithmetic_is_an_error(rs, sql):
+    with pytest.raises(EngineError) as info:
+        rows(rs, sql)
+    assert info.value.code == 1006
