@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import json.encoder
 from dataclasses import dataclass, field
 
 import engine
@@ -74,26 +75,48 @@ def _strip_nullable(type_name: str) -> tuple[str, bool]:
     return type_name, False
 
 
-def _uris(query_id: str) -> tuple[str | None, str | None, str | None]:
-    if not query_id:
-        return None, None, None
-    base = "/v1/query/" + query_id
-    return base, base + "/final", base + "/kill"
+# Answers are encoded by filling templates: keys and constant values are written once here,
+# and only the values of one answer are encoded (json's encoder spends most of its time on
+# keys and on building the intermediate dicts).
+_str = json.encoder.encode_basestring_ascii  # a JSON string literal, as json.dumps writes it
 
 
-def _progress(p: tuple, i: int) -> dict:
-    return {"rows": p[i], "bytes": p[i + 1]}
+def _optional_str(value: str | None) -> str:
+    return "null" if value is None else _str(value)
+
+
+def _json_or_null(value) -> str:
+    return "null" if value is None else _encode(value)
+
+
+def _uris(a: Answer) -> tuple[str, str, str, str]:
+    """stats_uri, final_uri, kill_uri and the next page's uri, as JSON values."""
+    if not a.query_id:
+        return "null", "null", "null", "null"
+    base = "/v1/query/" + a.query_id
+    next_uri = "null" if a.next_page is None else _str(f"{base}/page/{a.next_page}")
+    return _str(base), _str(base + "/final"), _str(base + "/kill"), next_uri
 
 
 # -- the seed (spec) format ---------------------------------------------------------------------
 
-def _spec_schema(columns: list) -> dict:
+_SPEC = ('{"id":%s,"session_id":%s,"session":%s,"state":%s,"error":%s,"schema":%s,"data":%s,'
+         '"affect":%s,"stats":{"running_time_ms":%r,"scan_progress":{"rows":%d,"bytes":%d},'
+         '"write_progress":{"rows":%d,"bytes":%d},"result_progress":{"rows":%d,"bytes":%d}},'
+         '"stats_uri":%s,"next_uri":%s,"kill_uri":%s,"final_uri":%s}')
+_SPEC_FIELD = '{"name":%s,"data_type":{"type":%s},"nullable":%s,"default_expr":null}'
+_SPEC_SCHEMA = '{"fields":[%s],"metadata":{}}'
+_SPEC_SESSION = '{"database":%s,"keep_server_session_secs":%d,"settings":%s}'
+_SPEC_ERROR = '{"code":%d,"stats":%d,"message":%s,"backtrace":""}'
+
+
+def _spec_schema(columns: list) -> str:
     fields = []
     for column in columns:
         name, nullable = _strip_nullable(column.type)
-        fields.append({"name": column.name, "data_type": {"type": name},
-                       "nullable": nullable, "default_expr": None})
-    return {"fields": fields, "metadata": {}}
+        fields.append(_SPEC_FIELD % (_str(column.name), _str(name),
+                                     "true" if nullable else "false"))
+    return _SPEC_SCHEMA % ",".join(fields)
 
 
 def _spec_affect(affect) -> dict | None:
@@ -105,39 +128,42 @@ def _spec_affect(affect) -> dict | None:
     return None
 
 
-def _spec_session(view: SessionView | None) -> dict | None:
+def _spec_session(view: SessionView | None) -> str:
     if view is None:
-        return None
-    return {"database": view.database, "keep_server_session_secs": view.keep_secs,
-            "settings": view.settings}
+        return "null"
+    settings = _encode(view.settings) if view.settings else "{}"
+    return _SPEC_SESSION % (_str(view.database), view.keep_secs, settings)
 
 
-def render_spec(a: Answer) -> dict:
-    stats_uri, final_uri, kill_uri = _uris(a.query_id)
-    error = None
-    if a.error is not None:
-        error = {"code": a.error.code, "stats": a.error.code, "message": a.error.message,
-                 "backtrace": ""}
-    p = a.progress
-    return {
-        "id": a.query_id,
-        "session_id": a.session_id,
-        "session": _spec_session(a.session),
-        "state": a.state,
-        "error": error,
-        "schema": _spec_schema(a.schema),
-        "data": a.data,
-        "affect": _spec_affect(a.affect),
-        "stats": {"running_time_ms": a.running_time_ms, "scan_progress": _progress(p, 0),
-                  "write_progress": _progress(p, 2), "result_progress": _progress(p, 4)},
-        "stats_uri": stats_uri,
-        "next_uri": None if a.next_page is None else f"{stats_uri}/page/{a.next_page}",
-        "kill_uri": kill_uri,
-        "final_uri": final_uri,
-    }
+def _spec_error(error: QueryError | None) -> str:
+    if error is None:
+        return "null"
+    return _SPEC_ERROR % (error.code, error.code, _str(error.message))
+
+
+def encode_spec(a: Answer) -> bytes:
+    stats_uri, final_uri, kill_uri, next_uri = _uris(a)
+    return (_SPEC % (_str(a.query_id), _str(a.session_id), _spec_session(a.session),
+                     _str(a.state), _spec_error(a.error), _spec_schema(a.schema), _encode(a.data),
+                     _json_or_null(_spec_affect(a.affect)), a.running_time_ms, *a.progress,
+                     stats_uri, next_uri, kill_uri, final_uri)).encode()
 
 
 # -- the databend format ------------------------------------------------------------------------
+
+_DATABEND = ('{"id":%s,"session_id":%s,"node_id":"","state":%s,"session":%s,"error":%s,'
+             '"warnings":[],"has_result_set":%s,"schema":%s,"data":%s,"affect":%s,'
+             '"result_timeout_secs":%d,"stats":{"scan_progress":{"rows":%d,"bytes":%d},'
+             '"write_progress":{"rows":%d,"bytes":%d},"result_progress":{"rows":%d,"bytes":%d},'
+             '"total_scan":{"rows":%d,"bytes":%d},"spill_progress":{"file_nums":0,"bytes":0},'
+             '"running_time_ms":%r},"stats_uri":%s,"final_uri":%s,"next_uri":%s,"kill_uri":%s}')
+_DATABEND_COLUMN = '{"name":%s,"type":%s}'
+_DATABEND_ERROR = '{"code":%d,"message":%s}'
+
+
+def _databend_schema(columns: list) -> str:
+    return "[" + ",".join(_DATABEND_COLUMN % (_str(c.name), _str(c.type)) for c in columns) + "]"
+
 
 def _databend_affect(affect) -> dict | None:
     if isinstance(affect, engine.UseDB):
@@ -164,42 +190,27 @@ def _databend_session(view: SessionView | None) -> dict | None:
     return echoed
 
 
-def render_databend(a: Answer) -> dict:
-    stats_uri, final_uri, kill_uri = _uris(a.query_id)
-    if a.next_page is not None:
-        next_uri = f"{stats_uri}/page/{a.next_page}"
-    elif a.final:
-        next_uri = None
-    else:
+def _databend_error(error: QueryError | None) -> str:
+    if error is None:
+        return "null"
+    return _DATABEND_ERROR % (error.code, _str(error.message))
+
+
+def encode_databend(a: Answer) -> bytes:
+    stats_uri, final_uri, kill_uri, next_uri = _uris(a)
+    if a.next_page is None and not a.final:
         next_uri = final_uri
     p = a.progress
-    return {
-        "id": a.query_id,
-        "session_id": a.session_id,
-        "node_id": "",
-        "state": a.state,
-        "session": _databend_session(a.session),
-        "error": None if a.error is None else {"code": a.error.code, "message": a.error.message},
-        "warnings": [],
-        "has_result_set": bool(a.schema),
-        "schema": [{"name": c.name, "type": c.type} for c in a.schema],
-        "data": a.data,
-        "affect": _databend_affect(a.affect),
-        "result_timeout_secs": a.result_timeout_secs,
-        "stats": {"scan_progress": _progress(p, 0), "write_progress": _progress(p, 2),
-                  "result_progress": _progress(p, 4), "total_scan": _progress(p, 0),
-                  "spill_progress": {"file_nums": 0, "bytes": 0},
-                  "running_time_ms": a.running_time_ms},
-        "stats_uri": stats_uri,
-        "final_uri": final_uri,
-        "next_uri": next_uri,
-        "kill_uri": kill_uri,
-    }
+    return (_DATABEND % (_str(a.query_id), _str(a.session_id), _str(a.state),
+                         _json_or_null(_databend_session(a.session)), _databend_error(a.error),
+                         "true" if a.schema else "false", _databend_schema(a.schema),
+                         _encode(a.data), _json_or_null(_databend_affect(a.affect)),
+                         a.result_timeout_secs, *p, p[0], p[1], a.running_time_ms,
+                         stats_uri, final_uri, next_uri, kill_uri)).encode()
 
 
 def encode_answer(fmt: str, answer: Answer) -> bytes:
-    render = render_databend if fmt == DATABEND else render_spec
-    return _encode(render(answer)).encode()
+    return encode_databend(answer) if fmt == DATABEND else encode_spec(answer)
 
 
 def encode_json(value) -> bytes:
