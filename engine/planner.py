@@ -248,11 +248,11 @@ class Planner:
                     if not cols:
                         raise EngineError(f"table `{'.'.join(qual)}` doesn't exist in FROM", code=SEMANTIC,
                                           position=item.expr.pos)
-                for alias, name, cid, _t in cols:
+                for alias, name, cid, t in cols:
                     if not qual and cid in self.star_hidden:
                         continue
                     parts = (alias, name) if alias is not None else (name,)
-                    out.append(A.SelectItem(A.ColumnRef(parts, pos=item.pos), None))
+                    out.append(A.SelectItem(StarColumn(parts, cid, t, pos=item.pos), None))
                 if not cols and not qual and scope.columns == []:
                     raise EngineError("SELECT * with no tables specified is not valid", code=SEMANTIC,
                                       position=item.pos)
@@ -590,6 +590,12 @@ class Planner:
         if kind == "bool":
             return Expr("const", T.BOOLEAN, value=bool(n.value))
         return Expr("const", T.NULL, value=None)
+
+    def _bind_StarColumn(self, n: StarColumn, scope: Scope, aliases):
+        e = Expr("col", n.type, value=n.cid)
+        if scope.group_hook is not None:
+            return scope.group_hook[1](e)
+        return e
 
     def _bind_ColumnRef(self, n: A.ColumnRef, scope: Scope, aliases):
         found = self._try_lookup(n, scope.columns)
@@ -982,6 +988,15 @@ def and_all(conds: list[Expr]) -> Expr | None:
     if len(conds) == 1:
         return conds[0]
     return Expr("and", T.BOOLEAN.as_nullable(any(c.type.can_be_null for c in conds)), tuple(conds))
+
+
+@dataclass(frozen=True, slots=True)
+class StarColumn(A.ColumnRef):
+    """A column SELECT * expanded to, bound by its column id: its name alone may be ambiguous
+    (`SELECT * FROM (SELECT 1 AS a, 2 AS a) s` is valid)."""
+
+    cid: int = 0
+    type: T.SqlType | None = None
 
 
 def _join_using(node: A.Join, left_cols, right_cols) -> tuple[str, ...]:

@@ -295,3 +295,10 @@ def test_bad_date_arithmetic_is_an_error(rs, sql):
     with pytest.raises(EngineError) as info:
         rows(rs, sql)
     assert info.value.code == 1006
+
+
+def test_select_star_over_duplicate_column_names(rs):
+    assert rows(rs, "SELECT * FROM (SELECT 1 AS a, 2 AS a) s") == [(1, 2)]
+    assert rows(rs, "SELECT s.* FROM (SELECT 1 AS a, 2 AS a) s") == [(1, 2)]
+    assert names(rs, "SELECT * FROM (SELECT 1 AS a, 2 AS a) s") == ["a", "a"]
+    assert rows(rs, "SELECT * FROM r GROUP BY 1, 2 ORDER BY 2 DESC LIMIT 1") == [(3, 30)]
