@@ -1,4 +1,4 @@
-"""The lean request (bounded body, no form parsing), slash merging, and the access-log switch."""
+"""The lean request (bounded body, no form parsing) and the access-log switch."""
 
 from twisted.web.test.requesthelper import DummyChannel
 
@@ -59,3 +59,4 @@ def logged_lines(access_log):
 def test_access_log_is_off_by_default_and_switchable():
     assert logged_lines(False) == []
     assert len(logged_lines(True)) == 1
+
