@@ -287,6 +287,7 @@ class QueryRegistry:
         self.max_retained = max_retained
         self.running = 0
         self._queries: dict[str, Query] = {}
+        self._evict_above = max_retained
 
     def __len__(self) -> int:
         return len(self._queries)
@@ -312,7 +313,7 @@ class QueryRegistry:
         self._queries[query.id] = query
         if query.state == RUNNING:
             self.running += 1
-        if len(self._queries) > self.max_retained:
+        if len(self._queries) > self._evict_above:
             self._evict()
 
     def ended(self, query: Query) -> None:
@@ -320,8 +321,11 @@ class QueryRegistry:
         self.running -= 1
 
     def _evict(self) -> None:
-        """Forget the oldest drained queries, down to 90% of the limit (amortised: one pass
-        per tenth of the limit, stopping at the first queries it can drop)."""
+        """Forget the oldest drained queries, down to 90% of the limit.
+
+        Amortised: the next pass waits until a tenth of the limit more queries came, also when
+        this one could not drop enough (queries with unread rows stay until their result
+        timeout), so a registry full of unread queries is not rescanned on every POST."""
         excess = len(self._queries) - self.max_retained * 9 // 10
         victims = []
         for query in self._queries.values():
@@ -332,6 +336,8 @@ class QueryRegistry:
         for query in victims:
             del self._queries[query.id]
             query.finalize()
+        self._evict_above = max(self.max_retained,
+                                len(self._queries) + max(1, self.max_retained // 10))
 
     def sweep(self) -> None:
         """Close and forget queries nobody polled for their result timeout."""
@@ -341,6 +347,8 @@ class QueryRegistry:
         for query in stale:
             del self._queries[query.id]
             query.expire()
+        if stale:
+            self._evict_above = self.max_retained
 
     def close_all(self) -> None:
         for query in list(self._queries.values()):
