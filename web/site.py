@@ -1,10 +1,10 @@
-"""twisted.web plumbing: a lean request (bounded body, no form parsing), path merging, the Site."""
+"""twisted.web plumbing: a lean request (bounded body, no form parsing) and the Site."""
 
 from __future__ import annotations
 
 import io
 
-from twisted.web import resource, server
+from twisted.web import server
 
 
 class LeanRequest(server.Request):
@@ -34,23 +34,6 @@ class LeanRequest(server.Request):
             self.content = io.BytesIO()
             return
         super().handleContentChunk(data)
-
-
-class MergedSlashes(resource.Resource):
-    """Routes `//v1//query/` like `/v1/query`: empty path segments are dropped before the
-    wrapped (Klein) resource matches the path."""
-
-    isLeaf = True
-
-    def __init__(self, wrapped: resource.IResource):
-        super().__init__()
-        self._wrapped = wrapped
-
-    def render(self, request):
-        postpath = request.postpath
-        if b"" in postpath:
-            request.postpath = [segment for segment in postpath if segment]
-        return self._wrapped.render(request)
 
 
 class QuerySite(server.Site):
