@@ -20,6 +20,7 @@ ABORTED_QUERY = 1043
 INTERNAL = 1001
 
 _SAFE_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
+_DONE = object()  # the end of a result's batches
 log = Logger()
 
 
@@ -110,16 +111,16 @@ class Query:
         if self.state != RUNNING:
             return False
         try:
-            batch = next(self._batches)
-        except StopIteration:
-            self._end(SUCCEEDED)
-            return False
+            batch = next(self._batches, _DONE)
         except engine.EngineError as e:
             self._end(FAILED, QueryError(e.code, e.message))
             return False
         except Exception as e:  # an engine bug must fail one query, never the server
             log.failure("query {id} failed inside the engine", id=self.id)
             self._end(FAILED, QueryError(INTERNAL, f"internal error: {e!r}"))
+            return False
+        if batch is _DONE:
+            self._end(SUCCEEDED)
             return False
         if batch:
             self.buffer.add(self._render(batch))
@@ -152,7 +153,7 @@ class Query:
         self.error = error
         self.ended_at = self.clock.seconds()
         self._session_view = self._current_session()
-        self._release(discard_rows=state == FAILED)
+        self._release(state == FAILED)
         if self._on_end is not None:
             on_end, self._on_end = self._on_end, None
             on_end(self)
