@@ -301,6 +301,33 @@ class Insert(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class Assignment(Node):
+    """`column = value` in UPDATE ... SET."""
+
+    column: str
+    value: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Update(Node):
+    """UPDATE t [[AS] alias] SET col = expr, ... [WHERE cond]; where None updates every row."""
+
+    table: tuple[str, ...]
+    assignments: tuple[Assignment, ...]
+    where: Node | None = None
+    alias: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Delete(Node):
+    """DELETE FROM t [[AS] alias] [WHERE cond]; where None deletes every row."""
+
+    table: tuple[str, ...]
+    where: Node | None = None
+    alias: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class SetVariable(Node):
     """SET [GLOBAL] name = value; name lower-cased."""
 

@@ -595,6 +595,22 @@ class AstBuilder(Transformer):
     def insert_query(self, query):
         return ("query", query)
 
+    def update(self, name, alias, *rest):
+        *assignments, where = rest
+        return ast.Update(_names(name), tuple(assignments), where, alias, pos=_pos_of(name[0]))
+
+    def assignment(self, column, value):
+        return ast.Assignment(_name(column), value, pos=(column.line, column.column))
+
+    def delete(self, name, alias, where):
+        return ast.Delete(_names(name), where, alias, pos=_pos_of(name[0]))
+
+    def explicit_dml_alias(self, name):
+        return _name(_checked_alias(name, NEVER_ALIAS_WORDS))
+
+    def implicit_dml_alias(self, name):
+        return _name(_checked_alias(name, IMPLICIT_ALIAS_FORBIDDEN_WORDS))
+
     def set_variable(self, is_global, name, value):
         return ast.SetVariable(
             _name(name).lower(), value, is_global is not None, pos=(name.line, name.column)

@@ -58,6 +58,19 @@ STATEMENTS = [
      A.Insert(("t",), ("a",), query=A.SetOperation("UNION", select(num(1)), select(num(2)),
                                                    all_=True))),
     ("INSERT INTO t (SELECT 1)", A.Insert(("t",), query=select(num(1)))),
+    ("UPDATE t SET a = 1", A.Update(("t",), (A.Assignment("a", num(1)),))),
+    ("update db.t set a = a + 1, B = NULL where a > 2",
+     A.Update(("db", "t"), (A.Assignment("a", bop("+", col("a"), num(1))), A.Assignment("b", NULL)),
+              where=bop(">", col("a"), num(2)))),
+    ("UPDATE t AS u SET a = 1 WHERE u.a IN (SELECT 1)",
+     A.Update(("t",), (A.Assignment("a", num(1)),), alias="u",
+              where=A.InSubquery(col("u", "a"), select(num(1))))),
+    ('UPDATE t SET "Set" = 1', A.Update(("t",), (A.Assignment("Set", num(1)),))),
+    ("DELETE FROM t", A.Delete(("t",))),
+    ("delete from db.t where a = 1;", A.Delete(("db", "t"), where=bop("=", col("a"), num(1)))),
+    ("DELETE FROM t AS x WHERE x.a IS NULL", A.Delete(("t",), where=A.IsNull(col("x", "a")), alias="x")),
+    ("DELETE FROM t x", A.Delete(("t",), alias="x")),
+    ("SELECT update, delete FROM t", select(col("update"), col("delete"), from_=table("t"))),
     ("SET max_threads = 4", A.SetVariable("max_threads", num(4))),
     ("SET GLOBAL Timezone = 'UTC'", A.SetVariable("timezone", s("UTC"), is_global=True)),
     ("UNSET max_threads", A.UnsetVariable(("max_threads",))),
@@ -89,3 +102,10 @@ def test_insert_and_table_positions():
     assert statement.pos == (2, 3)
     assert statement.rows[0][0].pos == (2, 20)
     assert parse("CREATE TABLE t (a INT)").columns[0].pos == (1, 17)
+
+
+def test_update_and_delete_positions():
+    update = parse("UPDATE\n  t SET a = 1,\n b = 2")
+    assert update.pos == (2, 3)
+    assert [a.pos for a in update.assignments] == [(2, 9), (3, 2)]
+    assert parse("DELETE FROM db.t").pos == (1, 13)
