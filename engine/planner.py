@@ -415,6 +415,16 @@ class Planner:
             return
         rels.append(self._relation(node, parent, ctes))
 
+    def table_relation(self, ref: A.TableRef) -> Rel:
+        """One stored table as a FROM item (its scan reads the snapshot taken now)."""
+        return self._relation(ref, None, {})
+
+    def bind_where(self, node, scope: Scope) -> Expr:
+        """A WHERE condition over `scope`, as SELECT binds it (no aggregates allowed)."""
+        where = self.bind(node, scope)
+        self._check_no_aggregate(node)
+        return where
+
     def _relation(self, node, parent, ctes) -> Rel:
         if isinstance(node, A.TableRef):
             if len(node.name) == 1 and node.name[0].lower() in ctes:

@@ -1,4 +1,5 @@
-"""Statement execution: queries, DDL, INSERT, SET/UNSET/USE, SHOW, DESCRIBE and EXPLAIN."""
+"""Statement execution: queries, DDL, INSERT, UPDATE/DELETE (engine.dml), SET/UNSET/USE, SHOW,
+DESCRIBE and EXPLAIN."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import re
 from engine import settings as S
 from engine import types as T
 from engine.catalog import Table, TableColumn
+from engine.conversion import type_default, value_converter
+from engine.dml import run_delete, run_update
 from engine.errors import (
     TABLE_SCHEMA_MISMATCH,
     BadArguments,
@@ -147,48 +150,6 @@ def _truncate(session, ctx, stmt: A.TruncateTable):
 # ---------------------------------------------------------------- INSERT
 
 
-def _type_default(t: T.SqlType):
-    if t.nullable:
-        return None
-    if t.is_int:
-        return 0
-    if t.is_float:
-        return 0.0
-    if t.name == "Decimal":
-        return decimal.Decimal(0).quantize(decimal.Decimal(1).scaleb(-t.scale))
-    if t.name == "Boolean":
-        return False
-    if t.name == "Date":
-        return T.to_date(0)
-    if t.name == "Timestamp":
-        return T.to_timestamp(0)
-    return ""
-
-
-def _value_converter(t: T.SqlType, column: str):
-    """A function turning a Python value into a stored value of type t (NULL checked here)."""
-    cast = T.caster(t)
-    nullable = t.nullable
-    exact = {
-        "Int8": int, "Int16": int, "Int32": int, "Int64": int, "UInt8": int, "UInt16": int, "UInt32": int,
-        "UInt64": int, "Float32": float, "Float64": float, "String": str, "Boolean": bool,
-    }.get(t.name)
-    lo, hi = T.INT_RANGES.get(t.name, (None, None))
-
-    def convert(v):
-        if v is None:
-            if nullable:
-                return None
-            raise BadArguments(f"cannot insert NULL into non-nullable column `{column}` of type {t.display()}")
-        if type(v) is exact:
-            if lo is not None and not lo <= v <= hi:
-                raise BadArguments(f"number {v} overflows {t.display()} in column `{column}`")
-            return v
-        return cast(v)
-
-    return convert
-
-
 def _column_plan(table: Table, names):
     """Positions of the written columns in the table, and fillers for the others."""
     if names is None:
@@ -209,7 +170,7 @@ def _fill_row_factory(table: Table, positions):
     n = len(table.columns)
     if positions == list(range(n)):
         return None
-    template = [c.default if c.default is not None else _type_default(c.type) for c in table.columns]
+    template = [c.default if c.default is not None else type_default(c.type) for c in table.columns]
 
     def fill(values):
         row = list(template)
@@ -225,7 +186,7 @@ def _insert_plan(table: Table, positions):
     key = tuple(positions)
     plan = table.insert_plans.get(key)
     if plan is None:
-        converters = [_value_converter(table.columns[i].type, table.columns[i].name) for i in positions]
+        converters = [value_converter(table.columns[i].type, table.columns[i].name) for i in positions]
         plan = table.insert_plans[key] = (converters, _fill_row_factory(table, positions))
     return plan
 
@@ -432,7 +393,7 @@ def _describe(session, ctx, stmt: A.Describe):
 
 
 def _default_text(t):
-    v = _type_default(t)
+    v = type_default(t)
     return T.render_value(v) if not isinstance(v, str) else "''"
 
 
@@ -452,6 +413,8 @@ _HANDLERS = {
     A.DropTable: _drop_table,
     A.TruncateTable: _truncate,
     A.Insert: _insert,
+    A.Update: lambda session, ctx, stmt: run_update(ctx, stmt),
+    A.Delete: lambda session, ctx, stmt: run_delete(ctx, stmt),
     A.SetVariable: _set,
     A.UnsetVariable: _unset,
     A.Show: _show,

@@ -1,0 +1,185 @@
+"""UPDATE and DELETE: bind against one table, compile once, build the table's new row list in
+bounded steps and swap it in at the end.
+
+A statement changes nothing unless every row it touches converts (atomic), and it never mutates
+the row list it read: scans that started earlier hold that list and keep seeing the old rows.
+"""
+
+from __future__ import annotations
+
+from engine import types as T
+from engine.compile import Codegen
+from engine.conversion import value_converter
+from engine.errors import SEMANTIC, UNIMPLEMENTED, BadArguments, EngineError
+from engine.executor import BATCH, Runtime, subquery_runner
+from engine.expr import Expr, may_be_null
+from engine.planner import Planner, Scope
+from engine.result import Column, Progress, Result
+from grammar import ast as A
+
+UPDATED = "number of rows updated"
+DELETED = "number of rows deleted"
+TABLE_VERSION_MISMATCHED = 2009
+READ_ONLY_DATABASES = ("system", "information_schema")
+
+
+class _Target:
+    """The table a statement writes, the snapshot it reads, and its binding context."""
+
+    def __init__(self, ctx, stmt):
+        database, name = ctx.resolve_table_name(stmt.table)
+        if database.lower() in READ_ONLY_DATABASES:
+            raise EngineError(f"table `{database}`.`{name}` is read-only", code=UNIMPLEMENTED, position=stmt.pos)
+        self.ctx = ctx
+        self.table = ctx.catalog.table(database, name, stmt.pos)
+        self.database = database
+        self.planner = Planner(ctx)
+        rel = self.planner.table_relation(A.TableRef(stmt.table, stmt.alias, pos=stmt.pos))
+        scan = rel.plan
+        self.rows, self.count = scan.rows, scan.count  # the snapshot
+        self.scope = Scope(rel.columns)
+        self.cols = {cid: f"r[{i}]" for i, cid in enumerate(scan.layout)}
+        self.progress = Progress()
+        self.runtime = Runtime(ctx, self.progress, self.planner.nonnull)
+        self.codegen = Codegen(lambda sq: subquery_runner(sq, self.runtime), self.planner.nonnull)
+        self.where = None if stmt.where is None else self.planner.bind_where(stmt.where, self.scope)
+
+    def condition(self) -> str:
+        """Source truthy exactly for the rows the WHERE selects ('True' without a WHERE)."""
+        return "True" if self.where is None else self.codegen.pred(self.where, self.cols)
+
+    def batches(self):
+        """(start, batch) over the snapshot, counting the scan."""
+        rows, count, progress = self.rows, self.count, self.progress
+        width = max(len(self.table.columns), 1) * 8
+        for start in range(0, count, BATCH):
+            batch = rows[start:min(start + BATCH, count)]  # rows appended later are not ours
+            progress.scan_rows += len(batch)
+            progress.scan_bytes += len(batch) * width
+            yield start, batch
+
+    def commit(self, new_rows: list, changed: int) -> None:
+        """Swap in the new row list, keeping rows other statements appended meanwhile."""
+        table = self.table
+        current = self.ctx.catalog.databases.get(self.database, {}).get(table.name)
+        if table.rows is not self.rows or current is not table:
+            raise EngineError(f"table `{self.database}`.`{table.name}` was changed by another statement "
+                              f"while this one ran; nothing was changed", code=TABLE_VERSION_MISMATCHED)
+        new_rows.extend(self.rows[self.count:])
+        table.rows = new_rows
+        self.progress.write_rows = changed
+        self.progress.write_bytes = changed * 8 * len(table.columns)
+
+
+def _answer(name: str, target: _Target, steps) -> Result:
+    return Result([Column(name, "UInt64")], steps, progress=target.progress, types=[T.UINT64])
+
+
+# ---------------------------------------------------------------- UPDATE
+
+
+def run_update(ctx, stmt: A.Update) -> Result:
+    target = _Target(ctx, stmt)
+    table = target.table
+    assigned: dict[int, Expr] = {}
+    for assignment in stmt.assignments:
+        i = table.column_index(assignment.column)
+        if i is None:
+            valid = ", ".join(f'"{c.name}"' for c in table.columns)
+            raise BadArguments(f'Unable to get field named "{assignment.column}". Valid fields: [{valid}]',
+                               position=assignment.pos)
+        if i in assigned:
+            raise BadArguments(f"Multiple assignments in the single statement to column `{table.columns[i].name}`",
+                               position=assignment.pos)
+        value = target.planner.bind(assignment.value, target.scope)
+        if _has_subquery(value):
+            raise EngineError("update_list in update statement can't contain subquery|window|aggregate|"
+                              "udf functions|async functions", code=SEMANTIC, position=assignment.pos)
+        assigned[i] = value
+    cg = target.codegen
+    parts = []
+    for i, column in enumerate(table.columns):
+        if i in assigned:
+            convert = cg.bind(value_converter(column.type, column.name, "UPDATE"))
+            parts.append(f"{convert}({cg.expr(assigned[i], target.cols)})")
+        else:
+            parts.append(f"r[{i}]")
+    new_row = "(" + "".join(p + ", " for p in parts) + ")"
+    if target.where is None:
+        every = cg.build(["b", "p"], [f"return [{new_row} for r in b]"])
+        hits = None
+    else:
+        numbered = cg.bind(enumerate)
+        hits = cg.build(["b", "p"], [f"return [(i, {new_row}) for i, r in {numbered}(b) if ({target.condition()})]"])
+        every = None
+    may_write_null = [i for i, e in assigned.items()
+                      if table.columns[i].type.nullable and may_be_null(e, target.planner.nonnull)]
+    return _answer(UPDATED, target, _update_steps(target, every, hits, may_write_null))
+
+
+def _update_steps(target: _Target, every, hits, may_write_null):
+    new_rows = None  # built from the first changed batch on (no copy while nothing matches)
+    changed = 0
+    for start, batch in target.batches():
+        if every is not None:
+            if new_rows is None:
+                new_rows = []
+            new_rows.extend(every(batch, ()))
+            changed += len(batch)
+        else:
+            found = hits(batch, ())
+            if found:
+                if new_rows is None:
+                    new_rows = target.rows[:start]
+                base = len(new_rows)
+                new_rows.extend(batch)
+                for i, row in found:
+                    new_rows[base + i] = row
+                changed += len(found)
+            elif new_rows is not None:
+                new_rows.extend(batch)
+        yield []
+    if changed:
+        target.commit(new_rows, changed)
+        for i in may_write_null:
+            target.table.has_null[i] = True
+    yield [(changed,)]
+
+
+def _has_subquery(e: Expr) -> bool:
+    return e.kind == "subquery" or any(_has_subquery(a) for a in e.args)
+
+
+# ---------------------------------------------------------------- DELETE
+
+
+def run_delete(ctx, stmt: A.Delete) -> Result:
+    target = _Target(ctx, stmt)
+    if target.where is None:
+        return _answer(DELETED, target, _delete_all(target))
+    keep = target.codegen.build(["b", "p"], [f"return [r for r in b if not ({target.condition()})]"])
+    return _answer(DELETED, target, _delete_steps(target, keep))
+
+
+def _delete_all(target: _Target):
+    deleted = target.count
+    if deleted:
+        target.commit([], deleted)
+    yield [(deleted,)]
+
+
+def _delete_steps(target: _Target, keep):
+    new_rows = None  # built from the first batch that loses a row on
+    deleted = 0
+    for start, batch in target.batches():
+        kept = keep(batch, ())
+        if len(kept) != len(batch):
+            if new_rows is None:
+                new_rows = target.rows[:start]
+            deleted += len(batch) - len(kept)
+        if new_rows is not None:
+            new_rows.extend(kept)
+        yield []
+    if deleted:
+        target.commit(new_rows, deleted)
+    yield [(deleted,)]
