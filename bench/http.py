@@ -23,9 +23,6 @@ import argparse
 import collections
 import json
 import os
-import re
-import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -33,8 +30,9 @@ import threading
 import time
 from pathlib import Path
 
+from bench.server_process import ServerProcess, queryhttp_command
+
 PACKAGE_PARENT = Path(__file__).resolve().parent.parent
-LISTENING = re.compile(rb"listening on http://127\.0\.0\.1:(\d+)/")
 CONCURRENCY = (1, 8, 64)
 SERVER_CPU, CLIENT_CPU = 0, 1
 
@@ -52,78 +50,15 @@ def _env():
     return env
 
 
-class Server:
-    """A server child process that logs 'listening on http://127.0.0.1:PORT/...'.
-
-    Its output is drained by a thread (keeping the last lines) so that logging never blocks it."""
-
-    def __init__(self, name, command, pin, timeout=30.0, env=None):
-        self.name = name
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                        preexec_fn=_pinning(SERVER_CPU, pin),
-                                        start_new_session=True, env=env)
-        self.tail = collections.deque(maxlen=50)
-        self.port = None
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            line = self.process.stdout.readline()
-            if not line:
-                break
-            self.tail.append(line)
-            m = LISTENING.search(line)
-            if m:
-                self.port = int(m.group(1))
-                break
-        if self.port is None:
-            self.stop()
-            raise RuntimeError(f"{name} did not start:\n" + b"".join(self.tail).decode(errors="replace"))
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _drain(self):
-        for line in self.process.stdout:
-            self.tail.append(line)
-
-    def memory_kb(self):
-        """{'VmRSS': kB, 'VmHWM': kB} from /proc/<pid>/status (empty if unavailable)."""
-        out = {}
-        try:
-            with open(f"/proc/{self.process.pid}/status") as f:
-                for line in f:
-                    if line.startswith(("VmRSS:", "VmHWM:")):
-                        key, value = line.split(":", 1)
-                        out[key] = int(value.split()[0])
-        except OSError:
-            pass
-        return out
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-
-def twistd_command():
-    exe = Path(sys.executable).with_name("twistd")
-    if exe.exists():
-        return [str(exe)]
-    found = shutil.which("twistd")
-    return [found] if found else [sys.executable, "-m", "twisted"]
-
-
 def start_queryhttp(args):
-    return Server("twistd queryhttp",
-                  [*twistd_command(), "-n", "--pidfile=", "queryhttp",
-                   "--http_handler_host", "127.0.0.1", "--http_handler_port", "0",
-                   *args.server_arg], args.pin)
+    return ServerProcess(queryhttp_command(*args.server_arg), "twistd queryhttp",
+                         preexec_fn=_pinning(SERVER_CPU, args.pin), keep_lines=50)
 
 
 def start_baseline(args):
-    return Server("bare Klein route", [sys.executable, "-m", "bench.http_baseline", "--port", "0"],
-                  args.pin, env=_env())
+    return ServerProcess([sys.executable, "-m", "bench.http_baseline", "--port", "0"],
+                         "bare Klein route", env=_env(),
+                         preexec_fn=_pinning(SERVER_CPU, args.pin), keep_lines=50)
 
 
 def load(args, mode, port, *options, limit=600):
