@@ -1,10 +1,18 @@
-"""The catalog: databases -> tables -> columns, and each table's append-only row storage."""
+"""The catalog: databases -> tables -> columns, and each table's row storage (grow-only lists)."""
 
 from __future__ import annotations
 
+import datetime
+import itertools
 from dataclasses import dataclass, field
 
-from engine.errors import DatabaseAlreadyExists, TableAlreadyExists, UnknownDatabase, UnknownTable
+from engine.errors import (
+    DatabaseAlreadyExists,
+    TableAlreadyExists,
+    Unimplemented,
+    UnknownDatabase,
+    UnknownTable,
+)
 from engine.types import SqlType
 
 
@@ -14,12 +22,14 @@ class TableColumn:
     type: SqlType
     default: object = None  # a bound constant expression source (AST) or None
     default_sql: str | None = None
+    comment: str = ""
 
 
 @dataclass(eq=False, slots=True)
 class Table:
-    """Rows are tuples in an append-only list: a scan remembers the length it saw at start
-    (a snapshot); TRUNCATE and DROP replace the list instead of clearing it."""
+    """Rows are tuples in a list that only ever grows: a scan remembers the list and the length
+    it saw at start (a snapshot); TRUNCATE, DROP, UPDATE and DELETE put a new list in its place
+    instead of changing the old one."""
 
     database: str
     name: str
@@ -28,6 +38,9 @@ class Table:
     engine: str = "FUSE"
     has_null: list[bool] = field(default_factory=list)  # per column: a NULL was ever stored
     insert_plans: dict = field(default_factory=dict)  # written column positions -> converters
+    table_id: int = 0  # given by the catalog when the table is added
+    created_on: datetime.datetime = field(default_factory=lambda: datetime.datetime.now(datetime.UTC))
+    comment: str = ""
 
     def __post_init__(self):
         if not self.has_null:
@@ -63,12 +76,18 @@ class Table:
         self.has_null = [False] * len(self.columns)
 
 
+# Databases whose tables the engine computes (engine.system); nothing can be created in them.
+VIRTUAL_DATABASES = ("system", "information_schema")
+
+
 class Catalog:
     def __init__(self):
         self.databases: dict[str, dict[str, Table]] = {"default": {}}
+        self._table_ids = itertools.count(1)
 
     def has_database(self, name: str) -> bool:
-        return name in self.databases
+        """A stored database, or one of the virtual ones (USE system is valid)."""
+        return name in self.databases or name in VIRTUAL_DATABASES
 
     def database(self, name: str) -> dict[str, Table]:
         try:
@@ -77,7 +96,7 @@ class Catalog:
             raise UnknownDatabase(f"Unknown database '{name}'") from None
 
     def create_database(self, name: str, if_not_exists: bool) -> None:
-        if name in self.databases or name.lower() in ("system", "information_schema"):
+        if name in self.databases or name.lower() in VIRTUAL_DATABASES:
             if if_not_exists:
                 return
             raise DatabaseAlreadyExists(f"Database '{name}' already exists")
@@ -102,6 +121,9 @@ class Catalog:
                     table = candidate
                     break
         if table is None:
+            if tables is None and database.lower() in VIRTUAL_DATABASES:
+                raise Unimplemented(f"The operation is not available for the table `{database}`.`{name}`: "
+                                    f"the {database.lower()} tables are read-only", position=pos)
             if tables is None:
                 raise UnknownDatabase(f"Unknown database '{database}'", position=pos)
             raise UnknownTable(f"Unknown table `{database}`.`{name}` in catalog 'default'", position=pos)
@@ -113,6 +135,7 @@ class Catalog:
             if if_not_exists:
                 return False
             raise TableAlreadyExists(f"Table '{table.name}' already exists", position=pos)
+        table.table_id = next(self._table_ids)
         tables[table.name] = table
         return True
 

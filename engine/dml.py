@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine import types as T
 from engine.compile import Codegen
 from engine.conversion import value_converter
-from engine.errors import SEMANTIC, UNIMPLEMENTED, BadArguments, EngineError
+from engine.errors import SEMANTIC, BadArguments, EngineError
 from engine.executor import BATCH, Runtime, subquery_runner
 from engine.expr import Expr, may_be_null
 from engine.planner import Planner, Scope
@@ -20,7 +20,6 @@ from grammar import ast as A
 UPDATED = "number of rows updated"
 DELETED = "number of rows deleted"
 TABLE_VERSION_MISMATCHED = 2009
-READ_ONLY_DATABASES = ("system", "information_schema")
 
 
 class _Target:
@@ -28,8 +27,6 @@ class _Target:
 
     def __init__(self, ctx, stmt):
         database, name = ctx.resolve_table_name(stmt.table)
-        if database.lower() in READ_ONLY_DATABASES:
-            raise EngineError(f"table `{database}`.`{name}` is read-only", code=UNIMPLEMENTED, position=stmt.pos)
         self.ctx = ctx
         self.table = ctx.catalog.table(database, name, stmt.pos)
         self.database = database

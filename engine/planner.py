@@ -29,6 +29,7 @@ from engine.expr import (
     column_ids,
 )
 from engine.names import column_name
+from engine.system import is_virtual_database, virtual_table
 from grammar import ast as A
 
 SEMANTIC = 1065
@@ -431,13 +432,13 @@ class Planner:
                 cte = ctes[node.name[0].lower()]
                 return self._derived(cte.query, node.alias or cte.name, cte.columns, parent, ctes, node.pos)
             database, name = self.ctx.resolve_table_name(node.name)
-            if database.lower() == "system":
-                from engine.system import system_table
-
-                cols, produce = system_table(name, node.pos)
+            if is_virtual_database(database):
+                virtual = virtual_table(database, name, node.pos)
+                cols = virtual.columns
                 layout = [self.cid() for _ in cols]
                 alias = node.alias or name
-                plan = Materialized(layout, [t for _, t in cols], produce=produce, label=f"system.{name}")
+                plan = Materialized(layout, [t for _, t in cols], produce=virtual.produce,
+                                    label=f"{database.lower()}.{name.lower()}")
                 return Rel(plan, [(alias, n, c, t) for (n, t), c in zip(cols, layout, strict=False)])
             table = self.ctx.catalog.table(database, name, node.pos)
             layout = [self.cid() for _ in table.columns]

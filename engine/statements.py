@@ -21,6 +21,7 @@ from engine.executor import Runtime, build, explain
 from engine.names import display
 from engine.planner import Planner, Scope, like_matcher
 from engine.result import ChangeSettings, Column, Progress, Result, UseDB
+from engine.system import is_virtual_database, settings_rows, virtual_table, virtual_table_names
 from grammar import ast as A
 
 QUERY_TYPES = (A.Select, A.SetOperation, A.With)
@@ -349,11 +350,9 @@ def _show(session, ctx, stmt: A.Show):
         return _rows_result([("databases_in_default", T.STRING)], [(n,) for n in names if match(n)])
     if kind == "TABLES":
         db = stmt.database or ctx.database
-        tables = ctx.catalog.database(db)
-        return _rows_result([(f"Tables_in_{db}", T.STRING)], [(n,) for n in sorted(tables) if match(n)])
+        names = virtual_table_names(db) if is_virtual_database(db) else sorted(ctx.catalog.database(db))
+        return _rows_result([(f"Tables_in_{db}", T.STRING)], [(n,) for n in names if match(n)])
     if kind == "SETTINGS":
-        from engine.system import settings_rows
-
         rows = [r for r in settings_rows(ctx) if match(r[0])]
         return _rows_result([(n, T.STRING) for n in ("name", "value", "default", "level", "description", "type")],
                             rows)
@@ -382,9 +381,12 @@ def show_create(table: Table) -> str:
 
 def _describe(session, ctx, stmt: A.Describe):
     database, name = ctx.resolve_table_name(stmt.table)
-    table = ctx.catalog.table(database, name, stmt.pos)
+    if is_virtual_database(database):
+        columns = [TableColumn(n, t) for n, t in virtual_table(database, name, stmt.pos).columns]
+    else:
+        columns = ctx.catalog.table(database, name, stmt.pos).columns
     rows = []
-    for c in table.columns:
+    for c in columns:
         default = c.default_sql if c.default_sql is not None else ("NULL" if c.type.nullable else
                                                                    _default_text(c.type))
         rows.append((c.name, c.type.sql_name(), "YES" if c.type.nullable else "NO",

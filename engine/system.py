@@ -1,38 +1,89 @@
-"""Read-only system tables: databases, tables, columns, settings, one, functions."""
+"""Read-only virtual tables: the `system` database (databases, tables, columns, settings, one,
+functions, views, temporary_tables) and `information_schema` (tables, columns, schemata, views),
+with Databend's column names, order and types."""
 
 from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
 
 from engine import functions as F
 from engine import settings as S
 from engine import types as T
+from engine.catalog import VIRTUAL_DATABASES
 from engine.errors import UnknownTable
 
 _S = T.STRING
 _U64 = T.UINT64
+_NULL = T.NULL
+_TS = T.TIMESTAMP
+_STARTED = datetime.datetime.now(datetime.UTC)
+# ids of the virtual tables, apart from the ids the catalog gives stored tables
+_VIRTUAL_TABLE_IDS = 1 << 62
+
+
+@dataclass(frozen=True)
+class VirtualTable:
+    columns: list  # [(name, SqlType)]
+    produce: object  # function(ctx) -> list of row tuples
+    engine: str
+
+
+def _local(ctx, moment: datetime.datetime) -> datetime.datetime:
+    """An aware instant as a Timestamp value in the session time zone."""
+    return moment.astimezone(S.timezone(ctx.session.setting("timezone"))).replace(tzinfo=None)
+
+
+def _stored_tables(ctx):
+    """(database, table) for every stored table, sorted."""
+    for db in sorted(ctx.catalog.databases):
+        tables = ctx.catalog.databases[db]
+        for name in sorted(tables):
+            yield db, tables[name]
+
+
+def _listed_virtual_tables():
+    """(name, VirtualTable, id) of the system tables, which system.tables and information_schema
+    list too (Databend leaves information_schema's own views out)."""
+    for i, name in enumerate(sorted(SYSTEM_TABLES)):
+        yield name, SYSTEM_TABLES[name], _VIRTUAL_TABLE_IDS + i
+
+
+def _default_text(column) -> str:
+    return column.default_sql if column.default_sql is not None else ""
+
+
+# ---------------------------------------------------------------- system
 
 
 def _databases(ctx):
-    names = sorted(ctx.catalog.databases) + ["information_schema", "system"]
-    return [("default", n) for n in sorted(set(names))]
+    names = set(ctx.catalog.databases) | set(VIRTUAL_DATABASES)
+    return [("default", n) for n in sorted(names)]
 
 
 def _tables(ctx):
     rows = []
-    for db in sorted(ctx.catalog.databases):
-        for name, table in sorted(ctx.catalog.databases[db].items()):
-            rows.append((db, name, table.engine, len(table.rows)))
-    for name in sorted(SYSTEM_TABLES):
-        rows.append(("system", name, "SystemTable", None))
+    for db, table in _stored_tables(ctx):
+        rows.append(("default", db, table.name, table.table_id, table.engine, table.engine, "", "",
+                     _local(ctx, table.created_on), None, len(table.rows), table.comment, "BASE TABLE"))
+    started = _local(ctx, _STARTED)
+    for name, vt, table_id in _listed_virtual_tables():
+        rows.append(("default", "system", name, table_id, vt.engine, vt.engine, "", "", started, None, None, "",
+                     "BASE TABLE"))
     return rows
 
 
 def _columns(ctx):
     rows = []
-    for db in sorted(ctx.catalog.databases):
-        for name, table in sorted(ctx.catalog.databases[db].items()):
-            for c in table.columns:
-                rows.append((c.name, db, name, c.type.display(), c.default_sql or "",
-                             "YES" if c.type.nullable else "NO"))
+    for db, table in _stored_tables(ctx):
+        for c in table.columns:
+            rows.append((c.name, db, table.name, c.type.display(), c.type.sql_name(),
+                         "DEFAULT" if c.default_sql is not None else "", _default_text(c),
+                         "YES" if c.type.nullable else "NO", c.comment))
+    for name, vt, _ in _listed_virtual_tables():
+        for column, t in vt.columns:
+            rows.append((column, "system", name, t.display(), t.sql_name(), "", "",
+                         "YES" if t.can_be_null else "NO", ""))
     return rows
 
 
@@ -58,20 +109,120 @@ def _functions(ctx):
     return [(name, name in F.AGGREGATES) for name in F.all_function_names()]
 
 
+def _nothing(ctx):
+    return []
+
+
 SYSTEM_TABLES = {
-    "databases": ([("catalog", _S), ("name", _S)], _databases),
-    "tables": ([("database", _S), ("name", _S), ("engine", _S), ("num_rows", _U64.as_nullable(True))], _tables),
-    "columns": ([("name", _S), ("database", _S), ("table", _S), ("type", _S), ("default_expression", _S),
-                 ("is_nullable", _S)], _columns),
-    "settings": ([("name", _S), ("value", _S), ("default", _S), ("level", _S), ("description", _S),
-                  ("type", _S)], settings_rows),
-    "one": ([("dummy", T.UINT8)], _one),
-    "functions": ([("name", _S), ("is_aggregate", T.BOOLEAN)], _functions),
+    "databases": VirtualTable([("catalog", _S), ("name", _S)], _databases, "SystemDatabases"),
+    "tables": VirtualTable([
+        ("catalog", _S), ("database", _S), ("name", _S), ("table_id", _U64), ("engine", _S), ("engine_full", _S),
+        ("cluster_by", _S), ("is_transient", _S), ("created_on", _TS), ("dropped_on", _TS.as_nullable(True)),
+        ("num_rows", _U64.as_nullable(True)), ("comment", _S), ("table_type", _S),
+    ], _tables, "SystemTables"),
+    "columns": VirtualTable([
+        ("name", _S), ("database", _S), ("table", _S), ("type", _S), ("data_type", _S), ("default_kind", _S),
+        ("default_expression", _S), ("is_nullable", _S), ("comment", _S),
+    ], _columns, "SystemColumns"),
+    "settings": VirtualTable([("name", _S), ("value", _S), ("default", _S), ("level", _S), ("description", _S),
+                              ("type", _S)], settings_rows, "SystemSettings"),
+    "one": VirtualTable([("dummy", T.UINT8)], _one, "SystemOne"),
+    "functions": VirtualTable([("name", _S), ("is_aggregate", T.BOOLEAN)], _functions, "SystemFunctions"),
+    # the engine has no views and no temporary tables: both are always empty
+    "views": VirtualTable([
+        ("catalog", _S), ("database", _S), ("name", _S), ("table_id", _U64), ("engine", _S), ("engine_full", _S),
+        ("created_on", _TS), ("dropped_on", _TS.as_nullable(True)), ("updated_on", _TS),
+        ("owner", _S.as_nullable(True)), ("comment", _S), ("view_query", _S),
+    ], _nothing, "SystemViews"),
+    "temporary_tables": VirtualTable([("database", _S), ("name", _S), ("table_id", _U64), ("engine", _S)],
+                                     _nothing, "SystemTemporaryTables"),
 }
 
 
-def system_table(name: str, pos=None):
-    entry = SYSTEM_TABLES.get(name.lower())
+# ---------------------------------------------------------------- information_schema
+
+
+def _schema_tables(ctx):
+    rows = []
+    for db, table in _stored_tables(ctx):
+        rows.append(("default", db, table.name, "BASE TABLE", table.engine, _local(ctx, table.created_on), None,
+                     len(table.rows) * 8 * len(table.columns), None, len(table.rows), None, None, None,
+                     table.comment))
+    started = _local(ctx, _STARTED)
+    for name, vt, _ in _listed_virtual_tables():
+        rows.append(("default", "system", name, "BASE TABLE", vt.engine, started, None, None, None, None, None,
+                     None, None, ""))
+    return rows
+
+
+_NOTHING_MORE = (None,) * 16  # character_maximum_length ... privileges: always NULL
+
+
+def _schema_columns(ctx):
+    rows = []
+    for db, table in _stored_tables(ctx):
+        for position, c in enumerate(table.columns, 1):
+            nullable = c.type.nullable
+            rows.append(("default", db, table.name, c.name, position, None, c.comment, None, int(nullable),
+                         "YES" if nullable else "NO", c.type.display(), c.type.sql_name(), *_NOTHING_MORE,
+                         _default_text(c), None))
+    for name, vt, _ in _listed_virtual_tables():
+        for position, (column, t) in enumerate(vt.columns, 1):
+            rows.append(("default", "system", name, column, position, None, "", None, int(t.can_be_null),
+                         "YES" if t.can_be_null else "NO", t.display(), t.sql_name(), *_NOTHING_MORE, "", None))
+    return rows
+
+
+def _schemata(ctx):
+    names = set(ctx.catalog.databases) | set(VIRTUAL_DATABASES)
+    return [("default", n, "default", None, None, None, None, None) for n in sorted(names)]
+
+
+INFORMATION_SCHEMA_TABLES = {
+    "tables": VirtualTable([
+        ("table_catalog", _S), ("table_schema", _S), ("table_name", _S), ("table_type", _S), ("engine", _S),
+        ("create_time", _TS), ("drop_time", _TS.as_nullable(True)), ("data_length", _U64.as_nullable(True)),
+        ("index_length", _U64.as_nullable(True)), ("table_rows", _U64.as_nullable(True)),
+        ("auto_increment", _NULL), ("table_collation", _NULL), ("data_free", _NULL), ("table_comment", _S),
+    ], _schema_tables, "VIEW"),
+    "columns": VirtualTable([
+        ("table_catalog", _S), ("table_schema", _S), ("table_name", _S), ("column_name", _S),
+        ("ordinal_position", T.UINT8), ("column_default", _NULL), ("column_comment", _S), ("column_key", _NULL),
+        ("nullable", T.UINT8.as_nullable(True)), ("is_nullable", _S), ("data_type", _S), ("column_type", _S),
+        *[(name, _NULL) for name in (
+            "character_maximum_length", "character_octet_length", "numeric_precision", "numeric_precision_radix",
+            "numeric_scale", "datetime_precision", "character_set_catalog", "character_set_schema",
+            "character_set_name", "collation_catalog", "collation_schema", "collation_name", "domain_catalog",
+            "domain_schema", "domain_name", "privileges")],
+        ("default", _S), ("extra", _NULL),
+    ], _schema_columns, "VIEW"),
+    "schemata": VirtualTable([
+        ("catalog_name", _S), ("schema_name", _S), ("schema_owner", _S), ("default_character_set_catalog", _NULL),
+        ("default_character_set_schema", _NULL), ("default_character_set_name", _NULL),
+        ("default_collation_name", _NULL), ("sql_path", _NULL),
+    ], _schemata, "VIEW"),
+    "views": VirtualTable([
+        ("table_catalog", _S), ("table_schema", _S), ("table_name", _S), ("view_definition", _NULL),
+        ("check_option", _S), ("is_updatable", T.UINT8), ("is_insertable_into", T.BOOLEAN),
+        ("is_trigger_updatable", T.UINT8), ("is_trigger_deletable", T.UINT8),
+        ("is_trigger_insertable_into", T.UINT8),
+    ], _nothing, "VIEW"),
+}
+
+_BY_DATABASE = {"system": SYSTEM_TABLES, "information_schema": INFORMATION_SCHEMA_TABLES}
+
+
+def is_virtual_database(name: str) -> bool:
+    return name.lower() in _BY_DATABASE
+
+
+def virtual_table_names(database: str) -> list[str]:
+    return sorted(_BY_DATABASE[database.lower()])
+
+
+def virtual_table(database: str, name: str, pos=None) -> VirtualTable:
+    """The virtual table `database`.`name` (database is system or information_schema)."""
+    entry = _BY_DATABASE[database.lower()].get(name.lower())
     if entry is None:
-        raise UnknownTable(f"Unknown table `system`.`{name}` in catalog 'default'", position=pos)
+        raise UnknownTable(f"Unknown table `{database}`.`{name}` in catalog 'default'", position=pos)
     return entry
