@@ -1,8 +1,9 @@
 """The real databend-sqlalchemy dialect (SQLAlchemy Core on databend-driver) against `twistd queryhttp`.
 
 The dialect opens a new driver connection (login + fresh session) for every statement, so the
-database comes from the URL path, never from `USE`.  Tests marked xfail(strict) document what
-the server does not offer yet; each reason names the SQL the dialect sends and what it needs.
+database comes from the URL path, never from `USE`.  Reflection reads information_schema.tables /
+columns and system.tables / temporary_tables; Core update() / delete() take their rowcount from
+the one-row `number of rows updated` / `deleted` answer.
 """
 
 import datetime
@@ -120,7 +121,7 @@ def test_core_select_with_where_order_by_limit_offset(conn):
 
 
 def test_ddl_from_metadata_and_typed_values_round_trip(engine, conn):
-    # checkfirst=False: the existence check needs information_schema (see the xfail below).
+    # checkfirst=False: no existence checks here (test_create_all_and_drop_all_... covers them).
     metadata = MetaData()
     typed = Table("sa_typed", metadata,
                   Column("id", Integer, nullable=False), Column("ok", Boolean),
@@ -164,18 +165,11 @@ def test_inspector_schema_names_use_show_databases(engine):
     assert {"default", "system", "information_schema"} <= set(inspect(engine).get_schema_names())
 
 
-NEEDS_INFORMATION_SCHEMA_TABLES = (
-    "the dialect reads information_schema.tables (columns table_schema, table_name, engine); "
-    "the server answers [1003] Unknown database 'information_schema'")
-
-
-@pytest.mark.xfail(strict=True, raises=DBAPIError, reason=NEEDS_INFORMATION_SCHEMA_TABLES)
 def test_inspector_table_names(engine, conn):
     conn.execute(text("CREATE TABLE sa_listed (x INT)"))
     assert "sa_listed" in inspect(engine).get_table_names()
 
 
-@pytest.mark.xfail(strict=True, raises=DBAPIError, reason=NEEDS_INFORMATION_SCHEMA_TABLES)
 def test_inspector_has_table(engine, conn):
     conn.execute(text("CREATE TABLE sa_present (x INT)"))
     inspector = inspect(engine)
@@ -183,7 +177,6 @@ def test_inspector_has_table(engine, conn):
     assert not inspector.has_table("sa_absent")
 
 
-@pytest.mark.xfail(strict=True, raises=DBAPIError, reason=NEEDS_INFORMATION_SCHEMA_TABLES)
 def test_create_all_and_drop_all_check_for_existing_tables(engine, conn):
     metadata = MetaData()
     Table("sa_checked", metadata, Column("id", Integer))
@@ -193,9 +186,6 @@ def test_create_all_and_drop_all_check_for_existing_tables(engine, conn):
     assert "sa_checked" not in conn.execute(text("SHOW TABLES")).scalars().all()
 
 
-@pytest.mark.xfail(strict=True, raises=DBAPIError, reason=(
-    "get_columns reads information_schema.columns (column_name, data_type, is_nullable, "
-    "column_comment, table_name, table_schema): [1003] Unknown database 'information_schema'"))
 def test_inspector_columns(engine, conn):
     conn.execute(text("CREATE TABLE sa_cols (id INT NOT NULL, name VARCHAR)"))
     columns = inspect(engine).get_columns("sa_cols")
@@ -203,20 +193,15 @@ def test_inspector_columns(engine, conn):
         ("id", "INTEGER", False), ("name", "VARCHAR", True)]
 
 
-@pytest.mark.xfail(strict=True, raises=DBAPIError, reason=(
-    "Table(autoload_with=) needs information_schema.columns, then system.tables columns "
-    "comment and table_type (get_multi_table_comment), then engine_full, cluster_by and "
-    "is_transient (get_table_options)"))
 def test_table_reflection(engine, conn):
     conn.execute(text("CREATE TABLE sa_reflected (id INT NOT NULL, name VARCHAR)"))
     reflected = Table("sa_reflected", MetaData(), autoload_with=engine)
     assert list(reflected.columns.keys()) == ["id", "name"]
+    assert not reflected.c.id.nullable and reflected.c.name.nullable
     assert conn.execute(select(reflected)).all() == []
+    assert inspect(engine).get_table_options("sa_reflected") == {"databend_engine": "FUSE"}
 
 
-@pytest.mark.xfail(strict=True, raises=DBAPIError, reason=(
-    "MetaData.reflect() lists tables via information_schema.tables and temporary tables via "
-    "system.temporary_tables (name, database), then reflects each table as above"))
 def test_metadata_reflect(engine, conn):
     conn.execute(text("CREATE TABLE sa_all (x INT)"))
     metadata = MetaData()
@@ -224,10 +209,6 @@ def test_metadata_reflect(engine, conn):
     assert "sa_all" in metadata.tables
 
 
-@pytest.mark.xfail(strict=True, raises=DBAPIError, reason=(
-    "Core update()/delete() send UPDATE t SET ... WHERE ... / DELETE FROM t WHERE ...: the "
-    "grammar answers [1005] unexpected `UPDATE`; the rowcount needs a one-row answer "
-    "(number of rows updated / deleted)"))
 def test_core_update_and_delete_rowcounts(conn):
     people = people_table("sa_dml")
     conn.execute(text("CREATE TABLE sa_dml (id INT NOT NULL, name VARCHAR)"))
@@ -235,3 +216,8 @@ def test_core_update_and_delete_rowcounts(conn):
     assert conn.execute(people.update().where(people.c.id == 1).values(name="z")).rowcount == 1
     assert conn.execute(people.delete().where(people.c.id == 2)).rowcount == 1
     assert conn.execute(select(people)).all() == [(1, "z")]
+    conn.execute(insert(people), [{"id": 3, "name": "c"}, {"id": 4, "name": "d"}])
+    assert conn.execute(people.update().values(id=people.c.id * 10)).rowcount == 3
+    assert conn.execute(people.delete().where(people.c.id > 100)).rowcount == 0
+    assert conn.execute(select(people.c.id).order_by(people.c.id)).scalars().all() == [10, 30, 40]
+    assert conn.execute(people.delete()).rowcount == 3
