@@ -97,7 +97,7 @@ def _create_table(session, ctx, stmt: A.CreateTable):
         plan, names = planner.plan_query(stmt.as_query)
         columns = [TableColumn(n, t if t.name != "Null" else T.STRING.as_nullable(True))
                    for n, t in zip(names, plan.types, strict=False)]
-        table = Table(database, name, columns)
+        table = Table(database, name, columns, comment=stmt.comment or "")
         catalog.add_table(table, stmt.if_not_exists, stmt.pos)
         progress = Progress()
         run = build(plan, Runtime(ctx, progress, planner.nonnull))
@@ -118,8 +118,8 @@ def _create_table(session, ctx, stmt: A.CreateTable):
                 raise BadArguments("DEFAULT must be a constant expression", position=cd.default.pos)
             default = None if e.value is None else T.caster(t)(e.value)
             default_sql = _written_default_text(default, cd.default)
-        columns.append(TableColumn(cd.name, t, default, default_sql))
-    catalog.add_table(Table(database, name, columns), stmt.if_not_exists, stmt.pos)
+        columns.append(TableColumn(cd.name, t, default, default_sql, cd.comment or ""))
+    catalog.add_table(Table(database, name, columns, comment=stmt.comment or ""), stmt.if_not_exists, stmt.pos)
     return _result()
 
 

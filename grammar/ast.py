@@ -268,6 +268,7 @@ class ColumnDef(Node):
     name: str
     type: TypeName
     default: Node | None = None  # nullability is type.nullable (None: nullable)
+    comment: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +277,7 @@ class CreateTable(Node):
     columns: tuple[ColumnDef, ...] = ()
     if_not_exists: bool = False
     as_query: Node | None = None
+    comment: str | None = None  # COMMENT = '...' among the table options
 
 
 @dataclass(frozen=True, slots=True)

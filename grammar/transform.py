@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from lark import Token, Transformer, v_args
 
@@ -125,6 +125,13 @@ def _attach_tail(query: ast.Node, order_by, limit, offset) -> ast.Node:
         offset=offset,
         pos=pos,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Comment:
+    """A COMMENT option, told apart from a DEFAULT expression among a column's options."""
+
+    text: str
 
 
 @v_args(inline=True)
@@ -524,33 +531,39 @@ class AstBuilder(Transformer):
         return ast.UseDatabase(_name(name), pos=(name.line, name.column))
 
     def create_table(self, _transient, if_not_exists, name, body):
-        columns, query = body
+        columns, query, comment = body
         return ast.CreateTable(
             _names(name),
             columns,
             bool(if_not_exists),
             query,
+            comment,
             pos=_pos_of(name[0]),
         )
 
-    def columns_body(self, columns, _options):
-        return (columns, None)
+    def columns_body(self, columns, comment):
+        return (columns, None, comment)
 
-    def columns_as_body(self, columns, _options, query):
-        return (columns, query)
+    def columns_as_body(self, columns, comment, query):
+        return (columns, query, comment)
 
-    def as_body(self, query):
-        return ((), query)
+    def as_body(self, comment, query):
+        return ((), query, comment)
 
     def table_elements(self, *elements):
         return tuple(e for e in elements if e is not None)
 
     def column_def(self, name, type_name, *options):
-        default = None
+        default = comment = None
         for option in options:
-            if option is not None:
+            if isinstance(option, _Comment):
+                comment = option.text
+            elif option is not None:
                 default = option
-        return ast.ColumnDef(_name(name), type_name, default, pos=(name.line, name.column))
+        return ast.ColumnDef(_name(name), type_name, default, comment, pos=(name.line, name.column))
+
+    def comment_option(self, token):
+        return _Comment(unescape_string(token.value))
 
     def default_option(self, expr):
         return expr
@@ -567,11 +580,16 @@ class AstBuilder(Transformer):
     def key_part(self, *_args):
         return None
 
-    def table_options(self, *_args):
-        return None
+    def table_options(self, *options):
+        """The table's COMMENT (the last one written), if any; other options are ignored."""
+        comments = [o.text for o in options if isinstance(o, _Comment)]
+        return comments[-1] if comments else None
 
     def table_option(self, *_args):
         return None
+
+    def table_comment(self, token):
+        return _Comment(unescape_string(token.value))
 
     def drop_table(self, if_exists, name):
         return ast.DropTable(_names(name), bool(if_exists), pos=_pos_of(name[0]))

@@ -149,3 +149,14 @@ DIALECT_QUERIES = [
 @pytest.mark.parametrize("sql, expected", DIALECT_QUERIES)
 def test_dialect_reflection_queries(run, sql, expected):
     assert sorted(run(sql)) == expected
+
+
+def test_table_and_column_comments_are_listed(run):
+    run("CREATE TABLE noted (k INT COMMENT 'the key', v VARCHAR) COMMENT = 'a table'")
+    run("CREATE TABLE copied COMMENT 'from a query' AS SELECT 1 AS one")
+    assert run("SELECT name, comment FROM system.tables WHERE name IN ('noted', 'copied') ORDER BY name") == [
+        ("copied", "from a query"), ("noted", "a table")]
+    assert run("SELECT table_comment FROM information_schema.tables WHERE table_name = 'noted'") == [("a table",)]
+    assert run("SELECT column_name, column_comment FROM information_schema.columns "
+               "WHERE table_name = 'noted'") == [("k", "the key"), ("v", "")]
+    assert run("SELECT name, comment FROM system.columns WHERE table = 'noted'") == [("k", "the key"), ("v", "")]
