@@ -132,7 +132,7 @@ def _written_default_text(value, written) -> str:
     if isinstance(value, int | float | decimal.Decimal):
         return str(value)
     if isinstance(value, str):
-        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+        return _quoted(value)
     return display(written)
 
 
@@ -375,8 +375,15 @@ def show_create(table: Table) -> str:
         text = f"  {c.name} {base}" + ("" if c.type.nullable else " NOT") + " NULL"
         if c.default_sql is not None:
             text += f" DEFAULT {c.default_sql}"
+        if c.comment:
+            text += f" COMMENT {_quoted(c.comment)}"
         lines.append(text)
-    return f"CREATE TABLE {table.name} (\n" + ",\n".join(lines) + f"\n) ENGINE={table.engine}"
+    options = f"ENGINE={table.engine}" + (f" COMMENT = {_quoted(table.comment)}" if table.comment else "")
+    return f"CREATE TABLE {table.name} (\n" + ",\n".join(lines) + f"\n) {options}"
+
+
+def _quoted(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def _describe(session, ctx, stmt: A.Describe):

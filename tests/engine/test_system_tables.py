@@ -160,3 +160,10 @@ def test_table_and_column_comments_are_listed(run):
     assert run("SELECT column_name, column_comment FROM information_schema.columns "
                "WHERE table_name = 'noted'") == [("k", "the key"), ("v", "")]
     assert run("SELECT name, comment FROM system.columns WHERE table = 'noted'") == [("k", "the key"), ("v", "")]
+
+
+def test_show_create_table_shows_comments(run):
+    run("CREATE TABLE noted (k INT NOT NULL COMMENT 'the key', v VARCHAR DEFAULT 'it''s') COMMENT = 'a table'")
+    (_, ddl), = run("SHOW CREATE TABLE noted")
+    assert ddl == ("CREATE TABLE noted (\n  k INT NOT NULL COMMENT 'the key',\n  v VARCHAR NULL DEFAULT 'it\\'s'\n"
+                   ") ENGINE=FUSE COMMENT = 'a table'")
