@@ -238,7 +238,7 @@ class Query:
         """Page `number`: the next one (long-polling up to `wait_secs`) or the last one again."""
         self.touch()
         if self.closed is not None:
-            raise BadRequest(f"query {self.id} is closed for {self.closed}")
+            raise BadRequest(f"Query {self.id} is closed for {self.closed}")
         if number == self.next_page:
             if self.buffer.page_ready or wait_secs <= 0:
                 return self._cut(number)

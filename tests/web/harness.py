@@ -48,8 +48,10 @@ class HandScheduler:
 class ScriptedResult:
     """An engine Result (same interface) whose batches are given by the test."""
 
-    def __init__(self, schema, batches, affect=None, error_at=None):
+    def __init__(self, schema, batches, affect=None, error_at=None, sets=None, session=None):
         self.schema = [engine.Column(n, t) for n, t in schema]
+        self._sets = sets or {}  # settings the statement changes in its session, at its end
+        self._session = session
         self.affect = affect
         self.progress = engine.Progress()
         self._batches = list(batches)
@@ -67,6 +69,8 @@ class ScriptedResult:
             self.progress.scan_rows += len(batch)
             self.progress.result_rows += len(batch)
             yield batch
+        if self._sets:
+            self._session.settings.update(self._sets)
 
     def renderer(self, null_as_str):
         null = "NULL" if null_as_str else None
@@ -86,7 +90,7 @@ class ScriptedSession:
 
     def execute(self, sql):
         if sql in self._scripts:
-            return self._scripts[sql]()
+            return self._scripts[sql](self._real)
         return self._real.execute(sql)
 
 
@@ -99,8 +103,8 @@ class ScriptedDatabase:
         self.results: list[ScriptedResult] = []
 
     def script(self, sql, schema, batches, **kwargs):
-        def make():
-            result = ScriptedResult(schema, batches, **kwargs)
+        def make(session):
+            result = ScriptedResult(schema, batches, session=session, **kwargs)
             self.results.append(result)
             return result
 
