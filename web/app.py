@@ -137,25 +137,30 @@ class QueryApp:
         request.setHeader(b"x-databend-query-state", answer.state.encode())
         return self._send(request, 200, encode_answer(fmt, answer), _JSON)
 
-    def _answer(self, query: Query, *, data: list, next_page: int | None, session: bool = True,
-                final: bool = False) -> Answer:
+    @staticmethod
+    def _answer(query: Query, *, data: list, next_page: int | None,
+                session: SessionView | None, final: bool = False) -> Answer:
         return Answer(
             query_id=query.id, state=query.state, session_id=query.session_id,
             error=query.error, schema=query.schema, data=data,
             affect=None if final else query.affect, progress=query.progress,
             running_time_ms=query.running_time_ms, next_page=next_page, final=final,
-            session=query.session_view if session else None,
-            result_timeout_secs=query.result_timeout)
+            session=session, result_timeout_secs=query.result_timeout)
 
-    def _send_page(self, request, fmt: str, query: Query, page: Page) -> bytes:
-        answer = self._answer(query, data=page.rows, next_page=page.next_page)
+    def _send_page(self, request, fmt: str, query: Query, page: Page, first: bool) -> bytes:
+        # The spec format echoes the session on every page; the databend format on the POST
+        # answer, then only when it changed (clients keep the last non-null one).
+        session = query.session_for_answer(always=first or fmt != DATABEND)
+        answer = self._answer(query, data=page.rows, next_page=page.next_page, session=session)
         return self._send_answer(request, fmt, answer)
 
-    def _page_response(self, request, fmt: str, query: Query, number: int):
+    def _page_response(self, request, fmt: str, query: Query, number: int, first: bool = False):
+        """Page `number` of `query` (page 0 of a POST when `first`), now or after its long poll."""
         page = query.page(number, query.wait_secs)
         if isinstance(page, Deferred):
-            return page.addCallback(lambda p: self._send_page(request, fmt, query, p))
-        return self._send_page(request, fmt, query, page)
+            return page.addCallback(
+                lambda p: self._send_page(request, fmt, query, p, first))
+        return self._send_page(request, fmt, query, page, first)
 
     # -- errors ----------------------------------------------------------------------------------
 
@@ -194,7 +199,7 @@ class QueryApp:
             existing = self.queries.find(client_id)
             if existing is not None:
                 if existing.user == user and existing.closed is None:
-                    return self._page_response(request, fmt, existing, 0)  # a retried POST
+                    return self._page_response(request, fmt, existing, 0, first=True)  # a retry
                 client_id = None
         try:
             query = self._start(user, query_request, fmt, client_id)
@@ -205,7 +210,7 @@ class QueryApp:
                             session=SessionView(r.database or "default", r.settings, r.session,
                                                 r.keep_secs))
             return self._send_answer(request, fmt, answer)
-        return self._page_response(request, fmt, query, 0)
+        return self._page_response(request, fmt, query, 0, first=True)
 
     def _start(self, user: str, r: QueryRequest, fmt: str, query_id: str | None) -> Query:
         config = self.config
@@ -283,7 +288,8 @@ class QueryApp:
         query = self.queries.get(query_id, self._user(request))
         query.touch()
         next_page = None if query.drained or query.closed else query.next_page
-        return self._send_answer(request, fmt, self._answer(query, data=[], next_page=next_page))
+        answer = self._answer(query, data=[], next_page=next_page, session=query.session_view)
+        return self._send_answer(request, fmt, answer)
 
     @app.route("/v1/query/<query_id>/kill", methods=["GET", "POST"])
     def kill(self, request, query_id: str):
@@ -299,7 +305,7 @@ class QueryApp:
         query = self.queries.get(query_id, self._user(request))
         query.touch()
         query.finalize()
-        answer = self._answer(query, data=[], next_page=None, session=False, final=True)
+        answer = self._answer(query, data=[], next_page=None, session=None, final=True)
         return self._send_answer(request, fmt, answer)
 
     # -- auxiliary endpoints ---------------------------------------------------------------------

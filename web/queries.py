@@ -54,7 +54,7 @@ class Query:
     __slots__ = ("id", "user", "clock", "session_id", "result_timeout", "wait_secs", "state",
                  "error", "schema", "affect", "closed", "started", "last_access", "ended_at",
                  "buffer", "next_page", "last_page", "polls", "_engine_session",
-                 "_request_session", "_keep_secs", "_session_view", "_progress_snapshot",
+                 "_request_session", "_keep_secs", "_session_view", "_session_sent", "_progress_snapshot",
                  "_result", "_batches", "_render", "_task", "_on_end")
 
     def __init__(self, query_id: str, user: str, clock, *, session, request_session: dict,
@@ -82,6 +82,7 @@ class Query:
         self._request_session = request_session
         self._keep_secs = keep_secs
         self._session_view: SessionView | None = None
+        self._session_sent: SessionView | None = None
         self._progress_snapshot: tuple | None = None
         self._result = None
         self._batches = None
@@ -225,6 +226,15 @@ class Query:
     @property
     def session_view(self) -> SessionView | None:
         return self._session_view if self._session_view is not None else self._current_session()
+
+    def session_for_answer(self, always: bool) -> SessionView | None:
+        """The session an answer carries: `always` (the POST answer), else only if it changed
+        since the previous answer that carried one, None otherwise (as the current server)."""
+        view = self.session_view
+        if always or view != self._session_sent:
+            self._session_sent = view
+            return view
+        return None
 
     @property
     def drained(self) -> bool:

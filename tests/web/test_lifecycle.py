@@ -70,14 +70,16 @@ def test_wrong_page_numbers_name_the_current_page(h):
 
 def test_a_page_carries_the_session_when_it_changed_since_the_previous_answer():
     h = Harness(inline_steps=1)
-    h.db.script("q", [("n", "UInt64")], [[(1,)], [], [(2,)], [(3,)]], sets={"max_threads": "9"})
+    h.db.script("q", [("n", "UInt64")], [[(1,)], [(2,)], [(3,)]], sets={"max_threads": "9"})
     a = h.post("q", headers=DB, pagination={"wait_time_secs": 0, "max_rows_per_page": 1}).json
     assert a["data"] == [["1"]] and a["session"]["settings"] == {}
-    h.pump(5)
+    h.pump(5)  # two rows buffered: the producer pauses before the statement's end
     p1 = h.get(a["next_uri"], headers=DB).json
-    assert p1["data"] == [["2"]] and p1["session"]["settings"] == {"max_threads": "9"}
+    assert p1["data"] == [["2"]] and p1["session"] is None
+    h.pump(5)  # the statement ends and changes its session
     p2 = h.get(p1["next_uri"], headers=DB).json
-    assert p2["data"] == [["3"]] and p2["session"] is None
+    assert p2["data"] == [["3"]] and p2["session"]["settings"] == {"max_threads": "9"}
+    assert h.get(p1["next_uri"], headers=DB).json["session"] is None  # sent once
 
 
 def test_spec_format_pages_keep_the_session(h):
