@@ -277,7 +277,7 @@ class QueryApp:
     def get_page(self, request, query_id: str, number: str):
         fmt = self._format(request)
         query = self.queries.get(query_id, self._user(request))
-        if not number.isdigit():
+        if not (number.isascii() and number.isdigit()):
             raise NotFound(f"Invalid page number: requested {number!r}, "
                            f"current page is {query.next_page}")
         return self._page_response(request, fmt, query, int(number))

@@ -52,6 +52,7 @@ def test_last_page_can_be_asked_again_and_others_are_404(h):
     assert missing.body == b"Invalid page number: requested 0, current page is 2"
     assert h.get(base + "/page/7").status == 404
     assert h.get(base + "/page/x").status == 404
+    assert h.get(base + "/page/%C2%B2").status == 404  # a digit, but not an ASCII one
     assert h.get(p1["next_uri"]).json["data"] == wire(8, 10)
 
 
