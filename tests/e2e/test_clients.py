@@ -36,6 +36,14 @@ def test_driver_pages_every_row_once_in_order(conn):
     assert numbers == list(range(35000))  # four pages of at most 10,000 rows
 
 
+def test_driver_keeps_its_session_over_pages_that_carry_none(conn):
+    conn.exec("CREATE DATABASE IF NOT EXISTS drv_pages")
+    conn.exec("USE drv_pages")
+    # pages after the first answer carry `session: null` (unchanged): the driver keeps its own
+    assert sum(1 for _ in conn.query_iter("SELECT * FROM numbers(25000)")) == 25000
+    assert conn.query_row("SELECT currentDatabase()").values() == ("drv_pages",)
+
+
 def test_driver_set_persists_to_the_next_statement(conn):
     conn.exec("SET max_threads = 7")
     row = conn.query_row("SELECT value FROM system.settings WHERE name = 'max_threads'")
