@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from functools import partial
 
@@ -19,7 +18,7 @@ from web.config import SERVER_VERSION, ServiceConfig
 from web.dispatch import Dispatcher
 from web.errors import BadRequest, FailedToStart, HTTPError, NotFound, PayloadTooLarge
 from web.queries import INTERNAL, Page, Query, QueryRegistry, client_query_id
-from web.query_request import QueryRequest, parse_query_request
+from web.query_request import QueryRequest, parse_json, parse_query_request
 from web.sessions import TOO_MANY_CONNECTIONS, SessionStore
 from web.wire import (
     DATABEND,
@@ -320,11 +319,11 @@ class QueryApp:
     def heartbeat(self, request):
         """Keeps the listed queries alive; answers the ones that are gone or closed."""
         user = self._user(request)
+        doc = parse_json(self._body(request) or b"{}")
         try:
-            doc = json.loads(self._body(request) or b"{}")
             node_to_queries = doc.get("node_to_queries") or {}
             listed = [str(q) for ids in node_to_queries.values() for q in ids]
-        except (ValueError, AttributeError, TypeError):
+        except (AttributeError, TypeError):
             raise BadRequest("parse error: expected {\"node_to_queries\": {node: [query ids]}}") \
                 from None
         gone = []

@@ -36,11 +36,18 @@ def _object(value, name: str) -> dict:
     return value
 
 
-def parse_query_request(body: bytes) -> QueryRequest:
+def parse_json(body: bytes):
+    """The JSON document of a request body; BadRequest (400) when it is not JSON."""
     try:
-        doc = json.loads(body)
-    except ValueError as e:
+        return json.loads(body)
+    except ValueError as e:  # also bad UTF-8 (UnicodeDecodeError is a ValueError)
         raise BadRequest(f"parse error: invalid JSON: {e}") from None
+    except RecursionError:
+        raise BadRequest("parse error: invalid JSON: nested too deeply") from None
+
+
+def parse_query_request(body: bytes) -> QueryRequest:
+    doc = parse_json(body)
     if not isinstance(doc, dict):
         raise BadRequest("parse error: the body must be a JSON object (a QueryRequest)")
     if "sql" not in doc:

@@ -12,6 +12,7 @@ from web.config import ServiceConfig
     (b"{bad json", "invalid JSON"),
     (b"", "invalid JSON"),
     (b"[1, 2]", "must be a JSON object"),
+    (b'{"sql": "SELECT 1", "x": ' + b"[" * 100_000, "invalid JSON: nested too deeply"),
     (b"{}", "missing field `sql`"),
     (b'{"sql": 1}', "`sql` must be a string"),
     (b'{"sql": "SELECT 1", "session": {"settings": {"max_threads": 2}}}',
@@ -53,6 +54,11 @@ def test_sql_error_is_200_failed_with_the_code_in_both_formats(h):
     assert d["next_uri"] == f"/v1/query/{d['id']}/final"
     final = h.get(d["next_uri"], headers=DATABEND_HEADERS).json
     assert final["state"] == "Failed" and final["next_uri"] is None
+
+
+def test_heartbeat_with_a_bad_body_is_400(h):
+    for body in (b"[", b"[" * 100_000, b'{"node_to_queries": 3}'):
+        assert h.request("POST", "/v1/session/heartbeat", body).status == 400
 
 
 def test_unknown_path_is_404(h):
