@@ -194,12 +194,13 @@ class QueryApp:
         user = self._user(request)
         query_request = parse_query_request(self._body(request))
         client_id = client_query_id(request.getHeader(b"x-databend-query-id"))
-        if client_id is not None:
-            existing = self.queries.find(client_id)
-            if existing is not None:
-                if existing.user == user and existing.closed is None:
-                    return self._page_response(request, fmt, existing, 0, first=True)  # a retry
-                client_id = None
+        existing = self.queries.find(client_id) if client_id is not None else None
+        if existing is not None:
+            if existing.user != user:
+                client_id = None  # never reveal nor replace another user's query
+            elif existing.closed is None:
+                return self._page_response(request, fmt, existing, 0, first=True)  # a retry
+            # else a closed query: the new one takes its id over
         try:
             query = self._start(user, query_request, fmt, client_id)
         except FailedToStart as e:

@@ -102,6 +102,29 @@ def test_post_reusing_a_live_query_id_answers_that_querys_page_0(h):
     assert again["id"] == "q1" and again["data"] == first["data"] == [["1"]]
 
 
+def test_post_reusing_the_id_of_a_closed_query_starts_a_new_query_under_that_id(h):
+    headers = {"X-DATABEND-QUERY-ID": "q1"}
+    first = h.post("SELECT 1", headers=headers).json
+    assert h.get(first["final_uri"], headers=headers).status == 200
+    again = h.post("SELECT 2", headers=headers).json
+    assert again["id"] == "q1" and again["data"] == [["2"]]
+
+
+def test_post_reusing_the_id_of_another_users_query_gets_a_fresh_id():
+    from tests.web.test_auth import basic
+    from web.auth import Authenticator, hash_password
+
+    h = Harness(authenticator=Authenticator({"alice": hash_password("a"),
+                                             "bob": hash_password("b")}))
+    headers = {"X-DATABEND-QUERY-ID": "q1"}
+    alice = h.post("SELECT * FROM numbers(3)", headers=headers, auth=basic("alice", "a"),
+                   pagination={"max_rows_per_page": 1}).json
+    bob = h.post("SELECT 2", headers=headers, auth=basic("bob", "b")).json
+    assert bob["id"] != "q1" and bob["data"] == [["2"]]
+    page = h.get(alice["next_uri"], headers=headers, auth=basic("alice", "a")).json
+    assert page["id"] == "q1" and page["data"] == [["1"]]  # alice's query is untouched
+
+
 def test_unknown_keys_are_ignored(h):
     reply = h.post("SELECT 1", string_fields=True, params=None, stage_attachment=None,
                    session={"internal": "{}", "need_sticky": False, "catalog": "default"})
