@@ -296,3 +296,24 @@ def test_post_final_closes_the_query_and_drops_its_rows():
     page = h.get(a["stats_uri"] + "/page/1", headers=DATABEND_HEADERS)
     assert page.status == 400 and "finalized" in page.json["error"]["message"]
     assert h.request("POST", a["final_uri"]).status == 200  # repeatable
+
+
+def test_a_query_whose_client_vanished_mid_poll_expires():
+    h = Harness(inline_steps=1)
+    scripted(h, [[]] * 50)
+    a = h.post("q", pagination={"wait_time_secs": 0},
+               session={"settings": {"http_handler_result_timeout_secs": "5"}}).json
+    query = h.app.queries.find(a["id"])
+    query.wait_secs = 100
+    gone = raw_get(h, a["next_uri"])
+    h.clock.advance(3)
+    gone.connectionLost(Exception("client went away"))
+    assert query.polls == 0
+    h.clock.advance(4)  # 4 s after the poll ended: still within the result timeout
+    h.app.sweep()
+    assert h.app.queries.find(a["id"]) is query
+    h.clock.advance(1.5)
+    h.app.sweep()
+    assert h.app.queries.find(a["id"]) is None
+    assert h.db.results[-1].closed and h.app.queries.running == 0
+    assert h.clock.getDelayedCalls() == []
