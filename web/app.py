@@ -170,8 +170,12 @@ class QueryApp:
 
     @app.handle_errors(MethodNotAllowed)
     def _method_not_allowed(self, request, failure):
-        body, content_type = error_body(self._format(request), 405, "method not allowed")
-        request.setHeader(b"allow", ", ".join(failure.value.valid_methods or ()).encode())
+        allowed = ", ".join(sorted(failure.value.valid_methods or ()))
+        path = "/" + "/".join(segment.decode("latin-1") for segment in request.postpath)
+        message = f"method {request.method.decode('latin-1')} not allowed on {path} " \
+                  f"(allowed: {allowed})"
+        body, content_type = error_body(self._format(request), 405, message)
+        request.setHeader(b"allow", allowed.encode())
         return self._send(request, 405, body, content_type)
 
     @app.handle_errors(Exception)

@@ -67,9 +67,18 @@ def test_unknown_path_is_404(h):
         "error": {"code": 404, "message": "not found"}}
 
 
-def test_wrong_method_is_405(h):
+def test_wrong_method_is_405_naming_the_allowed_ones(h):
     reply = h.get("/v1/query")
-    assert reply.status == 405
+    assert reply.status == 405 and reply.header("allow") == b"POST"
+    assert reply.header("content-type") == b"text/plain; charset=utf-8"
+    assert reply.body == b"method GET not allowed on /v1/query (allowed: POST)"
+    options = h.request("OPTIONS", "/v1/query", headers=DATABEND_HEADERS)
+    assert options.status == 405
+    assert options.json == {"error": {"code": 405, "message":
+                                      "method OPTIONS not allowed on /v1/query (allowed: POST)"}}
+    a = h.post("SELECT 1").json
+    put = h.request("PUT", a["final_uri"])
+    assert put.status == 405 and put.header("allow") == b"GET, HEAD, POST"
 
 
 @pytest.mark.parametrize("auth, reason", [
