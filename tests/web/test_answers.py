@@ -211,3 +211,28 @@ def test_heartbeat_keeps_queries_alive_and_lists_the_gone_ones(h):
 
 def test_logout_answers_ok(h):
     assert h.request("POST", "/v1/session/logout", {}).status == 200
+
+
+JSON, TEXT = b"application/json", b"text/plain; charset=utf-8"
+
+
+@pytest.mark.parametrize("method, path, body, spec_type, databend_type", [
+    ("POST", "/v1/query", {"sql": "SELECT 1"}, JSON, JSON),
+    ("GET", "{stats}", None, JSON, JSON),
+    ("GET", "{stats}/page/0", None, JSON, JSON),
+    ("GET", "{stats}/kill", None, TEXT, TEXT),  # an empty body
+    ("POST", "{stats}/final", None, JSON, JSON),
+    ("POST", "/v1/session/login", {}, JSON, JSON),
+    ("POST", "/v1/session/heartbeat", {}, JSON, JSON),
+    ("GET", "/health", None, TEXT, TEXT),
+    ("POST", "/v1/query", b"{", TEXT, JSON),  # 400
+    ("GET", "/nowhere", None, TEXT, JSON),  # 404
+    ("GET", "/v1/query", None, TEXT, JSON),  # 405
+    ("GET", "{stats}/page/9", None, TEXT, JSON),  # 404
+])
+def test_content_type_of_every_answer(h, method, path, body, spec_type, databend_type):
+    for headers, expected in (({}, spec_type), (DATABEND_HEADERS, databend_type)):
+        stats = h.post("SELECT 1").json["stats_uri"]
+        reply = h.request(method, path.format(stats=stats), body, headers=headers)
+        assert reply.header("content-type") == expected, reply.status
+        assert reply.header("x-databend-version") == b"1.2.700"
