@@ -51,6 +51,12 @@ def test_queries_belong_to_their_user():
     for uri in (a["stats_uri"], a["kill_uri"], a["final_uri"], a["stats_uri"] + "/page/0"):
         assert h.get(uri, auth=basic("bob", "b")).status == 401
     assert h.get(a["stats_uri"], auth=basic("alice", "a")).status == 200
+    assert h.request("POST", a["final_uri"], auth=basic("bob", "b")).status == 401
+    assert h.request("POST", a["kill_uri"], auth=basic("bob", "b")).status == 401
+    heartbeat = h.request("POST", "/v1/session/heartbeat", {"node_to_queries": {"": [a["id"]]}},
+                          auth=basic("bob", "b"))
+    assert heartbeat.json == {"queries_to_remove": [a["id"]]}  # not bob's to keep alive
+    assert h.app.queries.find(a["id"]).closed is None  # nothing bob did closed it
 
 
 def test_hash_command_prints_a_users_file_line(monkeypatch, capsys):

@@ -101,14 +101,17 @@ def test_auth_comes_before_json_parsing(h):
 
 
 @pytest.mark.parametrize("method, suffix", [("GET", "/page/0"), ("GET", ""), ("GET", "/kill"),
-                                             ("POST", "/final"), ("POST", "/kill")])
+                                             ("POST", "/final"), ("POST", "/kill"),
+                                             ("GET", "/final")])
 def test_every_query_endpoint_needs_credentials(h, method, suffix):
     a = h.post("SELECT 1").json
     assert h.request(method, a["stats_uri"] + suffix, auth=None).status == 401
 
 
-def test_login_needs_credentials(h):
-    assert h.request("POST", "/v1/session/login", {}, auth=None).status == 401
+@pytest.mark.parametrize("path", ["/v1/session/login", "/v1/session/heartbeat",
+                                  "/v1/session/logout"])
+def test_session_endpoints_need_credentials(h, path):
+    assert h.request("POST", path, {}, auth=None).status == 401
 
 
 def test_body_larger_than_the_limit_is_413():

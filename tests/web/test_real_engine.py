@@ -1,5 +1,7 @@
 """The service over the real engine: large results paged, killed and expired."""
 
+import pytest
+
 from tests.web.harness import DATABEND_HEADERS, Harness
 
 
@@ -77,3 +79,23 @@ def test_set_and_use_are_final_in_the_post_answer(h):
     assert b["state"] == "Succeeded"
     assert b["session"]["database"] == "inpost"
     assert b["session"]["settings"] == {"timezone": "Asia/Shanghai"}
+
+
+@pytest.mark.parametrize("headers, end_uri", [({}, None), (DATABEND_HEADERS, "final")])
+def test_a_query_failing_after_its_first_pages_answers_failed_then_kill_and_final(headers, end_uri):
+    h = Harness()
+    a = h.post("SELECT 1 DIV (number - 50000) FROM numbers(100000)", headers=headers).json
+    assert a["state"] == "Running" and len(a["data"]) == 10000 and a["error"] is None
+    while a["error"] is None:
+        a = h.get(a["next_uri"], headers=headers).json
+        assert len(a["data"]) == 10000 or a["error"] is not None
+    assert a["state"] == "Failed" and a["data"] == []
+    assert a["error"]["code"] == 1006 and "zero" in a["error"]["message"]
+    if end_uri is None:
+        assert a["next_uri"] is None
+    else:
+        assert a["next_uri"] == a["final_uri"]
+    assert h.get(a["kill_uri"], headers=headers).status == 200
+    final = h.get(a["final_uri"], headers=headers).json
+    assert final["state"] == "Failed" and final["error"]["code"] == 1006
+    assert h.app.queries.running == 0
