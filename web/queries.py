@@ -36,6 +36,9 @@ def client_query_id(value: bytes | None) -> str | None:
 
 
 class Page:
+    """One page as served: its number, its rows, and the number of the page after it (None
+    once the result is fully served)."""
+
     __slots__ = ("number", "rows", "next_page")
 
     def __init__(self, number: int, rows: list, next_page: int | None):
@@ -102,10 +105,6 @@ class Query:
     def fail(self, code: int, message: str) -> None:
         """End the query as Failed (an error before or while producing rows)."""
         self._end(FAILED, QueryError(code, message))
-
-    @property
-    def ended(self) -> bool:
-        return self.state != RUNNING
 
     def step(self) -> bool:
         """One bounded unit of engine work; False once the query has ended."""
