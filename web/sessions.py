@@ -12,6 +12,8 @@ TOO_MANY_CONNECTIONS = 1067
 
 
 class ServerSession:
+    """A kept engine session, its owner, and when it expires (never while its query runs)."""
+
     __slots__ = ("id", "user", "engine_session", "keep_secs", "expires_at", "query",
                  "request_session")
 
@@ -26,6 +28,9 @@ class ServerSession:
 
 
 class SessionStore:
+    """Kept sessions by id: created by a query with keep_server_session_secs > 0, reused by
+    its owner through `session_id`, at most one query at a time, bounded in number."""
+
     def __init__(self, clock, max_sessions: int, max_keep_secs: int):
         self.clock = clock
         self.max_sessions = max_sessions
