@@ -63,14 +63,18 @@ def test_bad_credentials_are_401(server):
     assert status == 401 and b"wrong password" in body
 
 
-def test_wire_format_option_and_access_log():
-    running = RunningServer("--wire_format", "databend", "--access_log")
+def test_wire_format_option_access_log_and_body_limit():
+    running = RunningServer("--wire_format", "databend", "--access_log",
+                            "--max_body_bytes", "2000")
     try:
         status, a = post(running.url, {"sql": "SELECT 1"})
         assert a["schema"] == [{"name": "1", "type": "UInt8"}]
         assert a["next_uri"].endswith("/final")
         call(running.url, a["next_uri"])
         assert running.wait_for_output(b'"POST /v1/query HTTP/1.1" 200')
+        status, error = post(running.url, {"sql": "SELECT '" + "x" * 3000 + "'"})
+        assert status == 413 and error["error"]["code"] == 413
+        assert "--max_body_bytes" in error["error"]["message"]
     finally:
         running.stop()
 
