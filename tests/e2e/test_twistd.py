@@ -95,3 +95,18 @@ def test_users_file(tmp_path):
         assert call(running.url, "/v1/query", {"sql": "SELECT 1"})[0] == 401  # no root
     finally:
         running.stop()
+
+
+def test_lifecycle_in_the_databend_format(server):
+    headers = {"X-DATABEND-ROUTE": "warehouse"}
+    status, a = post(server.url, {"sql": "select * from numbers(8)",
+                                  "pagination": {"max_rows_per_page": 4}}, headers=headers)
+    assert a["data"] == [[str(i)] for i in range(4)] and a["session"] is not None
+    status, raw = call(server.url, a["next_uri"], headers=headers)
+    p1 = json.loads(raw)
+    assert p1["data"] == [[str(i)] for i in range(4, 8)] and p1["session"] is None
+    status, raw = call(server.url, a["final_uri"], headers=headers, method="POST")
+    assert status == 200 and json.loads(raw)["next_uri"] is None
+    status, raw = call(server.url, a["stats_uri"] + "/page/2", headers=headers)
+    assert status == 400
+    assert json.loads(raw)["error"]["message"] == f"Query {a['id']} is closed for finalized"
