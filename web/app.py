@@ -36,6 +36,8 @@ from web.wire import (
 log = Logger()
 _JSON = b"application/json"
 _VERSION = SERVER_VERSION.encode()
+# werkzeug lets HEAD into every GET route; these change state, so a HEAD probe is refused there.
+_NO_HEAD_ENDPOINTS = (b"kill", b"final")
 
 
 def _int_setting(settings: dict, key: str, default: int) -> int:
@@ -170,7 +172,10 @@ class QueryApp:
 
     @app.handle_errors(MethodNotAllowed)
     def _method_not_allowed(self, request, failure):
-        allowed = ", ".join(sorted(failure.value.valid_methods or ()))
+        allowed = set(failure.value.valid_methods or ())
+        if request.postpath and request.postpath[-1] in _NO_HEAD_ENDPOINTS:
+            allowed.discard("HEAD")
+        allowed = ", ".join(sorted(allowed))
         path = "/" + "/".join(segment.decode("latin-1") for segment in request.postpath)
         message = f"method {request.method.decode('latin-1')} not allowed on {path} " \
                   f"(allowed: {allowed})"
@@ -295,8 +300,15 @@ class QueryApp:
         answer = self._answer(query, data=[], next_page=next_page, session=query.session_view)
         return self._send_answer(request, fmt, answer)
 
+    @staticmethod
+    def _refuse_head(request) -> None:
+        """A HEAD probe must not kill or close a query: 405 (see _NO_HEAD_ENDPOINTS)."""
+        if request.method == b"HEAD":
+            raise MethodNotAllowed(valid_methods=["GET", "POST"])
+
     @app.route("/v1/query/<query_id>/kill", methods=["GET", "POST"])
     def kill(self, request, query_id: str):
+        self._refuse_head(request)
         query = self.queries.get(query_id, self._user(request))
         query.touch()
         query.kill()
@@ -305,6 +317,7 @@ class QueryApp:
 
     @app.route("/v1/query/<query_id>/final", methods=["GET", "POST"])
     def final(self, request, query_id: str):
+        self._refuse_head(request)
         fmt = self._format(request)
         query = self.queries.get(query_id, self._user(request))
         query.touch()

@@ -78,7 +78,17 @@ def test_wrong_method_is_405_naming_the_allowed_ones(h):
                                       "method OPTIONS not allowed on /v1/query (allowed: POST)"}}
     a = h.post("SELECT 1").json
     put = h.request("PUT", a["final_uri"])
-    assert put.status == 405 and put.header("allow") == b"GET, HEAD, POST"
+    assert put.status == 405 and put.header("allow") == b"GET, POST"
+
+
+def test_head_never_kills_or_closes_a_query(h):
+    a = h.post("SELECT * FROM numbers(30000)", pagination={"max_rows_per_page": 10000}).json
+    for uri in (a["kill_uri"], a["final_uri"]):
+        head = h.request("HEAD", uri)
+        assert head.status == 405 and head.header("allow") == b"GET, POST"
+    page = h.get(a["next_uri"])
+    assert page.status == 200 and page.json["state"] != "Failed"
+    assert len(page.json["data"]) == 10000
 
 
 @pytest.mark.parametrize("auth, reason", [
