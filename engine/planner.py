@@ -528,15 +528,17 @@ class Planner:
                 owner[cid] = i
         pending = []
         plans = [r.plan for r in rels]
+        local: list[list[Expr]] = [[] for _ in rels]  # one-table conjuncts, in WHERE order
         for c in pool:
             refs = {owner[x] for x in column_ids(c, set()) if x in owner}
-            if len(refs) == 1:
-                i = refs.pop()
-                plans[i] = Filter(plans[i].layout, plans[i].types, child=plans[i], predicate=c)
-            elif not refs:
-                plans[0] = Filter(plans[0].layout, plans[0].types, child=plans[0], predicate=c)
+            if len(refs) <= 1:
+                local[refs.pop() if refs else 0].append(c)
             else:
                 pending.append((c, refs))
+        for i, conds in enumerate(local):
+            if conds:
+                # one Filter per relation: its conjuncts run as one short-circuit test per row
+                plans[i] = Filter(plans[i].layout, plans[i].types, child=plans[i], predicate=and_all(conds))
         joined = {0}
         current = plans[0]
         remaining = list(range(1, len(plans)))
