@@ -328,30 +328,36 @@ def _build_aggregate(plan: P.Aggregate, rt):
             raise EngineError(f"unknown aggregate {kind}")
         return s
 
-    finals = []
+    out_cg = _codegen(rt)
+    finals = []  # source of each aggregate's value from the accumulator list `a`
     for i, a in enumerate(aggs):
         v = value_names[i]
         nullable = a.arg is not None and cg.nullable(a.arg)
         if a.distinct and v is not None:
-            finals.append(_distinct_final(a.name, slot("distinct", v, nullable), a))
+            fn = _distinct_final(a.name, slot("distinct", v, nullable), a)
+            finals.append(f"{out_cg.bind(fn)}(a)")
         elif a.name == "count":
-            finals.append(itemgetter(slot("count", v, nullable)))
+            finals.append(f"a[{slot('count', v, nullable)}]")
         elif a.name == "avg":
             s_sum, s_cnt = slot("sum", v, nullable), slot("count", v, nullable)
-            mean = _mean(a)
-            finals.append(lambda acc, s=s_sum, c=s_cnt, mean=mean: mean(acc[s], acc[c]))
+            if a.type.name == "Decimal":
+                finals.append(f"{out_cg.bind(_mean(a))}(a[{s_sum}], a[{s_cnt}])")
+            else:
+                finals.append(f"(None if a[{s_cnt}] == 0 else float(a[{s_sum}]) / a[{s_cnt}])")
         else:
-            finals.append(itemgetter(slot(a.name, v, nullable)))
-    body = ["for r in b:"] + lines + [
+            finals.append(f"a[{slot(a.name, v, nullable)}]")
+    body = ["get = acc.get", "for r in b:"] + lines + [
         f"    k = {key}",
-        "    a = acc.get(k)",
+        "    a = get(k)",
         "    if a is None:",
         f"        acc[k] = [{', '.join(init)}]",
     ]
     if update:
         body += ["    else:"] + ["        " + u for u in update]
     step = cg.build(["b", "p", "acc"], body)
-    single = len(keys) == 1
+    key_out = "k, " if len(keys) == 1 else "".join(f"k[{i}], " for i in range(len(keys)))
+    # one generated comprehension turns a chunk of (key, accumulators) into output rows
+    finish = out_cg.build(["part"], [f"return [({key_out}{''.join(f + ', ' for f in finals)}) for k, a in part]"])
 
     def run(p):
         acc = {}
@@ -362,11 +368,7 @@ def _build_aggregate(plan: P.Aggregate, rt):
         items = list(acc.items())
         acc = None
         for i in range(0, len(items), BATCH):
-            part = items[i:i + BATCH]
-            if single:
-                yield [(k, *[f(a) for f in finals]) for k, a in part]
-            else:
-                yield [(*k, *[f(a) for f in finals]) for k, a in part]
+            yield finish(items[i:i + BATCH])
 
     return run
 
