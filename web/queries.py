@@ -316,6 +316,19 @@ class QueryRegistry:
             raise Unauthorized(f"query {query_id} belongs to another user", code=5100)
         return query
 
+    @property
+    def held_limit(self) -> int:
+        """Queries held at most, drained or not: eviction keeps drained ones under
+        max_retained, so reaching this means about max_retained queries hold unread rows."""
+        return 2 * self.max_retained
+
+    def is_full(self) -> bool:
+        """True when held_limit queries are held even after forgetting the drained ones."""
+        if len(self._queries) < self.held_limit:
+            return False
+        self._evict()
+        return len(self._queries) >= self.held_limit
+
     def add(self, query: Query) -> None:
         old = self._queries.pop(query.id, None)
         if old is not None:

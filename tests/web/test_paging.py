@@ -282,6 +282,19 @@ def test_finished_query_is_evicted_beyond_max_retained():
     assert h.get(f"/v1/query/{ids[-1]}").status == 200
 
 
+def test_queries_holding_unread_rows_are_capped_until_read():
+    from web.config import ServiceConfig
+
+    h = Harness(ServiceConfig(max_retained_queries=2, default_rows_per_page=2))
+    unread = [h.post("SELECT * FROM numbers(10)").json for _ in range(4)]
+    assert all(a["state"] != "Failed" for a in unread)
+    refused = h.post("SELECT 1").json
+    assert refused["state"] == "Failed" and refused["error"]["code"] == 1067
+    assert "unread results (4)" in refused["error"]["message"]
+    assert h.request("POST", unread[0]["final_uri"]).status == 200
+    assert h.post("SELECT 1").json["state"] == "Succeeded"
+
+
 def test_post_final_closes_the_query_and_drops_its_rows():
     h = Harness(inline_steps=1)
     scripted(h, [rows(0, 3)] + [[]] * 20)
