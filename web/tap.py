@@ -38,7 +38,8 @@ _D = ServiceConfig()
 _LIMITS = [
     ("max_body_bytes", "largest accepted request body in bytes (413 above)"),
     ("max_running_queries", "queries producing rows at once (more: Failed, code 1067)"),
-    ("max_retained_queries", "finished queries kept for paging before the oldest are evicted"),
+    ("max_retained_queries", "finished queries kept for paging before the oldest read ones are "
+                             "evicted; twice this many held at most (more: code 1067)"),
     ("max_sessions", "server-side sessions at once (more: Failed, code 1067)"),
     ("max_keep_session_secs", "upper bound of session.keep_server_session_secs"),
     ("max_rows_per_page", "upper bound of pagination.max_rows_per_page"),
