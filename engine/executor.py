@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import decimal
 import heapq
-from itertools import chain
+from itertools import chain, islice
 from operator import itemgetter
 
 from engine import expr as P
@@ -568,7 +568,10 @@ def _merge_runs(runs, passes):
 def _build_limit(plan: P.Limit, rt):
     if isinstance(plan.child, P.Sort) and plan.limit is not None:
         return _build_sort(plan.child, rt, plan.limit, plan.offset)
-    child_run = build(plan.child, rt)
+    if isinstance(plan.child, P.Distinct):
+        child_run = _build_distinct(plan.child, rt, streaming=True)
+    else:
+        child_run = build(plan.child, rt)
     limit, offset = plan.limit, plan.offset
 
     def run(p):
@@ -598,38 +601,81 @@ def _build_limit(plan: P.Limit, rt):
     return run
 
 
-def _build_distinct(plan: P.Distinct, rt):
-    if isinstance(plan.child, (P.Project, P.Filter)):
-        # the projection yields a set per batch: only new rows go on (order is not promised)
-        values_run = _build_map(plan.child, rt, as_set=True)
+def _build_distinct(plan: P.Distinct, rt, streaming=False):
+    """DISTINCT. By default a pipeline breaker: each step folds one batch into a set with C-level
+    builtins (set.update over a map or a generated set comprehension), and the set is emitted at
+    the end. Under a LIMIT (`streaming`) only the rows new in each batch go on at once, so the
+    limit can stop the scan early. Output order is not promised either way."""
+    values_run, scalar = _distinct_values(plan.child, rt)
+
+    def run_sets(p):
+        seen = set()
+        for values in values_run(p):
+            if values is None:
+                yield []
+                continue
+            if not isinstance(values, set):
+                values = set(values)
+            fresh = values - seen if seen else values  # iterates the batch's set, not `seen`
+            seen |= fresh
+            yield fresh
+
+    def run_breaker(p):
+        seen = set()
+        for values in values_run(p):
+            if values is not None:
+                seen.update(values)
+            yield []
+        yield from _chunks(seen, scalar)
+
+    def run_streaming(p):
+        for fresh in run_sets(p):
+            yield list(zip(fresh)) if scalar else list(fresh)
+
+    return run_streaming if streaming else run_breaker
+
+
+def _chunks(values, scalar):
+    """A collection as output batches of at most BATCH rows (1-tuples made when `scalar`)."""
+    it = iter(values)
+    while True:
+        part = list(zip(islice(it, BATCH))) if scalar else list(islice(it, BATCH))
+        if not part:
+            return
+        yield part
+
+
+def _distinct_values(child, rt):
+    """(run yielding per batch an iterable of the rows to deduplicate, or None for a step
+    without rows; whether those are bare values of one column rather than row tuples)."""
+    if isinstance(child, (P.Project, P.Filter)):
+        source, pred, exprs = _map_parts(child)
+        if pred is None and exprs and all(e.kind == "col" for e in exprs) \
+                and not (isinstance(source, P.Join) and source.kind in ("INNER", "CROSS")):
+            # plain columns: an itemgetter over the row (one C call per row, no generated loop)
+            pos = {cid: i for i, cid in enumerate(source.layout)}
+            getter = itemgetter(*[pos[e.value] for e in exprs])
+            source_run = build(source, rt)
+
+            def run_columns(p):
+                for batch in source_run(p):
+                    yield map(getter, batch) if batch else None
+
+            return run_columns, len(exprs) == 1
+        sets_run = _build_map(child, rt, as_set=True)
 
         def run_sets(p):
-            seen = set()
-            for values in values_run(p):
-                if not values:
-                    yield []
-                    continue
-                fresh = values - seen if seen else values
-                seen |= fresh
-                yield list(fresh)
+            for values in sets_run(p):
+                yield values if values else None
 
-        scalar = values_run.scalar
+        return run_sets, sets_run.scalar
+    child_run = build(child, rt)
 
-        def run_values(p):
-            for values in run_sets(p):
-                yield list(zip(values)) if scalar else values
-
-        return run_values
-    child_run = build(plan.child, rt)
-
-    def run(p):
-        seen = set()
+    def run_rows(p):
         for batch in child_run(p):
-            out = [r for r in dict.fromkeys(batch) if r not in seen]
-            seen.update(out)
-            yield out
+            yield batch if batch else None
 
-    return run
+    return run_rows, False
 
 
 def _build_setop(plan: P.SetOp, rt):

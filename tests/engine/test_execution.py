@@ -57,6 +57,27 @@ def test_hash_join_build_yields_empty_steps(db):
     assert empty >= 10
 
 
+def test_distinct_yields_empty_steps_and_bounded_batches(db):
+    sizes, empty = _max_step_rows(db.session().execute("SELECT DISTINCT number % 9000 FROM numbers(50000)"))
+    assert empty >= 10 and sum(sizes) == 9000 and max(sizes) <= 4096
+
+
+def test_distinct_of_columns_and_expressions(db, run):
+    s = db.session()
+    list(s.execute("CREATE TABLE dd (a INT, b VARCHAR)"))
+    list(s.execute("INSERT INTO dd VALUES (1, 'x'), (1, 'x'), (2, 'x'), (NULL, NULL), (NULL, 'y')"))
+    assert sorted(s.execute("SELECT DISTINCT b FROM dd"), key=repr) == [("x",), ("y",), (None,)]
+    assert sorted(s.execute("SELECT DISTINCT b, a FROM dd"), key=repr) == [
+        ("x", 1), ("x", 2), ("y", None), (None, None)]
+    assert sorted(s.execute("SELECT DISTINCT a + 1 FROM dd WHERE a IS NOT NULL")) == [(2,), (3,)]
+
+
+def test_distinct_under_limit_streams(db):
+    result = db.session().execute("SELECT DISTINCT number % 5 FROM numbers(100000000) LIMIT 5")
+    assert sorted(result) == [(0,), (1,), (2,), (3,), (4,)]
+    assert result.progress.scan_rows <= 4096
+
+
 def test_limit_stops_the_pipeline_early(db):
     result = db.session().execute("SELECT number FROM numbers(100000000) LIMIT 3")
     assert list(result) == [(0,), (1,), (2,)]
