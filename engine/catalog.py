@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import itertools
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from engine.errors import (
     DatabaseAlreadyExists,
@@ -37,6 +38,9 @@ class Table:
     rows: list[tuple] = field(default_factory=list)
     engine: str = "FUSE"
     has_null: list[bool] = field(default_factory=list)  # per column: a NULL was ever stored
+    # per column: a negative integer was ever stored (lets MOD / DIV of such a column skip the
+    # sign handling of truncated division)
+    has_negative: list[bool] = field(default_factory=list)
     insert_plans: dict = field(default_factory=dict)  # written column positions -> converters
     table_id: int = 0  # given by the catalog when the table is added
     created_on: datetime.datetime = field(default_factory=lambda: datetime.datetime.now(datetime.UTC))
@@ -45,6 +49,8 @@ class Table:
     def __post_init__(self):
         if not self.has_null:
             self.has_null = [False] * len(self.columns)
+        if not self.has_negative:
+            self.has_negative = [False] * len(self.columns)
 
     def append(self, rows: list[tuple]) -> None:
         """Append rows (already converted); the only way rows enter a table."""
@@ -59,6 +65,12 @@ class Table:
             for i, flag in enumerate(has_null):
                 if not flag and self.columns[i].type.nullable and any(r[i] is None for r in rows):
                     has_null[i] = True
+        has_negative = self.has_negative
+        for i, column in enumerate(self.columns):
+            if not has_negative[i] and column.type.is_int and rows:
+                # filter(None, ...) drops NULLs (and zeros, which do not matter here)
+                if min(filter(None, map(itemgetter(i), rows)), default=0) < 0:
+                    has_negative[i] = True
         self.rows.extend(rows)
 
     def column_index(self, name: str) -> int | None:
@@ -74,6 +86,7 @@ class Table:
     def truncate(self) -> None:
         self.rows = []
         self.has_null = [False] * len(self.columns)
+        self.has_negative = [False] * len(self.columns)
 
 
 # Databases whose tables the engine computes (engine.system); nothing can be created in them.

@@ -91,8 +91,9 @@ def like_dynamic(s, pattern):
 class Codegen:
     """Collects the closure variables for one generated function and renders expressions."""
 
-    def __init__(self, subquery_runner=None, nonnull=frozenset()):
+    def __init__(self, subquery_runner=None, nonnull=frozenset(), nonneg=frozenset()):
         self.nonnull = nonnull  # column ids known to hold no NULL in this query's snapshot
+        self.nonneg = nonneg  # integer column ids known to hold no negative value in it
         self._nullable: dict[int, bool] = {}
         self.bindings: dict[str, object] = {}
         self._ids: dict[int, str] = {}
@@ -193,6 +194,10 @@ class Codegen:
             if op in ("+", "-", "*", "/"):
                 return f"({x} {op} {y})"
             unsigned = a.type.name.startswith("U") and b.type.name.startswith("U")
+            if a.kind == "col" and a.value in self.nonneg and a.type.is_int and b.kind == "const" and b.type.is_int \
+                    and isinstance(b.value, int) and b.value > 0:
+                # no negative dividend in the data: truncated and floored division agree
+                unsigned = True
             if op == "DIV":
                 return f"({x} // {y})" if unsigned else f"{self.bind(div_trunc)}({x}, {y})"
             if unsigned:

@@ -111,10 +111,11 @@ def run_update(ctx, stmt: A.Update) -> Result:
         every = None
     may_write_null = [i for i, e in assigned.items()
                       if table.columns[i].type.nullable and may_be_null(e, target.planner.nonnull)]
-    return _answer(UPDATED, target, _update_steps(target, every, hits, may_write_null))
+    may_write_negative = [i for i in assigned if table.columns[i].type.is_int]
+    return _answer(UPDATED, target, _update_steps(target, every, hits, may_write_null, may_write_negative))
 
 
-def _update_steps(target: _Target, every, hits, may_write_null):
+def _update_steps(target: _Target, every, hits, may_write_null, may_write_negative):
     new_rows = None  # built from the first changed batch on (no copy while nothing matches)
     changed = 0
     for start, batch in target.batches():
@@ -140,6 +141,8 @@ def _update_steps(target: _Target, every, hits, may_write_null):
         target.commit(new_rows, changed)
         for i in may_write_null:
             target.table.has_null[i] = True
+        for i in may_write_negative:
+            target.table.has_negative[i] = True
     yield [(changed,)]
 
 

@@ -63,6 +63,8 @@ class Planner:
         self.next_cid = 0
         # column ids that hold no NULL in this statement's snapshot: generated code skips NULL checks
         self.nonnull: set[int] = set()
+        # integer column ids that hold no negative value in this statement's snapshot
+        self.nonneg: set[int] = set()
         # right-hand columns of JOIN ... USING: `SELECT *` shows the joined column once
         self.star_hidden: set[int] = set()
 
@@ -446,6 +448,7 @@ class Planner:
             plan = Scan(layout, [c.type for c in table.columns], table=table, label=f"{database}.{table.name}",
                         rows=table.rows, count=len(table.rows))
             self.nonnull.update(cid for cid, has_null in zip(layout, table.has_null, strict=False) if not has_null)
+            self.nonneg.update(cid for cid, neg in zip(layout, table.has_negative, strict=False) if not neg)
             return Rel(plan, [(alias, c.name, cid, c.type) for c, cid in zip(table.columns, layout, strict=False)])
         if isinstance(node, A.SubqueryRef):
             return self._derived(node.query, node.alias, node.column_aliases, parent, ctes, node.pos)

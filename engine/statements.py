@@ -53,7 +53,7 @@ def _query(session, ctx, stmt) -> Result:
     planner = Planner(ctx)
     plan, names = planner.plan_query(stmt)
     progress = Progress()
-    run = build(plan, Runtime(ctx, progress, planner.nonnull))
+    run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
     schema = [Column(n, t.display()) for n, t in zip(names, plan.types, strict=False)]
     result = Result(schema, run(()), progress=progress, types=list(plan.types))
     if not _has_limit(stmt):
@@ -100,7 +100,7 @@ def _create_table(session, ctx, stmt: A.CreateTable):
         table = Table(database, name, columns, comment=stmt.comment or "")
         catalog.add_table(table, stmt.if_not_exists, stmt.pos)
         progress = Progress()
-        run = build(plan, Runtime(ctx, progress, planner.nonnull))
+        run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
         return _result([], _insert_steps(table, run(()), progress, list(range(len(columns))), report=False),
                        progress=progress)
     columns = []
@@ -224,7 +224,7 @@ def _insert(session, ctx, stmt: A.Insert):
         if len(plan.layout) != len(positions):
             raise BadArguments(f"Fields in select statement is not equal with expected, select fields: "
                                f"{len(plan.layout)}, insert fields: {len(positions)}", position=stmt.pos)
-        run = build(plan, Runtime(ctx, progress, planner.nonnull))
+        run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
         return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions),
                        [T.UINT64], progress=progress)
     converters, fill = _insert_plan(table, positions)

@@ -125,3 +125,44 @@ def test_big_sort_in_runs_is_correct(monkeypatch, run):
 def test_schema_known_before_rows(db):
     result = db.session().execute("SELECT number AS n FROM numbers(3)")
     assert result.schema == [engine.Column("n", "UInt64")]
+
+
+def test_mod_and_div_follow_the_dividend_sign_after_negatives_arrive(db):
+    s = db.session()
+    list(s.execute("CREATE TABLE m (x INT)"))
+    list(s.execute("INSERT INTO m VALUES (7), (8), (NULL)"))
+    query = "SELECT x % 3, x DIV 2 FROM m ORDER BY x"
+    assert list(s.execute(query)) == [(1, 3), (2, 4), (None, None)]  # no negatives yet: fast path
+    list(s.execute("INSERT INTO m VALUES (-7)"))
+    assert list(s.execute(query)) == [(-1, -3), (1, 3), (2, 4), (None, None)]
+    list(s.execute("TRUNCATE TABLE m"))
+    list(s.execute("INSERT INTO m VALUES (7)"))
+    assert list(s.execute(query)) == [(1, 3)]
+    list(s.execute("UPDATE m SET x = -x"))
+    assert list(s.execute(query)) == [(-1, -3)]
+    list(s.execute("INSERT INTO m SELECT -number FROM numbers(5)"))
+    assert [r[0] for r in s.execute("SELECT x % 3 FROM m WHERE x = -4")] == [-1]
+
+
+def test_steps_pause_the_collector_and_restore_it(db):
+    import gc
+
+    assert gc.isenabled()
+    seen = []
+    s = db.session()
+    list(s.execute("CREATE TABLE g (x INT)"))
+    list(s.execute("INSERT INTO g VALUES (1), (0)"))
+    for _batch in s.execute("SELECT number FROM numbers(5000)").batches():
+        seen.append(gc.isenabled())  # the consumer runs between steps: collector on
+    assert seen and all(seen)
+    try:
+        list(s.execute("SELECT 1 DIV x FROM g"))
+    except engine.EngineError:
+        pass
+    assert gc.isenabled()  # a failing step leaves it on
+    gc.disable()
+    try:
+        list(s.execute("SELECT number FROM numbers(10)"))
+        assert not gc.isenabled()  # an embedder's choice is kept
+    finally:
+        gc.enable()
