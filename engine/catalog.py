@@ -41,6 +41,7 @@ class Table:
     # per column: a negative integer was ever stored (lets MOD / DIV of such a column skip the
     # sign handling of truncated division)
     has_negative: list[bool] = field(default_factory=list)
+    int_positions: tuple = ()  # positions of the integer columns (set from `columns`)
     insert_plans: dict = field(default_factory=dict)  # written column positions -> converters
     table_id: int = 0  # given by the catalog when the table is added
     created_on: datetime.datetime = field(default_factory=lambda: datetime.datetime.now(datetime.UTC))
@@ -51,6 +52,7 @@ class Table:
             self.has_null = [False] * len(self.columns)
         if not self.has_negative:
             self.has_negative = [False] * len(self.columns)
+        self.int_positions = tuple(i for i, c in enumerate(self.columns) if c.type.is_int)
 
     def append(self, rows: list[tuple]) -> None:
         """Append rows (already converted); the only way rows enter a table."""
@@ -66,10 +68,14 @@ class Table:
                 if not flag and self.columns[i].type.nullable and any(r[i] is None for r in rows):
                     has_null[i] = True
         has_negative = self.has_negative
-        for i, column in enumerate(self.columns):
-            if not has_negative[i] and column.type.is_int and rows:
+        for i in self.int_positions:
+            if not has_negative[i]:
+                if len(rows) == 1:
+                    v = rows[0][i]
+                    if v is not None and v < 0:
+                        has_negative[i] = True
                 # filter(None, ...) drops NULLs (and zeros, which do not matter here)
-                if min(filter(None, map(itemgetter(i), rows)), default=0) < 0:
+                elif min(filter(None, map(itemgetter(i), rows)), default=0) < 0:
                     has_negative[i] = True
         self.rows.extend(rows)
 
