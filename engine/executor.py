@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import decimal
 import heapq
+import re
 from itertools import chain, islice
 from operator import itemgetter
 
@@ -42,6 +43,26 @@ def _cols(layout, var="r"):
     return {cid: f"{var}[{i}]" for i, cid in enumerate(layout)}
 
 
+UNPACK_WIDTH = 10  # table rows up to this wide are unpacked into loop variables
+
+
+def _row_vars(child):
+    """Columns as loop variables `_c<i>` (`for _c0, _, _c2 in b`: one unpacking per row instead
+    of a subscript per use, ~5-15% faster loops) when the rows are a table's, of a known small
+    width; None otherwise."""
+    if isinstance(child, P.Scan) and 0 < len(child.layout) <= UNPACK_WIDTH:
+        return {cid: f"_c{i}" for i, cid in enumerate(child.layout)}
+    return None
+
+
+def _loop_target(layout, sources) -> str:
+    """The unpacking target for rows of `layout`: `_c<i>` where the generated `sources` use
+    column i, `_` elsewhere (the sources are generated text, never user text)."""
+    text = " ".join(sources)
+    names = [f"_c{i}" if re.search(rf"\b_c{i}\b", text) else "_" for i in range(len(layout))]
+    return ", ".join(names) + ("," if len(names) == 1 else "")
+
+
 def _codegen(rt):
     return Codegen(lambda sq: subquery_runner(sq, rt), rt.nonnull, rt.nonneg)
 
@@ -73,21 +94,29 @@ def _build_map(plan, rt, as_set=False):
     child, pred, exprs = _map_parts(plan)
     if isinstance(child, P.Join) and child.kind in ("INNER", "CROSS") and not as_set:
         return _build_join(child, rt, pred, exprs)
+    if isinstance(child, P.Sort) and pred is None and exprs is not None and not as_set:
+        swapped = _project_before_sort(plan, child, exprs)
+        if swapped is not None:
+            return _build_sort(swapped, rt)
     cg = _codegen(rt)
-    proj, cond = _map_source(cg, child.layout, pred, exprs)
+    identity = exprs is None or [e.value if e.kind == "col" else None for e in exprs] == list(child.layout)
+    cols = None if identity else _row_vars(child)
+    unpacked = cols is not None
+    if not unpacked:
+        cols = _cols(child.layout)
+    proj, cond = _map_source(cg, child.layout, pred, exprs, cols=cols)
     if proj == "r" and not cond and not as_set:
         return build(child, rt)
+    scalar = as_set and exprs is not None and len(exprs) == 1
+    if scalar:
+        # one column: a set of plain values (cheaper to hash than 1-tuples); tupled on output
+        proj = cg.expr(exprs[0], cols)
+    target = _loop_target(child.layout, [proj, cond]) if unpacked and proj != "r" else "r"
     if as_set:
-        if exprs is not None and len(exprs) == 1:
-            # one column: a set of plain values (cheaper to hash than 1-tuples); tupled on output
-            proj = cg.expr(exprs[0], _cols(child.layout))
-            fn = cg.build(["b", "p"], [f"return {{{proj} for r in b{cond}}}"])
-            fn.scalar = True
-        else:
-            fn = cg.build(["b", "p"], [f"return {{{proj} for r in b{cond}}}"])
-            fn.scalar = False
+        fn = cg.build(["b", "p"], [f"return {{{proj} for {target} in b{cond}}}"])
+        fn.scalar = scalar
     else:
-        fn = cg.build(["b", "p"], [f"return [{proj} for r in b{cond}]"])
+        fn = cg.build(["b", "p"], [f"return [{proj} for {target} in b{cond}]"])
     if isinstance(child, P.Scan):
         run = _scan(child, rt, fn)
     elif isinstance(child, P.OneRow):
@@ -308,7 +337,8 @@ def _build_join(plan: P.Join, rt, pred=None, exprs=None):
 def _build_aggregate(plan: P.Aggregate, rt):
     child_run = _build_one_pass(plan.child, rt) if plan.keys else build(plan.child, rt)
     cg = _codegen(rt)
-    cols = _cols(plan.child.layout)
+    row_vars = _row_vars(plan.child) if plan.keys else None
+    cols = row_vars or _cols(plan.child.layout)
     aggs = plan.aggs
     arg_src = {}
     lines = []
@@ -390,6 +420,8 @@ def _build_aggregate(plan: P.Aggregate, rt):
     ]
     if update:
         body += ["    else:"] + ["        " + u for u in update]
+    if row_vars is not None:
+        body[1] = f"for {_loop_target(plan.child.layout, body[2:])} in b:"
     step = cg.build(["b", "p", "acc"], body)
     key_out = "k, " if len(keys) == 1 else "".join(f"k[{i}], " for i in range(len(keys)))
     # one generated comprehension turns a chunk of (key, accumulators) into output rows
@@ -493,6 +525,25 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
 
 
 # ---------------------------------------------------------------- sort, limit, distinct, set ops
+
+
+def _project_before_sort(plan, sort: P.Sort, exprs):
+    """Project(Sort(x)) as Sort(Project(x)) when every sort key is a projected column: the
+    projection then reads the rows in storage order and the sort moves the narrower output rows,
+    instead of projecting rows picked from all over memory after sorting (~20% of a full sort).
+    Every row is projected either way, so the same values (and errors) come out."""
+    position = {}
+    for i, e in enumerate(exprs):
+        if e.kind == "col":
+            position.setdefault(e.value, i)
+    keys = []
+    for pos, desc, nulls_first in sort.keys:
+        i = position.get(sort.child.layout[pos])
+        if i is None:
+            return None
+        keys.append((i, desc, nulls_first))
+    inner = P.Project(plan.layout, plan.types, child=sort.child, exprs=exprs)
+    return P.Sort(plan.layout, plan.types, child=inner, keys=keys)
 
 
 def _sort_passes(keys, child, nonnull):

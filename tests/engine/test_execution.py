@@ -166,3 +166,17 @@ def test_steps_pause_the_collector_and_restore_it(db):
         assert not gc.isenabled()  # an embedder's choice is kept
     finally:
         gc.enable()
+
+
+def test_full_sort_of_projected_columns(db):
+    s = db.session()
+    list(s.execute("CREATE TABLE so (a INT, b VARCHAR, c DOUBLE)"))
+    list(s.execute("INSERT INTO so VALUES (3, 'x', 1.5), (1, NULL, 2.5), (2, 'y', NULL), (NULL, 'z', 0.5)"))
+    assert list(s.execute("SELECT b, a FROM so ORDER BY a")) == [(None, 1), ("y", 2), ("x", 3), ("z", None)]
+    assert list(s.execute("SELECT a, c FROM so ORDER BY c DESC NULLS FIRST")) == [
+        (2, None), (1, 2.5), (3, 1.5), (None, 0.5)]
+    assert list(s.execute("SELECT c * 2 AS d, b FROM so ORDER BY b DESC, d")) == [
+        (1.0, "z"), (None, "y"), (3.0, "x"), (5.0, None)]
+    assert list(s.execute("SELECT b FROM so ORDER BY c")) == [("z",), ("x",), (None,), ("y",)]
+    assert list(s.execute("SELECT a, a AS again FROM so ORDER BY again DESC")) == [
+        (3, 3), (2, 2), (1, 1), (None, None)]  # NULLs last unless asked
