@@ -588,8 +588,16 @@ def _sort_rows(rows, passes):
 
 
 def _build_sort(plan: P.Sort, rt, limit=None, offset=0):
-    child_run = build(plan.child, rt)
+    # top-k walks each batch once (heap selection); a full sort extends its buffer with whole lists
+    child_run = build(plan.child, rt) if limit is None else _build_one_pass(plan.child, rt)
     passes = _sort_passes(plan.keys, plan.child, rt.nonnull)
+    better = None
+    if limit is not None and len(plan.keys) == 1 and isinstance(passes[0][0], itemgetter):
+        # one NULL-free key: once k rows are held, a generated comprehension keeps only the rows
+        # of a batch that beat the k-th key (strictly, as the heap would), so the heap selection
+        # runs on a few candidates instead of every row
+        pos, desc = plan.keys[0][0], plan.keys[0][1]
+        better = Codegen().build(["b", "t"], [f"return [r for r in b if r[{int(pos)}] {'>' if desc else '<'} t]"])
 
     def run(p):
         if limit is not None:
@@ -602,7 +610,10 @@ def _build_sort(plan: P.Sort, rt, limit=None, offset=0):
                 pick = heapq.nlargest if reverse else heapq.nsmallest
                 for batch in child_run(p):
                     if batch:
-                        best = pick(k, chain(best, batch), key=key)
+                        if better is not None and len(best) == k:
+                            batch = better(batch, key(best[-1]))  # best is sorted: [-1] is k-th
+                        if batch:
+                            best = pick(k, chain(best, batch), key=key)
                     yield []
             else:
                 for batch in child_run(p):

@@ -180,3 +180,12 @@ def test_full_sort_of_projected_columns(db):
     assert list(s.execute("SELECT b FROM so ORDER BY c")) == [("z",), ("x",), (None,), ("y",)]
     assert list(s.execute("SELECT a, a AS again FROM so ORDER BY again DESC")) == [
         (3, 3), (2, 2), (1, 1), (None, None)]  # NULLs last unless asked
+
+
+def test_top_k_over_many_batches_keeps_the_first_of_ties(run):
+    # ties with the k-th key arrive in later batches and must not displace earlier rows
+    assert run("SELECT number % 10 AS m, number FROM numbers(10000) ORDER BY m DESC LIMIT 3") == [
+        (9, 9), (9, 19), (9, 29)]
+    assert run("SELECT number % 10 AS m, number FROM numbers(10000) ORDER BY m LIMIT 3 OFFSET 2") == [
+        (0, 20), (0, 30), (0, 40)]
+    assert run("SELECT number FROM numbers(10000) ORDER BY number DESC LIMIT 2") == [(9999,), (9998,)]
