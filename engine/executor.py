@@ -99,8 +99,10 @@ def _build_map(plan, rt, as_set=False):
         if swapped is not None:
             return _build_sort(swapped, rt)
     cg = _codegen(rt)
-    identity = exprs is None or [e.value if e.kind == "col" else None for e in exprs] == list(child.layout)
-    cols = None if identity else _row_vars(child)
+    cols = None
+    if isinstance(child, P.Scan) and exprs is not None \
+            and [e.value if e.kind == "col" else None for e in exprs] != list(child.layout):
+        cols = _row_vars(child)  # not for an identity projection: that one passes `r` on
     unpacked = cols is not None
     if not unpacked:
         cols = _cols(child.layout)

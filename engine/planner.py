@@ -531,17 +531,16 @@ class Planner:
                 owner[cid] = i
         pending = []
         plans = [r.plan for r in rels]
-        local: list[list[Expr]] = [[] for _ in rels]  # one-table conjuncts, in WHERE order
+        local: dict[int, list[Expr]] = {}  # relation -> its one-table conjuncts, in WHERE order
         for c in pool:
             refs = {owner[x] for x in column_ids(c, set()) if x in owner}
             if len(refs) <= 1:
-                local[refs.pop() if refs else 0].append(c)
+                local.setdefault(refs.pop() if refs else 0, []).append(c)
             else:
                 pending.append((c, refs))
-        for i, conds in enumerate(local):
-            if conds:
-                # one Filter per relation: its conjuncts run as one short-circuit test per row
-                plans[i] = Filter(plans[i].layout, plans[i].types, child=plans[i], predicate=and_all(conds))
+        for i, conds in local.items():
+            # one Filter per relation: its conjuncts run as one short-circuit test per row
+            plans[i] = Filter(plans[i].layout, plans[i].types, child=plans[i], predicate=and_all(conds))
         joined = {0}
         current = plans[0]
         remaining = list(range(1, len(plans)))

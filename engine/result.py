@@ -42,7 +42,7 @@ class Progress:
     result_bytes: int = 0
 
 
-_END = object()  # the end of a pipeline's batches
+_LIST_ITERATOR = type(iter([]))
 
 
 def as_engine_error(exc: BaseException) -> EngineError:
@@ -77,23 +77,20 @@ class Result:
         step allocates thousands of acyclic row tuples, and letting every 700 of them start a
         young collection, which also walks the step's live batch lists, cost up to ~25% of a
         projection or join; a long query also ran into full collections that walk every live
-        result. Pausing is skipped when the embedder has the collector disabled already."""
+        result. Pausing is decided when iteration starts, and skipped when the embedder has the
+        collector disabled then."""
         rows = self._rows
         progress = self.progress
         width = max(len(self.schema), 1) * 8
         limit = self.max_rows
+        # batches computed already need no pause; nor does an embedder's disabled collector
+        pause = type(rows) is not _LIST_ITERATOR and gc_isenabled()
+        if pause:
+            gc_disable()
         try:
-            while True:
-                if gc_isenabled():
-                    gc_disable()
-                    try:
-                        batch = next(rows, _END)
-                    finally:
-                        gc_enable()
-                else:
-                    batch = next(rows, _END)
-                if batch is _END:
-                    return
+            for batch in rows:  # next() runs with the collector paused...
+                if pause:
+                    gc_enable()  # ...the consumer runs with it on
                 if self._closed:
                     return
                 if limit:
@@ -107,11 +104,15 @@ class Result:
                 progress.result_rows += len(batch)
                 progress.result_bytes += len(batch) * width
                 yield batch
+                if pause:
+                    gc_disable()
         except GeneratorExit:
             raise
         except Exception as exc:
             raise as_engine_error(exc) from exc
         finally:
+            if pause:
+                gc_enable()  # idempotent: the collector is on whenever this generator is not running
             self._release()
 
     def renderer(self, null_as_str: bool) -> Callable[[list[tuple]], list[list[str | None]]]:
