@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import decimal
 import heapq
-import re
 from itertools import chain, islice
 from operator import itemgetter
 
@@ -46,21 +45,32 @@ def _cols(layout, var="r"):
 UNPACK_WIDTH = 10  # table rows up to this wide are unpacked into loop variables
 
 
+class _RowVars(dict):
+    """Column id -> loop variable `_c<i>`, remembering which columns generated code asked for."""
+
+    def __init__(self, layout):
+        super().__init__((cid, f"_c{i}") for i, cid in enumerate(layout))
+        self.width = len(layout)
+        self.used: set[str] = set()
+
+    def __getitem__(self, cid):
+        name = dict.__getitem__(self, cid)
+        self.used.add(name)
+        return name
+
+    def target(self) -> str:
+        """The unpacking target: `_c<i>` for the columns used, `_` for the others."""
+        names = [n if (n := f"_c{i}") in self.used else "_" for i in range(self.width)]
+        return ", ".join(names) + ("," if len(names) == 1 else "")
+
+
 def _row_vars(child):
-    """Columns as loop variables `_c<i>` (`for _c0, _, _c2 in b`: one unpacking per row instead
-    of a subscript per use, ~5-15% faster loops) when the rows are a table's, of a known small
+    """Columns as loop variables (`for _c0, _, _c2 in b`: one unpacking per row instead of a
+    subscript per use, ~5-15% faster loops) when the rows are a table's, of a known small
     width; None otherwise."""
     if isinstance(child, P.Scan) and 0 < len(child.layout) <= UNPACK_WIDTH:
-        return {cid: f"_c{i}" for i, cid in enumerate(child.layout)}
+        return _RowVars(child.layout)
     return None
-
-
-def _loop_target(layout, sources) -> str:
-    """The unpacking target for rows of `layout`: `_c<i>` where the generated `sources` use
-    column i, `_` elsewhere (the sources are generated text, never user text)."""
-    text = " ".join(sources)
-    names = [f"_c{i}" if re.search(rf"\b_c{i}\b", text) else "_" for i in range(len(layout))]
-    return ", ".join(names) + ("," if len(names) == 1 else "")
 
 
 def _codegen(rt):
@@ -113,7 +123,7 @@ def _build_map(plan, rt, as_set=False):
     if scalar:
         # one column: a set of plain values (cheaper to hash than 1-tuples); tupled on output
         proj = cg.expr(exprs[0], cols)
-    target = _loop_target(child.layout, [proj, cond]) if unpacked and proj != "r" else "r"
+    target = cols.target() if unpacked and proj != "r" else "r"
     if as_set:
         fn = cg.build(["b", "p"], [f"return {{{proj} for {target} in b{cond}}}"])
         fn.scalar = scalar
@@ -423,7 +433,7 @@ def _build_aggregate(plan: P.Aggregate, rt):
     if update:
         body += ["    else:"] + ["        " + u for u in update]
     if row_vars is not None:
-        body[1] = f"for {_loop_target(plan.child.layout, body[2:])} in b:"
+        body[1] = f"for {row_vars.target()} in b:"
     step = cg.build(["b", "p", "acc"], body)
     key_out = "k, " if len(keys) == 1 else "".join(f"k[{i}], " for i in range(len(keys)))
     # one generated comprehension turns a chunk of (key, accumulators) into output rows
