@@ -493,18 +493,32 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
     for a, v in zip(aggs, value_names, strict=False):
         if v is not None:
             nullable_of[v] = nullable_of.get(v, False) or cg.nullable(a.arg)
+    position = {cid: i for i, cid in enumerate(plan.child.layout)}
+    column_of = {v: position[a.arg.value] for a, v in zip(aggs, value_names, strict=False)
+                 if v is not None and a.arg.kind == "col"}
     for src, name in arg_src.items():
-        if nullable_of.get(name):
+        if name in column_of:
+            # a plain column: gathered by a C-level itemgetter map
+            values = f"map({cg.bind(itemgetter(column_of[name]))}, b)"
+            if nullable_of.get(name):
+                lines.append(f"{name} = [x for x in {values} if x is not None]")
+            else:
+                lines.append(f"{name} = list({values})")
+        elif nullable_of.get(name):
             lines.append(f"{name} = [x for r in b if (x := {src}) is not None]")
         else:
             lines.append(f"{name} = [{src} for r in b]")
+    summed = set()  # argument lists whose batch sum is computed already (SUM and AVG share it)
     for i, (a, v) in enumerate(zip(aggs, value_names, strict=False)):
         if a.distinct:
             lines.append(f"st[{i}].update({v})")
         elif a.name == "count":
             lines.append(f"st[{i}] += len({'b' if v is None else v})")
         elif a.name in ("sum", "avg"):
-            lines += [f"if {v}:", f"    x = sum({v})", f"    st[{i}] = x if st[{i}] is None else st[{i}] + x"]
+            if v not in summed:
+                summed.add(v)
+                lines.append(f"s_{v} = sum({v}) if {v} else None")
+            lines += [f"if s_{v} is not None:", f"    st[{i}] = s_{v} if st[{i}] is None else st[{i}] + s_{v}"]
             if a.name == "avg":
                 lines.append(f"cnt[{i}] += len({v})")
         elif a.name in ("min", "max"):

@@ -189,3 +189,14 @@ def test_top_k_over_many_batches_keeps_the_first_of_ties(run):
     assert run("SELECT number % 10 AS m, number FROM numbers(10000) ORDER BY m LIMIT 3 OFFSET 2") == [
         (0, 20), (0, 30), (0, 40)]
     assert run("SELECT number FROM numbers(10000) ORDER BY number DESC LIMIT 2") == [(9999,), (9998,)]
+
+
+def test_global_aggregates_of_plain_columns_across_batches(db):
+    s = db.session()
+    list(s.execute("CREATE TABLE ga (x INT, y DOUBLE)"))
+    list(s.execute("INSERT INTO ga SELECT number, number / 2 FROM numbers(5000)"))
+    list(s.execute("INSERT INTO ga VALUES (NULL, NULL), (-3, NULL)"))
+    assert list(s.execute("SELECT count(*), count(x), sum(x), avg(x), min(x), max(x), sum(y), avg(y) FROM ga")) == [
+        (5002, 5001, 12497497, 12497497 / 5001, -3, 4999, 6248750.0, 6248750.0 / 5000)]
+    assert list(s.execute("SELECT sum(x), avg(x), min(y), count(y) FROM ga WHERE x > 10000")) == [
+        (None, None, None, 0)]
