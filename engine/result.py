@@ -68,6 +68,7 @@ class Result:
     progress: Progress = field(default_factory=Progress)
     types: list = field(default_factory=list)  # SqlType per column (for rendering)
     max_rows: int = 0
+    pause_gc: bool = True  # False for pipelines too small to gain from pausing the collector
     _closed: bool = False
 
     def batches(self) -> Iterator[list[tuple]]:
@@ -84,7 +85,7 @@ class Result:
         width = max(len(self.schema), 1) * 8
         limit = self.max_rows
         # batches computed already need no pause; nor does an embedder's disabled collector
-        pause = type(rows) is not _LIST_ITERATOR and gc_isenabled()
+        pause = self.pause_gc and type(rows) is not _LIST_ITERATOR and gc_isenabled()
         if pause:
             gc_disable()
         try:

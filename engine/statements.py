@@ -6,6 +6,7 @@ from __future__ import annotations
 import decimal
 import re
 
+from engine import expr as P
 from engine import settings as S
 from engine import types as T
 from engine.catalog import Table, TableColumn
@@ -56,6 +57,8 @@ def _query(session, ctx, stmt) -> Result:
     run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
     schema = [Column(n, t.display()) for n, t in zip(names, plan.types, strict=False)]
     result = Result(schema, run(()), progress=progress, types=list(plan.types))
+    if isinstance(plan, P.Project) and isinstance(plan.child, P.OneRow):
+        result.pause_gc = False  # SELECT without FROM: one row, nothing to gain
     if not _has_limit(stmt):
         result.max_rows = int(session.setting("max_result_rows"))
     return result
