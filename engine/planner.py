@@ -161,21 +161,24 @@ class Planner:
         plan = self._join_rels(rels, pool)
 
         items = self._expand_items(q.items, scope)
-        aggregating = bool(q.group_by) or q.having is not None or any(
-            _has_aggregate(i.expr) for i in items) or any(_has_aggregate(o.expr) for o in q.order_by)
+        # HAVING alone does not aggregate: without GROUP BY or aggregates it filters rows like WHERE
+        aggregating = bool(q.group_by) or any(_has_aggregate(i.expr) for i in items) or any(
+            _has_aggregate(o.expr) for o in q.order_by) or (q.having is not None and _has_aggregate(q.having))
         select_asts = [i.expr for i in items]
         names = [i.alias if i.alias is not None else column_name(i.expr) for i in items]
         aliases = {i.alias.lower(): i.expr for i in items if i.alias is not None}
 
+        # HAVING names select aliases before input columns (Databend: `SELECT a AS b .. HAVING b > 1`)
+        having_aliases = AliasesFirst(aliases)
         if aggregating:
-            plan, bind_out = self._aggregate(q, plan, scope, select_asts, aliases)
+            plan, bind_out = self._aggregate(q, plan, scope, select_asts, aliases, having_aliases)
         else:
-            def bind_out(node):
-                return self.bind(node, scope, aliases=aliases)
+            def bind_out(node, names=aliases):
+                return self.bind(node, scope, aliases=names)
 
         select_exprs = [bind_out(a) for a in select_asts]
-        if aggregating and q.having is not None:
-            plan = Filter(plan.layout, plan.types, child=plan, predicate=self._predicate(bind_out(q.having)))
+        if q.having is not None:
+            plan = Filter(plan.layout, plan.types, child=plan, predicate=self._predicate(bind_out(q.having, having_aliases)))
 
         # ORDER BY: ordinals, aliases, select expressions, or extra (hidden) expressions
         sort_keys = []
@@ -270,7 +273,7 @@ class Planner:
 
     # ------------------------------------------------------------ aggregation
 
-    def _aggregate(self, q: A.Select, plan: Plan, scope: Scope, select_asts, aliases):
+    def _aggregate(self, q: A.Select, plan: Plan, scope: Scope, select_asts, aliases, having_aliases):
         group_asts = []
         for g in q.group_by:
             if isinstance(g, A.Literal) and g.kind == "int":
@@ -291,6 +294,7 @@ class Planner:
         aggs: list[AggSpec] = []
         agg_cids: list[int] = []
         agg_index: dict = {}
+        ungrouped: dict = {}  # any() output column id -> the column reference that asked for it
         planner = self
 
         def hook(node, sc):
@@ -309,8 +313,9 @@ class Planner:
                 return Expr("col", aggs[i].type, value=agg_cids[i])
             return None
 
-        def column_hook(e: Expr):
-            """A raw input column seen outside aggregates: a group key, or any() of the group."""
+        def column_hook(e: Expr, node):
+            """A raw input column seen outside aggregates: a group key, or any() of the group. The
+            latter is an error (`check_grouped`) unless constant folding leaves it unreachable."""
             if e.value in key_by_col:
                 c, t = key_by_col[e.value]
                 return Expr("col", t, value=c)
@@ -319,20 +324,21 @@ class Planner:
                 aggs.append(AggSpec("any", e, False, e.type.as_nullable(True)))
                 agg_cids.append(planner.cid())
                 agg_index[key] = len(aggs) - 1
+                ungrouped[agg_cids[-1]] = node
             i = agg_index[key]
             return Expr("col", aggs[i].type, value=agg_cids[i])
 
         agg_scope = Scope(scope.columns, scope.parent, scope.params, scope.param_keys, (hook, column_hook),
                           scope.ctes)
 
-        def bind_out(node):
-            return self.bind(node, agg_scope, aliases=aliases)
+        def bind_out(node, names=aliases):
+            return self.bind(node, agg_scope, aliases=names)
 
         # bind everything that may register aggregates before building the node
         for a in select_asts:
             bind_out(a)
         if q.having is not None:
-            bind_out(q.having)
+            bind_out(q.having, having_aliases)
         for o in q.order_by:
             if not (isinstance(o.expr, A.Literal) and o.expr.kind == "int"):
                 try:
@@ -346,12 +352,14 @@ class Planner:
         node.layout = layout
         node.types = types
 
-        def bind_final(n):
+        def bind_final(n, names=aliases):
             before = len(aggs)
-            e = bind_out(n)
+            e = bind_out(n, names)
             for a, c in zip(aggs[before:], agg_cids[before:], strict=False):
                 layout.append(c)
                 types.append(a.type)
+            if ungrouped:
+                _check_grouped(e, ungrouped)
             return e
 
         return node, bind_final
@@ -578,6 +586,11 @@ class Planner:
     # ------------------------------------------------------------ expressions
 
     def bind(self, node, scope: Scope, aliases=None) -> Expr:
+        if type(aliases) is AliasesFirst and type(node) is A.ColumnRef and len(node.parts) == 1 \
+                and node.parts[0].lower() in aliases:
+            target = aliases[node.parts[0].lower()]
+            if not (isinstance(target, A.ColumnRef) and target.parts == node.parts):
+                return self.bind(target, scope, None)
         if scope.group_hook is not None:
             hooked = scope.group_hook[0](node, scope)
             if hooked is not None:
@@ -609,7 +622,7 @@ class Planner:
     def _bind_StarColumn(self, n: StarColumn, scope: Scope, aliases):
         e = Expr("col", n.type, value=n.cid)
         if scope.group_hook is not None:
-            return scope.group_hook[1](e)
+            return scope.group_hook[1](e, n)
         return e
 
     def _bind_ColumnRef(self, n: A.ColumnRef, scope: Scope, aliases):
@@ -617,7 +630,7 @@ class Planner:
         if found is not None:
             e = Expr("col", found[3], value=found[2])
             if scope.group_hook is not None:
-                return scope.group_hook[1](e)
+                return scope.group_hook[1](e, n)
             return e
         if aliases and len(n.parts) == 1 and n.parts[0].lower() in aliases:
             target = aliases[n.parts[0].lower()]
@@ -1003,6 +1016,50 @@ def and_all(conds: list[Expr]) -> Expr | None:
     if len(conds) == 1:
         return conds[0]
     return Expr("and", T.BOOLEAN.as_nullable(any(c.type.can_be_null for c in conds)), tuple(conds))
+
+
+def _folds_to_value(e: Expr) -> bool:
+    """Whether constant folding makes `e` a non-NULL constant: a literal, or a COALESCE whose first
+    argument that is not a NULL literal folds so (`COALESCE(NULL, COALESCE(3, x), y)`)."""
+    if e.kind == "const":
+        return e.value is not None
+    if e.kind in ("neg", "cast"):
+        return _folds_to_value(e.args[0])
+    if e.kind == "func" and e.value.name in ("coalesce", "ifnull"):
+        for a in e.args:
+            if not (a.kind == "const" and a.value is None):
+                return _folds_to_value(a)
+    return False
+
+
+class AliasesFirst(dict):
+    """Select aliases that take precedence over input columns of the same name (in HAVING)."""
+
+
+def _check_grouped(e: Expr, ungrouped: dict) -> None:
+    """Databend's rule: a column outside aggregates must be a GROUP BY expression. Like Databend, a
+    branch constant folding drops needs no check: `COALESCE(3, x)` and `CASE 1 WHEN 2 THEN x END`
+    (but not `COALESCE(y, 3, x)` nor `CASE 1 WHEN 2 THEN x ELSE 3 END`, which Databend rejects)."""
+    kind = e.kind
+    if kind == "col":
+        node = ungrouped.get(e.value)
+        if node is not None:
+            raise EngineError(f'column "{node.parts[-1]}" must appear in the GROUP BY clause '
+                              "or be used in an aggregate function", code=SEMANTIC,
+                              position=getattr(node, "pos", None))
+        return
+    args = e.args
+    if kind == "func" and e.value.name in ("coalesce", "ifnull"):
+        if _folds_to_value(e):
+            return
+    elif kind == "case" and args[-1].kind == "const" and args[-1].value is None:
+        args = [a for i, a in enumerate(args[:-1])
+                if i % 2 == 0 or not (args[i - 1].kind == "const" and not args[i - 1].value)]
+    elif kind == "subquery":
+        for p in e.value.params:
+            _check_grouped(p, ungrouped)
+    for a in args:
+        _check_grouped(a, ungrouped)
 
 
 @dataclass(frozen=True, slots=True)
