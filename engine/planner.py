@@ -315,7 +315,7 @@ class Planner:
 
         def column_hook(e: Expr, node):
             """A raw input column seen outside aggregates: a group key, or any() of the group. The
-            latter is an error (`check_grouped`) unless constant folding leaves it unreachable."""
+            latter is an error (`_check_grouped`) unless constant folding leaves it unreachable."""
             if e.value in key_by_col:
                 c, t = key_by_col[e.value]
                 return Expr("col", t, value=c)
