@@ -161,20 +161,27 @@ class Codegen:
             return self.bind(v)
         return getattr(self, "_v_" + kind)(e, cols)
 
-    def _guarded(self, operands, cols, template):
-        """`template` formatted with operand sources, NULL-guarded for nullable operands."""
+    def _null_checks(self, operands, cols, test: str):
+        """Sources of `operands` and, for the nullable ones, checks `<src> <test>` (test is
+        'is None' or 'is not None'); a non-simple operand is bound to a temporary by its
+        check, so it runs once."""
         srcs = []
         checks = []
         for o in operands:
             src = self.expr(o, cols)
             if self.nullable(o):
                 if o.kind in _SIMPLE_KINDS:
-                    checks.append(f"{src} is None")
+                    checks.append(f"{src} {test}")
                 else:
                     t = self.temp()
-                    checks.append(f"({t} := {src}) is None")
+                    checks.append(f"({t} := {src}) {test}")
                     src = t
             srcs.append(src)
+        return srcs, checks
+
+    def _guarded(self, operands, cols, template):
+        """`template` formatted with operand sources, NULL-guarded for nullable operands."""
+        srcs, checks = self._null_checks(operands, cols, "is None")
         body = template(*srcs)
         if checks:
             return f"(None if {' or '.join(checks)} else {body})"
@@ -374,24 +381,9 @@ class Codegen:
         if kind == "cmp" and self.nullable(e):
             a, b = e.args
             op = _CMP[e.value]
-            sa, sb = self.expr(a, cols), self.expr(b, cols)
             if op == "==" and not (self.nullable(a) and self.nullable(b)):
-                return f"({sa} == {sb})"
-            checks = []
-            if self.nullable(a):
-                if a.kind not in _SIMPLE_KINDS:
-                    t = self.temp()
-                    checks.append(f"({t} := {sa}) is not None")
-                    sa = t
-                else:
-                    checks.append(f"{sa} is not None")
-            if self.nullable(b):
-                if b.kind not in _SIMPLE_KINDS:
-                    t = self.temp()
-                    checks.append(f"({t} := {sb}) is not None")
-                    sb = t
-                else:
-                    checks.append(f"{sb} is not None")
+                return f"({self.expr(a, cols)} == {self.expr(b, cols)})"
+            (sa, sb), checks = self._null_checks((a, b), cols, "is not None")
             return "(" + " and ".join(checks + [f"{sa} {op} {sb}"]) + ")"
         if kind == "const":
             return "True" if e.value is True else "False"
