@@ -176,25 +176,21 @@ class Query:
 
     def kill(self) -> None:
         """Stop the producer now and free the result; later page requests get 400."""
-        self._end(FAILED, QueryError(ABORTED_QUERY, "canceled by client"))
-        if self.closed is None:
-            self.closed = "canceled"
-            self.last_page = None
-            self.buffer.end(discard=True)
+        self._close("canceled", "canceled by client")
 
     def finalize(self) -> None:
         """The client is done (/final): stop if still running and drop every row."""
-        if self.state == RUNNING:
-            self._end(FAILED, QueryError(ABORTED_QUERY, "query finalized before it ended"))
-        if self.closed is None:
-            self.closed = "finalized"
-        self.last_page = None
-        self.buffer.end(discard=True)
+        self._close("finalized", "query finalized before it ended")
 
     def expire(self) -> None:
-        if self.state == RUNNING:
-            self._end(FAILED, QueryError(ABORTED_QUERY, "timed out: nobody read the result"))
-        self.closed = self.closed or "timed out"
+        """Nobody read the result for its timeout: stop and drop every row."""
+        self._close("timed out", "timed out: nobody read the result")
+
+    def _close(self, reason: str, message: str) -> None:
+        """End the query (Failed with `message` if it still runs) and drop its rows; page
+        requests then answer 400 'closed for <reason>' (the first reason sticks)."""
+        self._end(FAILED, QueryError(ABORTED_QUERY, message))
+        self.closed = self.closed or reason
         self.last_page = None
         self.buffer.end(discard=True)
 
