@@ -59,18 +59,22 @@ class Session:
     def __init__(self, db: Database, database: str = "default", settings=None, user="root"):
         self.db = db
         self.database = database or "default"
-        self.settings: dict[str, str] = {}
-        for key, value in dict(settings or {}).items():
-            if key in S.SETTINGS:
-                self.settings[key] = str(value)
+        # Known settings are validated (a bad value is BadArguments, 1006) and normalised;
+        # unknown names are ignored, as Databend does with a client's session settings.
+        self.settings: dict[str, str] = {
+            key.lower(): S.validate(key, value)
+            for key, value in dict(settings or {}).items() if key.lower() in S.SETTINGS
+        }
         self.user = user
 
+    def explicit_setting(self, name: str) -> str | None:
+        """The session's or else the global value of `name`; None when neither was set."""
+        value = self.settings.get(name)
+        return value if value is not None else self.db.global_settings.get(name)
+
     def setting(self, name: str) -> str:
-        if name in self.settings:
-            return self.settings[name]
-        if name in self.db.global_settings:
-            return self.db.global_settings[name]
-        return S.SETTINGS[name].default
+        value = self.explicit_setting(name)
+        return S.SETTINGS[name].default if value is None else value
 
     def execute(self, sql: str) -> Result:
         from engine.statements import run_statement

@@ -12,7 +12,6 @@ from werkzeug.exceptions import MethodNotAllowed
 from werkzeug.exceptions import NotFound as RouteNotFound
 
 import engine
-from engine import settings as engine_settings
 from web.auth import Authenticator
 from web.config import SERVER_VERSION, ServiceConfig
 from web.dispatch import Dispatcher
@@ -38,36 +37,6 @@ _JSON = b"application/json"
 _VERSION = SERVER_VERSION.encode()
 # werkzeug lets HEAD into every GET route; these change state, so a HEAD probe is refused there.
 _NO_HEAD_ENDPOINTS = (b"kill", b"final")
-
-
-def _int_setting(settings: dict, key: str, default: int) -> int:
-    value = settings.get(key)
-    if value is None:
-        return default
-    try:
-        value = int(value)
-    except (ValueError, TypeError):
-        return default
-    return value if value > 0 else default
-
-
-def _bool_setting(settings: dict, key: str, default: bool) -> bool:
-    value = settings.get(key)
-    if value is None:
-        return default
-    value = str(value).strip().lower()
-    if value in ("1", "true", "yes", "on"):
-        return True
-    if value in ("0", "false", "no", "off"):
-        return False
-    return default
-
-
-def _validate_settings(settings: dict[str, str]) -> None:
-    """Known settings with bad values fail the query (EngineError); unknown ones are ignored."""
-    for key, value in settings.items():
-        if key.lower() in engine_settings.SETTINGS:
-            engine_settings.validate(key, value)
 
 
 class QueryApp:
@@ -229,7 +198,6 @@ class QueryApp:
             session, request_session = kept.engine_session, kept.request_session
         else:
             try:
-                _validate_settings(r.settings)
                 session = self.db.session(database=r.database or "default",
                                           settings=r.settings, user=user)
             except engine.EngineError as e:
@@ -260,8 +228,8 @@ class QueryApp:
             query_id or self.queries.new_id(), user, self.clock, session=session,
             request_session=request_session, session_id=kept.id if kept else "",
             keep_secs=kept.keep_secs if kept else 0,
-            result_timeout=_int_setting(session.settings, "http_handler_result_timeout_secs",
-                                        config.result_timeout_secs),
+            result_timeout=int(session.explicit_setting("http_handler_result_timeout_secs")
+                               or 0) or config.result_timeout_secs,
             page_rows=page_rows, buffer_rows=buffer_rows, wait_secs=wait,
             on_end=partial(self._query_ended, kept))
         self.queries.add(query)
@@ -276,7 +244,8 @@ class QueryApp:
             log.failure("engine failed to start a query")
             query.fail(INTERNAL, f"internal error: {e!r}")
             return query
-        query.attach(result, _bool_setting(session.settings, "format_null_as_str", fmt == SPEC))
+        null_as_str = session.explicit_setting("format_null_as_str")
+        query.attach(result, fmt == SPEC if null_as_str is None else null_as_str == "1")
         query.run_inline(config.inline_steps, config.slice_secs, self._timer)
         query.start(self.cooperator)
         return query

@@ -82,6 +82,15 @@ def test_set_and_unset_session_settings(db):
     assert s.settings == {"max_threads": "1"}
 
 
+def test_session_settings_are_validated_and_unknown_ones_ignored(db):
+    s = db.session(settings={"Max_Threads": " 3", "no_such_setting": "x"})
+    assert s.settings == {"max_threads": "3"}
+    assert s.explicit_setting("timezone") is None and s.setting("timezone") == "UTC"
+    with pytest.raises(engine.EngineError) as bad:
+        db.session(settings={"max_threads": "many"})
+    assert bad.value.code == 1006 and "max_threads" in bad.value.message
+
+
 def test_set_global_drops_the_session_value(db):
     s = db.session(settings={"max_threads": "4", "timezone": "Asia/Shanghai"})
     r = s.execute("SET GLOBAL max_threads = 2")
