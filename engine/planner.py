@@ -155,9 +155,7 @@ class Planner:
             self._from_item(q.from_, rels, pool, parent, ctes)
         scope = Scope([c for r in rels for c in r.columns], parent, ctes=ctes)
         if q.where is not None:
-            where = self.bind(q.where, scope)
-            self._check_no_aggregate(q.where)
-            pool.extend(split_and(where))
+            pool.extend(split_and(self.bind_where(q.where, scope)))
         plan = self._join_rels(rels, pool)
 
         items = self._expand_items(q.items, scope)
@@ -178,7 +176,7 @@ class Planner:
 
         select_exprs = [bind_out(a) for a in select_asts]
         if q.having is not None:
-            plan = Filter(plan.layout, plan.types, child=plan, predicate=self._predicate(bind_out(q.having, having_aliases)))
+            plan = Filter(plan.layout, plan.types, child=plan, predicate=self._boolean(bind_out(q.having, having_aliases)))
 
         # ORDER BY: ordinals, aliases, select expressions, or extra (hidden) expressions
         sort_keys = []
@@ -409,7 +407,7 @@ class Planner:
                 cols = [c for r in rels for c in r.columns]
                 scope = Scope(cols, parent, ctes=ctes)
                 if node.on is not None:
-                    pool.extend(split_and(self._predicate(self.bind(node.on, scope))))
+                    pool.extend(split_and(self._boolean(self.bind(node.on, scope))))
                 left_cols = [c for r in rels[:-1] for c in r.columns]
                 right_cols = rels[-1].columns
                 using = _join_using(node, left_cols, right_cols)
@@ -431,8 +429,9 @@ class Planner:
         return self._relation(ref, None, {})
 
     def bind_where(self, node, scope: Scope) -> Expr:
-        """A WHERE condition over `scope`, as SELECT binds it (no aggregates allowed)."""
-        where = self.bind(node, scope)
+        """A WHERE condition over `scope` as a Boolean (no aggregates allowed); SELECT, UPDATE
+        and DELETE all bind theirs here."""
+        where = self._boolean(self.bind(node, scope))
         self._check_no_aggregate(node)
         return where
 
@@ -492,7 +491,7 @@ class Planner:
         scope = Scope(left.columns + right.columns, parent, ctes=ctes)
         conds = []
         if node.on is not None:
-            conds = split_and(self._predicate(self.bind(node.on, scope)))
+            conds = split_and(self._boolean(self.bind(node.on, scope)))
         written_left, written_right = (right, left) if node.kind == "RIGHT" else (left, right)
         for name in _join_using(node, written_left.columns, written_right.columns):
             lc = self._lookup(A.ColumnRef((name,), pos=node.pos), left.columns)
@@ -785,9 +784,6 @@ class Planner:
         if e.type.is_numeric or e.type.is_string:
             return self._cast(e, T.BOOLEAN.as_nullable(e.type.can_be_null), e.type.is_string)
         raise BadArguments(f"expected a Boolean, got {e.type.display()}")
-
-    def _predicate(self, e: Expr) -> Expr:
-        return self._boolean(e)
 
     def _logic(self, kind, args):
         flat = []

@@ -302,3 +302,13 @@ def test_select_star_over_duplicate_column_names(rs):
     assert rows(rs, "SELECT s.* FROM (SELECT 1 AS a, 2 AS a) s") == [(1, 2)]
     assert names(rs, "SELECT * FROM (SELECT 1 AS a, 2 AS a) s") == ["a", "a"]
     assert rows(rs, "SELECT * FROM r GROUP BY 1, 2 ORDER BY 2 DESC LIMIT 1") == [(3, 30)]
+
+
+def test_non_boolean_where_filters_by_truth_as_in_databend(db):
+    s = db.session()
+    list(s.execute("CREATE TABLE truthy (x INT NULL, y INT)"))
+    list(s.execute("INSERT INTO truthy VALUES (1, 1), (0, 0), (NULL, 2)"))
+    assert list(s.execute("SELECT y FROM truthy WHERE x ORDER BY y")) == [(1,)]
+    assert list(s.execute("SELECT y FROM truthy WHERE y ORDER BY y")) == [(1,), (2,)]
+    assert list(s.execute("DELETE FROM truthy WHERE x")) == [(1,)]
+    assert list(s.execute("SELECT y FROM truthy ORDER BY y")) == [(0,), (2,)]
