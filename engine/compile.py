@@ -19,6 +19,8 @@ _SIMPLE_KINDS = ("col", "param", "const")
 
 
 def div_trunc(a, b):
+    if not b:
+        raise ZeroDivisionError
     if isinstance(a, float) or isinstance(b, float):
         return int(a / b)
     q = a // b
@@ -28,6 +30,9 @@ def div_trunc(a, b):
 
 
 def mod_trunc(a, b):
+    """`a % b` with the sign of the dividend (Databend/MySQL), for ints, floats and Decimals."""
+    if not b:
+        raise ZeroDivisionError  # reported as "divided by zero" for every numeric type
     if isinstance(a, float) or isinstance(b, float):
         return math.fmod(a, b)
     r = abs(a) % abs(b)

@@ -8,6 +8,7 @@ import math
 from dataclasses import dataclass
 
 from engine import types as T
+from engine.compile import mod_trunc
 from engine.errors import BadArguments
 from engine.version import VERSION_STRING
 
@@ -85,17 +86,6 @@ def _pow(a, b):
         return math.pow(float(a), float(b))
     except (OverflowError, ValueError):
         return math.nan
-
-
-def _mod(a, b):
-    if b == 0:
-        raise BadArguments("Division by zero")
-    return math.fmod(a, b) if isinstance(a, float) or isinstance(b, float) else _int_mod(a, b)
-
-
-def _int_mod(a, b):
-    r = abs(a) % abs(b)
-    return -r if a < 0 else r
 
 
 def _length(s):
@@ -337,7 +327,7 @@ _register("floor", _floor, _int_or_float, 1)
 _register("ceil", _ceil, _int_or_float, 1, aliases=("ceiling",))
 _register("sqrt", _sqrt, _fixed(T.FLOAT64), 1)
 _register("pow", _pow, _fixed(T.FLOAT64), 2, aliases=("power",))
-_register("mod", _mod, lambda ts: T.arithmetic_type("%", ts[0], ts[1]), 2)
+_register("mod", mod_trunc, lambda ts: T.arithmetic_type("%", ts[0], ts[1]), 2)
 _register("length", _length, _fixed(T.UINT64), 1, aliases=("char_length", "character_length"))
 _register("upper", _upper, _fixed(T.STRING), 1, aliases=("ucase",))
 _register("lower", _lower, _fixed(T.STRING), 1, aliases=("lcase",))

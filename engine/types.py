@@ -299,6 +299,9 @@ def to_decimal(v, t: SqlType):
             d = decimal.Decimal(int(v) if isinstance(v, bool) else v)
     except (decimal.InvalidOperation, TypeError, ValueError):
         _cast_fail(v, t)
+    # checked before quantize too: quantize itself fails on values far beyond the context
+    if not d.is_finite() or d.adjusted() >= t.precision - t.scale:
+        raise BadArguments(f"Decimal overflow: {v} does not fit {t.display()}")
     q = d.quantize(decimal.Decimal(1).scaleb(-t.scale), rounding=decimal.ROUND_HALF_UP)
     if q.adjusted() >= t.precision - t.scale:
         raise BadArguments(f"Decimal overflow: {v} does not fit {t.display()}")

@@ -80,3 +80,16 @@ def test_runtime_errors_surface_from_batches_as_engine_errors(db):
     with pytest.raises(engine.EngineError) as info:
         list(result.batches())
     assert info.value.code == 1006
+
+
+@pytest.mark.parametrize("sql, message", [
+    ("SELECT 7 % 0", "divided by zero"),
+    ("SELECT 7.5 % 0", "divided by zero"),
+    ("SELECT 7.5 % 0.0", "divided by zero"),
+    ("SELECT mod(7, 0)", "divided by zero"),
+    ("SELECT CAST(1e300 AS DECIMAL(10, 2))", "Decimal overflow"),
+])
+def test_arithmetic_errors_say_what_went_wrong(db, sql, message):
+    with pytest.raises(engine.EngineError) as info:
+        list(db.session().execute(sql))
+    assert info.value.code == 1006 and message in info.value.message
