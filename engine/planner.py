@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import decimal
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -865,6 +866,8 @@ class Planner:
         pattern = self.bind(n.pattern, scope, aliases)
         if not operand.type.is_string and operand.type.name != "Null":
             operand = self._cast(operand, T.STRING.as_nullable(operand.type.can_be_null), False)
+        if not pattern.type.is_string and pattern.type.name != "Null":
+            pattern = self._cast(pattern, T.STRING.as_nullable(pattern.type.can_be_null), False)
         nullable = operand.type.can_be_null or pattern.type.can_be_null
         if pattern.kind == "const":
             if pattern.value is None:
@@ -1123,9 +1126,14 @@ def _arith_message(exc) -> str:
     return f"arithmetic error: {exc}"
 
 
+_LIKE_SPECIAL = re.compile(r"[%_\\]")
+
+
+@functools.lru_cache(maxsize=256)
 def like_matcher(pattern: str):
-    """('contains'|'prefix'|'suffix'|'equals', text) for simple patterns, else ('regex', compiled)."""
-    special = re.compile(r"[%_\\]")
+    """('contains'|'prefix'|'suffix'|'equals', text) for simple patterns, else ('regex', compiled).
+    Cached: a pattern taken from a column is matched per row."""
+    special = _LIKE_SPECIAL
     body = pattern
     if not special.search(body):
         return ("equals", body)

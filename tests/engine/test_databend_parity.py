@@ -312,3 +312,12 @@ def test_non_boolean_where_filters_by_truth_as_in_databend(db):
     assert list(s.execute("SELECT y FROM truthy WHERE y ORDER BY y")) == [(1,), (2,)]
     assert list(s.execute("DELETE FROM truthy WHERE x")) == [(1,)]
     assert list(s.execute("SELECT y FROM truthy ORDER BY y")) == [(0,), (2,)]
+
+
+def test_like_pattern_from_a_column_of_any_type(db):
+    s = db.session()
+    list(s.execute("CREATE TABLE patterns (a INT, b VARCHAR, p VARCHAR)"))
+    list(s.execute("INSERT INTO patterns VALUES (1, 'abc', 'a%'), (12, 'xyz', '%b%'), (3, '3', '3')"))
+    assert list(s.execute("SELECT a FROM patterns WHERE b LIKE p ORDER BY a")) == [(1,), (3,)]
+    assert list(s.execute("SELECT a FROM patterns WHERE b LIKE a ORDER BY a")) == [(3,)]
+    assert list(s.execute("SELECT 1 LIKE 1, 12 LIKE 1")) == [(True, False)]
