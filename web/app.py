@@ -194,7 +194,7 @@ class QueryApp:
         config = self.config
         kept = None
         if r.session_id:
-            kept = self.sessions.get(r.session_id, user)
+            kept = self.sessions.get(r.session_id, user, r.keep_secs)
             session, request_session = kept.engine_session, kept.request_session
         else:
             try:
@@ -234,7 +234,7 @@ class QueryApp:
             on_end=partial(self._query_ended, kept))
         self.queries.add(query)
         if kept is not None:
-            self.sessions.begin(kept, query, r.keep_secs)
+            self.sessions.begin(kept, query)
         try:
             result = session.execute(r.sql)
         except engine.EngineError as e:

@@ -54,7 +54,9 @@ class SessionStore:
         self._sessions[kept.id] = kept
         return kept
 
-    def get(self, session_id: str, user: str) -> ServerSession:
+    def get(self, session_id: str, user: str, keep_secs: int = 0) -> ServerSession:
+        """The owner's live session `session_id`, ready for a query; a positive `keep_secs`
+        (the request's keep_server_session_secs) replaces its keep time."""
         kept = self._sessions.get(session_id)
         now = self.clock.seconds()
         if kept is not None and kept.expires_at is not None and now > kept.expires_at:
@@ -65,13 +67,13 @@ class SessionStore:
                                 f"unknown session-id {session_id}, maybe expired")
         if kept.query is not None:
             raise FailedToStart(BAD_ARGUMENTS, "last query on the session not finished")
+        if keep_secs > 0:
+            kept.keep_secs = min(keep_secs, self.max_keep_secs)
         return kept
 
-    def begin(self, kept: ServerSession, query, keep_secs: int | None = None) -> None:
+    def begin(self, kept: ServerSession, query) -> None:
         kept.query = query
         kept.expires_at = None
-        if keep_secs:
-            kept.keep_secs = min(keep_secs, self.max_keep_secs)
 
     def finish(self, kept: ServerSession) -> None:
         """The session's query ended: keep it `keep_secs` from now."""

@@ -19,6 +19,15 @@ def test_kept_session_is_reused_by_session_id_and_by_session_id_key(h):
     assert again["state"] == "Succeeded" and again["session_id"] == sid
 
 
+def test_reusing_a_session_with_a_new_keep_time_answers_the_new_one(h):
+    sid = keep(h, secs=10)["session_id"]
+    again = h.post("SELECT 1", session_id=sid, session={"keep_server_session_secs": 20}).json
+    assert again["session_id"] == sid and again["session"]["keep_server_session_secs"] == 20
+    h.clock.advance(15)  # past the old keep time, within the new one
+    h.app.sweep()
+    assert h.post("SELECT 1", session_id=sid).json["state"] == "Succeeded"
+
+
 def test_kept_session_keeps_its_settings(h):
     first = h.post("SELECT 1", session={"keep_server_session_secs": 10,
                                         "settings": {"format_null_as_str": "0"}}).json
