@@ -203,17 +203,9 @@ class QueryApp:
             except engine.EngineError as e:
                 raise FailedToStart(e.code, e.message) from None
             request_session = r.session
-        if self.queries.running >= config.max_running_queries:
-            raise FailedToStart(
-                TOO_MANY_CONNECTIONS,
-                f"Current running queries ({self.queries.running}) has exceeded the "
-                f"max_running_queries limit ({config.max_running_queries})")
-        if self.queries.is_full():
-            raise FailedToStart(
-                TOO_MANY_CONNECTIONS,
-                f"Current queries holding unread results ({len(self.queries)}) have reached "
-                f"the limit ({self.queries.held_limit}, twice max_retained_queries): read, kill "
-                f"or /final them, or wait for their result timeout")
+        refusal = self.queries.refusal()
+        if refusal is not None:
+            raise FailedToStart(TOO_MANY_CONNECTIONS, refusal)
         if kept is None and r.keep_secs > 0:
             kept = self.sessions.create(user, session, r.keep_secs, r.session)
         page_rows = min(r.page_rows or config.default_rows_per_page, config.max_rows_per_page)

@@ -318,12 +318,19 @@ class QueryRegistry:
         max_retained, so reaching this means about max_retained queries hold unread rows."""
         return 2 * self.max_retained
 
-    def is_full(self) -> bool:
-        """True when held_limit queries are held even after forgetting the drained ones."""
-        if len(self._queries) < self.held_limit:
-            return False
-        self._evict()
-        return len(self._queries) >= self.held_limit
+    def refusal(self) -> str | None:
+        """Why a new query cannot start now (too many running, or too many held even after
+        forgetting the drained ones), or None when it can."""
+        if self.running >= self.max_running:
+            return (f"Current running queries ({self.running}) has exceeded the "
+                    f"max_running_queries limit ({self.max_running})")
+        if len(self._queries) >= self.held_limit:
+            self._evict()
+            if len(self._queries) >= self.held_limit:
+                return (f"Current queries holding unread results ({len(self._queries)}) have "
+                        f"reached the limit ({self.held_limit}, twice max_retained_queries): "
+                        f"read, kill or /final them, or wait for their result timeout")
+        return None
 
     def add(self, query: Query) -> None:
         old = self._queries.pop(query.id, None)
