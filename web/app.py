@@ -305,12 +305,11 @@ class QueryApp:
         """Keeps the listed queries alive; answers the ones that are gone or closed."""
         user = self._user(request)
         doc = parse_json(self._body(request) or b"{}")
-        try:
-            node_to_queries = doc.get("node_to_queries") or {}
-            listed = [str(q) for ids in node_to_queries.values() for q in ids]
-        except (AttributeError, TypeError):
-            raise BadRequest("parse error: expected {\"node_to_queries\": {node: [query ids]}}") \
-                from None
+        node_to_queries = (doc.get("node_to_queries") or {}) if isinstance(doc, dict) else None
+        if not isinstance(node_to_queries, dict) or not all(
+                isinstance(ids, list) for ids in node_to_queries.values()):
+            raise BadRequest("parse error: expected {\"node_to_queries\": {node: [query ids]}}")
+        listed = [str(q) for ids in node_to_queries.values() for q in ids]
         gone = []
         for query_id in listed:
             query = self.queries.find(query_id)

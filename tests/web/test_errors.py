@@ -57,7 +57,8 @@ def test_sql_error_is_200_failed_with_the_code_in_both_formats(h):
 
 
 def test_heartbeat_with_a_bad_body_is_400(h):
-    for body in (b"[", b"[" * 100_000, b'{"node_to_queries": 3}'):
+    for body in (b"[", b"[" * 100_000, b'{"node_to_queries": 3}', b"[1]",
+                 b'{"node_to_queries": {"n": "abc"}}'):
         assert h.request("POST", "/v1/session/heartbeat", body).status == 400
 
 
