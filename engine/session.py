@@ -84,10 +84,6 @@ class Session:
                 stmt = grammar.parse(sql)
             except grammar.SqlSyntaxError as exc:
                 raise SqlSyntaxError(exc.message, position=(exc.line, exc.column)) from None
-            if isinstance(stmt, list):
-                if len(stmt) != 1:
-                    raise SqlSyntaxError("expected exactly one statement")
-                stmt = stmt[0]
             if not isinstance(stmt, A.UseDatabase) and not self.db.catalog.has_database(self.database):
                 raise UnknownDatabase(f"Unknown database '{self.database}'")
             return run_statement(self, QueryContext(self), stmt)

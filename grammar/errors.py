@@ -61,11 +61,3 @@ def _window(text: str, offset: int) -> tuple[str, int]:
 def syntax_error(sql: str, line: int, column: int, reason: str, width: int = 1) -> SqlSyntaxError:
     """Build a SqlSyntaxError at (line, column) with the caret context."""
     return SqlSyntaxError(format_syntax_error(sql, line, column, width, reason), line, column)
-
-
-def syntax_error_at_offset(sql: str, offset: int, reason: str, width: int = 1) -> SqlSyntaxError:
-    """Build a SqlSyntaxError at a 0-based character offset of `sql`."""
-    offset = max(0, min(offset, len(sql)))
-    line = sql.count("\n", 0, offset) + 1
-    line_start = sql.rfind("\n", 0, offset) + 1
-    return syntax_error(sql, line, offset - line_start + 1, reason, width)
