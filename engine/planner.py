@@ -931,9 +931,10 @@ class Planner:
             if len(args) != 1:
                 raise BadArguments("typeof expects one argument", position=n.pos)
             return Expr("const", T.STRING, value=args[0].type.sql_name(with_null=True))
-        if name in ("to_int", "to_int64", "to_uint64", "to_float64", "to_varchar", "to_boolean"):
-            target = {"to_int": T.INT64, "to_int64": T.INT64, "to_uint64": T.UINT64, "to_float64": T.FLOAT64,
-                      "to_varchar": T.STRING, "to_boolean": T.BOOLEAN}[name]
+        target = _CAST_FUNCTIONS.get(name)
+        if target is not None:
+            if len(args) != 1:
+                raise BadArguments(f"{name} expects one argument", position=n.pos)
             return self._cast(args[0], target, False)
         fn = F.SCALARS.get(name)
         if fn is None:
@@ -1125,6 +1126,10 @@ def _arith_message(exc) -> str:
         return "divided by zero"
     return f"arithmetic error: {exc}"
 
+
+# functions that are casts: name -> target type
+_CAST_FUNCTIONS = {"to_int": T.INT64, "to_int64": T.INT64, "to_uint64": T.UINT64,
+                   "to_float64": T.FLOAT64, "to_varchar": T.STRING, "to_boolean": T.BOOLEAN}
 
 _LIKE_SPECIAL = re.compile(r"[%_\\]")
 

@@ -55,6 +55,8 @@ def as_engine_error(exc: BaseException) -> EngineError:
         return BadArguments(f"arithmetic overflow: {exc}")
     if isinstance(exc, TypeError):
         return BadArguments(f"incompatible values: {exc}")
+    if isinstance(exc, ValueError):  # e.g. int('x') for a function's integer argument
+        return BadArguments(f"bad argument: {exc}")
     if isinstance(exc, RecursionError):
         return EngineError("query is nested too deeply", code=1001)
     return EngineError(f"internal error: {type(exc).__name__}: {exc}", code=1001)

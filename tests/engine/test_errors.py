@@ -88,6 +88,10 @@ def test_runtime_errors_surface_from_batches_as_engine_errors(db):
     ("SELECT 7.5 % 0.0", "divided by zero"),
     ("SELECT mod(7, 0)", "divided by zero"),
     ("SELECT CAST(1e300 AS DECIMAL(10, 2))", "Decimal overflow"),
+    ("SELECT substr('abc', 'x')", "bad argument"),
+    ("SELECT repeat('a', 'x')", "bad argument"),
+    ("SELECT to_int()", "to_int expects one argument"),
+    ("SELECT to_varchar(1, 2)", "to_varchar expects one argument"),
 ])
 def test_arithmetic_errors_say_what_went_wrong(db, sql, message):
     with pytest.raises(engine.EngineError) as info:
