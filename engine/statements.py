@@ -4,12 +4,12 @@ DESCRIBE and EXPLAIN."""
 from __future__ import annotations
 
 import decimal
-import re
 
 from engine import expr as P
 from engine import settings as S
 from engine import types as T
 from engine.catalog import Table, TableColumn
+from engine.compile import like_dynamic
 from engine.conversion import type_default, value_converter
 from engine.dml import run_delete, run_update
 from engine.errors import (
@@ -20,7 +20,7 @@ from engine.errors import (
 )
 from engine.executor import Runtime, build, explain
 from engine.names import display
-from engine.planner import Planner, Scope, like_matcher
+from engine.planner import Planner, Scope
 from engine.result import ChangeSettings, Column, Progress, Result, UseDB
 from engine.system import is_virtual_database, settings_rows, virtual_table, virtual_table_names
 from grammar import ast as A
@@ -335,14 +335,10 @@ def _unset(session, ctx, stmt: A.UnsetVariable):
 
 
 def _like_filter(pattern):
+    """SHOW ... LIKE: the same (case-sensitive) matching as the LIKE operator."""
     if pattern is None:
         return lambda s: True
-    kind, arg = like_matcher(pattern)
-    if kind == "regex":
-        rx = re.compile(arg.__self__.pattern, re.DOTALL | re.IGNORECASE)
-        return lambda s: rx.fullmatch(s) is not None
-    return lambda s: {"equals": s == arg, "contains": arg in s, "prefix": s.startswith(arg),
-                      "suffix": s.endswith(arg)}[kind]
+    return lambda s: like_dynamic(s, pattern)
 
 
 def _show(session, ctx, stmt: A.Show):

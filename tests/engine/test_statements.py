@@ -195,3 +195,12 @@ def test_bulk_insert_keeps_values_exactly(run):
     assert rows[7] == (7000021, 0.75, "s7", True)
     assert rows[-1][0] is None and str(rows[-1][1]) == "-0.0" and rows[-1][2] == "" and rows[-1][3] is None
     assert all(type(r[0]) is int and type(r[3]) is bool for r in rows[:-1])
+
+
+def test_show_like_matches_as_the_like_operator(db):
+    s = db.session()
+    list(s.execute('CREATE TABLE "Foo" (x INT)'))
+    for pattern, found in [("Foo", True), ("Fo_", True), ("F%", True), ("foo", False),
+                           ("fo_", False)]:
+        names = [r[0] for r in s.execute(f"SHOW TABLES LIKE '{pattern}'")]
+        assert ("Foo" in names) is found, pattern
