@@ -27,21 +27,15 @@ import os
 import re
 import signal
 import sys
-import threading
 import time
 from pathlib import Path
 
 from bench import slt
+from bench.timeout import HardTimeout, alarm_handler, hard_timeout
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = REPO_ROOT / ".." / "shared" / "conformance"
 ENGINE_NAME = "mysql"
-
-
-class RecordTimeout(BaseException):
-    """Raised by the interval timer in the middle of a record that runs too long.
-
-    A BaseException so that the engine's own `except Exception` cannot swallow it."""
 
 
 class RecordFailed(Exception):
@@ -78,7 +72,6 @@ class EmbeddedBackend:
         self.timeout = timeout
         self.session = None
         self.formatter = slt.Formatter()
-        self._use_timer = timeout > 0 and threading.current_thread() is threading.main_thread()
 
     def open(self):
         import engine
@@ -90,21 +83,17 @@ class EmbeddedBackend:
 
     def _run(self, sql):
         """(column count, rows) of one SQL text; raises RecordFailed."""
-        if self._use_timer:
-            signal.setitimer(signal.ITIMER_REAL, self.timeout)
         try:
-            result = self.session.execute(sql)
-            rows = list(result)
+            with hard_timeout(self.timeout):
+                result = self.session.execute(sql)
+                rows = list(result)
             return len(result.schema), rows
-        except RecordTimeout:
+        except HardTimeout:
             raise RecordFailed("timeout", f"timeout after {self.timeout}s") from None
         except RecursionError as exc:
             raise RecordFailed("python RecursionError", f"RecursionError: {exc}") from None
         except Exception as exc:  # an engine error or an engine bug: both are results here
             raise RecordFailed(*_classify_exception(exc)) from None
-        finally:
-            if self._use_timer:
-                signal.setitimer(signal.ITIMER_REAL, 0)
 
     def statement(self, sql):
         for part in slt.split_statements(sql):
@@ -127,10 +116,6 @@ class EmbeddedBackend:
         return out
 
 
-def _on_alarm(signum, frame):
-    raise RecordTimeout()
-
-
 # --------------------------------------------------------------------------- one file
 
 def run_file(path, corpus, max_records=0, timeout=10.0, verbose=False, classify=None):
@@ -143,54 +128,51 @@ def run_file(path, corpus, max_records=0, timeout=10.0, verbose=False, classify=
     with open(path, encoding="utf-8", errors="surrogateescape") as f:
         text = f.read()
     backend = EmbeddedBackend(timeout)
-    if backend._use_timer:
-        previous = signal.signal(signal.SIGALRM, _on_alarm)
     hash_threshold = 8
     halted = False
-    try:
-        backend.open()
-        for rec in slt.parse_records(text):
-            if rec.kind not in ("statement", "query"):
-                if halted or not slt.record_applies(rec, ENGINE_NAME):
+    with alarm_handler():
+        try:
+            backend.open()
+            for rec in slt.parse_records(text):
+                if rec.kind not in ("statement", "query"):
+                    if halted or not slt.record_applies(rec, ENGINE_NAME):
+                        continue
+                    if rec.kind == "hash-threshold":
+                        hash_threshold = rec.arg
+                    elif rec.kind == "halt":
+                        halted = res["halted"] = True
                     continue
-                if rec.kind == "hash-threshold":
-                    hash_threshold = rec.arg
-                elif rec.kind == "halt":
-                    halted = res["halted"] = True
-                continue
-            if max_records and res["records"] >= max_records:
-                res["truncated"] = True
-                break
-            res["records"] += 1
-            if halted or not slt.record_applies(rec, ENGINE_NAME):
-                res["skipped"] += 1
-                continue
-            if rec.kind == "statement" and rec.expect_ok and slt.INDEX_DDL_RE.match(rec.sql):
-                res["skipped"] += 1     # indexes do not change results; the engine has none
-                continue
-            features = ()
-            if classify is not None and rec.kind == "query":
-                features = tuple(sorted(classify(rec.sql)))
-                res["features"].update(features)
-            failure = _run_record(backend, rec)
-            if failure is None:
-                res["passed"] += 1
-                continue
-            category, detail, actual = failure
-            res["failed"] += 1
-            res["failures"].append({
-                "file": rel, "line": rec.line, "kind": rec.kind, "category": category,
-                "detail": detail, "sql": rec.sql, "types": rec.types, "sortmode": rec.sortmode,
-                "expected": rec.expected if rec.kind == "query" else
-                ("ok" if rec.expect_ok else "error"),
-                "actual": actual[:50] if actual is not None else None,
-                "features": features})
-            if verbose:
-                res["messages"].append(_describe_failure(res["failures"][-1], hash_threshold))
-    finally:
-        backend.close()
-        if backend._use_timer:
-            signal.signal(signal.SIGALRM, previous)
+                if max_records and res["records"] >= max_records:
+                    res["truncated"] = True
+                    break
+                res["records"] += 1
+                if halted or not slt.record_applies(rec, ENGINE_NAME):
+                    res["skipped"] += 1
+                    continue
+                if rec.kind == "statement" and rec.expect_ok and slt.INDEX_DDL_RE.match(rec.sql):
+                    res["skipped"] += 1     # indexes do not change results; the engine has none
+                    continue
+                features = ()
+                if classify is not None and rec.kind == "query":
+                    features = tuple(sorted(classify(rec.sql)))
+                    res["features"].update(features)
+                failure = _run_record(backend, rec)
+                if failure is None:
+                    res["passed"] += 1
+                    continue
+                category, detail, actual = failure
+                res["failed"] += 1
+                res["failures"].append({
+                    "file": rel, "line": rec.line, "kind": rec.kind, "category": category,
+                    "detail": detail, "sql": rec.sql, "types": rec.types, "sortmode": rec.sortmode,
+                    "expected": rec.expected if rec.kind == "query" else
+                    ("ok" if rec.expect_ok else "error"),
+                    "actual": actual[:50] if actual is not None else None,
+                    "features": features})
+                if verbose:
+                    res["messages"].append(_describe_failure(res["failures"][-1], hash_threshold))
+        finally:
+            backend.close()
     res["elapsed"] = time.monotonic() - t0
     return res
 

@@ -19,21 +19,16 @@ import argparse
 import gc
 import math
 import platform
-import signal
 import sqlite3
 import statistics
 import sys
-import threading
 import time
 
 from bench import workload as W
+from bench.timeout import HardTimeout, alarm_handler, hard_timeout
 
 ENGINES = ("queryhttp", "sqlite3", "sqlglot", "floor")
 LOAD_CHUNK_ROWS = 10_000
-
-
-class BenchTimeout(BaseException):
-    """The hard per-call timeout fired (a BaseException so engines cannot swallow it)."""
 
 
 class Unavailable(Exception):
@@ -163,27 +158,17 @@ ENGINE_CLASSES = {"queryhttp": QueryHTTPEngine, "sqlite3": SqliteEngine,
 
 # --------------------------------------------------------------------------- timing
 
-def _on_alarm(signum, frame):
-    raise BenchTimeout()
-
-
 def timed(fn, *args, timeout=0.0):
     """(seconds, result) of one call, with gc collected first and a hard timeout."""
-    use_timer = timeout > 0 and threading.current_thread() is threading.main_thread()
     gc.collect()
-    if use_timer:
-        signal.setitimer(signal.ITIMER_REAL, timeout)
-    try:
+    with hard_timeout(timeout):
         t0 = time.perf_counter()
         result = fn(*args)
         return time.perf_counter() - t0, result
-    finally:
-        if use_timer:
-            signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def _error_text(exc):
-    if isinstance(exc, BenchTimeout):
+    if isinstance(exc, HardTimeout):
         return "timeout"
     return f"{type(exc).__name__}: {' '.join(str(exc).split())[:100]}"
 
@@ -204,7 +189,7 @@ def measure_selects(engines, queries, t, d, reps, budget, timeout):
                     continue
                 try:
                     dt, rows = timed(e.select, q, timeout=timeout)
-                except (Exception, BenchTimeout) as exc:
+                except (Exception, HardTimeout) as exc:
                     status[e.name] = _error_text(exc)
                     active.remove(e)
                     continue
@@ -245,7 +230,7 @@ def measure_inserts(engines, reps, insert_rows, single_inserts, budget, timeout)
                     e.reset_t2()
                     dt, _ = timed(e.run_inserts, sqls, timeout=timeout)
                     n = e.count_t2()
-                except (Exception, BenchTimeout) as exc:
+                except (Exception, HardTimeout) as exc:
                     status[e.name] = "n/a: " + str(exc) if isinstance(exc, Unavailable) \
                         else _error_text(exc)
                     continue
@@ -434,9 +419,8 @@ def main(argv=None):
         return profile(args, sizes[0], args.profile)
     chosen = [x for x in args.queries.split(",") if x]
     engine_names = [e for e in args.engines.split(",") if e]
-    previous = signal.signal(signal.SIGALRM, _on_alarm)
     started = time.perf_counter()
-    try:
+    with alarm_handler():
         import importlib.metadata as md
         versions = [f"Python {platform.python_version()}", f"sqlite {sqlite3.sqlite_version}"]
         for pkg in ("sqlglot", "lark"):
@@ -456,8 +440,6 @@ def main(argv=None):
                 queries, with_inserts = W.QUERIES, True
             print(run_size(rows, queries, args, engine_names, with_inserts), flush=True)
             print()
-    finally:
-        signal.signal(signal.SIGALRM, previous)
     print(f"_total {time.perf_counter() - started:.0f}s_")
     return 0
 
