@@ -134,14 +134,14 @@ class Planner:
     def _limit(self, plan: Plan, limit, offset) -> Plan:
         if limit is None and offset is None:
             return plan
-        n = self._const_int(limit) if limit is not None else None
-        off = self._const_int(offset) if offset is not None else 0
+        n = self._const_int(limit, "LIMIT") if limit is not None else None
+        off = self._const_int(offset, "OFFSET") if offset is not None else 0
         return Limit(plan.layout, plan.types, child=plan, limit=n, offset=off)
 
-    def _const_int(self, node) -> int:
+    def _const_int(self, node, what: str) -> int:
         e = self.bind(node, Scope([]))
         if e.kind != "const" or not isinstance(e.value, int) or isinstance(e.value, bool) or e.value < 0:
-            raise BadArguments("LIMIT and OFFSET take a non-negative integer constant",
+            raise BadArguments(f"{what} takes a non-negative integer constant",
                                position=getattr(node, "pos", None))
         return e.value
 
@@ -463,7 +463,7 @@ class Planner:
         if isinstance(node, A.TableFunction):
             if node.name != "numbers" or len(node.args) != 1:
                 raise UnknownFunction(f"Unknown table function {node.name}", position=node.pos)
-            n = self._const_int(node.args[0])
+            n = self._const_int(node.args[0], "numbers()")
             cid = self.cid()
             plan = Numbers([cid], [T.UINT64], count=n)
             return Rel(plan, [(node.alias or "numbers", "number", cid, T.UINT64)])
@@ -693,7 +693,7 @@ class Planner:
             v = -operand.value
             return Expr("const", T.value_type(v) if t.is_int else t, value=v)
         if t.is_int:
-            rt = T.SqlType("Int64") if t.name in ("Int64", "UInt64", "UInt32", "Int32") else T.SqlType("Int64")
+            rt = T.INT64
         elif t.name == "Boolean":
             rt = T.SqlType("Int16")
         else:

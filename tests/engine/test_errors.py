@@ -92,6 +92,8 @@ def test_runtime_errors_surface_from_batches_as_engine_errors(db):
     ("SELECT repeat('a', 'x')", "bad argument"),
     ("SELECT to_int()", "to_int expects one argument"),
     ("SELECT to_varchar(1, 2)", "to_varchar expects one argument"),
+    ("SELECT * FROM numbers(-1)", "numbers() takes a non-negative integer"),
+    ("SELECT 1 OFFSET -2", "OFFSET takes a non-negative integer"),
 ])
 def test_arithmetic_errors_say_what_went_wrong(db, sql, message):
     with pytest.raises(engine.EngineError) as info:
