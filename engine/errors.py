@@ -11,12 +11,14 @@ ILLEGAL_DATA_TYPE = 1007
 UNKNOWN_FUNCTION = 1008
 UNKNOWN_TABLE = 1025
 ABORTED_QUERY = 1043
+TIMEOUT = 1122
 UNKNOWN_SESSION = 1053
 UNKNOWN_COLUMN = 1058
 SEMANTIC = 1065
 TABLE_SCHEMA_MISMATCH = 1303
 DATABASE_ALREADY_EXISTS = 2301
 TABLE_ALREADY_EXISTS = 2302
+MEMORY_EXCEEDS_LIMIT = 2411
 UNKNOWN_VARIABLE = 2801
 
 
@@ -75,3 +77,15 @@ class TableAlreadyExists(EngineError):
 
 class Unimplemented(EngineError):
     code = UNIMPLEMENTED
+
+
+class AbortedQuery(EngineError):
+    """The query was killed, timed out (max_execute_time_in_seconds) or the server stops."""
+
+    code = ABORTED_QUERY
+
+
+class MemoryExceedsLimit(EngineError):
+    """The query's memory (max_memory_usage) or the server's memory budget is exhausted."""
+
+    code = MEMORY_EXCEEDS_LIMIT

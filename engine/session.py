@@ -8,6 +8,7 @@ import grammar
 from engine import settings as S
 from engine.catalog import Catalog
 from engine.errors import EngineError, SqlSyntaxError, UnknownDatabase
+from engine.limits import Limits
 from engine.result import Progress, Result, as_engine_error
 from grammar import ast as A
 
@@ -15,9 +16,10 @@ from grammar import ast as A
 class Database:
     """Owns the catalog and the global settings; sessions share it (one thread only)."""
 
-    def __init__(self):
+    def __init__(self, limits: Limits | None = None):
         self.catalog = Catalog()
         self.global_settings: dict[str, str] = {}
+        self.limits = limits or Limits()
 
     @property
     def databases(self):
@@ -37,6 +39,7 @@ class QueryContext:
         self.user = session.user
         self.session_settings = session.settings
         self.global_settings = session.db.global_settings
+        self.limits = session.db.limits
         self._now = None
 
     @property
@@ -76,14 +79,23 @@ class Session:
         value = self.explicit_setting(name)
         return S.SETTINGS[name].default if value is None else value
 
-    def execute(self, sql: str) -> Result:
+    def parse(self, sql: str):
+        """The statement's syntax tree. Pure (reads no catalog or session state), so a server may
+        run it in another thread for a long statement; `execute(sql, statement=...)` then binds
+        and runs it. Raises SqlSyntaxError (1005)."""
+        try:
+            return grammar.parse(sql)
+        except grammar.SqlSyntaxError as exc:
+            raise SqlSyntaxError(exc.message, position=(exc.line, exc.column)) from None
+        except RecursionError:
+            raise EngineError("statement is nested too deeply", code=1001) from None
+
+    def execute(self, sql: str, statement=None) -> Result:
+        """Parse (unless `statement`, the result of `parse(sql)`, is given), bind and start `sql`."""
         from engine.statements import run_statement
 
         try:
-            try:
-                stmt = grammar.parse(sql)
-            except grammar.SqlSyntaxError as exc:
-                raise SqlSyntaxError(exc.message, position=(exc.line, exc.column)) from None
+            stmt = statement if statement is not None else self.parse(sql)
             if not isinstance(stmt, A.UseDatabase) and not self.db.catalog.has_database(self.database):
                 raise UnknownDatabase(f"Unknown database '{self.database}'")
             return run_statement(self, QueryContext(self), stmt)

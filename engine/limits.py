@@ -1,0 +1,55 @@
+"""One table of the engine's limits: what a single statement may make the server hold or do.
+
+Every limit has a default safe for a shared server, is passed to `Database(limits=Limits(...))`
+(the server exposes the operator-tunable ones as `twistd queryhttp` options), and is tested at
+its value N (accepted) and at N + 1 (refused with a stable Databend error code and a message that
+names the limit). SQLite's limits page gives the reason: a bound that is not written down and
+tested becomes a bug when someone pushes past it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+def _physical_memory_bytes() -> int:
+    """The machine's memory (0 when the platform does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return 0
+
+
+def default_server_memory_bytes() -> int:
+    """Half the machine's memory (1 GiB if unknown): room for the tables themselves, which are
+    held in memory too and are not part of any query's budget."""
+    physical = _physical_memory_bytes()
+    return physical // 2 if physical else 1 << 30
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The engine's limits; each field's comment says what exceeding it answers."""
+
+    # SQL text of one statement, in UTF-8 bytes (checked before parsing).
+    sql_bytes: int = 1 << 20
+    # Nesting of expressions and subqueries: the grammar refuses deeper input, and the code
+    # generator is guaranteed to compile anything the grammar accepts.
+    expr_depth: int = 64
+    # Items of one IN (...) list.
+    in_list_items: int = 100_000
+    # Characters of one LIKE pattern (SQLite's default for the same denial-of-service reason).
+    like_pattern_chars: int = 50_000
+    # Characters of one string a function or operator builds (REPEAT, LPAD, REPLACE, ||, CONCAT).
+    string_result_chars: int = 64 << 20
+    # |digits| of ROUND/TRUNCATE; beyond it the argument is refused instead of computing 10**N.
+    round_digits: int = 1000
+    # The per-step budget: no step of a pipeline emits (or processes in one go) more rows.
+    step_rows: int = 8192
+    # The server-wide memory budget shared by all running queries, in bytes (0: the default,
+    # half the machine). A query's own budget is the max_memory_usage setting.
+    server_memory_bytes: int = 0
+
+    def memory_budget(self) -> int:
+        return self.server_memory_bytes or default_server_memory_bytes()
