@@ -16,7 +16,15 @@ from web.auth import Authenticator
 from web.config import SERVER_VERSION, ServiceConfig
 from web.dispatch import Dispatcher
 from web.errors import BadRequest, FailedToStart, HTTPError, NotFound, PayloadTooLarge
-from web.queries import INTERNAL, Page, Query, QueryRegistry, client_query_id
+from web.queries import (
+    ABORTED_QUERY,
+    INTERNAL,
+    SHUTTING_DOWN,
+    Page,
+    Query,
+    QueryRegistry,
+    client_query_id,
+)
 from web.query_request import QueryRequest, parse_json, parse_query_request
 from web.sessions import TOO_MANY_CONNECTIONS, SessionStore
 from web.wire import (
@@ -61,6 +69,7 @@ class QueryApp:
         self.sessions = SessionStore(clock, self.config.max_sessions,
                                      self.config.max_keep_session_secs)
         self._timer = timer
+        self.stopping = False
 
     def resource(self, fast_routes: bool = True):
         """The root resource; `fast_routes=False` sends every request through Klein routing."""
@@ -70,6 +79,12 @@ class QueryApp:
         """Expire unread queries and idle server-side sessions (run every second or so)."""
         self.queries.sweep()
         self.sessions.sweep()
+
+    def shutdown(self) -> None:
+        """The server is stopping: refuse new queries, fail the running ones with 1043 (their
+        waiting long polls answer now)."""
+        self.stopping = True
+        self.queries.abort_running(SHUTTING_DOWN)
 
     def close(self) -> None:
         self.queries.close_all()
@@ -203,6 +218,8 @@ class QueryApp:
             except engine.EngineError as e:
                 raise FailedToStart(e.code, e.message) from None
             request_session = r.session
+        if self.stopping:
+            raise FailedToStart(ABORTED_QUERY, SHUTTING_DOWN)
         refusal = self.queries.refusal()
         if refusal is not None:
             raise FailedToStart(TOO_MANY_CONNECTIONS, refusal)

@@ -67,8 +67,9 @@ class Authenticator:
     remembered (a bounded cache), so the deliberately slow hash runs once per credential.
     """
 
-    def __init__(self, users: dict[str, str] | None = None):
+    def __init__(self, users: dict[str, str] | None = None, *, clock=None):
         self._users = users
+        self._clock = clock
         self._verified: dict[bytes, str] = {}
 
     def authenticate(self, header: bytes | None) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from engine.limits import Limits
 
 #: The version reported by /v1/session/login and X-DATABEND-VERSION: the engine's, a strict
 #: semver no higher than 1.2.781, so current clients pick neither streaming load, Arrow bodies
@@ -20,7 +22,10 @@ class ServiceConfig:
 
     wire_format: str = "auto"  # auto: X-DATABEND-* request header -> databend, else spec
     max_body_bytes: int = 10 * 1024 * 1024  # largest accepted request body
-    max_running_queries: int = 64  # queries still producing rows at the same time
+    # Queries producing rows at the same time; a query paused on a full page buffer that
+    # nobody reads does not count (it holds memory, bounded by its buffer, not CPU).
+    max_running_queries: int = 64
+    max_running_queries_per_user: int = 16  # the same, per user: no user takes every slot
     max_retained_queries: int = 1000  # fully read queries kept for retry/final before eviction
     max_sessions: int = 1000  # server-side sessions (keep_server_session_secs > 0)
     max_keep_session_secs: int = 3600  # upper bound of keep_server_session_secs
@@ -30,6 +35,11 @@ class ServiceConfig:
     spec_wait_secs: int = 1  # default pagination.wait_time_secs, seed (spec) format
     databend_wait_secs: int = 10  # default pagination.wait_time_secs, databend format
     result_timeout_secs: int = 60  # default http_handler_result_timeout_secs
+    max_wait_secs: int = 60  # upper bound of pagination.wait_time_secs (larger is clamped)
+    max_result_timeout_secs: int = 3600  # upper bound of http_handler_result_timeout_secs
+    # SQL longer than this (UTF-8 bytes) is parsed in a thread, off the reactor
+    thread_parse_sql_bytes: int = 64 * 1024
+    limits: Limits = field(default_factory=Limits)  # the engine's limits (engine.limits)
     inline_steps: int = 64  # engine steps tried inside the POST before handing to the cooperator
     slice_secs: float = 0.004  # longest cooperator time slice (also the inline budget)
     access_log: bool = False

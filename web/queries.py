@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 
 from twisted.internet.defer import Deferred
-from twisted.internet.task import TaskDone
+from twisted.internet.task import SchedulerStopped, TaskFinished, TaskStopped
 from twisted.logger import Logger
 
 import engine
@@ -18,6 +18,7 @@ from web.wire import FAILED, RUNNING, SUCCEEDED, QueryError, SessionView
 
 ABORTED_QUERY = 1043
 INTERNAL = 1001
+SHUTTING_DOWN = "server is shutting down"
 
 _SAFE_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
 _DONE = object()  # the end of a result's batches
@@ -56,7 +57,7 @@ class Query:
 
     __slots__ = ("id", "user", "clock", "session_id", "result_timeout", "wait_secs", "state",
                  "error", "schema", "affect", "closed", "started", "last_access", "ended_at",
-                 "buffer", "next_page", "last_page", "polls", "_engine_session",
+                 "buffer", "next_page", "last_page", "_engine_session",
                  "_request_session", "_keep_secs", "_session_view", "_session_sent", "_progress_snapshot",
                  "_result", "_batches", "_render", "_task", "_on_end")
 
@@ -80,7 +81,6 @@ class Query:
         self.buffer = PageBuffer(clock, page_rows, buffer_rows)
         self.next_page = 0
         self.last_page: Page | None = None
-        self.polls = 0
         self._engine_session = session
         self._request_session = request_session
         self._keep_secs = keep_secs
@@ -110,8 +110,15 @@ class Query:
         """One bounded unit of engine work; False once the query has ended."""
         if self.state != RUNNING:
             return False
+        # One try around the whole step (pull, render, buffer): a failure anywhere in it fails
+        # this query, never the cooperative task that runs every query's steps.
         try:
             batch = next(self._batches, _DONE)
+            if batch is _DONE:
+                self._end(SUCCEEDED)
+                return False
+            if batch:
+                self.buffer.add(self._render(batch))
         except engine.EngineError as e:
             self._end(FAILED, QueryError(e.code, e.message))
             return False
@@ -119,11 +126,6 @@ class Query:
             log.failure("query {id} failed inside the engine", id=self.id)
             self._end(FAILED, QueryError(INTERNAL, f"internal error: {e!r}"))
             return False
-        if batch is _DONE:
-            self._end(SUCCEEDED)
-            return False
-        if batch:
-            self.buffer.add(self._render(batch))
         return True
 
     def run_inline(self, max_steps: int, budget_secs: float, timer) -> None:
@@ -137,6 +139,20 @@ class Query:
     def start(self, cooperator) -> None:
         if self.state == RUNNING and self._task is None:
             self._task = cooperator.cooperate(self._work())
+            self._task.whenDone().addErrback(self._task_failed)
+
+    def _task_failed(self, failure) -> None:
+        """The producer task ended abnormally (stopped by _release, or a bug outside step):
+        a bug is logged and fails the query with 1001, so nothing ends silently."""
+        if failure.check(TaskStopped):
+            return None
+        self._task = None  # finished already: _release must not stop it again
+        if failure.check(SchedulerStopped):  # the server is stopping (close_all came first)
+            self._end(FAILED, QueryError(ABORTED_QUERY, SHUTTING_DOWN))
+            return None
+        log.failure("query {id}: its producer task failed", failure, id=self.id)
+        self._end(FAILED, QueryError(INTERNAL, f"internal error: {failure.value!r}"))
+        return None
 
     def _work(self):
         while self.state == RUNNING:
@@ -169,10 +185,14 @@ class Query:
             task, self._task = self._task, None
             try:
                 task.stop()
-            except TaskDone:
+            except TaskFinished:  # done, or failed (its whenDone errback handled that)
                 pass
         self._engine_session = None
         self.buffer.end(discard=discard_rows)
+
+    def abort(self, message: str) -> None:
+        """Fail the query with 1043 if it still runs (the server is stopping); its rows go."""
+        self._end(FAILED, QueryError(ABORTED_QUERY, message))
 
     def kill(self) -> None:
         """Stop the producer now and free the result; later page requests get 400."""
@@ -247,7 +267,7 @@ class Query:
         if number == self.next_page:
             if self.buffer.page_ready or wait_secs <= 0:
                 return self._cut(number)
-            self.polls += 1
+            # "being polled" is the buffer's waiter list: nothing to undo if this raises
             d = self.buffer.wait_for_page(wait_secs)
             d.addBoth(self._poll_done)
             d.addCallback(lambda _: self._page_after_wait(number))
@@ -257,7 +277,6 @@ class Query:
         raise NotFound(f"Invalid page number: requested {number}, current page is {self.next_page}")
 
     def _poll_done(self, passthrough):
-        self.polls -= 1
         self.touch()
         return passthrough
 
@@ -369,12 +388,22 @@ class QueryRegistry:
         """Close and forget queries nobody polled for their result timeout."""
         now = self.clock.seconds()
         stale = [q for q in self._queries.values()
-                 if q.polls == 0 and now - q.last_access > q.result_timeout]
+                 if q.buffer.waiting == 0 and now - q.last_access > q.result_timeout]
         for query in stale:
             del self._queries[query.id]
-            query.expire()
+            try:
+                query.expire()
+            except Exception:  # one broken query must not stop the sweep of the others
+                log.failure("expiring query {id} failed", id=query.id)
         if stale:
             self._evict_above = self.max_retained
+
+    def abort_running(self, message: str) -> None:
+        for query in [q for q in self._queries.values() if q.state == RUNNING]:
+            try:
+                query.abort(message)
+            except Exception:  # one broken query must not keep the others running
+                log.failure("aborting query {id} failed", id=query.id)
 
     def close_all(self) -> None:
         for query in list(self._queries.values()):

@@ -1,4 +1,4 @@
-"""Composition root: builds the engine, the HTTP app and the listener on the global reactor."""
+"""Composition root: the engine, the HTTP app, its listener and its sweeper as Twisted services."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import gc
 import time
 
 from twisted.application import service
+from twisted.application.internet import StreamServerEndpointService, TimerService
 from twisted.internet.endpoints import serverFromString
-from twisted.internet.task import Cooperator, LoopingCall
+from twisted.internet.task import Cooperator, deferLater
 from twisted.logger import Logger
 
 import engine
@@ -17,6 +18,9 @@ from web.config import ServiceConfig
 from web.site import QuerySite
 
 SWEEP_INTERVAL_SECS = 1.0
+# After a stop, how long answers already written get to reach their sockets before the
+# reactor drops every connection.
+SHUTDOWN_GRACE_SECS = 0.2
 
 
 def time_slices(secs: float):
@@ -40,61 +44,70 @@ def freeze_startup_heap(db: engine.Database) -> None:
     gc.freeze()
 
 
-class QueryHTTPService(service.Service):
+class _AnnouncingEndpoint:
+    """A server endpoint that logs where it listens once it does (the line tests and
+    benchmarks wait for)."""
+
+    def __init__(self, endpoint, log):
+        self._endpoint = endpoint
+        self._log = log
+
+    def listen(self, factory):
+        return self._endpoint.listen(factory).addCallback(self._listening)
+
+    def _listening(self, port):
+        addr = port.getHost()
+        self._log.info("queryhttp listening on http://{host}:{port}/v1/query",
+                       host=addr.host, port=addr.port)
+        return port
+
+
+class QueryHTTPService(service.MultiService):
+    """The server as Twisted services: the HTTP listener ("http") and the once-a-second
+    sweeper of unread queries and idle sessions ("sweeper", a TimerService, which logs a
+    failing sweep). Stopping it (SIGTERM) stops listening, fails running queries with 1043
+    "server is shutting down" and answers waiting long polls at once."""
+
     log = Logger()
 
     def __init__(self, description: str, config: ServiceConfig | None = None,
-                 users: dict[str, str] | None = None):
+                 users: dict[str, str] | None = None, reactor=None):
+        super().__init__()
+        if reactor is None:
+            from twisted.internet import reactor
+        self.reactor = reactor
         self.description = description
-        self.config = config or ServiceConfig()
+        self.config = config = config or ServiceConfig()
         self.users = users
-        self.port = None
-        self.app: QueryApp | None = None
-        self._cooperator = None
-        self._sweeper = None
+        self.cooperator = Cooperator(
+            terminationPredicateFactory=time_slices(config.slice_secs),
+            scheduler=lambda work: reactor.callLater(0, work))
+        self.app = QueryApp(engine.Database(limits=config.limits), clock=reactor,
+                            cooperator=self.cooperator, config=config,
+                            authenticator=Authenticator(users, clock=reactor))
+        site = QuerySite(self.app.resource(), max_body_bytes=config.max_body_bytes,
+                         access_log=config.access_log)
+        endpoint = _AnnouncingEndpoint(serverFromString(reactor, description), self.log)
+        listener = StreamServerEndpointService(endpoint, site)
+        listener._raiseSynchronously = True  # twistd reports a port it cannot bind and exits
+        listener.setName("http")
+        listener.setServiceParent(self)
+        sweeper = TimerService(SWEEP_INTERVAL_SECS, self.app.sweep)
+        sweeper.clock = reactor
+        sweeper.setName("sweeper")
+        sweeper.setServiceParent(self)
 
     def startService(self):
-        from twisted.internet import reactor
-
-        super().startService()
-        self._cooperator = Cooperator(
-            terminationPredicateFactory=time_slices(self.config.slice_secs),
-            scheduler=lambda work: reactor.callLater(0, work))
-        self.app = QueryApp(engine.Database(), clock=reactor, cooperator=self._cooperator,
-                            config=self.config, authenticator=Authenticator(self.users))
-        self._sweeper = LoopingCall(self.app.sweep)
-        self._sweeper.clock = reactor
-        self._sweeper.start(SWEEP_INTERVAL_SECS, now=False)
-        site = QuerySite(self.app.resource(), max_body_bytes=self.config.max_body_bytes,
-                         access_log=self.config.access_log)
         freeze_startup_heap(self.app.db)
-        endpoint = serverFromString(reactor, self.description)
-        d = endpoint.listen(site)
-        d.addCallback(self._listening)
-        d.addErrback(self._failed)
-        return d
-
-    def _listening(self, port):
-        self.port = port
-        addr = port.getHost()
-        self.log.info(
-            "queryhttp listening on http://{host}:{port}/v1/query", host=addr.host, port=addr.port
-        )
-
-    def _failed(self, failure):
-        from twisted.internet import reactor
-
-        self.log.failure("queryhttp could not listen on {description}", failure,
-                         description=self.description)
-        reactor.stop()
+        super().startService()
 
     def stopService(self):
-        super().stopService()
-        if self._sweeper is not None and self._sweeper.running:
-            self._sweeper.stop()
-        if self.app is not None:
-            self.app.close()
-        if self._cooperator is not None:
-            self._cooperator.stop()
-        if self.port is not None:
-            return self.port.stopListening()
+        """Stop listening and sweeping, then end every running query (waiting polls answer
+        now); the Deferred fires a short grace later so those answers reach the sockets
+        before the reactor drops the connections."""
+        stopped = super().stopService()
+        self.app.shutdown()
+        self.cooperator.stop()
+        stopped.addCallback(lambda _: deferLater(self.reactor, SHUTDOWN_GRACE_SECS,
+                                                 lambda: None))
+        return stopped

@@ -101,10 +101,8 @@ def endpoint_description(host: str, port: int) -> str:
 def makeService(options: Options) -> service.IService:
     from web.service import QueryHTTPService
 
-    top = service.MultiService()
-    QueryHTTPService(
+    return QueryHTTPService(
         endpoint_description(options["http_handler_host"], options["http_handler_port"]),
         options.service_config(),
         options.get("users"),
-    ).setServiceParent(top)
-    return top
+    )

@@ -6,6 +6,11 @@ from web.queries import QueryRegistry
 from web.wire import RUNNING, SUCCEEDED
 
 
+class FakeBuffer:
+    waiting = 0
+    full = False
+
+
 class FakeQuery:
     checks = 0
 
@@ -14,7 +19,7 @@ class FakeQuery:
         self.state = SUCCEEDED
         self._drained = drained
         self.finalized = False
-        self.polls = 0
+        self.buffer = FakeBuffer()
         self.last_access = 0.0
         self.result_timeout = 60
 

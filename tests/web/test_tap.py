@@ -87,6 +87,6 @@ def test_make_service_builds_the_http_service():
     from web.tap import makeService
 
     top = makeService(parse("--http_handler_port", "0", "--max_sessions", "7"))
-    (child,) = list(top)
-    assert isinstance(child, QueryHTTPService)
-    assert child.config.max_sessions == 7
+    assert isinstance(top, QueryHTTPService)
+    assert top.config.max_sessions == 7
+    assert {child.name for child in top} == {"http", "sweeper"}
