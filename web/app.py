@@ -230,15 +230,16 @@ class QueryApp:
         if r.buffer_rows is not None:
             buffer_rows = max(page_rows, min(r.buffer_rows, buffer_rows))
         if r.wait_secs is not None:
-            wait = r.wait_secs
+            wait = min(r.wait_secs, config.max_wait_secs)  # clamped: no timer beyond it
         else:
             wait = config.databend_wait_secs if fmt == DATABEND else config.spec_wait_secs
+        result_timeout = int(session.explicit_setting("http_handler_result_timeout_secs")
+                             or 0) or config.result_timeout_secs
         query = Query(
             query_id or self.queries.new_id(), user, self.clock, session=session,
             request_session=request_session, session_id=kept.id if kept else "",
             keep_secs=kept.keep_secs if kept else 0,
-            result_timeout=int(session.explicit_setting("http_handler_result_timeout_secs")
-                               or 0) or config.result_timeout_secs,
+            result_timeout=min(result_timeout, config.max_result_timeout_secs),
             page_rows=page_rows, buffer_rows=buffer_rows, wait_secs=wait,
             on_end=partial(self._query_ended, kept))
         self.queries.add(query)
@@ -270,7 +271,8 @@ class QueryApp:
     def get_page(self, request, query_id: str, number: str):
         fmt = self._format(request)
         query = self.queries.get(query_id, self._user(request))
-        if not (number.isascii() and number.isdigit()):
+        # more than 18 digits cannot be a page (and int() of thousands would raise)
+        if not (number.isascii() and number.isdigit()) or len(number) > 18:
             raise NotFound(f"Invalid page number: requested {number!r}, "
                            f"current page is {query.next_page}")
         return self._page_response(request, fmt, query, int(number))

@@ -12,7 +12,7 @@ from twisted.internet.task import SchedulerStopped, TaskFinished, TaskStopped
 from twisted.logger import Logger
 
 import engine
-from web.errors import BadRequest, NotFound, Unauthorized
+from web.errors import BadRequest, NotFound
 from web.pages import PageBuffer
 from web.wire import FAILED, RUNNING, SUCCEEDED, QueryError, SessionView
 
@@ -325,10 +325,10 @@ class QueryRegistry:
 
     def get(self, query_id: str, user: str) -> Query:
         query = self._queries.get(query_id)
-        if query is None:
+        if query is None or query.user != user:
+            # another user's query is answered exactly as an unknown one: ids are guessable,
+            # and a different answer would tell that the id exists
             raise NotFound(f"query id {query_id} not found (unknown, or expired)")
-        if query.user != user:
-            raise Unauthorized(f"query {query_id} belongs to another user", code=5100)
         return query
 
     @property

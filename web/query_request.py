@@ -1,7 +1,19 @@
-"""Parsing and validation of a QueryRequest body (POST /v1/query)."""
+"""Parsing and validation of a QueryRequest body (POST /v1/query): strict UTF-8 JSON, typed fields.
+
+Bodies: UTF-8 JSON only. A leading UTF-8 byte order mark is accepted and ignored (RFC 8259
+lets a parser ignore it, and Windows tools write one); UTF-16 and UTF-32 documents (which
+Python's json would otherwise sniff and accept), invalid UTF-8, and strings holding lone
+surrogates (`"\\ud800"`, not encodable as UTF-8) are answered 400 with the reason.
+
+Every field a client may send has a type, checked here; a wrong type is a 400 naming the field
+and what it must be. Unknown keys are ignored (clients echo the real server's session object).
+`pagination.wait_time_secs` must be a non-negative integer (JSON floats such as 1.5 or 1e400
+are refused); values above the server's --max_wait_secs are clamped by the app, not refused.
+"""
 
 from __future__ import annotations
 
+import codecs
 import json
 from dataclasses import dataclass, field
 
@@ -21,26 +33,87 @@ class QueryRequest:
     buffer_rows: int | None = None
 
 
+_UTF16_32_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE,
+                  codecs.BOM_UTF16_BE)
+
+
+def _show(value) -> str:
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _int(value, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         kind = "a positive" if minimum > 0 else "a non-negative"
-        raise BadRequest(f"parse error: `{name}` must be {kind} integer, not {json.dumps(value)}")
+        raise BadRequest(f"parse error: `{name}` must be {kind} integer, not {_show(value)}")
     return value
+
+
+def _text(value, name: str) -> str:
+    """A JSON string that is valid Unicode (no lone surrogates from \\u escapes)."""
+    if not isinstance(value, str):
+        raise BadRequest(f"parse error: `{name}` must be a string, not {_show(value)}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise BadRequest(f"parse error: `{name}` is not valid UTF-8: a lone surrogate "
+                         f"\\u{ord(value[e.start]):04x} at character {e.start}") from None
+    return value
+
+
+def _optional(kind, value, name: str):
+    return None if value is None else kind(value, name)
 
 
 def _object(value, name: str) -> dict:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise BadRequest(f"parse error: `{name}` must be an object")
+        raise BadRequest(f"parse error: `{name}` must be an object, not {_show(value)}")
     return value
 
 
-def parse_json(body: bytes):
-    """The JSON document of a request body; BadRequest (400) when it is not JSON."""
+def _bool(value, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise BadRequest(f"parse error: `{name}` must be true or false, not {_show(value)}")
+    return value
+
+
+def _text_list(value, name: str) -> list:
+    if not isinstance(value, list):
+        raise BadRequest(f"parse error: `{name}` must be a list of strings, not {_show(value)}")
+    for item in value:
+        _text(item, f"{name}[]")
+    return value
+
+
+# Fields of the session object the real server defines, other than database and settings
+# (which are read below): checked for their type only, then echoed back as sent.
+_SESSION_FIELDS = {"id": _text, "catalog": _text, "role": _text, "txn_state": _text,
+                   "internal": _text, "need_sticky": _bool, "need_keep_alive": _bool,
+                   "secondary_roles": _text_list}
+
+
+def decode_body(body: bytes) -> str:
+    """The body as text: UTF-8 (a leading BOM ignored); anything else is a 400."""
+    if body.startswith(codecs.BOM_UTF8):
+        body = body[len(codecs.BOM_UTF8):]
+    elif body.startswith(_UTF16_32_BOMS) or b"\x00" in body[:4]:
+        raise BadRequest("parse error: the body must be UTF-8 JSON (UTF-16 and UTF-32 are "
+                         "not accepted)")
     try:
-        return json.loads(body)
-    except ValueError as e:  # also bad UTF-8 (UnicodeDecodeError is a ValueError)
+        return body.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise BadRequest(f"parse error: the body is not valid UTF-8 (byte "
+                         f"0x{body[e.start]:02x} at offset {e.start})") from None
+
+
+def parse_json(body: bytes):
+    """The JSON document of a request body; BadRequest (400) when it is not UTF-8 JSON."""
+    text = decode_body(body)
+    try:
+        return json.loads(text)
+    except ValueError as e:
         raise BadRequest(f"parse error: invalid JSON: {e}") from None
     except RecursionError:
         raise BadRequest("parse error: invalid JSON: nested too deeply") from None
@@ -52,32 +125,31 @@ def parse_query_request(body: bytes) -> QueryRequest:
         raise BadRequest("parse error: the body must be a JSON object (a QueryRequest)")
     if "sql" not in doc:
         raise BadRequest("parse error: missing field `sql`")
-    sql = doc["sql"]
-    if not isinstance(sql, str):
-        raise BadRequest("parse error: `sql` must be a string")
-    request = QueryRequest(sql)
+    request = QueryRequest(_text(doc["sql"], "sql"))
 
     session = _object(doc.get("session"), "session")
     request.session = session
-    database = session.get("database", session.get("db"))
-    if database is not None:
-        if not isinstance(database, str):
-            raise BadRequest("parse error: `session.database` must be a string")
-        request.database = database or None
+    for name, kind in _SESSION_FIELDS.items():
+        _optional(kind, session.get(name), f"session.{name}")
+    for name in ("database", "db"):
+        database = _optional(_text, session.get(name), f"session.{name}")
+        if database is not None:
+            request.database = database or None
+            break
     settings = _object(session.get("settings"), "session.settings")
     for key, value in settings.items():
+        _text(key, "session.settings key")
         if not isinstance(value, str):
             raise BadRequest(f"parse error: setting `{key}` must be a string, "
-                             f"not {json.dumps(value)}")
+                             f"not {_show(value)}")
+        _text(value, f"session.settings.{key}")
     request.settings = settings
     if session.get("keep_server_session_secs") is not None:
         request.keep_secs = _int(session["keep_server_session_secs"],
                                  "session.keep_server_session_secs", 0)
 
-    session_id = doc.get("session_id") or session.get("id")
-    if session_id is not None:
-        if not isinstance(session_id, str):
-            raise BadRequest("parse error: `session_id` must be a string")
+    session_id = _optional(_text, doc.get("session_id"), "session_id") or session.get("id")
+    if session_id:
         request.session_id = session_id
 
     pagination = _object(doc.get("pagination"), "pagination")
@@ -89,4 +161,6 @@ def parse_query_request(body: bytes) -> QueryRequest:
     if pagination.get("max_rows_in_buffer") is not None:
         request.buffer_rows = _int(pagination["max_rows_in_buffer"],
                                    "pagination.max_rows_in_buffer", 0)
+    if doc.get("string_fields") is not None:
+        _bool(doc["string_fields"], "string_fields")
     return request

@@ -48,11 +48,17 @@ def test_queries_belong_to_their_user():
                                              "bob": hash_password("b")}))
     a = h.post("SELECT 1", auth=basic("alice", "a")).json
     assert a["state"] == "Succeeded"
-    for uri in (a["stats_uri"], a["kill_uri"], a["final_uri"], a["stats_uri"] + "/page/0"):
-        assert h.get(uri, auth=basic("bob", "b")).status == 401
+    unknown = a["stats_uri"].replace(a["id"], a["id"][:-1] + "x")
+    for suffix in ("", "/kill", "/final", "/page/0"):
+        # another user's query answers exactly as an unknown id: no existence oracle
+        theirs = h.get(a["stats_uri"] + suffix, auth=basic("bob", "b"))
+        nobody = h.get(unknown + suffix, auth=basic("bob", "b"))
+        assert theirs.status == nobody.status == 404
+        assert theirs.body == nobody.body.replace(a["id"][:-1].encode() + b"x",
+                                                  a["id"].encode())
     assert h.get(a["stats_uri"], auth=basic("alice", "a")).status == 200
-    assert h.request("POST", a["final_uri"], auth=basic("bob", "b")).status == 401
-    assert h.request("POST", a["kill_uri"], auth=basic("bob", "b")).status == 401
+    assert h.request("POST", a["final_uri"], auth=basic("bob", "b")).status == 404
+    assert h.request("POST", a["kill_uri"], auth=basic("bob", "b")).status == 404
     heartbeat = h.request("POST", "/v1/session/heartbeat", {"node_to_queries": {"": [a["id"]]}},
                           auth=basic("bob", "b"))
     assert heartbeat.json == {"queries_to_remove": [a["id"]]}  # not bob's to keep alive
