@@ -25,7 +25,7 @@ from web.queries import (
     QueryRegistry,
     client_query_id,
 )
-from web.query_request import QueryRequest, parse_json, parse_query_request
+from web.query_request import QueryRequest, check_sql_size, parse_json, parse_query_request
 from web.sessions import TOO_MANY_CONNECTIONS, SessionStore
 from web.wire import (
     DATABEND,
@@ -207,6 +207,7 @@ class QueryApp:
 
     def _start(self, user: str, r: QueryRequest, fmt: str, query_id: str | None) -> Query:
         config = self.config
+        check_sql_size(r.sql, config.limits.sql_bytes)
         kept = None
         if r.session_id:
             kept = self.sessions.get(r.session_id, user, r.keep_secs)

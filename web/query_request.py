@@ -17,7 +17,9 @@ import codecs
 import json
 from dataclasses import dataclass, field
 
-from web.errors import BadRequest
+from web.errors import BadRequest, FailedToStart
+
+BAD_ARGUMENTS = 1006
 
 
 @dataclass(slots=True)
@@ -164,3 +166,14 @@ def parse_query_request(body: bytes) -> QueryRequest:
     if doc.get("string_fields") is not None:
         _bool(doc["string_fields"], "string_fields")
     return request
+
+
+def check_sql_size(sql: str, limit: int) -> None:
+    """Refuse SQL longer than `limit` UTF-8 bytes (the max_sql_bytes limit) before any parsing:
+    a Failed answer, code 1006."""
+    if len(sql) * 4 <= limit:  # a UTF-8 character is at most 4 bytes: no need to encode
+        return
+    size = len(sql.encode("utf-8"))
+    if size > limit:
+        raise FailedToStart(BAD_ARGUMENTS, f"SQL text is {size} bytes, larger than the "
+                                           f"max_sql_bytes limit ({limit} bytes)")

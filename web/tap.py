@@ -5,6 +5,7 @@ from __future__ import annotations
 from twisted.application import service
 from twisted.python import usage
 
+from engine.limits import Limits
 from web.config import WIRE_FORMATS, ServiceConfig
 
 
@@ -18,17 +19,17 @@ def _port(value: str) -> int:
     return port
 
 
-def _positive(name: str):
+def _integer(name: str, minimum: int = 1):
     def coerce(value: str) -> int:
         try:
             number = int(value)
         except ValueError:
             raise usage.UsageError(f"--{name} must be an integer, not {value!r}") from None
-        if number < 1:
-            raise usage.UsageError(f"--{name} must be at least 1, not {number}")
+        if number < minimum:
+            raise usage.UsageError(f"--{name} must be at least {minimum}, not {number}")
         return number
 
-    coerce.coerceDoc = "A positive integer."
+    coerce.coerceDoc = "A positive integer." if minimum == 1 else f"An integer >= {minimum}."
     return coerce
 
 
@@ -37,7 +38,10 @@ _D = ServiceConfig()
 # (option, config field, help)
 _LIMITS = [
     ("max_body_bytes", "largest accepted request body in bytes (413 above)"),
-    ("max_running_queries", "queries producing rows at once (more: Failed, code 1067)"),
+    ("max_running_queries", "queries producing rows at once; a query paused on unread pages "
+                            "does not count (more: Failed, code 1067)"),
+    ("max_running_queries_per_user", "queries of one user producing rows at once "
+                                     "(more: Failed, code 1067)"),
     ("max_retained_queries", "finished queries kept for paging before the oldest read ones are "
                              "evicted; twice this many held at most (more: code 1067)"),
     ("max_sessions", "server-side sessions at once (more: Failed, code 1067)"),
@@ -48,6 +52,31 @@ _LIMITS = [
     ("spec_wait_secs", "default pagination.wait_time_secs in the spec format"),
     ("databend_wait_secs", "default pagination.wait_time_secs in the databend format"),
     ("result_timeout_secs", "default http_handler_result_timeout_secs"),
+    ("max_wait_secs", "upper bound of pagination.wait_time_secs: larger values are clamped "
+                      "(a value that is not a non-negative integer is a 400)"),
+    ("max_result_timeout_secs", "upper bound of the http_handler_result_timeout_secs setting: "
+                                "larger values are clamped"),
+    ("thread_parse_sql_bytes", "SQL longer than this many bytes is parsed in a thread, off "
+                               "the event loop"),
+]
+
+_L = Limits()
+_MIB = 1 << 20
+
+# The engine's limits an operator tunes: (option, engine.limits.Limits field, option unit in
+# bytes or 1, smallest value, help). step_rows is internal and not an option.
+_ENGINE_LIMITS = [
+    ("max_sql_bytes", "sql_bytes", 1, 1,
+     "largest SQL text of one statement in UTF-8 bytes (more: Failed, code 1006)"),
+    ("max_expr_depth", "expr_depth", 1, 1, "deepest nesting of expressions and subqueries"),
+    ("max_in_list_items", "in_list_items", 1, 1, "most items of one IN (...) list"),
+    ("max_like_pattern_chars", "like_pattern_chars", 1, 1,
+     "longest LIKE pattern in characters"),
+    ("max_string_result_chars", "string_result_chars", 1, 1,
+     "longest string a function or operator builds, in characters"),
+    ("max_round_digits", "round_digits", 1, 1, "largest |digits| of ROUND and TRUNCATE"),
+    ("max_memory_mb", "server_memory_bytes", _MIB, 0,
+     "memory budget shared by all running queries, in MiB (0: half the machine's memory)"),
 ]
 
 
@@ -66,8 +95,10 @@ class Options(usage.Options):
         ["users_file", None, None,
          "File of name:scrypt-hash lines (make one with `python -m web.auth NAME`); "
          "without it only root with an empty password exists."],
-    ] + [[name, None, getattr(_D, name), help_text, _positive(name)]
-         for name, help_text in _LIMITS]
+    ] + [[name, None, getattr(_D, name), help_text, _integer(name)]
+         for name, help_text in _LIMITS] + [
+        [name, None, getattr(_L, field) // unit, help_text, _integer(name, minimum)]
+        for name, field, unit, minimum, help_text in _ENGINE_LIMITS]
 
     def postOptions(self):
         host = self["http_handler_host"]
@@ -87,9 +118,11 @@ class Options(usage.Options):
                 raise usage.UsageError(f"--users_file: {e}") from None
 
     def service_config(self) -> ServiceConfig:
-        limits = {name: self[name] for name, _ in _LIMITS}
+        web_limits = {name: self[name] for name, _ in _LIMITS}
+        engine_limits = Limits(**{field: self[name] * unit
+                                  for name, field, unit, _, _ in _ENGINE_LIMITS})
         return ServiceConfig(wire_format=self["wire_format"], access_log=bool(self["access_log"]),
-                             **limits)
+                             limits=engine_limits, **web_limits)
 
 
 def endpoint_description(host: str, port: int) -> str:

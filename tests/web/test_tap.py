@@ -90,3 +90,34 @@ def test_make_service_builds_the_http_service():
     assert isinstance(top, QueryHTTPService)
     assert top.config.max_sessions == 7
     assert {child.name for child in top} == {"http", "sweeper"}
+
+
+def test_engine_limit_options_reach_the_config_limits():
+    from engine.limits import Limits
+
+    config = parse("--max_sql_bytes", "5000", "--max_expr_depth", "9", "--max_in_list_items",
+                   "10", "--max_memory_mb", "3", "--max_like_pattern_chars", "11",
+                   "--max_string_result_chars", "12", "--max_round_digits", "13").service_config()
+    assert config.limits == Limits(sql_bytes=5000, expr_depth=9, in_list_items=10,
+                                   server_memory_bytes=3 << 20, like_pattern_chars=11,
+                                   string_result_chars=12, round_digits=13)
+    assert parse().service_config().limits == Limits()  # defaults: the engine's own
+    assert parse().service_config().limits.server_memory_bytes == 0  # half the machine
+
+
+def test_web_limit_options_reach_the_config():
+    config = parse("--max_wait_secs", "5", "--max_result_timeout_secs", "6",
+                   "--max_running_queries_per_user", "2",
+                   "--thread_parse_sql_bytes", "100").service_config()
+    assert (config.max_wait_secs, config.max_result_timeout_secs) == (5, 6)
+    assert config.max_running_queries_per_user == 2 and config.thread_parse_sql_bytes == 100
+
+
+@pytest.mark.parametrize("args, name", [
+    (("--max_memory_mb", "-1"), "max_memory_mb"),
+    (("--max_sql_bytes", "0"), "max_sql_bytes"),
+    (("--max_wait_secs", "x"), "max_wait_secs"),
+])
+def test_bad_limit_options_are_usage_errors(args, name):
+    with pytest.raises(usage.UsageError, match=name):
+        parse(*args)

@@ -128,3 +128,17 @@ def test_a_page_number_of_more_than_18_digits_is_404(h):
     for digits in (19, 5000):
         reply = h.get(a["stats_uri"] + "/page/" + "1" * digits)
         assert reply.status == 404 and b"Invalid page number" in reply.body
+
+
+def test_sql_longer_than_max_sql_bytes_is_refused_before_parsing():
+    from engine.limits import Limits
+
+    h = Harness(ServiceConfig(limits=Limits(sql_bytes=20)))
+    accepted = h.post("SELECT '" + "\u00e9" * 5 + "'")  # 9 + 10 = 19 bytes
+    assert accepted.json["state"] == "Succeeded"
+    accepted = h.post("SELECT '" + "\u00e9" * 5 + "x'")  # 20 bytes: at the limit
+    assert accepted.json["state"] == "Succeeded"
+    refused = h.post("SELECT '" + "\u00e9" * 5 + "xy'").json  # 21 bytes
+    assert refused["state"] == "Failed" and refused["error"]["code"] == 1006
+    assert refused["error"]["message"] == (
+        "SQL text is 21 bytes, larger than the max_sql_bytes limit (20 bytes)")
