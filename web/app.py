@@ -65,7 +65,8 @@ class QueryApp:
         self.config = config or ServiceConfig()
         self.auth = authenticator or Authenticator()
         self.queries = QueryRegistry(clock, self.config.max_running_queries,
-                                     self.config.max_retained_queries)
+                                     self.config.max_retained_queries,
+                                     self.config.max_running_queries_per_user)
         self.sessions = SessionStore(clock, self.config.max_sessions,
                                      self.config.max_keep_session_secs)
         self._timer = timer
@@ -221,7 +222,7 @@ class QueryApp:
             request_session = r.session
         if self.stopping:
             raise FailedToStart(ABORTED_QUERY, SHUTTING_DOWN)
-        refusal = self.queries.refusal()
+        refusal = self.queries.refusal(user)
         if refusal is not None:
             raise FailedToStart(TOO_MANY_CONNECTIONS, refusal)
         if kept is None and r.keep_secs > 0:

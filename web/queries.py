@@ -303,14 +303,16 @@ class Query:
 class QueryRegistry:
     """Queries by id; counts the running ones; expires the ones nobody reads."""
 
-    def __init__(self, clock, max_running: int, max_retained: int):
+    def __init__(self, clock, max_running: int, max_retained: int,
+                 max_running_per_user: int | None = None):
         self.clock = clock
         # ids: a random prefix per registry and a counter, unique without a random read each
         self._id_prefix = os.urandom(8).hex()
         self._id_counter = itertools.count(1)
         self.max_running = max_running
+        self.max_running_per_user = max_running_per_user or max_running
         self.max_retained = max_retained
-        self.running = 0
+        self._running: dict[int, Query] = {}  # queries whose producer has not ended
         self._queries: dict[str, Query] = {}
         self._evict_above = max_retained
 
@@ -337,12 +339,32 @@ class QueryRegistry:
         max_retained, so reaching this means about max_retained queries hold unread rows."""
         return 2 * self.max_retained
 
-    def refusal(self) -> str | None:
-        """Why a new query cannot start now (too many running, or too many held even after
-        forgetting the drained ones), or None when it can."""
-        if self.running >= self.max_running:
-            return (f"Current running queries ({self.running}) has exceeded the "
-                    f"max_running_queries limit ({self.max_running})")
+    @property
+    def running(self) -> int:
+        """Queries whose producer has not ended (producing, or paused on unread pages)."""
+        return len(self._running)
+
+    def producing(self, user: str | None = None) -> int:
+        """Running queries (of `user`, or of everyone) that hold a running slot: a producer
+        paused because its page buffer is full and unread does not (it costs no CPU, and its
+        memory is bounded by its buffer), so abandoned queries cannot lock others out.
+        Counted when a query asks to start: a pass over the running queries, not the rows."""
+        return sum(1 for q in self._running.values()
+                   if not q.buffer.full and (user is None or q.user == user))
+
+    def refusal(self, user: str | None = None) -> str | None:
+        """Why a new query of `user` cannot start now (too many producing, in all or for that
+        user, or too many held even after forgetting the drained ones), or None when it can."""
+        if len(self._running) >= self.max_running:
+            producing = self.producing()
+            if producing >= self.max_running:
+                return (f"Current running queries ({producing}) has exceeded the "
+                        f"max_running_queries limit ({self.max_running})")
+        if user is not None and len(self._running) >= self.max_running_per_user:
+            producing = self.producing(user)
+            if producing >= self.max_running_per_user:
+                return (f"Current running queries of user '{user}' ({producing}) has exceeded "
+                        f"the max_running_queries_per_user limit ({self.max_running_per_user})")
         if len(self._queries) >= self.held_limit:
             self._evict()
             if len(self._queries) >= self.held_limit:
@@ -357,13 +379,13 @@ class QueryRegistry:
             old.finalize()
         self._queries[query.id] = query
         if query.state == RUNNING:
-            self.running += 1
+            self._running[id(query)] = query
         if len(self._queries) > self._evict_above:
             self._evict()
 
     def ended(self, query: Query) -> None:
         """Called once by a query when its producer ends."""
-        self.running -= 1
+        self._running.pop(id(query), None)
 
     def _evict(self) -> None:
         """Forget the oldest drained queries, down to 90% of the limit.
