@@ -16,7 +16,7 @@ from twisted.logger import Logger
 from twisted.python.failure import Failure
 from twisted.web import resource, server
 
-from web.errors import HTTPError
+from web.errors import BadRequest, HTTPError
 
 log = Logger()
 
@@ -46,6 +46,10 @@ class Dispatcher(resource.Resource):
             route = self._match(request.method, segments)
             if route is not None:
                 return self._call(request, *route)
+        if not all(_utf8(segment) for segment in segments):
+            # Klein would answer 400 too, but log a traceback per request: a log flood
+            error = BadRequest("the URL path is not valid UTF-8 (after percent-decoding)")
+            return self._app.error_response(request, Failure(error))
         return self._fallback.render(request)
 
     def _match(self, method: bytes, segments: list) -> tuple[Callable, tuple] | None:
@@ -97,6 +101,16 @@ class Dispatcher(resource.Resource):
         request.notifyFinish().addErrback(disconnected)
         answer.addCallbacks(write, failed)
         return server.NOT_DONE_YET
+
+
+def _utf8(segment: bytes) -> bool:
+    if segment.isascii():
+        return True
+    try:
+        segment.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _plain(segment: bytes) -> str | None:

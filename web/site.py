@@ -1,10 +1,11 @@
-"""twisted.web plumbing: a lean request (bounded body, no form parsing) and the Site."""
+"""twisted.web plumbing: a lean request (bounded body, no form parsing), a channel whose own
+400 answers say why, and the Site."""
 
 from __future__ import annotations
 
 import io
 
-from twisted.web import server
+from twisted.web import http, server
 
 
 class LeanRequest(server.Request):
@@ -36,6 +37,57 @@ class LeanRequest(server.Request):
         super().handleContentChunk(data)
 
 
+class QueryChannel(http.HTTPChannel):
+    """An HTTP channel whose protocol-level refusals carry a reason.
+
+    twisted.web answers a request it cannot parse (request line, header, chunked body,
+    too many or too large headers) with a bare `400 Bad Request` and no body, and drops a
+    connection whose line is too long without any answer. Here each is a 400 with a
+    text/plain body naming the problem, then the connection closes (as before).
+    """
+
+    _reading_request_line = False
+    _reason: str | None = None
+
+    def lineReceived(self, line):
+        # twisted keeps "the next line is a request line" private; read it to name errors
+        self._reading_request_line = bool(self._HTTPChannel__first_line)
+        super().lineReceived(line)
+
+    def lineLengthExceeded(self, line):
+        self._reason = (f"a request line or header line is longer than {self.MAX_LENGTH} "
+                        f"bytes")
+        self._respondToBadRequestAndDisconnect()
+
+    def _failChooseTransferDecoder(self) -> bool:
+        self._reason = "invalid or conflicting Content-Length / Transfer-Encoding headers"
+        return super()._failChooseTransferDecoder()
+
+    def _bad_request_reason(self) -> str:
+        if self._reason is not None:
+            return self._reason
+        if self._receivedHeaderSize > self.totalHeadersSize:
+            return f"the request line and headers are larger than {self.totalHeadersSize} bytes"
+        if self._receivedHeaderCount > self.maxHeaders:
+            return f"more than {self.maxHeaders} request headers"
+        if not self.line_mode:
+            return "malformed chunked request body"
+        if self._reading_request_line:
+            return "malformed request line (expected: METHOD /path HTTP/1.x)"
+        return "malformed request header"
+
+    def _respondToBadRequestAndDisconnect(self):
+        if self.transport is None or getattr(self, "_answered_bad_request", False):
+            return
+        self._answered_bad_request = True
+        body = f"bad request: {self._bad_request_reason()}".encode()
+        self.transport.write(b"HTTP/1.1 400 Bad Request\r\n"
+                             b"Content-Type: text/plain; charset=utf-8\r\n"
+                             b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body)
+                             + body)
+        self.loseConnection()
+
+
 class QuerySite(server.Site):
     """The Site of the service; writes an access log only when asked to."""
 
@@ -46,6 +98,10 @@ class QuerySite(server.Site):
         self._access_log = access_log
         self.requestFactory = type("BoundedLeanRequest", (LeanRequest,),
                                    {"max_body_bytes": max_body_bytes})
+
+    def protocol(self):
+        # a plain channel (no HTTP/2 negotiation, which plain TCP never offers)
+        return QueryChannel()
 
     def log(self, request):
         if self._access_log:

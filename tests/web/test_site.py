@@ -1,5 +1,6 @@
 """The lean request (bounded body, no form parsing) and the access-log switch."""
 
+import pytest
 from twisted.web.test.requesthelper import DummyChannel
 
 from web.site import LeanRequest, QuerySite
@@ -60,3 +61,39 @@ def test_access_log_is_off_by_default_and_switchable():
     assert logged_lines(False) == []
     assert len(logged_lines(True)) == 1
 
+
+
+def channel_answer(data: bytes) -> bytes:
+    """What the site's HTTP channel writes back for raw request bytes (no reactor)."""
+    from twisted.internet.address import IPv4Address
+    from twisted.internet.testing import StringTransport
+    from twisted.web.resource import Resource
+
+    site = QuerySite(Resource(), max_body_bytes=100, access_log=False)
+    channel = site.buildProtocol(IPv4Address("TCP", "127.0.0.1", 5000))
+    transport = StringTransport()
+    channel.makeConnection(transport)
+    channel.dataReceived(data)
+    channel.connectionLost(None)
+    return transport.value()
+
+
+@pytest.mark.parametrize("data, reason", [
+    (b"GARBAGE\r\n\r\n", b"malformed request line"),
+    (b"GET / HTTP/1.1\r\nNoColonHere\r\n\r\n", b"malformed request header"),
+    (b"GET / HTTP/1.1\r\nBad Name: x\r\n\r\n", b"malformed request header"),
+    (b"POST / HTTP/1.1\r\nContent-Length: abc\r\n\r\n",
+     b"invalid or conflicting Content-Length / Transfer-Encoding headers"),
+    (b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", b"malformed chunked"),
+    (b"GET /" + b"x" * 20000 + b" HTTP/1.1\r\n\r\n", b"longer than 16384 bytes"),
+    (b"GET / HTTP/1.1\r\n" + b"".join(b"H%d: v\r\n" % i for i in range(501)) + b"\r\n",
+     b"more than 500 request headers"),
+    (b"GET / HTTP/1.1\r\n" + b"".join(b"H%d: %s\r\n" % (i, b"v" * 1000) for i in range(20))
+     + b"\r\n", b"larger than 16384 bytes"),
+])
+def test_requests_twisted_cannot_parse_are_400_with_the_reason(data, reason):
+    answer = channel_answer(data)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 Bad Request\r\n")
+    assert b"content-length: %d" % len(body) in head.lower()
+    assert body.startswith(b"bad request: ") and reason in body

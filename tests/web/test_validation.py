@@ -142,3 +142,12 @@ def test_sql_longer_than_max_sql_bytes_is_refused_before_parsing():
     assert refused["state"] == "Failed" and refused["error"]["code"] == 1006
     assert refused["error"]["message"] == (
         "SQL text is 21 bytes, larger than the max_sql_bytes limit (20 bytes)")
+
+
+@pytest.mark.parametrize("path", ["/v1/query/%ff/page/0", "/v1/query/%ff", "/v1/%ff",
+                                  "/v1/query/abc/page/%ff"])
+def test_a_path_that_is_not_utf8_is_400_with_the_reason_and_no_log(h, path, no_logged_errors):
+    reply = h.get(path)
+    assert reply.status == 400 and b"the URL path is not valid UTF-8" in reply.body
+    databend = h.get(path, headers=DATABEND_HEADERS)
+    assert databend.status == 400 and databend.json["error"]["code"] == 400
