@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from functools import partial
+from functools import partial, wraps
 
 from klein import Klein
 from twisted.internet.defer import Deferred
@@ -45,6 +45,22 @@ _JSON = b"application/json"
 _VERSION = SERVER_VERSION.encode()
 # werkzeug lets HEAD into every GET route; these change state, so a HEAD probe is refused there.
 _NO_HEAD_ENDPOINTS = (b"kill", b"final")
+
+
+def authenticated(endpoint):
+    """Run `endpoint` with `user=` the request's verified user: at once when the credentials
+    are known (or root without a users file), else once the password hash, computed in a
+    thread, has been checked (the answer is then a Deferred)."""
+
+    @wraps(endpoint)
+    def run(self, request, *args, **kwargs):
+        user = self.auth.authenticate(request.getHeader(b"authorization"))
+        if isinstance(user, Deferred):
+            return user.addCallback(lambda name: endpoint(self, request, *args, user=name,
+                                                          **kwargs))
+        return endpoint(self, request, *args, user=user, **kwargs)
+
+    return run
 
 
 class QueryApp:
@@ -95,9 +111,6 @@ class QueryApp:
     def _format(self, request) -> str:
         return choose_format(self.config.wire_format,
                              (name for name, _ in request.requestHeaders.getAllRawHeaders()))
-
-    def _user(self, request) -> str:
-        return self.auth.authenticate(request.getHeader(b"authorization"))
 
     def _body(self, request) -> bytes:
         limit = self.config.max_body_bytes
@@ -183,9 +196,9 @@ class QueryApp:
     # -- starting a query ------------------------------------------------------------------------
 
     @app.route("/v1/query", methods=["POST"])
-    def post_query(self, request):
+    @authenticated
+    def post_query(self, request, user: str):
         fmt = self._format(request)
-        user = self._user(request)
         query_request = parse_query_request(self._body(request))
         client_id = client_query_id(request.getHeader(b"x-databend-query-id"))
         existing = self.queries.find(client_id) if client_id is not None else None
@@ -270,9 +283,10 @@ class QueryApp:
     # -- following a query -----------------------------------------------------------------------
 
     @app.route("/v1/query/<query_id>/page/<number>", methods=["GET"])
-    def get_page(self, request, query_id: str, number: str):
+    @authenticated
+    def get_page(self, request, query_id: str, number: str, user: str):
         fmt = self._format(request)
-        query = self.queries.get(query_id, self._user(request))
+        query = self.queries.get(query_id, user)
         # more than 18 digits cannot be a page (and int() of thousands would raise)
         if not (number.isascii() and number.isdigit()) or len(number) > 18:
             raise NotFound(f"Invalid page number: requested {number!r}, "
@@ -280,9 +294,10 @@ class QueryApp:
         return self._page_response(request, fmt, query, int(number))
 
     @app.route("/v1/query/<query_id>", methods=["GET"])
-    def get_stats(self, request, query_id: str):
+    @authenticated
+    def get_stats(self, request, query_id: str, user: str):
         fmt = self._format(request)
-        query = self.queries.get(query_id, self._user(request))
+        query = self.queries.get(query_id, user)
         query.touch()
         next_page = None if query.drained or query.closed else query.next_page
         answer = self._answer(query, data=[], next_page=next_page, session=query.session_view)
@@ -295,19 +310,21 @@ class QueryApp:
             raise MethodNotAllowed(valid_methods=["GET", "POST"])
 
     @app.route("/v1/query/<query_id>/kill", methods=["GET", "POST"])
-    def kill(self, request, query_id: str):
+    @authenticated
+    def kill(self, request, query_id: str, user: str):
         self._refuse_head(request)
-        query = self.queries.get(query_id, self._user(request))
+        query = self.queries.get(query_id, user)
         query.touch()
         query.kill()
         request.setHeader(b"x-databend-query-id", query.id.encode())
         return self._send(request, 200, b"", b"text/plain; charset=utf-8")
 
     @app.route("/v1/query/<query_id>/final", methods=["GET", "POST"])
-    def final(self, request, query_id: str):
+    @authenticated
+    def final(self, request, query_id: str, user: str):
         self._refuse_head(request)
         fmt = self._format(request)
-        query = self.queries.get(query_id, self._user(request))
+        query = self.queries.get(query_id, user)
         query.touch()
         query.finalize()
         answer = self._answer(query, data=[], next_page=None, session=None, final=True)
@@ -316,15 +333,15 @@ class QueryApp:
     # -- auxiliary endpoints ---------------------------------------------------------------------
 
     @app.route("/v1/session/login", methods=["POST"])
-    def login(self, request):
-        self._user(request)
+    @authenticated
+    def login(self, request, user: str):
         body = {"version": SERVER_VERSION, "session_id": "", "tokens": None}
         return self._send(request, 200, encode_json(body), _JSON)
 
     @app.route("/v1/session/heartbeat", methods=["POST"])
-    def heartbeat(self, request):
+    @authenticated
+    def heartbeat(self, request, user: str):
         """Keeps the listed queries alive; answers the ones that are gone or closed."""
-        user = self._user(request)
         doc = parse_json(self._body(request) or b"{}")
         node_to_queries = (doc.get("node_to_queries") or {}) if isinstance(doc, dict) else None
         if not isinstance(node_to_queries, dict) or not all(
@@ -341,8 +358,8 @@ class QueryApp:
         return self._send(request, 200, encode_json({"queries_to_remove": gone}), _JSON)
 
     @app.route("/v1/session/logout", methods=["POST"])
-    def logout(self, request):
-        self._user(request)
+    @authenticated
+    def logout(self, request, user: str):
         return self._send(request, 200, b"{}", _JSON)
 
     @app.route("/health", methods=["GET"])

@@ -14,6 +14,9 @@ import hmac
 import os
 import sys
 
+from twisted.internet.defer import Deferred, DeferredLock, succeed
+from twisted.internet.task import deferLater
+
 from web.errors import Unauthorized
 
 AUTHENTICATE_FAILED = 5100
@@ -21,6 +24,10 @@ UNKNOWN_USER = 2201
 
 _SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}
 _CACHE_LIMIT = 1024
+# After a failed password check of a user, their next check waits this long, doubling with
+# each further failure up to BACKOFF_MAX_SECS (a success resets it).
+BACKOFF_SECS = 0.25
+BACKOFF_MAX_SECS = 8.0
 
 
 def hash_password(password: str, salt: bytes | None = None) -> str:
@@ -63,16 +70,29 @@ def load_users(path: str) -> dict[str, str]:
 class Authenticator:
     """Checks the Authorization header of a request and names its user.
 
-    Without a users file only `root` with an empty password exists. Verified headers are
-    remembered (a bounded cache), so the deliberately slow hash runs once per credential.
+    Without a users file only `root` with an empty password exists (no hashing: answered at
+    once). With one, a password is checked with scrypt (~65 ms of CPU) in a thread
+    (`run_in_thread`, deferToThread by default), so `authenticate` returns a Deferred and the
+    event loop keeps serving. Verifications of one user run one at a time, and each failed
+    one delays that user's next by a back-off (BACKOFF_SECS, doubling to BACKOFF_MAX_SECS,
+    reset by a success): guessing a password costs the server at most one hash per back-off
+    per user. Verified headers are remembered (a bounded cache; failures never are), so the
+    hash runs once per credential.
     """
 
-    def __init__(self, users: dict[str, str] | None = None, *, clock=None):
+    def __init__(self, users: dict[str, str] | None = None, *, clock=None,
+                 run_in_thread=None):
         self._users = users
         self._clock = clock
+        self._run_in_thread = run_in_thread
         self._verified: dict[bytes, str] = {}
+        self._failures: dict[str, int] = {}  # user -> failed verifications in a row
+        self._retry_at: dict[str, float] = {}  # user -> earliest next verification
+        self._locks: dict[str, DeferredLock] = {}
 
-    def authenticate(self, header: bytes | None) -> str:
+    def authenticate(self, header: bytes | None) -> str | Deferred:
+        """The user, or a Deferred firing with it; Unauthorized (raised or as the Deferred's
+        failure) for missing, malformed or wrong credentials."""
         if header is None:
             raise Unauthorized("Authentication error: no authorization header provided",
                                code=AUTHENTICATE_FAILED)
@@ -87,17 +107,63 @@ class Authenticator:
             if password != "":
                 raise Unauthorized("Authentication error: wrong password",
                                    code=AUTHENTICATE_FAILED)
-        else:
-            encoded = self._users.get(user)
-            if encoded is None:
-                raise Unauthorized(f"Authentication error: unknown user {user!r}",
-                                   code=UNKNOWN_USER)
-            if not verify_password(password, encoded):
-                raise Unauthorized("Authentication error: wrong password",
-                                   code=AUTHENTICATE_FAILED)
+            self._remember(header, user)
+            return user
+        encoded = self._users.get(user)
+        if encoded is None:
+            raise Unauthorized(f"Authentication error: unknown user {user!r}",
+                               code=UNKNOWN_USER)
+        lock = self._locks.setdefault(user, DeferredLock())
+        d = lock.run(self._verify, user, password, encoded)
+        d.addBoth(self._unlock, user, lock)
+        d.addCallback(self._verified_or_refused, header, user)
+        return d
+
+    def _remember(self, header: bytes, user: str) -> None:
         if len(self._verified) >= _CACHE_LIMIT:
             self._verified.clear()
         self._verified[header] = user
+
+    def _now(self) -> float:
+        return self._reactor().seconds()
+
+    def _reactor(self):
+        if self._clock is None:
+            from twisted.internet import reactor
+
+            self._clock = reactor
+        return self._clock
+
+    def _verify(self, user: str, password: str, encoded: str) -> Deferred:
+        """Under the user's lock: wait out its back-off, then hash in a thread."""
+        delay = self._retry_at.get(user, 0.0) - self._now()
+        d = deferLater(self._reactor(), delay, lambda: None) if delay > 0 else succeed(None)
+        run = self._run_in_thread
+        if run is None:
+            from twisted.internet.threads import deferToThread as run
+        d.addCallback(lambda _: run(verify_password, password, encoded))
+        d.addCallback(self._record, user)
+        return d
+
+    def _record(self, ok: bool, user: str) -> bool:
+        if ok:
+            self._failures.pop(user, None)
+            self._retry_at.pop(user, None)
+        else:
+            failures = self._failures[user] = self._failures.get(user, 0) + 1
+            backoff = min(BACKOFF_SECS * 2 ** min(failures - 1, 30), BACKOFF_MAX_SECS)
+            self._retry_at[user] = self._now() + backoff
+        return ok
+
+    def _unlock(self, result, user: str, lock: DeferredLock):
+        if not lock.locked and not lock.waiting and self._locks.get(user) is lock:
+            del self._locks[user]
+        return result
+
+    def _verified_or_refused(self, ok: bool, header: bytes, user: str) -> str:
+        if not ok:
+            raise Unauthorized("Authentication error: wrong password", code=AUTHENTICATE_FAILED)
+        self._remember(header, user)
         return user
 
     @staticmethod

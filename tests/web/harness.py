@@ -7,6 +7,7 @@ import base64
 import json
 
 from treq.testing import StubTreq
+from twisted.internet.defer import maybeDeferred
 from twisted.internet.task import Clock, Cooperator
 from twisted.python.failure import Failure
 
@@ -16,6 +17,11 @@ from web.config import ServiceConfig
 
 ROOT = "Basic " + base64.b64encode(b"root:").decode()
 DATABEND_HEADERS = {"X-DATABEND-ROUTE": "warehouse"}
+
+
+def run_now(f, *args):
+    """A stand-in for deferToThread: runs `f` at once, on the calling thread."""
+    return maybeDeferred(f, *args)
 
 
 class FakeDelayedCall:

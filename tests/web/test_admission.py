@@ -3,7 +3,7 @@ every slot (max_running_queries_per_user)."""
 
 import base64
 
-from tests.web.harness import Harness
+from tests.web.harness import Harness, run_now
 from web.auth import Authenticator, hash_password
 from web.config import ServiceConfig
 
@@ -59,7 +59,7 @@ def test_a_paused_query_that_is_read_again_takes_its_slot_back():
 def test_running_queries_are_capped_per_user():
     users = {"alice": hash_password("a"), "bob": hash_password("b")}
     h = Harness(ServiceConfig(max_running_queries_per_user=2),
-                authenticator=Authenticator(users), inline_steps=1)
+                authenticator=Authenticator(users, run_in_thread=run_now), inline_steps=1)
     h.db.script("slow", [("n", "UInt64")], [[]] * 20)
     alice, bob = basic("alice", "a"), basic("bob", "b")
     for _ in range(2):  # N = 2: accepted

@@ -111,11 +111,12 @@ def test_post_reusing_the_id_of_a_closed_query_starts_a_new_query_under_that_id(
 
 
 def test_post_reusing_the_id_of_another_users_query_gets_a_fresh_id():
+    from tests.web.harness import run_now
     from tests.web.test_auth import basic
     from web.auth import Authenticator, hash_password
 
     h = Harness(authenticator=Authenticator({"alice": hash_password("a"),
-                                             "bob": hash_password("b")}))
+                                             "bob": hash_password("b")}, run_in_thread=run_now))
     headers = {"X-DATABEND-QUERY-ID": "q1"}
     alice = h.post("SELECT * FROM numbers(3)", headers=headers, auth=basic("alice", "a"),
                    pagination={"max_rows_per_page": 1}).json
