@@ -8,6 +8,7 @@ from functools import partial, wraps
 from klein import Klein
 from twisted.internet.defer import Deferred
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 from werkzeug.exceptions import MethodNotAllowed
 from werkzeug.exceptions import NotFound as RouteNotFound
 
@@ -25,11 +26,18 @@ from web.queries import (
     QueryRegistry,
     client_query_id,
 )
-from web.query_request import QueryRequest, check_sql_size, parse_json, parse_query_request
+from web.query_request import (
+    QueryRequest,
+    check_sql_size,
+    parse_json,
+    parse_query_request,
+    sql_bytes,
+)
 from web.sessions import TOO_MANY_CONNECTIONS, SessionStore
 from web.wire import (
     DATABEND,
     FAILED,
+    RUNNING,
     SPEC,
     Answer,
     QueryError,
@@ -74,7 +82,8 @@ class QueryApp:
 
     def __init__(self, db: engine.Database, *, clock, cooperator,
                  config: ServiceConfig | None = None,
-                 authenticator: Authenticator | None = None, timer=time.perf_counter):
+                 authenticator: Authenticator | None = None, timer=time.perf_counter,
+                 run_in_thread=None):
         self.db = db
         self.clock = clock
         self.cooperator = cooperator
@@ -86,6 +95,9 @@ class QueryApp:
         self.sessions = SessionStore(clock, self.config.max_sessions,
                                      self.config.max_keep_session_secs)
         self._timer = timer
+        if run_in_thread is None:
+            from twisted.internet.threads import deferToThread as run_in_thread
+        self._run_in_thread = run_in_thread  # deferToThread; tests pass a synchronous one
         self.stopping = False
 
     def resource(self, fast_routes: bool = True):
@@ -217,9 +229,15 @@ class QueryApp:
                             session=SessionView(r.database or "default", r.settings, r.session,
                                                 r.keep_secs))
             return self._send_answer(request, fmt, answer)
+        if isinstance(query, Deferred):  # its statement is being parsed in a thread
+            return query.addCallback(
+                lambda started: self._page_response(request, fmt, started, 0, first=True))
         return self._page_response(request, fmt, query, 0, first=True)
 
-    def _start(self, user: str, r: QueryRequest, fmt: str, query_id: str | None) -> Query:
+    def _start(self, user: str, r: QueryRequest, fmt: str,
+               query_id: str | None) -> Query | Deferred:
+        """Register and start the query (a Deferred firing with it when its long statement
+        is parsed in a thread); FailedToStart when it cannot start."""
         config = self.config
         check_sql_size(r.sql, config.limits.sql_bytes)
         kept = None
@@ -260,20 +278,37 @@ class QueryApp:
         self.queries.add(query)
         if kept is not None:
             self.sessions.begin(kept, query)
+        if sql_bytes(r.sql, config.thread_parse_sql_bytes) > config.thread_parse_sql_bytes:
+            # a long statement parses in a thread (Session.parse is pure); binding and
+            # running it stay on this thread, which keeps serving meanwhile
+            d = self._run_in_thread(session.parse, r.sql)
+            d.addCallbacks(lambda statement: self._execute(query, session, r.sql, fmt, statement),
+                           lambda failure: self._not_started(query, failure.value))
+            return d.addCallback(lambda _: query)
+        self._execute(query, session, r.sql, fmt)
+        return query
+
+    def _execute(self, query: Query, session, sql: str, fmt: str, statement=None) -> None:
+        """Bind and start `sql` (already parsed as `statement` when given) for `query`."""
+        if query.state != RUNNING:  # killed or aborted while its statement was parsed
+            return
         try:
-            result = session.execute(r.sql)
-        except engine.EngineError as e:
-            query.fail(e.code, e.message)
-            return query
-        except Exception as e:  # an engine bug fails this query only
-            log.failure("engine failed to start a query")
-            query.fail(INTERNAL, f"internal error: {e!r}")
-            return query
+            result = session.execute(sql, statement=statement)
+        except Exception as e:
+            self._not_started(query, e)
+            return
         null_as_str = session.explicit_setting("format_null_as_str")
         query.attach(result, fmt == SPEC if null_as_str is None else null_as_str == "1")
-        query.run_inline(config.inline_steps, config.slice_secs, self._timer)
+        query.run_inline(self.config.inline_steps, self.config.slice_secs, self._timer)
         query.start(self.cooperator)
-        return query
+
+    @staticmethod
+    def _not_started(query: Query, error: Exception) -> None:
+        if isinstance(error, engine.EngineError):
+            query.fail(error.code, error.message)
+        else:  # an engine bug fails this query only
+            log.failure("engine failed to start query {id}", Failure(error), id=query.id)
+            query.fail(INTERNAL, f"internal error: {error!r}")
 
     def _query_ended(self, kept, query: Query) -> None:
         self.queries.ended(query)

@@ -171,9 +171,15 @@ def parse_query_request(body: bytes) -> QueryRequest:
 def check_sql_size(sql: str, limit: int) -> None:
     """Refuse SQL longer than `limit` UTF-8 bytes (the max_sql_bytes limit) before any parsing:
     a Failed answer, code 1006."""
-    if len(sql) * 4 <= limit:  # a UTF-8 character is at most 4 bytes: no need to encode
-        return
-    size = len(sql.encode("utf-8"))
+    size = sql_bytes(sql, limit)
     if size > limit:
         raise FailedToStart(BAD_ARGUMENTS, f"SQL text is {size} bytes, larger than the "
                                            f"max_sql_bytes limit ({limit} bytes)")
+
+
+def sql_bytes(sql: str, bound: int) -> int:
+    """The UTF-8 size of `sql`, or a smaller number when it is surely at most `bound` (a
+    character is at most 4 bytes: short texts are not encoded)."""
+    if len(sql) * 4 <= bound:
+        return len(sql)
+    return len(sql.encode("utf-8"))

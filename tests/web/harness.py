@@ -7,7 +7,7 @@ import base64
 import json
 
 from treq.testing import StubTreq
-from twisted.internet.defer import maybeDeferred
+from twisted.internet.defer import Deferred, maybeDeferred
 from twisted.internet.task import Clock, Cooperator
 from twisted.python.failure import Failure
 
@@ -22,6 +22,30 @@ DATABEND_HEADERS = {"X-DATABEND-ROUTE": "warehouse"}
 def run_now(f, *args):
     """A stand-in for deferToThread: runs `f` at once, on the calling thread."""
     return maybeDeferred(f, *args)
+
+
+class ManualThreads:
+    """A deferToThread stand-in that runs nothing until the test says (`finish()`); `calls`
+    lists what waits."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, f, *args):
+        d = Deferred()
+        self.calls.append((f, args, d))
+        return d
+
+    def finish(self) -> int:
+        calls, self.calls = self.calls, []
+        for f, args, d in calls:
+            try:
+                result = f(*args)
+            except Exception:
+                d.errback()
+            else:
+                d.callback(result)
+        return len(calls)
 
 
 class FakeDelayedCall:
@@ -94,10 +118,10 @@ class ScriptedSession:
     def __getattr__(self, name):
         return getattr(self._real, name)
 
-    def execute(self, sql):
+    def execute(self, sql, statement=None):
         if sql in self._scripts:
             return self._scripts[sql](self._real)
-        return self._real.execute(sql)
+        return self._real.execute(sql, statement=statement)
 
 
 class ScriptedDatabase:
@@ -164,7 +188,8 @@ class Call:
 
 class Harness:
     def __init__(self, config: ServiceConfig | None = None, authenticator=None,
-                 inline_steps: int | None = None, fast_routes: bool = True):
+                 inline_steps: int | None = None, fast_routes: bool = True,
+                 run_in_thread=run_now):
         self.clock = Clock()
         self.scheduler = HandScheduler()
         # one engine step per cooperator tick: the test decides how far a query gets
@@ -176,7 +201,7 @@ class Harness:
             config = ServiceConfig(**{**_fields(config), "inline_steps": inline_steps})
         self.app = QueryApp(self.db, clock=self.clock, cooperator=self.cooperator,
                             config=config, authenticator=authenticator,
-                            timer=lambda: 0.0)
+                            timer=lambda: 0.0, run_in_thread=run_in_thread)
         self.http = StubTreq(self.app.resource(fast_routes=fast_routes))
 
     def flush(self):

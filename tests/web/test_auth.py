@@ -7,7 +7,7 @@ from twisted.internet.defer import Deferred
 from twisted.internet.task import Clock
 from twisted.python.failure import Failure
 
-from tests.web.harness import Harness, run_now
+from tests.web.harness import Harness, ManualThreads, run_now
 from web.auth import (
     BACKOFF_MAX_SECS,
     BACKOFF_SECS,
@@ -72,27 +72,8 @@ def pending(d: Deferred) -> bool:
     return not d.called or isinstance(getattr(d, "result", None), Deferred)
 
 
-class Threads:
-    """A deferToThread stand-in that runs nothing until the test says (`finish()`), and
-    records which calls ran."""
-
-    def __init__(self):
-        self.calls = []
-
-    def __call__(self, f, *args):
-        d = Deferred()
-        self.calls.append((f, args, d))
-        return d
-
-    def finish(self):
-        calls, self.calls = self.calls, []
-        for f, args, d in calls:
-            d.callback(f(*args))
-        return len(calls)
-
-
 def test_password_hashing_runs_in_the_thread_runner_not_inline():
-    threads = Threads()
+    threads = ManualThreads()
     auth = Authenticator({"alice": hash_password("a")}, clock=Clock(), run_in_thread=threads)
     d = auth.authenticate(basic("alice", "a").encode())
     assert isinstance(d, Deferred) and pending(d)
@@ -103,7 +84,7 @@ def test_password_hashing_runs_in_the_thread_runner_not_inline():
 
 def test_failed_verifications_back_off_per_user_and_run_one_at_a_time():
     clock = Clock()
-    threads = Threads()
+    threads = ManualThreads()
     users = {"alice": hash_password("a"), "bob": hash_password("b")}
     auth = Authenticator(users, clock=clock, run_in_thread=threads)
     first = auth.authenticate(basic("alice", "x").encode())

@@ -1,0 +1,76 @@
+"""Long statements are parsed off the event loop (a thread), then bound and run on it; short
+ones are parsed inline."""
+
+from tests.web.harness import DATABEND_HEADERS, Harness, ManualThreads
+from web.config import ServiceConfig
+
+LONG = "SELECT 1 + 1 AS two"  # 19 bytes
+
+
+def harness(threshold=18):
+    threads = ManualThreads()
+    h = Harness(ServiceConfig(thread_parse_sql_bytes=threshold), run_in_thread=threads)
+    return h, threads
+
+
+def test_a_long_statement_is_parsed_in_a_thread_while_others_are_served():
+    h, threads = harness()
+    post = h.start("POST", "/v1/query", {"sql": LONG})
+    assert not post.done
+    (f, args, _), = threads.calls
+    assert f.__name__ == "parse" and args == (LONG,)
+    short = h.post("SELECT 1")  # served while the long one parses
+    assert short.json["data"] == [["1"]]
+    assert threads.finish() == 1
+    a = post.reply().json
+    assert a["state"] == "Succeeded" and a["data"] == [["2"]]
+
+
+def test_the_threshold_is_in_bytes_n_inline_n_plus_1_in_a_thread():
+    h, threads = harness(threshold=19)
+    assert h.post(LONG).json["data"] == [["2"]] and threads.calls == []  # 19 bytes: inline
+    post = h.start("POST", "/v1/query", {"sql": LONG + " "})  # 20 bytes
+    assert len(threads.calls) == 1 and not post.done
+    threads.finish()
+    assert post.reply().json["data"] == [["2"]]
+    h2, threads2 = harness(threshold=19)
+    post = h2.start("POST", "/v1/query", {"sql": "SELECT '" + "\u00e9" * 6 + "'"})
+    assert len(threads2.calls) == 1  # 15 characters, but 21 bytes
+    threads2.finish()
+    assert post.reply().json["data"] == [["\u00e9" * 6]]
+
+
+def test_a_syntax_error_found_in_the_thread_fails_the_query_as_usual():
+    h, threads = harness()
+    post = h.start("POST", "/v1/query", {"sql": "SELEC 1 + 1 AS twoooo"},
+                   headers=DATABEND_HEADERS)
+    threads.finish()
+    a = post.reply().json
+    assert a["state"] == "Failed" and a["error"]["code"] == 1005 and a["id"]
+    assert h.app.queries.running == 0
+
+
+def test_a_query_killed_while_its_statement_parses_is_never_run():
+    h, threads = harness(threshold=22)
+    h.post("CREATE TABLE t (x INT)")  # 22 bytes: inline
+    post = h.start("POST", "/v1/query", {"sql": "INSERT INTO t VALUES (1)"},
+                   headers={"X-DATABEND-QUERY-ID": "mine"})
+    assert h.request("POST", "/v1/query/mine/kill").status == 200
+    threads.finish()
+    reply = post.reply()  # as any page of a killed query
+    assert reply.status == 400 and b"closed for canceled" in reply.body
+    query = h.app.queries.find("mine")
+    assert query.state == "Failed" and query.error.code == 1043
+    count = h.start("POST", "/v1/query", {"sql": "SELECT count(*) FROM t"})
+    threads.finish()
+    assert count.reply().json["data"] == [["0"]]  # the INSERT never ran
+
+
+def test_a_shutdown_while_a_statement_parses_answers_it_aborted():
+    h, threads = harness()
+    post = h.start("POST", "/v1/query", {"sql": LONG})
+    h.app.shutdown()
+    threads.finish()
+    a = post.reply().json
+    assert a["state"] == "Failed" and a["error"]["code"] == 1043
+    assert a["error"]["message"] == "server is shutting down"
