@@ -71,7 +71,7 @@ class QueryHTTPService(service.MultiService):
     log = Logger()
 
     def __init__(self, description: str, config: ServiceConfig | None = None,
-                 users: dict[str, str] | None = None, reactor=None):
+                 users: dict[str, str] | None = None, reactor=None, endpoint=None):
         super().__init__()
         if reactor is None:
             from twisted.internet import reactor
@@ -87,7 +87,8 @@ class QueryHTTPService(service.MultiService):
                             authenticator=Authenticator(users, clock=reactor))
         site = QuerySite(self.app.resource(), max_body_bytes=config.max_body_bytes,
                          access_log=config.access_log)
-        endpoint = _AnnouncingEndpoint(serverFromString(reactor, description), self.log)
+        endpoint = _AnnouncingEndpoint(endpoint or serverFromString(reactor, description),
+                                       self.log)
         listener = StreamServerEndpointService(endpoint, site)
         listener._raiseSynchronously = True  # twistd reports a port it cannot bind and exits
         listener.setName("http")
