@@ -91,7 +91,8 @@ class QueryApp:
         self.auth = authenticator or Authenticator()
         self.queries = QueryRegistry(clock, self.config.max_running_queries,
                                      self.config.max_retained_queries,
-                                     self.config.max_running_queries_per_user)
+                                     self.config.max_running_queries_per_user,
+                                     self.config.pressure_idle_secs)
         self.sessions = SessionStore(clock, self.config.max_sessions,
                                      self.config.max_keep_session_secs)
         self._timer = timer

@@ -27,6 +27,9 @@ class ServiceConfig:
     max_running_queries: int = 64
     max_running_queries_per_user: int = 16  # the same, per user: no user takes every slot
     max_retained_queries: int = 1000  # fully read queries kept for retry/final before eviction
+    # When twice max_retained_queries hold unread results, queries unread for this long are
+    # expired before their result timeout (longest idle first) so new queries can start.
+    pressure_idle_secs: int = 10
     max_sessions: int = 1000  # server-side sessions (keep_server_session_secs > 0)
     max_keep_session_secs: int = 3600  # upper bound of keep_server_session_secs
     max_rows_per_page: int = 100_000  # upper bound of pagination.max_rows_per_page

@@ -304,7 +304,7 @@ class QueryRegistry:
     """Queries by id; counts the running ones; expires the ones nobody reads."""
 
     def __init__(self, clock, max_running: int, max_retained: int,
-                 max_running_per_user: int | None = None):
+                 max_running_per_user: int | None = None, pressure_idle_secs: float = 10.0):
         self.clock = clock
         # ids: a random prefix per registry and a counter, unique without a random read each
         self._id_prefix = os.urandom(8).hex()
@@ -312,6 +312,7 @@ class QueryRegistry:
         self.max_running = max_running
         self.max_running_per_user = max_running_per_user or max_running
         self.max_retained = max_retained
+        self.pressure_idle_secs = pressure_idle_secs
         self._running: dict[int, Query] = {}  # queries whose producer has not ended
         self._queries: dict[str, Query] = {}
         self._evict_above = max_retained
@@ -368,10 +369,27 @@ class QueryRegistry:
         if len(self._queries) >= self.held_limit:
             self._evict()
             if len(self._queries) >= self.held_limit:
+                self._expire_idle()
+            if len(self._queries) >= self.held_limit:
                 return (f"Current queries holding unread results ({len(self._queries)}) have "
                         f"reached the limit ({self.held_limit}, twice max_retained_queries): "
                         f"read, kill or /final them, or wait for their result timeout")
         return None
+
+    def _expire_idle(self) -> None:
+        """Under pressure (the hold limit is reached), expire the queries nobody has read for
+        pressure_idle_secs, longest idle first, before their result timeout: up to a tenth
+        of the limit, so the next refusals do not rescan at once."""
+        cutoff = self.clock.seconds() - self.pressure_idle_secs
+        idle = sorted((q for q in self._queries.values()
+                       if q.buffer.waiting == 0 and q.last_access <= cutoff),
+                      key=lambda q: q.last_access)
+        for query in idle[:max(1, self.held_limit // 10)]:
+            del self._queries[query.id]
+            try:
+                query.expire()
+            except Exception:
+                log.failure("expiring query {id} failed", id=query.id)
 
     def add(self, query: Query) -> None:
         old = self._queries.pop(query.id, None)

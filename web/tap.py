@@ -44,6 +44,8 @@ _LIMITS = [
                                      "(more: Failed, code 1067)"),
     ("max_retained_queries", "finished queries kept for paging before the oldest read ones are "
                              "evicted; twice this many held at most (more: code 1067)"),
+    ("pressure_idle_secs", "when twice max_retained_queries hold unread results, queries "
+                           "unread this long are expired early, longest idle first"),
     ("max_sessions", "server-side sessions at once (more: Failed, code 1067)"),
     ("max_keep_session_secs", "upper bound of session.keep_server_session_secs"),
     ("max_rows_per_page", "upper bound of pagination.max_rows_per_page"),

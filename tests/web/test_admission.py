@@ -73,3 +73,18 @@ def test_running_queries_are_capped_per_user():
     assert h.post("SELECT 1", auth=bob).json["state"] == "Succeeded"  # others are not capped
     h.pump(60)  # alice's queries end
     assert h.post("SELECT 1", auth=alice).json["state"] == "Succeeded"
+
+
+def test_under_pressure_queries_unread_for_pressure_idle_secs_expire_early():
+    h = Harness(ServiceConfig(max_retained_queries=2, default_rows_per_page=2,
+                              pressure_idle_secs=10))
+    unread = [h.post("SELECT * FROM numbers(10)").json for _ in range(4)]  # the hold limit
+    h.clock.advance(9)
+    h.get(unread[1]["stats_uri"])  # read recently: not idle
+    refused = h.post("SELECT 1").json  # nobody idle for 10 s yet
+    assert refused["state"] == "Failed" and refused["error"]["code"] == 1067
+    h.clock.advance(1)
+    assert h.post("SELECT 1").json["state"] == "Succeeded"
+    gone = [a for a in unread if h.app.queries.find(a["id"]) is None]
+    assert [a["id"] for a in gone] == [unread[0]["id"]]  # the longest idle, not all of them
+    assert h.get(unread[0]["next_uri"]).status == 404  # as after its result timeout
