@@ -116,9 +116,6 @@ class QueryApp:
         self.stopping = True
         self.queries.abort_running(SHUTTING_DOWN)
 
-    def close(self) -> None:
-        self.queries.close_all()
-
     # -- request plumbing ----------------------------------------------------------------------
 
     def _format(self, request) -> str:

@@ -46,3 +46,6 @@ class ServiceConfig:
     inline_steps: int = 64  # engine steps tried inside the POST before handing to the cooperator
     slice_secs: float = 0.004  # longest cooperator time slice (also the inline budget)
     access_log: bool = False
+    # A connection that sends nothing for this long between requests (or stalls inside
+    # one) is closed; twisted.web's default is 12 hours, which lets idle clients pile up.
+    idle_connection_secs: int = 60

@@ -444,8 +444,3 @@ class QueryRegistry:
                 query.abort(message)
             except Exception:  # one broken query must not keep the others running
                 log.failure("aborting query {id} failed", id=query.id)
-
-    def close_all(self) -> None:
-        for query in list(self._queries.values()):
-            query.finalize()
-        self._queries.clear()

@@ -58,6 +58,8 @@ _LIMITS = [
                       "(a value that is not a non-negative integer is a 400)"),
     ("max_result_timeout_secs", "upper bound of the http_handler_result_timeout_secs setting: "
                                 "larger values are clamped"),
+    ("idle_connection_secs", "close a connection idle (or stalled mid-request) this long; "
+                             "a long poll in progress is not idle"),
     ("thread_parse_sql_bytes", "SQL longer than this many bytes is parsed in a thread, off "
                                "the event loop"),
 ]

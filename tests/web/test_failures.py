@@ -116,3 +116,4 @@ def test_the_service_is_a_listener_and_a_sweeper_on_the_given_clock():
     assert isinstance(sweeper, TimerService)
     assert sweeper.clock is clock and sweeper.call[0] == top.app.sweep
     assert top.app.db.limits is top.config.limits
+    assert listener.factory.timeOut == top.config.idle_connection_secs == 60
