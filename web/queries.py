@@ -18,11 +18,13 @@ from web.wire import FAILED, RUNNING, SUCCEEDED, QueryError, SessionView
 
 ABORTED_QUERY = 1043
 INTERNAL = 1001
-SHUTTING_DOWN = "server is shutting down"
 
 _SAFE_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
 _DONE = object()  # the end of a result's batches
 log = Logger()
+
+# The error message of queries a stopping server aborts (code ABORTED_QUERY)
+SHUTTING_DOWN = "server is shutting down"
 
 
 def client_query_id(value: bytes | None) -> str | None:
