@@ -6,7 +6,7 @@ import time
 from functools import partial, wraps
 
 from klein import Klein
-from twisted.internet.defer import Deferred
+from twisted.internet.defer import CancelledError, Deferred
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 from werkzeug.exceptions import MethodNotAllowed
@@ -281,7 +281,7 @@ class QueryApp:
             # running it stay on this thread, which keeps serving meanwhile
             d = self._run_in_thread(session.parse, r.sql)
             d.addCallbacks(lambda statement: self._execute(query, session, r.sql, fmt, statement),
-                           lambda failure: self._not_started(query, failure.value))
+                           lambda failure: self._not_parsed(query, failure))
             return d.addCallback(lambda _: query)
         self._execute(query, session, r.sql, fmt)
         return query
@@ -299,6 +299,12 @@ class QueryApp:
         query.attach(result, fmt == SPEC if null_as_str is None else null_as_str == "1")
         query.run_inline(self.config.inline_steps, self.config.slice_secs, self._timer)
         query.start(self.cooperator)
+
+    def _not_parsed(self, query: Query, failure: Failure) -> None:
+        if failure.check(CancelledError):  # the client went away while its statement parsed
+            query.kill()
+        else:
+            self._not_started(query, failure.value)
 
     @staticmethod
     def _not_started(query: Query, error: Exception) -> None:

@@ -149,7 +149,7 @@ class Query:
         if failure.check(TaskStopped):
             return None
         self._task = None  # finished already: _release must not stop it again
-        if failure.check(SchedulerStopped):  # the server is stopping (close_all came first)
+        if failure.check(SchedulerStopped):  # the server stopped its cooperator
             self._end(FAILED, QueryError(ABORTED_QUERY, SHUTTING_DOWN))
             return None
         log.failure("query {id}: its producer task failed", failure, id=self.id)

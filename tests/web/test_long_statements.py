@@ -74,3 +74,26 @@ def test_a_shutdown_while_a_statement_parses_answers_it_aborted():
     a = post.reply().json
     assert a["state"] == "Failed" and a["error"]["code"] == 1043
     assert a["error"]["message"] == "server is shutting down"
+
+
+def test_a_client_gone_while_its_statement_parses_cancels_the_query_quietly():
+    import io
+
+    from twisted.web.server import Request
+    from twisted.web.test.requesthelper import DummyChannel
+
+    h, threads = harness()
+    request = Request(DummyChannel())
+    request.requestHeaders.setRawHeaders(b"authorization", [b"Basic cm9vdDo="])
+    request.requestHeaders.setRawHeaders(b"x-databend-query-id", [b"gone"])
+    request.method, request.clientproto = b"POST", b"HTTP/1.1"
+    request.uri = request.path = b"/v1/query"
+    request.prepath, request.postpath = [], [b"v1", b"query"]
+    request.content = io.BytesIO(b'{"sql": "%s"}' % LONG.encode())
+    request.render(h.app.resource())
+    assert len(threads.calls) == 1
+    request.connectionLost(Exception("client went away"))
+    threads.finish()  # the parse ends after nobody waits for it
+    query = h.app.queries.find("gone")
+    assert query.state == "Failed" and query.error.code == 1043 and query.closed == "canceled"
+    assert h.app.queries.running == 0
