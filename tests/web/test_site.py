@@ -97,3 +97,22 @@ def test_requests_twisted_cannot_parse_are_400_with_the_reason(data, reason):
     assert head.startswith(b"HTTP/1.1 400 Bad Request\r\n")
     assert b"content-length: %d" % len(body) in head.lower()
     assert body.startswith(b"bad request: ") and reason in body
+
+
+def test_an_idle_connection_is_closed_after_the_idle_timeout():
+    from twisted.internet.address import IPv4Address
+    from twisted.internet.task import Clock
+    from twisted.internet.testing import StringTransport
+    from twisted.web.resource import Resource
+
+    clock = Clock()
+    site = QuerySite(Resource(), max_body_bytes=100, access_log=False, timeout=60,
+                     reactor=clock)
+    channel = site.buildProtocol(IPv4Address("TCP", "127.0.0.1", 5000))
+    transport = StringTransport()
+    channel.makeConnection(transport)
+    channel.dataReceived(b"GET / HTTP/1.1\r\n")  # a request that stalls after its first line
+    clock.advance(59.9)
+    assert not transport.disconnecting
+    clock.advance(0.2)
+    assert transport.disconnecting
