@@ -89,11 +89,13 @@ class ServerProcess:
             pass
         return out
 
-    def stop(self):
+    def stop(self, grace: float = 10.0):
+        """SIGTERM, then SIGKILL after `grace` seconds (a server busy in one long computation
+        only handles the signal once the computation ends)."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
-                self.process.wait(10)
+                self.process.wait(grace)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
