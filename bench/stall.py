@@ -1,8 +1,8 @@
 """Stall benchmark: pathological statements beside a `SELECT 1` prober; the slowest probe per case.
 
     pip install .                          # twistd runs the installed copy of queryhttp
-    python -m bench.stall                  # every case, each bounded (30 s): about 8 minutes
-    python -m bench.stall --quick          # each case bounded to 5 s: about 2 minutes
+    python -m bench.stall                  # every case, each bounded (30 s): 2 to 7 minutes
+    python -m bench.stall --quick          # each case bounded to 5 s: about 1.5 minutes
     python -m bench.stall --cases round,like --bound 10
 
 Each case gets a fresh `twistd queryhttp` on 127.0.0.1 (a case may wedge or kill its server, and
@@ -61,7 +61,9 @@ class Case:
     settings: dict[str, str] = field(default_factory=dict)  # session settings of the statement
     bound: float = 30.0  # seconds the statement may run before it is killed
     memory: bool = False  # must be refused with MEMORY_CODE instead of growing the server
-    abandoned: int = 0  # queries started (and never read) just before the statement
+    # Queries started (and never read) just before the statement, within a bound of their
+    # own (ABANDON_SECS at least): the statement's bound starts once they are all started.
+    abandoned: int = 0
 
     def sql(self) -> str:
         return self.statement() if callable(self.statement) else self.statement
@@ -112,6 +114,7 @@ CASES: tuple[Case, ...] = (
 )
 
 ABANDONED_SQL = "SELECT * FROM numbers(10000000)"
+ABANDON_SECS = 30.0  # each POST answers with a first page, slower as more producers run
 
 
 # --------------------------------------------------------------------------- the client
@@ -175,6 +178,12 @@ class Outcome:
         return text + f" ({self.seconds:.1f}s)"
 
 
+def _brief(message: str, keep: int = 70) -> str:
+    """One line; a long message keeps its start and its end (where parsers put the reason)."""
+    text = " ".join(message.split())
+    return text if len(text) <= 2 * keep + 3 else f"{text[:keep]} … {text[-keep:]}"
+
+
 def _remaining(deadline: float) -> float:
     return max(0.05, deadline - time.monotonic()) + LONG_POLL_GRACE
 
@@ -210,16 +219,18 @@ def run_statement(client: Client, sql: str, settings: dict, deadline: float,
         while True:
             if status >= 400 or answer is None:
                 out.state = f"HTTP {status}"
-                out.message = " ".join(raw[:160].decode(errors="replace").split())
+                out.message = _brief(raw[:4000].decode(errors="replace"))
                 break
             out.kill_uri = answer.get("kill_uri") or out.kill_uri
             out.rows += len(answer.get("data") or ())
             progress = (answer.get("stats") or {}).get("write_progress") or {}
             out.written = max(out.written, progress.get("rows") or 0)
-            if answer.get("error"):
+            error = answer.get("error")
+            if error:
                 out.state = answer.get("state") or "Failed"
-                out.code = answer["error"].get("code")
-                out.message = " ".join(str(answer["error"].get("message", "")).split())[:160]
+                details = error if isinstance(error, dict) else {"message": error}
+                out.code = details.get("code")
+                out.message = _brief(str(details.get("message", "")))
                 break
             out.state = answer.get("state", "?")
             if not answer.get("next_uri") or not read:
@@ -388,14 +399,14 @@ def _start_abandoned(client: Client, count: int, deadline: float, out: Outcome) 
         return kill_uris
     for _ in range(count):
         if time.monotonic() >= deadline:
+            out.notes.append("the bound ran out while starting them")
             break
         started = run_statement(client, ABANDONED_SQL, {}, deadline, read=False)
-        if started.kill_uri and started.code is None and not started.state.startswith(
-                ("HTTP", "no answer", "connection")):
+        if started.kill_uri and started.state in ("Starting", "Running"):
             kill_uris.append(started.kill_uri)
         else:
             refused.append(started.describe())
-    out.notes.append(f"{len(kill_uris)} of {count} abandoned queries started"
+    out.notes.insert(0, f"{len(kill_uris)} of {count} abandoned queries started"
                      + (f"; first refusal: {refused[0]}" if refused else ""))
     return kill_uris
 
@@ -432,10 +443,10 @@ def _measure(case: Case, args, bound: float, server: ServerProcess, prober: Prob
             return result
     watch = MemoryWatch(server, args.rss_ceiling_mb)
     t0 = time.monotonic()
-    deadline = t0 + bound
     before = Outcome()
-    abandoned = _start_abandoned(client, case.abandoned, deadline, before)
-    result.outcome = run_statement(client, case.sql(), case.settings, deadline)
+    abandoned = _start_abandoned(client, case.abandoned, t0 + max(bound, ABANDON_SECS), before)
+    result.outcome = run_statement(client, case.sql(), case.settings,
+                                   time.monotonic() + bound)
     result.outcome.notes[:0] = before.notes
     # Fast cases still get a window long enough for a few dozen probes.
     time.sleep(max(0.0, t0 + args.min_window - time.monotonic()))
@@ -475,7 +486,7 @@ def table(results: list[CaseResult]) -> str:
         notes = "; ".join(r.outcome.notes)
         outcome = r.outcome.describe() + (f" — {notes}" if notes else "")
         if r.outcome.message:
-            outcome += f" — “{r.outcome.message[:80]}”"
+            outcome += f" — “{r.outcome.message}”"
         growth = "—" if r.growth_mb is None else f"{r.growth_mb:+,.0f}"
         lines.append(f"| {r.case.name} | {r.case.title} | {outcome.replace('|', '/')} | "
                      f"{r.probes.count} ({r.probes.failures}) | "
