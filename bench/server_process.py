@@ -50,7 +50,12 @@ class ServerProcess:
         self._listening = threading.Event()
         self._reader = threading.Thread(target=self._drain, daemon=True)
         self._reader.start()
-        if not self._listening.wait(timeout):
+        try:
+            listening = self._listening.wait(timeout)
+        except BaseException:  # e.g. a caller's time limit fired: leave no orphan behind
+            self.stop(grace=1.0)
+            raise
+        if not listening:
             self.stop()
             raise RuntimeError(f"{name} did not start:\n" + self.output.decode(errors="replace"))
 

@@ -170,6 +170,8 @@ class Outcome:
     notes: list[str] = field(default_factory=list)
 
     def describe(self) -> str:
+        if not self.seconds:  # never sent
+            return self.state
         text = self.state + (f" {self.code}" if self.code is not None else "")
         if self.rows or self.state == "Succeeded":
             text += f", {self.rows:,} rows"
@@ -497,6 +499,8 @@ def table(results: list[CaseResult]) -> str:
 
 def verdict(r: CaseResult) -> str:
     p = r.probes
+    if r.outcome.state.startswith(("not run", "cut short")):
+        return f"{r.case.name}: {r.outcome.state} — STALL (unmeasured)"
     if p.count == 0:
         text = f"{r.case.name}: no probe ran"
     else:
@@ -574,9 +578,10 @@ def main(argv=None) -> int:
             for live in list(_LIVE):
                 live.stop(**({"grace": 0.5} if isinstance(live, ServerProcess) else {}))
             _LIVE.clear()
-            for case in args.selected[len(results):]:
+            for i, case in enumerate(args.selected[len(results):]):
                 results.append(CaseResult(case, Outcome(
-                    state=f"not run: the {args.timeout:g} s overall timeout fired")))
+                    state=f"{'cut short' if i == 0 else 'not run'}: the {args.timeout:g} s "
+                          f"overall timeout fired")))
     print(table(results) + "\n")
     for r in results:
         print(f"- {verdict(r)}")

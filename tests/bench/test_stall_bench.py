@@ -12,11 +12,14 @@ from bench import stall
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _stall(*options):
+    return subprocess.run([sys.executable, "-m", "bench.stall", *options], cwd=ROOT,
+                          capture_output=True, text=True, timeout=90)
+
+
 def test_one_bounded_case_is_measured_and_reported():
-    done = subprocess.run(
-        [sys.executable, "-m", "bench.stall", "--cases", "round", "--quick", "--bound", "1",
-         "--min-window", "0.5", "--timeout", "60"],
-        cwd=ROOT, capture_output=True, text=True, timeout=90)
+    done = _stall("--cases", "round", "--quick", "--bound", "1", "--min-window", "0.5",
+                  "--timeout", "60")
     assert done.returncode == 0, done.stderr
     row = next(line for line in done.stdout.splitlines() if line.startswith("| round |"))
     cells = [cell.strip() for cell in row.strip("|").split("|")]
@@ -27,6 +30,14 @@ def test_one_bounded_case_is_measured_and_reported():
     # However it ended (refused by a limit, or stopped at the 1 s bound), it ended.
     assert re.match(r"(Failed \d+|Succeeded|no answer by the bound)", cells[2]), cells[2]
     assert re.search(r"^stall: [01] of 1 cases within 100 ms$", done.stdout, re.M)
+
+
+def test_the_overall_timeout_ends_the_run_and_reports_what_did_not_run():
+    done = _stall("--cases", "round,like", "--timeout", "1")
+    assert done.returncode == 0, done.stderr
+    assert "- round: cut short: the 1 s overall timeout fired" in done.stdout
+    assert "- like: not run: the 1 s overall timeout fired" in done.stdout
+    assert "stall: 0 of 2 cases within 100 ms" in done.stdout
 
 
 def _result(code, growth_mb, max_ms, failures=0):
