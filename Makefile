@@ -26,6 +26,7 @@ bench: install
 	$(BIN)/pip install -q ".[bench]"
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.http
+	$(BIN)/python -m bench.stall
 
 clean:
 	rm -rf $(VENV) build *.egg-info

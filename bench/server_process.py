@@ -50,7 +50,12 @@ class ServerProcess:
         self._listening = threading.Event()
         self._reader = threading.Thread(target=self._drain, daemon=True)
         self._reader.start()
-        if not self._listening.wait(timeout):
+        try:
+            listening = self._listening.wait(timeout)
+        except BaseException:  # e.g. a caller's time limit fired: leave no orphan behind
+            self.stop(grace=1.0)
+            raise
+        if not listening:
             self.stop()
             raise RuntimeError(f"{name} did not start:\n" + self.output.decode(errors="replace"))
 
@@ -89,11 +94,13 @@ class ServerProcess:
             pass
         return out
 
-    def stop(self):
+    def stop(self, grace: float = 10.0):
+        """SIGTERM, then SIGKILL after `grace` seconds (a server busy in one long computation
+        only handles the signal once the computation ends)."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
-                self.process.wait(10)
+                self.process.wait(grace)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
