@@ -104,6 +104,7 @@ class Codegen:
         self._ids: dict[int, str] = {}
         self.temps = 0
         self.subquery_runner = subquery_runner
+        self.correlated: list = []  # correlated subqueries compiled in: each runs per row
 
     def nullable(self, e: Expr) -> bool:
         """Whether `e` can evaluate to NULL here (declared types, narrowed by the data snapshot)."""
@@ -368,6 +369,8 @@ class Codegen:
 
     def _v_subquery(self, e: Expr, cols) -> str:
         sq = e.value
+        if sq.correlated:
+            self.correlated.append(sq)
         runner = self.bind(self.subquery_runner(sq))
         params = "(" + "".join(self.expr(p, cols) + ", " for p in sq.params) + ")"
         if sq.mode == "in":

@@ -11,7 +11,7 @@ from engine import types as T
 from engine.compile import Codegen
 from engine.conversion import value_converter
 from engine.errors import SEMANTIC, BadArguments, EngineError
-from engine.executor import BATCH, Runtime, subquery_runner
+from engine.executor import BATCH, Runtime, correlated_rows, subquery_runner
 from engine.expr import Expr, may_be_null
 from engine.planner import Planner, Scope
 from engine.result import Column, Progress, Result
@@ -49,8 +49,11 @@ class _Target:
         """(start, batch) over the snapshot, counting the scan."""
         rows, count, progress = self.rows, self.count, self.progress
         width = max(len(self.table.columns), 1) * 8
-        for start in range(0, count, BATCH):
-            batch = rows[start:min(start + BATCH, count)]  # rows appended later are not ours
+        # compiled by now: a WHERE or SET running a correlated subquery per row takes few rows a step
+        size = min(BATCH, self.runtime.step_rows)
+        size = correlated_rows(self.codegen, self.runtime.step_rows) or size
+        for start in range(0, count, size):
+            batch = rows[start:min(start + size, count)]  # rows appended later are not ours
             progress.scan_rows += len(batch)
             progress.scan_bytes += len(batch) * width
             yield start, batch

@@ -77,6 +77,40 @@ def _codegen(rt):
     return Codegen(lambda sq: subquery_runner(sq, rt), rt.nonnull, rt.nonneg)
 
 
+CORRELATED_ROWS = 16  # outer rows per step when each row runs a correlated subquery
+
+
+def correlated_rows(cg, step_rows):
+    """Outer rows per step for code that runs a correlated subquery per row (0 when it runs
+    none): a step then does the work of a few subquery runs, not of a whole batch's. Fewer rows
+    (down to 1) when the subquery reads more than the step budget of rows."""
+    if not cg.correlated:
+        return 0
+    reads = max(_rows_read(sq.plan) for sq in cg.correlated)
+    return max(1, min(CORRELATED_ROWS, step_rows // max(reads, 1)))
+
+
+def _rows_read(plan) -> int:
+    """The table and numbers() rows a plan reads (an estimate of one run's work)."""
+    own = plan.count if isinstance(plan, (P.Scan, P.Numbers)) else 0
+    return own + sum(_rows_read(c) for c in plan.children())
+
+
+def _resliced(run_child, size):
+    """The child's batches cut into batches of at most `size` rows."""
+    def run(p):
+        for batch in run_child(p):
+            if not isinstance(batch, list):
+                batch = list(batch)
+            if len(batch) <= size:
+                yield batch
+                continue
+            for i in range(0, len(batch), size):
+                yield batch[i:i + size]
+
+    return run
+
+
 def _map_parts(plan):
     """Collapse Project(Filter(child)) / Filter(child) / Project(child) -> (child, predicate, exprs)."""
     exprs = None
@@ -129,7 +163,14 @@ def _build_map(plan, rt, as_set=False):
         fn.scalar = scalar
     else:
         fn = cg.build(["b", "p"], [f"return [{proj} for {target} in b{cond}]"])
-    if isinstance(child, P.Scan):
+    small = correlated_rows(cg, rt.step_rows)
+    if small:
+        run_child = _resliced(build(child, rt), small)
+
+        def run(p):
+            for batch in run_child(p):
+                yield fn(batch, p) if batch else batch
+    elif isinstance(child, P.Scan):
         run = _scan(child, rt, fn)
     elif isinstance(child, P.OneRow):
         def run(p):  # SELECT without FROM: one generator, not two
@@ -256,6 +297,9 @@ def _build_aggregate(plan: P.Aggregate, rt):
         if src not in arg_src:
             arg_src[src] = f"v{len(arg_src)}"
         value_names.append(arg_src[src])
+    small = correlated_rows(cg, rt.step_rows)
+    if small:
+        child_run = _resliced(child_run, small)
     if not plan.keys:
         return _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
     for src, name in arg_src.items():

@@ -9,7 +9,7 @@ build order.
 
 from __future__ import annotations
 
-from engine.executor import _build_one_pass, _codegen, _cols, _map_source, build
+from engine.executor import _build_one_pass, _codegen, _cols, _map_source, build, correlated_rows
 from engine.expr import Expr
 
 
@@ -102,6 +102,8 @@ def build_join(plan, rt, pred=None, exprs=None):
     left_nulls = (None,) * nl
     right_nulls = (None,) * nr
     budget = rt.step_rows
+    # a condition running a correlated subquery per pair: few pairs per step
+    budget = min(budget, correlated_rows(cg, budget) or budget)
 
     def run(p):
         ht = {}
