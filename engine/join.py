@@ -9,6 +9,8 @@ build order.
 
 from __future__ import annotations
 
+from itertools import islice
+
 from engine.executor import _build_one_pass, _codegen, _cols, _map_source, build, correlated_rows
 from engine.expr import Expr
 
@@ -117,13 +119,23 @@ def build_join(plan, rt, pred=None, exprs=None):
         if inner and not ht and not right:
             return
         # the most rows one left row can produce: its group (or every right row), and at least
-        # the NULL-extended row of an outer join
-        widest = max(map(len, ht.values()), default=0) if key_fn is not None else len(right)
+        # the NULL-extended row of an outer join; groups are measured a budget of keys per step
+        widest = 0 if key_fn is not None else len(right)
+        if key_fn is not None:
+            groups = iter(ht.values())
+            while part := list(islice(groups, rt.step_rows)):
+                widest = max(widest, max(map(len, part)))
+                yield []
         if not inner:
             widest = max(widest, 1)
         step_probe = probe
         if inner and unique_probe is not None and widest == 1:
-            ht = {k: g[0] for k, g in ht.items()}
+            unique = {}
+            items = iter(ht.items())
+            while part := list(islice(items, rt.step_rows)):
+                unique.update({k: g[0] for k, g in part})
+                yield []
+            ht = unique
             step_probe = unique_probe
         seen = set()
 
@@ -150,9 +162,8 @@ def build_join(plan, rt, pred=None, exprs=None):
         else:
             yield from oversize(p, ht, right, emit, seen)
         if kind == "FULL":
-            rest = [left_nulls + m for m in right if id(m) not in seen]
-            for i in range(0, len(rest), rt.batch):
-                part = rest[i:i + rt.batch]
+            for i in range(0, len(right), rt.batch):
+                part = [left_nulls + m for m in right[i:i + rt.batch] if id(m) not in seen]
                 yield post(part, p) if post is not None else part
 
     def oversize(p, ht, right, emit, seen):
