@@ -1,5 +1,5 @@
-"""Sorts in bounded steps: runs of at most the step budget are sorted one per step, then merged
-a budget of rows per step; ORDER BY ... LIMIT k keeps a heap of the best k rows instead.
+"""Sorts in bounded steps: runs of at most Limits.sort_run_rows are sorted one per step, then
+merged a step budget of rows per step; ORDER BY ... LIMIT k keeps a heap of the best k rows.
 
 Merging takes, in each step, a prefix of every run whose rows are known to come before anything
 not taken yet, and sorts just those (CPython's sort merges the pre-sorted pieces in linear time),
@@ -68,6 +68,7 @@ def build_sort(plan, rt, limit=None, offset=0):
     child_run = _build_one_pass(plan.child, rt) if top_k else build(plan.child, rt)
     passes = _sort_passes(plan.keys, plan.child, rt.nonnull)
     out_rows = rt.batch
+    run_rows = max(1, rt.ctx.limits.sort_run_rows)
     better = None
     if top_k and len(plan.keys) == 1 and isinstance(passes[0][0], itemgetter):
         # one NULL-free key: once k rows are held, a generated comprehension keeps only the rows
@@ -108,9 +109,9 @@ def build_sort(plan, rt, limit=None, offset=0):
         rows = []
         for batch in child_run(p):
             rows.extend(batch)
-            while len(rows) >= budget:
-                runs.append(_sort_rows(rows[:budget], passes))  # one run of `budget` rows per step
-                rows = rows[budget:]
+            while len(rows) >= run_rows:
+                runs.append(_sort_rows(rows[:run_rows], passes))  # one run sorted per step
+                rows = rows[run_rows:]
             yield []
         if rows or not runs:
             runs.append(_sort_rows(rows, passes))
@@ -119,7 +120,9 @@ def build_sort(plan, rt, limit=None, offset=0):
             for i in range(0, len(rows), out_rows):
                 yield rows[i:i + out_rows]
             return
-        yield from _merge_runs(runs, passes, out_rows)
+        for merged in _merge_runs(runs, passes, budget):
+            for i in range(0, len(merged), out_rows):
+                yield merged[i:i + out_rows]
 
     def run(p):
         rows = run_sorted(p)

@@ -9,8 +9,10 @@ from engine.limits import Limits
 BUDGET = 100
 
 
-def _session(step_rows=BUDGET):
-    return engine.Database(limits=Limits(step_rows=step_rows)).session()
+def _session(step_rows=BUDGET, sort_run_rows=None):
+    """A session whose steps emit at most `step_rows` rows and sort at most `sort_run_rows`."""
+    limits = Limits(step_rows=step_rows, sort_run_rows=sort_run_rows or step_rows)
+    return engine.Database(limits=limits).session()
 
 
 def _load(session):
@@ -161,7 +163,8 @@ def test_sort_of_ties_is_stable_across_runs():
 
 
 @pytest.mark.parametrize("order", ["x", "y DESC, x"])
-def test_no_step_sorts_more_than_the_budget(monkeypatch, order):
+@pytest.mark.parametrize("run_rows", [BUDGET, 3 * BUDGET])
+def test_no_step_sorts_more_than_a_run_or_merges_more_than_the_budget(monkeypatch, order, run_rows):
     from engine import sort
 
     sorted_sizes = []
@@ -172,9 +175,13 @@ def test_no_step_sorts_more_than_the_budget(monkeypatch, order):
         return real(rows, passes)
 
     monkeypatch.setattr(sort, "_sort_rows", counting)
-    rows = list(_load(_session()).execute(f"SELECT x, y FROM sparse ORDER BY {order}"))
-    assert len(rows) == 3000 and sum(sorted_sizes) > 3000  # sorted in runs, then merged
-    assert max(sorted_sizes) <= BUDGET
+    session = _load(_session(sort_run_rows=run_rows))
+    sorted_sizes.clear()
+    sizes, _, rows = _steps(session.execute(f"SELECT x, y FROM sparse ORDER BY {order}"))
+    runs = 3000 // run_rows
+    assert len(rows) == 3000 and sorted_sizes[:runs] == [run_rows] * runs  # one run per step
+    assert max(sorted_sizes[runs:]) <= BUDGET  # merged a budget at a time
+    assert max(sizes) <= BUDGET
 
 
 @pytest.mark.parametrize("limit, offset", [(10, 0), (BUDGET, 0), (BUDGET + 1, 0), (50, BUDGET), (2000, 10)])
