@@ -18,7 +18,7 @@ from engine.errors import (
     EngineError,
     UnknownDatabase,
 )
-from engine.executor import Runtime, build, explain
+from engine.executor import BATCH, Runtime, build, explain
 from engine.names import display
 from engine.planner import Planner, Scope
 from engine.result import ChangeSettings, Column, Progress, Result, UseDB
@@ -231,8 +231,7 @@ def _insert(session, ctx, stmt: A.Insert):
         return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions),
                        [T.UINT64], progress=progress)
     values = stmt.rows
-    step_rows = ctx.limits.step_rows
-    if len(values) <= step_rows:
+    if len(values) <= _values_step_rows(ctx):
         rows = _values_rows(ctx, stmt, table, positions, values)
         table.append(rows)
         progress.write_rows = len(rows)
@@ -246,7 +245,7 @@ def _insert(session, ctx, stmt: A.Insert):
 def _values_steps(ctx, stmt, table, positions, progress):
     """INSERT ... VALUES converted a step budget of rows per step; nothing is appended unless
     every row converts."""
-    values, step_rows = stmt.rows, ctx.limits.step_rows
+    values, step_rows = stmt.rows, _values_step_rows(ctx)
     rows = []
     for start in range(0, len(values), step_rows):
         rows += _values_rows(ctx, stmt, table, positions, values[start:start + step_rows])
@@ -255,6 +254,12 @@ def _values_steps(ctx, stmt, table, positions, progress):
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
     yield [(len(rows),)]
+
+
+def _values_step_rows(ctx) -> int:
+    """VALUES rows converted per step: a batch, as INSERT ... SELECT converts (a VALUES row
+    costs some microseconds, far more than a scanned row)."""
+    return max(1, min(BATCH, ctx.limits.step_rows))
 
 
 def _values_rows(ctx, stmt, table, positions, values_rows):
