@@ -109,6 +109,9 @@ def build_sort(plan, rt, limit=None, offset=0):
         rows = []
         for batch in child_run(p):
             rows.extend(batch)
+            if len(rows) == run_rows:  # the usual case (batches divide the run): no copy
+                runs.append(_sort_rows(rows, passes))
+                rows = []
             while len(rows) >= run_rows:
                 runs.append(_sort_rows(rows[:run_rows], passes))  # one run sorted per step
                 rows = rows[run_rows:]
