@@ -60,6 +60,16 @@ def test_hash_join_on_an_oversize_group_emits_budget_rows_per_step_in_order():
     assert rows == [(w, v) for w in range(30) for v in groups.get(w % 3, [])]
 
 
+@pytest.mark.parametrize("group, steps", [(BUDGET, [BUDGET] * 3), (BUDGET + 1, [BUDGET, 1] * 3)])
+def test_a_group_of_the_budget_is_one_step_and_one_more_row_is_sliced(group, steps):
+    s = _session()
+    list(s.execute("CREATE TABLE g (k INT, v INT)"))
+    list(s.execute(f"INSERT INTO g SELECT 1, number FROM numbers({group})"))
+    sizes, _, rows = _steps(s.execute("SELECT a.number, b.v FROM numbers(3) a JOIN g b ON a.number * 0 + 1 = b.k"))
+    assert [n for n in sizes if n] == steps
+    assert rows == [(a, b) for a in range(3) for b in range(group)]
+
+
 def test_hash_join_on_many_duplicates_below_the_budget_shrinks_the_probe_chunk():
     s = _session()
     list(s.execute("CREATE TABLE d (k INT)"))
@@ -182,6 +192,20 @@ def test_no_step_sorts_more_than_a_run_or_merges_more_than_the_budget(monkeypatc
     assert len(rows) == 3000 and sorted_sizes[:runs] == [run_rows] * runs  # one run per step
     assert max(sorted_sizes[runs:]) <= BUDGET  # merged a budget at a time
     assert max(sizes) <= BUDGET
+
+
+@pytest.mark.parametrize("count, runs", [(3 * BUDGET, 1), (3 * BUDGET + 1, 2)])
+def test_a_sort_of_run_rows_is_one_run_and_one_more_row_is_merged(monkeypatch, count, runs):
+    from engine import sort
+
+    merged = []
+    real = sort._merge_runs
+    monkeypatch.setattr(sort, "_merge_runs", lambda r, *a: merged.append(len(r)) or real(r, *a))
+    sizes, _, rows = _steps(_session(sort_run_rows=3 * BUDGET).execute(
+        f"SELECT number FROM numbers({count}) ORDER BY number % 7, number DESC"))
+    assert merged == ([] if runs == 1 else [runs])
+    assert max(sizes) <= BUDGET
+    assert [r[0] for r in rows] == sorted(range(count), key=lambda n: (n % 7, -n))
 
 
 @pytest.mark.parametrize("limit, offset", [(10, 0), (BUDGET, 0), (BUDGET + 1, 0), (50, BUDGET), (2000, 10)])
