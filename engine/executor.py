@@ -1,7 +1,9 @@
 """Executor: turns a logical plan into a pipeline of generators over row batches (lists of tuples).
 
 Every operator does bounded work per step: a breaker (sort, aggregate, join build) consumes one
-input batch per step and yields [] meanwhile, so callers can interleave other work.
+input batch per step and yields [] meanwhile, so callers can interleave other work, and no step
+emits more than the step budget (Limits.step_rows) of rows. Joins are in engine/join.py, sorts in
+engine/sort.py.
 """
 
 from __future__ import annotations
