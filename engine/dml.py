@@ -11,7 +11,7 @@ from engine import types as T
 from engine.compile import Codegen
 from engine.conversion import value_converter
 from engine.errors import SEMANTIC, BadArguments, EngineError
-from engine.executor import BATCH, Runtime, correlated_rows, subquery_runner
+from engine.executor import BATCH, Runtime, correlated_rows, prefetch_steps, subquery_runner
 from engine.expr import Expr, may_be_null
 from engine.planner import Planner, Scope
 from engine.result import Column, Progress, Result
@@ -121,6 +121,7 @@ def run_update(ctx, stmt: A.Update) -> Result:
 def _update_steps(target: _Target, every, hits, may_write_null, may_write_negative):
     new_rows = None  # built from the first changed batch on (no copy while nothing matches)
     changed = 0
+    yield from prefetch_steps(target.codegen)
     for start, batch in target.batches():
         if every is not None:
             if new_rows is None:
@@ -174,6 +175,7 @@ def _delete_all(target: _Target):
 def _delete_steps(target: _Target, keep):
     new_rows = None  # built from the first batch that loses a row on
     deleted = 0
+    yield from prefetch_steps(target.codegen)
     for start, batch in target.batches():
         kept = keep(batch, ())
         if len(kept) != len(batch):

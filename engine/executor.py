@@ -184,6 +184,7 @@ def _build_map(plan, rt, as_set=False):
             for batch in run_child(p):
                 yield fn(batch, p) if batch else batch
 
+    run = _prefetching(cg, run)
     run.scalar = getattr(fn, "scalar", False)
     return run
 
@@ -303,7 +304,7 @@ def _build_aggregate(plan: P.Aggregate, rt):
     if small:
         child_run = _resliced(child_run, small)
     if not plan.keys:
-        return _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
+        return _prefetching(cg, _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run))
     for src, name in arg_src.items():
         lines.append(f"    {name} = {src}")
     keys = [cg.expr(k, cols) for k in plan.keys]
@@ -392,7 +393,7 @@ def _build_aggregate(plan: P.Aggregate, rt):
         while part := list(islice(items, out_rows)):
             yield finish(part)
 
-    return run
+    return _prefetching(cg, run)
 
 
 def _mean(agg):
@@ -682,7 +683,11 @@ _BUILDERS = {
 
 
 def subquery_runner(sq: P.Subquery, rt: Runtime):
-    """A function evaluating a subquery for one tuple of outer values, memoised on those values."""
+    """A function evaluating a subquery for one tuple of outer values, memoised on those values.
+
+    Its `prefetch()` is a generator that evaluates an uncorrelated subquery one step of the
+    subquery's pipeline per next(), so a pipeline runs it before its first batch instead of
+    inside one step (see prefetch_steps)."""
     run = None
     cache: dict = {}
 
@@ -692,14 +697,17 @@ def subquery_runner(sq: P.Subquery, rt: Runtime):
             run = build(sq.plan, rt)
         return run(params)
 
+    def store(params, entry):
+        if len(cache) > 100_000:
+            cache.clear()
+        cache[params] = entry
+
     if sq.mode == "scalar":
         # As in Databend: an uncorrelated scalar subquery gives its first row, a correlated one
         # returning more than one row is an error.
         at_most_one_row = sq.correlated
 
-        def scalar(params):
-            if params in cache:
-                return cache[params]
+        def fill(params):
             value = None
             seen = 0
             for batch in execute(params):
@@ -709,45 +717,56 @@ def subquery_runner(sq: P.Subquery, rt: Runtime):
                     seen += len(batch)
                     if not at_most_one_row or seen > 1:
                         break
+                yield
             if seen > 1 and at_most_one_row:
                 raise EngineError("Scalar subquery can't return more than one row", code=INTERNAL)
-            if len(cache) > 100_000:
-                cache.clear()
-            cache[params] = value
-            return value
+            store(params, value)
 
-        return scalar
+        def scalar(params):
+            if params not in cache:
+                for _ in fill(params):
+                    pass
+            return cache[params]
+
+        return _with_prefetch(scalar, fill, cache)
     if sq.mode == "exists":
         negated = sq.negated
+
+        def fill(params):
+            hit = False
+            for batch in execute(params):
+                if batch:
+                    hit = True
+                    break
+                yield
+            store(params, hit)
 
         def exists(params):
             hit = cache.get(params)
             if hit is None:
-                hit = False
-                for batch in execute(params):
-                    if batch:
-                        hit = True
-                        break
-                if len(cache) > 100_000:
-                    cache.clear()
-                cache[params] = hit
+                for _ in fill(params):
+                    pass
+                hit = cache[params]
             return hit != negated
 
-        return exists
+        return _with_prefetch(exists, fill, cache)
     negated = sq.negated
+
+    def fill(params):
+        values = set()
+        for batch in execute(params):
+            values.update(r[0] for r in batch)
+            yield
+        has_null = None in values
+        values.discard(None)
+        store(params, (values, has_null))
 
     def contains(params, x):
         entry = cache.get(params)
         if entry is None:
-            values = set()
-            for batch in execute(params):
-                values.update(r[0] for r in batch)
-            has_null = None in values
-            values.discard(None)
-            entry = (values, has_null)
-            if len(cache) > 100_000:
-                cache.clear()
-            cache[params] = entry
+            for _ in fill(params):
+                pass
+            entry = cache[params]
         values, has_null = entry
         if not values and not has_null:
             return negated
@@ -757,7 +776,43 @@ def subquery_runner(sq: P.Subquery, rt: Runtime):
             return not negated
         return None if has_null else negated
 
-    return contains
+    return _with_prefetch(contains, fill, cache)
+
+
+def _with_prefetch(evaluate, fill, cache):
+    """`evaluate` with a `prefetch()` generator computing its uncorrelated value in steps. A
+    failure is not raised there: the value stays uncomputed, so the error comes (as before)
+    only if and when an expression needs the value."""
+    def prefetch():
+        if () in cache:
+            return
+        try:
+            for _ in fill(()):
+                yield []
+        except Exception:  # noqa: BLE001 - raised again by `evaluate` if the value is used
+            cache.pop((), None)
+
+    evaluate.prefetch = prefetch
+    return evaluate
+
+
+def prefetch_steps(cg):
+    """Steps (each yielding []) that evaluate the uncorrelated subqueries `cg` compiled in."""
+    for runner in cg.uncorrelated:
+        yield from runner.prefetch()
+
+
+def _prefetching(cg, run):
+    """`run` preceded by the steps that evaluate its uncorrelated subqueries (an uncorrelated
+    subquery otherwise runs whole inside the first step that needs it)."""
+    if not cg.uncorrelated:
+        return run
+
+    def run_after_subqueries(p):
+        yield from prefetch_steps(cg)
+        yield from run(p)
+
+    return run_after_subqueries
 
 
 # ---------------------------------------------------------------- EXPLAIN

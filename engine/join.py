@@ -11,7 +11,15 @@ from __future__ import annotations
 
 from itertools import islice
 
-from engine.executor import _build_one_pass, _codegen, _cols, _map_source, build, correlated_rows
+from engine.executor import (
+    _build_one_pass,
+    _codegen,
+    _cols,
+    _map_source,
+    _prefetching,
+    build,
+    correlated_rows,
+)
 from engine.expr import Expr
 
 
@@ -202,4 +210,4 @@ def build_join(plan, rt, pred=None, exprs=None):
             if pending:
                 yield emit(pending)
 
-    return run
+    return _prefetching(cg, run)

@@ -154,6 +154,29 @@ def test_correlated_subquery_in_update_takes_few_rows_per_step():
     assert max(scans) <= 16 * (50 + 1)
 
 
+@pytest.mark.parametrize("sql, expected", [
+    ("SELECT number FROM numbers(300) WHERE number IN (SELECT i.id * 2 FROM i)", [(n,) for n in range(0, 100, 2)]),
+    ("SELECT number, (SELECT max(i.id) FROM i) FROM numbers(3)", [(n, 49) for n in range(3)]),
+    ("SELECT number FROM numbers(3) WHERE EXISTS (SELECT 1 FROM i WHERE i.id > 48)", [(0,), (1,), (2,)]),
+    ("SELECT count(*) FROM numbers(3) WHERE number NOT IN (SELECT i.id FROM i)", [(0,)]),
+])
+def test_uncorrelated_subquery_runs_in_steps_before_the_outer_rows(sql, expected):
+    s = _correlated_session(1000, step_rows=BUDGET)
+    _, scans, rows = _steps(s.execute(sql))
+    assert rows == expected
+    # at most one subquery batch and one outer batch a step: was the whole 1,000-row subquery
+    assert max(scans) <= 2 * BUDGET
+
+
+def test_uncorrelated_subquery_error_is_raised_only_when_its_value_is_needed():
+    s = _session()
+    failing = "(SELECT 1 DIV (number - number) FROM numbers(2))"
+    assert list(s.execute(f"SELECT count(*) FROM numbers(5) WHERE number > 10 AND number IN {failing}")) == [(0,)]
+    with pytest.raises(EngineError, match="divided by zero") as info:
+        list(s.execute(f"SELECT count(*) FROM numbers(5) WHERE number IN {failing}"))
+    assert info.value.code == 1006
+
+
 # ---------------------------------------------------------------- sorts
 
 
