@@ -11,10 +11,11 @@ from engine import types as T
 from engine.compile import Codegen
 from engine.conversion import value_converter
 from engine.errors import SEMANTIC, BadArguments, EngineError
-from engine.executor import BATCH, Runtime, correlated_rows, prefetch_steps, subquery_runner
+from engine.executor import BATCH, Runtime
 from engine.expr import Expr, may_be_null
 from engine.planner import Planner, Scope
 from engine.result import Column, Progress, Result
+from engine.subquery import correlated_rows, prefetch_steps, subquery_runner
 from grammar import ast as A
 
 UPDATED = "number of rows updated"

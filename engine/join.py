@@ -11,16 +11,9 @@ from __future__ import annotations
 
 from itertools import islice
 
-from engine.executor import (
-    _build_one_pass,
-    _codegen,
-    _cols,
-    _map_source,
-    _prefetching,
-    build,
-    correlated_rows,
-)
+from engine.executor import _build_one_pass, _codegen, _cols, _map_source, build
 from engine.expr import Expr
+from engine.subquery import correlated_rows, prefetching
 
 
 def build_join(plan, rt, pred=None, exprs=None):
@@ -210,4 +203,4 @@ def build_join(plan, rt, pred=None, exprs=None):
             if pending:
                 yield emit(pending)
 
-    return _prefetching(cg, run)
+    return prefetching(cg, run)
