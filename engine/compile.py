@@ -104,6 +104,8 @@ class Codegen:
         self._ids: dict[int, str] = {}
         self.temps = 0
         self.subquery_runner = subquery_runner
+        self.correlated: list = []  # correlated subqueries compiled in: each runs per row
+        self.uncorrelated: list = []  # runners of the uncorrelated ones: each runs once
 
     def nullable(self, e: Expr) -> bool:
         """Whether `e` can evaluate to NULL here (declared types, narrowed by the data snapshot)."""
@@ -368,7 +370,12 @@ class Codegen:
 
     def _v_subquery(self, e: Expr, cols) -> str:
         sq = e.value
-        runner = self.bind(self.subquery_runner(sq))
+        evaluate = self.subquery_runner(sq)
+        if sq.correlated:
+            self.correlated.append(sq)
+        elif hasattr(evaluate, "prefetch"):
+            self.uncorrelated.append(evaluate)
+        runner = self.bind(evaluate)
         params = "(" + "".join(self.expr(p, cols) + ", " for p in sq.params) + ")"
         if sq.mode == "in":
             return f"{runner}({params}, {self.expr(e.args[0], cols)})"

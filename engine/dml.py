@@ -11,10 +11,11 @@ from engine import types as T
 from engine.compile import Codegen
 from engine.conversion import value_converter
 from engine.errors import SEMANTIC, BadArguments, EngineError
-from engine.executor import BATCH, Runtime, subquery_runner
+from engine.executor import BATCH, Runtime
 from engine.expr import Expr, may_be_null
 from engine.planner import Planner, Scope
 from engine.result import Column, Progress, Result
+from engine.subquery import correlated_rows, prefetch_steps, subquery_runner
 from grammar import ast as A
 
 UPDATED = "number of rows updated"
@@ -49,8 +50,11 @@ class _Target:
         """(start, batch) over the snapshot, counting the scan."""
         rows, count, progress = self.rows, self.count, self.progress
         width = max(len(self.table.columns), 1) * 8
-        for start in range(0, count, BATCH):
-            batch = rows[start:min(start + BATCH, count)]  # rows appended later are not ours
+        # compiled by now: a WHERE or SET running a correlated subquery per row takes few rows a step
+        size = min(BATCH, self.runtime.step_rows)
+        size = correlated_rows(self.codegen, self.runtime.step_rows) or size
+        for start in range(0, count, size):
+            batch = rows[start:min(start + size, count)]  # rows appended later are not ours
             progress.scan_rows += len(batch)
             progress.scan_bytes += len(batch) * width
             yield start, batch
@@ -118,6 +122,7 @@ def run_update(ctx, stmt: A.Update) -> Result:
 def _update_steps(target: _Target, every, hits, may_write_null, may_write_negative):
     new_rows = None  # built from the first changed batch on (no copy while nothing matches)
     changed = 0
+    yield from prefetch_steps(target.codegen)
     for start, batch in target.batches():
         if every is not None:
             if new_rows is None:
@@ -171,6 +176,7 @@ def _delete_all(target: _Target):
 def _delete_steps(target: _Target, keep):
     new_rows = None  # built from the first batch that loses a row on
     deleted = 0
+    yield from prefetch_steps(target.codegen)
     for start, batch in target.batches():
         kept = keep(batch, ())
         if len(kept) != len(batch):

@@ -1,23 +1,23 @@
 """Executor: turns a logical plan into a pipeline of generators over row batches (lists of tuples).
 
 Every operator does bounded work per step: a breaker (sort, aggregate, join build) consumes one
-input batch per step and yields [] meanwhile, so callers can interleave other work.
+input batch per step and yields [] meanwhile, so callers can interleave other work, and no step
+emits more than the step budget (Limits.step_rows) of rows. Joins are in engine/join.py, sorts in
+engine/sort.py.
 """
 
 from __future__ import annotations
 
 import decimal
-import heapq
 from itertools import chain, islice
 from operator import itemgetter
 
 from engine import expr as P
 from engine.compile import Codegen
-from engine.errors import INTERNAL, EngineError
-from engine.expr import Expr
+from engine.errors import EngineError
+from engine.subquery import correlated_rows, prefetching, subquery_runner
 
 BATCH = 2048
-SINGLE_SORT_LIMIT = 300_000  # above this many rows, sort in runs and merge
 
 
 class Runtime:
@@ -26,6 +26,9 @@ class Runtime:
     def __init__(self, ctx, progress, nonnull=frozenset(), nonneg=frozenset()):
         self.ctx = ctx
         self.progress = progress
+        # the step budget: no step emits more rows (tests shrink it to make bounds visible)
+        self.step_rows = max(1, ctx.limits.step_rows)
+        self.batch = min(BATCH, self.step_rows)  # rows per scan batch and per output chunk
         self.nonnull = nonnull  # column ids that hold no NULL in the planned snapshot
         self.nonneg = nonneg  # integer column ids that hold no negative value in it
 
@@ -75,6 +78,21 @@ def _row_vars(child):
 
 def _codegen(rt):
     return Codegen(lambda sq: subquery_runner(sq, rt), rt.nonnull, rt.nonneg)
+
+
+def _resliced(run_child, size):
+    """The child's batches cut into batches of at most `size` rows."""
+    def run(p):
+        for batch in run_child(p):
+            if not isinstance(batch, list):
+                batch = list(batch)
+            if len(batch) <= size:
+                yield batch
+                continue
+            for i in range(0, len(batch), size):
+                yield batch[i:i + size]
+
+    return run
 
 
 def _map_parts(plan):
@@ -129,7 +147,14 @@ def _build_map(plan, rt, as_set=False):
         fn.scalar = scalar
     else:
         fn = cg.build(["b", "p"], [f"return [{proj} for {target} in b{cond}]"])
-    if isinstance(child, P.Scan):
+    small = correlated_rows(cg, rt.step_rows)
+    if small:
+        run_child = _resliced(build(child, rt), small)
+
+        def run(p):
+            for batch in run_child(p):
+                yield fn(batch, p) if batch else batch
+    elif isinstance(child, P.Scan):
         run = _scan(child, rt, fn)
     elif isinstance(child, P.OneRow):
         def run(p):  # SELECT without FROM: one generator, not two
@@ -141,6 +166,7 @@ def _build_map(plan, rt, as_set=False):
             for batch in run_child(p):
                 yield fn(batch, p) if batch else batch
 
+    run = prefetching(cg, run)
     run.scalar = getattr(fn, "scalar", False)
     return run
 
@@ -156,12 +182,13 @@ def _scan(plan: P.Scan, rt, fn=None, lazy=False):
     width = max(len(plan.layout), 1) * 8
 
     rows, n = plan.rows, plan.count  # the snapshot: later appends are not seen
+    step = rt.batch
 
     if fn is not None or lazy:
         def run_lazy(p):
             it = iter(rows)  # rows are only ever appended to, so the first n stay put
-            for i in range(0, n, BATCH):
-                size = min(BATCH, n - i)
+            for i in range(0, n, step):
+                size = min(step, n - i)
                 progress.scan_rows += size
                 progress.scan_bytes += size * width
                 batch = islice(it, size)
@@ -170,8 +197,8 @@ def _scan(plan: P.Scan, rt, fn=None, lazy=False):
         return run_lazy
 
     def run(p):
-        for i in range(0, n, BATCH):
-            batch = rows[i:min(i + BATCH, n)]
+        for i in range(0, n, step):
+            batch = rows[i:min(i + step, n)]
             progress.scan_rows += len(batch)
             progress.scan_bytes += len(batch) * width
             yield batch
@@ -193,10 +220,11 @@ def _build_scan(plan, rt):
 def _build_numbers(plan: P.Numbers, rt):
     count = plan.count
     progress = rt.progress
+    step = rt.batch
 
     def run(p):
-        for start in range(0, count, BATCH):
-            batch = list(zip(range(start, min(start + BATCH, count))))
+        for start in range(0, count, step):
+            batch = list(zip(range(start, min(start + step, count))))
             progress.scan_rows += len(batch)
             progress.scan_bytes += len(batch) * 8
             yield batch
@@ -215,10 +243,12 @@ def _build_one(plan, rt):
 
 
 def _build_materialized(plan: P.Materialized, rt):
+    step = rt.batch
+
     def run(p):
         rows = plan.produce(rt.ctx)
-        for i in range(0, len(rows), BATCH):
-            yield rows[i:i + BATCH]
+        for i in range(0, len(rows), step):
+            yield rows[i:i + step]
 
     return run
 
@@ -227,120 +257,9 @@ def _build_materialized(plan: P.Materialized, rt):
 
 
 def _build_join(plan: P.Join, rt, pred=None, exprs=None):
-    """Hash join on the equi keys (build = right side), nested loops otherwise. A filter and
-    projection above an inner join are fused into the probe loop."""
-    # a hash-join probe walks each left batch once; a nested loop slices it (below)
-    left_run = _build_one_pass(plan.left, rt) if plan.left_keys else build(plan.left, rt)
-    right_run = build(plan.right, rt)
-    cg = _codegen(rt)
-    lcols = _cols(plan.left.layout, "l")
-    rcols = _cols(plan.right.layout, "m")
-    both = {**lcols, **rcols}
-    kind = plan.kind
-    nl, nr = len(plan.left.layout), len(plan.right.layout)
-    residual = plan.residual
-    if kind in ("INNER", "CROSS") and residual is not None:
-        pred = residual if pred is None else Expr("and", pred.type, (residual, pred))
-        residual = None
-    if plan.left_keys:
-        lk = [cg.expr(k, lcols) for k in plan.left_keys]
-        rk_cg = _codegen(rt)
-        rk = [rk_cg.expr(k, _cols(plan.right.layout, "m")) for k in plan.right_keys]
-        lkey = lk[0] if len(lk) == 1 else "(" + ", ".join(lk) + ",)"
-        rkey = rk[0] if len(rk) == 1 else "(" + ", ".join(rk) + ",)"
-        null_checks = " or ".join(f"{s} is None" for s in rk)
-        key_fn = rk_cg.build(["b", "p", "ht"], [
-            "for m in b:",
-            f"    k = {rkey}",
-            f"    if {null_checks}:" if null_checks else "    if False:",
-            "        continue",
-            "    g = ht.get(k)",
-            "    if g is None:",
-            "        ht[k] = [m]",
-            "    else:",
-            "        g.append(m)",
-        ])
-    else:
-        lkey = None
-        key_fn = None
-    empty = cg.bind(())
-    unique_probe = None
-    if kind in ("INNER", "CROSS"):
-        if exprs is not None:
-            proj = "(" + "".join(cg.expr(e, both) + ", " for e in exprs) + ")"
-        else:
-            proj = "l + m"
-        cond_src = None if pred is None else cg.pred(pred, both)
-        cond = "" if pred is None else " if " + cond_src
-        source = "ht.get(" + lkey + ", " + empty + ")" if lkey else "right"
-        probe = cg.build(["b", "p", "ht", "right"], [f"return [{proj} for l in b for m in {source}{cond}]"])
-        if lkey:
-            # every build key unique (a dimension table): one dict lookup per probe row, no inner loop
-            extra = "" if cond_src is None else " and " + cond_src
-            unique_probe = cg.build(["b", "p", "ht", "right"],
-                                    [f"return [{proj} for l in b if (m := ht.get({lkey})) is not None{extra}]"])
-        post = None
-    else:
-        nulls = cg.bind((None,) * nr)
-        cond = cg.pred(residual, both) if residual is not None else "True"
-        source = "ht.get(" + lkey + ", " + empty + ")" if lkey else "right"
-        lines = [
-            "out = []",
-            "for l in b:",
-            "    hit = False",
-            f"    for m in {source}:",
-            f"        if {cond}:",
-            "            out.append(l + m)",
-            "            hit = True",
-        ]
-        if kind == "FULL":
-            lines.append("            seen.add(id(m))")
-        lines += ["    if not hit:", f"        out.append(l + {nulls})", "return out"]
-        probe = cg.build(["b", "p", "ht", "right", "seen"], lines)
-        post = None
-        if pred is not None or exprs is not None:
-            post_cg = _codegen(rt)
-            proj, pcond = _map_source(post_cg, plan.layout, pred, exprs)
-            post = post_cg.build(["b", "p"], [f"return [{proj} for r in b{pcond}]"])
-    left_nulls = (None,) * nl
+    from engine.join import build_join  # engine.join builds on this module's helpers
 
-    def run(p):
-        ht = {}
-        right = []
-        for batch in right_run(p):
-            if key_fn is not None:
-                key_fn(batch, p, ht)
-            if key_fn is None or kind == "FULL":
-                right.extend(batch)
-            yield []
-        if kind in ("INNER", "CROSS") and not ht and not right:
-            return
-        inner_probe = probe
-        if kind in ("INNER", "CROSS") and unique_probe is not None and all(len(g) == 1 for g in ht.values()):
-            ht = {k: g[0] for k, g in ht.items()}
-            inner_probe = unique_probe
-        seen = set()
-        chunk = BATCH if key_fn is not None else max(1, min(BATCH, 20000 // max(len(right), 1)))
-        for batch in left_run(p):
-            if isinstance(batch, list):
-                parts = [batch[i:i + chunk] for i in range(0, len(batch), chunk)] if len(batch) > chunk else (batch,)
-            else:
-                parts = (batch,)  # a lazy scan batch of at most BATCH rows
-            for part in parts:
-                if kind in ("INNER", "CROSS"):
-                    out = inner_probe(part, p, ht, right)
-                else:
-                    out = probe(part, p, ht, right, seen)
-                    if post is not None:
-                        out = post(out, p)
-                yield out
-        if kind == "FULL":
-            rest = [left_nulls + m for m in right if id(m) not in seen]
-            if post is not None:
-                rest = post(rest, p)
-            yield rest
-
-    return run
+    return build_join(plan, rt, pred, exprs)
 
 
 # ---------------------------------------------------------------- aggregation
@@ -363,8 +282,11 @@ def _build_aggregate(plan: P.Aggregate, rt):
         if src not in arg_src:
             arg_src[src] = f"v{len(arg_src)}"
         value_names.append(arg_src[src])
+    small = correlated_rows(cg, rt.step_rows)
+    if small:
+        child_run = _resliced(child_run, small)
     if not plan.keys:
-        return _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
+        return prefetching(cg, _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run))
     for src, name in arg_src.items():
         lines.append(f"    {name} = {src}")
     keys = [cg.expr(k, cols) for k in plan.keys]
@@ -439,18 +361,21 @@ def _build_aggregate(plan: P.Aggregate, rt):
     # one generated comprehension turns a chunk of (key, accumulators) into output rows
     finish = out_cg.build(["part"], [f"return [({key_out}{''.join(f + ', ' for f in finals)}) for k, a in part]"])
 
+    out_rows = rt.batch
+
     def run(p):
         acc = {}
         for batch in child_run(p):
             if batch:
                 step(batch, p, acc)
             yield []
-        items = list(acc.items())
+        # the groups in chunks straight off the dict (no step copies every group at once)
+        items = iter(acc.items())
         acc = None
-        for i in range(0, len(items), BATCH):
-            yield finish(items[i:i + BATCH])
+        while part := list(islice(items, out_rows)):
+            yield finish(part)
 
-    return run
+    return prefetching(cg, run)
 
 
 def _mean(agg):
@@ -572,121 +497,10 @@ def _project_before_sort(plan, sort: P.Sort, exprs):
     return P.Sort(plan.layout, plan.types, child=inner, keys=keys)
 
 
-def _sort_passes(keys, child, nonnull):
-    """[(key function, reverse)] to apply as successive stable sorts (last key first)."""
-    groups = []
-    for pos, desc, nulls_first in keys:
-        nullable = child.types[pos].can_be_null and child.layout[pos] not in nonnull
-        if nulls_first is None:
-            nulls_first = False
-        groups.append((pos, desc, nulls_first, nullable))
-    # merge adjacent keys with the same direction into one tuple key
-    passes = []
-    i = 0
-    while i < len(groups):
-        j = i
-        while j + 1 < len(groups) and groups[j + 1][1] == groups[i][1]:
-            j += 1
-        passes.append((_key_function(groups[i:j + 1]), groups[i][1]))
-        i = j + 1
-    return passes
-
-
-def _key_function(group):
-    if len(group) == 1 and not group[0][3]:
-        return itemgetter(group[0][0])
-    cg = Codegen()
-    parts = []
-    for pos, desc, nulls_first, nullable in group:
-        if nullable:
-            # sorted ascending by (flag, value) then maybe reversed: the flag puts NULLs where asked
-            # (two NULLs have equal flags and equal values, so None is never compared with <)
-            null_flag_high = nulls_first == desc
-            parts.append(f"(r[{pos}] is None)" if null_flag_high else f"(r[{pos}] is not None)")
-        parts.append(f"r[{pos}]")
-    return cg.build(["r"], [f"return ({', '.join(parts)},)"])
-
-
-def _sort_rows(rows, passes):
-    for key, reverse in reversed(passes):
-        rows.sort(key=key, reverse=reverse)
-    return rows
-
-
 def _build_sort(plan: P.Sort, rt, limit=None, offset=0):
-    # top-k walks each batch once (heap selection); a full sort extends its buffer with whole lists
-    child_run = build(plan.child, rt) if limit is None else _build_one_pass(plan.child, rt)
-    passes = _sort_passes(plan.keys, plan.child, rt.nonnull)
-    better = None
-    if limit is not None and len(plan.keys) == 1 and isinstance(passes[0][0], itemgetter):
-        # one NULL-free key: once k rows are held, a generated comprehension keeps only the rows
-        # of a batch that beat the k-th key (strictly, as the heap would), so the heap selection
-        # runs on a few candidates instead of every row
-        pos, desc = plan.keys[0][0], plan.keys[0][1]
-        better = Codegen().build(["b", "t"], [f"return [r for r in b if r[{int(pos)}] {'>' if desc else '<'} t]"])
+    from engine.sort import build_sort  # engine.sort builds on this module's helpers
 
-    def run(p):
-        if limit is not None:
-            k = limit + offset
-            if k == 0:
-                return
-            best = []
-            if len(passes) == 1:
-                key, reverse = passes[0]
-                pick = heapq.nlargest if reverse else heapq.nsmallest
-                for batch in child_run(p):
-                    if batch:
-                        if better is not None and len(best) == k:
-                            batch = better(batch, key(best[-1]))  # best is sorted: [-1] is k-th
-                        if batch:
-                            best = pick(k, chain(best, batch), key=key)
-                    yield []
-            else:
-                for batch in child_run(p):
-                    if batch:
-                        best.extend(batch)
-                        if len(best) > max(4 * k, BATCH):
-                            best = _sort_rows(best, passes)[:k]
-                    yield []
-                best = _sort_rows(best, passes)[:k]
-            rows = best[offset:]
-            for i in range(0, len(rows), BATCH):
-                yield rows[i:i + BATCH]
-            return
-        rows = []
-        runs = []
-        for batch in child_run(p):
-            rows.extend(batch)
-            if len(rows) >= SINGLE_SORT_LIMIT:
-                runs.append(_sort_rows(rows, passes))
-                rows = []
-            yield []
-        if runs:
-            if rows:
-                runs.append(_sort_rows(rows, passes))
-            merged = _merge_runs(runs, passes)
-            batch = []
-            for r in merged:
-                batch.append(r)
-                if len(batch) >= BATCH:
-                    yield batch
-                    batch = []
-            yield batch
-            return
-        _sort_rows(rows, passes)
-        for i in range(0, len(rows), BATCH):
-            yield rows[i:i + BATCH]
-
-    return run
-
-
-def _merge_runs(runs, passes):
-    if len(passes) == 1:
-        key, reverse = passes[0]
-        return heapq.merge(*runs, key=key, reverse=reverse)
-    # mixed directions: fall back to one sort of everything
-    rows = [r for run in runs for r in run]
-    return iter(_sort_rows(rows, passes))
+    return build_sort(plan, rt, limit, offset)
 
 
 def _build_limit(plan: P.Limit, rt):
@@ -750,7 +564,7 @@ def _build_distinct(plan: P.Distinct, rt, streaming=False):
             if values is not None:
                 seen.update(values)
             yield []
-        yield from _chunks(seen, scalar)
+        yield from _chunks(seen, scalar, rt.batch)
 
     def run_streaming(p):
         for fresh in run_sets(p):
@@ -759,11 +573,11 @@ def _build_distinct(plan: P.Distinct, rt, streaming=False):
     return run_streaming if streaming else run_breaker
 
 
-def _chunks(values, scalar):
-    """A collection as output batches of at most BATCH rows (1-tuples made when `scalar`)."""
+def _chunks(values, scalar, size):
+    """A collection as output batches of at most `size` rows (1-tuples made when `scalar`)."""
     it = iter(values)
     while True:
-        part = list(zip(islice(it, BATCH))) if scalar else list(islice(it, BATCH))
+        part = list(zip(islice(it, size))) if scalar else list(islice(it, size))
         if not part:
             return
         yield part
@@ -845,88 +659,6 @@ _BUILDERS = {
     "Distinct": _build_distinct,
     "SetOp": _build_setop,
 }
-
-
-# ---------------------------------------------------------------- subqueries
-
-
-def subquery_runner(sq: P.Subquery, rt: Runtime):
-    """A function evaluating a subquery for one tuple of outer values, memoised on those values."""
-    run = None
-    cache: dict = {}
-
-    def execute(params):
-        nonlocal run
-        if run is None:
-            run = build(sq.plan, rt)
-        return run(params)
-
-    if sq.mode == "scalar":
-        # As in Databend: an uncorrelated scalar subquery gives its first row, a correlated one
-        # returning more than one row is an error.
-        at_most_one_row = sq.correlated
-
-        def scalar(params):
-            if params in cache:
-                return cache[params]
-            value = None
-            seen = 0
-            for batch in execute(params):
-                if batch:
-                    if not seen:
-                        value = batch[0][0]
-                    seen += len(batch)
-                    if not at_most_one_row or seen > 1:
-                        break
-            if seen > 1 and at_most_one_row:
-                raise EngineError("Scalar subquery can't return more than one row", code=INTERNAL)
-            if len(cache) > 100_000:
-                cache.clear()
-            cache[params] = value
-            return value
-
-        return scalar
-    if sq.mode == "exists":
-        negated = sq.negated
-
-        def exists(params):
-            hit = cache.get(params)
-            if hit is None:
-                hit = False
-                for batch in execute(params):
-                    if batch:
-                        hit = True
-                        break
-                if len(cache) > 100_000:
-                    cache.clear()
-                cache[params] = hit
-            return hit != negated
-
-        return exists
-    negated = sq.negated
-
-    def contains(params, x):
-        entry = cache.get(params)
-        if entry is None:
-            values = set()
-            for batch in execute(params):
-                values.update(r[0] for r in batch)
-            has_null = None in values
-            values.discard(None)
-            entry = (values, has_null)
-            if len(cache) > 100_000:
-                cache.clear()
-            cache[params] = entry
-        values, has_null = entry
-        if not values and not has_null:
-            return negated
-        if x is None:
-            return None
-        if x in values:
-            return not negated
-        return None if has_null else negated
-
-    return contains
 
 
 # ---------------------------------------------------------------- EXPLAIN

@@ -840,13 +840,25 @@ class Planner:
 
     def _bind_InList(self, n: A.InList, scope, aliases):
         operand = self.bind(n.operand, scope, aliases)
-        items = [self.bind(i, scope, aliases) for i in n.items]
+        if scope.group_hook is None:
+            # literals bound directly (a list may hold 100,000 of them: no dispatch per item)
+            literal = self._bind_Literal
+            items = [literal(i, scope, aliases) if type(i) is A.Literal else self.bind(i, scope, aliases)
+                     for i in n.items]
+        else:
+            items = [self.bind(i, scope, aliases) for i in n.items]
         coerced = []
+        as_is = set()  # item types compared with the operand without any conversion
         for item in items:
+            if item.type in as_is:
+                coerced.append(item)
+                continue
             a, b = self._comparable(operand, item)
             if a is not operand and a.kind != "const":
                 # the operand needed conversion: compare item by item instead
                 return self._in_as_comparisons(operand, items, n.negated)
+            if a is operand and b is item:
+                as_is.add(item.type)  # the conversion depends on the two types only
             coerced.append(b)
         nullable = operand.type.can_be_null or any(i.type.can_be_null for i in coerced)
         e = Expr("inlist", T.BOOLEAN.as_nullable(nullable), (operand, *coerced), n.negated)
@@ -1100,6 +1112,8 @@ def _equi_pair(c: Expr, left: set, right: set):
 
 
 def _has_aggregate(node) -> bool:
+    if type(node) is A.Literal:  # the common leaf, e.g. each item of a long IN list
+        return False
     if isinstance(node, A.FunctionCall) and node.name in F.AGGREGATES:
         return True
     if isinstance(node, (A.ScalarSubquery, A.Exists)):

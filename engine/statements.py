@@ -18,7 +18,7 @@ from engine.errors import (
     EngineError,
     UnknownDatabase,
 )
-from engine.executor import Runtime, build, explain
+from engine.executor import BATCH, Runtime, build, explain
 from engine.names import display
 from engine.planner import Planner, Scope
 from engine.result import ChangeSettings, Column, Progress, Result, UseDB
@@ -230,13 +230,47 @@ def _insert(session, ctx, stmt: A.Insert):
         run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
         return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions),
                        [T.UINT64], progress=progress)
+    values = stmt.rows
+    if len(values) <= _values_step_rows(ctx):
+        rows = _values_rows(ctx, stmt, table, positions, values)
+        table.append(rows)
+        progress.write_rows = len(rows)
+        progress.write_bytes = len(rows) * 8 * len(table.columns)
+        return _result([Column(INSERTED, "UInt64")], [[(len(rows),)]], [T.UINT64], progress=progress)
+    # more rows than one step may convert: in steps, appended together at the end (atomic)
+    return _result([Column(INSERTED, "UInt64")], _values_steps(ctx, stmt, table, positions, progress),
+                   [T.UINT64], progress=progress)
+
+
+def _values_steps(ctx, stmt, table, positions, progress):
+    """INSERT ... VALUES converted a step budget of rows per step; nothing is appended unless
+    every row converts."""
+    values, step_rows = stmt.rows, _values_step_rows(ctx)
+    rows = []
+    for start in range(0, len(values), step_rows):
+        rows += _values_rows(ctx, stmt, table, positions, values[start:start + step_rows])
+        yield []
+    table.append(rows)
+    progress.write_rows = len(rows)
+    progress.write_bytes = len(rows) * 8 * len(table.columns)
+    yield [(len(rows),)]
+
+
+def _values_step_rows(ctx) -> int:
+    """VALUES rows converted per step: a batch, as INSERT ... SELECT converts (a VALUES row
+    costs some microseconds, far more than a scanned row)."""
+    return max(1, min(BATCH, ctx.limits.step_rows))
+
+
+def _values_rows(ctx, stmt, table, positions, values_rows):
+    """VALUES rows converted to the table's row tuples (strings and floats compacted)."""
     converters, fill = _insert_plan(table, positions)
     width = len(positions)
     rows = []
     literal = _literal_value
     plain = _PLAIN_LITERALS
     literal_type = A.Literal
-    for values in stmt.rows:
+    for values in values_rows:
         if len(values) != width:
             raise EngineError(f"Table columns count is not match, expect {width}, input: {len(values)}",
                               code=TABLE_SCHEMA_MISMATCH,
@@ -246,10 +280,7 @@ def _insert(session, ctx, stmt: A.Insert):
         rows.append(fill(row) if fill is not None else row)
     if len(rows) >= 64:
         rows = _compact(rows, table)
-    table.append(rows)
-    progress.write_rows = len(rows)
-    progress.write_bytes = len(rows) * 8 * len(table.columns)
-    return _result([Column(INSERTED, "UInt64")], [[(len(rows),)]], [T.UINT64], progress=progress)
+    return rows
 
 
 _NO_CHANGE: dict = {}

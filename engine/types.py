@@ -130,11 +130,15 @@ def decimal_literal_type(text: str) -> SqlType:
 
 
 def int_literal_type(v: int) -> SqlType:
-    for name in ("UInt8", "UInt16", "UInt32", "UInt64") if v >= 0 else ("Int8", "Int16", "Int32", "Int64"):
-        lo, hi = INT_RANGES[name]
+    for lo, hi, t in _UNSIGNED_LITERAL_TYPES if v >= 0 else _SIGNED_LITERAL_TYPES:
         if lo <= v <= hi:
-            return SqlType(name)
-    return SqlType("Decimal", False, 38, 0) if v >= 0 else SqlType("Decimal", False, 38, 0)
+            return t
+    return SqlType("Decimal", False, 38, 0)
+
+
+# (low, high, type) of integer literals, narrowest first: one shared (frozen) type each
+_UNSIGNED_LITERAL_TYPES = tuple((*INT_RANGES[n], SqlType(n)) for n in ("UInt8", "UInt16", "UInt32", "UInt64"))
+_SIGNED_LITERAL_TYPES = tuple((*INT_RANGES[n], SqlType(n)) for n in ("Int8", "Int16", "Int32", "Int64"))
 
 
 _WIDTH = {"8": 8, "16": 16, "32": 32, "64": 64}

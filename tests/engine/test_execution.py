@@ -112,12 +112,19 @@ def test_progress_counts_scan_and_result_rows(db):
     assert result.progress.result_bytes > 0
 
 
-def test_big_sort_in_runs_is_correct(monkeypatch, run):
-    from engine import executor
+def test_big_sort_in_runs_is_correct():
+    from engine.limits import Limits
 
-    monkeypatch.setattr(executor, "SINGLE_SORT_LIMIT", 1000)
+    session = engine.Database(limits=Limits(step_rows=1000, sort_run_rows=1000)).session()
+
+    def run(sql):
+        return list(session.execute(sql))
+
     rows = run("SELECT number FROM numbers(5000) ORDER BY number % 100, number DESC LIMIT 3")
     assert rows == [(4900,), (4800,), (4700,)]
+    # LIMIT + OFFSET beyond the step budget: sorted in runs, merged, then cut
+    rows = run("SELECT number FROM numbers(5000) ORDER BY number % 100, number DESC LIMIT 3 OFFSET 1000")
+    assert rows == [(4920,), (4820,), (4720,)]
     rows = run("SELECT number FROM numbers(5000) ORDER BY number DESC")
     assert [r[0] for r in rows] == list(range(4999, -1, -1))
 

@@ -1,0 +1,298 @@
+"""Each step of every operator emits at most Limits.step_rows rows, and its results are unchanged."""
+
+import pytest
+
+import engine
+from engine.errors import EngineError
+from engine.limits import Limits
+
+BUDGET = 100
+
+
+def _session(step_rows=BUDGET, sort_run_rows=None):
+    """A session whose steps emit at most `step_rows` rows and sort at most `sort_run_rows`."""
+    limits = Limits(step_rows=step_rows, sort_run_rows=sort_run_rows or step_rows)
+    return engine.Database(limits=limits).session()
+
+
+def _load(session):
+    for sql in [
+        # 250 rows on key 0 (more than the budget), 5 on key 1, none on key 2
+        "CREATE TABLE big (k INT, v INT)",
+        "INSERT INTO big SELECT 0, number FROM numbers(250)",
+        "INSERT INTO big SELECT 1, number FROM numbers(5)",
+        "CREATE TABLE probe (k INT, w INT)",
+        "INSERT INTO probe SELECT number % 3, number FROM numbers(30)",
+        "CREATE TABLE sparse (x INT, y VARCHAR)",
+        "INSERT INTO sparse SELECT CASE WHEN number % 5 = 0 THEN NULL ELSE number % 13 END, "
+        "CASE WHEN number % 7 = 0 THEN NULL ELSE CAST(number % 11 AS VARCHAR) END FROM numbers(3000)",
+    ]:
+        list(session.execute(sql))
+    return session
+
+
+def _steps(result):
+    """(rows of each step, scan rows counted during each step, all rows)."""
+    sizes, scans, rows = [], [], []
+    before = result.progress.scan_rows
+    for batch in result.batches():
+        sizes.append(len(batch))
+        scans.append(result.progress.scan_rows - before)
+        before = result.progress.scan_rows
+        rows.extend(batch)
+    return sizes, scans, rows
+
+
+def _bounded_rows(sql, budget=BUDGET):
+    """The query's rows under a small budget, checked against every step and the default budget."""
+    sizes, _, rows = _steps(_load(_session(budget)).execute(sql))
+    assert max(sizes, default=0) <= budget
+    assert rows == list(_load(_session(8192)).execute(sql))  # the same rows, in the same order
+    return rows
+
+
+# ---------------------------------------------------------------- joins
+
+
+def test_hash_join_on_an_oversize_group_emits_budget_rows_per_step_in_order():
+    rows = _bounded_rows("SELECT p.w, b.v FROM probe p JOIN big b ON p.k = b.k")
+    groups = {0: list(range(250)), 1: list(range(5))}
+    assert rows == [(w, v) for w in range(30) for v in groups.get(w % 3, [])]
+
+
+@pytest.mark.parametrize("group, steps", [(BUDGET, [BUDGET] * 3), (BUDGET + 1, [BUDGET, 1] * 3)])
+def test_a_group_of_the_budget_is_one_step_and_one_more_row_is_sliced(group, steps):
+    s = _session()
+    list(s.execute("CREATE TABLE g (k INT, v INT)"))
+    list(s.execute(f"INSERT INTO g SELECT 1, number FROM numbers({group})"))
+    sizes, _, rows = _steps(s.execute("SELECT a.number, b.v FROM numbers(3) a JOIN g b ON a.number * 0 + 1 = b.k"))
+    assert [n for n in sizes if n] == steps
+    assert rows == [(a, b) for a in range(3) for b in range(group)]
+
+
+def test_hash_join_on_many_duplicates_below_the_budget_shrinks_the_probe_chunk():
+    s = _session()
+    list(s.execute("CREATE TABLE d (k INT)"))
+    list(s.execute("INSERT INTO d SELECT number % 2 FROM numbers(120)"))  # groups of 60
+    sizes, _, rows = _steps(s.execute("SELECT a.k FROM d a JOIN d b ON a.k = b.k"))
+    assert max(sizes) <= BUDGET and len(rows) == 2 * 60 * 60
+
+
+def test_skewed_join_6000_by_6000_on_one_key_stays_within_the_default_budget():
+    s = engine.Database().session()
+    list(s.execute("CREATE TABLE s (k INT)"))
+    list(s.execute("INSERT INTO s SELECT 7 FROM numbers(600)"))
+    result = s.execute("SELECT count(*) FROM s a JOIN s b ON a.k = b.k")
+    assert list(result) == [(360_000,)]
+    sizes, _, _ = _steps(s.execute("SELECT a.k FROM s a JOIN s b ON a.k = b.k"))
+    assert max(sizes) <= Limits().step_rows and sum(sizes) == 360_000
+
+
+def test_left_join_slices_keep_one_null_row_only_for_rows_matching_no_slice():
+    # key 0 meets 250 rows; the condition holds only for v >= 240 (the third slice)
+    rows = _bounded_rows("SELECT p.w, b.v FROM probe p LEFT JOIN big b ON p.k = b.k AND b.v >= 240 ORDER BY p.w, b.v")
+    expected = []
+    for w in range(30):
+        k = w % 3
+        matches = list(range(240, 250)) if k == 0 else []
+        expected += [(w, v) for v in matches] or [(w, None)]
+    assert rows == expected
+
+
+def test_full_join_with_oversize_groups():
+    rows = _bounded_rows("SELECT p.w, b.v FROM probe p FULL JOIN big b ON p.k = b.k AND b.v < 3 AND p.w < 6")
+    assert len(rows) == 2 * 3 + 2 * 3 + (30 - 4) + (255 - 6)
+
+
+def test_cross_join_emits_at_most_the_budget_per_step():
+    sizes, _, rows = _steps(_session().execute("SELECT a.number, b.number FROM numbers(300) a CROSS JOIN numbers(300) b"))
+    assert max(sizes) <= BUDGET
+    assert rows == [(a, b) for a in range(300) for b in range(300)]
+
+
+def test_nested_loop_join_condition_and_outer_join():
+    rows = _bounded_rows("SELECT a.number, b.number FROM numbers(40) a JOIN numbers(300) b ON a.number * 7 > b.number")
+    assert rows == [(a, b) for a in range(40) for b in range(300) if a * 7 > b]
+    rows = _bounded_rows("SELECT a.number, b.number FROM numbers(40) a LEFT JOIN numbers(300) b "
+                         "ON a.number * 7 = b.number + 200")
+    assert rows == [(a, a * 7 - 200 if a * 7 >= 200 else None) for a in range(40)]
+
+
+# ---------------------------------------------------------------- correlated subqueries
+
+
+def _correlated_session(inner_rows, step_rows=8192):
+    s = _session(step_rows)
+    list(s.execute("CREATE TABLE o (id INT)"))
+    list(s.execute("INSERT INTO o SELECT number FROM numbers(200)"))
+    list(s.execute("CREATE TABLE i (id INT)"))
+    list(s.execute(f"INSERT INTO i SELECT number % 50 FROM numbers({inner_rows})"))
+    return s
+
+
+def test_correlated_subquery_runs_for_16_outer_rows_per_step():
+    s = _correlated_session(50)
+    sizes, scans, rows = _steps(s.execute("SELECT (SELECT count(*) FROM i WHERE i.id = o.id) FROM o"))
+    assert rows == [(1 if n < 50 else 0,) for n in range(200)]
+    # each step scans at most the outer batch plus 16 runs of the 50-row subquery (was 200 runs)
+    assert max(scans) <= 200 + 16 * 50
+    assert max(sizes) <= 16
+
+
+def test_correlated_subquery_reading_more_than_the_budget_runs_once_per_step():
+    s = _correlated_session(150, step_rows=BUDGET)
+    sizes, scans, rows = _steps(s.execute("SELECT o.id FROM o WHERE EXISTS (SELECT 1 FROM i WHERE i.id = o.id)"))
+    assert [r[0] for r in rows] == list(range(50))
+    assert max(scans) <= BUDGET + 150
+
+
+def test_correlated_subquery_in_update_takes_few_rows_per_step():
+    s = _correlated_session(50)
+    result = s.execute("UPDATE o SET id = id + 1000 WHERE id IN (SELECT i.id FROM i WHERE i.id = o.id)")
+    _, scans, rows = _steps(result)
+    assert rows == [(50,)]
+    assert max(scans) <= 16 * (50 + 1)
+
+
+@pytest.mark.parametrize("sql, expected", [
+    ("SELECT number FROM numbers(300) WHERE number IN (SELECT i.id * 2 FROM i)", [(n,) for n in range(0, 100, 2)]),
+    ("SELECT number, (SELECT max(i.id) FROM i) FROM numbers(3)", [(n, 49) for n in range(3)]),
+    ("SELECT number FROM numbers(3) WHERE EXISTS (SELECT 1 FROM i WHERE i.id > 48)", [(0,), (1,), (2,)]),
+    ("SELECT count(*) FROM numbers(3) WHERE number NOT IN (SELECT i.id FROM i)", [(0,)]),
+])
+def test_uncorrelated_subquery_runs_in_steps_before_the_outer_rows(sql, expected):
+    s = _correlated_session(1000, step_rows=BUDGET)
+    _, scans, rows = _steps(s.execute(sql))
+    assert rows == expected
+    # at most one subquery batch and one outer batch a step: was the whole 1,000-row subquery
+    assert max(scans) <= 2 * BUDGET
+
+
+def test_uncorrelated_subquery_error_is_raised_only_when_its_value_is_needed():
+    s = _session()
+    failing = "(SELECT 1 DIV (number - number) FROM numbers(2))"
+    assert list(s.execute(f"SELECT count(*) FROM numbers(5) WHERE number > 10 AND number IN {failing}")) == [(0,)]
+    with pytest.raises(EngineError, match="divided by zero") as info:
+        list(s.execute(f"SELECT count(*) FROM numbers(5) WHERE number IN {failing}"))
+    assert info.value.code == 1006
+
+
+# ---------------------------------------------------------------- sorts
+
+
+@pytest.mark.parametrize("order", [
+    "x", "x DESC", "x NULLS FIRST", "x DESC NULLS LAST", "y, x DESC", "y DESC, x", "x % 3, y DESC NULLS FIRST, x",
+])
+def test_sort_steps_stay_within_the_budget_and_keep_ties_in_input_order(order):
+    rows = _bounded_rows(f"SELECT x, y FROM sparse ORDER BY {order}")
+    assert len(rows) == 3000
+
+
+def test_sort_of_ties_is_stable_across_runs():
+    rows = _bounded_rows("SELECT number % 7 AS k, number FROM numbers(3000) ORDER BY k DESC")
+    assert rows == sorted(((n % 7, n) for n in range(3000)), key=lambda r: -r[0])
+    rows = _bounded_rows("SELECT number % 7 AS k, number FROM numbers(3000) ORDER BY k, number DESC")
+    assert rows == sorted(((n % 7, n) for n in range(3000)), key=lambda r: (r[0], -r[1]))
+
+
+@pytest.mark.parametrize("order", ["x", "y DESC, x"])
+@pytest.mark.parametrize("run_rows", [BUDGET, 3 * BUDGET])
+def test_no_step_sorts_more_than_a_run_or_merges_more_than_the_budget(monkeypatch, order, run_rows):
+    from engine import sort
+
+    sorted_sizes = []
+    real = sort._sort_rows
+
+    def counting(rows, passes):
+        sorted_sizes.append(len(rows))
+        return real(rows, passes)
+
+    monkeypatch.setattr(sort, "_sort_rows", counting)
+    session = _load(_session(sort_run_rows=run_rows))
+    sorted_sizes.clear()
+    sizes, _, rows = _steps(session.execute(f"SELECT x, y FROM sparse ORDER BY {order}"))
+    runs = 3000 // run_rows
+    assert len(rows) == 3000 and sorted_sizes[:runs] == [run_rows] * runs  # one run per step
+    assert max(sorted_sizes[runs:]) <= BUDGET  # merged a budget at a time
+    assert max(sizes) <= BUDGET
+
+
+@pytest.mark.parametrize("count, runs", [(3 * BUDGET, 1), (3 * BUDGET + 1, 2)])
+def test_a_sort_of_run_rows_is_one_run_and_one_more_row_is_merged(monkeypatch, count, runs):
+    from engine import sort
+
+    merged = []
+    real = sort._merge_runs
+    monkeypatch.setattr(sort, "_merge_runs", lambda r, *a: merged.append(len(r)) or real(r, *a))
+    sizes, _, rows = _steps(_session(sort_run_rows=3 * BUDGET).execute(
+        f"SELECT number FROM numbers({count}) ORDER BY number % 7, number DESC"))
+    assert merged == ([] if runs == 1 else [runs])
+    assert max(sizes) <= BUDGET
+    assert [r[0] for r in rows] == sorted(range(count), key=lambda n: (n % 7, -n))
+
+
+@pytest.mark.parametrize("limit, offset", [(10, 0), (BUDGET, 0), (BUDGET + 1, 0), (50, BUDGET), (2000, 10)])
+def test_order_by_limit_at_and_above_the_budget(limit, offset):
+    rows = _bounded_rows(f"SELECT number FROM numbers(3000) ORDER BY number % 10 DESC, number LIMIT {limit} OFFSET {offset}")
+    assert [r[0] for r in rows] == sorted(range(3000), key=lambda n: (-(n % 10), n))[offset:offset + limit]
+
+
+# ---------------------------------------------------------------- other operators
+
+
+@pytest.mark.parametrize("sql, count", [
+    ("SELECT number FROM numbers(1000)", 1000),
+    ("SELECT x, y FROM sparse WHERE x > 2", None),
+    ("SELECT number % 500, count(*) FROM numbers(3000) GROUP BY number % 500", 500),
+    ("SELECT DISTINCT number % 700 FROM numbers(3000)", 700),
+    ("SELECT DISTINCT x, y FROM sparse", None),
+    ("SELECT number FROM numbers(1000) UNION SELECT number FROM numbers(1500)", 1500),
+    ("SELECT number FROM numbers(1000) UNION ALL SELECT number FROM numbers(1500)", 2500),
+    ("SELECT number FROM numbers(1000) EXCEPT SELECT number FROM numbers(300)", 700),
+    ("SELECT number FROM numbers(1000) INTERSECT SELECT number FROM numbers(300)", 300),
+])
+def test_every_operator_emits_at_most_the_budget_per_step(sql, count):
+    sizes, _, rows = _steps(_load(_session()).execute(sql))
+    assert max(sizes) <= BUDGET
+    assert sorted(rows, key=repr) == sorted(_load(_session(8192)).execute(sql), key=repr)
+    if count is not None:
+        assert len(rows) == count
+
+
+# ---------------------------------------------------------------- INSERT ... VALUES
+
+
+def _values(n, bad_at=None):
+    return ", ".join(f"({i}, 'v{i}')" if i != bad_at else f"('x{i}', 'v{i}')" for i in range(n))
+
+
+def test_insert_values_of_budget_rows_is_done_by_execute():
+    s = _session()
+    list(s.execute("CREATE TABLE w (a INT, b VARCHAR)"))
+    result = s.execute(f"INSERT INTO w VALUES {_values(BUDGET)}")
+    assert list(s.execute("SELECT count(*) FROM w")) == [(BUDGET,)]
+    assert list(result) == [(BUDGET,)]
+
+
+def test_insert_values_above_the_budget_converts_in_steps_and_appends_at_the_end():
+    s = _session()
+    list(s.execute("CREATE TABLE w (a INT, b VARCHAR)"))
+    n = 10 * BUDGET + 1
+    result = s.execute(f"INSERT INTO w VALUES {_values(n)}")
+    steps = result.batches()
+    assert next(steps) == []  # one step converted BUDGET rows...
+    assert list(s.execute("SELECT count(*) FROM w")) == [(0,)]  # ...and appended none yet
+    rest = list(steps)
+    assert rest == [[]] * 10 + [[(n,)]]  # 11 steps of conversion in all, then the answer
+    assert result.progress.write_rows == n
+    assert list(s.execute("SELECT count(*), sum(a), max(b) FROM w")) == [(n, n * (n - 1) // 2, "v999")]
+
+
+def test_insert_values_failing_in_a_late_row_inserts_nothing():
+    s = _session()
+    list(s.execute("CREATE TABLE w (a INT, b VARCHAR)"))
+    result = s.execute(f"INSERT INTO w VALUES {_values(1000, bad_at=950)}")
+    with pytest.raises(EngineError) as info:
+        list(result)
+    assert info.value.code == 1006
+    assert list(s.execute("SELECT count(*) FROM w")) == [(0,)]
