@@ -15,6 +15,14 @@ from engine import expr as P
 from engine.compile import Codegen
 from engine.errors import INTERNAL, EngineError
 from engine.expr import Expr
+from engine.memory import (
+    HASH_ENTRY_BYTES,
+    LIST_SLOT_BYTES,
+    SORT_SLOT_BYTES,
+    batch_bytes,
+    charge_growth,
+    growth_bytes,
+)
 
 BATCH = 2048
 SINGLE_SORT_LIMIT = 300_000  # above this many rows, sort in runs and merge
@@ -28,6 +36,7 @@ class Runtime:
         self.progress = progress
         self.nonnull = nonnull  # column ids that hold no NULL in the planned snapshot
         self.nonneg = nonneg  # integer column ids that hold no negative value in it
+        self.memory = ctx.memory  # engine.memory.QueryMemory: breakers charge the rows they hold
 
 
 def build(plan: P.Plan, rt: Runtime):
@@ -217,6 +226,7 @@ def _build_one(plan, rt):
 def _build_materialized(plan: P.Materialized, rt):
     def run(p):
         rows = plan.produce(rt.ctx)
+        rt.memory.charge(batch_bytes(rows))
         for i in range(0, len(rows), BATCH):
             yield rows[i:i + BATCH]
 
@@ -308,6 +318,7 @@ def _build_join(plan: P.Join, rt, pred=None, exprs=None):
         ht = {}
         right = []
         for batch in right_run(p):
+            rt.memory.charge(batch_bytes(batch, HASH_ENTRY_BYTES if key_fn is not None else 0))
             if key_fn is not None:
                 key_fn(batch, p, ht)
             if key_fn is None or kind == "FULL":
@@ -441,9 +452,11 @@ def _build_aggregate(plan: P.Aggregate, rt):
 
     def run(p):
         acc = {}
+        groups = 0  # memory: groups charged so far
         for batch in child_run(p):
             if batch:
                 step(batch, p, acc)
+                groups = charge_growth(rt.memory, acc, groups, HASH_ENTRY_BYTES)
             yield []
         items = list(acc.items())
         acc = None
@@ -631,6 +644,7 @@ def _build_sort(plan: P.Sort, rt, limit=None, offset=0):
             if k == 0:
                 return
             best = []
+            held = 0  # memory: most rows `best` held so far (charged)
             if len(passes) == 1:
                 key, reverse = passes[0]
                 pick = heapq.nlargest if reverse else heapq.nsmallest
@@ -640,11 +654,13 @@ def _build_sort(plan: P.Sort, rt, limit=None, offset=0):
                             batch = better(batch, key(best[-1]))  # best is sorted: [-1] is k-th
                         if batch:
                             best = pick(k, chain(best, batch), key=key)
+                            held = charge_growth(rt.memory, best, held, LIST_SLOT_BYTES)
                     yield []
             else:
                 for batch in child_run(p):
                     if batch:
                         best.extend(batch)
+                        held = charge_growth(rt.memory, best, held, SORT_SLOT_BYTES + LIST_SLOT_BYTES)
                         if len(best) > max(4 * k, BATCH):
                             best = _sort_rows(best, passes)[:k]
                     yield []
@@ -656,6 +672,7 @@ def _build_sort(plan: P.Sort, rt, limit=None, offset=0):
         rows = []
         runs = []
         for batch in child_run(p):
+            rt.memory.charge(batch_bytes(batch, SORT_SLOT_BYTES))
             rows.extend(batch)
             if len(rows) >= SINGLE_SORT_LIMIT:
                 runs.append(_sort_rows(rows, passes))
@@ -734,6 +751,7 @@ def _build_distinct(plan: P.Distinct, rt, streaming=False):
 
     def run_sets(p):
         seen = set()
+        held = 0  # memory: distinct rows charged so far
         for values in values_run(p):
             if values is None:
                 yield []
@@ -742,13 +760,16 @@ def _build_distinct(plan: P.Distinct, rt, streaming=False):
                 values = set(values)
             fresh = values - seen if seen else values  # iterates the batch's set, not `seen`
             seen |= fresh
+            held = charge_growth(rt.memory, seen, held, HASH_ENTRY_BYTES)
             yield fresh
 
     def run_breaker(p):
         seen = set()
+        held = 0  # memory: distinct rows charged so far
         for values in values_run(p):
             if values is not None:
                 seen.update(values)
+                held = charge_growth(rt.memory, seen, held, HASH_ENTRY_BYTES)
             yield []
         yield from _chunks(seen, scalar)
 
@@ -815,20 +836,28 @@ def _build_setop(plan: P.SetOp, rt):
                 return
             seen = set()
             add = seen.add
+            held = 0  # memory: distinct rows charged so far
             for batch in chain(left_run(p), right_run(p)):
-                yield [r for r in batch if not (r in seen or add(r))]
+                out = [r for r in batch if not (r in seen or add(r))]
+                held = charge_growth(rt.memory, seen, held, HASH_ENTRY_BYTES)
+                yield out
             return
         other = set()
+        held = 0  # memory: rows of `other` and then of `seen` charged so far
         for batch in right_run(p):
             other.update(batch)
+            held = charge_growth(rt.memory, other, held, HASH_ENTRY_BYTES)
             yield []
         seen = set()
         add = seen.add
+        held = 0
         for batch in left_run(p):
             if op == "EXCEPT":
-                yield [r for r in batch if r not in other and not (r in seen or add(r))]
+                out = [r for r in batch if r not in other and not (r in seen or add(r))]
             else:
-                yield [r for r in batch if r in other and not (r in seen or add(r))]
+                out = [r for r in batch if r in other and not (r in seen or add(r))]
+            held = charge_growth(rt.memory, seen, held, HASH_ENTRY_BYTES)
+            yield out
 
     return run
 
@@ -904,6 +933,7 @@ def subquery_runner(sq: P.Subquery, rt: Runtime):
 
         return exists
     negated = sq.negated
+    cached_sets = [0]  # memory: bytes charged for the IN sets in `cache`
 
     def contains(params, x):
         entry = cache.get(params)
@@ -916,6 +946,11 @@ def subquery_runner(sq: P.Subquery, rt: Runtime):
             entry = (values, has_null)
             if len(cache) > 100_000:
                 cache.clear()
+                rt.memory.release(cached_sets[0])  # memory: the sets dropped with the cache
+                cached_sets[0] = 0
+            held = growth_bytes(values, len(values), HASH_ENTRY_BYTES)
+            rt.memory.charge(held)  # memory: the IN set, held in the cache
+            cached_sets[0] += held
             cache[params] = entry
         values, has_null = entry
         if not values and not has_null:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import datetime
+import time
 
 import grammar
 from engine import settings as S
 from engine.catalog import Catalog
 from engine.errors import EngineError, SqlSyntaxError, UnknownDatabase
 from engine.limits import Limits
+from engine.memory import ServerMemory
 from engine.result import Progress, Result, as_engine_error
 from grammar import ast as A
 
@@ -16,10 +18,14 @@ from grammar import ast as A
 class Database:
     """Owns the catalog and the global settings; sessions share it (one thread only)."""
 
-    def __init__(self, limits: Limits | None = None):
+    def __init__(self, limits: Limits | None = None, clock=time.monotonic):
         self.catalog = Catalog()
         self.global_settings: dict[str, str] = {}
         self.limits = limits or Limits()
+        # what all running queries hold together (engine.memory); each query charges it
+        self.memory = ServerMemory(self.limits.memory_budget())
+        # seconds, read for max_execute_time_in_seconds (injectable for tests)
+        self.clock = clock
 
     @property
     def databases(self):
@@ -40,6 +46,7 @@ class QueryContext:
         self.session_settings = session.settings
         self.global_settings = session.db.global_settings
         self.limits = session.db.limits
+        self.memory = session.db.memory.query(int(session.setting("max_memory_usage")))
         self._now = None
 
     @property
@@ -94,17 +101,27 @@ class Session:
         """Parse (unless `statement`, the result of `parse(sql)`, is given), bind and start `sql`."""
         from engine.statements import run_statement
 
+        started = self.db.clock()  # max_execute_time_in_seconds counts from here
+        ctx = None
         try:
             stmt = statement if statement is not None else self.parse(sql)
             if not isinstance(stmt, A.UseDatabase) and not self.db.catalog.has_database(self.database):
                 raise UnknownDatabase(f"Unknown database '{self.database}'")
-            return run_statement(self, QueryContext(self), stmt)
-        except EngineError:
-            raise
-        except RecursionError:
-            raise EngineError("statement is nested too deeply", code=1001) from None
-        except Exception as exc:  # noqa: BLE001 - never let a raw Python exception escape
+            ctx = QueryContext(self)
+            result = run_statement(self, ctx, stmt)
+        except BaseException as exc:  # noqa: BLE001 - free what it held; no raw exception escapes
+            if ctx is not None:
+                ctx.memory.release()
+            if isinstance(exc, EngineError) or not isinstance(exc, Exception):
+                raise
+            if isinstance(exc, RecursionError):
+                raise EngineError("statement is nested too deeply", code=1001) from None
             raise as_engine_error(exc) from exc
+        result.memory = ctx.memory
+        seconds = int(self.setting("max_execute_time_in_seconds"))
+        if seconds:
+            result.set_deadline(self.db.clock, started + seconds)
+        return result
 
     def new_result(self, schema, rows, types=(), affect=None, progress=None) -> Result:
         return Result(schema, rows, affect=affect, progress=progress or Progress(), types=list(types))

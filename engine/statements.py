@@ -19,6 +19,7 @@ from engine.errors import (
     UnknownDatabase,
 )
 from engine.executor import Runtime, build, explain
+from engine.memory import batch_bytes
 from engine.names import display
 from engine.planner import Planner, Scope
 from engine.result import ChangeSettings, Column, Progress, Result, UseDB
@@ -104,8 +105,8 @@ def _create_table(session, ctx, stmt: A.CreateTable):
         catalog.add_table(table, stmt.if_not_exists, stmt.pos)
         progress = Progress()
         run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
-        return _result([], _insert_steps(table, run(()), progress, list(range(len(columns))), report=False),
-                       progress=progress)
+        return _result([], _insert_steps(table, run(()), progress, list(range(len(columns))), ctx.memory,
+                                         report=False), progress=progress)
     columns = []
     seen = set()
     for cd in stmt.columns:
@@ -228,7 +229,7 @@ def _insert(session, ctx, stmt: A.Insert):
             raise BadArguments(f"Fields in select statement is not equal with expected, select fields: "
                                f"{len(plan.layout)}, insert fields: {len(positions)}", position=stmt.pos)
         run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
-        return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions),
+        return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions, ctx.memory),
                        [T.UINT64], progress=progress)
     converters, fill = _insert_plan(table, positions)
     width = len(positions)
@@ -244,6 +245,7 @@ def _insert(session, ctx, stmt: A.Insert):
         row = tuple([conv(v.value if type(v) is literal_type and v.kind in plain else literal(v, ctx))
                      for conv, v in zip(converters, values, strict=False)])
         rows.append(fill(row) if fill is not None else row)
+    ctx.memory.charge(batch_bytes(rows))  # the VALUES buffer (released when the result is)
     if len(rows) >= 64:
         rows = _compact(rows, table)
     table.append(rows)
@@ -273,11 +275,12 @@ def _compact(rows, table):
     return out
 
 
-def _insert_steps(table: Table, batches, progress: Progress, positions, report=True):
+def _insert_steps(table: Table, batches, progress: Progress, positions, memory, report=True):
     """Consume a query in bounded steps, then append everything at once (atomic)."""
     converters, fill = _insert_plan(table, positions)
     rows = []
     for batch in batches:
+        memory.charge(batch_bytes(batch))  # the rows buffered until the append
         for r in batch:
             row = tuple([conv(v) for conv, v in zip(converters, r, strict=False)])
             rows.append(fill(row) if fill is not None else row)
