@@ -101,6 +101,7 @@ class Query:
         self.affect = result.affect
         self._batches = result.batches()
         self._render = result.renderer(null_as_str)
+        self.buffer.memory = result.memory  # unread rows count against the query's memory
 
     def fail(self, code: int, message: str) -> None:
         """End the query as Failed (an error before or while producing rows)."""
@@ -112,6 +113,8 @@ class Query:
             return False
         try:
             batch = next(self._batches, _DONE)
+            if batch and batch is not _DONE:
+                self.buffer.add(self._render(batch))  # may raise MemoryExceedsLimit (2411)
         except engine.EngineError as e:
             self._end(FAILED, QueryError(e.code, e.message))
             return False
@@ -122,8 +125,6 @@ class Query:
         if batch is _DONE:
             self._end(SUCCEEDED)
             return False
-        if batch:
-            self.buffer.add(self._render(batch))
         return True
 
     def run_inline(self, max_steps: int, budget_secs: float, timer) -> None:
@@ -173,6 +174,12 @@ class Query:
                 pass
         self._engine_session = None
         self.buffer.end(discard=discard_rows)
+
+    def check_deadline(self) -> None:
+        """Fail the query if it ran out of max_execute_time_in_seconds while paused (a full page
+        buffer stops its steps, and the engine checks the limit only at a step)."""
+        if self.state == RUNNING and self._result is not None and self._result.past_deadline():
+            self._end(FAILED, QueryError(ABORTED_QUERY, engine.TIME_LIMIT_MESSAGE))
 
     def kill(self) -> None:
         """Stop the producer now and free the result; later page requests get 400."""
@@ -373,6 +380,8 @@ class QueryRegistry:
         for query in stale:
             del self._queries[query.id]
             query.expire()
+        for query in self._queries.values():
+            query.check_deadline()
         if stale:
             self._evict_above = self.max_retained
 
