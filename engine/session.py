@@ -46,7 +46,8 @@ class QueryContext:
         self.session_settings = session.settings
         self.global_settings = session.db.global_settings
         self.limits = session.db.limits
-        self.memory = session.db.memory.query(int(session.setting("max_memory_usage")))
+        limit = session.explicit_setting("max_memory_usage")  # unset: the default, 0 (none)
+        self.memory = session.db.memory.query(int(limit) if limit else 0)
         self._now = None
 
     @property
@@ -101,7 +102,9 @@ class Session:
         """Parse (unless `statement`, the result of `parse(sql)`, is given), bind and start `sql`."""
         from engine.statements import run_statement
 
-        started = self.db.clock()  # max_execute_time_in_seconds counts from here
+        # max_execute_time_in_seconds counts from here (0 or unset: no limit, no clock read)
+        seconds = self.explicit_setting("max_execute_time_in_seconds")
+        started = self.db.clock() if seconds and seconds != "0" else None
         ctx = None
         try:
             stmt = statement if statement is not None else self.parse(sql)
@@ -118,9 +121,8 @@ class Session:
                 raise EngineError("statement is nested too deeply", code=1001) from None
             raise as_engine_error(exc) from exc
         result.memory = ctx.memory
-        seconds = int(self.setting("max_execute_time_in_seconds"))
-        if seconds:
-            result.set_deadline(self.db.clock, started + seconds)
+        if started is not None:
+            result.set_deadline(self.db.clock, started + int(seconds))
         return result
 
     def new_result(self, schema, rows, types=(), affect=None, progress=None) -> Result:

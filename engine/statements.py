@@ -245,8 +245,9 @@ def _insert(session, ctx, stmt: A.Insert):
         row = tuple([conv(v.value if type(v) is literal_type and v.kind in plain else literal(v, ctx))
                      for conv, v in zip(converters, values, strict=False)])
         rows.append(fill(row) if fill is not None else row)
-    ctx.memory.charge(batch_bytes(rows))  # the VALUES buffer (released when the result is)
     if len(rows) >= 64:
+        # the VALUES buffer, released with the result (a few rows are not worth the estimate)
+        ctx.memory.charge(batch_bytes(rows))
         rows = _compact(rows, table)
     table.append(rows)
     progress.write_rows = len(rows)

@@ -121,7 +121,7 @@ def test_the_cross_join_sort_fails_fast_under_a_few_megabytes(db):
     "SELECT name FROM system.settings",
     "INSERT INTO big SELECT number FROM numbers(5000)",
     "CREATE TABLE copy AS SELECT number FROM numbers(5000)",
-    "INSERT INTO big VALUES " + ", ".join(["(1)"] * 50),
+    "INSERT INTO big VALUES " + ", ".join(["(1)"] * 100),
     "UPDATE big SET x = x + 1",
     "UPDATE big SET x = 0 WHERE x = 4999",
     "DELETE FROM big WHERE x = 4999",
