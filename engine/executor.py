@@ -542,12 +542,17 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
             lines += [f"if {v} and st[{i}] is None:", f"    st[{i}] = {v}[0]"]
     step = cg.build(["b", "p", "st", "cnt"], lines or ["pass"])
 
+    distinct_slots = [i for i, a in enumerate(aggs) if a.distinct]  # memory: sets that grow
+
     def run(p):
         st = [set() if a.distinct else 0 if a.name == "count" else None for a in aggs]
         cnt = [0] * len(aggs)
+        held = [0] * len(aggs)  # memory: values of each DISTINCT set charged so far
         for batch in child_run(p):
             if batch:
                 step(batch, p, st, cnt)
+                for i in distinct_slots:
+                    held[i] = charge_growth(rt.memory, st[i], held[i], HASH_ENTRY_BYTES)
             yield []
         row = []
         for i, a in enumerate(aggs):

@@ -111,6 +111,7 @@ def test_the_cross_join_sort_fails_fast_under_a_few_megabytes(db):
     "SELECT * FROM numbers(50000) ORDER BY number DESC LIMIT 40000",
     "SELECT number % 3000, count(*) FROM numbers(5000) GROUP BY 1",
     "SELECT DISTINCT number % 3000 FROM numbers(5000)",
+    "SELECT count(DISTINCT number), sum(number) FROM numbers(5000)",
     "SELECT DISTINCT number % 3000 FROM numbers(50000) LIMIT 2900",
     "SELECT * FROM numbers(5000) a JOIN numbers(5000) b ON a.number = b.number",
     "SELECT * FROM numbers(10) a CROSS JOIN numbers(5000) b",
