@@ -245,11 +245,15 @@ def _insert(session, ctx, stmt: A.Insert):
         row = tuple([conv(v.value if type(v) is literal_type and v.kind in plain else literal(v, ctx))
                      for conv, v in zip(converters, values, strict=False)])
         rows.append(fill(row) if fill is not None else row)
+    buffered = 0
     if len(rows) >= 64:
-        # the VALUES buffer, released with the result (a few rows are not worth the estimate)
-        ctx.memory.charge(batch_bytes(rows))
+        # the VALUES buffer (a few rows are not worth the estimate); the insert is done before
+        # the caller sees the result, which it may never iterate, so it is released right away
+        buffered = batch_bytes(rows)
+        ctx.memory.charge(buffered)
         rows = _compact(rows, table)
     table.append(rows)
+    ctx.memory.release(buffered)
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
     return _result([Column(INSERTED, "UInt64")], [[(len(rows),)]], [T.UINT64], progress=progress)

@@ -184,9 +184,10 @@ def test_memory_is_released_when_a_statement_fails_before_its_result(db):
     assert db.memory.used == 0
 
 
-def test_insert_values_releases_its_buffer(db):
-    list(db.session().execute("INSERT INTO n VALUES " + ", ".join(["(1)"] * 500)))
+def test_insert_values_releases_its_buffer_even_if_the_result_is_never_read(db):
+    db.session().execute("INSERT INTO n VALUES " + ", ".join(["(1)"] * 500))
     assert db.memory.used == 0
+    assert list(db.session().execute("SELECT count(*) FROM n")) == [(502,)]
 
 
 def test_charges_are_refused_whole_and_release_never_goes_below_zero():
