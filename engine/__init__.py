@@ -17,12 +17,17 @@ This is the contract web/ relies on (see ARCHITECTURE.md section 2):
 - `Result.renderer(null_as_str)` returns a function turning a batch into wire rows (lists of
   strings, None for NULL unless null_as_str, then "NULL").
 - `Result.close()` stops the pipeline; idempotent.
+- `Result.memory` is the query's memory tracker (engine.memory.QueryMemory): a consumer that
+  buffers rows may `charge(nbytes)` (raises MemoryExceedsLimit, 2411) and `release(nbytes)`;
+  everything is freed when the result ends or is closed. `Result.past_deadline()` says the
+  query ran out of max_execute_time_in_seconds (its steps then fail with 1043,
+  TIME_LIMIT_MESSAGE).
 """
 
 from __future__ import annotations
 
 from engine.errors import EngineError, SqlSyntaxError
-from engine.result import ChangeSettings, Column, Progress, Result, UseDB
+from engine.result import TIME_LIMIT_MESSAGE, ChangeSettings, Column, Progress, Result, UseDB
 from engine.session import Database, Session
 from engine.version import VERSION, VERSION_STRING
 
@@ -35,6 +40,7 @@ __all__ = [
     "Result",
     "Session",
     "SqlSyntaxError",
+    "TIME_LIMIT_MESSAGE",
     "UseDB",
     "VERSION",
     "VERSION_STRING",

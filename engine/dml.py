@@ -13,6 +13,7 @@ from engine.conversion import value_converter
 from engine.errors import SEMANTIC, BadArguments, EngineError
 from engine.executor import BATCH, Runtime
 from engine.expr import Expr, may_be_null
+from engine.memory import LIST_SLOT_BYTES, batch_bytes
 from engine.planner import Planner, Scope
 from engine.result import Column, Progress, Result
 from engine.subquery import correlated_rows, prefetch_steps, subquery_runner
@@ -122,17 +123,22 @@ def run_update(ctx, stmt: A.Update) -> Result:
 def _update_steps(target: _Target, every, hits, may_write_null, may_write_negative):
     new_rows = None  # built from the first changed batch on (no copy while nothing matches)
     changed = 0
+    memory = target.ctx.memory  # charged: new rows in full, unchanged rows one list slot each
     yield from prefetch_steps(target.codegen)
     for start, batch in target.batches():
         if every is not None:
             if new_rows is None:
                 new_rows = []
+            memory.charge(batch_bytes(batch))
             new_rows.extend(every(batch, ()))
             changed += len(batch)
         else:
             found = hits(batch, ())
+            if new_rows is not None or found:
+                memory.charge(len(batch) * LIST_SLOT_BYTES + batch_bytes(found))
             if found:
                 if new_rows is None:
+                    memory.charge(start * LIST_SLOT_BYTES)
                     new_rows = target.rows[:start]
                 base = len(new_rows)
                 new_rows.extend(batch)
@@ -176,14 +182,17 @@ def _delete_all(target: _Target):
 def _delete_steps(target: _Target, keep):
     new_rows = None  # built from the first batch that loses a row on
     deleted = 0
+    memory = target.ctx.memory  # charged: one list slot per kept row (the rows are the table's)
     yield from prefetch_steps(target.codegen)
     for start, batch in target.batches():
         kept = keep(batch, ())
         if len(kept) != len(batch):
             if new_rows is None:
+                memory.charge(start * LIST_SLOT_BYTES)
                 new_rows = target.rows[:start]
             deleted += len(batch) - len(kept)
         if new_rows is not None:
+            memory.charge(len(kept) * LIST_SLOT_BYTES)
             new_rows.extend(kept)
         yield []
     if deleted:

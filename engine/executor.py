@@ -15,6 +15,7 @@ from operator import itemgetter
 from engine import expr as P
 from engine.compile import Codegen
 from engine.errors import EngineError
+from engine.memory import HASH_ENTRY_BYTES, batch_bytes, charge_growth
 from engine.subquery import correlated_rows, prefetching, subquery_runner
 
 BATCH = 2048
@@ -31,6 +32,7 @@ class Runtime:
         self.batch = min(BATCH, self.step_rows)  # rows per scan batch and per output chunk
         self.nonnull = nonnull  # column ids that hold no NULL in the planned snapshot
         self.nonneg = nonneg  # integer column ids that hold no negative value in it
+        self.memory = ctx.memory  # engine.memory.QueryMemory: breakers charge the rows they hold
 
 
 def build(plan: P.Plan, rt: Runtime):
@@ -247,6 +249,7 @@ def _build_materialized(plan: P.Materialized, rt):
 
     def run(p):
         rows = plan.produce(rt.ctx)
+        rt.memory.charge(batch_bytes(rows))
         for i in range(0, len(rows), step):
             yield rows[i:i + step]
 
@@ -365,9 +368,11 @@ def _build_aggregate(plan: P.Aggregate, rt):
 
     def run(p):
         acc = {}
+        groups = 0  # memory: groups charged so far
         for batch in child_run(p):
             if batch:
                 step(batch, p, acc)
+                groups = charge_growth(rt.memory, acc, groups, HASH_ENTRY_BYTES)
             yield []
         # the groups in chunks straight off the dict (no step copies every group at once)
         items = iter(acc.items())
@@ -454,12 +459,17 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
             lines += [f"if {v} and st[{i}] is None:", f"    st[{i}] = {v}[0]"]
     step = cg.build(["b", "p", "st", "cnt"], lines or ["pass"])
 
+    distinct_slots = [i for i, a in enumerate(aggs) if a.distinct]  # memory: sets that grow
+
     def run(p):
         st = [set() if a.distinct else 0 if a.name == "count" else None for a in aggs]
         cnt = [0] * len(aggs)
+        held = [0] * len(aggs)  # memory: values of each DISTINCT set charged so far
         for batch in child_run(p):
             if batch:
                 step(batch, p, st, cnt)
+                for i in distinct_slots:
+                    held[i] = charge_growth(rt.memory, st[i], held[i], HASH_ENTRY_BYTES)
             yield []
         row = []
         for i, a in enumerate(aggs):
@@ -548,6 +558,7 @@ def _build_distinct(plan: P.Distinct, rt, streaming=False):
 
     def run_sets(p):
         seen = set()
+        held = 0  # memory: distinct rows charged so far
         for values in values_run(p):
             if values is None:
                 yield []
@@ -556,13 +567,16 @@ def _build_distinct(plan: P.Distinct, rt, streaming=False):
                 values = set(values)
             fresh = values - seen if seen else values  # iterates the batch's set, not `seen`
             seen |= fresh
+            held = charge_growth(rt.memory, seen, held, HASH_ENTRY_BYTES)
             yield fresh
 
     def run_breaker(p):
         seen = set()
+        held = 0  # memory: distinct rows charged so far
         for values in values_run(p):
             if values is not None:
                 seen.update(values)
+                held = charge_growth(rt.memory, seen, held, HASH_ENTRY_BYTES)
             yield []
         yield from _chunks(seen, scalar, rt.batch)
 
@@ -629,20 +643,28 @@ def _build_setop(plan: P.SetOp, rt):
                 return
             seen = set()
             add = seen.add
+            held = 0  # memory: distinct rows charged so far
             for batch in chain(left_run(p), right_run(p)):
-                yield [r for r in batch if not (r in seen or add(r))]
+                out = [r for r in batch if not (r in seen or add(r))]
+                held = charge_growth(rt.memory, seen, held, HASH_ENTRY_BYTES)
+                yield out
             return
         other = set()
+        held = 0  # memory: rows of `other` and then of `seen` charged so far
         for batch in right_run(p):
             other.update(batch)
+            held = charge_growth(rt.memory, other, held, HASH_ENTRY_BYTES)
             yield []
         seen = set()
         add = seen.add
+        held = 0
         for batch in left_run(p):
             if op == "EXCEPT":
-                yield [r for r in batch if r not in other and not (r in seen or add(r))]
+                out = [r for r in batch if r not in other and not (r in seen or add(r))]
             else:
-                yield [r for r in batch if r in other and not (r in seen or add(r))]
+                out = [r for r in batch if r in other and not (r in seen or add(r))]
+            held = charge_growth(rt.memory, seen, held, HASH_ENTRY_BYTES)
+            yield out
 
     return run
 

@@ -13,6 +13,7 @@ from itertools import islice
 
 from engine.executor import _build_one_pass, _codegen, _cols, _map_source, build
 from engine.expr import Expr
+from engine.memory import HASH_ENTRY_BYTES, batch_bytes
 from engine.subquery import correlated_rows, prefetching
 
 
@@ -112,6 +113,7 @@ def build_join(plan, rt, pred=None, exprs=None):
         ht = {}
         right = []
         for batch in right_run(p):
+            rt.memory.charge(batch_bytes(batch, HASH_ENTRY_BYTES if key_fn is not None else 0))
             if key_fn is not None:
                 key_fn(batch, p, ht)
             if key_fn is None or kind == "FULL":

@@ -11,7 +11,9 @@ from gc import isenabled as gc_isenabled
 from itertools import chain
 
 from engine import types as T
-from engine.errors import BadArguments, EngineError
+from engine.errors import AbortedQuery, BadArguments, EngineError
+
+TIME_LIMIT_MESSAGE = "Aborted query, because the execution time exceeds the maximum execution time limit"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +73,19 @@ class Result:
     types: list = field(default_factory=list)  # SqlType per column (for rendering)
     max_rows: int = 0
     pause_gc: bool = True  # False for pipelines too small to gain from pausing the collector
+    memory: object = None  # the query's engine.memory.QueryMemory; freed when the result is released
+    _clock: Callable[[], float] | None = None  # with _deadline: max_execute_time_in_seconds
+    _deadline: float = 0.0
     _closed: bool = False
+
+    def set_deadline(self, clock: Callable[[], float], deadline: float) -> None:
+        """Fail the query with AbortedQuery (1043) at the first step once clock() passes `deadline`."""
+        self._clock = clock
+        self._deadline = deadline
+
+    def past_deadline(self) -> bool:
+        """Whether the query has run out of max_execute_time_in_seconds (checked once per step)."""
+        return self._clock is not None and self._clock() > self._deadline
 
     def batches(self) -> Iterator[list[tuple]]:
         """The result's batches; each next() runs one bounded step of the pipeline.
@@ -86,6 +100,7 @@ class Result:
         progress = self.progress
         width = max(len(self.schema), 1) * 8
         limit = self.max_rows
+        past_deadline = self.past_deadline if self._clock is not None else None
         # batches computed already need no pause; nor does an embedder's disabled collector
         pause = self.pause_gc and type(rows) is not _LIST_ITERATOR and gc_isenabled()
         if pause:
@@ -96,6 +111,8 @@ class Result:
                     gc_enable()  # ...the consumer runs with it on
                 if self._closed:
                     return
+                if past_deadline is not None and past_deadline():
+                    raise AbortedQuery(TIME_LIMIT_MESSAGE)
                 if limit:
                     room = limit - progress.result_rows
                     if len(batch) >= room:
@@ -153,6 +170,8 @@ class Result:
                 close()
             except Exception:  # noqa: BLE001 - closing must never fail
                 pass
+        if self.memory is not None:
+            self.memory.release()  # the pipeline's rows are gone now
 
     def __iter__(self) -> Iterator[tuple]:
         return chain.from_iterable(self.batches())

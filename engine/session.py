@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import datetime
+import time
 
 import grammar
 from engine import settings as S
 from engine.catalog import Catalog
 from engine.errors import EngineError, SqlSyntaxError, UnknownDatabase
 from engine.limits import Limits
+from engine.memory import ServerMemory
 from engine.result import Progress, Result, as_engine_error
 from grammar import ast as A
 
@@ -16,10 +18,14 @@ from grammar import ast as A
 class Database:
     """Owns the catalog and the global settings; sessions share it (one thread only)."""
 
-    def __init__(self, limits: Limits | None = None):
+    def __init__(self, limits: Limits | None = None, clock=time.monotonic):
         self.catalog = Catalog()
         self.global_settings: dict[str, str] = {}
         self.limits = limits or Limits()
+        # what all running queries hold together (engine.memory); each query charges it
+        self.memory = ServerMemory(self.limits.memory_budget())
+        # seconds, read for max_execute_time_in_seconds (injectable for tests)
+        self.clock = clock
 
     @property
     def databases(self):
@@ -40,6 +46,8 @@ class QueryContext:
         self.session_settings = session.settings
         self.global_settings = session.db.global_settings
         self.limits = session.db.limits
+        limit = session.explicit_setting("max_memory_usage")  # unset: the default, 0 (none)
+        self.memory = session.db.memory.query(int(limit) if limit else 0)
         self._now = None
 
     @property
@@ -94,17 +102,28 @@ class Session:
         """Parse (unless `statement`, the result of `parse(sql)`, is given), bind and start `sql`."""
         from engine.statements import run_statement
 
+        # max_execute_time_in_seconds counts from here (0 or unset: no limit, no clock read)
+        seconds = self.explicit_setting("max_execute_time_in_seconds")
+        started = self.db.clock() if seconds and seconds != "0" else None
+        ctx = None
         try:
             stmt = statement if statement is not None else self.parse(sql)
             if not isinstance(stmt, A.UseDatabase) and not self.db.catalog.has_database(self.database):
                 raise UnknownDatabase(f"Unknown database '{self.database}'")
-            return run_statement(self, QueryContext(self), stmt)
-        except EngineError:
-            raise
-        except RecursionError:
-            raise EngineError("statement is nested too deeply", code=1001) from None
-        except Exception as exc:  # noqa: BLE001 - never let a raw Python exception escape
+            ctx = QueryContext(self)
+            result = run_statement(self, ctx, stmt)
+        except BaseException as exc:  # noqa: BLE001 - free what it held; no raw exception escapes
+            if ctx is not None:
+                ctx.memory.release()
+            if isinstance(exc, EngineError) or not isinstance(exc, Exception):
+                raise
+            if isinstance(exc, RecursionError):
+                raise EngineError("statement is nested too deeply", code=1001) from None
             raise as_engine_error(exc) from exc
+        result.memory = ctx.memory
+        if started is not None:
+            result.set_deadline(self.db.clock, started + int(seconds))
+        return result
 
     def new_result(self, schema, rows, types=(), affect=None, progress=None) -> Result:
         return Result(schema, rows, affect=affect, progress=progress or Progress(), types=list(types))

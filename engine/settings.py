@@ -30,6 +30,13 @@ SETTINGS: dict[str, Setting] = {
                 "Set the timeout in seconds that a http query session expires without any polls."),
         Setting("max_block_size", "65536", "UInt64", "Sets the maximum rows size of a single data block "
                 "that can be read."),
+        Setting("max_execute_time_in_seconds", "0", "UInt64",
+                "Sets the maximum query execution time in seconds. Setting it to 0 means no limit."),
+        # Databend's default is 80% of the machine's memory (or of its max_server_memory_usage),
+        # so it differs per machine; here the default 0 (no per-query limit) leaves the server's
+        # memory budget (Limits.memory_budget()) as the effective cap.
+        Setting("max_memory_usage", "0", "UInt64",
+                "Sets the maximum memory usage in bytes for processing a single query."),
         Setting("max_result_rows", "0", "UInt64",
                 "Auto limit max result rows if user not specify the limit, default value is 0 means no limit."),
         Setting("max_threads", "2", "UInt64", "Sets the maximum number of threads to execute a request."),

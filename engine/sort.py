@@ -16,6 +16,7 @@ from operator import itemgetter
 
 from engine.compile import Codegen
 from engine.executor import _build_one_pass, build
+from engine.memory import LIST_SLOT_BYTES, SORT_SLOT_BYTES, batch_bytes, charge_growth
 
 
 def _sort_passes(keys, child, nonnull):
@@ -82,6 +83,7 @@ def build_sort(plan, rt, limit=None, offset=0):
         if k == 0:
             return
         best = []
+        held = 0  # memory: most rows `best` held so far (charged)
         if len(passes) == 1:
             key, reverse = passes[0]
             pick = heapq.nlargest if reverse else heapq.nsmallest
@@ -91,11 +93,13 @@ def build_sort(plan, rt, limit=None, offset=0):
                         batch = better(batch, key(best[-1]))  # best is sorted: [-1] is k-th
                     if batch:
                         best = pick(k, chain(best, batch), key=key)
+                        held = charge_growth(rt.memory, best, held, LIST_SLOT_BYTES)
                 yield []
         else:
             for batch in child_run(p):
                 if batch:
                     best.extend(batch)
+                    held = charge_growth(rt.memory, best, held, SORT_SLOT_BYTES + LIST_SLOT_BYTES)
                     if len(best) > max(4 * k, out_rows):
                         best = _sort_rows(best, passes)[:k]
                 yield []
@@ -108,6 +112,7 @@ def build_sort(plan, rt, limit=None, offset=0):
         runs = []
         rows = []
         for batch in child_run(p):
+            rt.memory.charge(batch_bytes(batch, SORT_SLOT_BYTES))
             rows.extend(batch)
             if len(rows) == run_rows:  # the usual case (batches divide the run): no copy
                 runs.append(_sort_rows(rows, passes))

@@ -19,6 +19,7 @@ from engine.errors import (
     UnknownDatabase,
 )
 from engine.executor import BATCH, Runtime, build, explain
+from engine.memory import batch_bytes
 from engine.names import display
 from engine.planner import Planner, Scope
 from engine.result import ChangeSettings, Column, Progress, Result, UseDB
@@ -104,8 +105,8 @@ def _create_table(session, ctx, stmt: A.CreateTable):
         catalog.add_table(table, stmt.if_not_exists, stmt.pos)
         progress = Progress()
         run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
-        return _result([], _insert_steps(table, run(()), progress, list(range(len(columns))), report=False),
-                       progress=progress)
+        return _result([], _insert_steps(table, run(()), progress, list(range(len(columns))), ctx.memory,
+                                         report=False), progress=progress)
     columns = []
     seen = set()
     for cd in stmt.columns:
@@ -228,12 +229,13 @@ def _insert(session, ctx, stmt: A.Insert):
             raise BadArguments(f"Fields in select statement is not equal with expected, select fields: "
                                f"{len(plan.layout)}, insert fields: {len(positions)}", position=stmt.pos)
         run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
-        return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions),
+        return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions, ctx.memory),
                        [T.UINT64], progress=progress)
     values = stmt.rows
     if len(values) <= _values_step_rows(ctx):
         rows = _values_rows(ctx, stmt, table, positions, values)
         table.append(rows)
+        ctx.memory.release()  # the rows are the table's now; the caller may never read the result
         progress.write_rows = len(rows)
         progress.write_bytes = len(rows) * 8 * len(table.columns)
         return _result([Column(INSERTED, "UInt64")], [[(len(rows),)]], [T.UINT64], progress=progress)
@@ -251,6 +253,7 @@ def _values_steps(ctx, stmt, table, positions, progress):
         rows += _values_rows(ctx, stmt, table, positions, values[start:start + step_rows])
         yield []
     table.append(rows)
+    ctx.memory.release()  # the rows are the table's now
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
     yield [(len(rows),)]
@@ -279,6 +282,9 @@ def _values_rows(ctx, stmt, table, positions, values_rows):
                      for conv, v in zip(converters, values, strict=False)])
         rows.append(fill(row) if fill is not None else row)
     if len(rows) >= 64:
+        # the VALUES buffer, held until the append (a few rows are not worth the estimate);
+        # the caller releases it once the rows are in the table
+        ctx.memory.charge(batch_bytes(rows))
         rows = _compact(rows, table)
     return rows
 
@@ -304,16 +310,18 @@ def _compact(rows, table):
     return out
 
 
-def _insert_steps(table: Table, batches, progress: Progress, positions, report=True):
+def _insert_steps(table: Table, batches, progress: Progress, positions, memory, report=True):
     """Consume a query in bounded steps, then append everything at once (atomic)."""
     converters, fill = _insert_plan(table, positions)
     rows = []
     for batch in batches:
+        memory.charge(batch_bytes(batch))  # the rows buffered until the append
         for r in batch:
             row = tuple([conv(v) for conv, v in zip(converters, r, strict=False)])
             rows.append(fill(row) if fill is not None else row)
         yield []
     table.append(rows)
+    memory.release()  # the rows are the table's now
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
     if report:

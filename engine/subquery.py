@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine import expr as P
 from engine.errors import INTERNAL, EngineError
+from engine.memory import HASH_ENTRY_BYTES, growth_bytes
 
 CORRELATED_ROWS = 16  # outer rows per step when each row runs a correlated subquery
 
@@ -42,9 +43,16 @@ def subquery_runner(sq: P.Subquery, rt):
             run = build(sq.plan, rt)
         return run(params)
 
-    def store(params, entry):
+    cached_bytes = [0]  # memory: bytes charged for the IN sets held in `cache`
+
+    def store(params, entry, held_bytes=0):
         if len(cache) > 100_000:
             cache.clear()
+            rt.memory.release(cached_bytes[0])  # the sets dropped with the cache
+            cached_bytes[0] = 0
+        if held_bytes:
+            rt.memory.charge(held_bytes)
+            cached_bytes[0] += held_bytes
         cache[params] = entry
 
     if sq.mode == "scalar":
@@ -104,7 +112,7 @@ def subquery_runner(sq: P.Subquery, rt):
             yield
         has_null = None in values
         values.discard(None)
-        store(params, (values, has_null))
+        store(params, (values, has_null), growth_bytes(values, len(values), HASH_ENTRY_BYTES))
 
     def contains(params, x):
         entry = cache.get(params)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from twisted.internet.defer import Deferred, succeed
 
+from engine.memory import batch_bytes
+
 
 class PageBuffer:
     """Rows the producer rendered and no page has taken yet.
@@ -12,9 +14,15 @@ class PageBuffer:
     wait on `wait_for_page` (cancellable: a client that goes away only drops its waiter). The
     producer stops adding once `full` and waits on `wait_for_space`, so memory stays bounded
     by `limit_rows` however large the result is.
+
+    While its query runs, the rows it holds count against the query's memory (`memory`, the
+    engine's QueryMemory, set by the producer): charged per added batch and released per page
+    taken or on discard. The engine frees all of a query's memory when its result ends, so the
+    unread rows of an ended query (at most `limit_rows` of them) are no longer counted.
     """
 
-    __slots__ = ("_clock", "page_rows", "limit_rows", "rows", "ended", "_waiters", "_space")
+    __slots__ = ("_clock", "page_rows", "limit_rows", "rows", "ended", "_waiters", "_space",
+                 "memory", "_charged")
 
     def __init__(self, clock, page_rows: int, limit_rows: int):
         self._clock = clock
@@ -24,6 +32,8 @@ class PageBuffer:
         self.ended = False
         self._waiters: list[tuple[Deferred, object]] = []
         self._space: Deferred | None = None
+        self.memory = None
+        self._charged = 0  # bytes charged to `memory` for `rows`
 
     @property
     def full(self) -> bool:
@@ -38,6 +48,11 @@ class PageBuffer:
         return len(self._waiters)
 
     def add(self, rows: list) -> None:
+        """Buffer rendered rows; raises the engine's MemoryExceedsLimit (2411) if they do not fit."""
+        if self.memory is not None:
+            nbytes = batch_bytes(rows)
+            self.memory.charge(nbytes)
+            self._charged += nbytes
         if self.rows:
             self.rows.extend(rows)
         else:
@@ -50,6 +65,7 @@ class PageBuffer:
         self.ended = True
         if discard:
             self.rows = []
+            self._uncharge(self._charged)
         self._space = None
         self._wake()
 
@@ -61,10 +77,17 @@ class PageBuffer:
         else:
             page = self.rows[:n]
             del self.rows[:n]
+        if self._charged:
+            self._uncharge(self._charged * len(page) // (len(page) + len(self.rows)))
         if self._space is not None and not self.full:
             d, self._space = self._space, None
             d.callback(None)
         return page
+
+    def _uncharge(self, nbytes: int) -> None:
+        if nbytes and self.memory is not None:
+            self.memory.release(nbytes)
+            self._charged -= nbytes
 
     def wait_for_space(self) -> Deferred:
         self._space = Deferred()

@@ -103,6 +103,7 @@ class Query:
         self.affect = result.affect
         self._batches = result.batches()
         self._render = result.renderer(null_as_str)
+        self.buffer.memory = result.memory  # unread rows count against the query's memory
 
     def fail(self, code: int, message: str) -> None:
         """End the query as Failed (an error before or while producing rows)."""
@@ -120,7 +121,7 @@ class Query:
                 self._end(SUCCEEDED)
                 return False
             if batch:
-                self.buffer.add(self._render(batch))
+                self.buffer.add(self._render(batch))  # may raise MemoryExceedsLimit (2411)
         except engine.EngineError as e:
             self._end(FAILED, QueryError(e.code, e.message))
             return False
@@ -195,6 +196,12 @@ class Query:
     def abort(self, message: str) -> None:
         """Fail the query with 1043 if it still runs (the server is stopping); its rows go."""
         self._end(FAILED, QueryError(ABORTED_QUERY, message))
+
+    def check_deadline(self) -> None:
+        """Fail the query if it ran out of max_execute_time_in_seconds while paused (a full page
+        buffer stops its steps, and the engine checks the limit only at a step)."""
+        if self.state == RUNNING and self._result is not None and self._result.past_deadline():
+            self._end(FAILED, QueryError(ABORTED_QUERY, engine.TIME_LIMIT_MESSAGE))
 
     def kill(self) -> None:
         """Stop the producer now and free the result; later page requests get 400."""
@@ -437,6 +444,11 @@ class QueryRegistry:
                 query.expire()
             except Exception:  # one broken query must not stop the sweep of the others
                 log.failure("expiring query {id} failed", id=query.id)
+        for query in list(self._queries.values()):
+            try:
+                query.check_deadline()
+            except Exception:  # as above
+                log.failure("checking the time limit of query {id} failed", id=query.id)
         if stale:
             self._evict_above = self.max_retained
 

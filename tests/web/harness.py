@@ -88,6 +88,10 @@ class ScriptedResult:
         self._error_at = error_at
         self.steps = 0
         self.closed = False
+        self.memory = None  # no memory accounting
+
+    def past_deadline(self):
+        return False
 
     def batches(self):
         for i, batch in enumerate(self._batches):
