@@ -112,7 +112,7 @@ class QueryMemory:
         if server.used + nbytes > server.budget:
             raise MemoryExceedsLimit(
                 f"Memory usage of query exceeds the server's memory budget ({server.budget} bytes, "
-                f"server_memory_bytes): running queries hold ~{server.used} bytes and this one asked "
+                f"Limits.server_memory_bytes, the server option --max_memory_mb): running queries hold ~{server.used} bytes and this one asked "
                 f"for {nbytes} more")
         self.held = held
         server.used += nbytes
