@@ -67,7 +67,7 @@ def test_the_server_budget_caps_queries_without_a_limit_of_their_own(db):
     assert _peak(fits, SORT) == peak
     tight = engine.Database(limits=Limits(server_memory_bytes=peak - 1))
     message = _fails_2411(tight, SORT)
-    assert f"the server's memory budget ({peak - 1} bytes, server_memory_bytes)" in message
+    assert f"the server's memory budget ({peak - 1} bytes, Limits.server_memory_bytes, the server option --max_memory_mb)" in message
     assert tight.memory.used == 0
 
 
