@@ -50,6 +50,9 @@ class Limits:
     # The server-wide memory budget shared by all running queries, in bytes (0: the default,
     # half the machine). A query's own budget is the max_memory_usage setting.
     server_memory_bytes: int = 0
+    # Finished statements system.query_log keeps (the oldest is dropped for a new one): a
+    # bounded log, so a busy server's history never grows without end.
+    query_log_size: int = 1000
 
     def memory_budget(self) -> int:
         return self.server_memory_bytes or default_server_memory_bytes()

@@ -71,6 +71,10 @@ class Result:
     types: list = field(default_factory=list)  # SqlType per column (for rendering)
     max_rows: int = 0
     pause_gc: bool = True  # False for pipelines too small to gain from pausing the collector
+    # called once, with the error or None, when the result ends, fails, is closed or aborted
+    # (engine.processes logs the statement there): once per result, never per row
+    on_finish: list = field(default_factory=list)
+    _failure: EngineError | None = None  # why it failed or was aborted
     _closed: bool = False
 
     def batches(self) -> Iterator[list[tuple]]:
@@ -95,6 +99,8 @@ class Result:
                 if pause:
                     gc_enable()  # ...the consumer runs with it on
                 if self._closed:
+                    if self._failure is not None:
+                        raise self._failure  # aborted (KILL QUERY) between two steps
                     return
                 if limit:
                     room = limit - progress.result_rows
@@ -109,10 +115,17 @@ class Result:
                 yield batch
                 if pause:
                     gc_disable()
+            if self._failure is not None:
+                raise self._failure  # aborted while suspended: the pipeline was closed under it
         except GeneratorExit:
             raise
         except Exception as exc:
-            raise as_engine_error(exc) from exc
+            error = as_engine_error(exc)
+            if self._failure is None:
+                self._failure = error
+            if error is exc:
+                raise
+            raise error from exc
         finally:
             if pause:
                 gc_enable()  # idempotent: the collector is on whenever this generator is not running
@@ -140,9 +153,16 @@ class Result:
 
         return render
 
-    def close(self) -> None:
+    def close(self, error: EngineError | None = None) -> None:
+        """Stop and free the pipeline; `error` says why, when it ended the query as failed."""
+        if error is not None and self._failure is None:
+            self._failure = error
         self._closed = True
         self._release()
+
+    def abort(self, error: EngineError) -> None:
+        """Stop now (KILL QUERY): the next step raises `error` instead of giving rows."""
+        self.close(error)
 
     def _release(self) -> None:
         rows = self._rows
@@ -153,6 +173,10 @@ class Result:
                 close()
             except Exception:  # noqa: BLE001 - closing must never fail
                 pass
+        if self.on_finish:
+            callbacks, self.on_finish = self.on_finish, []
+            for callback in callbacks:
+                callback(self._failure)
 
     def __iter__(self) -> Iterator[tuple]:
         return chain.from_iterable(self.batches())

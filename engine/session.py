@@ -9,6 +9,7 @@ from engine import settings as S
 from engine.catalog import Catalog
 from engine.errors import EngineError, SqlSyntaxError, UnknownDatabase
 from engine.limits import Limits
+from engine.processes import ProcessList
 from engine.result import Progress, Result, as_engine_error
 from grammar import ast as A
 
@@ -20,6 +21,8 @@ class Database:
         self.catalog = Catalog()
         self.global_settings: dict[str, str] = {}
         self.limits = limits or Limits()
+        # running statements and the last limits.query_log_size finished ones (engine.processes)
+        self.processes = ProcessList(self.limits.query_log_size)
 
     @property
     def databases(self):
@@ -90,12 +93,26 @@ class Session:
         except RecursionError:
             raise EngineError("statement is nested too deeply", code=1001) from None
 
-    def execute(self, sql: str, statement=None) -> Result:
-        """Parse (unless `statement`, the result of `parse(sql)`, is given), bind and start `sql`."""
+    def execute(self, sql: str, statement=None, query_id: str | None = None) -> Result:
+        """Parse (unless `statement`, the result of `parse(sql)`, is given), bind and start `sql`.
+
+        The statement is in the process list under `query_id` (a generated id when None) until
+        its Result ends, fails or is closed, and then in the query log."""
+        processes = self.db.processes
+        process = processes.start(self, sql, query_id)
+        try:
+            stmt = statement if statement is not None else self.parse(sql)
+            result = self._run(stmt)
+        except EngineError as exc:
+            processes.finish(process, exc)
+            raise
+        processes.attach(process, stmt, result)
+        return result
+
+    def _run(self, stmt) -> Result:
         from engine.statements import run_statement
 
         try:
-            stmt = statement if statement is not None else self.parse(sql)
             if not isinstance(stmt, A.UseDatabase) and not self.db.catalog.has_database(self.database):
                 raise UnknownDatabase(f"Unknown database '{self.database}'")
             return run_statement(self, QueryContext(self), stmt)

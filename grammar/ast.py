@@ -345,7 +345,7 @@ class UnsetVariable(Node):
 
 @dataclass(frozen=True, slots=True)
 class Show(Node):
-    """kind: 'DATABASES', 'TABLES', 'SETTINGS', 'CREATE_TABLE', 'FUNCTIONS'.
+    """kind: 'DATABASES', 'TABLES', 'SETTINGS', 'CREATE_TABLE', 'FUNCTIONS', 'PROCESSLIST'.
     database: for SHOW TABLES FROM db; table: for SHOW CREATE TABLE; like: a LIKE pattern."""
 
     kind: str
@@ -363,3 +363,11 @@ class Describe(Node):
 @dataclass(frozen=True, slots=True)
 class Explain(Node):
     statement: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Kill(Node):
+    """KILL QUERY|CONNECTION id; target is 'QUERY' or 'CONNECTION'."""
+
+    target: str
+    object_id: str

@@ -652,6 +652,18 @@ class AstBuilder(Transformer):
     def show_create_table(self, name):
         return ast.Show("CREATE_TABLE", table=_names(name), pos=_pos_of(name[0]))
 
+    def show_processlist(self):
+        return ast.Show("PROCESSLIST")
+
+    def kill(self, target, object_id):
+        return ast.Kill(target.value.upper(), object_id, pos=(target.line, target.column))
+
+    def kill_id_string(self, token):
+        return unescape_string(token.value)
+
+    def kill_id_word(self, token):
+        return str(token.value)
+
     def show_from(self, name):
         return _name(name)
 
