@@ -16,6 +16,9 @@ from web.auth import Authenticator
 from web.config import SERVER_VERSION, ServiceConfig
 from web.dispatch import Dispatcher
 from web.errors import BadRequest, FailedToStart, HTTPError, NotFound, PayloadTooLarge
+from web.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from web.metrics import Metrics
+from web.observe import QueryObserver
 from web.queries import INTERNAL, Page, Query, QueryRegistry, client_query_id
 from web.query_request import QueryRequest, parse_json, parse_query_request
 from web.sessions import TOO_MANY_CONNECTIONS, SessionStore
@@ -61,6 +64,8 @@ class QueryApp:
         self.sessions = SessionStore(clock, self.config.max_sessions,
                                      self.config.max_keep_session_secs)
         self._timer = timer
+        self.metrics = Metrics(self)
+        self.observer = QueryObserver(db, self.metrics, timer)
 
     def resource(self, fast_routes: bool = True):
         """The root resource; `fast_routes=False` sends every request through Klein routing."""
@@ -223,12 +228,13 @@ class QueryApp:
             result_timeout=int(session.explicit_setting("http_handler_result_timeout_secs")
                                or 0) or config.result_timeout_secs,
             page_rows=page_rows, buffer_rows=buffer_rows, wait_secs=wait,
-            on_end=partial(self._query_ended, kept))
+            on_end=partial(self._query_ended, kept), observer=self.observer)
         self.queries.add(query)
+        self.observer.started(query, r.sql)
         if kept is not None:
             self.sessions.begin(kept, query)
         try:
-            result = session.execute(r.sql)
+            result = session.execute(r.sql, query_id=query.id)
         except engine.EngineError as e:
             query.fail(e.code, e.message)
             return query
@@ -236,6 +242,7 @@ class QueryApp:
             log.failure("engine failed to start a query")
             query.fail(INTERNAL, f"internal error: {e!r}")
             return query
+        self.observer.executing(query)
         null_as_str = session.explicit_setting("format_null_as_str")
         query.attach(result, fmt == SPEC if null_as_str is None else null_as_str == "1")
         query.run_inline(config.inline_steps, config.slice_secs, self._timer)
@@ -244,6 +251,7 @@ class QueryApp:
 
     def _query_ended(self, kept, query: Query) -> None:
         self.queries.ended(query)
+        self.observer.ended(query)
         if kept is not None:
             self.sessions.finish(kept)
 
@@ -323,6 +331,13 @@ class QueryApp:
     def logout(self, request):
         self._user(request)
         return self._send(request, 200, b"{}", _JSON)
+
+    @app.route("/metrics", methods=["GET"])
+    def metrics_page(self, request):
+        """Prometheus metrics; credentials required unless --metrics_auth none."""
+        if self.config.metrics_auth:
+            self._user(request)
+        return self._send(request, 200, self.metrics.render(), METRICS_CONTENT_TYPE)
 
     @app.route("/health", methods=["GET"])
     def health(self, request):

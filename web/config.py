@@ -33,3 +33,4 @@ class ServiceConfig:
     inline_steps: int = 64  # engine steps tried inside the POST before handing to the cooperator
     slice_secs: float = 0.004  # longest cooperator time slice (also the inline budget)
     access_log: bool = False
+    metrics_auth: bool = True  # GET /metrics asks for credentials (--metrics_auth none: open)

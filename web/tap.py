@@ -63,6 +63,10 @@ class Options(usage.Options):
         ["wire_format", None, "auto",
          "Answer format: auto (databend for requests with an X-DATABEND-* header, else spec), "
          "spec or databend."],
+        ["metrics_auth", None, "required",
+         "Who may read GET /metrics (Prometheus text format): 'required' asks for credentials "
+         "like every other endpoint; 'none' opens it to anyone who can connect, for a scraper "
+         "without credentials (it shows counts and timings, no SQL)."],
         ["users_file", None, None,
          "File of name:scrypt-hash lines (make one with `python -m web.auth NAME`); "
          "without it only root with an empty password exists."],
@@ -77,6 +81,9 @@ class Options(usage.Options):
             raise usage.UsageError(
                 f"--wire_format must be one of {', '.join(WIRE_FORMATS)}, "
                 f"not {self['wire_format']!r}")
+        if self["metrics_auth"] not in ("required", "none"):
+            raise usage.UsageError(
+                f"--metrics_auth must be required or none, not {self['metrics_auth']!r}")
         self["users"] = None
         if self["users_file"]:
             from web.auth import load_users
@@ -89,7 +96,7 @@ class Options(usage.Options):
     def service_config(self) -> ServiceConfig:
         limits = {name: self[name] for name, _ in _LIMITS}
         return ServiceConfig(wire_format=self["wire_format"], access_log=bool(self["access_log"]),
-                             **limits)
+                             metrics_auth=self["metrics_auth"] == "required", **limits)
 
 
 def endpoint_description(host: str, port: int) -> str:
