@@ -65,7 +65,8 @@ class QueryApp:
                                      self.config.max_keep_session_secs)
         self._timer = timer
         self.metrics = Metrics(self)
-        self.observer = QueryObserver(db, self.metrics, timer)
+        self.observer = QueryObserver(db, self.metrics, timer,
+                                      log_start=self.config.log_query_start)
 
     def resource(self, fast_routes: bool = True):
         """The root resource; `fast_routes=False` sends every request through Klein routing."""

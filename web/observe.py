@@ -1,9 +1,9 @@
 """What the service tells about each query: structured log events, metrics, and KILL QUERY.
 
 Events are twisted.logger events whose fields (query_id, user, state, error_code, rows, ms,
-sql) a JSON log observer keeps as such; `query_event` says which one it is: "start" (debug),
-"end" (info, every query) and "slow_step" (warning: one engine step held the reactor longer
-than SLOW_STEP_SECS, so every other client waited that long).
+sql) a JSON log observer keeps as such; `query_event` says which one it is: "start" (debug,
+with --log_query_start), "end" (info, every query) and "slow_step" (warning: one engine step
+held the reactor longer than SLOW_STEP_SECS, so every other client waited that long).
 """
 
 from __future__ import annotations
@@ -28,16 +28,19 @@ def sql_prefix(sql: str) -> str:
 class QueryObserver:
     """Called once per query event by the app and once per engine step by Query.step."""
 
-    def __init__(self, db, metrics, timer, slow_step_secs: float = SLOW_STEP_SECS):
+    def __init__(self, db, metrics, timer, slow_step_secs: float = SLOW_STEP_SECS,
+                 log_start: bool = False):
         self.db = db
+        self.log_start = log_start
         self.metrics = metrics
         self.timer = timer  # seconds, monotonic (injected: tests pass a fake one)
         self.slow_step_secs = slow_step_secs
 
     def started(self, query, sql: str) -> None:
         query.sql = sql_prefix(sql)
-        log.debug("query {query_id} started by {user}: {sql}", query_event="start",
-                  query_id=query.id, user=query.user, sql=query.sql)
+        if self.log_start:
+            log.debug("query {query_id} started by {user}: {sql}", query_event="start",
+                      query_id=query.id, user=query.user, sql=query.sql)
 
     def executing(self, query) -> None:
         """The engine started the statement: KILL QUERY of its id now stops this HTTP query."""

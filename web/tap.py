@@ -56,6 +56,8 @@ class Options(usage.Options):
     longdesc = "Serve SQL over HTTP with the Databend query protocol (POST /v1/query)."
     optFlags = [
         ["access_log", None, "Write an access log line per request (off by default: ~25% cost)."],
+        ["log_query_start", None, "Also log each query's start (id, user, SQL prefix) at debug "
+                                  "level; every query's end is always logged."],
     ]
     optParameters = [
         ["http_handler_host", None, "127.0.0.1", "Address to listen on."],
@@ -96,6 +98,7 @@ class Options(usage.Options):
     def service_config(self) -> ServiceConfig:
         limits = {name: self[name] for name, _ in _LIMITS}
         return ServiceConfig(wire_format=self["wire_format"], access_log=bool(self["access_log"]),
+                             log_query_start=bool(self["log_query_start"]),
                              metrics_auth=self["metrics_auth"] == "required", **limits)
 
 

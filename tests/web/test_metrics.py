@@ -99,8 +99,12 @@ def test_metrics_are_open_with_metrics_auth_none():
     assert b"queryhttp_queries_total" in reply.body or b"queryhttp_running_queries" in reply.body
 
 
-def test_metrics_auth_option():
+def test_metrics_auth_and_log_query_start_options():
     assert Options().service_config().metrics_auth is True
+    assert Options().service_config().log_query_start is False
+    options = Options()
+    options.parseOptions(["--log_query_start"])
+    assert options.service_config().log_query_start is True
     for value, required in (("required", True), ("none", False)):
         options = Options()
         options.parseOptions(["--metrics_auth", value])

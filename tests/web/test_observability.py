@@ -8,6 +8,7 @@ from twisted.logger import LogLevel, globalLogPublisher
 
 from tests.web.harness import Harness, ScriptedResult
 from web.auth import Authenticator, hash_password
+from web.config import ServiceConfig
 from web.observe import SQL_PREFIX_CHARS
 
 BIG = "SELECT number FROM numbers(1000000)"
@@ -27,7 +28,8 @@ def _query_events(events, kind):
     return [e for e in events if e.get("query_event") == kind]
 
 
-def test_start_and_end_events_carry_fields(h, events):
+def test_start_and_end_events_carry_fields(events):
+    h = Harness(config=ServiceConfig(log_query_start=True))
     a = h.post("SELECT 1 AS one").json
     start, = _query_events(events, "start")
     assert start["log_level"] == LogLevel.debug
@@ -38,6 +40,12 @@ def test_start_and_end_events_carry_fields(h, events):
         "query_id": a["id"], "user": "root", "state": "Succeeded", "error_code": 0, "rows": 1,
         "sql": "SELECT 1 AS one"}
     assert isinstance(end["ms"], int)
+
+
+def test_start_events_are_off_by_default(h, events):
+    h.post("SELECT 1")
+    assert _query_events(events, "start") == []
+    assert len(_query_events(events, "end")) == 1
 
 
 def test_end_event_of_a_failed_query_has_its_error_code(h, events):
