@@ -53,6 +53,10 @@ class Limits:
     # Finished statements system.query_log keeps (the oldest is dropped for a new one): a
     # bounded log, so a busy server's history never grows without end.
     query_log_size: int = 1000
+    # Characters of a statement's SQL text (and error message) the process list and the query
+    # log keep; longer text is cut and ends with '...'. Bounds the log to about
+    # query_log_size x this, where whole statements (up to sql_bytes each) could fill 1 GiB.
+    logged_sql_chars: int = 16_384
 
     def memory_budget(self) -> int:
         return self.server_memory_bytes or default_server_memory_bytes()

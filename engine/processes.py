@@ -74,7 +74,7 @@ class Process:
     """One running statement: who runs what since when, its progress, and how to stop it."""
 
     __slots__ = ("query_id", "user", "database", "sql", "kind", "handler_type", "started_at",
-                 "started", "progress", "kill", "_result", "__weakref__")
+                 "started", "progress", "kill", "_result")
 
     def __init__(self, query_id: str, user: str, database: str, sql: str,
                  started_at: datetime.datetime, started: float):
@@ -109,7 +109,7 @@ class QueryLogEntry:
                  "exception_code", "exception_text")
 
     def __init__(self, process: Process, ended_at: datetime.datetime, duration_ms: int,
-                 error: EngineError | None, memory_usage: int):
+                 error: EngineError | None, memory_usage: int, exception_text: str):
         self.process = process
         if error is None:
             self.log_type = LOG_FINISH
@@ -120,7 +120,7 @@ class QueryLogEntry:
         self.progress = process.progress
         self.memory_usage = memory_usage
         self.exception_code = 0 if error is None else error.code
-        self.exception_text = "" if error is None else error.message
+        self.exception_text = exception_text
 
 
 class _ResultRef(weakref.ref):
@@ -140,7 +140,7 @@ class ProcessList:
     `clock` (monotonic seconds) and `now` (aware UTC datetime) are replaceable for tests.
     """
 
-    def __init__(self, log_size: int, clock: Callable[[], float] = time.monotonic,
+    def __init__(self, log_size: int, sql_chars: int, clock: Callable[[], float] = time.monotonic,
                  now: Callable[[], datetime.datetime] = _utc_now):
         self.running: dict[str, Process] = {}
         self.log: deque[QueryLogEntry] = deque(maxlen=log_size)  # the oldest entry drops first
@@ -148,15 +148,15 @@ class ProcessList:
         # statement cost 3 us, a twentieth of a SELECT 1)
         self._id_prefix = str(uuid.uuid4())[:24]
         self._id_counter = itertools.count(1)
+        self.sql_chars = sql_chars
         self.clock = clock
         self.now = now
-        # called with each finished QueryLogEntry (e.g. a server's metrics); must not raise
-        self.on_finish: list[Callable[[QueryLogEntry], None]] = []
 
     def start(self, session, sql: str, query_id: str | None) -> Process:
         """Register a statement of `session` as running (an id is generated when None)."""
         query_id = query_id or f"{self._id_prefix}{next(self._id_counter):012x}"
-        process = Process(query_id, session.user, session.database, sql, self.now(), self.clock())
+        process = Process(query_id, session.user, session.database, self._kept(sql), self.now(),
+                          self.clock())
         self.running[query_id] = process
         return process
 
@@ -181,10 +181,14 @@ class ProcessList:
         del self.running[process.query_id]
         memory = _memory_bytes(getattr(process.result, "memory", None), "peak")
         duration_ms = max(0, int((self.clock() - process.started) * 1000))
-        entry = QueryLogEntry(process, self.now(), duration_ms, error, memory)
-        self.log.append(entry)
-        for callback in self.on_finish:
-            callback(entry)
+        self.log.append(QueryLogEntry(process, self.now(), duration_ms, error, memory,
+                                      self._kept(error.message) if error is not None else ""))
+
+    def _kept(self, text: str) -> str:
+        """`text` as the list keeps it: at most sql_chars characters (then cut, ending '...')."""
+        if len(text) <= self.sql_chars:
+            return text
+        return text[:self.sql_chars] + "..."
 
     def find(self, query_id: str) -> Process | None:
         return self.running.get(query_id)

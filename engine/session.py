@@ -22,7 +22,7 @@ class Database:
         self.global_settings: dict[str, str] = {}
         self.limits = limits or Limits()
         # running statements and the last limits.query_log_size finished ones (engine.processes)
-        self.processes = ProcessList(self.limits.query_log_size)
+        self.processes = ProcessList(self.limits.query_log_size, self.limits.logged_sql_chars)
 
     @property
     def databases(self):

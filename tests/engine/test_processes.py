@@ -289,3 +289,25 @@ def test_memory_is_read_from_the_result_when_it_has_a_tracker():
     result.close()
     assert _rows(db.session(), "SELECT memory_usage FROM system.query_log "
                                "WHERE query_id = 'mem'") == [(8192,)]
+
+
+def test_logged_sql_keeps_n_characters_and_cuts_n_plus_1():
+    n = 40
+    db = engine.Database(limits=Limits(logged_sql_chars=n))
+    session = db.session()
+    exact = "SELECT 1 AS " + "a" * (n - len("SELECT 1 AS "))
+    longer = exact + "b"
+    assert len(exact) == n
+    list(session.execute(exact, query_id="exact"))
+    list(session.execute(longer, query_id="longer"))
+    texts = dict(_rows(session, "SELECT query_id, query_text FROM system.query_log "
+                                "WHERE query_id IN ('exact', 'longer')"))
+    assert texts == {"exact": exact, "longer": exact + "..."}
+
+
+def test_logged_error_text_is_cut_like_sql():
+    db = engine.Database(limits=Limits(logged_sql_chars=10))
+    with pytest.raises(engine.EngineError) as failed:
+        db.session().execute("SELECT * FROM a_table_that_is_not_there", query_id="bad")
+    text = _log(db, "bad")[-1]
+    assert text == failed.value.message[:10] + "..."
