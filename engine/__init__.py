@@ -17,6 +17,9 @@ This is the contract web/ relies on (see ARCHITECTURE.md section 2):
 - `Result.renderer(null_as_str)` returns a function turning a batch into wire rows (lists of
   strings, None for NULL unless null_as_str, then "NULL").
 - `Result.close()` stops the pipeline; idempotent.
+- `session.execute(sql, statement=None, query_id=None)`: the statement is in `db.processes`
+  (engine.processes) under `query_id` (generated when None) until its Result ends, fails, is
+  closed or dropped, then in the bounded query log; KILL QUERY calls the entry's `kill`.
 """
 
 from __future__ import annotations
