@@ -179,6 +179,7 @@ class ProcessList:
         if self.running.get(process.query_id) is not process:
             return
         del self.running[process.query_id]
+        process.kill = None  # a server's stop holds its whole query: the log must not keep it
         memory = _memory_bytes(getattr(process.result, "memory", None), "peak")
         duration_ms = max(0, int((self.clock() - process.started) * 1000))
         self.log.append(QueryLogEntry(process, self.now(), duration_ms, error, memory,

@@ -188,6 +188,7 @@ class QueryApp:
         try:
             query = self._start(user, query_request, fmt, client_id)
         except FailedToStart as e:
+            self.observer.refused(user, e.code, e.message)
             r = query_request
             answer = Answer(query_id="", state=FAILED, error=QueryError(e.code, e.message),
                             session_id=r.session_id,

@@ -26,14 +26,17 @@ def _memory_used(db) -> int:
 
 
 class Metrics:
-    """The service's metrics: queries by final state, running and paused queries, latency,
-    rows and bytes produced, engine memory, sessions and slow engine steps."""
+    """The service's metrics: queries by final state, refused queries, running and paused
+    queries, latency, rows and bytes produced, engine memory, sessions and slow engine steps."""
 
     def __init__(self, app):
         self.registry = registry = CollectorRegistry(auto_describe=True)
         self.queries = Counter("queryhttp_queries", "Queries finished, by final state "
                                "(Succeeded or Failed) and error code (0: none)",
                                ["state", "code"], registry=registry)
+        self.refused = Counter("queryhttp_refused_queries", "Queries refused before they "
+                               "started (too many running or held queries, or sessions), by "
+                               "error code", ["code"], registry=registry)
         self.latency = Histogram("queryhttp_query_duration_seconds",
                                  "Time from a query's start to its end", registry=registry,
                                  buckets=LATENCY_BUCKETS)

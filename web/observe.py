@@ -2,7 +2,7 @@
 
 Events are twisted.logger events whose fields (query_id, user, state, error_code, rows, ms,
 sql) a JSON log observer keeps as such; `query_event` says which one it is: "start" (debug,
-with --log_query_start), "end" (info, every query) and "slow_step" (warning: one engine step
+with --log_query_start), "end" (info, every query), "refused" (info: not admitted) and "slow_step" (warning: one engine step
 held the reactor longer than SLOW_STEP_SECS, so every other client waited that long).
 """
 
@@ -56,12 +56,19 @@ class QueryObserver:
             log.warn("query {query_id} step took {ms} ms: {sql}", query_event="slow_step",
                      query_id=query.id, user=query.user, ms=round(seconds * 1000), sql=query.sql)
 
+    def refused(self, user: str, code: int, message: str) -> None:
+        """A query refused before it started (admission: too many queries or sessions)."""
+        self.metrics.refused.labels(code=str(code)).inc()
+        log.info("query of {user} refused ({error_code}: {error})", query_event="refused",
+                 user=user, error_code=code, error=message)
+
     def ended(self, query) -> None:
         error = query.error
         code = error.code if error is not None else 0
         scan_rows, scan_bytes, write_rows, write_bytes, rows, nbytes = query.progress
-        ms = round(query.running_time_ms)
-        self.metrics.query_ended(query.state, code, ms / 1000.0, rows, nbytes)
+        running_ms = query.running_time_ms
+        ms = round(running_ms)
+        self.metrics.query_ended(query.state, code, running_ms / 1000.0, rows, nbytes)
         fields = dict(query_event="end", query_id=query.id, user=query.user, state=query.state,
                       error_code=code, rows=rows, ms=ms, sql=query.sql)
         if query.state == FAILED:

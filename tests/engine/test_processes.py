@@ -276,6 +276,14 @@ def test_kill_calls_the_callback_the_process_holds():
     assert calls == ["stop"]
 
 
+def test_the_log_drops_the_kill_callback_of_a_finished_statement():
+    db = engine.Database()
+    result = db.session().execute("SELECT 1", query_id="served")
+    db.processes.find("served").kill = lambda: None  # a server's stop, holding its query
+    list(result)
+    assert db.processes.log[-1].process.kill is None
+
+
 def test_memory_is_read_from_the_result_when_it_has_a_tracker():
     class Tracker:
         held = 4096

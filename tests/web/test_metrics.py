@@ -61,6 +61,15 @@ def test_running_and_paused_gauges(h):
     assert m[("queryhttp_paused_queries", ())] == 0
 
 
+def test_refused_queries_are_counted_by_code():
+    h = Harness(config=ServiceConfig(max_running_queries=1))
+    h.post(BIG, pagination=SMALL_PAGES)  # keeps running: paused for its client
+    refused = h.post("SELECT 1").json
+    assert refused["error"]["code"] == 1067
+    m = scrape(h)
+    assert m[("queryhttp_refused_queries_total", (("code", "1067"),))] == 1
+
+
 def test_sessions_gauge(h):
     assert scrape(h)[("queryhttp_sessions", ())] == 0
     h.post("SELECT 1", session={"keep_server_session_secs": 10})

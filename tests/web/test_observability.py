@@ -191,3 +191,12 @@ def test_kill_query_of_another_users_http_query_is_refused():
     assert h.get(f"/v1/query/{a['id']}", auth=alice).json["state"] == "Running"
     assert _kill(h, a["id"], auth=alice)["state"] == "Succeeded"
     assert h.get(f"/v1/query/{a['id']}", auth=alice).json["state"] == "Failed"
+
+
+def test_a_refused_query_is_an_event_with_its_code(events):
+    h = Harness(config=ServiceConfig(max_running_queries=1))
+    h.post(BIG, pagination=SMALL_PAGES)
+    h.post("SELECT 1")
+    refused, = _query_events(events, "refused")
+    assert (refused["user"], refused["error_code"]) == ("root", 1067)
+    assert "max_running_queries" in refused["error"]
