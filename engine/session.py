@@ -7,7 +7,7 @@ import datetime
 import grammar
 from engine import settings as S
 from engine.catalog import Catalog
-from engine.errors import EngineError, SqlSyntaxError, UnknownDatabase
+from engine.errors import AbortedQuery, EngineError, SqlSyntaxError, UnknownDatabase
 from engine.limits import Limits
 from engine.processes import ProcessList
 from engine.result import Progress, Result, as_engine_error
@@ -101,21 +101,22 @@ class Session:
         processes = self.db.processes
         process = processes.start(self, sql, query_id)
         try:
-            stmt = statement if statement is not None else self.parse(sql)
-            result = self._run(stmt)
-        except EngineError as exc:
-            processes.finish(process, exc)
+            stmt, result = self._start(sql, statement)
+        except BaseException as exc:  # EngineError, or KeyboardInterrupt and the like
+            error = exc if isinstance(exc, EngineError) else AbortedQuery(type(exc).__name__)
+            processes.finish(process, error)
             raise
         processes.attach(process, stmt, result)
         return result
 
-    def _run(self, stmt) -> Result:
+    def _start(self, sql: str, statement) -> tuple:
         from engine.statements import run_statement
 
         try:
+            stmt = statement if statement is not None else self.parse(sql)
             if not isinstance(stmt, A.UseDatabase) and not self.db.catalog.has_database(self.database):
                 raise UnknownDatabase(f"Unknown database '{self.database}'")
-            return run_statement(self, QueryContext(self), stmt)
+            return stmt, run_statement(self, QueryContext(self), stmt)
         except EngineError:
             raise
         except RecursionError:

@@ -174,8 +174,10 @@ class Query:
         if self._result is not None:
             self._progress_snapshot = self._progress_now()
             error = self.error  # the engine's query log records why it failed
+            if error is not None:
+                error = engine.EngineError(error.message, error.code)
             try:
-                self._result.close(engine.EngineError(error.message, error.code) if error is not None else None)
+                self._result.close(error)
             finally:
                 self._result = self._batches = self._render = None
         if self._task is not None:
