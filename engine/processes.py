@@ -10,8 +10,10 @@ Column names, types and codes follow Databend 1.2.453 (its embedded build answer
 
 - processes are keyed by query id here (Databend keys them by session id; one of our sessions
   runs one statement at a time, and the HTTP protocol names queries, not sessions);
-- the query log holds one row per finished statement (Databend's log_type 2 'Finish', 3 'Error',
-  4 'Aborted' rows; its 'Start' rows are left out so that the bound counts statements);
+- the query log holds one row per finished statement (Databend's log_type 2 'Finish' and
+  3 'Error' rows, as its embedded build wrote them, and 4 'Aborted' for a killed statement, the
+  name Databend's log type has; its 'Start' rows are left out so that the bound counts
+  statements);
 - an unknown id is UnknownSession 1053 "Not found session id <id>", as Databend answers.
 """
 
@@ -26,11 +28,10 @@ from collections import deque
 from collections.abc import Callable
 from functools import partial
 
-from engine.errors import ABORTED_QUERY, AbortedQuery, EngineError
+from engine.errors import ABORTED_QUERY, AbortedQuery, EngineError, PermissionDenied, UnknownSession
 from grammar import ast as A
 
-UNKNOWN_SESSION = 1053
-PERMISSION_DENIED = 1063
+# Databend's message for a killed query
 KILLED_MESSAGE = "Aborted query, because the server is shutting down or the query was killed."
 
 # Databend's system.query_log log_type codes and names
@@ -42,14 +43,6 @@ _QUERY_KINDS = {
     A.Select: "Query", A.SetOperation: "Query", A.With: "Query", A.Insert: "Insert",
     A.Update: "Update", A.Delete: "Delete", A.Explain: "Explain",
 }
-
-
-class PermissionDenied(EngineError):
-    code = PERMISSION_DENIED
-
-
-class UnknownSession(EngineError):
-    code = UNKNOWN_SESSION
 
 
 def query_kind(statement) -> str:
