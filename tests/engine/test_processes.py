@@ -5,6 +5,7 @@ import datetime
 import pytest
 
 import engine
+from engine.errors import AbortedQuery
 from engine.limits import Limits
 
 # Databend 1.2.453's columns (`DESC system.processes` and `DESC system.query_log` on its
@@ -319,3 +320,25 @@ def test_logged_error_text_is_cut_like_sql():
         db.session().execute("SELECT * FROM a_table_that_is_not_there", query_id="bad")
     text = _log(db, "bad")[-1]
     assert text == failed.value.message[:10] + "..."
+
+
+def test_abort_stops_a_result_over_computed_batches():
+    # batches computed in advance (a list iterator) have no pipeline to close: the flag stops them
+    result = engine.Result([engine.Column("n", "UInt8")], iter([[(1,)], [(2,)], [(3,)]]))
+    finished = []
+    result.on_finish.append(finished.append)
+    batches = result.batches()
+    assert next(batches) == [(1,)]
+    result.abort(AbortedQuery("stop"))
+    with pytest.raises(AbortedQuery):
+        next(batches)
+    assert [e.code for e in finished] == [1043]  # called once, with the reason
+
+
+def test_on_finish_is_called_once_with_none_at_the_end():
+    result = engine.Result([engine.Column("n", "UInt8")], iter([[(1,)]]))
+    finished = []
+    result.on_finish.append(finished.append)
+    assert list(result) == [(1,)]
+    result.close()
+    assert finished == [None]
