@@ -1,16 +1,9 @@
-"""SHOW PROCESSLIST and KILL QUERY / KILL CONNECTION (the process list is engine.processes)."""
+"""KILL QUERY / KILL CONNECTION (the process list is engine.processes; SHOW PROCESSLIST is a
+SELECT on system.processes, as in Databend)."""
 
 from __future__ import annotations
 
-from engine.result import Column, Progress, Result
-from engine.system import PROCESSES_COLUMNS, processes_rows
-
-
-def show_processlist(ctx) -> Result:
-    """SHOW PROCESSLIST: system.processes, as Databend answers it."""
-    rows = processes_rows(ctx)
-    return Result([Column(name, t.display()) for name, t in PROCESSES_COLUMNS], iter([rows]),
-                  progress=Progress(), types=[t for _, t in PROCESSES_COLUMNS])
+from engine.result import Progress, Result
 
 
 def kill(session, ctx, stmt) -> Result:

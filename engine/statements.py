@@ -21,7 +21,7 @@ from engine.errors import (
 from engine.executor import Runtime, build, explain
 from engine.names import display
 from engine.planner import Planner, Scope
-from engine.process_statements import kill, show_processlist
+from engine.process_statements import kill
 from engine.result import ChangeSettings, Column, Progress, Result, UseDB
 from engine.system import is_virtual_database, settings_rows, virtual_table, virtual_table_names
 from grammar import ast as A
@@ -365,8 +365,6 @@ def _show(session, ctx, stmt: A.Show):
 
         rows = [(n, n in AGGREGATES) for n in all_function_names() if match(n)]
         return _rows_result([("name", T.STRING), ("is_aggregate", T.BOOLEAN)], rows)
-    if kind == "PROCESSLIST":
-        return show_processlist(ctx)
     raise EngineError(f"unsupported SHOW {kind}", code=1002, position=stmt.pos)
 
 

@@ -345,7 +345,7 @@ class UnsetVariable(Node):
 
 @dataclass(frozen=True, slots=True)
 class Show(Node):
-    """kind: 'DATABASES', 'TABLES', 'SETTINGS', 'CREATE_TABLE', 'FUNCTIONS', 'PROCESSLIST'.
+    """kind: 'DATABASES', 'TABLES', 'SETTINGS', 'CREATE_TABLE', 'FUNCTIONS'.
     database: for SHOW TABLES FROM db; table: for SHOW CREATE TABLE; like: a LIKE pattern."""
 
     kind: str

@@ -201,6 +201,13 @@ def test_show_processlist_has_the_columns_and_rows_of_system_processes():
     assert any(row[7] == "SHOW PROCESSLIST" for row in rows)  # as Databend, it lists itself
 
 
+def test_show_processlist_where_filters_as_databend():
+    db = engine.Database()
+    _running = _started(db.session(user="alice"), BIG, query_id="q-alice")
+    rows = _rows(db.session(), "SHOW PROCESSLIST WHERE user = 'alice'")
+    assert [(row[1], row[4]) for row in rows] == [("q-alice", "alice")]
+
+
 def test_kill_query_by_its_owner_aborts_the_next_step():
     db = engine.Database()
     alice = db.session(user="alice")

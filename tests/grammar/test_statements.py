@@ -10,7 +10,10 @@ from tests.grammar.helpers import NULL, bop, col, neg, num, s, select, table, ty
 STAR = A.Star()
 
 STATEMENTS = [
-    ("SHOW PROCESSLIST", A.Show("PROCESSLIST")),
+    ("SHOW PROCESSLIST", select(STAR, from_=table("system", "processes"))),
+    ("SHOW PROCESSLIST WHERE user = 'a'",
+     select(STAR, from_=table("system", "processes"),
+            where=bop("=", col("user"), s("a")))),
     ("KILL QUERY 'a-1'", A.Kill("QUERY", "a-1")),
     ("kill connection AbC", A.Kill("CONNECTION", "AbC")),  # a bare id keeps its case
     ("KILL QUERY 42;", A.Kill("QUERY", "42")),
