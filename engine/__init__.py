@@ -22,6 +22,9 @@ This is the contract web/ relies on (see ARCHITECTURE.md section 2):
   everything is freed when the result ends or is closed. `Result.past_deadline()` says the
   query ran out of max_execute_time_in_seconds (its steps then fail with 1043,
   TIME_LIMIT_MESSAGE).
+- `session.execute(sql, statement=None, query_id=None)`: the statement is in `db.processes`
+  (engine.processes) under `query_id` (generated when None) until its Result ends, fails, is
+  closed or dropped, then in the bounded query log; KILL QUERY calls the entry's `kill`.
 """
 
 from __future__ import annotations

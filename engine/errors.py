@@ -14,6 +14,7 @@ ABORTED_QUERY = 1043
 TIMEOUT = 1122
 UNKNOWN_SESSION = 1053
 UNKNOWN_COLUMN = 1058
+PERMISSION_DENIED = 1063
 SEMANTIC = 1065
 TABLE_SCHEMA_MISMATCH = 1303
 DATABASE_ALREADY_EXISTS = 2301
@@ -89,3 +90,15 @@ class MemoryExceedsLimit(EngineError):
     """The query's memory (max_memory_usage) or the server's memory budget is exhausted."""
 
     code = MEMORY_EXCEEDS_LIMIT
+
+
+class UnknownSession(EngineError):
+    """KILL of an id no running statement has (Databend: 'Not found session id <id>')."""
+
+    code = UNKNOWN_SESSION
+
+
+class PermissionDenied(EngineError):
+    """KILL QUERY of another user's statement by a user other than root."""
+
+    code = PERMISSION_DENIED

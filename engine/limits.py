@@ -54,6 +54,13 @@ class Limits:
     # The server-wide memory budget shared by all running queries, in bytes (0: the default,
     # half the machine). A query's own budget is the max_memory_usage setting.
     server_memory_bytes: int = 0
+    # Finished statements system.query_log keeps (the oldest is dropped for a new one): a
+    # bounded log, so a busy server's history never grows without end.
+    query_log_size: int = 1000
+    # Characters of a statement's SQL text (and error message) the process list and the query
+    # log keep; longer text is cut and ends with '...'. Bounds the log to about
+    # query_log_size x this, where whole statements (up to sql_bytes each) could fill 1 GiB.
+    logged_sql_chars: int = 16_384
 
     def memory_budget(self) -> int:
         return self.server_memory_bytes or default_server_memory_bytes()

@@ -76,6 +76,10 @@ class Result:
     memory: object = None  # the query's engine.memory.QueryMemory; freed when the result is released
     _clock: Callable[[], float] | None = None  # with _deadline: max_execute_time_in_seconds
     _deadline: float = 0.0
+    # called once, with the error or None, when the result ends, fails, is closed or aborted
+    # (engine.processes logs the statement there): once per result, never per row
+    on_finish: list = field(default_factory=list)
+    _failure: EngineError | None = None  # why it failed or was aborted
     _closed: bool = False
 
     def set_deadline(self, clock: Callable[[], float], deadline: float) -> None:
@@ -110,6 +114,8 @@ class Result:
                 if pause:
                     gc_enable()  # ...the consumer runs with it on
                 if self._closed:
+                    if self._failure is not None:
+                        raise self._failure  # aborted (KILL QUERY) between two steps
                     return
                 if past_deadline is not None and past_deadline():
                     raise AbortedQuery(TIME_LIMIT_MESSAGE)
@@ -126,10 +132,17 @@ class Result:
                 yield batch
                 if pause:
                     gc_disable()
+            if self._failure is not None:
+                raise self._failure  # aborted while suspended: the pipeline was closed under it
         except GeneratorExit:
             raise
         except Exception as exc:
-            raise as_engine_error(exc) from exc
+            error = as_engine_error(exc)
+            if self._failure is None:
+                self._failure = error
+            if error is exc:
+                raise
+            raise error from exc
         finally:
             if pause:
                 gc_enable()  # idempotent: the collector is on whenever this generator is not running
@@ -157,9 +170,16 @@ class Result:
 
         return render
 
-    def close(self) -> None:
+    def close(self, error: EngineError | None = None) -> None:
+        """Stop and free the pipeline; `error` says why, when it ended the query as failed."""
+        if error is not None and self._failure is None:
+            self._failure = error
         self._closed = True
         self._release()
+
+    def abort(self, error: EngineError) -> None:
+        """Stop now (KILL QUERY): the next step raises `error` instead of giving rows."""
+        self.close(error)
 
     def _release(self) -> None:
         rows = self._rows
@@ -172,6 +192,10 @@ class Result:
                 pass
         if self.memory is not None:
             self.memory.release()  # the pipeline's rows are gone now
+        if self.on_finish:
+            callbacks, self.on_finish = self.on_finish, []
+            for callback in callbacks:
+                callback(self._failure)
 
     def __iter__(self) -> Iterator[tuple]:
         return chain.from_iterable(self.batches())

@@ -8,9 +8,10 @@ import time
 import grammar
 from engine import settings as S
 from engine.catalog import Catalog
-from engine.errors import EngineError, SqlSyntaxError, UnknownDatabase
+from engine.errors import AbortedQuery, EngineError, SqlSyntaxError, UnknownDatabase
 from engine.limits import Limits
 from engine.memory import ServerMemory
+from engine.processes import ProcessList
 from engine.result import Progress, Result, as_engine_error
 from grammar import ast as A
 
@@ -26,6 +27,8 @@ class Database:
         self.memory = ServerMemory(self.limits.memory_budget())
         # seconds, read for max_execute_time_in_seconds (injectable for tests)
         self.clock = clock
+        # running statements and the last limits.query_log_size finished ones (engine.processes)
+        self.processes = ProcessList(self.limits.query_log_size, self.limits.logged_sql_chars)
 
     @property
     def databases(self):
@@ -98,8 +101,23 @@ class Session:
         except RecursionError:
             raise EngineError("statement is nested too deeply", code=1001) from None
 
-    def execute(self, sql: str, statement=None) -> Result:
-        """Parse (unless `statement`, the result of `parse(sql)`, is given), bind and start `sql`."""
+    def execute(self, sql: str, statement=None, query_id: str | None = None) -> Result:
+        """Parse (unless `statement`, the result of `parse(sql)`, is given), bind and start `sql`.
+
+        The statement is in the process list under `query_id` (a generated id when None) until
+        its Result ends, fails or is closed, and then in the query log."""
+        processes = self.db.processes
+        process = processes.start(self, sql, query_id)
+        try:
+            stmt, result = self._start(sql, statement)
+        except BaseException as exc:  # EngineError, or KeyboardInterrupt and the like
+            error = exc if isinstance(exc, EngineError) else AbortedQuery(type(exc).__name__)
+            processes.finish(process, error)
+            raise
+        processes.attach(process, stmt, result)
+        return result
+
+    def _start(self, sql: str, statement) -> tuple:
         from engine.statements import run_statement
 
         # max_execute_time_in_seconds counts from here (0 or unset: no limit, no clock read)
@@ -123,7 +141,7 @@ class Session:
         result.memory = ctx.memory
         if started is not None:
             result.set_deadline(self.db.clock, started + int(seconds))
-        return result
+        return stmt, result
 
     def new_result(self, schema, rows, types=(), affect=None, progress=None) -> Result:
         return Result(schema, rows, affect=affect, progress=progress or Progress(), types=list(types))

@@ -22,6 +22,7 @@ from engine.executor import BATCH, Runtime, build, explain
 from engine.memory import batch_bytes
 from engine.names import display
 from engine.planner import Planner, Scope
+from engine.process_statements import kill
 from engine.result import ChangeSettings, Column, Progress, Result, UseDB
 from engine.system import is_virtual_database, settings_rows, virtual_table, virtual_table_names
 from grammar import ast as A
@@ -467,4 +468,5 @@ _HANDLERS = {
     A.Show: _show,
     A.Describe: _describe,
     A.Explain: _explain,
+    A.Kill: kill,
 }

@@ -1,6 +1,6 @@
 """Read-only virtual tables: the `system` database (databases, tables, columns, settings, one,
-functions, views, temporary_tables) and `information_schema` (tables, columns, schemata, views),
-with Databend's column names, order and types."""
+functions, views, temporary_tables, processes, query_log) and `information_schema` (tables,
+columns, schemata, views), with Databend's column names, order and types."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from engine import settings as S
 from engine import types as T
 from engine.catalog import VIRTUAL_DATABASES
 from engine.errors import UnknownTable
+from engine.version import VERSION
 
 _S = T.STRING
 _U64 = T.UINT64
@@ -113,6 +114,67 @@ def _nothing(ctx):
     return []
 
 
+def _visible(ctx, user: str) -> bool:
+    """root sees every user's statements; anyone else only their own (their SQL may hold data)."""
+    return ctx.user == "root" or ctx.user == user
+
+
+def processes_rows(ctx):
+    """system.processes (and SHOW PROCESSLIST): one row per running statement, oldest first."""
+    processes = ctx.session.db.processes
+    now = processes.clock()
+    rows = []
+    for p in list(processes.running.values()):
+        if not _visible(ctx, p.user):
+            continue
+        progress = p.progress
+        read_rows = progress.scan_rows if progress is not None else 0
+        read_bytes = progress.scan_bytes if progress is not None else 0
+        write_bytes = progress.write_bytes if progress is not None else 0
+        rows.append(("", p.query_id, p.handler_type, None, p.user, "Query", p.database, p.sql,
+                     p.memory_usage, read_bytes, write_bytes, read_rows, read_bytes, None,
+                     max(0, int(now - p.started)), "executing pipeline"))
+    return rows
+
+
+def _query_log(ctx):
+    rows = []
+    for e in list(ctx.session.db.processes.log):
+        p = e.process
+        if not _visible(ctx, p.user):
+            continue
+        q = e.progress
+        ended = _local(ctx, e.ended_at)
+        counts = (q.write_rows, q.write_bytes, q.scan_rows, q.scan_bytes, q.result_rows,
+                  q.result_bytes) if q is not None else (0,) * 6
+        rows.append((e.log_type[0], e.log_type[1], p.handler_type, "", "", "", p.user, p.query_id,
+                     p.kind, p.sql, ended.date(), ended, _local(ctx, p.started_at), e.duration_ms,
+                     p.database, *counts, e.memory_usage, e.exception_code, e.exception_text,
+                     VERSION))
+    return rows
+
+
+# system.processes as Databend 1.2.453 describes it (id is our query id: one per statement)
+PROCESSES_COLUMNS = [
+    ("node", _S), ("id", _S), ("type", _S), ("host", _S.as_nullable(True)), ("user", _S),
+    ("command", _S), ("database", _S), ("extra_info", _S), ("memory_usage", T.INT64),
+    ("data_read_bytes", _U64), ("data_write_bytes", _U64), ("scan_progress_read_rows", _U64),
+    ("scan_progress_read_bytes", _U64), ("mysql_connection_id", T.SqlType("UInt32").as_nullable(True)),
+    ("time", _U64), ("status", _S),
+]
+
+# a subset of Databend 1.2.453's system.query_log, in its order, with its names and types
+QUERY_LOG_COLUMNS = [
+    ("log_type", T.SqlType("Int8")), ("log_type_name", _S), ("handler_type", _S), ("tenant_id", _S),
+    ("cluster_id", _S), ("node_id", _S), ("sql_user", _S), ("query_id", _S), ("query_kind", _S),
+    ("query_text", _S), ("event_date", T.DATE), ("event_time", _TS), ("query_start_time", _TS),
+    ("query_duration_ms", T.INT64), ("current_database", _S), ("written_rows", _U64),
+    ("written_bytes", _U64), ("scan_rows", _U64), ("scan_bytes", _U64), ("result_rows", _U64),
+    ("result_bytes", _U64), ("memory_usage", _U64), ("exception_code", T.INT32),
+    ("exception_text", _S), ("server_version", _S),
+]
+
+
 SYSTEM_TABLES = {
     "databases": VirtualTable([("catalog", _S), ("name", _S)], _databases, "SystemDatabases"),
     "tables": VirtualTable([
@@ -136,6 +198,8 @@ SYSTEM_TABLES = {
     ], _nothing, "SystemViews"),
     "temporary_tables": VirtualTable([("database", _S), ("name", _S), ("table_id", _U64), ("engine", _S)],
                                      _nothing, "SystemTemporaryTables"),
+    "processes": VirtualTable(PROCESSES_COLUMNS, processes_rows, "SystemProcesses"),
+    "query_log": VirtualTable(QUERY_LOG_COLUMNS, _query_log, "SystemQueryLog"),
 }
 
 

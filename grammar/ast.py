@@ -363,3 +363,11 @@ class Describe(Node):
 @dataclass(frozen=True, slots=True)
 class Explain(Node):
     statement: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Kill(Node):
+    """KILL QUERY|CONNECTION id; target is 'QUERY' or 'CONNECTION'."""
+
+    target: str
+    object_id: str

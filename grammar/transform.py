@@ -652,6 +652,20 @@ class AstBuilder(Transformer):
     def show_create_table(self, name):
         return ast.Show("CREATE_TABLE", table=_names(name), pos=_pos_of(name[0]))
 
+    def show_processlist(self, where):
+        """As Databend: SELECT * FROM system.processes [WHERE ...]."""
+        return ast.Select((ast.SelectItem(ast.Star()),), ast.TableRef(("system", "processes")),
+                          where=where)
+
+    def kill(self, target, object_id):
+        return ast.Kill(target.value.upper(), object_id, pos=(target.line, target.column))
+
+    def kill_id_string(self, token):
+        return unescape_string(token.value)
+
+    def kill_id_word(self, token):
+        return str(token.value)
+
     def show_from(self, name):
         return _name(name)
 

@@ -17,6 +17,9 @@ from web.auth import Authenticator
 from web.config import SERVER_VERSION, ServiceConfig
 from web.dispatch import Dispatcher
 from web.errors import BadRequest, FailedToStart, HTTPError, NotFound, PayloadTooLarge
+from web.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from web.metrics import Metrics
+from web.observe import QueryObserver
 from web.queries import (
     ABORTED_QUERY,
     INTERNAL,
@@ -100,6 +103,9 @@ class QueryApp:
             from twisted.internet.threads import deferToThread as run_in_thread
         self._run_in_thread = run_in_thread  # deferToThread; tests pass a synchronous one
         self.stopping = False
+        self.metrics = Metrics(self)
+        self.observer = QueryObserver(db, self.metrics, timer,
+                                      log_start=self.config.log_query_start)
 
     def resource(self, fast_routes: bool = True):
         """The root resource; `fast_routes=False` sends every request through Klein routing."""
@@ -221,6 +227,7 @@ class QueryApp:
         try:
             query = self._start(user, query_request, fmt, client_id)
         except FailedToStart as e:
+            self.observer.refused(user, e.code, e.message)
             r = query_request
             answer = Answer(query_id="", state=FAILED, error=QueryError(e.code, e.message),
                             session_id=r.session_id,
@@ -272,8 +279,9 @@ class QueryApp:
             keep_secs=kept.keep_secs if kept else 0,
             result_timeout=min(result_timeout, config.max_result_timeout_secs),
             page_rows=page_rows, buffer_rows=buffer_rows, wait_secs=wait,
-            on_end=partial(self._query_ended, kept))
+            on_end=partial(self._query_ended, kept), observer=self.observer)
         self.queries.add(query)
+        self.observer.started(query, r.sql)
         if kept is not None:
             self.sessions.begin(kept, query)
         if sql_bytes(r.sql, config.thread_parse_sql_bytes) > config.thread_parse_sql_bytes:
@@ -291,10 +299,11 @@ class QueryApp:
         if query.state != RUNNING:  # killed or aborted while its statement was parsed
             return
         try:
-            result = session.execute(sql, statement=statement)
+            result = session.execute(sql, statement=statement, query_id=query.id)
         except Exception as e:
             self._not_started(query, e)
             return
+        self.observer.executing(query)
         null_as_str = session.explicit_setting("format_null_as_str")
         query.attach(result, fmt == SPEC if null_as_str is None else null_as_str == "1")
         query.run_inline(self.config.inline_steps, self.config.slice_secs, self._timer)
@@ -316,6 +325,7 @@ class QueryApp:
 
     def _query_ended(self, kept, query: Query) -> None:
         self.queries.ended(query)
+        self.observer.ended(query)
         if kept is not None:
             self.sessions.finish(kept)
 
@@ -400,6 +410,17 @@ class QueryApp:
     @authenticated
     def logout(self, request, user: str):
         return self._send(request, 200, b"{}", _JSON)
+
+    @app.route("/metrics", methods=["GET"])
+    def metrics_page(self, request):
+        """Prometheus metrics; credentials required unless --metrics_auth none."""
+        if self.config.metrics_auth:
+            return self._metrics_with_credentials(request)
+        return self._send(request, 200, self.metrics.render(), METRICS_CONTENT_TYPE)
+
+    @authenticated
+    def _metrics_with_credentials(self, request, user: str):
+        return self._send(request, 200, self.metrics.render(), METRICS_CONTENT_TYPE)
 
     @app.route("/health", methods=["GET"])
     def health(self, request):

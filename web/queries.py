@@ -61,12 +61,12 @@ class Query:
                  "error", "schema", "affect", "closed", "started", "last_access", "ended_at",
                  "buffer", "next_page", "last_page", "_engine_session",
                  "_request_session", "_keep_secs", "_session_view", "_session_sent", "_progress_snapshot",
-                 "_result", "_batches", "_render", "_task", "_on_end")
+                 "_result", "_batches", "_render", "_task", "_on_end", "sql", "_observer")
 
     def __init__(self, query_id: str, user: str, clock, *, session, request_session: dict,
                  session_id: str = "", keep_secs: int = 0, result_timeout: int = 60,
                  page_rows: int = 10000, buffer_rows: int = 20000, wait_secs: int = 1,
-                 on_end: Callable[[Query], None] | None = None):
+                 on_end: Callable[[Query], None] | None = None, observer=None):
         self.id = query_id
         self.user = user
         self.clock = clock
@@ -94,6 +94,8 @@ class Query:
         self._render = None
         self._task = None
         self._on_end = on_end
+        self.sql = ""  # its SQL text (a prefix), for log events
+        self._observer = observer  # web.observe.QueryObserver: times each step
 
     # -- producing ---------------------------------------------------------------------------
 
@@ -111,6 +113,16 @@ class Query:
 
     def step(self) -> bool:
         """One bounded unit of engine work; False once the query has ended."""
+        observer = self._observer
+        if observer is None or self.state != RUNNING:
+            return self._step()
+        started = observer.timer()
+        try:
+            return self._step()
+        finally:
+            observer.step_done(self, observer.timer() - started)
+
+    def _step(self) -> bool:
         if self.state != RUNNING:
             return False
         # One try around the whole step (pull, render, buffer): a failure anywhere in it fails
@@ -180,8 +192,11 @@ class Query:
     def _release(self, discard_rows: bool) -> None:
         if self._result is not None:
             self._progress_snapshot = self._progress_now()
+            error = self.error  # the engine's query log records why it failed
+            if error is not None:
+                error = engine.EngineError(error.message, error.code)
             try:
-                self._result.close()
+                self._result.close(error)
             finally:
                 self._result = self._batches = self._render = None
         if self._task is not None:
@@ -203,9 +218,9 @@ class Query:
         if self.state == RUNNING and self._result is not None and self._result.past_deadline():
             self._end(FAILED, QueryError(ABORTED_QUERY, engine.TIME_LIMIT_MESSAGE))
 
-    def kill(self) -> None:
+    def kill(self, message: str = "canceled by client") -> None:
         """Stop the producer now and free the result; later page requests get 400."""
-        self._close("canceled", "canceled by client")
+        self._close("canceled", message)
 
     def finalize(self) -> None:
         """The client is done (/final): stop if still running and drop every row."""
@@ -328,6 +343,10 @@ class QueryRegistry:
 
     def __len__(self) -> int:
         return len(self._queries)
+
+    def __iter__(self):
+        """The held queries (a copy: callers may end or forget queries meanwhile)."""
+        return iter(list(self._queries.values()))
 
     def new_id(self) -> str:
         return f"{self._id_prefix}{next(self._id_counter):016x}"

@@ -89,6 +89,8 @@ class Options(usage.Options):
     longdesc = "Serve SQL over HTTP with the Databend query protocol (POST /v1/query)."
     optFlags = [
         ["access_log", None, "Write an access log line per request (off by default: ~25% cost)."],
+        ["log_query_start", None, "Also log each query's start (id, user, SQL prefix) at debug "
+                                  "level; every query's end is always logged."],
     ]
     optParameters = [
         ["http_handler_host", None, "127.0.0.1", "Address to listen on."],
@@ -96,6 +98,10 @@ class Options(usage.Options):
         ["wire_format", None, "auto",
          "Answer format: auto (databend for requests with an X-DATABEND-* header, else spec), "
          "spec or databend."],
+        ["metrics_auth", None, "required",
+         "Who may read GET /metrics (Prometheus text format): 'required' asks for credentials "
+         "like every other endpoint; 'none' opens it to anyone who can connect, for a scraper "
+         "without credentials (it shows counts and timings, no SQL)."],
         ["users_file", None, None,
          "File of name:scrypt-hash lines (make one with `python -m web.auth NAME`); "
          "without it only root with an empty password exists."],
@@ -112,6 +118,9 @@ class Options(usage.Options):
             raise usage.UsageError(
                 f"--wire_format must be one of {', '.join(WIRE_FORMATS)}, "
                 f"not {self['wire_format']!r}")
+        if self["metrics_auth"] not in ("required", "none"):
+            raise usage.UsageError(
+                f"--metrics_auth must be required or none, not {self['metrics_auth']!r}")
         self["users"] = None
         if self["users_file"]:
             from web.auth import load_users
@@ -126,6 +135,8 @@ class Options(usage.Options):
         engine_limits = Limits(**{field: self[name] * unit
                                   for name, field, unit, _, _ in _ENGINE_LIMITS})
         return ServiceConfig(wire_format=self["wire_format"], access_log=bool(self["access_log"]),
+                             log_query_start=bool(self["log_query_start"]),
+                             metrics_auth=self["metrics_auth"] == "required",
                              limits=engine_limits, **web_limits)
 
 

@@ -110,3 +110,13 @@ def test_lifecycle_in_the_databend_format(server):
     status, raw = call(server.url, a["stats_uri"] + "/page/2", headers=headers)
     assert status == 400
     assert json.loads(raw)["error"]["message"] == f"Query {a['id']} is closed for finalized"
+
+
+def test_metrics_and_query_end_events(server):
+    post(server.url, {"sql": "SELECT 'observed' AS marker"})
+    status, body = call(server.url, "/metrics")
+    assert status == 200
+    assert b'queryhttp_queries_total{code="0",state="Succeeded"}' in body
+    assert b"queryhttp_query_duration_seconds_bucket" in body
+    assert call(server.url, "/metrics", auth=("root", "x"))[0] == 401  # credentials by default
+    assert server.wait_for_output(b"of root Succeeded in")  # the query end event

@@ -2,6 +2,7 @@
 
 import pytest
 
+import grammar
 from grammar import ast as A
 from grammar import parse
 from tests.grammar.helpers import NULL, bop, col, neg, num, s, select, table, typ
@@ -9,6 +10,13 @@ from tests.grammar.helpers import NULL, bop, col, neg, num, s, select, table, ty
 STAR = A.Star()
 
 STATEMENTS = [
+    ("SHOW PROCESSLIST", select(STAR, from_=table("system", "processes"))),
+    ("SHOW PROCESSLIST WHERE user = 'a'",
+     select(STAR, from_=table("system", "processes"),
+            where=bop("=", col("user"), s("a")))),
+    ("KILL QUERY 'a-1'", A.Kill("QUERY", "a-1")),
+    ("kill connection AbC", A.Kill("CONNECTION", "AbC")),  # a bare id keeps its case
+    ("KILL QUERY 42;", A.Kill("QUERY", "42")),
     ("CREATE DATABASE db", A.CreateDatabase("db")),
     ("create database if not exists Db", A.CreateDatabase("db", if_not_exists=True)),
     ("DROP DATABASE db", A.DropDatabase("db")),
@@ -115,3 +123,9 @@ def test_update_and_delete_positions():
     assert update.pos == (2, 3)
     assert [a.pos for a in update.assignments] == [(2, 9), (3, 2)]
     assert parse("DELETE FROM db.t").pos == (1, 13)
+
+
+@pytest.mark.parametrize("sql", ["KILL 'id'", "KILL QUERY", "KILL QUERY 'a' 'b'"])
+def test_kill_needs_a_target_and_one_id(sql):
+    with pytest.raises(grammar.SqlSyntaxError, match="expecting|unexpected"):
+        parse(sql)

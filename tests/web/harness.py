@@ -110,7 +110,7 @@ class ScriptedResult:
         null = "NULL" if null_as_str else None
         return lambda batch: [[null if v is None else str(v) for v in row] for row in batch]
 
-    def close(self):
+    def close(self, error=None):
         self.closed = True
 
 
@@ -122,10 +122,10 @@ class ScriptedSession:
     def __getattr__(self, name):
         return getattr(self._real, name)
 
-    def execute(self, sql, statement=None):
+    def execute(self, sql, statement=None, query_id=None):
         if sql in self._scripts:
             return self._scripts[sql](self._real)
-        return self._real.execute(sql, statement=statement)
+        return self._real.execute(sql, statement, query_id=query_id)
 
 
 class ScriptedDatabase:
@@ -133,6 +133,7 @@ class ScriptedDatabase:
 
     def __init__(self):
         self.real = engine.Database()
+        self.processes = self.real.processes  # KILL QUERY reaches the web queries through it
         self.scripts = {}
         self.results: list[ScriptedResult] = []
 

@@ -1,0 +1,210 @@
+"""The process list (running statements) and the bounded query log, and KILL QUERY.
+
+Every `Session.execute` registers its statement here and the entry leaves the list when the
+statement's Result ends, fails, is closed or is dropped unread; the query log keeps the last
+`Limits.query_log_size` of them. system.processes, SHOW PROCESSLIST and system.query_log read
+these (engine.system), and KILL QUERY calls the entry's kill callback.
+
+Column names, types and codes follow Databend 1.2.453 (its embedded build answered
+`DESC system.processes`, `DESC system.query_log` and `KILL QUERY 'nope'`):
+
+- processes are keyed by query id here (Databend keys them by session id; one of our sessions
+  runs one statement at a time, and the HTTP protocol names queries, not sessions);
+- the query log holds one row per finished statement (Databend's log_type 2 'Finish' and
+  3 'Error' rows, as its embedded build wrote them, and 4 'Aborted' for a killed statement, the
+  name Databend's log type has; its 'Start' rows are left out so that the bound counts
+  statements);
+- an unknown id is UnknownSession 1053 "Not found session id <id>", as Databend answers.
+"""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+import time
+import uuid
+import weakref
+from collections import deque
+from collections.abc import Callable
+from functools import partial
+
+from engine.errors import ABORTED_QUERY, AbortedQuery, EngineError, PermissionDenied, UnknownSession
+from grammar import ast as A
+
+# Databend's message for a killed query
+KILLED_MESSAGE = "Aborted query, because the server is shutting down or the query was killed."
+
+# Databend's system.query_log log_type codes and names
+LOG_FINISH = (2, "Finish")
+LOG_ERROR = (3, "Error")
+LOG_ABORTED = (4, "Aborted")
+
+_QUERY_KINDS = {
+    A.Select: "Query", A.SetOperation: "Query", A.With: "Query", A.Insert: "Insert",
+    A.Update: "Update", A.Delete: "Delete", A.Explain: "Explain",
+}
+
+
+def query_kind(statement) -> str:
+    """Databend's query_kind of a statement: Query, Insert, Update, Delete, Explain or Other."""
+    return _QUERY_KINDS.get(type(statement), "Other")
+
+
+def _memory_bytes(memory, attribute: str) -> int:
+    """Bytes a query's memory tracker reports (`held` or `peak`); 0 without one. Read
+    defensively: the tracker may be absent, a plain number, or lack the attribute."""
+    if memory is None:
+        return 0
+    if isinstance(memory, int):
+        return memory
+    value = getattr(memory, attribute, None)
+    if value is None:
+        value = getattr(memory, "held", 0)
+    return value if isinstance(value, int) else 0
+
+
+class Process:
+    """One running statement: who runs what since when, its progress, and how to stop it."""
+
+    __slots__ = ("query_id", "user", "database", "sql", "kind", "handler_type", "started_at",
+                 "started", "progress", "kill", "_result")
+
+    def __init__(self, query_id: str, user: str, database: str, sql: str,
+                 started_at: datetime.datetime, started: float):
+        self.query_id = query_id
+        self.user = user
+        self.database = database
+        self.sql = sql
+        self.kind = "Other"
+        self.handler_type = "Local"  # Databend's name for embedded use; the HTTP server says HTTPQuery
+        self.started_at = started_at  # wall clock (UTC), for the tables
+        self.started = started  # the process list's monotonic clock, for durations
+        self.progress = None  # the Result's Progress once the statement has started
+        # Called by KILL QUERY; None aborts the Result (its next step raises AbortedQuery). A
+        # server sets its own stop (which closes the Result too).
+        self.kill: Callable[[], None] | None = None
+        self._result: _ResultRef | None = None  # weak: the list never keeps a Result alive
+
+    @property
+    def result(self):
+        return self._result() if self._result is not None else None
+
+    @property
+    def memory_usage(self) -> int:
+        result = self.result
+        return _memory_bytes(getattr(result, "memory", None), "held") if result is not None else 0
+
+
+class QueryLogEntry:
+    """One finished statement as system.query_log shows it."""
+
+    __slots__ = ("process", "log_type", "ended_at", "duration_ms", "progress", "memory_usage",
+                 "exception_code", "exception_text")
+
+    def __init__(self, process: Process, ended_at: datetime.datetime, duration_ms: int,
+                 error: EngineError | None, memory_usage: int, exception_text: str):
+        self.process = process
+        if error is None:
+            self.log_type = LOG_FINISH
+        else:
+            self.log_type = LOG_ABORTED if error.code == ABORTED_QUERY else LOG_ERROR
+        self.ended_at = ended_at
+        self.duration_ms = duration_ms
+        self.progress = process.progress
+        self.memory_usage = memory_usage
+        self.exception_code = 0 if error is None else error.code
+        self.exception_text = exception_text
+
+
+class _ResultRef(weakref.ref):
+    """A weak reference to a statement's Result that knows the statement's query id (an id,
+    not the Process: the Process holds this reference, and a cycle would outlive both)."""
+
+    __slots__ = ("query_id",)
+
+
+def _utc_now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.UTC)
+
+
+class ProcessList:
+    """The Database's running statements (by query id) and its bounded log of finished ones.
+
+    `clock` (monotonic seconds) and `now` (aware UTC datetime) are replaceable for tests.
+    """
+
+    def __init__(self, log_size: int, sql_chars: int, clock: Callable[[], float] = time.monotonic,
+                 now: Callable[[], datetime.datetime] = _utc_now):
+        self.running: dict[str, Process] = {}
+        self.log: deque[QueryLogEntry] = deque(maxlen=log_size)  # the oldest entry drops first
+        # generated ids: UUID-shaped, a random prefix per list and a counter (uuid4() per
+        # statement cost 3 us, a twentieth of a SELECT 1)
+        self._id_prefix = str(uuid.uuid4())[:24]
+        self._id_counter = itertools.count(1)
+        self.sql_chars = sql_chars
+        self.clock = clock
+        self.now = now
+
+    def start(self, session, sql: str, query_id: str | None) -> Process:
+        """Register a statement of `session` as running (an id is generated when None)."""
+        query_id = query_id or f"{self._id_prefix}{next(self._id_counter):012x}"
+        process = Process(query_id, session.user, session.database, self._kept(sql), self.now(),
+                          self.clock())
+        self.running[query_id] = process
+        return process
+
+    def attach(self, process: Process, statement, result) -> None:
+        """The statement started: follow its Result until it ends, fails, is closed or dropped."""
+        process.kind = query_kind(statement)
+        process.progress = result.progress
+        # a Result dropped unread never ends nor closes: the reference's callback finishes it
+        process._result = ref = _ResultRef(result, self._dropped)
+        ref.query_id = process.query_id
+        result.on_finish.append(partial(self.finish, process))
+
+    def _dropped(self, ref: _ResultRef) -> None:
+        process = self.running.get(ref.query_id)
+        if process is not None and process._result is ref:
+            self.finish(process, None)
+
+    def finish(self, process: Process, error: EngineError | None) -> None:
+        """The statement ended (`error` None), failed or was killed: log it (once)."""
+        if self.running.get(process.query_id) is not process:
+            return
+        del self.running[process.query_id]
+        process.kill = None  # a server's stop holds its whole query: the log must not keep it
+        memory = _memory_bytes(getattr(process.result, "memory", None), "peak")
+        duration_ms = max(0, int((self.clock() - process.started) * 1000))
+        self.log.append(QueryLogEntry(process, self.now(), duration_ms, error, memory,
+                                      self._kept(error.message) if error is not None else ""))
+
+    def _kept(self, text: str) -> str:
+        """`text` as the list keeps it: at most sql_chars characters (then cut, ending '...')."""
+        if len(text) <= self.sql_chars:
+            return text
+        return text[:self.sql_chars] + "..."
+
+    def find(self, query_id: str) -> Process | None:
+        return self.running.get(query_id)
+
+    def kill(self, query_id: str, user: str) -> None:
+        """KILL QUERY: only the statement's owner or root may stop it."""
+        process = self.running.get(query_id)
+        if process is None:
+            raise UnknownSession(f"Not found session id {query_id}")
+        if user != process.user and user != "root":
+            raise PermissionDenied(
+                f"Permission denied: user '{user}' cannot kill query {query_id} of user "
+                f"'{process.user}' (only its owner or root may)")
+        if process.kill is not None:
+            process.kill()
+        else:
+            _abort(process)
+
+
+def _abort(process: Process) -> None:
+    """The embedded kill: the Result's next step raises AbortedQuery (1043)."""
+    result = process.result
+    if result is not None:
+        result.abort(AbortedQuery(KILLED_MESSAGE))
+

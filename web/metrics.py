@@ -1,0 +1,77 @@
+"""Prometheus metrics of the HTTP service (GET /metrics), on one registry per app.
+
+The prometheus-client library writes the exposition format; a registry per QueryApp (never
+the library's global one) keeps tests and several apps in one process apart. Counters and the
+histogram move once per finished query; gauges are read when scraped, so serving rows costs
+nothing more.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+from web.wire import RUNNING
+
+CONTENT_TYPE = CONTENT_TYPE_LATEST.encode()
+# seconds; Prometheus' default buckets stop at 10 s, and queries here may run for minutes
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
+                   300.0, float("inf"))
+
+
+def _memory_used(db) -> int:
+    """Bytes the engine's running queries hold, when the engine accounts memory (else 0)."""
+    used = getattr(getattr(db, "memory", None), "used", 0)
+    return used if isinstance(used, int) else 0
+
+
+class Metrics:
+    """The service's metrics: queries by final state, refused queries, running and paused
+    queries, latency, rows and bytes produced, engine memory, sessions and slow engine steps."""
+
+    def __init__(self, app):
+        self.registry = registry = CollectorRegistry(auto_describe=True)
+        self.queries = Counter("queryhttp_queries", "Queries finished, by final state "
+                               "(Succeeded or Failed) and error code (0: none)",
+                               ["state", "code"], registry=registry)
+        self.refused = Counter("queryhttp_refused_queries", "Queries refused before they "
+                               "started (too many running or held queries, or sessions), by "
+                               "error code", ["code"], registry=registry)
+        self.latency = Histogram("queryhttp_query_duration_seconds",
+                                 "Time from a query's start to its end", registry=registry,
+                                 buckets=LATENCY_BUCKETS)
+        self.rows = Counter("queryhttp_result_rows", "Result rows produced for clients",
+                            registry=registry)
+        self.bytes = Counter("queryhttp_result_bytes", "Result bytes produced for clients "
+                             "(the engine's estimate)", registry=registry)
+        self.slow_steps = Counter("queryhttp_slow_steps", "Engine steps that held the reactor "
+                                  "longer than the slow-step threshold", registry=registry)
+        queries = app.queries
+        Gauge("queryhttp_running_queries", "Queries still producing rows",
+              registry=registry).set_function(lambda: queries.running)
+        Gauge("queryhttp_paused_queries", "Running queries paused until their client reads a "
+              "page (their page buffer is full)",
+              registry=registry).set_function(lambda: _paused(queries))
+        Gauge("queryhttp_held_queries", "Queries the server holds (running, or keeping pages "
+              "for their client)", registry=registry).set_function(lambda: len(queries))
+        sessions = app.sessions
+        Gauge("queryhttp_sessions", "Server-side sessions kept for clients",
+              registry=registry).set_function(lambda: len(sessions))
+        db = app.db
+        Gauge("queryhttp_memory_bytes", "Bytes running queries hold, as the engine accounts "
+              "them (0 when it does not)", registry=registry).set_function(
+            lambda: _memory_used(db))
+
+    def query_ended(self, state: str, code: int, seconds: float, rows: int, nbytes: int) -> None:
+        self.queries.labels(state=state, code=str(code)).inc()
+        self.latency.observe(max(seconds, 0.0))
+        self.rows.inc(rows)
+        self.bytes.inc(nbytes)
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)
+
+
+def _paused(queries) -> int:
+    """Running queries whose producer waits for the client (read when scraped)."""
+    return sum(1 for q in queries if q.state == RUNNING and q.buffer.full)
