@@ -7,90 +7,12 @@ variable named `_k<n>`; no user text is ever placed in the source.
 
 from __future__ import annotations
 
-import decimal
-import math
-
 from engine import types as T
-from engine.errors import BadArguments
 from engine.expr import Expr, may_be_null
+from engine.runtime import div_trunc, in3, in_set3, like_dynamic, mod_trunc, try_call
 
 _CMP = {"=": "==", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _SIMPLE_KINDS = ("col", "param", "const")
-
-
-def div_trunc(a, b):
-    if not b:
-        raise ZeroDivisionError
-    if isinstance(a, float) or isinstance(b, float):
-        return int(a / b)
-    q = a // b
-    if q < 0 and q * b != a:
-        q += 1
-    return int(q)
-
-
-def mod_trunc(a, b):
-    """`a % b` with the sign of the dividend (Databend/MySQL), for ints, floats and Decimals."""
-    if not b:
-        raise ZeroDivisionError  # reported as "divided by zero" for every numeric type
-    if isinstance(a, float) or isinstance(b, float):
-        return math.fmod(a, b)
-    r = abs(a) % abs(b)
-    return -r if a < 0 else r
-
-
-def and3(*vals):
-    if False in vals:
-        return False
-    return None if None in vals else True
-
-
-def or3(*vals):
-    if True in vals:
-        return True
-    return None if None in vals else False
-
-
-def in3(x, items):
-    if x is None:
-        return None
-    has_null = False
-    for i in items:
-        if i is None:
-            has_null = True
-        elif x == i:
-            return True
-    return None if has_null else False
-
-
-def in_set3(x, values, has_null):
-    if x is None:
-        return None
-    if x in values:
-        return True
-    return None if has_null else False
-
-
-def try_call(fn, v):
-    try:
-        return fn(v)
-    except (BadArguments, ValueError, TypeError, OverflowError, decimal.InvalidOperation):
-        return None
-
-
-def like_dynamic(s, pattern):
-    from engine.planner import like_matcher
-
-    kind, arg = like_matcher(pattern)
-    if kind == "equals":
-        return s == arg
-    if kind == "contains":
-        return arg in s
-    if kind == "prefix":
-        return s.startswith(arg)
-    if kind == "suffix":
-        return s.endswith(arg)
-    return arg(s) is not None
 
 
 class Codegen:

@@ -8,8 +8,8 @@ import math
 from dataclasses import dataclass
 
 from engine import types as T
-from engine.compile import mod_trunc
 from engine.errors import BadArguments
+from engine.runtime import mod_trunc
 from engine.version import VERSION_STRING
 
 AGGREGATES = frozenset({"count", "sum", "avg", "min", "max", "any"})

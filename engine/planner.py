@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import decimal
-import functools
-import re
 from dataclasses import dataclass, field
 
 from engine import functions as F
 from engine import types as T
+from engine.compile import evaluate_constant
 from engine.errors import BadArguments, EngineError, UnknownColumn, UnknownFunction
 from engine.expr import (
     Aggregate,
@@ -28,8 +27,10 @@ from engine.expr import (
     Sort,
     Subquery,
     column_ids,
+    may_be_null,
 )
 from engine.names import column_name
+from engine.runtime import like_matcher
 from engine.system import is_virtual_database, virtual_table
 from grammar import ast as A
 
@@ -219,8 +220,6 @@ class Planner:
         return plan, names
 
     def _project(self, child: Plan, exprs: list) -> Project:
-        from engine.expr import may_be_null
-
         layout = [self.cid() for _ in exprs]
         self.nonnull.update(c for c, e in zip(layout, exprs, strict=False) if not may_be_null(e, self.nonnull))
         return Project(layout, [e.type for e in exprs], child=child, exprs=exprs)
@@ -733,7 +732,6 @@ class Planner:
             rt = T.FLOAT64
         e = Expr("arith", rt.as_nullable(nullable), (left, right), op)
         if left.kind == "const" and right.kind == "const":
-            from engine.compile import evaluate_constant
 
             if left.value is None or right.value is None:
                 return Expr("const", T.NULL, value=None)
@@ -754,7 +752,6 @@ class Planner:
             return Expr("const", T.NULL, value=None)
         e = Expr("cmp", T.BOOLEAN.as_nullable(nullable), (left, right), op)
         if left.kind == "const" and right.kind == "const":
-            from engine.compile import evaluate_constant
 
             return Expr("const", T.BOOLEAN, value=evaluate_constant(e))
         return e
@@ -851,7 +848,6 @@ class Planner:
         nullable = operand.type.can_be_null or any(i.type.can_be_null for i in coerced)
         e = Expr("inlist", T.BOOLEAN.as_nullable(nullable), (operand, *coerced), n.negated)
         if operand.kind == "const" and all(i.kind == "const" for i in coerced):
-            from engine.compile import evaluate_constant
 
             v = evaluate_constant(e)
             return Expr("const", T.BOOLEAN if v is not None else T.NULL, value=v)
@@ -962,7 +958,6 @@ class Planner:
                 args = [self._boolean(args[0])] + [self._to_type(a, rt) for a in args[1:]]
         e = Expr("func", rt, tuple(args), fn)
         if all(a.kind == "const" for a in args):
-            from engine.compile import evaluate_constant
 
             v = evaluate_constant(e)
             return Expr("const", rt.as_nullable(False) if v is not None else T.NULL, value=v)
@@ -1130,32 +1125,3 @@ def _arith_message(exc) -> str:
 # functions that are casts: name -> target type
 _CAST_FUNCTIONS = {"to_int": T.INT64, "to_int64": T.INT64, "to_uint64": T.UINT64,
                    "to_float64": T.FLOAT64, "to_varchar": T.STRING, "to_boolean": T.BOOLEAN}
-
-_LIKE_SPECIAL = re.compile(r"[%_\\]")
-
-
-@functools.lru_cache(maxsize=256)
-def like_matcher(pattern: str):
-    """('contains'|'prefix'|'suffix'|'equals', text) for simple patterns, else ('regex', compiled).
-    Cached: a pattern taken from a column is matched per row."""
-    special = _LIKE_SPECIAL
-    body = pattern
-    if not special.search(body):
-        return ("equals", body)
-    if body.startswith("%") and body.endswith("%") and len(body) >= 2 and not special.search(body[1:-1]):
-        return ("contains", body[1:-1])
-    if body.endswith("%") and not special.search(body[:-1]):
-        return ("prefix", body[:-1])
-    if body.startswith("%") and not special.search(body[1:]):
-        return ("suffix", body[1:])
-    out = []
-    i = 0
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\" and i + 1 < len(pattern):
-            out.append(re.escape(pattern[i + 1]))
-            i += 2
-            continue
-        out.append(".*" if ch == "%" else "." if ch == "_" else re.escape(ch))
-        i += 1
-    return ("regex", re.compile("".join(out), re.DOTALL).fullmatch)

@@ -10,6 +10,7 @@ from engine.catalog import Catalog
 from engine.errors import EngineError, SqlSyntaxError, UnknownDatabase
 from engine.limits import Limits
 from engine.result import Progress, Result, as_engine_error
+from engine.statements import run_statement
 from grammar import ast as A
 
 
@@ -92,8 +93,6 @@ class Session:
 
     def execute(self, sql: str, statement=None) -> Result:
         """Parse (unless `statement`, the result of `parse(sql)`, is given), bind and start `sql`."""
-        from engine.statements import run_statement
-
         try:
             stmt = statement if statement is not None else self.parse(sql)
             if not isinstance(stmt, A.UseDatabase) and not self.db.catalog.has_database(self.database):

@@ -9,7 +9,6 @@ from engine import expr as P
 from engine import settings as S
 from engine import types as T
 from engine.catalog import Table, TableColumn
-from engine.compile import like_dynamic
 from engine.conversion import type_default, value_converter
 from engine.dml import run_delete, run_update
 from engine.errors import (
@@ -19,9 +18,11 @@ from engine.errors import (
     UnknownDatabase,
 )
 from engine.executor import Runtime, build, explain
+from engine.functions import AGGREGATES, all_function_names
 from engine.names import display
 from engine.planner import Planner, Scope
 from engine.result import ChangeSettings, Column, Progress, Result, UseDB
+from engine.runtime import like_dynamic
 from engine.system import is_virtual_database, settings_rows, virtual_table, virtual_table_names
 from grammar import ast as A
 
@@ -360,8 +361,6 @@ def _show(session, ctx, stmt: A.Show):
         table = ctx.catalog.table(database, name, stmt.pos)
         return _rows_result([("Table", T.STRING), ("Create Table", T.STRING)], [(table.name, show_create(table))])
     if kind == "FUNCTIONS":
-        from engine.functions import AGGREGATES, all_function_names
-
         rows = [(n, n in AGGREGATES) for n in all_function_names() if match(n)]
         return _rows_result([("name", T.STRING), ("is_aggregate", T.BOOLEAN)], rows)
     raise EngineError(f"unsupported SHOW {kind}", code=1002, position=stmt.pos)
