@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine import types as T
 from engine.expr import Expr, may_be_null
-from engine.runtime import div_trunc, in3, in_set3, like_dynamic, mod_trunc, try_call
+from engine.runtime import div_trunc, in3, in_set3, mod_trunc, try_call
 
 _CMP = {"=": "==", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _SIMPLE_KINDS = ("col", "param", "const")
@@ -204,18 +204,17 @@ class Codegen:
         return inner
 
     def _v_like(self, e: Expr, cols) -> str:
-        neg, info = e.value
-        if info is None:
-            test = self._guarded(e.args, cols, lambda s, p: f"{self.bind(like_dynamic)}({s}, {p})")
+        neg, (kind, arg) = e.value
+        k = self.bind(arg)
+        if kind == "dynamic":  # arg(s, pattern) for a pattern taken from a column
+            test = self._guarded(e.args, cols, lambda s, p: f"{k}({s}, {p})")
         else:
-            kind, arg = info
-            k = self.bind(arg)
             template = {
                 "equals": lambda s: f"({s} == {k})",
                 "contains": lambda s: f"({k} in {s})",
                 "prefix": lambda s: f"{s}.startswith({k})",
                 "suffix": lambda s: f"{s}.endswith({k})",
-                "regex": lambda s: f"({k}({s}) is not None)",
+                "match": lambda s: f"{k}({s})",
             }[kind]
             test = self._guarded(e.args, cols, template)
         if neg:

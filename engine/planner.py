@@ -30,7 +30,7 @@ from engine.expr import (
     may_be_null,
 )
 from engine.names import column_name
-from engine.runtime import like_matcher
+from engine.runtime import check_like_pattern, like_dynamic, like_matcher
 from engine.system import is_virtual_database, virtual_table
 from grammar import ast as A
 
@@ -752,7 +752,6 @@ class Planner:
             return Expr("const", T.NULL, value=None)
         e = Expr("cmp", T.BOOLEAN.as_nullable(nullable), (left, right), op)
         if left.kind == "const" and right.kind == "const":
-
             return Expr("const", T.BOOLEAN, value=evaluate_constant(e))
         return e
 
@@ -848,7 +847,6 @@ class Planner:
         nullable = operand.type.can_be_null or any(i.type.can_be_null for i in coerced)
         e = Expr("inlist", T.BOOLEAN.as_nullable(nullable), (operand, *coerced), n.negated)
         if operand.kind == "const" and all(i.kind == "const" for i in coerced):
-
             v = evaluate_constant(e)
             return Expr("const", T.BOOLEAN if v is not None else T.NULL, value=v)
         return e
@@ -868,9 +866,11 @@ class Planner:
         if pattern.kind == "const":
             if pattern.value is None:
                 return Expr("const", T.NULL, value=None)
-            info = like_matcher(str(pattern.value))
-            return Expr("like", T.BOOLEAN.as_nullable(nullable), (operand,), (n.negated, info))
-        return Expr("like", T.BOOLEAN.as_nullable(nullable), (operand, pattern), (n.negated, None))
+            text = str(pattern.value)
+            check_like_pattern(text, self.ctx.limits.like_pattern_chars)
+            return Expr("like", T.BOOLEAN.as_nullable(nullable), (operand,), (n.negated, like_matcher(text)))
+        dynamic = ("dynamic", like_dynamic(self.ctx.limits.like_pattern_chars))
+        return Expr("like", T.BOOLEAN.as_nullable(nullable), (operand, pattern), (n.negated, dynamic))
 
     def _bind_Case(self, n: A.Case, scope, aliases):
         args = []
@@ -958,7 +958,6 @@ class Planner:
                 args = [self._boolean(args[0])] + [self._to_type(a, rt) for a in args[1:]]
         e = Expr("func", rt, tuple(args), fn)
         if all(a.kind == "const" for a in args):
-
             v = evaluate_constant(e)
             return Expr("const", rt.as_nullable(False) if v is not None else T.NULL, value=v)
         return e

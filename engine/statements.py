@@ -22,7 +22,7 @@ from engine.functions import AGGREGATES, all_function_names
 from engine.names import display
 from engine.planner import Planner, Scope
 from engine.result import ChangeSettings, Column, Progress, Result, UseDB
-from engine.runtime import like_dynamic
+from engine.runtime import check_like_pattern, like_predicate
 from engine.system import is_virtual_database, settings_rows, virtual_table, virtual_table_names
 from grammar import ast as A
 
@@ -335,16 +335,17 @@ def _unset(session, ctx, stmt: A.UnsetVariable):
 # ---------------------------------------------------------------- SHOW / DESCRIBE / EXPLAIN
 
 
-def _like_filter(pattern):
-    """SHOW ... LIKE: the same (case-sensitive) matching as the LIKE operator."""
+def _like_filter(pattern, limits):
+    """SHOW ... LIKE: the same (case-sensitive) matching and pattern limit as the LIKE operator."""
     if pattern is None:
         return lambda s: True
-    return lambda s: like_dynamic(s, pattern)
+    check_like_pattern(pattern, limits.like_pattern_chars)
+    return like_predicate(pattern)
 
 
 def _show(session, ctx, stmt: A.Show):
     kind = stmt.kind
-    match = _like_filter(stmt.like)
+    match = _like_filter(stmt.like, ctx.limits)
     if kind == "DATABASES":
         names = sorted(set(ctx.catalog.databases) | {"system", "information_schema"})
         return _rows_result([("databases_in_default", T.STRING)], [(n,) for n in names if match(n)])
