@@ -8,7 +8,9 @@ variable named `_k<n>`; no user text is ever placed in the source.
 from __future__ import annotations
 
 from engine import types as T
+from engine.bounded import concat_overflow
 from engine.expr import Expr, may_be_null
+from engine.limits import Limits
 from engine.runtime import div_trunc, in3, in_set3, mod_trunc, try_call
 
 _CMP = {"=": "==", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -281,9 +283,20 @@ class Codegen:
                 f"({ta} if ({tb} := {self.expr(b, cols)}) is None or {ta} != {tb} else None))")
 
     def _concat(self, e: Expr, cols) -> str:
-        """CONCAT / `||` of strings as plain `+` (NULL-guarded); other types go through the function."""
+        """CONCAT / `||` of strings as plain `+` (NULL-guarded) after checking the summed lengths
+        against string_result_chars; other types go through the (checked) function."""
         if all(a.type.is_string for a in e.args):
-            return self._guarded(e.args, cols, lambda *xs: "(" + " + ".join(xs) + ")")
+            fn = e.value
+            max_chars = fn.limits.string_result_chars if fn.limits else Limits().string_result_chars
+            k_max, k_refuse = self.bind(max_chars), self.bind(concat_overflow(max_chars))
+
+            def checked(*xs):
+                temps = [self.temp() for _ in xs]
+                size = " + ".join(f"len({t} := {x})" for t, x in zip(temps, xs, strict=True))
+                joined = " + ".join(temps)
+                return f"({joined} if {size} <= {k_max} else {k_refuse}({', '.join(temps)}))"
+
+            return self._guarded(e.args, cols, checked)
         f = self.bind(e.value.impl)
         return self._guarded(e.args, cols, lambda *xs: f"{f}({', '.join(xs)})")
 
