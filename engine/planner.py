@@ -835,6 +835,10 @@ class Planner:
         return self._not(e) if n.negated else e
 
     def _bind_InList(self, n: A.InList, scope, aliases):
+        max_items = self.ctx.limits.in_list_items
+        if len(n.items) > max_items:
+            raise BadArguments(f"IN list of {len(n.items)} items exceeds the limit in_list_items = {max_items}",
+                               position=n.pos)
         operand = self.bind(n.operand, scope, aliases)
         items = [self.bind(i, scope, aliases) for i in n.items]
         coerced = []

@@ -83,9 +83,17 @@ class Session:
     def parse(self, sql: str):
         """The statement's syntax tree. Pure (reads no catalog or session state), so a server may
         run it in another thread for a long statement; `execute(sql, statement=...)` then binds
-        and runs it. Raises SqlSyntaxError (1005)."""
+        and runs it. Raises SqlSyntaxError (1005), also for SQL longer than the sql_bytes limit
+        or nested deeper than expr_depth."""
+        limits = self.db.limits
+        # len(sql) bounds the UTF-8 size from below (and 4 * len(sql) from above): encode only
+        # when the answer is not already known
+        if len(sql) > limits.sql_bytes or (4 * len(sql) > limits.sql_bytes
+                                           and len(sql.encode("utf-8", "surrogatepass")) > limits.sql_bytes):
+            size = len(sql.encode("utf-8", "surrogatepass"))
+            raise SqlSyntaxError(f"SQL text of {size} bytes exceeds the limit sql_bytes = {limits.sql_bytes}")
         try:
-            return grammar.parse(sql)
+            return grammar.parse(sql, limits.expr_depth)
         except grammar.SqlSyntaxError as exc:
             raise SqlSyntaxError(exc.message, position=(exc.line, exc.column)) from None
         except RecursionError:
