@@ -8,7 +8,14 @@ from dataclasses import dataclass, field
 from engine import functions as F
 from engine import types as T
 from engine.compile import evaluate_constant
-from engine.errors import BadArguments, EngineError, UnknownColumn, UnknownFunction
+from engine.errors import (
+    SEMANTIC,
+    BadArguments,
+    EngineError,
+    UnknownColumn,
+    UnknownFunction,
+    arithmetic_message,
+)
 from engine.expr import (
     Aggregate,
     AggSpec,
@@ -34,7 +41,6 @@ from engine.runtime import check_like_pattern, like_dynamic, like_matcher
 from engine.system import is_virtual_database, virtual_table
 from grammar import ast as A
 
-SEMANTIC = 1065
 TRUE = Expr("const", T.BOOLEAN, value=True)
 
 
@@ -601,7 +607,7 @@ class Planner:
         try:
             return method(node, scope, aliases)
         except (OverflowError, ZeroDivisionError, decimal.InvalidOperation) as exc:
-            raise BadArguments(_arith_message(exc), position=getattr(node, "pos", None)) from None
+            raise BadArguments(arithmetic_message(exc), position=getattr(node, "pos", None)) from None
 
     def _bind_Literal(self, n: A.Literal, scope, aliases):
         kind = n.kind
@@ -1118,12 +1124,6 @@ def _has_aggregate(node) -> bool:
                 if isinstance(x, tuple) and any(isinstance(y, A.Node) and _has_aggregate(y) for y in x):
                     return True
     return False
-
-
-def _arith_message(exc) -> str:
-    if isinstance(exc, ZeroDivisionError) or isinstance(exc, decimal.DivisionByZero):
-        return "divided by zero"
-    return f"arithmetic error: {exc}"
 
 
 # functions that are casts: name -> target type

@@ -7,7 +7,7 @@ import datetime
 import grammar
 from engine import settings as S
 from engine.catalog import Catalog
-from engine.errors import EngineError, SqlSyntaxError, UnknownDatabase
+from engine.errors import EngineError, InternalError, SqlSyntaxError, UnknownDatabase
 from engine.limits import Limits
 from engine.result import Progress, Result, as_engine_error
 from engine.statements import run_statement
@@ -97,7 +97,7 @@ class Session:
         except grammar.SqlSyntaxError as exc:
             raise SqlSyntaxError(exc.message, position=(exc.line, exc.column)) from None
         except RecursionError:
-            raise EngineError("statement is nested too deeply", code=1001) from None
+            raise InternalError("statement is nested too deeply") from None
 
     def execute(self, sql: str, statement=None) -> Result:
         """Parse (unless `statement`, the result of `parse(sql)`, is given), bind and start `sql`."""
@@ -109,7 +109,7 @@ class Session:
         except EngineError:
             raise
         except RecursionError:
-            raise EngineError("statement is nested too deeply", code=1001) from None
+            raise InternalError("statement is nested too deeply") from None
         except Exception as exc:  # noqa: BLE001 - never let a raw Python exception escape
             raise as_engine_error(exc) from exc
 

@@ -13,6 +13,8 @@ from engine.conversion import type_default, value_converter
 from engine.dml import run_delete, run_update
 from engine.errors import (
     TABLE_SCHEMA_MISMATCH,
+    UNIMPLEMENTED,
+    UNKNOWN_VARIABLE,
     BadArguments,
     EngineError,
     UnknownDatabase,
@@ -35,7 +37,7 @@ def run_statement(session, ctx, stmt) -> Result:
         return _query(session, ctx, stmt)
     handler = _HANDLERS.get(type(stmt))
     if handler is None:
-        raise EngineError(f"unsupported statement {type(stmt).__name__}", code=1002,
+        raise EngineError(f"unsupported statement {type(stmt).__name__}", code=UNIMPLEMENTED,
                           position=getattr(stmt, "pos", None))
     return handler(session, ctx, stmt)
 
@@ -325,7 +327,7 @@ def _unset(session, ctx, stmt: A.UnsetVariable):
     for raw in stmt.names:
         name = raw.lower()
         if name not in S.SETTINGS:
-            raise EngineError(f'Unknown variable: "{raw}"', code=2801, position=stmt.pos)
+            raise EngineError(f'Unknown variable: "{raw}"', code=UNKNOWN_VARIABLE, position=stmt.pos)
         session.settings.pop(name, None)
         keys.append(name)
         values.append(session.setting(name))
@@ -364,7 +366,7 @@ def _show(session, ctx, stmt: A.Show):
     if kind == "FUNCTIONS":
         rows = [(n, n in AGGREGATES) for n in all_function_names() if match(n)]
         return _rows_result([("name", T.STRING), ("is_aggregate", T.BOOLEAN)], rows)
-    raise EngineError(f"unsupported SHOW {kind}", code=1002, position=stmt.pos)
+    raise EngineError(f"unsupported SHOW {kind}", code=UNIMPLEMENTED, position=stmt.pos)
 
 
 def show_create(table: Table) -> str:
@@ -408,7 +410,7 @@ def _default_text(t):
 def _explain(session, ctx, stmt: A.Explain):
     inner = stmt.statement
     if not isinstance(inner, QUERY_TYPES):
-        raise EngineError("EXPLAIN supports queries only", code=1002, position=stmt.pos)
+        raise EngineError("EXPLAIN supports queries only", code=UNIMPLEMENTED, position=stmt.pos)
     plan, _ = Planner(ctx).plan_query(inner)
     return _rows_result([("explain", T.STRING)], [(line,) for line in explain(plan)])
 

@@ -7,8 +7,9 @@ import decimal
 import math
 import re
 from dataclasses import dataclass, replace
+from typing import NoReturn
 
-from engine.errors import BadArguments, EngineError
+from engine.errors import BadArguments, SqlSyntaxError
 
 INT_RANGES = {
     "UInt8": (0, 2**8 - 1), "UInt16": (0, 2**16 - 1), "UInt32": (0, 2**32 - 1), "UInt64": (0, 2**64 - 1),
@@ -110,7 +111,7 @@ def type_from_ast(tn, default_nullable: bool = False) -> SqlType:
         return type_from_ast(tn.args[0]).as_nullable(True)
     base = _ALIASES.get(name)
     if base is None:
-        raise EngineError(f"Unknown type {tn.name!r}", code=1005, position=tn.pos)
+        raise SqlSyntaxError(f"Unknown type {tn.name!r}", position=tn.pos)
     nullable = default_nullable if tn.nullable is None else tn.nullable
     if base == "Decimal":
         p = tn.params[0] if tn.params else 10
@@ -241,8 +242,10 @@ def _round_half_away(x: float) -> int:
     return int(math.floor(x + 0.5)) if x >= 0 else -int(math.floor(-x + 0.5))
 
 
-def _cast_fail(v, t: SqlType):
-    raise BadArguments(f"fail to cast {v!r} to {t.display()}")
+def _cast_fail(v, t: SqlType) -> NoReturn:
+    """Refuse a cast, showing the value as SQL would (a quoted string, else its text)."""
+    shown = "'" + v.replace("'", "''") + "'" if isinstance(v, str) else render_value(v)
+    raise BadArguments(f"fail to cast {shown} to {t.display()}")
 
 
 def to_int(v, t: SqlType = INT64):
@@ -339,7 +342,10 @@ def to_date(v, t: SqlType = DATE):
         except ValueError:
             _cast_fail(v, t)
     if isinstance(v, int) and not isinstance(v, bool):
-        return datetime.date(1970, 1, 1) + datetime.timedelta(days=v)
+        try:
+            return datetime.date(1970, 1, 1) + datetime.timedelta(days=v)
+        except OverflowError:  # beyond year 9999 (or beyond a C int of days)
+            _cast_fail(v, t)
     _cast_fail(v, t)
 
 
@@ -354,7 +360,10 @@ def to_timestamp(v, t: SqlType = TIMESTAMP):
         except ValueError:
             _cast_fail(v, t)
     if isinstance(v, int) and not isinstance(v, bool):
-        return datetime.datetime(1970, 1, 1) + datetime.timedelta(microseconds=v)
+        try:
+            return datetime.datetime(1970, 1, 1) + datetime.timedelta(microseconds=v)
+        except OverflowError:
+            _cast_fail(v, t)
     _cast_fail(v, t)
 
 
