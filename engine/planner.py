@@ -612,7 +612,9 @@ class Planner:
     def _bind_Literal(self, n: A.Literal, scope, aliases):
         kind = n.kind
         if kind == "int":
-            return Expr("const", T.int_literal_type(n.value), value=n.value)
+            t = T.int_literal_type(n.value)
+            # beyond 76 digits Databend reads an integer literal as a Float64
+            return Expr("const", t, value=float(n.value) if t.is_float else n.value)
         if kind == "decimal":
             text = str(n.value)
             return Expr("const", T.decimal_literal_type(text), value=decimal.Decimal(text))
@@ -746,6 +748,8 @@ class Planner:
             except (ArithmeticError, decimal.InvalidOperation):
                 return e  # e.g. a division by zero: an error only if a row ever evaluates it
             t = T.value_type(v) if rt.is_int and isinstance(v, int) else rt
+            if isinstance(v, int) and not T.fits_decimal(v):  # an integer beyond Decimal(76, 0)
+                raise BadArguments("arithmetic overflow", position=pos)
             if rt.name == "Decimal" and isinstance(v, decimal.Decimal):
                 v = v.quantize(decimal.Decimal(1).scaleb(-rt.scale))
             return Expr("const", t, value=v)

@@ -130,12 +130,25 @@ def decimal_literal_type(text: str) -> SqlType:
     return SqlType("Decimal", False, max(precision, len(frac)), len(frac))
 
 
+MAX_DECIMAL_PRECISION = 76
+_MAX_DECIMAL_INT = 10 ** MAX_DECIMAL_PRECISION - 1
+
+
+def fits_decimal(v: int) -> bool:
+    """Whether an integer fits Decimal(76, 0) (compared, not printed: str() of a huge int is slow)."""
+    return -_MAX_DECIMAL_INT <= v <= _MAX_DECIMAL_INT
+
+
 def int_literal_type(v: int) -> SqlType:
+    """As Databend types an integer: the smallest integer type holding it, beyond 64 bits
+    Decimal(digits, 0) (the value stays an exact Python int), beyond 76 digits Float64."""
     for name in ("UInt8", "UInt16", "UInt32", "UInt64") if v >= 0 else ("Int8", "Int16", "Int32", "Int64"):
         lo, hi = INT_RANGES[name]
         if lo <= v <= hi:
             return SqlType(name)
-    return SqlType("Decimal", False, 38, 0) if v >= 0 else SqlType("Decimal", False, 38, 0)
+    if not fits_decimal(v):
+        return FLOAT64
+    return SqlType("Decimal", False, len(str(abs(v))), 0)
 
 
 _WIDTH = {"8": 8, "16": 16, "32": 32, "64": 64}
@@ -452,7 +465,9 @@ def renderer_for(t: SqlType):
         return render_float
     if name == "Decimal":
         spec = f".{t.scale}f"
-        return lambda v: format(v, spec)
+        # integers beyond 64 bits are Decimal(n, 0) held as exact ints: format(int, "f") would
+        # go through a float (18446744073709551617 -> "18446744073709551616")
+        return lambda v: format(decimal.Decimal(v) if type(v) is int else v, spec)
     if name == "Date":
         return str
     if name == "Timestamp":
