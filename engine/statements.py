@@ -17,6 +17,8 @@ from engine.errors import (
     UNKNOWN_VARIABLE,
     BadArguments,
     EngineError,
+    TableAlreadyExists,
+    Unimplemented,
     UnknownDatabase,
 )
 from engine.executor import Runtime, build, explain
@@ -94,21 +96,23 @@ def _use(session, ctx, stmt: A.UseDatabase):
 def _create_table(session, ctx, stmt: A.CreateTable):
     database, name = ctx.resolve_table_name(stmt.name)
     catalog = ctx.catalog
+    if is_virtual_database(database):  # as every other write to them (not 'unknown database')
+        raise Unimplemented(f"The operation is not available for the table `{database}`.`{name}`: "
+                            f"the {database.lower()} tables are read-only", position=stmt.pos)
     catalog.database(database)
     if name in catalog.databases[database]:
         if stmt.if_not_exists:
             return _result()
+        raise TableAlreadyExists(f"Table '{name}' already exists", position=stmt.pos)
     planner = Planner(ctx)
     if stmt.as_query is not None:
         plan, names = planner.plan_query(stmt.as_query)
         columns = [TableColumn(n, t if t.name != "Null" else T.STRING.as_nullable(True))
                    for n, t in zip(names, plan.types, strict=False)]
         table = Table(database, name, columns, comment=stmt.comment or "")
-        catalog.add_table(table, stmt.if_not_exists, stmt.pos)
         progress = Progress()
         run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
-        return _result([], _insert_steps(table, run(()), progress, list(range(len(columns))), report=False),
-                       progress=progress)
+        return _result([], _create_table_as(catalog, table, run(()), progress, stmt), progress=progress)
     columns = []
     seen = set()
     for cd in stmt.columns:
@@ -127,6 +131,14 @@ def _create_table(session, ctx, stmt: A.CreateTable):
         columns.append(TableColumn(cd.name, t, default, default_sql, cd.comment or ""))
     catalog.add_table(Table(database, name, columns, comment=stmt.comment or ""), stmt.if_not_exists, stmt.pos)
     return _result()
+
+
+def _create_table_as(catalog, table: Table, batches, progress: Progress, stmt: A.CreateTable):
+    """CREATE TABLE ... AS SELECT: the table is filled while detached and enters the catalog only
+    once its query has run to the end, so a failing or abandoned query leaves no table behind
+    (as a failing INSERT leaves no rows)."""
+    yield from _insert_steps(table, batches, progress, list(range(len(table.columns))), report=False)
+    catalog.add_table(table, stmt.if_not_exists, stmt.pos)
 
 
 def _written_default_text(value, written) -> str:
