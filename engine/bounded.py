@@ -141,25 +141,29 @@ _ROUND_CONTEXT = decimal.Context(prec=400, Emax=decimal.MAX_EMAX, Emin=decimal.M
 _HALF_UP = decimal.ROUND_HALF_UP
 
 
-def _round_int(v: int, digits: int) -> int:
-    """v rounded half away from zero to 10**-digits (digits < 0), exactly."""
+def _round_int(v: int, digits: int, half_up: bool) -> int:
+    """v rounded half away from zero (half_up) or truncated toward zero to 10**-digits
+    (digits < 0), exactly."""
     places = -digits
     if places > len(str(abs(v))):  # 10**places is more than twice |v|: the answer is 0
         return 0
     factor = 10 ** places
     q, r = divmod(abs(v), factor)
-    if 2 * r >= factor:
+    if half_up and 2 * r >= factor:
         q += 1
     return (q if v >= 0 else -q) * factor
 
 
-def make_round(limits: Limits):
+def _make_rounding(limits: Limits, name: str, rounding: str):
+    """ROUND (half away from zero) or TRUNCATE (toward zero) to `digits` decimal places, with
+    |digits| bounded by round_digits."""
     max_digits = limits.round_digits
+    half_up = rounding == decimal.ROUND_HALF_UP
 
     def round_(v, digits=0):
         digits = int(digits)
         if abs(digits) > max_digits:
-            raise BadArguments(f"ROUND digits {digits} is out of range: |digits| may be at most "
+            raise BadArguments(f"{name} digits {digits} is out of range: |digits| may be at most "
                                f"round_digits = {max_digits}")
         if isinstance(v, float):
             if math.isnan(v) or math.isinf(v):
@@ -168,20 +172,27 @@ def make_round(limits: Limits):
             if d.as_tuple().exponent >= -digits:  # no digit beyond the rounding position
                 return v
             exp = decimal.Decimal(1).scaleb(-digits, _ROUND_CONTEXT)
-            return float(d.quantize(exp, rounding=_HALF_UP, context=_ROUND_CONTEXT))
+            return float(d.quantize(exp, rounding=rounding, context=_ROUND_CONTEXT))
         if isinstance(v, decimal.Decimal):
             if digits >= 0:
                 if v.as_tuple().exponent >= -digits:
                     return v
                 exp = decimal.Decimal(1).scaleb(-digits, _ROUND_CONTEXT)
-                return v.quantize(exp, rounding=_HALF_UP, context=_ROUND_CONTEXT)
+                return v.quantize(exp, rounding=rounding, context=_ROUND_CONTEXT)
             if not v or -digits > v.adjusted() + 1:  # 10**-digits is more than twice |v|
                 return decimal.Decimal(0)
-            scaled = v.scaleb(digits, _ROUND_CONTEXT).quantize(1, rounding=_HALF_UP, context=_ROUND_CONTEXT)
+            scaled = v.scaleb(digits, _ROUND_CONTEXT).quantize(1, rounding=rounding, context=_ROUND_CONTEXT)
             return decimal.Decimal(int(scaled) * 10 ** -digits)
         if digits >= 0:
             return v
-        return _round_int(v, digits)
+        return _round_int(v, digits, half_up)
 
     return round_
 
+
+def make_round(limits: Limits):
+    return _make_rounding(limits, "ROUND", decimal.ROUND_HALF_UP)
+
+
+def make_truncate(limits: Limits):
+    return _make_rounding(limits, "TRUNCATE", decimal.ROUND_DOWN)

@@ -271,6 +271,7 @@ def with_limits(fn: ScalarFunction, limits: Limits) -> ScalarFunction:
 
 _register("abs", _abs, _same, 1)
 _register("round", B.make_round, _round_type, 1, 2, bounded=True)
+_register("truncate", B.make_truncate, _round_type, 1, 2, bounded=True)
 _register("floor", _floor, _int_or_float, 1)
 _register("ceil", _ceil, _int_or_float, 1, aliases=("ceiling",))
 _register("sqrt", _sqrt, _fixed(T.FLOAT64), 1)

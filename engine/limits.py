@@ -49,7 +49,8 @@ class Limits:
     # Characters of one string a function or operator builds (REPEAT, LPAD, RPAD, SPACE, REPLACE,
     # ||, CONCAT, CONCAT_WS): longer is 1006, refused before the string is built.
     string_result_chars: int = 64 << 20
-    # |digits| of ROUND; beyond it the argument is refused (1006) instead of computing 10**N.
+    # |digits| of ROUND and TRUNCATE; beyond it the argument is refused (1006) instead of
+    # computing 10**N.
     round_digits: int = 1000
     # The per-step budget: no step of a pipeline emits (or processes in one go) more rows.
     step_rows: int = 8192

@@ -956,7 +956,7 @@ class Planner:
 
     def _function(self, fn, args, pos=None):
         fn = F.with_limits(fn, self.ctx.limits)
-        if fn.name in ("abs", "floor", "ceil", "round", "mod", "sqrt", "pow") and any(a.type.is_string for a in args):
+        if fn.name in ("abs", "floor", "ceil", "round", "truncate", "mod", "sqrt", "pow") and any(a.type.is_string for a in args):
             args = [self._cast(a, T.FLOAT64.as_nullable(a.type.can_be_null), True) if a.type.is_string else a
                     for a in args]
         types = [a.type for a in args]

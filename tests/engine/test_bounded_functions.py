@@ -82,13 +82,21 @@ def test_round_digits_at_the_limit(session, digits):
     assert one(session, f"SELECT round(2.5e0, {digits})") == (2.5 if digits > 0 else 0.0)
 
 
+@pytest.mark.parametrize("digits", [N, -N])
+def test_truncate_digits_at_the_limit(session, digits):
+    assert one(session, f"SELECT truncate(1234.5, {digits})") == (Decimal("1234.5") if digits > 0 else 0)
+    assert one(session, f"SELECT truncate(k, {digits}) FROM s") == (10 if digits > 0 else 0)
+
+
+@pytest.mark.parametrize("fn", ["round", "truncate"])
 @pytest.mark.parametrize("digits", [N + 1, -N - 1])
-def test_round_digits_over_the_limit(session, digits):
-    for sql in (f"SELECT round(1234.5, {digits})", f"SELECT round(k, {digits}) FROM s"):
+def test_round_digits_over_the_limit(session, fn, digits):
+    for sql in (f"SELECT {fn}(1234.5, {digits})", f"SELECT {fn}(k, {digits}) FROM s"):
         with pytest.raises(engine.EngineError) as info:
             one(session, sql)
         assert info.value.code == 1006
-        assert "round_digits = 30" in info.value.message
+        assert info.value.message == (f"{fn.upper()} digits {digits} is out of range: |digits| may be "
+                                      f"at most round_digits = {N}")
 
 
 def test_round_with_default_limit_and_huge_digits_is_quick():
@@ -116,6 +124,13 @@ def test_round_with_default_limit_and_huge_digits_is_quick():
     ("SELECT round(1234.5678::DECIMAL(10,4), 2)", Decimal("1234.57")),
     # exact for integers beyond 2**53 (the former code divided through a float)
     ("SELECT round(123456789012345678901, -1)", 123456789012345678900),
+    # TRUNCATE: toward zero (values as Databend answers them; its result types differ)
+    ("SELECT truncate(1234.5678, 2)", Decimal("1234.56")),
+    ("SELECT truncate(1234, -2)", 1200),
+    ("SELECT truncate(-1255, -1)", -1250),
+    ("SELECT truncate(-1.99e0, 0)", -1.0),
+    ("SELECT truncate(1.5, 30)", Decimal("1.5")),
+    ("SELECT truncate(1234.5, -2)", Decimal(1200)),
 ])
 def test_round_values(sql, expected):
     assert one(engine.Database().session(), sql) == expected
