@@ -288,13 +288,25 @@ class Codegen:
         if all(a.type.is_string for a in e.args):
             fn = e.value
             max_chars = fn.limits.string_result_chars if fn.limits else Limits().string_result_chars
-            k_max, k_refuse = self.bind(max_chars), self.bind(concat_overflow(max_chars))
+            # constant operands' lengths are known now: only the others are measured per row
+            fixed = sum(len(a.value) for a in e.args if a.kind == "const" and isinstance(a.value, str))
+            k_room, k_refuse = self.bind(max_chars - fixed), self.bind(concat_overflow(max_chars))
+            measured = [not (a.kind == "const" and isinstance(a.value, str)) for a in e.args]
 
             def checked(*xs):
-                temps = [self.temp() for _ in xs]
-                size = " + ".join(f"len({t} := {x})" for t, x in zip(temps, xs, strict=True))
-                joined = " + ".join(temps)
-                return f"({joined} if {size} <= {k_max} else {k_refuse}({', '.join(temps)}))"
+                parts, sizes = [], []
+                for x, measure in zip(xs, measured, strict=True):
+                    if measure:
+                        t = self.temp()
+                        sizes.append(f"len({t} := {x})")
+                        x = t
+                    parts.append(x)
+                if not sizes:  # all constant (folded at bind time): decided now
+                    if fixed > max_chars:
+                        return f"{k_refuse}({', '.join(parts)})"
+                    return "(" + " + ".join(parts) + ")"
+                return (f"({' + '.join(parts)} if {' + '.join(sizes)} <= {k_room} "
+                        f"else {k_refuse}({', '.join(parts)}))")
 
             return self._guarded(e.args, cols, checked)
         f = self.bind(e.value.impl)
