@@ -7,90 +7,14 @@ variable named `_k<n>`; no user text is ever placed in the source.
 
 from __future__ import annotations
 
-import decimal
-import math
-
 from engine import types as T
-from engine.errors import BadArguments
+from engine.bounded import concat_overflow
 from engine.expr import Expr, may_be_null
+from engine.limits import Limits
+from engine.runtime import div_trunc, in3, in_set3, mod_trunc, try_call
 
 _CMP = {"=": "==", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _SIMPLE_KINDS = ("col", "param", "const")
-
-
-def div_trunc(a, b):
-    if not b:
-        raise ZeroDivisionError
-    if isinstance(a, float) or isinstance(b, float):
-        return int(a / b)
-    q = a // b
-    if q < 0 and q * b != a:
-        q += 1
-    return int(q)
-
-
-def mod_trunc(a, b):
-    """`a % b` with the sign of the dividend (Databend/MySQL), for ints, floats and Decimals."""
-    if not b:
-        raise ZeroDivisionError  # reported as "divided by zero" for every numeric type
-    if isinstance(a, float) or isinstance(b, float):
-        return math.fmod(a, b)
-    r = abs(a) % abs(b)
-    return -r if a < 0 else r
-
-
-def and3(*vals):
-    if False in vals:
-        return False
-    return None if None in vals else True
-
-
-def or3(*vals):
-    if True in vals:
-        return True
-    return None if None in vals else False
-
-
-def in3(x, items):
-    if x is None:
-        return None
-    has_null = False
-    for i in items:
-        if i is None:
-            has_null = True
-        elif x == i:
-            return True
-    return None if has_null else False
-
-
-def in_set3(x, values, has_null):
-    if x is None:
-        return None
-    if x in values:
-        return True
-    return None if has_null else False
-
-
-def try_call(fn, v):
-    try:
-        return fn(v)
-    except (BadArguments, ValueError, TypeError, OverflowError, decimal.InvalidOperation):
-        return None
-
-
-def like_dynamic(s, pattern):
-    from engine.planner import like_matcher
-
-    kind, arg = like_matcher(pattern)
-    if kind == "equals":
-        return s == arg
-    if kind == "contains":
-        return arg in s
-    if kind == "prefix":
-        return s.startswith(arg)
-    if kind == "suffix":
-        return s.endswith(arg)
-    return arg(s) is not None
 
 
 class Codegen:
@@ -284,18 +208,17 @@ class Codegen:
         return inner
 
     def _v_like(self, e: Expr, cols) -> str:
-        neg, info = e.value
-        if info is None:
-            test = self._guarded(e.args, cols, lambda s, p: f"{self.bind(like_dynamic)}({s}, {p})")
+        neg, (kind, arg) = e.value
+        k = self.bind(arg)
+        if kind == "dynamic":  # arg(s, pattern) for a pattern taken from a column
+            test = self._guarded(e.args, cols, lambda s, p: f"{k}({s}, {p})")
         else:
-            kind, arg = info
-            k = self.bind(arg)
             template = {
                 "equals": lambda s: f"({s} == {k})",
                 "contains": lambda s: f"({k} in {s})",
                 "prefix": lambda s: f"{s}.startswith({k})",
                 "suffix": lambda s: f"{s}.endswith({k})",
-                "regex": lambda s: f"({k}({s}) is not None)",
+                "match": lambda s: f"{k}({s})",
             }[kind]
             test = self._guarded(e.args, cols, template)
         if neg:
@@ -362,9 +285,32 @@ class Codegen:
                 f"({ta} if ({tb} := {self.expr(b, cols)}) is None or {ta} != {tb} else None))")
 
     def _concat(self, e: Expr, cols) -> str:
-        """CONCAT / `||` of strings as plain `+` (NULL-guarded); other types go through the function."""
+        """CONCAT / `||` of strings as plain `+` (NULL-guarded) after checking the summed lengths
+        against string_result_chars; other types go through the (checked) function."""
         if all(a.type.is_string for a in e.args):
-            return self._guarded(e.args, cols, lambda *xs: "(" + " + ".join(xs) + ")")
+            fn = e.value
+            max_chars = fn.limits.string_result_chars if fn.limits else Limits().string_result_chars
+            # constant operands' lengths are known now: only the others are measured per row
+            fixed = sum(len(a.value) for a in e.args if a.kind == "const" and isinstance(a.value, str))
+            k_room, k_refuse = self.bind(max_chars - fixed), self.bind(concat_overflow(max_chars))
+            measured = [not (a.kind == "const" and isinstance(a.value, str)) for a in e.args]
+
+            def checked(*xs):
+                parts, sizes = [], []
+                for x, measure in zip(xs, measured, strict=True):
+                    if measure:
+                        t = self.temp()
+                        sizes.append(f"len({t} := {x})")
+                        x = t
+                    parts.append(x)
+                if not sizes:  # all constant (folded at bind time): decided now
+                    if fixed > max_chars:
+                        return f"{k_refuse}({', '.join(parts)})"
+                    return "(" + " + ".join(parts) + ")"
+                return (f"({' + '.join(parts)} if {' + '.join(sizes)} <= {k_room} "
+                        f"else {k_refuse}({', '.join(parts)}))")
+
+            return self._guarded(e.args, cols, checked)
         f = self.bind(e.value.impl)
         return self._guarded(e.args, cols, lambda *xs: f"{f}({', '.join(xs)})")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine import types as T
 from engine.compile import Codegen
 from engine.conversion import value_converter
-from engine.errors import SEMANTIC, BadArguments, EngineError
+from engine.errors import SEMANTIC, BadArguments, EngineError, TableVersionMismatched
 from engine.executor import BATCH, Runtime
 from engine.expr import Expr, may_be_null
 from engine.memory import LIST_SLOT_BYTES, batch_bytes
@@ -21,7 +21,6 @@ from grammar import ast as A
 
 UPDATED = "number of rows updated"
 DELETED = "number of rows deleted"
-TABLE_VERSION_MISMATCHED = 2009
 
 
 class _Target:
@@ -65,8 +64,8 @@ class _Target:
         table = self.table
         current = self.ctx.catalog.databases.get(self.database, {}).get(table.name)
         if table.rows is not self.rows or current is not table:
-            raise EngineError(f"table `{self.database}`.`{table.name}` was changed by another statement "
-                              f"while this one ran; nothing was changed", code=TABLE_VERSION_MISMATCHED)
+            raise TableVersionMismatched(f"table `{self.database}`.`{table.name}` was changed by another "
+                                         f"statement while this one ran; nothing was changed")
         new_rows.extend(self.rows[self.count:])
         table.rows = new_rows
         self.progress.write_rows = changed

@@ -1,6 +1,8 @@
-"""Engine errors, each carrying its Databend error code."""
+"""Engine errors, each carrying its Databend error code: the one place those codes are defined."""
 
 from __future__ import annotations
+
+import decimal
 
 INTERNAL = 1001
 UNIMPLEMENTED = 1002
@@ -16,7 +18,9 @@ UNKNOWN_SESSION = 1053
 UNKNOWN_COLUMN = 1058
 PERMISSION_DENIED = 1063
 SEMANTIC = 1065
+TOO_MANY_CONNECTIONS = 1067
 TABLE_SCHEMA_MISMATCH = 1303
+TABLE_VERSION_MISMATCHED = 2009
 DATABASE_ALREADY_EXISTS = 2301
 TABLE_ALREADY_EXISTS = 2302
 MEMORY_EXCEEDS_LIMIT = 2411
@@ -102,3 +106,46 @@ class PermissionDenied(EngineError):
     """KILL QUERY of another user's statement by a user other than root."""
 
     code = PERMISSION_DENIED
+
+
+class InternalError(EngineError):
+    """A bug of the engine, never a user's mistake (the cause stays chained for the log)."""
+
+    code = INTERNAL
+
+
+class SemanticError(EngineError):
+    code = SEMANTIC
+
+
+class TableVersionMismatched(EngineError):
+    """A table changed under an UPDATE or DELETE between its snapshot and its commit."""
+
+    code = TABLE_VERSION_MISMATCHED
+
+
+def arithmetic_message(exc: BaseException) -> str:
+    """A fixed text for a Python arithmetic error (Python's own text names its internals)."""
+    if isinstance(exc, (ZeroDivisionError, decimal.DivisionByZero)):
+        return "divided by zero"
+    if isinstance(exc, (OverflowError, decimal.Overflow)):
+        return "arithmetic overflow"
+    return "value out of range"
+
+
+def as_engine_error(exc: BaseException) -> EngineError:
+    """Any exception raised while running a query, as an EngineError with a Databend code and a
+    message that shows no Python internals (class names, reprs, interpreter texts)."""
+    if isinstance(exc, EngineError):
+        return exc
+    if isinstance(exc, (ArithmeticError, decimal.InvalidOperation)):
+        return BadArguments(arithmetic_message(exc))
+    if isinstance(exc, TypeError):
+        return BadArguments("incompatible argument types")
+    if isinstance(exc, ValueError):  # e.g. int('x') for a function's integer argument
+        return BadArguments("bad argument value")
+    if isinstance(exc, RecursionError):
+        return InternalError("query is nested too deeply")
+    if isinstance(exc, MemoryError):
+        return MemoryExceedsLimit("out of memory")
+    return InternalError("internal error")

@@ -13,9 +13,12 @@ from itertools import chain, islice
 from operator import itemgetter
 
 from engine import expr as P
+from engine.batch_source import column_refs, map_source
 from engine.compile import Codegen
 from engine.errors import EngineError
+from engine.join import build_join
 from engine.memory import HASH_ENTRY_BYTES, batch_bytes, charge_growth
+from engine.sort import build_sort
 from engine.subquery import correlated_rows, prefetching, subquery_runner
 
 BATCH = 2048
@@ -34,6 +37,17 @@ class Runtime:
         self.nonneg = nonneg  # integer column ids that hold no negative value in it
         self.memory = ctx.memory  # engine.memory.QueryMemory: breakers charge the rows they hold
 
+    # Operators in other modules (engine.join, engine.sort, engine.subquery) build their inputs
+    # through these, so they need not import this module (which imports them).
+    def build(self, plan):
+        return build(plan, self)
+
+    def build_one_pass(self, plan):
+        return _build_one_pass(plan, self)
+
+    def codegen(self):
+        return _codegen(self)
+
 
 def build(plan: P.Plan, rt: Runtime):
     """plan -> run(p) returning an iterator of batches; p is the tuple of outer values."""
@@ -41,10 +55,6 @@ def build(plan: P.Plan, rt: Runtime):
     if kind in ("Filter", "Project"):
         return _build_map(plan, rt)
     return _BUILDERS[kind](plan, rt)
-
-
-def _cols(layout, var="r"):
-    return {cid: f"{var}[{i}]" for i, cid in enumerate(layout)}
 
 
 UNPACK_WIDTH = 10  # table rows up to this wide are unpacked into loop variables
@@ -109,15 +119,6 @@ def _map_parts(plan):
     return plan.child, plan.predicate, None
 
 
-def _map_source(cg, child_layout, pred, exprs, var="r", cols=None):
-    cols = cols if cols is not None else _cols(child_layout, var)
-    if exprs is not None and [e.value if e.kind == "col" else None for e in exprs] == list(child_layout):
-        exprs = None
-    proj = var if exprs is None else "(" + "".join(cg.expr(e, cols) + ", " for e in exprs) + ")"
-    cond = "" if pred is None else " if " + cg.pred(pred, cols)
-    return proj, cond
-
-
 def _build_map(plan, rt, as_set=False):
     """Filter and/or projection as one generated comprehension per batch (a set comprehension
     when feeding DISTINCT)."""
@@ -135,8 +136,8 @@ def _build_map(plan, rt, as_set=False):
         cols = _row_vars(child)  # not for an identity projection: that one passes `r` on
     unpacked = cols is not None
     if not unpacked:
-        cols = _cols(child.layout)
-    proj, cond = _map_source(cg, child.layout, pred, exprs, cols=cols)
+        cols = column_refs(child.layout)
+    proj, cond = map_source(cg, child.layout, pred, exprs, cols=cols)
     if proj == "r" and not cond and not as_set:
         return build(child, rt)
     scalar = as_set and exprs is not None and len(exprs) == 1
@@ -260,8 +261,6 @@ def _build_materialized(plan: P.Materialized, rt):
 
 
 def _build_join(plan: P.Join, rt, pred=None, exprs=None):
-    from engine.join import build_join  # engine.join builds on this module's helpers
-
     return build_join(plan, rt, pred, exprs)
 
 
@@ -272,7 +271,7 @@ def _build_aggregate(plan: P.Aggregate, rt):
     child_run = _build_one_pass(plan.child, rt) if plan.keys else build(plan.child, rt)
     cg = _codegen(rt)
     row_vars = _row_vars(plan.child) if plan.keys else None
-    cols = row_vars or _cols(plan.child.layout)
+    cols = row_vars or column_refs(plan.child.layout)
     aggs = plan.aggs
     arg_src = {}
     lines = []
@@ -508,8 +507,6 @@ def _project_before_sort(plan, sort: P.Sort, exprs):
 
 
 def _build_sort(plan: P.Sort, rt, limit=None, offset=0):
-    from engine.sort import build_sort  # engine.sort builds on this module's helpers
-
     return build_sort(plan, rt, limit, offset)
 
 

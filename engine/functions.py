@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from engine import bounded as B
 from engine import types as T
-from engine.compile import mod_trunc
 from engine.errors import BadArguments
+from engine.limits import Limits
+from engine.runtime import mod_trunc
 from engine.version import VERSION_STRING
 
 AGGREGATES = frozenset({"count", "sum", "avg", "min", "max", "any"})
@@ -25,6 +28,10 @@ class ScalarFunction:
     min_args: int
     max_args: int
     strict: bool = True
+    # make_impl(limits) -> impl for functions bounded by the database's Limits (engine.bounded);
+    # the planner calls with_limits, so `impl` is a placeholder until then
+    make_impl: object = None
+    limits: Limits | None = None  # the Limits `impl` was made for
 
 
 def _same(types):
@@ -37,21 +44,6 @@ def _fixed(t):
 
 def _abs(v):
     return abs(v)
-
-
-def _round(v, digits=0):
-    if isinstance(v, float):
-        if v != v or v in (math.inf, -math.inf):
-            return v
-        q = decimal.Decimal(repr(v)).quantize(decimal.Decimal(1).scaleb(-digits), rounding=decimal.ROUND_HALF_UP)
-        return float(q)
-    if isinstance(v, decimal.Decimal):
-        return v.quantize(decimal.Decimal(1).scaleb(-max(digits, 0)), rounding=decimal.ROUND_HALF_UP) \
-            if digits >= 0 else v
-    if digits >= 0:
-        return v
-    factor = 10 ** (-digits)
-    return int(decimal.Decimal(v / factor).quantize(1, rounding=decimal.ROUND_HALF_UP)) * factor
 
 
 def _round_type(types):
@@ -102,12 +94,6 @@ def _lower(s):
 
 def _str(v):
     return v if isinstance(v, str) else T.render_value(v)
-
-
-def _concat(*args):
-    if any(a is None for a in args):
-        return None
-    return "".join(_str(a) for a in args)
 
 
 def _substring(s, start, length=None):
@@ -177,30 +163,8 @@ def _trim_both(s, chars):
     return _trim_trailing(_trim_leading(s, chars), chars)
 
 
-def _replace(s, old, new):
-    s, old = _str(s), _str(old)
-    return s.replace(old, _str(new)) if old else s
-
-
 def _reverse(s):
     return _str(s)[::-1]
-
-
-_MAX_STRING_RESULT = 64 * 1024 * 1024
-
-
-def _checked_length(n) -> int:
-    n = max(int(n), 0)
-    if n > _MAX_STRING_RESULT:
-        raise BadArguments(f"string length {n} is too large (at most {_MAX_STRING_RESULT})")
-    return n
-
-
-def _repeat(s, n):
-    s = _str(s)
-    count = max(int(n), 0)
-    _checked_length(len(s) * count)
-    return s * count
 
 
 def _left(s, n):
@@ -210,25 +174,6 @@ def _left(s, n):
 def _right(s, n):
     n = max(int(n), 0)
     return _str(s)[-n:] if n else ""
-
-
-def _pad(s, n, pad, on_left):
-    s, pad = _str(s), _str(pad)
-    n = _checked_length(n)
-    if len(s) >= n:
-        return s[:n]
-    if not pad:
-        return s
-    fill = (pad * (n // len(pad) + 1))[: n - len(s)]
-    return fill + s if on_left else s + fill
-
-
-def _lpad(s, n, pad):
-    return _pad(s, n, pad, True)
-
-
-def _rpad(s, n, pad):
-    return _pad(s, n, pad, False)
 
 
 def _locate(needle, haystack, start=1):
@@ -245,10 +190,6 @@ def _instr(haystack, needle):
 def _ascii(s):
     s = _str(s)
     return s.encode("utf-8")[0] if s else 0
-
-
-def _space(n):
-    return " " * _checked_length(n)
 
 
 def _octet_length(s):
@@ -268,12 +209,6 @@ def _split_part(s, delimiter, n):
     if n < 0 and -n <= len(parts):
         return parts[n]
     return ""
-
-
-def _concat_ws(separator, *args):
-    if separator is None:
-        return None
-    return _str(separator).join(_str(a) for a in args if a is not None)
 
 
 def _date_plus_days(d, n):
@@ -315,14 +250,28 @@ def _common(types):
 SCALARS: dict[str, ScalarFunction] = {}
 
 
-def _register(name, impl, result, min_args, max_args=None, strict=True, aliases=()):
-    fn = ScalarFunction(name, impl, result, min_args, min_args if max_args is None else max_args, strict)
+def _register(name, impl, result, min_args, max_args=None, strict=True, aliases=(), bounded=False):
+    """Register a function; when `bounded`, `impl` is a `make_*(limits)` of engine.bounded."""
+    make_impl = None
+    if bounded:
+        make_impl, impl = impl, impl(Limits())
+    fn = ScalarFunction(name, impl, result, min_args, min_args if max_args is None else max_args, strict,
+                        make_impl)
     for n in (name, *aliases):
         SCALARS[n] = fn
 
 
+@functools.lru_cache(maxsize=256)
+def with_limits(fn: ScalarFunction, limits: Limits) -> ScalarFunction:
+    """`fn` with its implementation made for `limits` (unchanged when fn is not bounded)."""
+    if fn.make_impl is None or fn.limits == limits:
+        return fn
+    return replace(fn, impl=fn.make_impl(limits), limits=limits)
+
+
 _register("abs", _abs, _same, 1)
-_register("round", _round, _round_type, 1, 2)
+_register("round", B.make_round, _round_type, 1, 2, bounded=True)
+_register("truncate", B.make_truncate, _round_type, 1, 2, bounded=True)
 _register("floor", _floor, _int_or_float, 1)
 _register("ceil", _ceil, _int_or_float, 1, aliases=("ceiling",))
 _register("sqrt", _sqrt, _fixed(T.FLOAT64), 1)
@@ -331,25 +280,25 @@ _register("mod", mod_trunc, lambda ts: T.arithmetic_type("%", ts[0], ts[1]), 2)
 _register("length", _length, _fixed(T.UINT64), 1, aliases=("char_length", "character_length"))
 _register("upper", _upper, _fixed(T.STRING), 1, aliases=("ucase",))
 _register("lower", _lower, _fixed(T.STRING), 1, aliases=("lcase",))
-_register("concat", _concat, _fixed(T.STRING), 1, 1000)
-_register("concat_ws", _concat_ws, lambda ts: T.STRING.as_nullable(ts[0].can_be_null), 2, 1000,
-          strict=False)
+_register("concat", B.make_concat, _fixed(T.STRING), 1, 1000, bounded=True)
+_register("concat_ws", B.make_concat_ws, lambda ts: T.STRING.as_nullable(ts[0].can_be_null), 2, 1000,
+          strict=False, bounded=True)
 _register("ltrim", _ltrim, _fixed(T.STRING), 1)
 _register("rtrim", _rtrim, _fixed(T.STRING), 1)
 _register("trim_both", _trim_both, _fixed(T.STRING), 2)
 _register("trim_leading", _trim_leading, _fixed(T.STRING), 2)
 _register("trim_trailing", _trim_trailing, _fixed(T.STRING), 2)
-_register("replace", _replace, _fixed(T.STRING), 3)
+_register("replace", B.make_replace, _fixed(T.STRING), 3, bounded=True)
 _register("reverse", _reverse, _fixed(T.STRING), 1)
-_register("repeat", _repeat, _fixed(T.STRING), 2)
+_register("repeat", B.make_repeat, _fixed(T.STRING), 2, bounded=True)
 _register("left", _left, _fixed(T.STRING), 2)
 _register("right", _right, _fixed(T.STRING), 2)
-_register("lpad", _lpad, _fixed(T.STRING), 3)
-_register("rpad", _rpad, _fixed(T.STRING), 3)
+_register("lpad", B.make_lpad, _fixed(T.STRING), 3, bounded=True)
+_register("rpad", B.make_rpad, _fixed(T.STRING), 3, bounded=True)
 _register("locate", _locate, _fixed(T.UINT64), 2, 3, aliases=("position",))
 _register("instr", _instr, _fixed(T.UINT64), 2)
 _register("ascii", _ascii, _fixed(T.UINT8), 1)
-_register("space", _space, _fixed(T.STRING), 1)
+_register("space", B.make_space, _fixed(T.STRING), 1, bounded=True)
 _register("octet_length", _octet_length, _fixed(T.UINT64), 1)
 _register("strcmp", _strcmp, _fixed(T.SqlType("Int8")), 2)
 _register("split_part", _split_part, _fixed(T.STRING), 3)

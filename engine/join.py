@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from itertools import islice
 
-from engine.executor import _build_one_pass, _codegen, _cols, _map_source, build
+from engine.batch_source import column_refs, map_source
 from engine.expr import Expr
 from engine.memory import HASH_ENTRY_BYTES, batch_bytes
 from engine.subquery import correlated_rows, prefetching
@@ -21,11 +21,11 @@ def build_join(plan, rt, pred=None, exprs=None):
     """Hash join on the equi keys, nested loops otherwise. A filter and projection above an inner
     join are fused into the probe loop."""
     # a hash-join probe walks each left batch once; a nested loop slices it (below)
-    left_run = _build_one_pass(plan.left, rt) if plan.left_keys else build(plan.left, rt)
-    right_run = build(plan.right, rt)
-    cg = _codegen(rt)
-    lcols = _cols(plan.left.layout, "l")
-    rcols = _cols(plan.right.layout, "m")
+    left_run = rt.build_one_pass(plan.left) if plan.left_keys else rt.build(plan.left)
+    right_run = rt.build(plan.right)
+    cg = rt.codegen()
+    lcols = column_refs(plan.left.layout, "l")
+    rcols = column_refs(plan.right.layout, "m")
     both = {**lcols, **rcols}
     kind = plan.kind
     inner = kind in ("INNER", "CROSS")
@@ -37,8 +37,8 @@ def build_join(plan, rt, pred=None, exprs=None):
     key_of = None
     if plan.left_keys:
         lk = [cg.expr(k, lcols) for k in plan.left_keys]
-        rk_cg = _codegen(rt)
-        rk = [rk_cg.expr(k, _cols(plan.right.layout, "m")) for k in plan.right_keys]
+        rk_cg = rt.codegen()
+        rk = [rk_cg.expr(k, column_refs(plan.right.layout, "m")) for k in plan.right_keys]
         lkey = lk[0] if len(lk) == 1 else "(" + ", ".join(lk) + ",)"
         rkey = rk[0] if len(rk) == 1 else "(" + ", ".join(rk) + ",)"
         null_checks = " or ".join(f"{s} is None" for s in rk)
@@ -100,8 +100,8 @@ def build_join(plan, rt, pred=None, exprs=None):
         piece = cg.build(["l", "p", "ms", "seen"], piece_lines + ["return out"])
         post = None
         if pred is not None or exprs is not None:
-            post_cg = _codegen(rt)
-            proj, pcond = _map_source(post_cg, plan.layout, pred, exprs)
+            post_cg = rt.codegen()
+            proj, pcond = map_source(post_cg, plan.layout, pred, exprs)
             post = post_cg.build(["b", "p"], [f"return [{proj} for r in b{pcond}]"])
     left_nulls = (None,) * nl
     right_nulls = (None,) * nr

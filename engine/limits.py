@@ -32,18 +32,25 @@ def default_server_memory_bytes() -> int:
 class Limits:
     """The engine's limits; each field's comment says what exceeding it answers."""
 
-    # SQL text of one statement, in UTF-8 bytes (checked before parsing).
+    # SQL text of one statement, in UTF-8 bytes (checked before parsing): 1005, the syntax code,
+    # because the statement is refused as text, before it has any meaning.
     sql_bytes: int = 1 << 20
     # Nesting of expressions and subqueries: the grammar refuses deeper input, and the code
-    # generator is guaranteed to compile anything the grammar accepts.
+    # generator is guaranteed to compile anything the grammar accepts. Deeper is 1005 with the
+    # position of the first node too deep. 64 because generated code spends up to three
+    # parentheses per level and CPython refuses 200 nested ones; it also keeps the binder's
+    # recursion far from Python's stack limit.
     expr_depth: int = 64
-    # Items of one IN (...) list.
+    # Items of one IN (...) list: more is 1006 (bad arguments), checked before the items are bound.
     in_list_items: int = 100_000
-    # Characters of one LIKE pattern (SQLite's default for the same denial-of-service reason).
+    # Characters of one LIKE pattern (SQLite's default for the same denial-of-service reason):
+    # longer is 1006, at bind time for a constant pattern, per row for one taken from a column.
     like_pattern_chars: int = 50_000
-    # Characters of one string a function or operator builds (REPEAT, LPAD, REPLACE, ||, CONCAT).
+    # Characters of one string a function or operator builds (REPEAT, LPAD, RPAD, SPACE, REPLACE,
+    # ||, CONCAT, CONCAT_WS): longer is 1006, refused before the string is built.
     string_result_chars: int = 64 << 20
-    # |digits| of ROUND/TRUNCATE; beyond it the argument is refused instead of computing 10**N.
+    # |digits| of ROUND and TRUNCATE; beyond it the argument is refused (1006) instead of
+    # computing 10**N.
     round_digits: int = 1000
     # The per-step budget: no step of a pipeline emits (or processes in one go) more rows.
     step_rows: int = 8192

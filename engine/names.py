@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import decimal
 
+from engine.types import type_from_ast
 from grammar import ast as A
 
 # Binding strength, loosest first (as in the grammar); a child operand is parenthesised only when
@@ -68,8 +69,6 @@ def _literal(n: A.Literal) -> str:
 
 
 def _type(t: A.TypeName) -> str:
-    from engine.types import type_from_ast
-
     try:
         return type_from_ast(t).display().lower()
     except Exception:  # noqa: BLE001 - an unknown type is reported by the binder, not here

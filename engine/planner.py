@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import decimal
-import functools
-import re
 from dataclasses import dataclass, field
 
 from engine import functions as F
 from engine import types as T
-from engine.errors import BadArguments, EngineError, UnknownColumn, UnknownFunction
+from engine.compile import evaluate_constant
+from engine.errors import (
+    SEMANTIC,
+    BadArguments,
+    EngineError,
+    UnknownColumn,
+    UnknownFunction,
+    arithmetic_message,
+)
 from engine.expr import (
     Aggregate,
     AggSpec,
@@ -28,12 +34,13 @@ from engine.expr import (
     Sort,
     Subquery,
     column_ids,
+    may_be_null,
 )
 from engine.names import column_name
+from engine.runtime import check_like_pattern, like_dynamic, like_matcher
 from engine.system import is_virtual_database, virtual_table
 from grammar import ast as A
 
-SEMANTIC = 1065
 TRUE = Expr("const", T.BOOLEAN, value=True)
 
 
@@ -219,8 +226,6 @@ class Planner:
         return plan, names
 
     def _project(self, child: Plan, exprs: list) -> Project:
-        from engine.expr import may_be_null
-
         layout = [self.cid() for _ in exprs]
         self.nonnull.update(c for c, e in zip(layout, exprs, strict=False) if not may_be_null(e, self.nonnull))
         return Project(layout, [e.type for e in exprs], child=child, exprs=exprs)
@@ -602,12 +607,14 @@ class Planner:
         try:
             return method(node, scope, aliases)
         except (OverflowError, ZeroDivisionError, decimal.InvalidOperation) as exc:
-            raise BadArguments(_arith_message(exc), position=getattr(node, "pos", None)) from None
+            raise BadArguments(arithmetic_message(exc), position=getattr(node, "pos", None)) from None
 
     def _bind_Literal(self, n: A.Literal, scope, aliases):
         kind = n.kind
         if kind == "int":
-            return Expr("const", T.int_literal_type(n.value), value=n.value)
+            t = T.int_literal_type(n.value)
+            # beyond 76 digits Databend reads an integer literal as a Float64
+            return Expr("const", t, value=float(n.value) if t.is_float else n.value)
         if kind == "decimal":
             text = str(n.value)
             return Expr("const", T.decimal_literal_type(text), value=decimal.Decimal(text))
@@ -733,7 +740,6 @@ class Planner:
             rt = T.FLOAT64
         e = Expr("arith", rt.as_nullable(nullable), (left, right), op)
         if left.kind == "const" and right.kind == "const":
-            from engine.compile import evaluate_constant
 
             if left.value is None or right.value is None:
                 return Expr("const", T.NULL, value=None)
@@ -742,6 +748,8 @@ class Planner:
             except (ArithmeticError, decimal.InvalidOperation):
                 return e  # e.g. a division by zero: an error only if a row ever evaluates it
             t = T.value_type(v) if rt.is_int and isinstance(v, int) else rt
+            if isinstance(v, int) and not T.fits_decimal(v):  # an integer beyond Decimal(76, 0)
+                raise BadArguments("arithmetic overflow", position=pos)
             if rt.name == "Decimal" and isinstance(v, decimal.Decimal):
                 v = v.quantize(decimal.Decimal(1).scaleb(-rt.scale))
             return Expr("const", t, value=v)
@@ -754,8 +762,6 @@ class Planner:
             return Expr("const", T.NULL, value=None)
         e = Expr("cmp", T.BOOLEAN.as_nullable(nullable), (left, right), op)
         if left.kind == "const" and right.kind == "const":
-            from engine.compile import evaluate_constant
-
             return Expr("const", T.BOOLEAN, value=evaluate_constant(e))
         return e
 
@@ -839,6 +845,10 @@ class Planner:
         return self._not(e) if n.negated else e
 
     def _bind_InList(self, n: A.InList, scope, aliases):
+        max_items = self.ctx.limits.in_list_items
+        if len(n.items) > max_items:
+            raise BadArguments(f"IN list of {len(n.items)} items exceeds the limit in_list_items = {max_items}",
+                               position=n.pos)
         operand = self.bind(n.operand, scope, aliases)
         if scope.group_hook is None:
             # literals bound directly (a list may hold 100,000 of them: no dispatch per item)
@@ -863,8 +873,6 @@ class Planner:
         nullable = operand.type.can_be_null or any(i.type.can_be_null for i in coerced)
         e = Expr("inlist", T.BOOLEAN.as_nullable(nullable), (operand, *coerced), n.negated)
         if operand.kind == "const" and all(i.kind == "const" for i in coerced):
-            from engine.compile import evaluate_constant
-
             v = evaluate_constant(e)
             return Expr("const", T.BOOLEAN if v is not None else T.NULL, value=v)
         return e
@@ -884,9 +892,11 @@ class Planner:
         if pattern.kind == "const":
             if pattern.value is None:
                 return Expr("const", T.NULL, value=None)
-            info = like_matcher(str(pattern.value))
-            return Expr("like", T.BOOLEAN.as_nullable(nullable), (operand,), (n.negated, info))
-        return Expr("like", T.BOOLEAN.as_nullable(nullable), (operand, pattern), (n.negated, None))
+            text = str(pattern.value)
+            check_like_pattern(text, self.ctx.limits.like_pattern_chars)
+            return Expr("like", T.BOOLEAN.as_nullable(nullable), (operand,), (n.negated, like_matcher(text)))
+        dynamic = ("dynamic", like_dynamic(self.ctx.limits.like_pattern_chars))
+        return Expr("like", T.BOOLEAN.as_nullable(nullable), (operand, pattern), (n.negated, dynamic))
 
     def _bind_Case(self, n: A.Case, scope, aliases):
         args = []
@@ -957,7 +967,8 @@ class Planner:
         return self._function(fn, args, n.pos)
 
     def _function(self, fn, args, pos=None):
-        if fn.name in ("abs", "floor", "ceil", "round", "mod", "sqrt", "pow") and any(a.type.is_string for a in args):
+        fn = F.with_limits(fn, self.ctx.limits)
+        if fn.name in ("abs", "floor", "ceil", "round", "truncate", "mod", "sqrt", "pow") and any(a.type.is_string for a in args):
             args = [self._cast(a, T.FLOAT64.as_nullable(a.type.can_be_null), True) if a.type.is_string else a
                     for a in args]
         types = [a.type for a in args]
@@ -974,8 +985,6 @@ class Planner:
                 args = [self._boolean(args[0])] + [self._to_type(a, rt) for a in args[1:]]
         e = Expr("func", rt, tuple(args), fn)
         if all(a.kind == "const" for a in args):
-            from engine.compile import evaluate_constant
-
             v = evaluate_constant(e)
             return Expr("const", rt.as_nullable(False) if v is not None else T.NULL, value=v)
         return e
@@ -1135,41 +1144,6 @@ def _has_aggregate(node) -> bool:
     return False
 
 
-def _arith_message(exc) -> str:
-    if isinstance(exc, ZeroDivisionError) or isinstance(exc, decimal.DivisionByZero):
-        return "divided by zero"
-    return f"arithmetic error: {exc}"
-
-
 # functions that are casts: name -> target type
 _CAST_FUNCTIONS = {"to_int": T.INT64, "to_int64": T.INT64, "to_uint64": T.UINT64,
                    "to_float64": T.FLOAT64, "to_varchar": T.STRING, "to_boolean": T.BOOLEAN}
-
-_LIKE_SPECIAL = re.compile(r"[%_\\]")
-
-
-@functools.lru_cache(maxsize=256)
-def like_matcher(pattern: str):
-    """('contains'|'prefix'|'suffix'|'equals', text) for simple patterns, else ('regex', compiled).
-    Cached: a pattern taken from a column is matched per row."""
-    special = _LIKE_SPECIAL
-    body = pattern
-    if not special.search(body):
-        return ("equals", body)
-    if body.startswith("%") and body.endswith("%") and len(body) >= 2 and not special.search(body[1:-1]):
-        return ("contains", body[1:-1])
-    if body.endswith("%") and not special.search(body[:-1]):
-        return ("prefix", body[:-1])
-    if body.startswith("%") and not special.search(body[1:]):
-        return ("suffix", body[1:])
-    out = []
-    i = 0
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\" and i + 1 < len(pattern):
-            out.append(re.escape(pattern[i + 1]))
-            i += 2
-            continue
-        out.append(".*" if ch == "%" else "." if ch == "_" else re.escape(ch))
-        i += 1
-    return ("regex", re.compile("".join(out), re.DOTALL).fullmatch)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import decimal
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from gc import disable as gc_disable
@@ -11,7 +10,7 @@ from gc import isenabled as gc_isenabled
 from itertools import chain
 
 from engine import types as T
-from engine.errors import AbortedQuery, BadArguments, EngineError
+from engine.errors import AbortedQuery, EngineError, as_engine_error
 
 TIME_LIMIT_MESSAGE = "Aborted query, because the execution time exceeds the maximum execution time limit"
 
@@ -45,23 +44,6 @@ class Progress:
 
 
 _LIST_ITERATOR = type(iter([]))
-
-
-def as_engine_error(exc: BaseException) -> EngineError:
-    """Any exception raised while running a query, as an EngineError with a Databend code."""
-    if isinstance(exc, EngineError):
-        return exc
-    if isinstance(exc, (ZeroDivisionError, decimal.DivisionByZero)):
-        return BadArguments("divided by zero")
-    if isinstance(exc, (OverflowError, decimal.InvalidOperation)):
-        return BadArguments(f"arithmetic overflow: {exc}")
-    if isinstance(exc, TypeError):
-        return BadArguments(f"incompatible values: {exc}")
-    if isinstance(exc, ValueError):  # e.g. int('x') for a function's integer argument
-        return BadArguments(f"bad argument: {exc}")
-    if isinstance(exc, RecursionError):
-        return EngineError("query is nested too deeply", code=1001)
-    return EngineError(f"internal error: {type(exc).__name__}: {exc}", code=1001)
 
 
 @dataclass(eq=False)

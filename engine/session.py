@@ -8,11 +8,12 @@ import time
 import grammar
 from engine import settings as S
 from engine.catalog import Catalog
-from engine.errors import AbortedQuery, EngineError, SqlSyntaxError, UnknownDatabase
+from engine.errors import AbortedQuery, EngineError, InternalError, SqlSyntaxError, UnknownDatabase
 from engine.limits import Limits
 from engine.memory import ServerMemory
 from engine.processes import ProcessList
 from engine.result import Progress, Result, as_engine_error
+from engine.statements import run_statement
 from grammar import ast as A
 
 
@@ -93,13 +94,21 @@ class Session:
     def parse(self, sql: str):
         """The statement's syntax tree. Pure (reads no catalog or session state), so a server may
         run it in another thread for a long statement; `execute(sql, statement=...)` then binds
-        and runs it. Raises SqlSyntaxError (1005)."""
+        and runs it. Raises SqlSyntaxError (1005), also for SQL longer than the sql_bytes limit
+        or nested deeper than expr_depth."""
+        limits = self.db.limits
+        # len(sql) bounds the UTF-8 size from below (and 4 * len(sql) from above): encode only
+        # when the answer is not already known
+        if len(sql) > limits.sql_bytes or (4 * len(sql) > limits.sql_bytes
+                                           and len(sql.encode("utf-8", "surrogatepass")) > limits.sql_bytes):
+            size = len(sql.encode("utf-8", "surrogatepass"))
+            raise SqlSyntaxError(f"SQL text of {size} bytes exceeds the limit sql_bytes = {limits.sql_bytes}")
         try:
-            return grammar.parse(sql)
+            return grammar.parse(sql, limits.expr_depth)
         except grammar.SqlSyntaxError as exc:
             raise SqlSyntaxError(exc.message, position=(exc.line, exc.column)) from None
         except RecursionError:
-            raise EngineError("statement is nested too deeply", code=1001) from None
+            raise InternalError("statement is nested too deeply") from None
 
     def execute(self, sql: str, statement=None, query_id: str | None = None) -> Result:
         """Parse (unless `statement`, the result of `parse(sql)`, is given), bind and start `sql`.
@@ -118,8 +127,6 @@ class Session:
         return result
 
     def _start(self, sql: str, statement) -> tuple:
-        from engine.statements import run_statement
-
         # max_execute_time_in_seconds counts from here (0 or unset: no limit, no clock read)
         seconds = self.explicit_setting("max_execute_time_in_seconds")
         started = self.db.clock() if seconds and seconds != "0" else None
@@ -136,7 +143,7 @@ class Session:
             if isinstance(exc, EngineError) or not isinstance(exc, Exception):
                 raise
             if isinstance(exc, RecursionError):
-                raise EngineError("statement is nested too deeply", code=1001) from None
+                raise InternalError("statement is nested too deeply") from None
             raise as_engine_error(exc) from exc
         result.memory = ctx.memory
         if started is not None:

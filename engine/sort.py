@@ -15,7 +15,6 @@ from itertools import chain
 from operator import itemgetter
 
 from engine.compile import Codegen
-from engine.executor import _build_one_pass, build
 from engine.memory import LIST_SLOT_BYTES, SORT_SLOT_BYTES, batch_bytes, charge_growth
 
 
@@ -66,7 +65,7 @@ def build_sort(plan, rt, limit=None, offset=0):
     # a top-k heap while it stays within the budget; a larger k is a full sort cut to the limit
     top_k = limit is not None and limit + offset <= budget
     # top-k walks each batch once (heap selection); a full sort extends its buffer with whole lists
-    child_run = _build_one_pass(plan.child, rt) if top_k else build(plan.child, rt)
+    child_run = rt.build_one_pass(plan.child) if top_k else rt.build(plan.child)
     passes = _sort_passes(plan.keys, plan.child, rt.nonnull)
     out_rows = rt.batch
     run_rows = max(1, rt.ctx.limits.sort_run_rows)

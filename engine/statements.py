@@ -9,21 +9,26 @@ from engine import expr as P
 from engine import settings as S
 from engine import types as T
 from engine.catalog import Table, TableColumn
-from engine.compile import like_dynamic
 from engine.conversion import type_default, value_converter
 from engine.dml import run_delete, run_update
 from engine.errors import (
     TABLE_SCHEMA_MISMATCH,
+    UNIMPLEMENTED,
+    UNKNOWN_VARIABLE,
     BadArguments,
     EngineError,
+    TableAlreadyExists,
+    Unimplemented,
     UnknownDatabase,
 )
 from engine.executor import BATCH, Runtime, build, explain
+from engine.functions import AGGREGATES, all_function_names
 from engine.memory import batch_bytes
 from engine.names import display
 from engine.planner import Planner, Scope
 from engine.process_statements import kill
 from engine.result import ChangeSettings, Column, Progress, Result, UseDB
+from engine.runtime import check_like_pattern, like_predicate
 from engine.system import is_virtual_database, settings_rows, virtual_table, virtual_table_names
 from grammar import ast as A
 
@@ -36,7 +41,7 @@ def run_statement(session, ctx, stmt) -> Result:
         return _query(session, ctx, stmt)
     handler = _HANDLERS.get(type(stmt))
     if handler is None:
-        raise EngineError(f"unsupported statement {type(stmt).__name__}", code=1002,
+        raise EngineError(f"unsupported statement {type(stmt).__name__}", code=UNIMPLEMENTED,
                           position=getattr(stmt, "pos", None))
     return handler(session, ctx, stmt)
 
@@ -93,21 +98,23 @@ def _use(session, ctx, stmt: A.UseDatabase):
 def _create_table(session, ctx, stmt: A.CreateTable):
     database, name = ctx.resolve_table_name(stmt.name)
     catalog = ctx.catalog
+    if is_virtual_database(database):  # as every other write to them (not 'unknown database')
+        raise Unimplemented(f"The operation is not available for the table `{database}`.`{name}`: "
+                            f"the {database.lower()} tables are read-only", position=stmt.pos)
     catalog.database(database)
     if name in catalog.databases[database]:
         if stmt.if_not_exists:
             return _result()
+        raise TableAlreadyExists(f"Table '{name}' already exists", position=stmt.pos)
     planner = Planner(ctx)
     if stmt.as_query is not None:
         plan, names = planner.plan_query(stmt.as_query)
         columns = [TableColumn(n, t if t.name != "Null" else T.STRING.as_nullable(True))
                    for n, t in zip(names, plan.types, strict=False)]
         table = Table(database, name, columns, comment=stmt.comment or "")
-        catalog.add_table(table, stmt.if_not_exists, stmt.pos)
         progress = Progress()
         run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
-        return _result([], _insert_steps(table, run(()), progress, list(range(len(columns))), ctx.memory,
-                                         report=False), progress=progress)
+        return _result([], _create_table_as(catalog, table, run(()), progress, stmt, ctx.memory), progress=progress)
     columns = []
     seen = set()
     for cd in stmt.columns:
@@ -126,6 +133,15 @@ def _create_table(session, ctx, stmt: A.CreateTable):
         columns.append(TableColumn(cd.name, t, default, default_sql, cd.comment or ""))
     catalog.add_table(Table(database, name, columns, comment=stmt.comment or ""), stmt.if_not_exists, stmt.pos)
     return _result()
+
+
+def _create_table_as(catalog, table: Table, batches, progress: Progress, stmt: A.CreateTable, memory):
+    """CREATE TABLE ... AS SELECT: the table is filled while detached and enters the catalog only
+    once its query has run to the end, so a failing or abandoned query leaves no table behind
+    (as a failing INSERT leaves no rows)."""
+    yield from _insert_steps(table, batches, progress, list(range(len(table.columns))), memory,
+                             report=False)
+    catalog.add_table(table, stmt.if_not_exists, stmt.pos)
 
 
 def _written_default_text(value, written) -> str:
@@ -364,7 +380,7 @@ def _unset(session, ctx, stmt: A.UnsetVariable):
     for raw in stmt.names:
         name = raw.lower()
         if name not in S.SETTINGS:
-            raise EngineError(f'Unknown variable: "{raw}"', code=2801, position=stmt.pos)
+            raise EngineError(f'Unknown variable: "{raw}"', code=UNKNOWN_VARIABLE, position=stmt.pos)
         session.settings.pop(name, None)
         keys.append(name)
         values.append(session.setting(name))
@@ -374,16 +390,17 @@ def _unset(session, ctx, stmt: A.UnsetVariable):
 # ---------------------------------------------------------------- SHOW / DESCRIBE / EXPLAIN
 
 
-def _like_filter(pattern):
-    """SHOW ... LIKE: the same (case-sensitive) matching as the LIKE operator."""
+def _like_filter(pattern, limits):
+    """SHOW ... LIKE: the same (case-sensitive) matching and pattern limit as the LIKE operator."""
     if pattern is None:
         return lambda s: True
-    return lambda s: like_dynamic(s, pattern)
+    check_like_pattern(pattern, limits.like_pattern_chars)
+    return like_predicate(pattern)
 
 
 def _show(session, ctx, stmt: A.Show):
     kind = stmt.kind
-    match = _like_filter(stmt.like)
+    match = _like_filter(stmt.like, ctx.limits)
     if kind == "DATABASES":
         names = sorted(set(ctx.catalog.databases) | {"system", "information_schema"})
         return _rows_result([("databases_in_default", T.STRING)], [(n,) for n in names if match(n)])
@@ -400,11 +417,9 @@ def _show(session, ctx, stmt: A.Show):
         table = ctx.catalog.table(database, name, stmt.pos)
         return _rows_result([("Table", T.STRING), ("Create Table", T.STRING)], [(table.name, show_create(table))])
     if kind == "FUNCTIONS":
-        from engine.functions import AGGREGATES, all_function_names
-
         rows = [(n, n in AGGREGATES) for n in all_function_names() if match(n)]
         return _rows_result([("name", T.STRING), ("is_aggregate", T.BOOLEAN)], rows)
-    raise EngineError(f"unsupported SHOW {kind}", code=1002, position=stmt.pos)
+    raise EngineError(f"unsupported SHOW {kind}", code=UNIMPLEMENTED, position=stmt.pos)
 
 
 def show_create(table: Table) -> str:
@@ -448,7 +463,7 @@ def _default_text(t):
 def _explain(session, ctx, stmt: A.Explain):
     inner = stmt.statement
     if not isinstance(inner, QUERY_TYPES):
-        raise EngineError("EXPLAIN supports queries only", code=1002, position=stmt.pos)
+        raise EngineError("EXPLAIN supports queries only", code=UNIMPLEMENTED, position=stmt.pos)
     plan, _ = Planner(ctx).plan_query(inner)
     return _rows_result([("explain", T.STRING)], [(line,) for line in explain(plan)])
 

@@ -38,9 +38,7 @@ def subquery_runner(sq: P.Subquery, rt):
     def execute(params):
         nonlocal run
         if run is None:
-            from engine.executor import build  # the executor builds on this module
-
-            run = build(sq.plan, rt)
+            run = rt.build(sq.plan)
         return run(params)
 
     cached_bytes = [0]  # memory: bytes charged for the IN sets held in `cache`

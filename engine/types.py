@@ -7,8 +7,9 @@ import decimal
 import math
 import re
 from dataclasses import dataclass, replace
+from typing import NoReturn
 
-from engine.errors import BadArguments, EngineError
+from engine.errors import BadArguments, SqlSyntaxError
 
 INT_RANGES = {
     "UInt8": (0, 2**8 - 1), "UInt16": (0, 2**16 - 1), "UInt32": (0, 2**32 - 1), "UInt64": (0, 2**64 - 1),
@@ -110,7 +111,7 @@ def type_from_ast(tn, default_nullable: bool = False) -> SqlType:
         return type_from_ast(tn.args[0]).as_nullable(True)
     base = _ALIASES.get(name)
     if base is None:
-        raise EngineError(f"Unknown type {tn.name!r}", code=1005, position=tn.pos)
+        raise SqlSyntaxError(f"Unknown type {tn.name!r}", position=tn.pos)
     nullable = default_nullable if tn.nullable is None else tn.nullable
     if base == "Decimal":
         p = tn.params[0] if tn.params else 10
@@ -129,11 +130,24 @@ def decimal_literal_type(text: str) -> SqlType:
     return SqlType("Decimal", False, max(precision, len(frac)), len(frac))
 
 
+MAX_DECIMAL_PRECISION = 76
+_MAX_DECIMAL_INT = 10 ** MAX_DECIMAL_PRECISION - 1
+
+
+def fits_decimal(v: int) -> bool:
+    """Whether an integer fits Decimal(76, 0) (compared, not printed: str() of a huge int is slow)."""
+    return -_MAX_DECIMAL_INT <= v <= _MAX_DECIMAL_INT
+
+
 def int_literal_type(v: int) -> SqlType:
+    """As Databend types an integer: the smallest integer type holding it, beyond 64 bits
+    Decimal(digits, 0) (the value stays an exact Python int), beyond 76 digits Float64."""
     for lo, hi, t in _UNSIGNED_LITERAL_TYPES if v >= 0 else _SIGNED_LITERAL_TYPES:
         if lo <= v <= hi:
             return t
-    return SqlType("Decimal", False, 38, 0)
+    if not fits_decimal(v):
+        return FLOAT64
+    return SqlType("Decimal", False, len(str(abs(v))), 0)
 
 
 # (low, high, type) of integer literals, narrowest first: one shared (frozen) type each
@@ -245,8 +259,10 @@ def _round_half_away(x: float) -> int:
     return int(math.floor(x + 0.5)) if x >= 0 else -int(math.floor(-x + 0.5))
 
 
-def _cast_fail(v, t: SqlType):
-    raise BadArguments(f"fail to cast {v!r} to {t.display()}")
+def _cast_fail(v, t: SqlType) -> NoReturn:
+    """Refuse a cast, showing the value as SQL would (a quoted string, else its text)."""
+    shown = "'" + v.replace("'", "''") + "'" if isinstance(v, str) else render_value(v)
+    raise BadArguments(f"fail to cast {shown} to {t.display()}")
 
 
 def to_int(v, t: SqlType = INT64):
@@ -343,7 +359,10 @@ def to_date(v, t: SqlType = DATE):
         except ValueError:
             _cast_fail(v, t)
     if isinstance(v, int) and not isinstance(v, bool):
-        return datetime.date(1970, 1, 1) + datetime.timedelta(days=v)
+        try:
+            return datetime.date(1970, 1, 1) + datetime.timedelta(days=v)
+        except OverflowError:  # beyond year 9999 (or beyond a C int of days)
+            _cast_fail(v, t)
     _cast_fail(v, t)
 
 
@@ -358,7 +377,10 @@ def to_timestamp(v, t: SqlType = TIMESTAMP):
         except ValueError:
             _cast_fail(v, t)
     if isinstance(v, int) and not isinstance(v, bool):
-        return datetime.datetime(1970, 1, 1) + datetime.timedelta(microseconds=v)
+        try:
+            return datetime.datetime(1970, 1, 1) + datetime.timedelta(microseconds=v)
+        except OverflowError:
+            _cast_fail(v, t)
     _cast_fail(v, t)
 
 
@@ -447,7 +469,9 @@ def renderer_for(t: SqlType):
         return render_float
     if name == "Decimal":
         spec = f".{t.scale}f"
-        return lambda v: format(v, spec)
+        # integers beyond 64 bits are Decimal(n, 0) held as exact ints: format(int, "f") would
+        # go through a float (18446744073709551617 -> "18446744073709551616")
+        return lambda v: format(decimal.Decimal(v) if type(v) is int else v, spec)
     if name == "Date":
         return str
     if name == "Timestamp":

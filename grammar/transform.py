@@ -70,6 +70,9 @@ def number_literal(text: str, pos: ast.Pos) -> ast.Literal:
         return ast.Literal(value, "float", pos=pos)
     if "." in text:
         return ast.Literal(text, "decimal", pos=pos)
+    digits = len(text.lstrip("0"))
+    if digits > 309:  # beyond any Float64 (Python's int() also refuses over 4300 digits)
+        raise SemanticSyntaxError(f"number of {digits} digits is out of range", pos, len(text))
     return ast.Literal(int(text), "int", pos=pos)
 
 

@@ -12,12 +12,10 @@ from twisted.internet.task import SchedulerStopped, TaskFinished, TaskStopped
 from twisted.logger import Logger
 
 import engine
+from engine.errors import ABORTED_QUERY, INTERNAL
 from web.errors import BadRequest, NotFound
 from web.pages import PageBuffer
 from web.wire import FAILED, RUNNING, SUCCEEDED, QueryError, SessionView
-
-ABORTED_QUERY = 1043
-INTERNAL = 1001
 
 _SAFE_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
 _DONE = object()  # the end of a result's batches

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import uuid
 
+from engine.errors import BAD_ARGUMENTS, TOO_MANY_CONNECTIONS, UNKNOWN_SESSION
 from web.errors import FailedToStart
-
-UNKNOWN_SESSION = 1053
-BAD_ARGUMENTS = 1006
-TOO_MANY_CONNECTIONS = 1067
 
 
 class ServerSession:

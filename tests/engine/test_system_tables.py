@@ -114,7 +114,7 @@ def test_virtual_databases_can_be_used_shown_and_described(db):
     ("INSERT INTO system.one VALUES (1)", 1002),
     ("TRUNCATE TABLE information_schema.tables", 1002),
     ("DROP TABLE IF EXISTS system.tables", 1002),
-    ("CREATE TABLE system.mine (x INT)", 1003),
+    ("CREATE TABLE system.mine (x INT)", 1002),
 ])
 def test_errors(run, sql, code):
     with pytest.raises(EngineError) as caught:
