@@ -167,7 +167,11 @@ class Codegen:
 
     def _logic3(self, e: Expr, cols, decisive: bool) -> str:
         """Three-valued AND (decisive False) / OR (decisive True), evaluated left to right and
-        stopping at the first decisive operand, so `x <> 0 AND 10 DIV x > 1` never divides by 0."""
+        stopping at the first decisive operand, so `x <> 0 AND 10 DIV x > 1` never divides by 0.
+
+        One flat `or` chain of tests, however many operands: the source nests two parentheses
+        deep, not one level per operand (CPython refuses sources nested 200 deep). When no test
+        is decisive every operand ran, so every temporary the NULL check reads is assigned."""
         word = "True" if decisive else "False"
         tests, temps = [], []
         for arg in e.args:
@@ -178,10 +182,8 @@ class Codegen:
                 tests.append(f"({t} := {src}) is {word}")
             else:
                 tests.append(src if decisive else f"not {src}")
-        out = f"(None if {' or '.join(t + ' is None' for t in temps)} else {not decisive})"
-        for test in reversed(tests):
-            out = f"({word} if {test} else {out})"
-        return out
+        undecided = f"(None if {' or '.join(t + ' is None' for t in temps)} else {not decisive})"
+        return f"({word} if {' or '.join(tests)} else {undecided})"
 
     def _v_not(self, e: Expr, cols) -> str:
         return self._guarded(e.args, cols, lambda x: f"(not {x})")

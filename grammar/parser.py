@@ -136,19 +136,31 @@ def _parse(sql: str, max_depth: int = MAX_NESTING_DEPTH) -> ast.Node:
     return statement
 
 
+# AND / OR chains (`a OR b OR c ...`, as ORMs write them) are one n-ary operation once bound and
+# compile to one flat test chain, so a chain costs one level per CHAIN_TERMS_PER_LEVEL operands
+# rather than one per operand; what still grows with a chain is the recursion of the passes
+# that walk the tree, which this keeps well inside Python's recursion limit.
+_CHAIN_OPS = frozenset({"AND", "OR"})
+CHAIN_TERMS_PER_LEVEL = 4
+
+
 def _first_node_deeper_than(root: ast.Node, limit: int) -> ast.Node | None:
     """A node below `limit` levels of nesting (so later recursive passes cannot overflow)."""
+    unit = CHAIN_TERMS_PER_LEVEL
+    limit *= unit  # depths are counted in 1/unit levels
     stack = [(root, 0)]
     while stack:
         node, depth = stack.pop()
         if depth > limit:
             return node
+        chain_op = node.op if type(node) is ast.BinaryOp and node.op in _CHAIN_OPS else None
         for name in _child_fields(type(node)):
             value = getattr(node, name)
             if isinstance(value, ast.Node):
-                stack.append((value, depth + 1))
+                same_chain = chain_op is not None and type(value) is ast.BinaryOp and value.op == chain_op
+                stack.append((value, depth + (1 if same_chain else unit)))
             elif isinstance(value, tuple):
-                _push_children(stack, value, depth + 1)
+                _push_children(stack, value, depth + unit)
     return None
 
 
