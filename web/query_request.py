@@ -17,9 +17,9 @@ import codecs
 import json
 from dataclasses import dataclass, field
 
+from engine.errors import SYNTAX
 from web.errors import BadRequest, FailedToStart
 
-BAD_ARGUMENTS = 1006
 
 
 @dataclass(slots=True)
@@ -170,10 +170,10 @@ def parse_query_request(body: bytes) -> QueryRequest:
 
 def check_sql_size(sql: str, limit: int) -> None:
     """Refuse SQL longer than `limit` UTF-8 bytes (the max_sql_bytes limit) before any parsing:
-    a Failed answer, code 1006."""
+    a Failed answer with the engine's code for the same limit (1005)."""
     size = sql_bytes(sql, limit)
     if size > limit:
-        raise FailedToStart(BAD_ARGUMENTS, f"SQL text is {size} bytes, larger than the "
+        raise FailedToStart(SYNTAX, f"SQL text is {size} bytes, larger than the "
                                            f"max_sql_bytes limit ({limit} bytes)")
 
 

@@ -71,7 +71,7 @@ _MIB = 1 << 20
 # bytes or 1, smallest value, help). step_rows is internal and not an option.
 _ENGINE_LIMITS = [
     ("max_sql_bytes", "sql_bytes", 1, 1,
-     "largest SQL text of one statement in UTF-8 bytes (more: Failed, code 1006)"),
+     "largest SQL text of one statement in UTF-8 bytes (more: Failed, code 1005)"),
     ("max_expr_depth", "expr_depth", 1, 1, "deepest nesting of expressions and subqueries"),
     ("max_in_list_items", "in_list_items", 1, 1, "most items of one IN (...) list"),
     ("max_like_pattern_chars", "like_pattern_chars", 1, 1,
