@@ -21,7 +21,6 @@ from engine.errors import SYNTAX
 from web.errors import BadRequest, FailedToStart
 
 
-
 @dataclass(slots=True)
 class QueryRequest:
     sql: str
