@@ -92,9 +92,16 @@ CASES: tuple[Case, ...] = (
          setup=("CREATE TABLE l AS SELECT 1 AS k FROM numbers(6000)",
                 "CREATE TABLE r AS SELECT 1 AS k FROM numbers(6000)")),
     Case("inlist", "IN list of 150,000 items", _in_list_sql),
+    # the largest IN list the default limits accept (in_list_items, within max_sql_bytes):
+    # parsed in a thread, bound on the event loop
+    Case("inlist_max", "IN list of 100,000 items (accepted: at the limits)",
+         lambda: _in_list_sql(100_000)),
     Case("round", "ROUND(1, -10000000)", "SELECT ROUND(1, -10000000)"),
     Case("insert", "INSERT ... VALUES of 150,000 rows in one POST", _insert_sql,
          setup=("CREATE TABLE wide (a BIGINT, b VARCHAR)",)),
+    # the largest INSERT of this shape within max_sql_bytes: parsed in a thread, converted in steps
+    Case("insert_max", "INSERT ... VALUES of 45,000 rows (accepted: under max_sql_bytes)",
+         lambda: _insert_sql(45_000), setup=("CREATE TABLE wide (a BIGINT, b VARCHAR)",)),
     Case("crossjoin", "ORDER BY over a 100,000 × 100,000 cross join, max_memory_usage 1 GiB",
          "SELECT a.number + b.number FROM numbers(100000) a CROSS JOIN numbers(100000) b "
          "ORDER BY 1", settings={"max_memory_usage": str(1 << 30)}, memory=True),

@@ -74,6 +74,15 @@ def authenticated(endpoint):
     return run
 
 
+def prepare_long_statement(session, sql: str, query_id: str):
+    """Run in a thread for a long statement: its parse tree, or for a query (which writes
+    nothing while it binds) its bound, not yet started Result."""
+    statement = session.parse(sql)
+    if session.reads_only(statement):
+        return session.execute(sql, statement=statement, query_id=query_id)
+    return statement
+
+
 class QueryApp:
     """The service: POST /v1/query, pages, stats, kill, final, login, health.
 
@@ -285,24 +294,31 @@ class QueryApp:
         if kept is not None:
             self.sessions.begin(kept, query)
         if sql_bytes(r.sql, config.thread_parse_sql_bytes) > config.thread_parse_sql_bytes:
-            # a long statement parses in a thread (Session.parse is pure); binding and
-            # running it stay on this thread, which keeps serving meanwhile
-            d = self._run_in_thread(session.parse, r.sql)
-            d.addCallbacks(lambda statement: self._execute(query, session, r.sql, fmt, statement),
+            # a long statement parses in a thread (Session.parse is pure), and a long query is
+            # bound there too; other statements bind, and everything runs, on this thread,
+            # which keeps serving meanwhile
+            d = self._run_in_thread(prepare_long_statement, session, r.sql, query.id)
+            d.addCallbacks(lambda prepared: self._execute(query, session, r.sql, fmt, prepared),
                            lambda failure: self._not_parsed(query, failure))
             return d.addCallback(lambda _: query)
         self._execute(query, session, r.sql, fmt)
         return query
 
-    def _execute(self, query: Query, session, sql: str, fmt: str, statement=None) -> None:
-        """Bind and start `sql` (already parsed as `statement` when given) for `query`."""
+    def _execute(self, query: Query, session, sql: str, fmt: str, prepared=None) -> None:
+        """Bind and start `sql` for `query`; `prepared` is what prepare_long_statement made of
+        it in a thread (its statement, or for a query its bound Result), None for short SQL."""
         if query.state != RUNNING:  # killed or aborted while its statement was parsed
+            if isinstance(prepared, engine.Result):
+                prepared.close()
             return
-        try:
-            result = session.execute(sql, statement=statement, query_id=query.id)
-        except Exception as e:
-            self._not_started(query, e)
-            return
+        if isinstance(prepared, engine.Result):
+            result = prepared
+        else:
+            try:
+                result = session.execute(sql, statement=prepared, query_id=query.id)
+            except Exception as e:
+                self._not_started(query, e)
+                return
         self.observer.executing(query)
         null_as_str = session.explicit_setting("format_null_as_str")
         query.attach(result, fmt == SPEC if null_as_str is None else null_as_str == "1")

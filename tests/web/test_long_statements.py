@@ -1,6 +1,7 @@
 """Long statements are parsed off the event loop (a thread), then bound and run on it; short
 ones are parsed inline."""
 
+import engine
 from tests.web.harness import DATABEND_HEADERS, Harness, ManualThreads
 from web.config import ServiceConfig
 
@@ -18,7 +19,7 @@ def test_a_long_statement_is_parsed_in_a_thread_while_others_are_served():
     post = h.start("POST", "/v1/query", {"sql": LONG})
     assert not post.done
     (f, args, _), = threads.calls
-    assert f.__name__ == "parse" and args == (LONG,)
+    assert f.__name__ == "prepare_long_statement" and args[1] == LONG
     short = h.post("SELECT 1")  # served while the long one parses
     assert short.json["data"] == [["1"]]
     assert threads.finish() == 1
@@ -97,3 +98,33 @@ def test_a_client_gone_while_its_statement_parses_cancels_the_query_quietly():
     query = h.app.queries.find("gone")
     assert query.state == "Failed" and query.error.code == 1043 and query.closed == "canceled"
     assert h.app.queries.running == 0
+
+
+def test_a_long_query_is_also_bound_in_the_thread_other_statements_only_parsed():
+    h, threads = harness(threshold=25)
+    h.post("CREATE TABLE t (x INT)")  # 22 bytes: inline
+    post = h.start("POST", "/v1/query", {"sql": "SELECT count(*) FROM t WHERE x IN (1, 2)"},
+                   headers={"X-DATABEND-QUERY-ID": "q"})
+    (f, args, d), = threads.calls
+    bound = f(*args)
+    assert isinstance(bound, engine.Result)  # bound where the thread runs it
+    bound.close()  # (this extra binding only)
+    threads.finish()
+    assert post.reply().json["data"] == [["0"]]
+    insert = h.start("POST", "/v1/query", {"sql": "INSERT INTO t VALUES (1), (2)"})
+    (f, args, d), = threads.calls
+    assert not isinstance(f(*args), engine.Result)  # a write: parsed there, bound here
+    threads.finish()
+    assert insert.reply().json["state"] == "Succeeded"
+    assert h.post("SELECT count(*) FROM t").json["data"] == [["2"]]
+
+
+def test_a_query_killed_while_it_was_bound_in_the_thread_is_closed_unrun():
+    h, threads = harness(threshold=10)
+    post = h.start("POST", "/v1/query", {"sql": "SELECT * FROM numbers(5)"},
+                   headers={"X-DATABEND-QUERY-ID": "mine"})
+    assert h.request("POST", "/v1/query/mine/kill").status == 200
+    threads.finish()
+    post.reply()
+    assert h.db.processes.find("mine") is None  # its Result was closed: logged, not running
+    assert [e.process.query_id for e in h.db.processes.log][-1] == "mine"
