@@ -48,15 +48,15 @@ def test_types_round_trip(db, run):
     assert rows == [(True, -5, 9000000000, 1.5, 2.25, Decimal("3.14"), "hi", datetime.date(2020, 1, 2),
                      datetime.datetime(2020, 1, 2, 3, 4, 5), 200)]
     render = db.session().execute("SELECT * FROM ty").renderer(False)
-    assert render(rows) == [["1", "-5", "9000000000", "1.5", "2.25", "3.14", "hi", "2020-01-02",
-                             "2020-01-02 03:04:05.000000", "200"]]
+    assert render(rows) == [("1", "-5", "9000000000", "1.5", "2.25", "3.14", "hi", "2020-01-02",
+                             "2020-01-02 03:04:05.000000", "200")]
 
 
 def test_renderer_null_and_special_floats(db):
     r = db.session().execute("SELECT NULL, CAST('nan' AS DOUBLE), CAST('inf' AS DOUBLE), 1.0e0, false")
     rows = list(r)
-    assert r.renderer(False)(rows) == [[None, "NaN", "Infinity", "1", "0"]]
-    assert r.renderer(True)(rows) == [["NULL", "NaN", "Infinity", "1", "0"]]
+    assert r.renderer(False)(rows) == [(None, "NaN", "Infinity", "1", "0")]
+    assert r.renderer(True)(rows) == [("NULL", "NaN", "Infinity", "1", "0")]
 
 
 def test_create_table_as_select(run):
