@@ -18,7 +18,7 @@ from engine.compile import Codegen
 from engine.errors import EngineError
 from engine.join import build_join
 from engine.memory import HASH_ENTRY_BYTES, batch_bytes, charge_growth
-from engine.sort import build_sort
+from engine.sort import build_sort, limit_batches
 from engine.subquery import correlated_rows, prefetching, subquery_runner
 
 BATCH = 2048
@@ -520,28 +520,9 @@ def _build_limit(plan: P.Limit, rt):
     limit, offset = plan.limit, plan.offset
 
     def run(p):
-        skip = offset
-        remaining = limit
-        if remaining == 0:
+        if limit == 0:
             return
-        gen = child_run(p)
-        try:
-            for batch in gen:
-                if skip:
-                    if len(batch) <= skip:
-                        skip -= len(batch)
-                        yield []
-                        continue
-                    batch = batch[skip:]
-                    skip = 0
-                if remaining is not None:
-                    if len(batch) >= remaining:
-                        yield batch[:remaining]
-                        return
-                    remaining -= len(batch)
-                yield batch
-        finally:
-            gen.close()
+        yield from limit_batches(child_run(p), limit, offset)
 
     return run
 

@@ -135,12 +135,12 @@ def build_sort(plan, rt, limit=None, offset=0):
         rows = run_sorted(p)
         if limit is None and not offset:
             return rows
-        return _cut(rows, limit, offset)
+        return limit_batches(rows, limit, offset)
 
     return run_top_k if top_k else run
 
 
-def _cut(batches, limit, offset):
+def limit_batches(batches, limit, offset):
     """The batches of a sorted stream, without the first `offset` rows and after `limit` rows."""
     skip, remaining = offset, limit
     try:
