@@ -70,14 +70,14 @@ class Process:
                  "started", "progress", "kill", "_result")
 
     def __init__(self, query_id: str, user: str, database: str, sql: str,
-                 started_at: float, started: float):
+                 started_at: datetime.datetime, started: float):
         self.query_id = query_id
         self.user = user
         self.database = database
         self.sql = sql
         self.kind = "Other"
         self.handler_type = "Local"  # Databend's name for embedded use; the HTTP server says HTTPQuery
-        self.started_at = started_at  # wall clock (epoch seconds: wall_time), for the tables
+        self.started_at = started_at  # wall clock (UTC), for the tables
         self.started = started  # the process list's monotonic clock, for durations
         self.progress = None  # the Result's Progress once the statement has started
         # Called by KILL QUERY; None aborts the Result (its next step raises AbortedQuery). A
@@ -101,7 +101,7 @@ class QueryLogEntry:
     __slots__ = ("process", "log_type", "ended_at", "duration_ms", "progress", "memory_usage",
                  "exception_code", "exception_text")
 
-    def __init__(self, process: Process, ended_at: float, duration_ms: int,
+    def __init__(self, process: Process, ended_at: datetime.datetime, duration_ms: int,
                  error: EngineError | None, memory_usage: int, exception_text: str):
         self.process = process
         if error is None:
@@ -123,21 +123,18 @@ class _ResultRef(weakref.ref):
     __slots__ = ("query_id",)
 
 
-def wall_time(seconds: float) -> datetime.datetime:
-    """A wall-clock reading of the list (`now()`, seconds since the epoch) as an aware UTC
-    instant; converted only when a table is read (datetime.now per statement cost ~1 us)."""
-    return datetime.datetime.fromtimestamp(seconds, datetime.UTC)
+def _utc_now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.UTC)
 
 
 class ProcessList:
     """The Database's running statements (by query id) and its bounded log of finished ones.
 
-    `clock` (monotonic seconds) and `now` (wall-clock seconds since the epoch) are replaceable
-    for tests.
+    `clock` (monotonic seconds) and `now` (aware UTC datetime) are replaceable for tests.
     """
 
     def __init__(self, log_size: int, sql_chars: int, clock: Callable[[], float] = time.monotonic,
-                 now: Callable[[], float] = time.time):
+                 now: Callable[[], datetime.datetime] = _utc_now):
         self.running: dict[str, Process] = {}
         self.log: deque[QueryLogEntry] = deque(maxlen=log_size)  # the oldest entry drops first
         # generated ids: UUID-shaped, a random prefix per list and a counter (uuid4() per
@@ -165,29 +162,18 @@ class ProcessList:
         ref.query_id = process.query_id
         result.on_finish.append(partial(self.finish, process))
 
-    def done(self, process: Process, statement, result) -> None:
-        """The statement did all its work inside execute() (an INSERT ... VALUES, DDL, SET: its
-        Result holds its few rows already): log it now, with no Result to follow."""
-        process.kind = query_kind(statement)
-        process.progress = result.progress
-        self.finish(process, None, result)
-
     def _dropped(self, ref: _ResultRef) -> None:
         process = self.running.get(ref.query_id)
         if process is not None and process._result is ref:
             self.finish(process, None)
 
-    def finish(self, process: Process, error: EngineError | None, result=None) -> None:
-        """The statement ended (`error` None), failed or was killed: log it (once). `result`
-        is its Result when the caller has it (else the followed one is read, if still alive)."""
+    def finish(self, process: Process, error: EngineError | None) -> None:
+        """The statement ended (`error` None), failed or was killed: log it (once)."""
         if self.running.get(process.query_id) is not process:
             return
         del self.running[process.query_id]
         process.kill = None  # a server's stop holds its whole query: the log must not keep it
-        result_ref, process._result = process._result, None  # dropped first: no callback later
-        if result is None and result_ref is not None:
-            result = result_ref()
-        memory = _memory_bytes(getattr(result, "memory", None), "peak")
+        memory = _memory_bytes(getattr(process.result, "memory", None), "peak")
         duration_ms = max(0, int((self.clock() - process.started) * 1000))
         self.log.append(QueryLogEntry(process, self.now(), duration_ms, error, memory,
                                       self._kept(error.message) if error is not None else ""))

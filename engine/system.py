@@ -12,7 +12,6 @@ from engine import settings as S
 from engine import types as T
 from engine.catalog import VIRTUAL_DATABASES
 from engine.errors import UnknownTable
-from engine.processes import wall_time
 from engine.version import VERSION
 
 _S = T.STRING
@@ -145,11 +144,11 @@ def _query_log(ctx):
         if not _visible(ctx, p.user):
             continue
         q = e.progress
-        ended = _local(ctx, wall_time(e.ended_at))
+        ended = _local(ctx, e.ended_at)
         counts = (q.write_rows, q.write_bytes, q.scan_rows, q.scan_bytes, q.result_rows,
                   q.result_bytes) if q is not None else (0,) * 6
         rows.append((e.log_type[0], e.log_type[1], p.handler_type, "", "", "", p.user, p.query_id,
-                     p.kind, p.sql, ended.date(), ended, _local(ctx, wall_time(p.started_at)), e.duration_ms,
+                     p.kind, p.sql, ended.date(), ended, _local(ctx, p.started_at), e.duration_ms,
                      p.database, *counts, e.memory_usage, e.exception_code, e.exception_text,
                      VERSION))
     return rows

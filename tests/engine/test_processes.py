@@ -183,7 +183,7 @@ def test_query_log_keeps_its_size_n_and_drops_the_oldest_at_n_plus_1():
 
 def test_query_log_shows_times_in_the_session_time_zone():
     db = engine.Database()
-    db.processes.now = lambda: datetime.datetime(2026, 1, 2, 23, 30, tzinfo=datetime.UTC).timestamp()
+    db.processes.now = lambda: datetime.datetime(2026, 1, 2, 23, 30, tzinfo=datetime.UTC)
     list(db.session().execute("SELECT 1", query_id="tz"))
     tokyo = db.session(settings={"timezone": "Asia/Tokyo"})
     rows = _rows(tokyo, "SELECT event_date, query_start_time FROM system.query_log "
