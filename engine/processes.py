@@ -149,8 +149,9 @@ class ProcessList:
     def start(self, session, sql: str, query_id: str | None) -> Process:
         """Register a statement of `session` as running (an id is generated when None)."""
         query_id = query_id or f"{self._id_prefix}{next(self._id_counter):012x}"
-        process = Process(query_id, session.user, session.database, self._kept(sql), self.now(),
-                          self.clock())
+        if len(sql) > self.sql_chars:
+            sql = self._kept(sql)
+        process = Process(query_id, session.user, session.database, sql, self.now(), self.clock())
         self.running[query_id] = process
         return process
 
