@@ -26,7 +26,6 @@ import uuid
 import weakref
 from collections import deque
 from collections.abc import Callable
-from functools import partial
 
 from engine.errors import ABORTED_QUERY, AbortedQuery, EngineError, PermissionDenied, UnknownSession
 from grammar import ast as A
@@ -71,7 +70,7 @@ class Process:
     system.query_log turn them into datetimes only when they are read (`wall_datetime`)."""
 
     __slots__ = ("query_id", "user", "database", "sql", "kind", "handler_type", "started_at",
-                 "started", "progress", "kill", "_result", "log_type", "ended_at", "duration_ms",
+                 "started", "progress", "kill", "_result", "_list", "log_type", "ended_at", "duration_ms",
                  "memory_usage_peak", "exception_code", "exception_text")
 
     def __init__(self, query_id: str, user: str, database: str, sql: str, started_at, started: float):
@@ -88,6 +87,7 @@ class Process:
         # server sets its own stop (which closes the Result too).
         self.kill: Callable[[], None] | None = None
         self._result: _ResultRef | None = None  # weak: the list never keeps a Result alive
+        self._list: ProcessList | None = None  # the list it runs in (for `finished`)
         # set when the statement finishes (ProcessList.finish), for system.query_log
         self.log_type = LOG_FINISH
         self.ended_at = None
@@ -104,6 +104,12 @@ class Process:
     def memory_usage(self) -> int:
         result = self.result
         return _memory_bytes(getattr(result, "memory", None), "held") if result is not None else 0
+
+    def finished(self, error: EngineError | None) -> None:
+        """The Result's on_finish callback: log the statement (a bound method, no partial)."""
+        owner = self._list
+        if owner is not None:  # None: already finished (logged once)
+            owner.finish(self, error)
 
     @property
     def process(self) -> Process:
@@ -152,6 +158,7 @@ class ProcessList:
         if len(sql) > self.sql_chars:
             sql = self._kept(sql)
         process = Process(query_id, session.user, session.database, sql, self.now(), self.clock())
+        process._list = self
         self.running[query_id] = process
         return process
 
@@ -162,7 +169,7 @@ class ProcessList:
         # a Result dropped unread never ends nor closes: the reference's callback finishes it
         process._result = ref = _ResultRef(result, self._dropped)
         ref.query_id = process.query_id
-        result.on_finish.append(partial(self.finish, process))
+        result.on_finish.append(process.finished)
 
     def _dropped(self, ref: _ResultRef) -> None:
         process = self.running.get(ref.query_id)
@@ -175,6 +182,7 @@ class ProcessList:
             return
         del self.running[process.query_id]
         process.kill = None  # a server's stop holds its whole query: the log must not keep it
+        process._list = None  # nor the list itself (no cycle through its own log)
         ref = process._result
         result = ref() if ref is not None else None
         if result is not None:
