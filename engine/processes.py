@@ -26,7 +26,6 @@ import uuid
 import weakref
 from collections import deque
 from collections.abc import Callable
-from functools import partial
 
 from engine.errors import ABORTED_QUERY, AbortedQuery, EngineError, PermissionDenied, UnknownSession
 from grammar import ast as A
@@ -64,26 +63,38 @@ def _memory_bytes(memory, attribute: str) -> int:
 
 
 class Process:
-    """One running statement: who runs what since when, its progress, and how to stop it."""
+    """One statement: who runs what since when, its progress and how to stop it; once finished,
+    the same object is its system.query_log entry (no copy is made per statement).
+
+    Wall-clock times are epoch seconds (floats, cheap to read); system.processes and
+    system.query_log turn them into datetimes only when they are read (`wall_datetime`)."""
 
     __slots__ = ("query_id", "user", "database", "sql", "kind", "handler_type", "started_at",
-                 "started", "progress", "kill", "_result")
+                 "started", "progress", "kill", "_result", "_list", "log_type", "ended_at", "duration_ms",
+                 "memory_usage_peak", "exception_code", "exception_text")
 
-    def __init__(self, query_id: str, user: str, database: str, sql: str,
-                 started_at: datetime.datetime, started: float):
+    def __init__(self, query_id: str, user: str, database: str, sql: str, started_at, started: float):
         self.query_id = query_id
         self.user = user
         self.database = database
         self.sql = sql
         self.kind = "Other"
         self.handler_type = "Local"  # Databend's name for embedded use; the HTTP server says HTTPQuery
-        self.started_at = started_at  # wall clock (UTC), for the tables
+        self.started_at = started_at  # wall clock (ProcessList.now), for the tables
         self.started = started  # the process list's monotonic clock, for durations
         self.progress = None  # the Result's Progress once the statement has started
         # Called by KILL QUERY; None aborts the Result (its next step raises AbortedQuery). A
         # server sets its own stop (which closes the Result too).
         self.kill: Callable[[], None] | None = None
         self._result: _ResultRef | None = None  # weak: the list never keeps a Result alive
+        self._list: ProcessList | None = None  # the list it runs in (for `finished`)
+        # set when the statement finishes (ProcessList.finish), for system.query_log
+        self.log_type = LOG_FINISH
+        self.ended_at = None
+        self.duration_ms = 0
+        self.memory_usage_peak = 0
+        self.exception_code = 0
+        self.exception_text = ""
 
     @property
     def result(self):
@@ -94,26 +105,24 @@ class Process:
         result = self.result
         return _memory_bytes(getattr(result, "memory", None), "held") if result is not None else 0
 
+    def finished(self, error: EngineError | None) -> None:
+        """The Result's on_finish callback: log the statement (a bound method, no partial)."""
+        owner = self._list
+        if owner is not None:  # None: already finished (logged once)
+            owner.finish(self, error)
 
-class QueryLogEntry:
-    """One finished statement as system.query_log shows it."""
+    @property
+    def process(self) -> Process:
+        """The log entry's statement: the entry is the Process itself."""
+        return self
 
-    __slots__ = ("process", "log_type", "ended_at", "duration_ms", "progress", "memory_usage",
-                 "exception_code", "exception_text")
 
-    def __init__(self, process: Process, ended_at: datetime.datetime, duration_ms: int,
-                 error: EngineError | None, memory_usage: int, exception_text: str):
-        self.process = process
-        if error is None:
-            self.log_type = LOG_FINISH
-        else:
-            self.log_type = LOG_ABORTED if error.code == ABORTED_QUERY else LOG_ERROR
-        self.ended_at = ended_at
-        self.duration_ms = duration_ms
-        self.progress = process.progress
-        self.memory_usage = memory_usage
-        self.exception_code = 0 if error is None else error.code
-        self.exception_text = exception_text
+def wall_datetime(value) -> datetime.datetime:
+    """A wall-clock reading of ProcessList.now as an aware UTC datetime (epoch seconds are
+    converted; a datetime, from an injected clock, is kept)."""
+    if isinstance(value, datetime.datetime):
+        return value
+    return datetime.datetime.fromtimestamp(value, datetime.UTC)
 
 
 class _ResultRef(weakref.ref):
@@ -123,20 +132,18 @@ class _ResultRef(weakref.ref):
     __slots__ = ("query_id",)
 
 
-def _utc_now() -> datetime.datetime:
-    return datetime.datetime.now(datetime.UTC)
-
-
 class ProcessList:
     """The Database's running statements (by query id) and its bounded log of finished ones.
 
-    `clock` (monotonic seconds) and `now` (aware UTC datetime) are replaceable for tests.
+    `clock` (monotonic seconds) and `now` (the wall clock: epoch seconds, or an aware UTC
+    datetime) are replaceable for tests.
     """
 
     def __init__(self, log_size: int, sql_chars: int, clock: Callable[[], float] = time.monotonic,
-                 now: Callable[[], datetime.datetime] = _utc_now):
+                 now: Callable[[], float | datetime.datetime] = time.time):
         self.running: dict[str, Process] = {}
-        self.log: deque[QueryLogEntry] = deque(maxlen=log_size)  # the oldest entry drops first
+        # finished statements (Process objects), the oldest drops first
+        self.log: deque[Process] = deque(maxlen=log_size)
         # generated ids: UUID-shaped, a random prefix per list and a counter (uuid4() per
         # statement cost 3 us, a twentieth of a SELECT 1)
         self._id_prefix = str(uuid.uuid4())[:24]
@@ -148,8 +155,10 @@ class ProcessList:
     def start(self, session, sql: str, query_id: str | None) -> Process:
         """Register a statement of `session` as running (an id is generated when None)."""
         query_id = query_id or f"{self._id_prefix}{next(self._id_counter):012x}"
-        process = Process(query_id, session.user, session.database, self._kept(sql), self.now(),
-                          self.clock())
+        if len(sql) > self.sql_chars:
+            sql = self._kept(sql)
+        process = Process(query_id, session.user, session.database, sql, self.now(), self.clock())
+        process._list = self
         self.running[query_id] = process
         return process
 
@@ -160,7 +169,7 @@ class ProcessList:
         # a Result dropped unread never ends nor closes: the reference's callback finishes it
         process._result = ref = _ResultRef(result, self._dropped)
         ref.query_id = process.query_id
-        result.on_finish.append(partial(self.finish, process))
+        result.on_finish.append(process.finished)
 
     def _dropped(self, ref: _ResultRef) -> None:
         process = self.running.get(ref.query_id)
@@ -173,10 +182,18 @@ class ProcessList:
             return
         del self.running[process.query_id]
         process.kill = None  # a server's stop holds its whole query: the log must not keep it
-        memory = _memory_bytes(getattr(process.result, "memory", None), "peak")
-        duration_ms = max(0, int((self.clock() - process.started) * 1000))
-        self.log.append(QueryLogEntry(process, self.now(), duration_ms, error, memory,
-                                      self._kept(error.message) if error is not None else ""))
+        process._list = None  # nor the list itself (no cycle through its own log)
+        ref = process._result
+        result = ref() if ref is not None else None
+        if result is not None:
+            process.memory_usage_peak = _memory_bytes(getattr(result, "memory", None), "peak")
+        process.duration_ms = max(0, int((self.clock() - process.started) * 1000))
+        process.ended_at = self.now()
+        if error is not None:
+            process.log_type = LOG_ABORTED if error.code == ABORTED_QUERY else LOG_ERROR
+            process.exception_code = error.code
+            process.exception_text = self._kept(error.message)
+        self.log.append(process)
 
     def _kept(self, text: str) -> str:
         """`text` as the list keeps it: at most sql_chars characters (then cut, ending '...')."""

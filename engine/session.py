@@ -10,7 +10,7 @@ from engine import settings as S
 from engine.catalog import Catalog
 from engine.errors import AbortedQuery, EngineError, InternalError, SqlSyntaxError, UnknownDatabase
 from engine.limits import Limits
-from engine.memory import ServerMemory
+from engine.memory import QueryMemory, ServerMemory
 from engine.processes import ProcessList
 from engine.result import Progress, Result, as_engine_error
 from engine.statements import QUERY_TYPES, run_statement
@@ -50,8 +50,11 @@ class QueryContext:
         self.session_settings = session.settings
         self.global_settings = session.db.global_settings
         self.limits = session.db.limits
-        limit = session.explicit_setting("max_memory_usage")  # unset: the default, 0 (none)
-        self.memory = session.db.memory.query(int(limit) if limit else 0)
+        # max_memory_usage, session else global (explicit_setting inlined: once per statement)
+        limit = session.settings.get("max_memory_usage")
+        if limit is None:
+            limit = self.global_settings.get("max_memory_usage")  # unset: the default, 0 (none)
+        self.memory = QueryMemory(session.db.memory, int(limit) if limit else 0)
         self._now = None
 
     @property
@@ -136,7 +139,9 @@ class Session:
 
     def _start(self, sql: str, statement) -> tuple:
         # max_execute_time_in_seconds counts from here (0 or unset: no limit, no clock read)
-        seconds = self.explicit_setting("max_execute_time_in_seconds")
+        seconds = self.settings.get("max_execute_time_in_seconds")
+        if seconds is None:
+            seconds = self.db.global_settings.get("max_execute_time_in_seconds")
         started = self.db.clock() if seconds and seconds != "0" else None
         ctx = None
         try:

@@ -249,10 +249,13 @@ def _insert(session, ctx, stmt: A.Insert):
         return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions, ctx.memory),
                        [T.UINT64], progress=progress)
     values = stmt.rows
-    if len(values) <= _values_step_rows(ctx):
+    count = len(values)
+    # one step's worth (_values_step_rows, inlined: the single-row INSERT is a hot statement)
+    if count == 1 or (count <= BATCH and count <= ctx.limits.step_rows):
         rows = _values_rows(ctx, stmt, table, positions, values)
         table.append(rows)
-        ctx.memory.release()  # the rows are the table's now; the caller may never read the result
+        if ctx.memory.held:
+            ctx.memory.release()  # the rows are the table's now; the caller may never read the result
         progress.write_rows = len(rows)
         progress.write_bytes = len(rows) * 8 * len(table.columns)
         return _result([Column(INSERTED, "UInt64")], [[(len(rows),)]], [T.UINT64], progress=progress)

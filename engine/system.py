@@ -12,6 +12,7 @@ from engine import settings as S
 from engine import types as T
 from engine.catalog import VIRTUAL_DATABASES
 from engine.errors import UnknownTable
+from engine.processes import wall_datetime
 from engine.version import VERSION
 
 _S = T.STRING
@@ -139,17 +140,17 @@ def processes_rows(ctx):
 
 def _query_log(ctx):
     rows = []
-    for e in list(ctx.session.db.processes.log):
-        p = e.process
+    for p in list(ctx.session.db.processes.log):
         if not _visible(ctx, p.user):
             continue
-        q = e.progress
-        ended = _local(ctx, e.ended_at)
+        q = p.progress
+        ended = _local(ctx, wall_datetime(p.ended_at))
         counts = (q.write_rows, q.write_bytes, q.scan_rows, q.scan_bytes, q.result_rows,
                   q.result_bytes) if q is not None else (0,) * 6
-        rows.append((e.log_type[0], e.log_type[1], p.handler_type, "", "", "", p.user, p.query_id,
-                     p.kind, p.sql, ended.date(), ended, _local(ctx, p.started_at), e.duration_ms,
-                     p.database, *counts, e.memory_usage, e.exception_code, e.exception_text,
+        rows.append((p.log_type[0], p.log_type[1], p.handler_type, "", "", "", p.user, p.query_id,
+                     p.kind, p.sql, ended.date(), ended, _local(ctx, wall_datetime(p.started_at)),
+                     p.duration_ms, p.database, *counts, p.memory_usage_peak, p.exception_code,
+                     p.exception_text,
                      VERSION))
     return rows
 
