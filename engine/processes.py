@@ -171,20 +171,29 @@ class ProcessList:
         ref.query_id = process.query_id
         result.on_finish.append(process.finished)
 
+    def done(self, process: Process, statement, result) -> None:
+        """The statement did all its work inside execute() (an INSERT ... VALUES, DDL, SET: its
+        Result holds its few rows already): log it now, with no Result to follow."""
+        process.kind = query_kind(statement)
+        process.progress = result.progress
+        self.finish(process, None, result)
+
     def _dropped(self, ref: _ResultRef) -> None:
         process = self.running.get(ref.query_id)
         if process is not None and process._result is ref:
             self.finish(process, None)
 
-    def finish(self, process: Process, error: EngineError | None) -> None:
-        """The statement ended (`error` None), failed or was killed: log it (once)."""
+    def finish(self, process: Process, error: EngineError | None, result=None) -> None:
+        """The statement ended (`error` None), failed or was killed: log it (once). `result`
+        is its Result when the caller has it (else the followed one is read, if still alive)."""
         if self.running.get(process.query_id) is not process:
             return
         del self.running[process.query_id]
         process.kill = None  # a server's stop holds its whole query: the log must not keep it
         process._list = None  # nor the list itself (no cycle through its own log)
-        ref = process._result
-        result = ref() if ref is not None else None
+        ref, process._result = process._result, None  # dropped first: its callback will not run
+        if result is None and ref is not None:
+            result = ref()
         if result is not None:
             process.memory_usage_peak = _memory_bytes(getattr(result, "memory", None), "peak")
         process.duration_ms = max(0, int((self.clock() - process.started) * 1000))

@@ -64,6 +64,11 @@ class Result:
     _failure: EngineError | None = None  # why it failed or was aborted
     _closed: bool = False
 
+    @property
+    def complete(self) -> bool:
+        """Whether the rows were all computed already (a list: nothing runs when read)."""
+        return type(self._rows) is _LIST_ITERATOR
+
     def set_deadline(self, clock: Callable[[], float], deadline: float) -> None:
         """Fail the query with AbortedQuery (1043) at the first step once clock() passes `deadline`."""
         self._clock = clock

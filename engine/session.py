@@ -134,7 +134,10 @@ class Session:
             error = exc if isinstance(exc, EngineError) else AbortedQuery(type(exc).__name__)
             processes.finish(process, error)
             raise
-        processes.attach(process, stmt, result)
+        if result.complete:
+            processes.done(process, stmt, result)
+        else:
+            processes.attach(process, stmt, result)
         return result
 
     def _start(self, sql: str, statement) -> tuple:
