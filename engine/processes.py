@@ -26,6 +26,7 @@ import uuid
 import weakref
 from collections import deque
 from collections.abc import Callable
+from typing import NamedTuple
 
 from engine.errors import ABORTED_QUERY, AbortedQuery, EngineError, PermissionDenied, UnknownSession
 from grammar import ast as A
@@ -63,38 +64,30 @@ def _memory_bytes(memory, attribute: str) -> int:
 
 
 class Process:
-    """One statement: who runs what since when, its progress and how to stop it; once finished,
-    the same object is its system.query_log entry (no copy is made per statement).
+    """One running statement: who runs what since when, its progress and how to stop it.
 
-    Wall-clock times are epoch seconds (floats, cheap to read); system.processes and
-    system.query_log turn them into datetimes only when they are read (`wall_datetime`)."""
+    Made for every statement, so it stays small: the fields a finished statement needs are
+    copied into a `LogEntry` (plain values, untracked by the garbage collector) when it ends."""
 
-    __slots__ = ("query_id", "user", "database", "sql", "kind", "handler_type", "started_at",
-                 "started", "progress", "kill", "_result", "_list", "log_type", "ended_at", "duration_ms",
-                 "memory_usage_peak", "exception_code", "exception_text")
+    __slots__ = ("query_id", "user", "database", "sql", "started_at", "started", "kind",
+                 "handler_type", "progress", "kill", "_result", "_list")
 
-    def __init__(self, query_id: str, user: str, database: str, sql: str, started_at, started: float):
+    def __init__(self, query_id: str, user: str, database: str, sql: str, started_at, started: float,
+                 handler_type: str, owner: ProcessList):
         self.query_id = query_id
         self.user = user
         self.database = database
         self.sql = sql
-        self.kind = "Other"
-        self.handler_type = "Local"  # Databend's name for embedded use; the HTTP server says HTTPQuery
         self.started_at = started_at  # wall clock (ProcessList.now), for the tables
         self.started = started  # the process list's monotonic clock, for durations
+        self.kind = "Other"
+        self.handler_type = handler_type
         self.progress = None  # the Result's Progress once the statement has started
         # Called by KILL QUERY; None aborts the Result (its next step raises AbortedQuery). A
         # server sets its own stop (which closes the Result too).
         self.kill: Callable[[], None] | None = None
         self._result: _ResultRef | None = None  # weak: the list never keeps a Result alive
-        self._list: ProcessList | None = None  # the list it runs in (for `finished`)
-        # set when the statement finishes (ProcessList.finish), for system.query_log
-        self.log_type = LOG_FINISH
-        self.ended_at = None
-        self.duration_ms = 0
-        self.memory_usage_peak = 0
-        self.exception_code = 0
-        self.exception_text = ""
+        self._list: ProcessList | None = owner  # the list it runs in (None once finished)
 
     @property
     def result(self):
@@ -111,10 +104,25 @@ class Process:
         if owner is not None:  # None: already finished (logged once)
             owner.finish(self, error)
 
-    @property
-    def process(self) -> Process:
-        """The log entry's statement: the entry is the Process itself."""
-        return self
+
+class LogEntry(NamedTuple):
+    """A finished statement as system.query_log shows it: plain values only (a tuple of them is
+    untracked by the garbage collector, so a full log costs collections nothing)."""
+
+    query_id: str
+    user: str
+    database: str
+    sql: str
+    kind: str
+    handler_type: str
+    log_type: tuple[int, str]
+    started_at: float | datetime.datetime
+    ended_at: float | datetime.datetime
+    duration_ms: int
+    counts: tuple[int, ...]  # write rows/bytes, scan rows/bytes, result rows/bytes
+    memory_usage_peak: int
+    exception_code: int
+    exception_text: str
 
 
 def wall_datetime(value) -> datetime.datetime:
@@ -132,6 +140,9 @@ class _ResultRef(weakref.ref):
     __slots__ = ("query_id",)
 
 
+_NO_COUNTS = (0,) * 6
+
+
 class ProcessList:
     """The Database's running statements (by query id) and its bounded log of finished ones.
 
@@ -142,8 +153,13 @@ class ProcessList:
     def __init__(self, log_size: int, sql_chars: int, clock: Callable[[], float] = time.monotonic,
                  now: Callable[[], float | datetime.datetime] = time.time):
         self.running: dict[str, Process] = {}
-        # finished statements (Process objects), the oldest drops first
-        self.log: deque[Process] = deque(maxlen=log_size)
+        # the statement inside Session.execute (it joins `running` once it has a Result to follow,
+        # or is logged at once when it did all its work there: most statements, kept cheap)
+        self.starting: Process | None = None
+        # finished statements as LogEntry fields (plain tuples: cheaper to make), oldest first
+        self.log: deque[tuple] = deque(maxlen=log_size)
+        # Databend's handler_type of the statements: "Local" embedded; a server sets "HTTPQuery"
+        self.handler_type = "Local"
         # generated ids: UUID-shaped, a random prefix per list and a counter (uuid4() per
         # statement cost 3 us, a twentieth of a SELECT 1)
         self._id_prefix = str(uuid.uuid4())[:24]
@@ -157,13 +173,29 @@ class ProcessList:
         query_id = query_id or f"{self._id_prefix}{next(self._id_counter):012x}"
         if len(sql) > self.sql_chars:
             sql = self._kept(sql)
-        process = Process(query_id, session.user, session.database, sql, self.now(), self.clock())
-        process._list = self
-        self.running[query_id] = process
+        process = Process(query_id, session.user, session.database, sql, self.now(), self.clock(),
+                          self.handler_type, self)
+        if self.starting is not None:  # a statement started inside another's execute()
+            self.running[self.starting.query_id] = self.starting
+        self.starting = process
         return process
+
+    def processes(self) -> list[Process]:
+        """The running statements, oldest first."""
+        running = list(self.running.values())
+        if self.starting is not None and self.starting.query_id not in self.running:
+            running.append(self.starting)
+        return running
+
+    def entries(self) -> list[LogEntry]:
+        """The query log, oldest first."""
+        return [LogEntry._make(entry) for entry in self.log]
 
     def attach(self, process: Process, statement, result) -> None:
         """The statement started: follow its Result until it ends, fails, is closed or dropped."""
+        if self.starting is process:
+            self.starting = None
+        self.running[process.query_id] = process
         process.kind = query_kind(statement)
         process.progress = result.progress
         # a Result dropped unread never ends nor closes: the reference's callback finishes it
@@ -174,7 +206,7 @@ class ProcessList:
     def done(self, process: Process, statement, result) -> None:
         """The statement did all its work inside execute() (an INSERT ... VALUES, DDL, SET: its
         Result holds its few rows already): log it now, with no Result to follow."""
-        process.kind = query_kind(statement)
+        process.kind = _QUERY_KINDS.get(type(statement), "Other")
         process.progress = result.progress
         self.finish(process, None, result)
 
@@ -186,23 +218,31 @@ class ProcessList:
     def finish(self, process: Process, error: EngineError | None, result=None) -> None:
         """The statement ended (`error` None), failed or was killed: log it (once). `result`
         is its Result when the caller has it (else the followed one is read, if still alive)."""
-        if self.running.get(process.query_id) is not process:
+        if self.starting is process:
+            self.starting = None
+            self.running.pop(process.query_id, None)  # there too when another started inside it
+        elif self.running.get(process.query_id) is process:
+            del self.running[process.query_id]
+        else:
             return
-        del self.running[process.query_id]
-        process.kill = None  # a server's stop holds its whole query: the log must not keep it
-        process._list = None  # nor the list itself (no cycle through its own log)
+        process.kill = None  # a server's stop holds its whole query
+        process._list = None  # finished: logged once
         ref, process._result = process._result, None  # dropped first: its callback will not run
         if result is None and ref is not None:
             result = ref()
-        if result is not None:
-            process.memory_usage_peak = _memory_bytes(getattr(result, "memory", None), "peak")
-        process.duration_ms = max(0, int((self.clock() - process.started) * 1000))
-        process.ended_at = self.now()
-        if error is not None:
-            process.log_type = LOG_ABORTED if error.code == ABORTED_QUERY else LOG_ERROR
-            process.exception_code = error.code
-            process.exception_text = self._kept(error.message)
-        self.log.append(process)
+        peak = _memory_bytes(getattr(result, "memory", None), "peak") if result is not None else 0
+        q = process.progress
+        counts = (q.write_rows, q.write_bytes, q.scan_rows, q.scan_bytes, q.result_rows,
+                  q.result_bytes) if q is not None else _NO_COUNTS
+        if error is None:
+            log_type, code, text = LOG_FINISH, 0, ""
+        else:
+            log_type = LOG_ABORTED if error.code == ABORTED_QUERY else LOG_ERROR
+            code, text = error.code, self._kept(error.message)
+        self.log.append((process.query_id, process.user, process.database, process.sql,
+                         process.kind, process.handler_type, log_type, process.started_at,
+                         self.now(), max(0, int((self.clock() - process.started) * 1000)),
+                         counts, peak, code, text))
 
     def _kept(self, text: str) -> str:
         """`text` as the list keeps it: at most sql_chars characters (then cut, ending '...')."""
@@ -211,11 +251,14 @@ class ProcessList:
         return text[:self.sql_chars] + "..."
 
     def find(self, query_id: str) -> Process | None:
-        return self.running.get(query_id)
+        process = self.running.get(query_id)
+        if process is None and self.starting is not None and self.starting.query_id == query_id:
+            return self.starting
+        return process
 
     def kill(self, query_id: str, user: str) -> None:
         """KILL QUERY: only the statement's owner or root may stop it."""
-        process = self.running.get(query_id)
+        process = self.find(query_id)
         if process is None:
             raise UnknownSession(f"Not found session id {query_id}")
         if user != process.user and user != "root":

@@ -125,7 +125,7 @@ def processes_rows(ctx):
     processes = ctx.session.db.processes
     now = processes.clock()
     rows = []
-    for p in list(processes.running.values()):
+    for p in processes.processes():
         if not _visible(ctx, p.user):
             continue
         progress = p.progress
@@ -140,18 +140,14 @@ def processes_rows(ctx):
 
 def _query_log(ctx):
     rows = []
-    for p in list(ctx.session.db.processes.log):
-        if not _visible(ctx, p.user):
+    for e in ctx.session.db.processes.entries():
+        if not _visible(ctx, e.user):
             continue
-        q = p.progress
-        ended = _local(ctx, wall_datetime(p.ended_at))
-        counts = (q.write_rows, q.write_bytes, q.scan_rows, q.scan_bytes, q.result_rows,
-                  q.result_bytes) if q is not None else (0,) * 6
-        rows.append((p.log_type[0], p.log_type[1], p.handler_type, "", "", "", p.user, p.query_id,
-                     p.kind, p.sql, ended.date(), ended, _local(ctx, wall_datetime(p.started_at)),
-                     p.duration_ms, p.database, *counts, p.memory_usage_peak, p.exception_code,
-                     p.exception_text,
-                     VERSION))
+        ended = _local(ctx, wall_datetime(e.ended_at))
+        rows.append((e.log_type[0], e.log_type[1], e.handler_type, "", "", "", e.user, e.query_id,
+                     e.kind, e.sql, ended.date(), ended, _local(ctx, wall_datetime(e.started_at)),
+                     e.duration_ms, e.database, *e.counts, e.memory_usage_peak, e.exception_code,
+                     e.exception_text, VERSION))
     return rows
 
 

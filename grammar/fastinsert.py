@@ -122,7 +122,7 @@ def parse_fast_insert(sql: str) -> ast.Insert | None:
 def _scan_rows(sql: str, start: int, position) -> tuple | None:
     """The rows of the VALUES list starting at `start`, or None when it is not literal-only
     (or not well formed: the full parser will then say why)."""
-    Literal = ast.Literal
+    literal = ast.literal
     UnaryOp = ast.UnaryOp
     rows = []
     row: list | None = None
@@ -144,21 +144,21 @@ def _scan_rows(sql: str, start: int, position) -> tuple | None:
                 offset = match.start(kind)
                 text = match.group(kind)
                 if kind == _INT:
-                    node = Literal(int(text), "int", pos=position(offset))
+                    node = literal(int(text), "int", position(offset))
                 elif kind == _STRING:
-                    node = Literal(unescape_string(text), "string", pos=position(offset))
+                    node = literal(unescape_string(text), "string", position(offset))
                 elif kind == _DECIMAL:
-                    node = Literal(text, "decimal", pos=position(offset))
+                    node = literal(text, "decimal", position(offset))
                 elif kind == _FLOAT:
                     value = float(text)
                     if value == _MAX_FLOAT:
                         return None
-                    node = Literal(value, "float", pos=position(offset))
+                    node = literal(value, "float", position(offset))
                 else:
                     word = _WORD_LITERALS.get(text.lower())
                     if word is None:
                         return None
-                    node = Literal(word[0], word[1], pos=position(offset))
+                    node = literal(word[0], word[1], position(offset))
                 if minus_at >= 0:
                     if kind == _STRING or kind == _WORD:
                         return None

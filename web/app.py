@@ -97,6 +97,9 @@ class QueryApp:
                  authenticator: Authenticator | None = None, timer=time.perf_counter,
                  run_in_thread=None):
         self.db = db
+        processes = getattr(db, "processes", None)
+        if processes is not None:
+            processes.handler_type = "HTTPQuery"  # Databend's handler_type for HTTP statements
         self.clock = clock
         self.cooperator = cooperator
         self.config = config or ServiceConfig()

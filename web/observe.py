@@ -47,7 +47,6 @@ class QueryObserver:
         processes = getattr(self.db, "processes", None)
         process = processes.find(query.id) if processes is not None else None
         if process is not None:
-            process.handler_type = "HTTPQuery"  # Databend's name for the HTTP handler
             process.kill = lambda: query.kill(KILLED_MESSAGE)
 
     def step_done(self, query, seconds: float) -> None:

@@ -1,6 +1,8 @@
 """The process list and query log: system.processes, system.query_log, SHOW PROCESSLIST, KILL."""
 
 import datetime
+import gc
+import weakref
 
 import pytest
 
@@ -174,9 +176,9 @@ def test_query_log_keeps_its_size_n_and_drops_the_oldest_at_n_plus_1():
     session = db.session()
     for i in range(n):
         list(session.execute(f"SELECT {i}", query_id=f"q{i}"))
-    assert [e.process.query_id for e in db.processes.log] == [f"q{i}" for i in range(n)]
+    assert [e.query_id for e in db.processes.entries()] == [f"q{i}" for i in range(n)]
     list(session.execute("SELECT 'one more'", query_id="extra"))
-    kept = [e.process.query_id for e in db.processes.log]
+    kept = [e.query_id for e in db.processes.entries()]
     assert len(kept) == n
     assert kept == [f"q{i}" for i in range(1, n)] + ["extra"]
 
@@ -285,11 +287,20 @@ def test_kill_calls_the_callback_the_process_holds():
 
 
 def test_the_log_drops_the_kill_callback_of_a_finished_statement():
+    class ServerQuery:  # what a server's stop holds: its whole query
+        def stop(self):
+            pass
+
     db = engine.Database()
     result = db.session().execute("SELECT 1", query_id="served")
-    db.processes.find("served").kill = lambda: None  # a server's stop, holding its query
+    query = ServerQuery()
+    db.processes.find("served").kill = query.stop
+    held = weakref.ref(query)
+    del query
     list(result)
-    assert db.processes.log[-1].process.kill is None
+    assert db.processes.find("served") is None and db.processes.entries()[-1].query_id == "served"
+    gc.collect()
+    assert held() is None  # nothing the process list keeps refers to it
 
 
 def test_memory_is_read_from_the_query_memory_tracker():
