@@ -14,8 +14,9 @@ from engine.errors import SEMANTIC, BadArguments, EngineError, TableVersionMisma
 from engine.executor import BATCH, Runtime
 from engine.expr import Expr, may_be_null
 from engine.memory import LIST_SLOT_BYTES, batch_bytes
-from engine.planner import Planner, Scope
+from engine.planner import Planner
 from engine.result import Column, Progress, Result
+from engine.scope import Scope
 from engine.subquery import correlated_rows, prefetch_steps, subquery_runner
 from grammar import ast as A
 

@@ -25,10 +25,11 @@ from engine.executor import BATCH, Runtime, build, explain
 from engine.functions import AGGREGATES, all_function_names
 from engine.memory import batch_bytes
 from engine.names import display
-from engine.planner import Planner, Scope
+from engine.planner import Planner
 from engine.process_statements import kill
 from engine.result import ChangeSettings, Column, Progress, Result, UseDB
 from engine.runtime import check_like_pattern, like_predicate
+from engine.scope import Scope
 from engine.system import is_virtual_database, settings_rows, virtual_table, virtual_table_names
 from grammar import ast as A
 

@@ -127,4 +127,4 @@ def test_a_query_killed_while_it_was_bound_in_the_thread_is_closed_unrun():
     threads.finish()
     post.reply()
     assert h.db.processes.find("mine") is None  # its Result was closed: logged, not running
-    assert [e.process.query_id for e in h.db.processes.log][-1] == "mine"
+    assert [e.query_id for e in h.db.processes.entries()][-1] == "mine"

@@ -1,0 +1,463 @@
+"""Expression binder: resolves names, types, coercions and functions of expression ASTs
+into bound `Expr` trees, folding constants (a mixin of the statement's Planner)."""
+
+from __future__ import annotations
+
+import decimal
+
+from engine import functions as F
+from engine import types as T
+from engine.compile import evaluate_constant
+from engine.errors import (
+    SEMANTIC,
+    BadArguments,
+    EngineError,
+    UnknownColumn,
+    UnknownFunction,
+    arithmetic_message,
+)
+from engine.expr import (
+    Expr,
+    Subquery,
+)
+from engine.runtime import check_like_pattern, like_dynamic, like_matcher
+from engine.scope import AliasesFirst, Scope, StarColumn
+from grammar import ast as A
+
+
+class ExpressionBinder:
+    """Binds expressions; the Planner supplies `ctx`, `cid()`, `nonnull` and `_subquery` planning."""
+
+
+    # ------------------------------------------------------------ expressions
+
+    def bind(self, node, scope: Scope, aliases=None) -> Expr:
+        if type(aliases) is AliasesFirst and type(node) is A.ColumnRef and len(node.parts) == 1 \
+                and node.parts[0].lower() in aliases:
+            target = aliases[node.parts[0].lower()]
+            if not (isinstance(target, A.ColumnRef) and target.parts == node.parts):
+                return self.bind(target, scope, None)
+        if scope.group_hook is not None:
+            hooked = scope.group_hook[0](node, scope)
+            if hooked is not None:
+                return hooked
+        method = getattr(self, "_bind_" + type(node).__name__, None)
+        if method is None:
+            raise EngineError(f"unsupported expression {type(node).__name__}", code=SEMANTIC,
+                              position=getattr(node, "pos", None))
+        try:
+            return method(node, scope, aliases)
+        except (OverflowError, ZeroDivisionError, decimal.InvalidOperation) as exc:
+            raise BadArguments(arithmetic_message(exc), position=getattr(node, "pos", None)) from None
+
+    def _bind_Literal(self, n: A.Literal, scope, aliases):
+        kind = n.kind
+        if kind == "int":
+            t = T.int_literal_type(n.value)
+            # beyond 76 digits Databend reads an integer literal as a Float64
+            return Expr("const", t, value=float(n.value) if t.is_float else n.value)
+        if kind == "decimal":
+            text = str(n.value)
+            return Expr("const", T.decimal_literal_type(text), value=decimal.Decimal(text))
+        if kind == "float":
+            return Expr("const", T.FLOAT64, value=float(n.value))
+        if kind == "string":
+            return Expr("const", T.STRING, value=n.value)
+        if kind == "bool":
+            return Expr("const", T.BOOLEAN, value=bool(n.value))
+        return Expr("const", T.NULL, value=None)
+
+    def _bind_StarColumn(self, n: StarColumn, scope: Scope, aliases):
+        e = Expr("col", n.type, value=n.cid)
+        if scope.group_hook is not None:
+            return scope.group_hook[1](e, n)
+        return e
+
+    def _bind_ColumnRef(self, n: A.ColumnRef, scope: Scope, aliases):
+        found = self._try_lookup(n, scope.columns)
+        if found is not None:
+            e = Expr("col", found[3], value=found[2])
+            if scope.group_hook is not None:
+                return scope.group_hook[1](e, n)
+            return e
+        if aliases and len(n.parts) == 1 and n.parts[0].lower() in aliases:
+            target = aliases[n.parts[0].lower()]
+            if not (isinstance(target, A.ColumnRef) and target.parts == n.parts):
+                return self.bind(target, scope, None)
+        # correlated reference: resolve in the enclosing query and pass the value in as a parameter
+        outer = scope.parent
+        if outer is not None:
+            try:
+                e = self._bind_ColumnRef(n, outer, None)
+            except UnknownColumn:
+                e = None
+            if e is not None:
+                return self._param(scope, e)
+        raise UnknownColumn(f"column {'.'.join(n.parts)} doesn't exist", position=n.pos)
+
+    def _param(self, scope: Scope, outer_expr: Expr) -> Expr:
+        key = (outer_expr.kind, outer_expr.value)
+        index = scope.param_keys.get(key)
+        if index is None:
+            index = len(scope.params)
+            scope.params.append(outer_expr)
+            scope.param_keys[key] = index
+        return Expr("param", outer_expr.type, value=index)
+
+    def _try_lookup(self, n: A.ColumnRef, columns):
+        try:
+            return self._lookup(n, columns)
+        except UnknownColumn:
+            return None
+
+    def _lookup(self, n: A.ColumnRef, columns):
+        parts = n.parts
+        name = parts[-1].lower()
+        qual = parts[-2].lower() if len(parts) >= 2 else None
+        matches = [c for c in columns if c[1].lower() == name and (qual is None or (c[0] or "").lower() == qual)]
+        if not matches:
+            raise UnknownColumn(f"column {'.'.join(parts)} doesn't exist", position=n.pos)
+        if len(matches) > 1 and qual is None:
+            visible = [m for m in matches if m[2] not in self.star_hidden]
+            matches = visible or matches
+        if len(matches) > 1 and len({m[2] for m in matches}) > 1:
+            # the same name in several tables: ambiguous unless qualified
+            raise EngineError(f"column {'.'.join(parts)} reference is ambiguous", code=SEMANTIC, position=n.pos)
+        return matches[0]
+
+    def _bind_UnaryOp(self, n: A.UnaryOp, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        if n.op == "NOT":
+            return self._not(self._boolean(operand))
+        if n.op == "+":
+            return operand
+        t = operand.type
+        if t.is_string:
+            operand = self._cast(operand, T.FLOAT64.as_nullable(t.nullable), False)
+            t = operand.type
+        if operand.kind == "const":
+            if operand.value is None:
+                return operand
+            v = -operand.value
+            return Expr("const", T.value_type(v) if t.is_int else t, value=v)
+        if t.is_int:
+            rt = T.INT64
+        elif t.name == "Boolean":
+            rt = T.SqlType("Int16")
+        else:
+            rt = t.as_nullable(False)
+        return Expr("neg", rt.as_nullable(t.can_be_null), (operand,))
+
+    def _bind_BinaryOp(self, n: A.BinaryOp, scope, aliases):
+        op = n.op
+        left = self.bind(n.left, scope, aliases)
+        right = self.bind(n.right, scope, aliases)
+        if op in ("AND", "OR"):
+            left, right = self._boolean(left), self._boolean(right)
+            return self._logic(op.lower(), [left, right])
+        if op in ("=", "<>", "<", "<=", ">", ">="):
+            return self._compare(op, left, right)
+        if op == "||":
+            return self._function(F.SCALARS["concat"], [left, right])
+        return self._arith(op, left, right, n.pos)
+
+    def _arith(self, op, left, right, pos=None):
+        date_math = F.date_arithmetic(op, left.type, right.type)
+        if date_math is not None:
+            return self._function(date_math, [left, right], pos)
+        for side in (left, right):
+            if side.type.name in ("Date", "Timestamp") and op in ("+", "-"):
+                raise BadArguments(f"no function matches `{op}` for {side.type.display()}", position=pos)
+        if left.type.is_string:
+            left = self._cast(left, T.FLOAT64.as_nullable(left.type.can_be_null), True)
+        if right.type.is_string:
+            right = self._cast(right, T.FLOAT64.as_nullable(right.type.can_be_null), True)
+        nullable = left.type.can_be_null or right.type.can_be_null
+        rt = T.arithmetic_type(op, left.type, right.type)
+        if rt.name == "Null":
+            return Expr("const", T.NULL, value=None)
+        if op == "/" and (left.type.name == "Decimal" or right.type.name == "Decimal") and not (
+                left.type.is_float or right.type.is_float):
+            rt = T.FLOAT64
+        e = Expr("arith", rt.as_nullable(nullable), (left, right), op)
+        if left.kind == "const" and right.kind == "const":
+
+            if left.value is None or right.value is None:
+                return Expr("const", T.NULL, value=None)
+            try:
+                v = evaluate_constant(e)
+            except (ArithmeticError, decimal.InvalidOperation):
+                return e  # e.g. a division by zero: an error only if a row ever evaluates it
+            t = T.value_type(v) if rt.is_int and isinstance(v, int) else rt
+            if isinstance(v, int) and not T.fits_decimal(v):  # an integer beyond Decimal(76, 0)
+                raise BadArguments("arithmetic overflow", position=pos)
+            if rt.name == "Decimal" and isinstance(v, decimal.Decimal):
+                v = v.quantize(decimal.Decimal(1).scaleb(-rt.scale))
+            return Expr("const", t, value=v)
+        return e
+
+    def _compare(self, op, left, right):
+        left, right = self._comparable(left, right)
+        nullable = left.type.can_be_null or right.type.can_be_null
+        if left.type.name == "Null" or right.type.name == "Null":
+            return Expr("const", T.NULL, value=None)
+        e = Expr("cmp", T.BOOLEAN.as_nullable(nullable), (left, right), op)
+        if left.kind == "const" and right.kind == "const":
+            return Expr("const", T.BOOLEAN, value=evaluate_constant(e))
+        return e
+
+    def _comparable(self, left, right):
+        lt, rt = left.type, right.type
+        if lt.is_string and (rt.is_numeric or rt.name == "Boolean"):
+            left = self._cast(left, T.FLOAT64.as_nullable(lt.can_be_null), True)
+        elif rt.is_string and (lt.is_numeric or lt.name == "Boolean"):
+            right = self._cast(right, T.FLOAT64.as_nullable(rt.can_be_null), True)
+        elif lt.is_string and rt.name in ("Date", "Timestamp"):
+            left = self._cast(left, rt.as_nullable(lt.can_be_null), False)
+        elif rt.is_string and lt.name in ("Date", "Timestamp"):
+            right = self._cast(right, lt.as_nullable(rt.can_be_null), False)
+        elif lt.name == "Date" and rt.name == "Timestamp":
+            left = self._cast(left, rt.as_nullable(lt.can_be_null), False)
+        elif rt.name == "Date" and lt.name == "Timestamp":
+            right = self._cast(right, lt.as_nullable(rt.can_be_null), False)
+        if left.type.name == "Decimal" and right.type.is_float:
+            left = self._cast(left, T.FLOAT64.as_nullable(left.type.can_be_null), False)
+        elif right.type.name == "Decimal" and left.type.is_float:
+            right = self._cast(right, T.FLOAT64.as_nullable(right.type.can_be_null), False)
+        return left, right
+
+    def _boolean(self, e: Expr) -> Expr:
+        if e.type.name in ("Boolean", "Null"):
+            return e
+        if e.type.is_numeric or e.type.is_string:
+            return self._cast(e, T.BOOLEAN.as_nullable(e.type.can_be_null), e.type.is_string)
+        raise BadArguments(f"expected a Boolean, got {e.type.display()}")
+
+    def _logic(self, kind, args):
+        flat = []
+        for a in args:
+            if a.kind == kind:
+                flat.extend(a.args)
+            else:
+                flat.append(a)
+        if all(a.kind == "const" for a in flat):
+            vals = [a.value for a in flat]
+            if kind == "and":
+                v = False if False in vals else None if None in vals else True
+            else:
+                v = True if True in vals else None if None in vals else False
+            return Expr("const", T.BOOLEAN if v is not None else T.NULL, value=v)
+        nullable = any(a.type.can_be_null for a in flat)
+        return Expr(kind, T.BOOLEAN.as_nullable(nullable), tuple(flat))
+
+    def _not(self, e: Expr) -> Expr:
+        kind = e.kind
+        if kind == "const":
+            return Expr("const", e.type, value=None if e.value is None else not e.value)
+        if kind == "not":
+            return e.args[0]
+        if kind == "cmp":
+            inverse = {"=": "<>", "<>": "=", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}[e.value]
+            return Expr("cmp", e.type, e.args, inverse)
+        if kind in ("and", "or"):
+            return Expr("or" if kind == "and" else "and", e.type, tuple(self._not(a) for a in e.args))
+        if kind in ("isnull", "inlist"):
+            return Expr(kind, e.type, e.args, not e.value)
+        if kind == "like":
+            return Expr(kind, e.type, e.args, (not e.value[0], e.value[1]))
+        if kind == "subquery" and e.value.mode in ("exists", "in"):
+            sq = e.value
+            return Expr(kind, e.type, e.args, Subquery(sq.mode, sq.plan, sq.params, not sq.negated, sq.correlated))
+        return Expr("not", e.type, (e,))
+
+    def _bind_IsNull(self, n: A.IsNull, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        if operand.kind == "const":
+            return Expr("const", T.BOOLEAN, value=(operand.value is None) != n.negated)
+        if not operand.type.can_be_null:
+            return Expr("const", T.BOOLEAN, value=n.negated)
+        return Expr("isnull", T.BOOLEAN, (operand,), n.negated)
+
+    def _bind_Between(self, n: A.Between, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        low = self.bind(n.low, scope, aliases)
+        high = self.bind(n.high, scope, aliases)
+        e = self._logic("and", [self._compare(">=", operand, low), self._compare("<=", operand, high)])
+        return self._not(e) if n.negated else e
+
+    def _bind_InList(self, n: A.InList, scope, aliases):
+        max_items = self.ctx.limits.in_list_items
+        if len(n.items) > max_items:
+            raise BadArguments(f"IN list of {len(n.items)} items exceeds the limit in_list_items = {max_items}",
+                               position=n.pos)
+        operand = self.bind(n.operand, scope, aliases)
+        if scope.group_hook is None:
+            # literals bound directly (a list may hold 100,000 of them: no dispatch per item)
+            literal = self._bind_Literal
+            items = [literal(i, scope, aliases) if type(i) is A.Literal else self.bind(i, scope, aliases)
+                     for i in n.items]
+        else:
+            items = [self.bind(i, scope, aliases) for i in n.items]
+        coerced = []
+        as_is = set()  # item types compared with the operand without any conversion
+        for item in items:
+            if item.type in as_is:
+                coerced.append(item)
+                continue
+            a, b = self._comparable(operand, item)
+            if a is not operand and a.kind != "const":
+                # the operand needed conversion: compare item by item instead
+                return self._in_as_comparisons(operand, items, n.negated)
+            if a is operand and b is item:
+                as_is.add(item.type)  # the conversion depends on the two types only
+            coerced.append(b)
+        nullable = operand.type.can_be_null or any(i.type.can_be_null for i in coerced)
+        e = Expr("inlist", T.BOOLEAN.as_nullable(nullable), (operand, *coerced), n.negated)
+        if operand.kind == "const" and all(i.kind == "const" for i in coerced):
+            v = evaluate_constant(e)
+            return Expr("const", T.BOOLEAN if v is not None else T.NULL, value=v)
+        return e
+
+    def _in_as_comparisons(self, operand, items, negated):
+        e = self._logic("or", [self._compare("=", operand, i) for i in items])
+        return self._not(e) if negated else e
+
+    def _bind_Like(self, n: A.Like, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        pattern = self.bind(n.pattern, scope, aliases)
+        if not operand.type.is_string and operand.type.name != "Null":
+            operand = self._cast(operand, T.STRING.as_nullable(operand.type.can_be_null), False)
+        if not pattern.type.is_string and pattern.type.name != "Null":
+            pattern = self._cast(pattern, T.STRING.as_nullable(pattern.type.can_be_null), False)
+        nullable = operand.type.can_be_null or pattern.type.can_be_null
+        if pattern.kind == "const":
+            if pattern.value is None:
+                return Expr("const", T.NULL, value=None)
+            text = str(pattern.value)
+            check_like_pattern(text, self.ctx.limits.like_pattern_chars)
+            return Expr("like", T.BOOLEAN.as_nullable(nullable), (operand,), (n.negated, like_matcher(text)))
+        dynamic = ("dynamic", like_dynamic(self.ctx.limits.like_pattern_chars))
+        return Expr("like", T.BOOLEAN.as_nullable(nullable), (operand, pattern), (n.negated, dynamic))
+
+    def _bind_Case(self, n: A.Case, scope, aliases):
+        args = []
+        results = []
+        operand = self.bind(n.operand, scope, aliases) if n.operand is not None else None
+        for cond, res in n.whens:
+            c = self.bind(cond, scope, aliases)
+            c = self._compare("=", operand, c) if operand is not None else self._boolean(c)
+            r = self.bind(res, scope, aliases)
+            args.extend([c, r])
+            results.append(r)
+        else_ = self.bind(n.else_, scope, aliases) if n.else_ is not None else Expr("const", T.NULL, value=None)
+        results.append(else_)
+        t = T.common_type([r.type for r in results])
+        args = [a if i % 2 == 0 else self._to_type(a, t) for i, a in enumerate(args)]
+        args.append(self._to_type(else_, t))
+        return Expr("case", t, tuple(args))
+
+    def _to_type(self, e: Expr, t: T.SqlType) -> Expr:
+        if e.type.name == "Null" or e.type.as_nullable(False) == t.as_nullable(False):
+            return e
+        if e.type.is_numeric and t.is_numeric and t.name != "Decimal" and not (e.type.name == "Decimal"
+                                                                               and t.is_float):
+            return e
+        return self._cast(e, t.as_nullable(e.type.can_be_null), False)
+
+    def _cast(self, e: Expr, t: T.SqlType, try_: bool) -> Expr:
+        t = t.as_nullable(e.type.can_be_null or try_ or t.nullable)
+        if e.kind == "const":
+            if e.value is None:
+                return Expr("const", t if t.name != "Null" else T.NULL, value=None)
+            try:
+                return Expr("const", t.as_nullable(False), value=T.caster(t)(e.value))
+            except EngineError:
+                if try_:
+                    return Expr("const", t, value=None)
+                raise
+        return Expr("cast", t, (e,), (t, try_))
+
+    def _bind_Cast(self, n: A.Cast, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        t = T.type_from_ast(n.type)
+        return self._cast(operand, t, n.try_)
+
+    def _bind_FunctionCall(self, n: A.FunctionCall, scope: Scope, aliases):
+        name = n.name.lower()
+        if name in F.AGGREGATES:
+            raise EngineError(f"aggregate function {name} is not allowed here", code=SEMANTIC, position=n.pos)
+        if name in F.CONTEXT_FUNCTIONS and not n.args:
+            value, t = F.context_value(name, self.ctx)
+            return Expr("const", t, value=value)
+        args = [self.bind(a, scope, aliases) for a in n.args]
+        if name == "typeof":
+            if len(args) != 1:
+                raise BadArguments("typeof expects one argument", position=n.pos)
+            return Expr("const", T.STRING, value=args[0].type.sql_name(with_null=True))
+        target = _CAST_FUNCTIONS.get(name)
+        if target is not None:
+            if len(args) != 1:
+                raise BadArguments(f"{name} expects one argument", position=n.pos)
+            return self._cast(args[0], target, False)
+        fn = F.SCALARS.get(name)
+        if fn is None:
+            raise UnknownFunction(f"no function matches the given name: '{name}'", position=n.pos)
+        if not fn.min_args <= len(args) <= fn.max_args:
+            raise BadArguments(f"function {name} takes {fn.min_args}..{fn.max_args} arguments, got {len(args)}",
+                               position=n.pos)
+        return self._function(fn, args, n.pos)
+
+    def _function(self, fn, args, pos=None):
+        fn = F.with_limits(fn, self.ctx.limits)
+        if fn.name in ("abs", "floor", "ceil", "round", "truncate", "mod", "sqrt", "pow") and any(a.type.is_string for a in args):
+            args = [self._cast(a, T.FLOAT64.as_nullable(a.type.can_be_null), True) if a.type.is_string else a
+                    for a in args]
+        types = [a.type for a in args]
+        if fn.strict:
+            if any(t.name == "Null" for t in types):
+                return Expr("const", T.NULL, value=None)
+            rt = fn.result([t.as_nullable(False) for t in types]).as_nullable(any(t.can_be_null for t in types))
+        else:
+            rt = fn.result(types)
+            if fn.name in ("coalesce", "ifnull"):
+                rt = rt.as_nullable(all(t.can_be_null for t in types))
+                args = [self._to_type(a, rt) for a in args]
+            elif fn.name == "if":
+                args = [self._boolean(args[0])] + [self._to_type(a, rt) for a in args[1:]]
+        e = Expr("func", rt, tuple(args), fn)
+        if all(a.kind == "const" for a in args):
+            v = evaluate_constant(e)
+            return Expr("const", rt.as_nullable(False) if v is not None else T.NULL, value=v)
+        return e
+
+    def _subquery(self, query, scope: Scope, mode: str) -> Subquery:
+        sub_scope = Scope([], scope, ctes=scope.ctes)
+        plan, names = self.plan_query(query, sub_scope, scope.ctes)
+        return Subquery(mode, plan, sub_scope.params, correlated=bool(sub_scope.params)), names
+
+    def _bind_ScalarSubquery(self, n: A.ScalarSubquery, scope, aliases):
+        sq, names = self._subquery(n.query, scope, "scalar")
+        if len(sq.plan.layout) != 1:
+            raise EngineError("scalar subquery must return one column", code=SEMANTIC, position=n.pos)
+        return Expr("subquery", sq.plan.types[0].as_nullable(True), (), sq)
+
+    def _bind_Exists(self, n: A.Exists, scope, aliases):
+        sq, _ = self._subquery(n.query, scope, "exists")
+        sq.negated = n.negated
+        return Expr("subquery", T.BOOLEAN, (), sq)
+
+    def _bind_InSubquery(self, n: A.InSubquery, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        sq, _ = self._subquery(n.query, scope, "in")
+        if len(sq.plan.layout) != 1:
+            raise EngineError("IN subquery must return one column", code=SEMANTIC, position=n.pos)
+        sq.negated = n.negated
+        return Expr("subquery", T.BOOLEAN.as_nullable(True), (operand,), sq)
+
+    def _bind_Star(self, n, scope, aliases):
+        raise EngineError("'*' is not allowed here", code=SEMANTIC, position=n.pos)
+
+
+# functions that are casts: name -> target type
+_CAST_FUNCTIONS = {"to_int": T.INT64, "to_int64": T.INT64, "to_uint64": T.UINT64,
+                   "to_float64": T.FLOAT64, "to_varchar": T.STRING, "to_boolean": T.BOOLEAN}
