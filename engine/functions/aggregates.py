@@ -1,0 +1,23 @@
+"""Aggregate functions: their names and result types (the executor computes them)."""
+
+from __future__ import annotations
+
+from engine import types as T
+
+AGGREGATES = frozenset({"count", "sum", "avg", "min", "max", "any"})
+
+
+def aggregate_type(name: str, arg: T.SqlType | None) -> T.SqlType:
+    if name == "count":
+        return T.UINT64
+    if name == "avg":
+        return T.FLOAT64.as_nullable(True)
+    if name == "sum":
+        if arg.is_int:
+            return (T.INT64 if not arg.name.startswith("U") else T.UINT64).as_nullable(True)
+        if arg.name == "Decimal":
+            return T.SqlType("Decimal", True, 38 if arg.precision <= 38 else 76, arg.scale)
+        if arg.name == "Boolean":
+            return T.UINT64.as_nullable(True)
+        return T.FLOAT64.as_nullable(True)
+    return arg.as_nullable(True)

@@ -1,0 +1,38 @@
+"""Functions answered from the session context (evaluated once per query): version,
+database, current_user, now, today, pi..."""
+
+from __future__ import annotations
+
+import datetime
+import math
+
+from engine import types as T
+from engine.version import VERSION_STRING
+
+
+def context_value(name: str, ctx):
+    """Functions answered from the session context (evaluated once per query)."""
+    if name == "version":
+        return VERSION_STRING, T.STRING
+    if name in ("database", "currentdatabase", "current_database", "schema"):
+        return ctx.database, T.STRING
+    if name in ("current_user", "user", "currentuser"):
+        return f"'{ctx.user}'@'%'", T.STRING
+    if name in ("now", "current_timestamp", "localtimestamp"):
+        return ctx.now, T.TIMESTAMP
+    if name in ("today", "current_date", "curdate"):
+        return ctx.now.date(), T.DATE
+    if name == "yesterday":
+        return ctx.now.date() - datetime.timedelta(days=1), T.DATE
+    if name == "tomorrow":
+        return ctx.now.date() + datetime.timedelta(days=1), T.DATE
+    if name == "pi":
+        return math.pi, T.FLOAT64
+    return None
+
+
+CONTEXT_FUNCTIONS = frozenset({
+    "version", "database", "currentdatabase", "current_database", "schema", "current_user", "user",
+    "currentuser", "now", "current_timestamp", "localtimestamp", "today", "current_date", "curdate",
+    "yesterday", "tomorrow", "pi",
+})

@@ -1,0 +1,64 @@
+"""The function registry: scalar functions by name with their arity, NULL handling and
+result-type rule. Each family module (numeric, strings, dates, conditionals, casts...) registers
+its functions here with `register`; SHOW FUNCTIONS and system.functions list the registry."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, replace
+
+from engine import types as T
+from engine.limits import Limits
+
+
+@dataclass(frozen=True, slots=True)
+class ScalarFunction:
+    """impl(*values); when strict, a NULL argument gives NULL without calling impl."""
+
+    name: str
+    impl: object
+    result: object  # function(list[SqlType]) -> SqlType (non-null part when strict)
+    min_args: int
+    max_args: int
+    strict: bool = True
+    # make_impl(limits) -> impl for functions bounded by the database's Limits (engine.bounded);
+    # the planner calls with_limits, so `impl` is a placeholder until then
+    make_impl: object = None
+    limits: Limits | None = None  # the Limits `impl` was made for
+
+
+def same(types):
+    """Result type rule: the first argument's type."""
+    return types[0]
+
+
+def fixed(t):
+    """Result type rule: always `t`."""
+    return lambda types: t
+
+
+def common(types):
+    """Result type rule: the common type of all arguments."""
+    return T.common_type(types)
+
+
+SCALARS: dict[str, ScalarFunction] = {}
+
+
+def register(name, impl, result, min_args, max_args=None, strict=True, aliases=(), bounded=False):
+    """Register a function; when `bounded`, `impl` is a `make_*(limits)` of engine.bounded."""
+    make_impl = None
+    if bounded:
+        make_impl, impl = impl, impl(Limits())
+    fn = ScalarFunction(name, impl, result, min_args, min_args if max_args is None else max_args, strict,
+                        make_impl)
+    for n in (name, *aliases):
+        SCALARS[n] = fn
+
+
+@functools.lru_cache(maxsize=256)
+def with_limits(fn: ScalarFunction, limits: Limits) -> ScalarFunction:
+    """`fn` with its implementation made for `limits` (unchanged when fn is not bounded)."""
+    if fn.make_impl is None or fn.limits == limits:
+        return fn
+    return replace(fn, impl=fn.make_impl(limits), limits=limits)

@@ -1,0 +1,146 @@
+"""String functions: length, case, concatenation, trimming, padding, searching and splitting."""
+
+from __future__ import annotations
+
+from engine import bounded as B
+from engine import types as T
+from engine.functions.registry import fixed, register
+
+
+def _length(s):
+    return len(s if isinstance(s, str) else T.render_value(s))
+
+
+def _upper(s):
+    return (s if isinstance(s, str) else T.render_value(s)).upper()
+
+
+def _lower(s):
+    return (s if isinstance(s, str) else T.render_value(s)).lower()
+
+
+def _str(v):
+    return v if isinstance(v, str) else T.render_value(v)
+
+
+def _substring(s, start, length=None):
+    s = _str(s)
+    start = int(start)
+    if start > 0:
+        begin = start - 1
+    elif start < 0:
+        begin = max(len(s) + start, 0)
+    else:
+        return ""
+    if length is None:
+        return s[begin:]
+    return s[begin:begin + max(int(length), 0)]
+
+
+def _trim(s):
+    return _str(s).strip(" ")
+
+
+def _ltrim(s):
+    return _str(s).lstrip(" ")
+
+
+def _rtrim(s):
+    return _str(s).rstrip(" ")
+
+
+def _trim_leading(s, chars):
+    s, chars = _str(s), _str(chars)
+    if chars:
+        while s.startswith(chars):
+            s = s[len(chars):]
+    return s
+
+
+def _trim_trailing(s, chars):
+    s, chars = _str(s), _str(chars)
+    if chars:
+        while s.endswith(chars):
+            s = s[: -len(chars)]
+    return s
+
+
+def _trim_both(s, chars):
+    return _trim_trailing(_trim_leading(s, chars), chars)
+
+
+def _reverse(s):
+    return _str(s)[::-1]
+
+
+def _left(s, n):
+    return _str(s)[: max(int(n), 0)]
+
+
+def _right(s, n):
+    n = max(int(n), 0)
+    return _str(s)[-n:] if n else ""
+
+
+def _locate(needle, haystack, start=1):
+    start = int(start)
+    if start < 1:
+        return 0
+    return _str(haystack).find(_str(needle), start - 1) + 1
+
+
+def _instr(haystack, needle):
+    return _str(haystack).find(_str(needle)) + 1
+
+
+def _ascii(s):
+    s = _str(s)
+    return s.encode("utf-8")[0] if s else 0
+
+
+def _octet_length(s):
+    return len(_str(s).encode("utf-8"))
+
+
+def _strcmp(a, b):
+    a, b = _str(a), _str(b)
+    return (a > b) - (a < b)
+
+
+def _split_part(s, delimiter, n):
+    parts = _str(s).split(_str(delimiter)) if _str(delimiter) else [_str(s)]
+    n = int(n)
+    if n > 0 and n <= len(parts):
+        return parts[n - 1]
+    if n < 0 and -n <= len(parts):
+        return parts[n]
+    return ""
+
+
+register("length", _length, fixed(T.UINT64), 1, aliases=("char_length", "character_length"))
+register("upper", _upper, fixed(T.STRING), 1, aliases=("ucase",))
+register("lower", _lower, fixed(T.STRING), 1, aliases=("lcase",))
+register("concat", B.make_concat, fixed(T.STRING), 1, 1000, bounded=True)
+register("concat_ws", B.make_concat_ws, lambda ts: T.STRING.as_nullable(ts[0].can_be_null), 2, 1000,
+          strict=False, bounded=True)
+register("ltrim", _ltrim, fixed(T.STRING), 1)
+register("rtrim", _rtrim, fixed(T.STRING), 1)
+register("trim_both", _trim_both, fixed(T.STRING), 2)
+register("trim_leading", _trim_leading, fixed(T.STRING), 2)
+register("trim_trailing", _trim_trailing, fixed(T.STRING), 2)
+register("replace", B.make_replace, fixed(T.STRING), 3, bounded=True)
+register("reverse", _reverse, fixed(T.STRING), 1)
+register("repeat", B.make_repeat, fixed(T.STRING), 2, bounded=True)
+register("left", _left, fixed(T.STRING), 2)
+register("right", _right, fixed(T.STRING), 2)
+register("lpad", B.make_lpad, fixed(T.STRING), 3, bounded=True)
+register("rpad", B.make_rpad, fixed(T.STRING), 3, bounded=True)
+register("locate", _locate, fixed(T.UINT64), 2, 3, aliases=("position",))
+register("instr", _instr, fixed(T.UINT64), 2)
+register("ascii", _ascii, fixed(T.UINT8), 1)
+register("space", B.make_space, fixed(T.STRING), 1, bounded=True)
+register("octet_length", _octet_length, fixed(T.UINT64), 1)
+register("strcmp", _strcmp, fixed(T.SqlType("Int8")), 2)
+register("split_part", _split_part, fixed(T.STRING), 3)
+register("substring", _substring, fixed(T.STRING), 2, 3, aliases=("substr",))
+register("trim", _trim, fixed(T.STRING), 1)
