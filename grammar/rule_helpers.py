@@ -1,0 +1,170 @@
+"""What the parse callbacks share: type names, string unescaping, number literals, alias checks
+and the syntax error a callback raises."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from lark import Token
+
+from grammar import ast
+
+# Types a column or a CAST may name (Databend names and the usual aliases), upper-cased.
+KNOWN_TYPES = frozenset(
+    """
+    BOOL BOOLEAN
+    INT INTEGER BIGINT SMALLINT TINYINT MEDIUMINT SIGNED UNSIGNED
+    INT8 INT16 INT32 INT64 UINT8 UINT16 UINT32 UINT64
+    FLOAT REAL DOUBLE FLOAT32 FLOAT64
+    DECIMAL NUMERIC
+    VARCHAR CHAR CHARACTER TEXT STRING
+    DATE TIMESTAMP DATETIME
+    VARIANT JSON BINARY VARBINARY
+    """.split()
+)
+NESTED_TYPES = frozenset({"NULLABLE"})
+TYPED_LITERAL_TYPES = frozenset({"DATE", "TIMESTAMP", "DATETIME"})
+
+BINARY_OP_NAMES = {"!=": "<>", "==": "=", "MOD": "%"}
+
+# MySQL-style backslash escapes inside '...' strings; any other escaped character stands for
+# itself, except \% and \_ which keep their backslash (they are LIKE escapes).
+_BACKSLASH_ESCAPES = {
+    "0": "\0",
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "v": "\v",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "Z": "\x1a",
+    "%": "\\%",
+    "_": "\\_",
+}
+_STRING_ESCAPE_RE = re.compile(r"\\(.)|''", re.S)
+
+
+def _replace_escape(match: re.Match) -> str:
+    escaped = match.group(1)
+    if escaped is None:
+        return "'"
+    return _BACKSLASH_ESCAPES.get(escaped, escaped)
+
+
+def unescape_string(quoted: str) -> str:
+    """The value of a '...' string literal as written in SQL (quotes included)."""
+    body = quoted[1:-1]
+    if "\\" not in body and "''" not in body:
+        return body
+    return _STRING_ESCAPE_RE.sub(_replace_escape, body)
+
+
+def number_literal(text: str, pos: ast.Pos) -> ast.Literal:
+    """Classify a numeric token: 'int', 'decimal' (value kept as text) or 'float' (exponent)."""
+    if "e" in text or "E" in text:
+        value = float(text)
+        if value in (float("inf"), float("-inf")):
+            raise SemanticSyntaxError(f"number `{text}` is out of range", pos, len(text))
+        return ast.Literal(value, "float", pos=pos)
+    if "." in text:
+        return ast.Literal(text, "decimal", pos=pos)
+    digits = len(text.lstrip("0"))
+    if digits > 309:  # beyond any Float64 (Python's int() also refuses over 4300 digits)
+        raise SemanticSyntaxError(f"number of {digits} digits is out of range", pos, len(text))
+    return ast.Literal(int(text), "int", pos=pos)
+
+
+class SemanticSyntaxError(Exception):
+    """A problem found while building the AST (unknown type, bad literal); parser.py turns it
+    into a SqlSyntaxError with the caret context."""
+
+    def __init__(self, reason: str, pos: ast.Pos, width: int = 1):
+        super().__init__(reason)
+        self.reason = reason
+        self.pos = pos or (1, 1)
+        self.width = width
+
+
+def pos_of(item) -> ast.Pos:
+    if isinstance(item, Token):
+        return (item.line, item.column)
+    if isinstance(item, ast.Node):
+        return item.pos
+    if isinstance(item, tuple) and item:
+        return pos_of(item[0])
+    return None
+
+
+def ident_name(token: Token) -> str:
+    return str(token.value)
+
+
+def ident_names(tokens) -> tuple[str, ...]:
+    return tuple(str(t.value) for t in tokens)
+
+
+def _can_take_tail(query: ast.Node) -> bool:
+    """Whether `query` is a Select or SetOperation with no ORDER BY / LIMIT / OFFSET yet."""
+    if isinstance(query, ast.Select | ast.SetOperation):
+        return not query.order_by and query.limit is None and query.offset is None
+    return False
+
+
+def attach_tail(query: ast.Node, order_by, limit, offset) -> ast.Node:
+    """Give `query` an ORDER BY / LIMIT / OFFSET, wrapping it in SELECT * FROM (query) when it
+    already has its own (e.g. a parenthesised query with a LIMIT)."""
+    if not order_by and limit is None and offset is None:
+        return query
+    if _can_take_tail(query):
+        return replace(query, order_by=order_by, limit=limit, offset=offset)
+    pos = query.pos
+    return ast.Select(
+        items=(ast.SelectItem(ast.Star(pos=pos), pos=pos),),
+        from_=ast.SubqueryRef(query, pos=pos),
+        order_by=order_by,
+        limit=limit,
+        offset=offset,
+        pos=pos,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CommentOption:
+    """A COMMENT option, told apart from a DEFAULT expression among a column's options."""
+
+    text: str
+
+
+def checked_alias(name: Token, reserved: frozenset[str]) -> Token:
+    """`name` unless it is an unquoted reserved word (quote it to use it as an alias)."""
+    if name.type == "NAME" and name.value.lower() in reserved:
+        raise SemanticSyntaxError(
+            f"unexpected `{name.value}`: a reserved keyword cannot be an alias unless quoted",
+            (name.line, name.column),
+            len(name.value),
+        )
+    return name
+
+
+def table_alias_name(alias) -> str | None:
+    """The alias of a table or table function; column aliases are for subqueries only."""
+    if alias is None:
+        return None
+    name, columns = alias
+    if columns is not None:
+        raise SemanticSyntaxError(
+            "column aliases are only supported for subqueries",
+            (name.line, name.column),
+            len(name.value),
+        )
+    return ident_name(name)
+
+
+def alias_text(alias) -> str | None:
+    if alias is None:
+        return None
+    if isinstance(alias, Token):
+        return str(alias.value)
+    return alias

@@ -1,0 +1,188 @@
+"""Parse callbacks for statements: DDL, DML, SET, SHOW, DESCRIBE, EXPLAIN, KILL."""
+
+from __future__ import annotations
+
+from lark import Transformer, v_args
+
+from grammar import ast
+from grammar.keywords import IMPLICIT_ALIAS_FORBIDDEN_WORDS, NEVER_ALIAS_WORDS
+from grammar.rule_helpers import (
+    CommentOption,
+    checked_alias,
+    ident_name,
+    ident_names,
+    pos_of,
+    unescape_string,
+)
+
+
+@v_args(inline=True)
+class StatementRules(Transformer):
+    """Callbacks of AstBuilder (grammar.transform); v_args applies per class (Lark wraps only a
+    class\'s own methods)."""
+
+    # ------------------------------------------------------------ statements
+
+    def if_not_exists(self, *_tokens):
+        return True
+
+    def if_exists(self, *_tokens):
+        return True
+
+    def create_database(self, if_not_exists, name):
+        return ast.CreateDatabase(ident_name(name), bool(if_not_exists), pos=(name.line, name.column))
+
+    def drop_database(self, if_exists, name):
+        return ast.DropDatabase(ident_name(name), bool(if_exists), pos=(name.line, name.column))
+
+    def use_database(self, name):
+        return ast.UseDatabase(ident_name(name), pos=(name.line, name.column))
+
+    def create_table(self, _transient, if_not_exists, name, body):
+        columns, query, comment = body
+        return ast.CreateTable(
+            ident_names(name),
+            columns,
+            bool(if_not_exists),
+            query,
+            comment,
+            pos=pos_of(name[0]),
+        )
+
+    def columns_body(self, columns, comment):
+        return (columns, None, comment)
+
+    def columns_as_body(self, columns, comment, query):
+        return (columns, query, comment)
+
+    def as_body(self, comment, query):
+        return ((), query, comment)
+
+    def table_elements(self, *elements):
+        return tuple(e for e in elements if e is not None)
+
+    def column_def(self, name, type_name, *options):
+        default = comment = None
+        for option in options:
+            if isinstance(option, CommentOption):
+                comment = option.text
+            elif option is not None:
+                default = option
+        return ast.ColumnDef(ident_name(name), type_name, default, comment, pos=(name.line, name.column))
+
+    def comment_option(self, token):
+        return CommentOption(unescape_string(token.value))
+
+    def default_option(self, expr):
+        return expr
+
+    def ignored_option(self, *_args):
+        return None
+
+    def table_constraint(self, *_args):
+        return None
+
+    def key_parts(self, *_args):
+        return None
+
+    def key_part(self, *_args):
+        return None
+
+    def table_options(self, *options):
+        """The table's COMMENT (the last one written), if any; other options are ignored."""
+        comments = [o.text for o in options if isinstance(o, CommentOption)]
+        return comments[-1] if comments else None
+
+    def table_option(self, *_args):
+        return None
+
+    def table_comment(self, token):
+        return CommentOption(unescape_string(token.value))
+
+    def drop_table(self, if_exists, name):
+        return ast.DropTable(ident_names(name), bool(if_exists), pos=pos_of(name[0]))
+
+    def truncate_table(self, *args):
+        name = args[-1]
+        return ast.TruncateTable(ident_names(name), pos=pos_of(name[0]))
+
+    def insert(self, *args):
+        name, columns, (kind, source) = args[-3:]
+        if kind == "rows":
+            return ast.Insert(ident_names(name), columns, rows=source, pos=pos_of(name[0]))
+        return ast.Insert(ident_names(name), columns, query=source, pos=pos_of(name[0]))
+
+    def insert_values(self, *rows):
+        return ("rows", rows)
+
+    def values_row(self, exprs):
+        return exprs or ()
+
+    def insert_query(self, query):
+        return ("query", query)
+
+    def update(self, name, alias, *rest):
+        *assignments, where = rest
+        return ast.Update(ident_names(name), tuple(assignments), where, alias, pos=pos_of(name[0]))
+
+    def assignment(self, column, value):
+        return ast.Assignment(ident_name(column), value, pos=(column.line, column.column))
+
+    def delete(self, name, alias, where):
+        return ast.Delete(ident_names(name), where, alias, pos=pos_of(name[0]))
+
+    def explicit_dml_alias(self, name):
+        return ident_name(checked_alias(name, NEVER_ALIAS_WORDS))
+
+    def implicit_dml_alias(self, name):
+        return ident_name(checked_alias(name, IMPLICIT_ALIAS_FORBIDDEN_WORDS))
+
+    def set_variable(self, is_global, name, value):
+        return ast.SetVariable(
+            ident_name(name).lower(), value, is_global is not None, pos=(name.line, name.column)
+        )
+
+    def unset_variable(self, *names):
+        return ast.UnsetVariable(tuple(ident_name(n).lower() for n in names), pos=pos_of(names[0]))
+
+    def show_databases(self, like):
+        return ast.Show("DATABASES", like=like)
+
+    def show_tables(self, full, database, like):
+        return ast.Show("TABLES", database=database, like=like, full=full is not None)
+
+    def show_settings(self, like):
+        return ast.Show("SETTINGS", like=like)
+
+    def show_functions(self, like):
+        return ast.Show("FUNCTIONS", like=like)
+
+    def show_create_table(self, name):
+        return ast.Show("CREATE_TABLE", table=ident_names(name), pos=pos_of(name[0]))
+
+    def show_processlist(self, where):
+        """As Databend: SELECT * FROM system.processes [WHERE ...]."""
+        return ast.Select((ast.SelectItem(ast.Star()),), ast.TableRef(("system", "processes")),
+                          where=where)
+
+    def kill(self, target, object_id):
+        return ast.Kill(target.value.upper(), object_id, pos=(target.line, target.column))
+
+    def kill_id_string(self, token):
+        return unescape_string(token.value)
+
+    def kill_id_word(self, token):
+        return str(token.value)
+
+    def show_from(self, name):
+        return ident_name(name)
+
+    def like_pattern(self, *tokens):
+        return unescape_string(tokens[-1].value)
+
+    def describe(self, *args):
+        name = args[-1]
+        return ast.Describe(ident_names(name), pos=pos_of(name[0]))
+
+    def explain(self, statement):
+        return ast.Explain(statement, pos=statement.pos)
