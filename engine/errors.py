@@ -24,6 +24,7 @@ TABLE_VERSION_MISMATCHED = 2009
 DATABASE_ALREADY_EXISTS = 2301
 TABLE_ALREADY_EXISTS = 2302
 MEMORY_EXCEEDS_LIMIT = 2411
+UNKNOWN_STAGE = 2501
 UNKNOWN_VARIABLE = 2801
 
 
@@ -122,6 +123,12 @@ class TableVersionMismatched(EngineError):
     """A table changed under an UPDATE or DELETE between its snapshot and its commit."""
 
     code = TABLE_VERSION_MISMATCHED
+
+
+class UnknownStage(EngineError):
+    """A stage name no stage has (Databend: "Stage 'x' does not exist.")."""
+
+    code = UNKNOWN_STAGE
 
 
 def arithmetic_message(exc: BaseException) -> str:

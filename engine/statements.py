@@ -30,6 +30,7 @@ from engine.process_statements import kill
 from engine.result import ChangeSettings, Column, Progress, Result, UseDB
 from engine.runtime import check_like_pattern, like_predicate
 from engine.scope import Scope
+from engine.stage_load import insert_from_attachment
 from engine.system import is_virtual_database, settings_rows, virtual_table, virtual_table_names
 from grammar import ast as A
 
@@ -240,6 +241,10 @@ def _insert(session, ctx, stmt: A.Insert):
     table = ctx.catalog.table(database, name, stmt.pos)
     positions = _column_plan(table, stmt.columns)
     progress = Progress()
+    if stmt.rows is None and stmt.query is None:  # `INSERT INTO t VALUES` + a stage attachment
+        converters, fill = _insert_plan(table, positions)
+        steps = insert_from_attachment(ctx, stmt, table, positions, converters, fill, progress, True)
+        return _result([Column(INSERTED, "UInt64")], steps, [T.UINT64], progress=progress)
     if stmt.query is not None:
         planner = Planner(ctx)
         plan, _ = planner.plan_query(stmt.query)

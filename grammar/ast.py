@@ -311,7 +311,8 @@ class TruncateTable(Node):
 @dataclass(frozen=True, slots=True)
 class Insert(Node):
     """INSERT INTO t [(cols)] VALUES (...), ... | SELECT ...
-    Exactly one of rows / query is set. rows holds expressions (usually Literal)."""
+    At most one of rows / query is set. rows holds expressions (usually Literal); neither is set
+    for `INSERT INTO t [(cols)] VALUES [(?, ...)]`, whose rows come from a stage attachment."""
 
     table: tuple[str, ...]
     columns: tuple[str, ...] | None = None

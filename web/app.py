@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import uuid
 from functools import partial, wraps
 
 from klein import Klein
@@ -37,6 +38,7 @@ from web.query_request import (
     sql_bytes,
 )
 from web.sessions import TOO_MANY_CONNECTIONS, SessionStore
+from web.upload import split_multipart, stage_headers, stored_path
 from web.wire import (
     DATABEND,
     FAILED,
@@ -296,6 +298,9 @@ class QueryApp:
         self.observer.started(query, r.sql)
         if kept is not None:
             self.sessions.begin(kept, query)
+        if r.attachment is not None:
+            self._execute(query, session, r.sql, fmt, attachment=r.attachment)
+            return query
         if sql_bytes(r.sql, config.thread_parse_sql_bytes) > config.thread_parse_sql_bytes:
             # a long statement parses in a thread (Session.parse is pure), and a long query is
             # bound there too; other statements bind, and everything runs, on this thread,
@@ -307,7 +312,8 @@ class QueryApp:
         self._execute(query, session, r.sql, fmt)
         return query
 
-    def _execute(self, query: Query, session, sql: str, fmt: str, prepared=None) -> None:
+    def _execute(self, query: Query, session, sql: str, fmt: str, prepared=None,
+                 attachment=None) -> None:
         """Bind and start `sql` for `query`; `prepared` is what prepare_long_statement made of
         it in a thread (its statement, or for a query its bound Result), None for short SQL."""
         if query.state != RUNNING:  # killed or aborted while its statement was parsed
@@ -318,7 +324,8 @@ class QueryApp:
             result = prepared
         else:
             try:
-                result = session.execute(sql, statement=prepared, query_id=query.id)
+                result = session.execute(sql, statement=prepared, query_id=query.id,
+                                         attachment=attachment)
             except Exception as e:
                 self._not_started(query, e)
                 return
@@ -399,6 +406,33 @@ class QueryApp:
         return self._send_answer(request, fmt, answer)
 
     # -- auxiliary endpoints ---------------------------------------------------------------------
+
+    @app.route("/v1/upload_to_stage", methods=["PUT", "POST"])
+    @authenticated
+    def upload_to_stage(self, request, user: str):
+        """Databend's File Upload API: the multipart body's files into a stage (web.upload)."""
+        if getattr(request, "body_too_large", False):
+            raise PayloadTooLarge(f"upload is larger than {self.config.max_upload_bytes} bytes "
+                                  "(server option --max_upload_bytes)")
+        stage, relative_path = stage_headers(request)
+        query_id = (request.getHeader(b"x-databend-query-id") or b"").decode("utf-8", "replace") \
+            or uuid.uuid4().hex
+        d = self._run_in_thread(split_multipart, request.content,
+                                request.getHeader(b"content-type"))
+
+        def store(files):
+            stored = []
+            for filename, data in files:
+                path = stored_path(relative_path, filename)
+                try:
+                    self.db.stages.put(user, engine.parse_location(f"@{stage}/{path}"), data)
+                except engine.EngineError as exc:
+                    raise BadRequest(f"{exc.code}: {exc.message}") from None
+                stored.append(filename)
+            body = {"id": query_id, "stage_name": stage, "state": "SUCCESS", "files": stored}
+            return self._send(request, 200, encode_json(body), _JSON)
+
+        return d.addCallback(store)
 
     @app.route("/v1/session/login", methods=["POST"])
     @authenticated
