@@ -46,6 +46,8 @@ class Table:
     table_id: int = 0  # given by the catalog when the table is added
     created_on: datetime.datetime = field(default_factory=lambda: datetime.datetime.now(datetime.UTC))
     comment: str = ""
+    # COPY INTO's load history: (user, stage, path) -> the loaded file's last_modified
+    copied_files: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if not self.has_null:

@@ -15,6 +15,7 @@ UNKNOWN_TABLE = 1025
 ABORTED_QUERY = 1043
 TIMEOUT = 1122
 UNKNOWN_SESSION = 1053
+BAD_BYTES = 1046
 UNKNOWN_COLUMN = 1058
 PERMISSION_DENIED = 1063
 SEMANTIC = 1065
@@ -123,6 +124,12 @@ class TableVersionMismatched(EngineError):
     """A table changed under an UPDATE or DELETE between its snapshot and its commit."""
 
     code = TABLE_VERSION_MISMATCHED
+
+
+class BadBytes(EngineError):
+    """A field of a loaded file that does not convert to its column's type (Databend's BadBytes)."""
+
+    code = BAD_BYTES
 
 
 class UnknownStage(EngineError):

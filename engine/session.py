@@ -33,6 +33,8 @@ class Database:
         self.processes = ProcessList(self.limits.query_log_size, self.limits.logged_sql_chars)
         # files uploaded to stages (engine.stages), bounded by limits.stage_bytes
         self.stages = StageStore(self.limits.stage_bytes, self.limits.stage_file_bytes)
+        # (method, user, location, expire) -> (headers JSON, URL) for PRESIGN; a server sets it
+        self.presigner = None
 
     @property
     def databases(self):

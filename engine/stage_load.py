@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass, field
 
 from engine.conversion import type_default
-from engine.errors import BadArguments, EngineError, Unimplemented
+from engine.errors import BadArguments, BadBytes, EngineError, Unimplemented
 from engine.memory import batch_bytes
 from engine.stages import StageLocation, parse_location
 
@@ -84,7 +84,7 @@ class FileFormat:
                    compression, empty)
 
 
-def _truthy(value) -> bool:
+def truthy(value) -> bool:
     return str(value).strip().lower() in ("true", "1", "yes")
 
 
@@ -129,52 +129,18 @@ def insert_from_attachment(ctx, stmt, table, positions, converters, fill, progre
                            "staged file)", position=stmt.pos)
     location = parse_location(attachment.location)
     fmt = FileFormat.from_options(attachment.file_format_options)
-    purge = _truthy({str(k).lower(): v for k, v in (attachment.copy_options or {}).items()}
+    purge = truthy({str(k).lower(): v for k, v in (attachment.copy_options or {}).items()}
                     .get("purge", "false"))
-    stages = ctx.session.db.stages
-    data = stages.get(ctx.user, location)
-    return _load_steps(ctx, table, positions, converters, fill, progress, fmt, data, location,
-                       purge, report_column)
+    data = ctx.session.db.stages.get(ctx.user, location)
+    return _attachment_steps(ctx, table, positions, converters, fill, progress, fmt, data, location,
+                             purge, report_column)
 
 
-def _load_steps(ctx, table, positions, converters, fill, progress, fmt, data, location: StageLocation,
-                purge, report_column):
-    step_rows = max(1, ctx.limits.step_rows)
-    names = [table.columns[i].name for i in positions]
-    defaults = [table.columns[i].default if table.columns[i].default is not None
-                else type_default(table.columns[i].type) for i in positions]
-    nullable = [table.columns[i].type.nullable for i in positions]
-    width = len(positions)
-    rows, pending = [], 0
-    records = _records(fmt, _text_stream(data, fmt.compression))
-    try:
-        for number, record in records:
-            if number <= fmt.skip_header and fmt.type != "ndjson":
-                continue
-            if fmt.type == "ndjson":
-                values = [record.get(name) for name in names]
-            else:
-                if len(record) != width:
-                    if len(record) == 0 or record == [""] and width != 1:
-                        continue  # a blank line
-                    raise BadArguments(f"expected {width} fields, got {len(record)}")
-                values = [_field(text, fmt, nullable[i], defaults[i]) for i, text in enumerate(record)]
-            try:
-                row = tuple([conv(v) for conv, v in zip(converters, values, strict=True)])
-            except EngineError as exc:
-                column = _failing_column(converters, values, names)
-                raise BadArguments(f"{exc.message} at line {number}, column {column}") from None
-            rows.append(fill(row) if fill is not None else row)
-            pending += 1
-            if pending >= step_rows:
-                ctx.memory.charge(batch_bytes(rows[-pending:]))
-                pending = 0
-                yield []
-    except EngineError as exc:
-        raise BadArguments(f"loading {location.text}: {exc.message}") from None
-    except (UnicodeDecodeError, OSError, EOFError, csv.Error) as exc:
-        raise BadArguments(f"loading {location.text}: the file cannot be read as "
-                           f"{fmt.type.upper()} ({type(exc).__name__})") from None
+def _attachment_steps(ctx, table, positions, converters, fill, progress, fmt, data,
+                      location: StageLocation, purge, report_column):
+    target = LoadTarget.of(table, positions, converters, fill)
+    outcome = yield from read_file_rows(ctx, fmt, data, location.text, target, "abort")
+    rows = outcome.rows
     table.append(rows)
     ctx.memory.release()  # the rows are the table's now
     if purge:
@@ -185,7 +151,88 @@ def _load_steps(ctx, table, positions, converters, fill, progress, fmt, data, lo
         yield [(len(rows),)]
 
 
-def _field(text: str, fmt: FileFormat, nullable: bool, default):
+@dataclass(frozen=True, slots=True)
+class LoadTarget:
+    """The written columns of a table: names, converters, the row filler and, per column, whether
+    it takes NULL and its default (for EMPTY_FIELD_AS = FIELD_DEFAULT)."""
+
+    names: list
+    converters: list
+    fill: object
+    defaults: list
+
+    @classmethod
+    def of(cls, table, positions, converters, fill) -> LoadTarget:
+        columns = [table.columns[i] for i in positions]
+        return cls([c.name for c in columns], converters, fill,
+                   [c.default if c.default is not None else type_default(c.type) for c in columns])
+
+
+@dataclass(slots=True)
+class FileOutcome:
+    """What reading one file gave: its converted rows, and the errors ON_ERROR let pass."""
+
+    rows: list
+    errors_seen: int = 0
+    first_error: str | None = None
+    first_error_line: int | None = None
+
+
+def read_file_rows(ctx, fmt: FileFormat, data: bytes, name: str, target: LoadTarget, on_error: str):
+    """Convert the records of one file (a generator: yields [] every step_rows records and
+    returns a FileOutcome). on_error: `abort` raises at the first bad record (naming file, line
+    and column); `continue` skips bad records and counts them; `skip_file` stops at the first and
+    keeps no row of the file."""
+    step_rows = max(1, ctx.limits.step_rows)
+    names, converters, fill, defaults = target.names, target.converters, target.fill, target.defaults
+    width = len(names)
+    outcome = FileOutcome([])
+    rows, pending = outcome.rows, 0
+    records = _records(fmt, _text_stream(data, fmt.compression))
+    try:
+        for number, record in records:
+            if number <= fmt.skip_header and fmt.type != "ndjson":
+                continue
+            try:
+                if fmt.type == "ndjson":
+                    values = [record.get(column) for column in names]
+                elif len(record) != width:
+                    if not record or (record == [""] and width != 1):
+                        continue  # a blank line
+                    raise BadArguments(f"expected {width} fields, got {len(record)}")
+                else:
+                    values = [_field(text, fmt, defaults[i]) for i, text in enumerate(record)]
+                try:
+                    row = tuple([conv(v) for conv, v in zip(converters, values, strict=True)])
+                except EngineError as exc:
+                    i = _failing_column(converters, values)
+                    raise BadBytes(f"Invalid value {values[i]!r} for column {i} ({names[i]}): "
+                                   f"{exc.message}, at line {number}") from None
+            except EngineError as exc:
+                if on_error == "abort":
+                    raise
+                outcome.errors_seen += 1
+                if outcome.first_error is None:
+                    outcome.first_error, outcome.first_error_line = exc.message, number
+                if on_error == "skip_file":
+                    outcome.rows = []
+                    return outcome
+                continue
+            rows.append(fill(row) if fill is not None else row)
+            pending += 1
+            if pending >= step_rows:
+                ctx.memory.charge(batch_bytes(rows[-pending:]))
+                pending = 0
+                yield []
+    except EngineError as exc:
+        raise type(exc)(f"{exc.message} (loading {name})") from None
+    except (UnicodeDecodeError, OSError, EOFError, csv.Error) as exc:
+        raise BadArguments(f"loading {name}: the file cannot be read as {fmt.type.upper()} "
+                           f"({type(exc).__name__})") from None
+    return outcome
+
+
+def _field(text: str, fmt: FileFormat, default):
     """One CSV/TSV field as the value to convert: NULL for null_display (and for an empty field
     when empty_field_as is NULL), else the text."""
     if text == fmt.null_display:
@@ -198,10 +245,11 @@ def _field(text: str, fmt: FileFormat, nullable: bool, default):
     return text
 
 
-def _failing_column(converters, values, names) -> str:
-    for conv, value, name in zip(converters, values, names, strict=True):
+def _failing_column(converters, values) -> int:
+    """The position of the first value its converter refuses."""
+    for i, (conv, value) in enumerate(zip(converters, values, strict=True)):
         try:
             conv(value)
         except EngineError:
-            return name
-    return "?"
+            return i
+    return 0

@@ -82,6 +82,10 @@ class StageStore:
                 self._user_stages[user] = files
         return files
 
+    def check_stage(self, location: StageLocation) -> None:
+        """UnknownStage (2501) unless the location's stage exists."""
+        self._files("", location.stage)
+
     def put(self, user: str, location: StageLocation, data: bytes) -> str:
         """Store `data` at `location` (a file path, replacing a file already there); returns the
         path stored. Refused, storing nothing, past the file or the total limit."""

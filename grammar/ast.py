@@ -389,3 +389,37 @@ class Kill(Node):
 
     target: str
     object_id: str
+
+
+# ---------------------------------------------------------------- stages
+
+
+@dataclass(frozen=True, slots=True)
+class ListStage(Node):
+    """LIST @stage[/path] [PATTERN = '...'] (and REMOVE, with remove=True)."""
+
+    location: str
+    pattern: str | None = None
+    remove: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Presign(Node):
+    """PRESIGN [UPLOAD | DOWNLOAD] @stage/path [EXPIRE = seconds]."""
+
+    method: str  # "UPLOAD" or "DOWNLOAD"
+    location: str
+    expire: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CopyIntoTable(Node):
+    """COPY INTO t [(cols)] FROM @stage[/path] [FILES = (...)] [PATTERN = ...] [FILE_FORMAT = (...)]
+    [PURGE = b] [FORCE = b] [ON_ERROR = ...] ... : options as (lower-case name, value) pairs;
+    a value is a str, or a tuple of (name, value) pairs for a group such as FILE_FORMAT, or a
+    tuple of strings for a list such as FILES."""
+
+    table: tuple[str, ...]
+    columns: tuple[str, ...] | None
+    location: str
+    options: tuple = ()

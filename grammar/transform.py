@@ -15,13 +15,14 @@ from grammar.rule_helpers import (
 )
 from grammar.rules_expressions import ExpressionRules
 from grammar.rules_queries import QueryRules
+from grammar.rules_stages import StageRules
 from grammar.rules_statements import StatementRules
 
 __all__ = ["AstBuilder", "SemanticSyntaxError", "number_literal", "unescape_string"]
 
 
 @v_args(inline=True)
-class AstBuilder(StatementRules, QueryRules, ExpressionRules):
+class AstBuilder(StageRules, StatementRules, QueryRules, ExpressionRules):
     """One callback per grammar rule (or alias); tokens arrive with their positions."""
 
     # ------------------------------------------------------------ names

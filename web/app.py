@@ -14,6 +14,7 @@ from werkzeug.exceptions import MethodNotAllowed
 from werkzeug.exceptions import NotFound as RouteNotFound
 
 import engine
+from engine.stages import StageLocation
 from web.auth import Authenticator
 from web.config import SERVER_VERSION, ServiceConfig
 from web.dispatch import Dispatcher
@@ -21,6 +22,7 @@ from web.errors import BadRequest, FailedToStart, HTTPError, NotFound, PayloadTo
 from web.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from web.metrics import Metrics
 from web.observe import QueryObserver
+from web.presign import Presigner
 from web.queries import (
     ABORTED_QUERY,
     INTERNAL,
@@ -76,6 +78,12 @@ def authenticated(endpoint):
     return run
 
 
+def _read_all(content) -> bytes:
+    """A request body (in memory or spooled to a temporary file), read in a thread."""
+    content.seek(0)
+    return content.read()
+
+
 def prepare_long_statement(session, sql: str, query_id: str):
     """Run in a thread for a long statement: its parse tree, or for a query (which writes
     nothing while it binds) its bound, not yet started Result."""
@@ -99,6 +107,9 @@ class QueryApp:
                  authenticator: Authenticator | None = None, timer=time.perf_counter,
                  run_in_thread=None):
         self.db = db
+        # PRESIGN's URLs are made and checked here (web.presign)
+        self.presigner = Presigner(clock=clock.seconds)
+        db.presigner = self.presigner
         processes = getattr(db, "processes", None)
         if processes is not None:
             processes.handler_type = "HTTPQuery"  # Databend's handler_type for HTTP statements
@@ -230,6 +241,8 @@ class QueryApp:
     def post_query(self, request, user: str):
         fmt = self._format(request)
         query_request = parse_query_request(self._body(request))
+        if query_request.sql.lstrip()[:7].lower() == "presign":
+            self._presign_base(request)
         client_id = client_query_id(request.getHeader(b"x-databend-query-id"))
         existing = self.queries.find(client_id) if client_id is not None else None
         if existing is not None:
@@ -433,6 +446,38 @@ class QueryApp:
             return self._send(request, 200, encode_json(body), _JSON)
 
         return d.addCallback(store)
+
+    def _presign_base(self, request) -> None:
+        """PRESIGN's URLs point where this client reached the server (its Host header)."""
+        host = request.getHeader(b"host")
+        if host:
+            scheme = "https" if request.isSecure() else "http"
+            self.presigner.base_url = f"{scheme}://{host.decode('ascii', 'replace')}"
+
+    @app.route("/v1/presigned/<token>", methods=["PUT", "GET"])
+    def presigned(self, request, token: str):
+        """A presigned URL (web.presign): its signature is the credential, no Basic auth."""
+        method = request.method.decode("ascii")
+        user, stage, path = self.presigner.verify(token, method)
+        location = StageLocation(stage, path)
+        if method == "GET":
+            try:
+                data = self.db.stages.get(user, location)
+            except engine.EngineError as exc:
+                raise NotFound(exc.message) from None
+            return self._send(request, 200, data, b"application/octet-stream")
+        if getattr(request, "body_too_large", False):
+            raise PayloadTooLarge(f"upload is larger than {self.config.max_upload_bytes} bytes "
+                                  "(server option --max_upload_bytes)")
+
+        def store(data: bytes):
+            try:
+                self.db.stages.put(user, location, data)
+            except engine.EngineError as exc:
+                raise BadRequest(f"{exc.code}: {exc.message}") from None
+            return self._send(request, 200, b"", b"text/plain")
+
+        return self._run_in_thread(_read_all, request.content).addCallback(store)
 
     @app.route("/v1/session/login", methods=["POST"])
     @authenticated

@@ -27,7 +27,8 @@ class LeanRequest(server.Request):
         # the request line is read already (the channel keeps its path): an upload gets its own
         # limit; twisted.web then spools a large body to a temporary file, not to memory
         path = getattr(self.channel, "_path", b"") or b""
-        if path.split(b"?", 1)[0].rstrip(b"/").endswith(b"/v1/upload_to_stage"):
+        path = path.split(b"?", 1)[0]
+        if path.rstrip(b"/").endswith(b"/v1/upload_to_stage") or b"/v1/presigned/" in path:
             self._body_limit = self.max_upload_bytes
         if length is not None and length > self._body_limit:
             self.body_too_large = True

@@ -116,3 +116,24 @@ def test_driver_cursor_executemany_inserts_every_row(server):
     cursor.executemany("INSERT INTO many VALUES (?, ?)", [(i, f"v{i}") for i in range(500)])
     cursor.execute("SELECT count(*), sum(x), max(y) FROM many")
     assert cursor.fetchall()[0].values() == (500, sum(range(500)), "v99")
+
+
+def test_py_insert_with_rows_goes_through_presign_and_the_stage_attachment(py_client):
+    py_client.execute("CREATE TABLE default.py_rows (x INT, y VARCHAR)")
+    py_client.execute("INSERT INTO default.py_rows (x, y) VALUES", [(1, "a"), (2, "b,c")])
+    _, rows = py_client.execute("SELECT x, y FROM default.py_rows ORDER BY x")
+    assert rows == [(1, "a"), (2, "b,c")]
+
+
+def test_py_client_insert_uses_copy_into(py_client):
+    py_client.execute("CREATE TABLE default.py_copy (x INT, y VARCHAR)")
+    py_client.insert("default", "py_copy", [(5, "five"), (6, "six")])
+    _, rows = py_client.execute("SELECT x, y FROM default.py_copy ORDER BY x")
+    assert rows == [(5, "five"), (6, "six")]
+
+
+def test_py_upload_to_stage_then_list(py_client):
+    path = py_client.upload_to_stage("@~", "uploaded.csv", [(1, "x")])
+    assert path == "@~/uploaded.csv"
+    _, rows = py_client.execute("LIST @~/uploaded.csv")
+    assert rows[0][:2] == ("uploaded.csv", 5)

@@ -135,6 +135,14 @@ class ScriptedDatabase:
         self.real = engine.Database()
         self.processes = self.real.processes  # KILL QUERY reaches the web queries through it
         self.stages = self.real.stages  # uploads land in the real engine's stages
+
+    @property
+    def presigner(self):
+        return self.real.presigner
+
+    @presigner.setter
+    def presigner(self, value):  # the app's presigner serves the real engine's PRESIGN
+        self.real.presigner = value
         self.scripts = {}
         self.results: list[ScriptedResult] = []
 

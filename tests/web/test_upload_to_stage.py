@@ -57,7 +57,7 @@ def test_a_bad_row_fails_the_query_with_its_line_and_column():
     _upload(h, "bad.csv", b"1,x\nnope,y\n")
     answer = h.post("INSERT INTO t VALUES", stage_attachment={"location": "@~/bad.csv"}).json
     assert answer["state"] == "Failed"
-    assert answer["error"]["code"] == 1006 and "line 2, column a" in answer["error"]["message"]
+    assert answer["error"]["code"] == 1046 and "at line 2" in answer["error"]["message"]
 
 
 def test_uploads_without_a_file_a_stage_or_multipart_are_400():
@@ -104,3 +104,48 @@ def test_stage_attachment_fields_are_type_checked():
 
 def test_the_upload_limit_is_a_server_option():
     assert ServiceConfig().max_upload_bytes == 256 * 1024 * 1024
+
+
+def _presign(h, sql):
+    answer = h.post(sql, headers={"Host": "db.example:8123"}).json
+    assert answer["state"] == "Succeeded", answer
+    (method, headers, url), = answer["data"]
+    return method, headers, url
+
+
+def test_the_databend_py_path_presign_put_then_copy_into():
+    h = Harness()
+    h.post("CREATE TABLE t (a INT, b VARCHAR)")
+    method, headers, url = _presign(h, "presign upload @~/1f2e.csv")
+    assert (method, headers) == ("PUT", "{}") and url.startswith("http://db.example:8123/v1/presigned/")
+    path = url[len("http://db.example:8123"):]
+    put = h.request("PUT", path, b"1,a\r\n2,b\r\n", {"Content-Type": "text/csv"}, auth=None)
+    assert put.status == 200
+    answer = h.post("COPY INTO t FROM @~/1f2e.csv FILE_FORMAT = (type = CSV RECORD_DELIMITER = "
+                    "'\\r\\n' COMPRESSION = AUTO) PURGE = False FORCE = False SIZE_LIMIT=0 "
+                    "ON_ERROR = abort").json
+    assert answer["state"] == "Succeeded", answer
+    assert answer["data"] == [["1f2e.csv", "2", "0", "NULL", "NULL"]]  # spec format: NULL as text
+    assert h.post("SELECT a, b FROM t ORDER BY a").json["data"] == [["1", "a"], ["2", "b"]]
+    method, _, url = _presign(h, "PRESIGN DOWNLOAD @~/1f2e.csv")
+    download = h.request("GET", url[len("http://db.example:8123"):], auth=None)
+    assert method == "GET" and download.status == 200 and download.body == b"1,a\r\n2,b\r\n"
+
+
+def test_presigned_urls_refuse_tampering_the_other_method_and_expiry():
+    h = Harness()
+    _, _, url = _presign(h, "PRESIGN UPLOAD @~/f.csv EXPIRE = 60")
+    path = url[len("http://db.example:8123"):]
+    tampered = path[:-3] + ("AAA" if not path.endswith("AAA") else "BBB")
+    assert h.request("PUT", tampered, b"x", auth=None).status == 403
+    assert h.request("GET", path, auth=None).status == 403  # an upload URL does not download
+    h.clock.advance(61)
+    expired = h.request("PUT", path, b"x", auth=None)
+    assert expired.status == 403 and b"expired" in expired.body
+    assert h.db.stages.list("root", __import__("engine").parse_location("@~")) == []
+
+
+def test_a_presigned_download_of_a_missing_file_is_404():
+    h = Harness()
+    _, _, url = _presign(h, "PRESIGN @~/none.csv")
+    assert h.request("GET", url[len("http://db.example:8123"):], auth=None).status == 404
