@@ -8,14 +8,13 @@ import time
 import grammar
 from engine import settings as S
 from engine.catalog import Catalog
-from engine.errors import AbortedQuery, EngineError, InternalError, SqlSyntaxError, UnknownDatabase
+from engine.errors import AbortedQuery, EngineError, InternalError, SqlSyntaxError
 from engine.limits import Limits
 from engine.memory import QueryMemory, ServerMemory
 from engine.processes import ProcessList
 from engine.result import Progress, Result, as_engine_error
 from engine.stages import StageStore
 from engine.statements import QUERY_TYPES, run_statement
-from grammar import ast as A
 
 
 class Database:
@@ -157,8 +156,9 @@ class Session:
         ctx = None
         try:
             stmt = statement if statement is not None else self.parse(sql)
-            if not isinstance(stmt, A.UseDatabase) and not self.db.catalog.has_database(self.database):
-                raise UnknownDatabase(f"Unknown database '{self.database}'")
+            # An unknown session database is not an error by itself (Databend's HTTP handler sets
+            # it unchecked: dbt connects with its schema, then creates it); resolving a name in
+            # it is (1003, from the catalog).
             ctx = QueryContext(self)
             if attachment is not None:
                 ctx.attachment = attachment
