@@ -241,6 +241,12 @@ class QueryApp:
     def post_query(self, request, user: str):
         fmt = self._format(request)
         query_request = parse_query_request(self._body(request))
+        # databend-py reads only the text NULL (a JSON null breaks its int() of a numeric column,
+        # and it cannot send settings from a DSN, as dbt-databend-cloud uses it): for it, NULL
+        # is text unless the session sets format_null_as_str
+        agent = request.getHeader(b"user-agent")
+        if agent is not None and agent.startswith(b"databend-py"):
+            query_request.nulls_as_text = True
         if query_request.sql.lstrip()[:7].lower() == "presign":
             self._presign_base(request)
         client_id = client_query_id(request.getHeader(b"x-databend-query-id"))
@@ -312,21 +318,23 @@ class QueryApp:
         if kept is not None:
             self.sessions.begin(kept, query)
         if r.attachment is not None:
-            self._execute(query, session, r.sql, fmt, attachment=r.attachment)
+            self._execute(query, session, r.sql, fmt, attachment=r.attachment,
+                          nulls_as_text=r.nulls_as_text)
             return query
         if sql_bytes(r.sql, config.thread_parse_sql_bytes) > config.thread_parse_sql_bytes:
             # a long statement parses in a thread (Session.parse is pure), and a long query is
             # bound there too; other statements bind, and everything runs, on this thread,
             # which keeps serving meanwhile
             d = self._run_in_thread(prepare_long_statement, session, r.sql, query.id)
-            d.addCallbacks(lambda prepared: self._execute(query, session, r.sql, fmt, prepared),
+            d.addCallbacks(lambda prepared: self._execute(query, session, r.sql, fmt, prepared,
+                                                          nulls_as_text=r.nulls_as_text),
                            lambda failure: self._not_parsed(query, failure))
             return d.addCallback(lambda _: query)
-        self._execute(query, session, r.sql, fmt)
+        self._execute(query, session, r.sql, fmt, nulls_as_text=r.nulls_as_text)
         return query
 
     def _execute(self, query: Query, session, sql: str, fmt: str, prepared=None,
-                 attachment=None) -> None:
+                 attachment=None, nulls_as_text: bool = False) -> None:
         """Bind and start `sql` for `query`; `prepared` is what prepare_long_statement made of
         it in a thread (its statement, or for a query its bound Result), None for short SQL."""
         if query.state != RUNNING:  # killed or aborted while its statement was parsed
@@ -344,7 +352,10 @@ class QueryApp:
                 return
         self.observer.executing(query)
         null_as_str = session.explicit_setting("format_null_as_str")
-        query.attach(result, fmt == SPEC if null_as_str is None else null_as_str == "1")
+        if null_as_str is None:  # the format's default (and databend-py's, see post_query)
+            query.attach(result, fmt == SPEC or nulls_as_text)
+        else:
+            query.attach(result, null_as_str == "1")
         query.run_inline(self.config.inline_steps, self.config.slice_secs, self._timer)
         query.start(self.cooperator)
 

@@ -34,6 +34,7 @@ class QueryRequest:
     page_rows: int | None = None
     buffer_rows: int | None = None
     attachment: object = None  # engine.StageAttachment of `stage_attachment`, if sent
+    nulls_as_text: bool = False  # render NULL as the text NULL unless the session says otherwise
 
 
 _UTF16_32_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE,
