@@ -26,6 +26,7 @@ DATABASE_ALREADY_EXISTS = 2301
 TABLE_ALREADY_EXISTS = 2302
 MEMORY_EXCEEDS_LIMIT = 2411
 UNKNOWN_STAGE = 2501
+STAGE_ALREADY_EXISTS = 2502
 UNKNOWN_VARIABLE = 2801
 
 
@@ -136,6 +137,10 @@ class UnknownStage(EngineError):
     """A stage name no stage has (Databend: "Stage 'x' does not exist.")."""
 
     code = UNKNOWN_STAGE
+
+
+class StageAlreadyExists(EngineError):
+    code = STAGE_ALREADY_EXISTS
 
 
 def arithmetic_message(exc: BaseException) -> str:

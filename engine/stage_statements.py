@@ -17,6 +17,7 @@ from engine.errors import BadArguments, EngineError, Unimplemented
 from engine.insert_plan import column_plan, insert_plan
 from engine.result import Column, Progress, Result
 from engine.stage_load import FileFormat, LoadTarget, read_file_rows, truthy
+from engine.stage_objects import resolve_file_format
 from engine.stages import StageLocation, parse_location
 from grammar import ast as A
 
@@ -100,7 +101,15 @@ def copy_into_table(session, ctx, stmt: A.CopyIntoTable) -> Result:
     if isinstance(file_format, str):
         raise BadArguments("FILE_FORMAT takes options in parentheses: FILE_FORMAT = (TYPE = CSV)",
                            position=stmt.pos)
-    fmt = FileFormat.from_options(dict(file_format))
+    location = parse_location(stmt.location)
+    stages = ctx.session.db.stages
+    stages.check_stage(location)
+    named = stages.named.get(location.stage)  # a named stage's own format and copy options
+    if named is not None:
+        options = {**named.copy_options, **options}
+    fmt = FileFormat.from_options(resolve_file_format(
+        stages, {**(named.file_format if named else {}),
+                 **{str(k).lower(): str(v) for k, v in file_format}}))
     on_error = _ON_ERROR.get(str(options.get("on_error", "abort")).lower())
     if on_error is None:
         raise BadArguments(f"ON_ERROR must be ABORT, CONTINUE or SKIP_FILE, not "
@@ -109,7 +118,6 @@ def copy_into_table(session, ctx, stmt: A.CopyIntoTable) -> Result:
     table = ctx.catalog.table(database, name, stmt.pos)
     positions = column_plan(table, stmt.columns)
     converters, fill = insert_plan(table, positions)
-    location = parse_location(stmt.location)
     files = _chosen_files(ctx, location, options.get("files"))
     force = truthy(options.get("force", "false"))
     history = table.copied_files

@@ -11,9 +11,9 @@ nothing.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from engine.errors import BadArguments, UnknownStage
+from engine.errors import BadArguments, StageAlreadyExists, UnknownStage
 
 USER_STAGE = "~"
 
@@ -62,19 +62,39 @@ def _clean_path(path: str, keep_trailing_slash: bool = False) -> str:
     return cleaned
 
 
+@dataclass(slots=True)
+class NamedStage:
+    """A stage made with CREATE STAGE: shared by every user, with its own default file format and
+    copy options (lower-case names, string values)."""
+
+    name: str
+    file_format: dict
+    copy_options: dict
+    comment: str
+    creator: str
+    created_on: float
+    files: dict = field(default_factory=dict)
+
+
 class StageStore:
-    """All stages of a Database: user stages by user name, each a dict path -> StagedFile."""
+    """All stages of a Database (user stages by user name, named stages by name, each holding a
+    dict path -> StagedFile) and the named file formats."""
 
     def __init__(self, total_bytes: int, file_bytes: int, clock=time.time):
         self.total_bytes = total_bytes
         self.file_bytes = file_bytes
         self.clock = clock
         self._user_stages: dict[str, dict[str, StagedFile]] = {}
+        self.named: dict[str, NamedStage] = {}
+        self.file_formats: dict[str, dict] = {}  # CREATE FILE FORMAT name -> options
         self.held = 0  # bytes of all stored files
 
     def _files(self, user: str, stage: str, create: bool = False) -> dict[str, StagedFile]:
         if stage != USER_STAGE:
-            raise UnknownStage(f"Stage '{stage}' does not exist.")
+            named = self.named.get(stage)
+            if named is None:
+                raise UnknownStage(f"Stage '{stage}' does not exist.")
+            return named.files
         files = self._user_stages.get(user)
         if files is None:
             files = {}
@@ -82,9 +102,32 @@ class StageStore:
                 self._user_stages[user] = files
         return files
 
+    def create_stage(self, stage: NamedStage, or_replace: bool, if_not_exists: bool) -> None:
+        """CREATE STAGE: 2502 when it exists (unless OR REPLACE, which drops its files, or IF
+        NOT EXISTS, which keeps the old one)."""
+        old = self.named.get(stage.name)
+        if old is not None:
+            if if_not_exists and not or_replace:
+                return
+            if not or_replace:
+                raise StageAlreadyExists(f"Stage '{stage.name}' already exists.")
+            self.held -= sum(len(f.data) for f in old.files.values())
+        self.named[stage.name] = stage
+
+    def drop_stage(self, name: str, if_exists: bool) -> None:
+        old = self.named.pop(name, None)
+        if old is None:
+            if if_exists:
+                return
+            raise UnknownStage(f"Unknown stage {name}")
+        self.held -= sum(len(f.data) for f in old.files.values())
+
     def check_stage(self, location: StageLocation) -> None:
         """UnknownStage (2501) unless the location's stage exists."""
         self._files("", location.stage)
+
+    def check_stage_name(self, name: str) -> None:
+        self._files("", name)
 
     def put(self, user: str, location: StageLocation, data: bytes) -> str:
         """Store `data` at `location` (a file path, replacing a file already there); returns the
@@ -105,6 +148,21 @@ class StageStore:
         files[path] = StagedFile(data, self.clock())
         self.held = held
         return path
+
+    def put_many(self, user: str, files: list[tuple[StageLocation, bytes]]) -> None:
+        """Store several new files, all or none (each is checked against the file limit and
+        together against the total before any is stored)."""
+        total = 0
+        for location, data in files:
+            if len(data) > self.file_bytes:
+                raise BadArguments(f"file of {len(data)} bytes exceeds the limit stage_file_bytes = "
+                                   f"{self.file_bytes}")
+            total += len(data)
+        if self.held + total > self.total_bytes:
+            raise BadArguments(f"storing {total} more bytes would take the stages past the limit "
+                               f"stage_bytes = {self.total_bytes}")
+        for location, data in files:
+            self.put(user, location, data)
 
     def get(self, user: str, location: StageLocation) -> bytes:
         """The bytes of the one file at `location`; 1006 when there is none."""

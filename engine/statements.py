@@ -33,8 +33,15 @@ from engine.result import ChangeSettings, Column, Progress, Result, UseDB
 from engine.runtime import check_like_pattern, like_predicate
 from engine.scope import Scope
 from engine.stage_load import insert_from_attachment
+from engine.stage_objects import (
+    create_file_format,
+    create_stage,
+    drop_stage_object,
+    show_stage_objects,
+)
 from engine.stage_statements import copy_into_table, list_stage, presign
 from engine.system import is_virtual_database, settings_rows, virtual_table, virtual_table_names
+from engine.unload import copy_into_stage
 from grammar import ast as A
 
 QUERY_TYPES = (A.Select, A.SetOperation, A.With)
@@ -458,4 +465,9 @@ _HANDLERS = {
     A.ListStage: list_stage,
     A.Presign: presign,
     A.CopyIntoTable: copy_into_table,
+    A.CopyIntoStage: copy_into_stage,
+    A.CreateStage: create_stage,
+    A.CreateFileFormat: create_file_format,
+    A.DropStageObject: drop_stage_object,
+    A.ShowStageObjects: show_stage_objects,
 }

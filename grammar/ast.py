@@ -423,3 +423,53 @@ class CopyIntoTable(Node):
     columns: tuple[str, ...] | None
     location: str
     options: tuple = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CopyIntoStage(Node):
+    """COPY INTO @stage[/prefix] FROM t | (query) [FILE_FORMAT = (...)] [SINGLE = b]
+    [MAX_FILE_SIZE = n] ...: options as in CopyIntoTable."""
+
+    location: str
+    table: tuple[str, ...] | None
+    query: Node | None
+    options: tuple = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CreateStage(Node):
+    """CREATE [OR REPLACE] STAGE [IF NOT EXISTS] s [FILE_FORMAT = (...)] [COMMENT = '...'] ..."""
+
+    name: str
+    or_replace: bool
+    if_not_exists: bool
+    options: tuple = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CreateFileFormat(Node):
+    """CREATE [OR REPLACE] FILE FORMAT [IF NOT EXISTS] f TYPE = CSV ..."""
+
+    name: str
+    or_replace: bool
+    if_not_exists: bool
+    options: tuple = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DropStageObject(Node):
+    """DROP STAGE / DROP FILE FORMAT [IF EXISTS] name (kind: "STAGE" or "FILE FORMAT")."""
+
+    kind: str
+    name: str
+    if_exists: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ShowStageObjects(Node):
+    """SHOW STAGES [LIKE ...], SHOW FILE FORMATS, DESC STAGE s (kind: STAGES, FILE FORMATS,
+    DESC STAGE; name for DESC)."""
+
+    kind: str
+    like: str | None = None
+    name: str | None = None

@@ -5,7 +5,13 @@ from __future__ import annotations
 from lark import Transformer, v_args
 
 from grammar import ast
-from grammar.rule_helpers import SemanticSyntaxError, ident_names, pos_of, unescape_string
+from grammar.rule_helpers import (
+    SemanticSyntaxError,
+    ident_name,
+    ident_names,
+    pos_of,
+    unescape_string,
+)
 
 
 @v_args(inline=True)
@@ -34,6 +40,38 @@ class StageRules(Transformer):
     def copy_into_table(self, name, columns, location, *options):
         return ast.CopyIntoTable(ident_names(name), columns, str(location), tuple(options),
                                  pos=pos_of(name[0]))
+
+    def copy_into_stage(self, location, source, *options):
+        if isinstance(source, ast.Node):
+            return ast.CopyIntoStage(str(location), None, source, tuple(options), pos=pos_of(location))
+        return ast.CopyIntoStage(str(location), ident_names(source), None, tuple(options),
+                                 pos=pos_of(location))
+
+    def replace_existing(self):
+        return True
+
+    def create_stage(self, or_replace, if_not_exists, name, *options):
+        return ast.CreateStage(ident_name(name), bool(or_replace), bool(if_not_exists),
+                               tuple(options), pos=pos_of(name))
+
+    def create_file_format(self, or_replace, if_not_exists, name, *options):
+        return ast.CreateFileFormat(ident_name(name), bool(or_replace), bool(if_not_exists),
+                                    tuple(options), pos=pos_of(name))
+
+    def drop_stage(self, if_exists, name):
+        return ast.DropStageObject("STAGE", ident_name(name), bool(if_exists), pos=pos_of(name))
+
+    def drop_file_format(self, if_exists, name):
+        return ast.DropStageObject("FILE FORMAT", ident_name(name), bool(if_exists), pos=pos_of(name))
+
+    def show_stages(self, like):
+        return ast.ShowStageObjects("STAGES", like)
+
+    def show_file_formats(self):
+        return ast.ShowStageObjects("FILE FORMATS")
+
+    def describe_stage(self, name):
+        return ast.ShowStageObjects("DESC STAGE", name=ident_name(name), pos=pos_of(name))
 
     def copy_option_group(self, name, *items):
         if items and all(isinstance(item, str) for item in items):
