@@ -153,7 +153,7 @@ class StageStore:
         """Store several new files, all or none (each is checked against the file limit and
         together against the total before any is stored)."""
         total = 0
-        for location, data in files:
+        for _, data in files:
             if len(data) > self.file_bytes:
                 raise BadArguments(f"file of {len(data)} bytes exceeds the limit stage_file_bytes = "
                                    f"{self.file_bytes}")
