@@ -67,7 +67,8 @@ class Table:
                         has_null[i] = True
         else:
             for i, flag in enumerate(has_null):
-                if not flag and self.columns[i].type.nullable and any(r[i] is None for r in rows):
+                # `in` over a C iterator: identity is checked first, no Python frame per row
+                if not flag and self.columns[i].type.nullable and None in map(itemgetter(i), rows):
                     has_null[i] = True
         has_negative = self.has_negative
         for i in self.int_positions:

@@ -12,16 +12,17 @@ is removed from the stage once its rows are in the table.
 
 from __future__ import annotations
 
-import codecs
 import csv
 import gzip
 import io
 import json
 from dataclasses import dataclass, field
+from itertools import islice
 
 from engine.conversion import type_default
 from engine.errors import BadArguments, BadBytes, EngineError, Unimplemented
 from engine.memory import batch_bytes
+from engine.record_convert import Refused, batch_converter, collection_paused
 from engine.stages import StageLocation, parse_location
 
 # Databend's file format option defaults (CSV, TSV, NDJSON)
@@ -89,35 +90,83 @@ def truthy(value) -> bool:
 
 
 def _text_stream(data: bytes, compression: str):
-    """The file as a stream of text lines (decompressed and decoded lazily)."""
+    """The file as text, decompressed and decoded as it is read (never whole)."""
     raw = io.BytesIO(data)
     if compression == "gzip" or (compression == "auto" and data[:2] == b"\x1f\x8b"):
         raw = gzip.GzipFile(fileobj=raw)
-    return codecs.getreader("utf-8")(raw, errors="strict")
+    # newline="": the csv module sees line ends as they are (CRLF inside quoted fields kept)
+    return io.TextIOWrapper(raw, encoding="utf-8", errors="strict", newline="")
 
 
-def _records(fmt: FileFormat, stream):
-    """(line number, list of field texts or dict for NDJSON) per record."""
+def _record_batches(fmt: FileFormat, stream, size: int):
+    """(number of the first record, list of records) of at most `size` records: lists of field
+    texts for CSV/TSV, dicts for NDJSON. Records are numbered from 1 (for CSV, the record's
+    number is its line's unless a quoted field spans lines)."""
+    number = 1
     if fmt.type == "ndjson":
-        for number, line in enumerate(stream, 1):
-            if not line.strip():
-                continue
-            try:
-                value = json.loads(line)
-            except ValueError:
-                raise BadArguments(f"invalid JSON at line {number}") from None
-            if not isinstance(value, dict):
-                raise BadArguments(f"line {number} is not a JSON object")
-            yield number, {str(k).lower(): v for k, v in value.items()}
-        return
+        lines = iter(stream)
+        while True:
+            chunk = list(islice(lines, size))
+            if not chunk:
+                return
+            records = []
+            for offset, line in enumerate(chunk):
+                if not line.strip():
+                    continue
+                try:
+                    value = json.loads(line)
+                except ValueError:
+                    raise BadArguments(f"invalid JSON at line {number + offset}") from None
+                if not isinstance(value, dict):
+                    raise BadArguments(f"line {number + offset} is not a JSON object")
+                records.append({str(k).lower(): v for k, v in value.items()})
+            yield number, records
+            number += len(chunk)
     if fmt.type == "tsv":
-        reader = csv.reader(stream, delimiter=fmt.field_delimiter, quoting=csv.QUOTE_NONE,
-                            escapechar="\\")
-    else:
-        reader = csv.reader(stream, delimiter=fmt.field_delimiter, quotechar=fmt.quote or '"',
-                            doublequote=True, strict=False)
-    for record in reader:
-        yield reader.line_num, record
+        delimiter = fmt.field_delimiter
+        lines = iter(stream)
+        while True:
+            chunk = list(islice(lines, size))
+            if not chunk:
+                return
+            records = []
+            for line in chunk:
+                line = line.rstrip("\r\n")
+                fields = line.split(delimiter)
+                if "\\" in line:
+                    fields = [_tsv_unescape(f) for f in fields]
+                records.append(fields)
+            yield number, records
+            number += len(chunk)
+    reader = csv.reader(stream, delimiter=fmt.field_delimiter, quotechar=fmt.quote or '"',
+                        doublequote=True, strict=False)
+    while True:
+        chunk = list(islice(reader, size))
+        if not chunk:
+            return
+        yield number, chunk
+        number += len(chunk)
+
+
+_TSV_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "0": "\0", "\\": "\\"}
+
+
+def _tsv_unescape(field: str) -> str:
+    """A TSV field with its backslash escapes (\\t, \\n, \\r, \\0, \\\\) undone; `\\N` stays
+    (it is the NULL text)."""
+    if field == "\\N" or "\\" not in field:
+        return field
+    out, i = [], 0
+    while i < len(field):
+        c = field[i]
+        if c == "\\" and i + 1 < len(field):
+            nxt = field[i + 1]
+            out.append(_TSV_ESCAPES.get(nxt, nxt))
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
 
 
 def insert_from_attachment(ctx, stmt, table, positions, converters, fill, progress, report_column):
@@ -153,19 +202,23 @@ def _attachment_steps(ctx, table, positions, converters, fill, progress, fmt, da
 
 @dataclass(frozen=True, slots=True)
 class LoadTarget:
-    """The written columns of a table: names, converters, the row filler and, per column, whether
-    it takes NULL and its default (for EMPTY_FIELD_AS = FIELD_DEFAULT)."""
+    """The written columns of a table: names, types, converters, the row filler and, per column,
+    its default (for EMPTY_FIELD_AS = FIELD_DEFAULT)."""
 
     names: list
+    types: list
     converters: list
     fill: object
     defaults: list
+    positions: list  # where the written columns are in the table
+    table_defaults: list  # every table column's default (for the columns not written)
 
     @classmethod
     def of(cls, table, positions, converters, fill) -> LoadTarget:
+        defaults = [c.default if c.default is not None else type_default(c.type) for c in table.columns]
         columns = [table.columns[i] for i in positions]
-        return cls([c.name for c in columns], converters, fill,
-                   [c.default if c.default is not None else type_default(c.type) for c in columns])
+        return cls([c.name for c in columns], [c.type for c in columns], converters, fill,
+                   [defaults[i] for i in positions], list(positions), defaults)
 
 
 @dataclass(slots=True)
@@ -182,54 +235,88 @@ def read_file_rows(ctx, fmt: FileFormat, data: bytes, name: str, target: LoadTar
     """Convert the records of one file (a generator: yields [] every step_rows records and
     returns a FileOutcome). on_error: `abort` raises at the first bad record (naming file, line
     and column); `continue` skips bad records and counts them; `skip_file` stops at the first and
-    keeps no row of the file."""
+    keeps no row of the file.
+
+    A batch of CSV/TSV records goes through the generated converter (engine.record_convert);
+    a batch it refuses is converted again record by record, which says why."""
     step_rows = max(1, ctx.limits.step_rows)
-    names, converters, fill, defaults = target.names, target.converters, target.fill, target.defaults
-    width = len(names)
+    fast = None
+    if fmt.type != "ndjson":
+        fast = batch_converter(target.types, target.converters, target.defaults, target.positions,
+                               target.table_defaults, fmt.null_display, fmt.empty_field_as)
     outcome = FileOutcome([])
-    rows, pending = outcome.rows, 0
-    records = _records(fmt, _text_stream(data, fmt.compression))
+    skip = fmt.skip_header if fmt.type != "ndjson" else 0
     try:
-        for number, record in records:
-            if number <= fmt.skip_header and fmt.type != "ndjson":
-                continue
-            try:
-                if fmt.type == "ndjson":
-                    values = [record.get(column) for column in names]
-                elif len(record) != width:
-                    if not record or (record == [""] and width != 1):
-                        continue  # a blank line
-                    raise BadArguments(f"expected {width} fields, got {len(record)}")
-                else:
-                    values = [_field(text, fmt, defaults[i]) for i, text in enumerate(record)]
-                try:
-                    row = tuple([conv(v) for conv, v in zip(converters, values, strict=True)])
-                except EngineError as exc:
-                    i = _failing_column(converters, values)
-                    raise BadBytes(f"Invalid value {values[i]!r} for column {i} ({names[i]}): "
-                                   f"{exc.message}, at line {number}") from None
-            except EngineError as exc:
-                if on_error == "abort":
-                    raise
-                outcome.errors_seen += 1
-                if outcome.first_error is None:
-                    outcome.first_error, outcome.first_error_line = exc.message, number
-                if on_error == "skip_file":
-                    outcome.rows = []
-                    return outcome
-                continue
-            rows.append(fill(row) if fill is not None else row)
-            pending += 1
-            if pending >= step_rows:
-                ctx.memory.charge(batch_bytes(rows[-pending:]))
-                pending = 0
-                yield []
+        batches = _record_batches(fmt, _text_stream(data, fmt.compression), step_rows)
+        while True:
+            # Reading and converting a batch allocates thousands of field lists and row tuples,
+            # none in a cycle: the collections they would trigger only cost time (about half
+            # of it), so collection pauses for the batch.
+            with collection_paused():
+                batch = next(batches, None)
+                if batch is None:
+                    break
+                first, records = batch
+                if skip >= first:  # header records to skip in this batch
+                    cut = min(skip - first + 1, len(records))
+                    records, first = records[cut:], first + cut
+                rows = None
+                if fast is not None:
+                    try:
+                        rows = fast(records)
+                    except (Refused, ValueError, TypeError, KeyError, ArithmeticError, EngineError):
+                        rows = None  # the slow path says why
+                if rows is None:
+                    rows, stop = _convert_slowly(first, records, fmt, target, on_error, outcome)
+                    if stop:
+                        outcome.rows = []
+                        return outcome
+            if rows:
+                ctx.memory.charge(batch_bytes(rows))
+                outcome.rows += rows
+            yield []
     except EngineError as exc:
         raise type(exc)(f"{exc.message} (loading {name})") from None
     except (UnicodeDecodeError, OSError, EOFError, csv.Error) as exc:
         raise BadArguments(f"loading {name}: the file cannot be read as {fmt.type.upper()} "
                            f"({type(exc).__name__})") from None
     return outcome
+
+
+def _convert_slowly(first: int, records: list, fmt: FileFormat, target: LoadTarget, on_error: str,
+                    outcome: FileOutcome) -> tuple[list, bool]:
+    """The rows of a batch converted one by one: (rows, stop) — stop when ON_ERROR = SKIP_FILE
+    met a bad record; with ABORT the first bad record raises."""
+    names, converters, fill, defaults = target.names, target.converters, target.fill, target.defaults
+    width = len(names)
+    rows = []
+    for number, record in enumerate(records, first):
+        try:
+            if fmt.type == "ndjson":
+                values = [record.get(column) for column in names]
+            elif len(record) != width:
+                if not record or (record == [""] and width != 1):
+                    continue  # a blank line
+                raise BadArguments(f"expected {width} fields, got {len(record)}, at line {number}")
+            else:
+                values = [_field(text, fmt, defaults[i]) for i, text in enumerate(record)]
+            try:
+                row = tuple([conv(v) for conv, v in zip(converters, values, strict=True)])
+            except EngineError as exc:
+                i = _failing_column(converters, values)
+                raise BadBytes(f"Invalid value {values[i]!r} for column {i} ({names[i]}): "
+                               f"{exc.message}, at line {number}") from None
+        except EngineError as exc:
+            if on_error == "abort":
+                raise
+            outcome.errors_seen += 1
+            if outcome.first_error is None:
+                outcome.first_error, outcome.first_error_line = exc.message, number
+            if on_error == "skip_file":
+                return rows, True
+            continue
+        rows.append(fill(row) if fill is not None else row)
+    return rows, False
 
 
 def _field(text: str, fmt: FileFormat, default):

@@ -139,4 +139,4 @@ def test_copy_runs_in_bounded_steps():
     _put(db, "@~/big.csv", b"".join(b"%d,x\n" % i for i in range(55)))
     result = db.session().execute("COPY INTO t FROM @~/big.csv")
     batches = list(result.batches())
-    assert batches.count([]) == 5 and batches[-1] == [("big.csv", 55, 0, None, None)]
+    assert batches.count([]) == 6 and batches[-1] == [("big.csv", 55, 0, None, None)]
