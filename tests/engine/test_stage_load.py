@@ -141,3 +141,34 @@ def test_locations_refuse_parent_segments_and_options_are_checked():
         FileFormat.from_options({"type": "XML"})
     with pytest.raises(engine.EngineError, match="skip_header"):
         FileFormat.from_options({"skip_header": "x"})
+
+
+def test_bad_files_name_the_problem_and_load_nothing():
+    db, s = _db()
+    good = gzip.compress(b"".join(b"%d,x,true,1\n" % i for i in range(1000)))
+    _put(db, "@~/cut.csv.gz", good[:len(good) // 2])
+    with pytest.raises(engine.EngineError) as err:
+        _load(s, location="@~/cut.csv.gz", fmt={"compression": "gzip"})
+    assert err.value.code == 1006 and "cannot be read as CSV" in err.value.message
+    _put(db, "@~/latin1.csv", "1,caf\u00e9,true,1\n".encode("latin-1"))
+    with pytest.raises(engine.EngineError, match="cannot be read as CSV"):
+        _load(s, location="@~/latin1.csv")
+    _put(db, "@~/short.csv", b"1,x,true,1\n2,y,false\n")
+    with pytest.raises(engine.EngineError, match="expected 4 fields, got 3, at line 2"):
+        _load(s, location="@~/short.csv")
+    assert list(s.execute("SELECT count(*) FROM t")) == [(0,)]
+
+
+def test_tsv_escapes_and_nulls():
+    db, s = _db()
+    _put(db, "@~/e.tsv", b"1\ta\\tb\\nc\\\\d\ttrue\t\\N\n")
+    _load(s, location="@~/e.tsv", fmt={"type": "TSV"})
+    assert list(s.execute("SELECT a, b, d FROM t")) == [(1, "a\tb\nc\\d", None)]
+
+
+def test_out_of_range_integers_take_the_slow_path_and_fail_by_name():
+    db, s = _db()
+    _put(db, "@~/big.csv", b"1,x,true,1\n3000000000,y,true,1\n")
+    with pytest.raises(engine.EngineError) as err:
+        _load(s, location="@~/big.csv")
+    assert err.value.code == 1046 and "column 0 (a)" in err.value.message and "line 2" in err.value.message
