@@ -42,6 +42,7 @@ from engine.scope import (
     has_aggregate,
     split_and,
 )
+from engine.stage_scan import stage_relation
 from engine.system import is_virtual_database, virtual_table
 from grammar import ast as A
 
@@ -448,6 +449,8 @@ class Planner(ExpressionBinder):
             return Rel(plan, [(alias, c.name, cid, c.type) for c, cid in zip(table.columns, layout, strict=False)])
         if isinstance(node, A.SubqueryRef):
             return self._derived(node.query, node.alias, node.column_aliases, parent, ctes, node.pos)
+        if isinstance(node, A.StageRef):
+            return stage_relation(self, node)
         if isinstance(node, A.TableFunction):
             if node.name != "numbers" or len(node.args) != 1:
                 raise UnknownFunction(f"Unknown table function {node.name}", position=node.pos)

@@ -89,7 +89,7 @@ def truthy(value) -> bool:
     return str(value).strip().lower() in ("true", "1", "yes")
 
 
-def _text_stream(data: bytes, compression: str):
+def text_stream(data: bytes, compression: str):
     """The file as text, decompressed and decoded as it is read (never whole)."""
     raw = io.BytesIO(data)
     if compression == "gzip" or (compression == "auto" and data[:2] == b"\x1f\x8b"):
@@ -98,7 +98,7 @@ def _text_stream(data: bytes, compression: str):
     return io.TextIOWrapper(raw, encoding="utf-8", errors="strict", newline="")
 
 
-def _record_batches(fmt: FileFormat, stream, size: int):
+def record_batches(fmt: FileFormat, stream, size: int):
     """(number of the first record, list of records) of at most `size` records: lists of field
     texts for CSV/TSV, dicts for NDJSON. Records are numbered from 1 (for CSV, the record's
     number is its line's unless a quoted field spans lines)."""
@@ -247,7 +247,7 @@ def read_file_rows(ctx, fmt: FileFormat, data: bytes, name: str, target: LoadTar
     outcome = FileOutcome([])
     skip = fmt.skip_header if fmt.type != "ndjson" else 0
     try:
-        batches = _record_batches(fmt, _text_stream(data, fmt.compression), step_rows)
+        batches = record_batches(fmt, text_stream(data, fmt.compression), step_rows)
         while True:
             # Reading and converting a batch allocates thousands of field lists and row tuples,
             # none in a cycle: the collections they would trigger only cost time (about half

@@ -13,6 +13,9 @@ from __future__ import annotations
 import datetime
 
 from engine import types as T
+from engine.copy_query import COPY_COLUMNS as _COPY_COLUMNS
+from engine.copy_query import COPY_OPTIONS as _COPY_OPTIONS
+from engine.copy_query import copy_from_query
 from engine.errors import BadArguments, EngineError, Unimplemented
 from engine.insert_plan import column_plan, insert_plan
 from engine.result import Column, Progress, Result
@@ -29,13 +32,7 @@ _NULLABLE_STRING = T.STRING.as_nullable(True)
 _LIST_COLUMNS = [("name", T.STRING), ("size", T.UINT64), ("md5", _NULLABLE_STRING),
                  ("last_modified", T.STRING), ("creator", _NULLABLE_STRING)]
 _INT32 = T.SqlType("Int32")
-_COPY_COLUMNS = [("File", T.STRING), ("Rows_loaded", _INT32), ("Errors_seen", _INT32),
-                 ("First_error", _NULLABLE_STRING), ("First_error_line", _INT32.as_nullable(True))]
 _PRESIGN_COLUMNS = [("method", T.STRING), ("headers", T.STRING), ("url", T.STRING)]
-# COPY options accepted (those without an effect here are accepted for compatibility)
-_COPY_OPTIONS = frozenset({"files", "pattern", "file_format", "purge", "force", "on_error",
-                           "size_limit", "max_files", "split_size", "disable_variant_check",
-                           "return_failed_only", "column_match_mode"})
 _ON_ERROR = {"abort": "abort", "continue": "continue", "skip_file": "skip_file"}
 
 
@@ -92,6 +89,8 @@ def presign(session, ctx, stmt: A.Presign) -> Result:
 def copy_into_table(session, ctx, stmt: A.CopyIntoTable) -> Result:
     """COPY INTO t [(cols)] FROM @stage[/path] [FILES = (...)] [FILE_FORMAT = (...)] [PURGE]
     [FORCE] [ON_ERROR]: every file read in steps, all rows appended together at the end."""
+    if stmt.query is not None:
+        return copy_from_query(ctx, stmt)
     options = dict(stmt.options)
     unknown = sorted(set(options) - _COPY_OPTIONS)
     if unknown:
@@ -118,7 +117,7 @@ def copy_into_table(session, ctx, stmt: A.CopyIntoTable) -> Result:
     table = ctx.catalog.table(database, name, stmt.pos)
     positions = column_plan(table, stmt.columns)
     converters, fill = insert_plan(table, positions)
-    files = _chosen_files(ctx, location, options.get("files"))
+    files = stages.choose(ctx.user, location, options.get("files"))
     force = truthy(options.get("force", "false"))
     history = table.copied_files
     owner = (ctx.user, location.stage)
@@ -130,22 +129,6 @@ def copy_into_table(session, ctx, stmt: A.CopyIntoTable) -> Result:
                         history, owner, progress)
     return Result([Column(n, t.display()) for n, t in _COPY_COLUMNS], steps, progress=progress,
                   types=[t for _, t in _COPY_COLUMNS])
-
-
-def _chosen_files(ctx, location: StageLocation, names) -> list:
-    """(path, StagedFile) of the files a COPY reads: FILES under the location's folder, else the
-    file the location names or every file under it."""
-    stages = ctx.session.db.stages
-    if names is None:
-        return stages.list(ctx.user, location)
-    if isinstance(names, str):
-        names = (names,)
-    folder = location.path if not location.path or location.path.endswith("/") else location.path + "/"
-    chosen = []
-    for file_name in names:
-        found = stages.list(ctx.user, StageLocation(location.stage, folder + file_name.lstrip("/")))
-        chosen.extend(found[:1])
-    return chosen
 
 
 def _copy_steps(ctx, table, target, fmt, on_error, files, location, purge, history, owner,
@@ -168,3 +151,4 @@ def _copy_steps(ctx, table, target, fmt, on_error, files, location, purge, histo
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
     yield answer
+

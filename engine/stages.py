@@ -184,6 +184,20 @@ class StageStore:
         folder = prefix if prefix.endswith("/") else prefix + "/"
         return sorted((p, f) for p, f in files.items() if p.startswith(folder))
 
+    def choose(self, user: str, location: StageLocation, names=None) -> list[tuple[str, StagedFile]]:
+        """(path, file) of the files a COPY or a stage scan reads: FILES (`names`) under the
+        location's folder, else the file the location names or every file under it."""
+        if names is None:
+            return self.list(user, location)
+        if isinstance(names, str):
+            names = (names,)
+        folder = location.path if not location.path or location.path.endswith("/") else location.path + "/"
+        chosen = []
+        for file_name in names:
+            found = self.list(user, StageLocation(location.stage, folder + file_name.lstrip("/")))
+            chosen.extend(found[:1])
+        return chosen
+
     def remove(self, user: str, location: StageLocation) -> int:
         """Remove the files `list` would show; returns how many were removed."""
         files = self._files(user, location.stage)

@@ -421,8 +421,9 @@ class CopyIntoTable(Node):
 
     table: tuple[str, ...]
     columns: tuple[str, ...] | None
-    location: str
+    location: str | None  # None when the rows come from `query` (a SELECT ... FROM @stage)
     options: tuple = ()
+    query: Node | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,3 +474,13 @@ class ShowStageObjects(Node):
     kind: str
     like: str | None = None
     name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StageRef(Node):
+    """@stage[/path] [(FILE_FORMAT => ..., FILES => (...), PATTERN => ...)] [AS alias] in FROM:
+    the records of staged files, their fields as $1, $2 ... (options as in CopyIntoTable)."""
+
+    location: str
+    options: tuple = ()
+    alias: str | None = None
