@@ -23,7 +23,7 @@ ERRORS = [
     ("SELECT\n  a,\n  FROM t", 3, 3),
     ("SELECT a\nFROM t\nWHERE", 3, 6),
     ("SELECT CAST(1 AS foo)", 1, 18),
-    ("CREATE TABLE t (a INT, b BLOB)", 1, 26),
+    ("CREATE TABLE t (a INT, b BLOBBY)", 1, 26),
     ("SELECT CAST(1 AS DECIMAL(1.5))", 1, 26),
     ("SELECT CAST(1 AS double float)", 1, 25),
     ("SELECT 1e999", 1, 8),
