@@ -41,11 +41,15 @@ class DdlRules(Transformer):
         first, after = position if position is not None else (False, None)
         return ast.AddColumn(column, first, after, pos=column.pos)
 
-    def first_position(self, _token):
-        return (True, None)
-
-    def after_position(self, name):
-        return (False, ident_name(name))
+    def column_position(self, word, name):
+        """FIRST or AFTER <column>."""
+        keyword = word.value.upper() if word.type == "NAME" else ""
+        if keyword == "FIRST" and name is None:
+            return (True, None)
+        if keyword == "AFTER" and name is not None:
+            return (False, ident_name(name))
+        raise SemanticSyntaxError(f"unexpected `{word.value}`, expecting `FIRST` or `AFTER`",
+                                  (word.line, word.column), len(word.value))
 
     def drop_column(self, name):
         return ast.DropColumn(ident_name(name), pos=(name.line, name.column))
