@@ -152,6 +152,7 @@ class Session:
             if not isinstance(stmt, A.UseDatabase) and not self.db.catalog.has_database(self.database):
                 raise UnknownDatabase(f"Unknown database '{self.database}'")
             ctx = QueryContext(self)
+            ctx.sql = sql  # the statement's text (a view keeps its query's text)
             result = run_statement(self, ctx, stmt)
         except BaseException as exc:  # noqa: BLE001 - free what it held; no raw exception escapes
             if ctx is not None:

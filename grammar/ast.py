@@ -441,8 +441,9 @@ class RenameColumn(Node):
 
 @dataclass(frozen=True, slots=True)
 class ModifyColumn(Node):
-    name: str
-    type: TypeName
+    """MODIFY [COLUMN] c type [NULL | NOT NULL] [DEFAULT x]: the column's new definition."""
+
+    column: ColumnDef
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,8 +60,8 @@ class DdlRules(Transformer):
     def rename_table_to(self, name):
         return ast.RenameTableTo(ident_names(name), pos=pos_of(name[0]))
 
-    def modify_column(self, name, type_name):
-        return ast.ModifyColumn(ident_name(name), type_name, pos=(name.line, name.column))
+    def modify_column(self, column):
+        return ast.ModifyColumn(column, pos=column.pos)
 
     def rename_table(self, if_exists, name, new_name):
         return ast.RenameTable(ident_names(name), ident_names(new_name), bool(if_exists), pos=pos_of(name[0]))
