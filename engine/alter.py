@@ -19,6 +19,7 @@ from engine.errors import (
     SemanticError,
     TableVersionMismatched,
     Unimplemented,
+    UnknownColumn,
     UnknownTable,
 )
 from engine.memory import batch_bytes
@@ -96,7 +97,9 @@ def _default_sql(value, written) -> str:
 
 
 def _rename_column(ctx, table: Table, action: A.RenameColumn) -> Result:
-    i = _position(table, action.old, action.pos)
+    i = table.column_index(action.old)
+    if i is None:
+        raise SemanticError("rename column not existed", position=action.pos)
     if table.column_index(action.new) is not None:
         raise SemanticError("new column name existed", position=action.pos)
     old = table.columns[i]
@@ -147,7 +150,9 @@ def _drop_column(ctx, table: Table, action: A.DropColumn) -> Result:
 
 def _modify_column(ctx, table: Table, action: A.ModifyColumn) -> Result:
     cd = action.column
-    i = _position(table, cd.name, action.pos)
+    i = table.column_index(cd.name)
+    if i is None:
+        raise UnknownColumn(f"Cannot find column {cd.name}", position=action.pos)
     column = table_column(ctx, cd)
     column.name = table.columns[i].name
     if not cd.comment:

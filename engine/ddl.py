@@ -84,7 +84,7 @@ def rename_table(ctx, name_parts, new_parts, if_exists: bool, pos) -> Result:
     except UnknownTable:
         if if_exists:
             return empty_result()
-        raise
+        raise UnknownTable(f"Unknown table '{name}'", position=pos) from None
     tables = catalog.database(database)
     clash = next((t for key, t in tables.items() if key.lower() == new_name.lower()), None)
     if (clash is not None and clash is not table) or catalog.view(database, new_name) is not None:

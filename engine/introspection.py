@@ -9,7 +9,6 @@ import datetime
 from engine import settings as S
 from engine import types as T
 from engine.catalog import TableColumn, View
-from engine.conversion import type_default
 from engine.errors import UNKNOWN_VIEW, EngineError, UnknownDatabase, UnknownTable
 from engine.result import Column, Progress, Result
 from engine.runtime import check_like_pattern, like_predicate
@@ -168,13 +167,7 @@ def _show_columns(ctx, stmt: A.Show, match) -> Result:
         if not match(c.name):
             continue
         nullable = c.type.can_be_null
-        if c.default_sql is not None:
-            default = c.default_sql
-        elif nullable:
-            default = ""
-        else:
-            v = type_default(c.type) if c.type.name != "Null" else None
-            default = "" if v is None or isinstance(v, str) else T.render_value(v)
+        default = c.default_sql if c.default_sql is not None else ""  # only a written default shows
         row = (c.name, c.type.sql_name(), "YES" if nullable else "NO", default, None, None)
         if stmt.full:
             comment = f"'{c.comment}'" if c.comment else ""
