@@ -8,10 +8,10 @@ from grammar import ast
 from grammar.keywords import IMPLICIT_ALIAS_FORBIDDEN_WORDS, NEVER_ALIAS_WORDS
 from grammar.rule_helpers import (
     CommentOption,
+    SemanticSyntaxError,
     checked_alias,
     ident_name,
     ident_names,
-    SemanticSyntaxError,
     pos_of,
     unescape_string,
 )
