@@ -12,6 +12,7 @@ from engine.alter import alter_table
 from engine.catalog import Table, TableColumn
 from engine.conversion import type_default, value_converter
 from engine.ddl import (
+    composite_default_text,
     create_database,
     create_table_like,
     run_rename_table,
@@ -477,6 +478,9 @@ def _describe(session, ctx, stmt: A.Describe):
 
 
 def _default_text(t):
+    composite = composite_default_text(t)
+    if composite is not None:
+        return composite
     v = type_default(t)
     return T.render_value(v) if not isinstance(v, str) else "''"
 

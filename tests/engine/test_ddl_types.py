@@ -93,3 +93,10 @@ def test_bad_type_names_are_syntax_errors(s, sql):
 def test_first_and_after_stay_aliases(s):
     assert rows(s, "SELECT 1 first, 2 after") == [(1, 2)]
     assert [c.name for c in s.execute("SELECT 1 first, 2 after").schema] == ["first", "after"]
+
+
+def test_describe_defaults_of_not_null_composite_columns(s):
+    rows(s, "CREATE TABLE ty (a TUPLE(INT, STRING) NOT NULL, c BITMAP NOT NULL, f VARIANT NOT NULL, "
+            "g BINARY NOT NULL, h MAP(STRING, INT) NOT NULL)")
+    assert [(r[0], r[3]) for r in rows(s, "DESC ty")] == [
+        ("a", "(NULL, NULL)"), ("c", "''"), ("f", "'null'"), ("g", ""), ("h", "{}")]
