@@ -162,6 +162,12 @@ class Catalog:
             view.table_id = self.new_table_id()
         views[view.name] = view
 
+    def rename_view(self, view: View, new_name: str) -> None:
+        views = self.views[view.database]
+        del views[view.name]
+        view.name = new_name
+        views[new_name] = view
+
     def drop_view(self, database: str, name: str) -> None:
         view = self.view(database, name)
         if view is not None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from engine.catalog import Table, TableColumn
 from engine.errors import (
-    TABLE_ENGINE_NOT_SUPPORTED,
     UNDROP_TABLE_ALREADY_EXISTS,
     UNDROP_TABLE_HAS_NO_HISTORY,
     BadArguments,
@@ -84,21 +83,30 @@ def rename_table(ctx, name_parts, new_parts, if_exists: bool, pos) -> Result:
         new_database = database
     if new_database != database:
         raise BadArguments("Rename table not allow modify catalog or database", position=pos)
-    if catalog.view(database, name) is not None:
-        raise EngineError(f"{database}.{name} engine is VIEW that doesn't support rename",
-                          code=TABLE_ENGINE_NOT_SUPPORTED, position=pos)
+    view = catalog.view(database, name)
+    if view is not None:  # RENAME TABLE renames a view too (dbt renames its new views so)
+        if _name_taken(catalog, database, new_name, view):
+            raise TableAlreadyExists(f"Table '{new_name}' already exists", position=pos)
+        catalog.rename_view(view, new_name)
+        return empty_result()
     try:
         table = catalog.table(database, name, pos)
     except UnknownTable:
         if if_exists:
             return empty_result()
         raise UnknownTable(f"Unknown table '{name}'", position=pos) from None
-    tables = catalog.database(database)
-    clash = next((t for key, t in tables.items() if key.lower() == new_name.lower()), None)
-    if (clash is not None and clash is not table) or catalog.view(database, new_name) is not None:
+    if _name_taken(catalog, database, new_name, table):
         raise TableAlreadyExists(f"Table '{new_name}' already exists", position=pos)
     catalog.swap_table(table, copy_table(table, name=new_name))
     return empty_result()
+
+
+def _name_taken(catalog, database: str, name: str, renamed) -> bool:
+    """Whether a table or view other than `renamed` is called `name` in `database`."""
+    tables = catalog.database(database)
+    clash = next((t for key, t in tables.items() if key.lower() == name.lower()), None)
+    view = catalog.view(database, name)
+    return (clash is not None and clash is not renamed) or (view is not None and view is not renamed)
 
 
 def run_rename_table(session, ctx, stmt: A.RenameTable) -> Result:

@@ -157,3 +157,12 @@ def test_drop_database_drops_its_views(s):
     rows(s, "DROP DATABASE d")
     rows(s, "CREATE DATABASE d")
     assert rows(s, "SHOW VIEWS FROM d") == []
+
+
+def test_rename_table_renames_a_view(s):
+    rows(s, "CREATE VIEW v AS SELECT a FROM t")
+    rows(s, "RENAME TABLE v TO v2")  # as Databend 1.2.453 (dbt renames its new views so)
+    rows(s, "ALTER TABLE v2 RENAME TO v3")
+    assert rows(s, "SELECT * FROM v3 ORDER BY a") == [(1,), (2,)]
+    assert rows(s, "SHOW VIEWS") == [("v3", "SELECT a FROM t")]
+    assert error_code(s, "RENAME TABLE v3 TO t") == 2302
