@@ -115,6 +115,7 @@ class View:
     created_on: datetime.datetime = field(default_factory=lambda: datetime.datetime.now(datetime.UTC))
     updated_on: datetime.datetime | None = None
     engine: str = "VIEW"
+    columns: list = field(default_factory=list)  # (name, SqlType) when it was created
 
 
 def _find(items: dict, name: str):

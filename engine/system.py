@@ -94,6 +94,10 @@ def _columns(ctx):
             rows.append((c.name, db, table.name, c.type.display(), c.type.sql_name(),
                          "DEFAULT" if c.default_sql is not None else "", _default_text(c),
                          "YES" if c.type.nullable else "NO", c.comment))
+    for db, view in _stored_views(ctx):
+        for column, t in view.columns:
+            rows.append((column, db, view.name, t.display(), t.sql_name(), "", "",
+                         "YES" if t.can_be_null else "NO", ""))
     for name, vt, _ in _listed_virtual_tables():
         for column, t in vt.columns:
             rows.append((column, "system", name, t.display(), t.sql_name(), "", "",
@@ -253,6 +257,10 @@ def _schema_columns(ctx):
             rows.append(("default", db, table.name, c.name, position, None, c.comment, None, int(nullable),
                          "YES" if nullable else "NO", c.type.display(), c.type.sql_name(), *_NOTHING_MORE,
                          _default_text(c), None))
+    for db, view in _stored_views(ctx):
+        for position, (column, t) in enumerate(view.columns, 1):
+            rows.append(("default", db, view.name, column, position, None, "", None, int(t.can_be_null),
+                         "YES" if t.can_be_null else "NO", t.display(), t.sql_name(), *_NOTHING_MORE, "", None))
     for name, vt, _ in _listed_virtual_tables():
         for position, (column, t) in enumerate(vt.columns, 1):
             rows.append(("default", "system", name, column, position, None, "", None, int(t.can_be_null),

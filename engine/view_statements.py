@@ -8,6 +8,7 @@ from engine import types as T
 from engine.catalog import View
 from engine.conversion import type_default
 from engine.errors import (
+    BAD_DATA_ARRAY_LENGTH,
     TABLE_ENGINE_NOT_SUPPORTED,
     UNKNOWN_VIEW,
     VIEW_ALREADY_EXISTS,
@@ -47,8 +48,15 @@ def create_view(session, ctx, stmt: A.CreateView) -> Result:
     text_source = sql if sql is not None and stmt.query_offset <= len(sql) else None
     raw = (text_source[stmt.query_offset:] if text_source else display(stmt.query)).strip().rstrip(";").strip()
     query, text = _view_query_with(stmt, name, raw)
+    if stmt.columns:
+        count = len(view_columns(ctx, View(database, name, stmt.query, raw), stmt.pos))
+        if count != len(stmt.columns):
+            raise EngineError(f"column name length mismatch, expect {count}, got {len(stmt.columns)}",
+                              code=BAD_DATA_ARRAY_LENGTH, position=stmt.pos)
     view = View(database, name, query, text)
-    view_columns(ctx, view, stmt.pos)  # the query must plan now, as Databend checks it at creation
+    # the query must plan now, as Databend checks it at creation; its columns as of now are what
+    # system.columns and information_schema.columns list
+    view.columns = view_columns(ctx, view, stmt.pos)
     view.updated_on = datetime.datetime.now(datetime.UTC)
     catalog.add_view(view, stmt.pos)
     return _empty()

@@ -166,3 +166,16 @@ def test_rename_table_renames_a_view(s):
     assert rows(s, "SELECT * FROM v3 ORDER BY a") == [(1,), (2,)]
     assert rows(s, "SHOW VIEWS") == [("v3", "SELECT a FROM t")]
     assert error_code(s, "RENAME TABLE v3 TO t") == 2302
+
+
+def test_view_columns_in_system_columns_and_information_schema(s):
+    rows(s, "CREATE VIEW v AS SELECT a FROM t")
+    assert rows(s, "SELECT name, table, type FROM system.columns WHERE database = 'default' ORDER BY table") == [
+        ("a", "t", "Nullable(Int32)"), ("b", "t", "Nullable(String)"), ("a", "v", "Nullable(Int32)")]
+    assert rows(s, "SELECT table_name, column_name FROM information_schema.columns "
+                   "WHERE table_schema = 'default' ORDER BY table_name, column_name") == [
+        ("t", "a"), ("t", "b"), ("v", "a")]
+
+
+def test_a_column_list_of_the_wrong_length(s):
+    assert error_code(s, "CREATE VIEW v9 (x) AS SELECT 1, 2") == 1018  # column name length mismatch
