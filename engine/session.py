@@ -56,6 +56,8 @@ class QueryContext:
             limit = self.global_settings.get("max_memory_usage")  # unset: the default, 0 (none)
         self.memory = QueryMemory(session.db.memory, int(limit) if limit else 0)
         self._now = None
+        self.sql: str | None = None  # the statement's text (a view keeps its query's text)
+        self.views_expanding: list = []  # (database, view) being planned, outermost first
 
     @property
     def now(self) -> datetime.datetime:
@@ -152,7 +154,7 @@ class Session:
             if not isinstance(stmt, A.UseDatabase) and not self.db.catalog.has_database(self.database):
                 raise UnknownDatabase(f"Unknown database '{self.database}'")
             ctx = QueryContext(self)
-            ctx.sql = sql  # the statement's text (a view keeps its query's text)
+            ctx.sql = sql
             result = run_statement(self, ctx, stmt)
         except BaseException as exc:  # noqa: BLE001 - free what it held; no raw exception escapes
             if ctx is not None:

@@ -44,9 +44,10 @@ def create_view(session, ctx, stmt: A.CreateView) -> Result:
         raise EngineError(f"'{name}' as view Already Exists", code=VIEW_ALREADY_EXISTS, position=stmt.pos)
     if existing is not None:
         name = existing.name
-    sql = getattr(ctx, "sql", None)
-    text_source = sql if sql is not None and stmt.query_offset <= len(sql) else None
-    raw = (text_source[stmt.query_offset:] if text_source else display(stmt.query)).strip().rstrip(";").strip()
+    sql = ctx.sql
+    # the query's text as written; rebuilt from the tree when the statement's text is unknown
+    written = sql[stmt.query_offset:] if sql is not None and stmt.query_offset <= len(sql) else display(stmt.query)
+    raw = written.strip().rstrip(";").strip()
     query, text = _view_query_with(stmt, name, raw)
     if stmt.columns:
         count = len(view_columns(ctx, View(database, name, stmt.query, raw), stmt.pos))

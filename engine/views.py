@@ -12,14 +12,14 @@ def expand_view(planner, view: View, ref: A.TableRef):
     """The relation a FROM item naming `view` reads: its query planned now, names in it resolved
     in the view's database; a view reached again while expanding itself is an error."""
     ctx = planner.ctx
-    expanding = ctx.__dict__.setdefault("views_expanding", [])
+    expanding = ctx.views_expanding
     key = (view.database, view.name)
     if key in expanding:
         raise SemanticError(f"view `{view.database}`.`{view.name}` refers to itself", position=ref.pos)
     expanding.append(key)
     database = ctx.database
     ctx.database = view.database
-    try:
+    try:  # planned as a derived table: no outer scope, no CTEs of the query naming it
         return planner._derived(view.query, ref.alias or view.name, None, None, {}, ref.pos)
     except EngineError as exc:
         if not getattr(exc, "in_view", False):
