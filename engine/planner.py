@@ -44,6 +44,7 @@ from engine.scope import (
 )
 from engine.stage_scan import stage_relation
 from engine.system import is_virtual_database, virtual_table
+from engine.views import expand_view
 from grammar import ast as A
 
 
@@ -439,6 +440,9 @@ class Planner(ExpressionBinder):
                 plan = Materialized(layout, [t for _, t in cols], produce=virtual.produce,
                                     label=f"{database.lower()}.{name.lower()}")
                 return Rel(plan, [(alias, n, c, t) for (n, t), c in zip(cols, layout, strict=False)])
+            view = self.ctx.catalog.view(database, name)
+            if view is not None:
+                return expand_view(self, view, node)
             table = self.ctx.catalog.table(database, name, node.pos)
             layout = [self.cid() for _ in table.columns]
             alias = node.alias or table.name

@@ -61,6 +61,8 @@ class QueryContext:
         self.memory = QueryMemory(session.db.memory, int(limit) if limit else 0)
         self.attachment = None  # a stage attachment sent with the statement (engine.stage_load)
         self._now = None
+        self.sql: str | None = None  # the statement's text (a view keeps its query's text)
+        self.views_expanding: list = []  # (database, view) being planned, outermost first
 
     @property
     def now(self) -> datetime.datetime:
@@ -162,6 +164,7 @@ class Session:
             ctx = QueryContext(self)
             if attachment is not None:
                 ctx.attachment = attachment
+            ctx.sql = sql
             result = run_statement(self, ctx, stmt)
         except BaseException as exc:  # noqa: BLE001 - free what it held; no raw exception escapes
             if ctx is not None:

@@ -28,11 +28,17 @@ class SqlType:
     nullable: bool = False
     precision: int = 0
     scale: int = 0
+    # Array(T), Map(K, V), Tuple(T...): the element types; a named Tuple also its field names
+    args: tuple = ()
+    field_names: tuple = ()
 
     def display(self) -> str:
         if self.name == "Null":
             return "NULL"
-        base = f"Decimal({self.precision}, {self.scale})" if self.name == "Decimal" else self.name
+        if self.args:
+            base = f"{self.name}({', '.join(a.display() for a in self.args)})"
+        else:
+            base = f"Decimal({self.precision}, {self.scale})" if self.name == "Decimal" else self.name
         return f"Nullable({base})" if self.nullable else base
 
     def sql_name(self, with_null: bool = False) -> str:
@@ -42,6 +48,8 @@ class SqlType:
             return "NULL"
         if self.name == "Decimal":
             base = f"DECIMAL({self.precision}, {self.scale})"
+        elif self.args:
+            base = _nested_sql_name(self)
         else:
             base = _SQL_NAMES[self.name]
         return base + " NULL" if with_null and self.nullable else base
@@ -76,8 +84,26 @@ _SQL_NAMES = {
     "Boolean": "BOOLEAN", "Int8": "TINYINT", "Int16": "SMALLINT", "Int32": "INT", "Int64": "BIGINT",
     "UInt8": "TINYINT UNSIGNED", "UInt16": "SMALLINT UNSIGNED", "UInt32": "INT UNSIGNED",
     "UInt64": "BIGINT UNSIGNED", "Float32": "FLOAT", "Float64": "DOUBLE", "String": "VARCHAR",
-    "Date": "DATE", "Timestamp": "TIMESTAMP",
+    "Date": "DATE", "Timestamp": "TIMESTAMP", "Binary": "BINARY", "Variant": "VARIANT", "Bitmap": "BITMAP",
 }
+
+NESTED_NAMES = frozenset({"Array", "Map", "Tuple"})
+
+
+def _nested_sql_name(t: SqlType) -> str:
+    """As Databend spells a nested type in DESCRIBE: ARRAY(INT32), MAP(STRING, INT32),
+    TUPLE(1 INT32, 2 STRING) or TUPLE(A INT32, B STRING); elements by their type names."""
+    parts = [_element_sql_name(a) for a in t.args]
+    if t.name == "Tuple":
+        names = t.field_names or [str(i) for i in range(1, len(parts) + 1)]
+        parts = [f"{n.upper()} {p}" for n, p in zip(names, parts, strict=False)]
+    return f"{t.name.upper()}({', '.join(parts)})"
+
+
+def _element_sql_name(t: SqlType) -> str:
+    if t.args:
+        return _nested_sql_name(t)
+    return t.as_nullable(False).display().upper()
 
 NULL = SqlType("Null", True)
 BOOLEAN = SqlType("Boolean")
@@ -101,6 +127,8 @@ _ALIASES = {
     "VARCHAR": "String", "TEXT": "String", "CHAR": "String", "STRING": "String", "CHARACTER": "String",
     "DATE": "Date", "TIMESTAMP": "Timestamp", "DATETIME": "Timestamp",
     "DECIMAL": "Decimal", "NUMERIC": "Decimal",
+    "BINARY": "Binary", "VARBINARY": "Binary", "BLOB": "Binary", "TINYBLOB": "Binary", "MEDIUMBLOB": "Binary",
+    "LONGBLOB": "Binary", "JSON": "Variant", "VARIANT": "Variant", "BITMAP": "Bitmap",
 }
 
 
@@ -109,10 +137,14 @@ def type_from_ast(tn, default_nullable: bool = False) -> SqlType:
     name = tn.name.upper()
     if name == "NULLABLE" and tn.args:
         return type_from_ast(tn.args[0]).as_nullable(True)
+    nullable = default_nullable if tn.nullable is None else tn.nullable
+    if name in ("ARRAY", "MAP", "TUPLE") and tn.args:
+        # elements are nullable unless written NOT NULL; a map's key never is
+        args = tuple(type_from_ast(a, default_nullable=not (name == "MAP" and i == 0)) for i, a in enumerate(tn.args))
+        return SqlType(name.capitalize(), nullable, args=args, field_names=tuple(tn.field_names))
     base = _ALIASES.get(name)
     if base is None:
         raise SqlSyntaxError(f"Unknown type {tn.name!r}", position=tn.pos)
-    nullable = default_nullable if tn.nullable is None else tn.nullable
     if base == "Decimal":
         p = tn.params[0] if tn.params else 10
         s = tn.params[1] if len(tn.params) > 1 else 0
@@ -403,6 +435,12 @@ def caster(t: SqlType):
         return to_timestamp
     if name == "Null":
         return lambda v: None
+    if name in ("Binary", "Variant", "Bitmap"):
+        return to_string  # held as text until these types get values of their own
+    if name in NESTED_NAMES:
+        def no_values(v):
+            raise BadArguments(f"values of type {t.display()} are not supported yet")
+        return no_values
     raise BadArguments(f"cannot cast to {t.display()}")
 
 

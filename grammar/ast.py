@@ -143,6 +143,7 @@ class TypeName(Node):
     params: tuple[int, ...] = ()
     args: tuple[TypeName, ...] = ()
     nullable: bool | None = None
+    field_names: tuple[str, ...] = ()  # TUPLE(a INT, b STRING): the field names
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,6 +268,7 @@ class With(Node):
 class CreateDatabase(Node):
     name: str
     if_not_exists: bool = False
+    or_replace: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +297,10 @@ class CreateTable(Node):
     if_not_exists: bool = False
     as_query: Node | None = None
     comment: str | None = None  # COMMENT = '...' among the table options
+    or_replace: bool = False
+    transient: bool = False
+    like: tuple[str, ...] | None = None  # CREATE TABLE t2 LIKE t
+    cluster_by: tuple[Node, ...] = ()  # CLUSTER BY (expr, ...)
 
 
 @dataclass(frozen=True, slots=True)
@@ -484,3 +490,80 @@ class StageRef(Node):
     location: str
     options: tuple = ()
     alias: str | None = None
+# ---------------------------------------------------------------- views, ALTER TABLE, RENAME, UNDROP
+
+
+@dataclass(frozen=True, slots=True)
+class CreateView(Node):
+    """CREATE [OR REPLACE] VIEW [IF NOT EXISTS] v [(cols)] AS query, or ALTER VIEW (alter=True).
+    query_offset: where the query's text starts in the statement's SQL."""
+
+    name: tuple[str, ...]
+    columns: tuple[str, ...] | None
+    query: Node
+    query_offset: int
+    or_replace: bool = False
+    if_not_exists: bool = False
+    alter: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DropView(Node):
+    name: tuple[str, ...]
+    if_exists: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AddColumn(Node):
+    """ALTER TABLE ... ADD [COLUMN] def [FIRST | AFTER c]."""
+
+    column: ColumnDef
+    first: bool = False
+    after: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DropColumn(Node):
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class RenameColumn(Node):
+    old: str
+    new: str
+
+
+@dataclass(frozen=True, slots=True)
+class ModifyColumn(Node):
+    """MODIFY [COLUMN] c type [NULL | NOT NULL] [DEFAULT x]: the column's new definition."""
+
+    column: ColumnDef
+
+
+@dataclass(frozen=True, slots=True)
+class RenameTableTo(Node):
+    new_name: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AlterTable(Node):
+    """ALTER TABLE [IF EXISTS] t <action>: action is AddColumn, DropColumn, RenameColumn,
+    ModifyColumn or RenameTableTo."""
+
+    name: tuple[str, ...]
+    action: Node
+    if_exists: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RenameTable(Node):
+    """RENAME TABLE [IF EXISTS] a TO b."""
+
+    name: tuple[str, ...]
+    new_name: tuple[str, ...]
+    if_exists: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class UndropTable(Node):
+    name: tuple[str, ...]

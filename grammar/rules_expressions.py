@@ -10,8 +10,10 @@ from grammar import ast
 from grammar.rule_helpers import (
     BINARY_OP_NAMES,
     KNOWN_TYPES,
+    NESTED_ARITY,
     NESTED_TYPES,
     TYPED_LITERAL_TYPES,
+    UNSIGNED_TYPES,
     SemanticSyntaxError,
     ident_name,
     ident_names,
@@ -166,7 +168,7 @@ class ExpressionRules(Transformer):
                 ("DOUBLE", "PRECISION"),
                 ("SIGNED", "INTEGER"),
                 ("UNSIGNED", "INTEGER"),
-            ):
+            ) and not (word == "UNSIGNED" and type_name in UNSIGNED_TYPES):
                 raise SemanticSyntaxError(
                     f"unknown type `{name.value} {second_word.value}`",
                     (name.line, name.column),
@@ -187,12 +189,31 @@ class ExpressionRules(Transformer):
                     len(token.value),
                 )
             numbers.append(int(token.value))
+        if second_word is not None and second_word.value.upper() == "UNSIGNED":
+            type_name = UNSIGNED_TYPES[type_name]
         return ast.TypeName(type_name, tuple(numbers), pos=(name.line, name.column))
 
     def nested_type(self, name, *args):
         type_name = ident_name(name).upper()
-        if type_name not in NESTED_TYPES or len(args) != 1:
+        if type_name not in NESTED_TYPES:
             raise SemanticSyntaxError(
                 f"unknown type `{name.value}(...)`", (name.line, name.column), len(name.value)
             )
+        if type_name in NESTED_ARITY and len(args) != NESTED_ARITY[type_name]:
+            raise SemanticSyntaxError(
+                f"{type_name} takes {NESTED_ARITY[type_name]} type(s), got {len(args)}",
+                (name.line, name.column), len(name.value)
+            )
         return ast.TypeName(type_name, args=args, pos=(name.line, name.column))
+
+    def named_tuple_type(self, name, *fields):
+        """TUPLE(a INT, b STRING): the field names travel as field_names of the TypeName."""
+        if ident_name(name).upper() != "TUPLE":
+            raise SemanticSyntaxError(
+                f"unknown type `{name.value}(...)`", (name.line, name.column), len(name.value)
+            )
+        return ast.TypeName("TUPLE", args=tuple(t for _, t in fields),
+                            field_names=tuple(n for n, _ in fields), pos=(name.line, name.column))
+
+    def tuple_field(self, name, type_name):
+        return (ident_name(name), type_name)

@@ -69,9 +69,6 @@ class StageRules(Transformer):
         return ast.CopyIntoStage(str(location), ident_names(source), None, tuple(options),
                                  pos=pos_of(location))
 
-    def replace_existing(self):
-        return True
-
     def create_stage(self, or_replace, if_not_exists, name, *options):
         return ast.CreateStage(ident_name(name), bool(or_replace), bool(if_not_exists),
                                tuple(options), pos=pos_of(name))

@@ -13,6 +13,7 @@ from grammar.rule_helpers import (
     pos_of,
     unescape_string,
 )
+from grammar.rules_ddl import DdlRules
 from grammar.rules_expressions import ExpressionRules
 from grammar.rules_queries import QueryRules
 from grammar.rules_stages import StageRules
@@ -22,7 +23,7 @@ __all__ = ["AstBuilder", "SemanticSyntaxError", "number_literal", "unescape_stri
 
 
 @v_args(inline=True)
-class AstBuilder(StageRules, StatementRules, QueryRules, ExpressionRules):
+class AstBuilder(StageRules, StatementRules, DdlRules, QueryRules, ExpressionRules):
     """One callback per grammar rule (or alias); tokens arrive with their positions."""
 
     # ------------------------------------------------------------ names
