@@ -64,7 +64,7 @@ def _query(session, ctx, stmt) -> Result:
     progress = Progress()
     run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
     schema = [Column(n, t.display()) for n, t in zip(names, plan.types, strict=False)]
-    result = Result(schema, run(()), progress=progress, types=list(plan.types))
+    result = Result(schema, run(()), progress=progress, types=list(plan.types), timezone=ctx.timezone)
     if isinstance(plan, P.Project) and isinstance(plan.child, P.OneRow):
         result.pause_gc = False  # SELECT without FROM: one row, nothing to gain
     if not _has_limit(stmt):
@@ -204,12 +204,14 @@ def _fill_row_factory(table: Table, positions):
     return fill
 
 
-def _insert_plan(table: Table, positions):
-    """Per-column converters and the row filler for these written columns (cached per table)."""
-    key = tuple(positions)
+def _insert_plan(table: Table, positions, timezone: str = "UTC"):
+    """Per-column converters and the row filler for these written columns (cached per table
+    and session time zone)."""
+    key = (*positions, timezone)
     plan = table.insert_plans.get(key)
     if plan is None:
-        converters = [value_converter(table.columns[i].type, table.columns[i].name) for i in positions]
+        converters = [value_converter(table.columns[i].type, table.columns[i].name, timezone=timezone)
+                      for i in positions]
         plan = table.insert_plans[key] = (converters, _fill_row_factory(table, positions))
     return plan
 
@@ -247,7 +249,8 @@ def _insert(session, ctx, stmt: A.Insert):
             raise BadArguments(f"Fields in select statement is not equal with expected, select fields: "
                                f"{len(plan.layout)}, insert fields: {len(positions)}", position=stmt.pos)
         run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
-        return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions, ctx.memory),
+        return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions, ctx.memory,
+                                                                       timezone=ctx.timezone),
                        [T.UINT64], progress=progress)
     values = stmt.rows
     count = len(values)
@@ -288,7 +291,7 @@ def _values_step_rows(ctx) -> int:
 
 def _values_rows(ctx, stmt, table, positions, values_rows):
     """VALUES rows converted to the table's row tuples (strings and floats compacted)."""
-    converters, fill = _insert_plan(table, positions)
+    converters, fill = _insert_plan(table, positions, ctx.timezone)
     width = len(positions)
     rows = []
     literal = _literal_value
@@ -331,9 +334,9 @@ def _compact(rows, table):
     return out
 
 
-def _insert_steps(table: Table, batches, progress: Progress, positions, memory, report=True):
+def _insert_steps(table: Table, batches, progress: Progress, positions, memory, report=True, timezone="UTC"):
     """Consume a query in bounded steps, then append everything at once (atomic)."""
-    converters, fill = _insert_plan(table, positions)
+    converters, fill = _insert_plan(table, positions, timezone)
     rows = []
     for batch in batches:
         memory.charge(batch_bytes(batch))  # the rows buffered until the append
