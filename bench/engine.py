@@ -55,6 +55,11 @@ class QueryHTTPEngine:
                 for i in range(0, len(rows), LOAD_CHUNK_ROWS):
                     chunk = rows[i:i + LOAD_CHUNK_ROWS]
                     self._run(f"INSERT INTO {table} VALUES " + ", ".join(map(W.values_row, chunk)))
+            self._run(W.EV_DDL)
+            events = W.gen_events(t)
+            for i in range(0, len(events), LOAD_CHUNK_ROWS):
+                chunk = events[i:i + LOAD_CHUNK_ROWS]
+                self._run("INSERT INTO ev VALUES " + ", ".join(map(W.events_values_row, chunk)))
         except Exception as exc:
             raise Unavailable(f"loading the tables failed: {type(exc).__name__}: "
                               f"{str(exc)[:150]}") from exc
