@@ -112,6 +112,10 @@ def _part(name, getter, rt, aliases=()):
     """A function taking one part of the wall-clock time (to_year, to_hour...)."""
     def make(tz):
         local = _local_reader(tz)
+        if tz is UTC:  # a stored Timestamp is its own wall-clock time: one call per row
+            def part(v):
+                return getter(v if type(v) is _DATETIME else local(v))
+            return part
         return lambda v: getter(local(v))
     _zoned(name, make, _temporal(rt, name), 1, aliases=aliases)
 
