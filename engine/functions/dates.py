@@ -222,8 +222,13 @@ def _clock_add(name, micros):
     sign = -1 if name.startswith("subtract") else 1
 
     def make(tz):
-        instant = _instant_reader(tz)
-        return lambda v, n: timestamp_from_micros(micros_of(instant(v)) + int(n) * sign * micros)
+        # a Date counts from its midnight in UTC here, whatever the session zone (as Databend)
+        instant = _instant_reader(UTC if tz is UTC else tz)
+
+        def add(v, n):
+            start = date_to_timestamp(v, UTC) if type(v) is _DATE else instant(v)
+            return timestamp_from_micros(micros_of(start) + int(n) * sign * micros)
+        return add
     _zoned(name, make, _temporal(T.TIMESTAMP, name), 2)
 
 
