@@ -207,7 +207,7 @@ def timestamp_of(v, tz) -> datetime.datetime:
     if t is str:
         return parse_timestamp(v, tz)
     if t is int:
-        return timestamp_from_micros(v)
+        return timestamp_from_int(v)
     raise BadArguments(f"fail to cast {v!r} to Timestamp")
 
 

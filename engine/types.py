@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import NoReturn
 
-from engine.datetimes import UTC, date_from_days, parse_date, parse_timestamp, timestamp_from_micros
+from engine.datetimes import UTC, date_from_days, parse_date, parse_timestamp, timestamp_from_int
 from engine.errors import BadArguments, SqlSyntaxError
 
 INT_RANGES = {
@@ -369,7 +369,7 @@ def to_timestamp(v, t: SqlType = TIMESTAMP):
     if isinstance(v, str):
         return parse_timestamp(v, UTC)
     if isinstance(v, int) and not isinstance(v, bool):
-        return timestamp_from_micros(v)
+        return timestamp_from_int(v)  # seconds, milliseconds or microseconds, by magnitude
     _cast_fail(v, t)
 
 

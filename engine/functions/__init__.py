@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine.functions import casts, conditionals, dates, numeric, strings  # noqa: F401
 from engine.functions.aggregates import AGGREGATES, aggregate_type
 from engine.functions.context import CONTEXT_FUNCTIONS, context_value
-from engine.functions.date_units import interval_call, unit_call
+from engine.functions.date_units import UNIT_CALLS, interval_call, unit_call
 from engine.functions.dates import (
     date_arithmetic,
     function_override,
@@ -23,4 +23,4 @@ __all__ = ["AGGREGATES", "CONTEXT_FUNCTIONS", "SCALARS", "ScalarFunction", "aggr
 
 
 def all_function_names() -> list[str]:
-    return sorted(set(SCALARS) | AGGREGATES | CONTEXT_FUNCTIONS | {"typeof", "to_date"})
+    return sorted(set(SCALARS) | AGGREGATES | CONTEXT_FUNCTIONS | UNIT_CALLS | {"typeof", "to_date"})

@@ -15,7 +15,7 @@ _TRUNC_UNITS = ("year", "quarter", "month", "day", "hour", "minute", "second")
 _PART_FUNCTIONS = {"year": "to_year", "quarter": "to_quarter", "month": "to_month", "day": "to_day_of_month",
                    "hour": "to_hour", "minute": "to_minute", "second": "to_second", "week": "to_week_of_year",
                    "doy": "to_day_of_year"}
-_UNIT_CALLS = frozenset({"date_add", "date_sub", "date_diff", "date_trunc", "date_part", "extract", "next_day",
+UNIT_CALLS = frozenset({"date_add", "date_sub", "date_diff", "date_trunc", "date_part", "extract", "next_day",
                          "previous_day"})
 
 
@@ -36,7 +36,7 @@ def _unit_of(node, expected, pos):
 
 def unit_call(name: str, args: tuple, pos=None):
     """(function, argument ASTs) for a unit-keyword call, or None when `name` is not one."""
-    if name not in _UNIT_CALLS:
+    if name not in UNIT_CALLS:
         return None
     if name in ("next_day", "previous_day"):
         if len(args) != 2:

@@ -289,12 +289,19 @@ def _str_to_date(text, fmt):
     return local.date()
 
 
-def _conversion_type(rt):
-    return lambda types: rt
+def _conversion_type(rt, name):
+    """Result rule of to_timestamp/to_date: from an integer, text, Date or Timestamp only."""
+    def rule(types):
+        first = types[0]
+        if not (first.is_int or first.name in _TEMPORAL_NAMES):
+            raise SemanticError(f"no overload satisfies `{name}({', '.join(t.display() for t in types)})`")
+        return rt
+    return rule
 
 
-_zoned("to_timestamp", _make_to_timestamp, _conversion_type(T.TIMESTAMP), 1, 2, aliases=("to_datetime",))
-_zoned("to_date", _make_to_date, _conversion_type(T.DATE), 1, 2)
+_zoned("to_timestamp", _make_to_timestamp, _conversion_type(T.TIMESTAMP, "to_timestamp"), 1, 2,
+       aliases=("to_datetime",))
+_zoned("to_date", _make_to_date, _conversion_type(T.DATE, "to_date"), 1, 2)
 _zoned("str_to_timestamp", _str_to_timestamp, fixed(T.TIMESTAMP), 2)
 register("str_to_date", _str_to_date, fixed(T.DATE), 2)
 
@@ -485,7 +492,7 @@ def temporal_cast(source: T.SqlType, target: T.SqlType, timezone: str):
     if t == "Timestamp" and s in ("String", "Date", "Variant"):
         return _instant_reader(tz)
     if t == "Timestamp" and source.is_int:
-        return lambda v: timestamp_from_micros(int(v))
+        return timestamp_from_int
     if t == "Date" and s == "Timestamp":
         return lambda v: to_local(v, tz).date()
     if t == "Date" and s == "String":

@@ -209,3 +209,26 @@ def test_now_and_today_types(session):
     types, row = answer(session, "SELECT now(), today(), typeof(now()), typeof(today()), current_timestamp(), typeof(current_timestamp)")
     assert types == ["Timestamp", "Date", "String", "String", "Timestamp", "String"]
     assert row[2:4] == ("TIMESTAMP", "DATE") and row[0] == row[4]
+
+
+def test_casts_to_and_from_dates(session):
+    types, row = answer(session, "SELECT 1700000000::timestamp, 1700000000000::timestamp, "
+                                 "1700000000000000::timestamp, CAST(19000 AS DATE), TRY_CAST('abc' AS TIMESTAMP), "
+                                 "TRY_CAST('2024-13-01' AS DATE), CAST('2024-01-02 10:00:00' AS DATE), "
+                                 "CAST(to_date('2024-01-02') AS INT), "
+                                 "CAST(to_timestamp('2024-01-02 00:00:00') AS BIGINT)")
+    assert row == ("2023-11-14 22:13:20.000000", "2023-11-14 22:13:20.000000", "2023-11-14 22:13:20.000000",
+                   "2022-01-08", None, None, "2024-01-02", "19724", "1704153600000000")
+
+
+@pytest.mark.parametrize("sql", ["SELECT to_timestamp(1.5)", "SELECT to_date(1.5)"])
+def test_conversions_refuse_decimals(session, sql):
+    with pytest.raises(EngineError) as info:
+        list(session.execute(sql))
+    assert info.value.code == 1065
+
+
+def test_date_functions_are_listed(session):
+    names = {r[0] for r in session.execute("SELECT name FROM system.functions")}
+    assert {"date_add", "date_diff", "date_trunc", "extract", "to_start_of_month", "add_months", "to_timestamp",
+            "str_to_date", "months_between", "timezone"} <= names
