@@ -381,9 +381,10 @@ class ExpressionBinder:
                 if try_:
                     return Expr("const", t, value=None)
                 raise
-        if zoned is not None:
-            return Expr("func", t, (e,), F.ScalarFunction("cast", F.try_call_of(zoned) if try_ else zoned,
-                                                          None, 1, 1))
+        if zoned is not None:  # TRY: not strict (the function answers NULL itself, so may_be_null says so)
+            fn = F.ScalarFunction("try_cast", F.try_call_of(zoned), None, 1, 1, strict=False) if try_ else \
+                F.ScalarFunction("cast", zoned, None, 1, 1)
+            return Expr("func", t, (e,), fn)
         return Expr("cast", t, (e,), (t, try_))
 
     def _bind_Interval(self, n: A.Interval, scope, aliases):

@@ -505,8 +505,10 @@ def temporal_cast(source: T.SqlType, target: T.SqlType, timezone: str):
 
 
 def try_call_of(fn):
-    """`fn` answering NULL where it would fail (TRY_CAST)."""
+    """`fn` answering NULL where it would fail or is given NULL (TRY_CAST)."""
     def attempt(v):
+        if v is None:
+            return None
         try:
             return fn(v)
         except EngineError:

@@ -2,6 +2,8 @@
 Values are compared as the wire shows them (Result.renderer); types as Databend names them
 (functions over table columns, so the declared type shows, not a narrowed constant's)."""
 
+import datetime
+
 import pytest
 
 import engine
@@ -232,3 +234,10 @@ def test_date_functions_are_listed(session):
     names = {r[0] for r in session.execute("SELECT name FROM system.functions")}
     assert {"date_add", "date_diff", "date_trunc", "extract", "to_start_of_month", "add_months", "to_timestamp",
             "str_to_date", "months_between", "timezone"} <= names
+
+
+def test_try_cast_of_a_column_is_null_where_text_is_no_date(session):
+    list(session.execute("CREATE TABLE txt (s VARCHAR NOT NULL)"))
+    list(session.execute("INSERT INTO txt VALUES ('2024-01-02 03:04:05'), ('abc')"))
+    rows = list(session.execute("SELECT TRY_CAST(s AS TIMESTAMP) IS NULL, TRY_CAST(s AS DATE) FROM txt"))
+    assert rows == [(False, datetime.date(2024, 1, 2)), (True, None)]
