@@ -94,11 +94,14 @@ class SqliteEngine:
         self.conn.execute(W.D_DDL)
         self.conn.executemany("INSERT INTO t VALUES (?,?,?,?,?)", t)
         self.conn.executemany("INSERT INTO d VALUES (?,?,?)", d)
+        self.conn.execute(W.EV_DDL)
+        self.conn.executemany("INSERT INTO ev VALUES (?,?,?)",
+                              [(i, ts.isoformat(sep=" "), day.isoformat()) for i, ts, day in W.gen_events(t)])
         self.conn.commit()
         self.load_seconds = time.perf_counter() - t0
 
     def select(self, q):
-        return self.conn.execute(q["sql"]).fetchall()
+        return self.conn.execute(q.get("sqlite_sql", q["sql"])).fetchall()
 
     def reset_t2(self):
         self.conn.execute("DROP TABLE IF EXISTS t2")
@@ -126,7 +129,8 @@ class SqlglotEngine:
             raise Unavailable("sqlglot is not installed (pip install .[bench])") from None
         t0 = time.perf_counter()
         self.execute = execute
-        self.tables = {"t": Table(W.T_COLS, t), "d": Table(W.D_COLS, d)}
+        self.tables = {"t": Table(W.T_COLS, t), "d": Table(W.D_COLS, d),
+                       "ev": Table(("id", "ts", "d"), W.gen_events(t))}
         self.load_seconds = time.perf_counter() - t0
 
     def select(self, q):

@@ -207,7 +207,8 @@ QUERIES = [
     dict(name="distinct", kind="set", floor=_f_distinct,
          sql="SELECT DISTINCT name FROM t"),
     dict(name="date_group", kind="set", floor=_f_date_group,
-         sql="SELECT to_start_of_month(ts) AS m, COUNT(*) AS n FROM ev GROUP BY to_start_of_month(ts)"),
+         sql="SELECT to_start_of_month(ts) AS m, COUNT(*) AS n FROM ev GROUP BY to_start_of_month(ts)",
+         sqlite_sql="SELECT date(ts, 'start of month') AS m, COUNT(*) AS n FROM ev GROUP BY 1"),
     dict(name="date_filter", kind="set", floor=_f_date_filter,
          sql="SELECT id, d FROM ev WHERE d >= '2022-01-01' AND d < '2022-02-01'"),
 ]
@@ -261,6 +262,8 @@ def floor_insert(sql: str, table: list) -> int:
 # --------------------------------------------------------------------------
 
 def _norm_val(v):
+    if isinstance(v, datetime.date):  # dates and times compare as ISO text (sqlite keeps text)
+        return v.isoformat(sep=" ") if isinstance(v, datetime.datetime) else v.isoformat()
     if isinstance(v, bool):
         return int(v)
     if isinstance(v, float):
