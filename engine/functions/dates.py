@@ -121,7 +121,8 @@ def _part(name, getter, rt, aliases=()):
 
 
 def _same_kind(first):
-    return T.DATE if first.name == "Date" else T.TIMESTAMP
+    """Calendar arithmetic keeps a Timestamp a Timestamp; a Date or text is a Date."""
+    return T.TIMESTAMP if first.name == "Timestamp" else T.DATE
 
 
 # ---------------------------------------------------------------- parts of a date and time
@@ -208,6 +209,8 @@ def _calendar_add(name, months, days):
 
         def add(v, n):
             n = int(n) * sign
+            if type(v) is str:
+                v = parse_date(v)
             if type(v) is _DATE:
                 return M.add_months(v, n * months) if months else M.add_days(v, n * days)
             d = local(v)
