@@ -7,9 +7,9 @@ from __future__ import annotations
 from engine.functions import casts, conditionals, dates, numeric, strings  # noqa: F401
 from engine.functions.aggregates import AGGREGATES, aggregate_type
 from engine.functions.context import CONTEXT_FUNCTIONS, context_value
+from engine.functions.date_operators import date_arithmetic
 from engine.functions.date_units import UNIT_CALLS, interval_call, unit_call
 from engine.functions.dates import (
-    date_arithmetic,
     function_override,
     temporal_cast,
     try_call_of,

@@ -17,7 +17,6 @@ from engine import date_math as M
 from engine import types as T
 from engine.date_formats import format_datetime, parse_datetime
 from engine.datetimes import (
-    EPOCH_DATE,
     UTC,
     check_timestamp,
     date_from_days,
@@ -30,7 +29,6 @@ from engine.datetimes import (
     render_timestamp,
     timestamp_from_int,
     timestamp_from_micros,
-    timestamp_out_of_range,
     to_local,
     zone,
 )
@@ -69,7 +67,7 @@ def _local_reader(tz):
     return local_zoned
 
 
-def _instant_reader(tz):
+def instant_reader(tz):
     """A function: Date, Timestamp or timestamp text -> stored (UTC) Timestamp."""
     def instant(v):
         t = type(v)
@@ -90,6 +88,11 @@ def _temporal(rt, name):
             raise SemanticError(f"no overload satisfies `{name}({', '.join(t.display() for t in types)})`")
         return rt(first) if callable(rt) else rt
     return rule
+
+
+def register_zoned_impl(name: str, make) -> None:
+    """Make `name`'s implementation per session zone (for functions registered elsewhere)."""
+    _ZONED[name] = make
 
 
 def _zoned(name, make, result, min_args, max_args=None, aliases=()):
@@ -189,7 +192,7 @@ DAY_OF_WEEK_FROM_SUNDAY = ScalarFunction("date_part_dow", _make_dow(UTC), _tempo
 
 
 def _make_unix_timestamp(tz):
-    instant = _instant_reader(tz)
+    instant = instant_reader(tz)
     return lambda v: micros_of(instant(v)) // 1_000_000
 
 
@@ -226,7 +229,7 @@ def _clock_add(name, micros):
 
     def make(tz):
         # a Date counts from its midnight in UTC here, whatever the session zone (as Databend)
-        instant = _instant_reader(UTC if tz is UTC else tz)
+        instant = instant_reader(UTC if tz is UTC else tz)
 
         def add(v, n):
             start = date_to_timestamp(v, UTC) if type(v) is _DATE else instant(v)
@@ -311,7 +314,7 @@ register("str_to_date", _str_to_date, fixed(T.DATE), 2)
 
 def _make_date_format(tz):
     local = _local_reader(tz)
-    instant = _instant_reader(tz)
+    instant = instant_reader(tz)
 
     def date_format(v, fmt):
         d = local(v)
@@ -383,7 +386,7 @@ _zoned("previous_day", _weekday_step(M.previous_weekday), _temporal(T.DATE, "pre
 def _date_diff(unit):
     def make(tz):
         local = _local_reader(tz)
-        instant = _instant_reader(tz)
+        instant = instant_reader(tz)
         if unit == "year":
             return lambda a, b: local(b).year - local(a).year
         if unit == "quarter":
@@ -410,80 +413,6 @@ def _months(d):
 DATE_DIFF = {u: _date_diff(u) for u in ("year", "quarter", "month", "week", "day", "hour", "minute", "second")}
 
 
-# ---------------------------------------------------------------- arithmetic operators
-
-
-def _date_plus_days(d, n):
-    return M.add_days(d, int(n))
-
-
-def _date_minus_days(d, n):
-    return M.add_days(d, -int(n))
-
-
-def _days_between(a, b):
-    return (a - b).days
-
-
-def _ts_plus_micros(ts, n):
-    try:
-        return check_timestamp(ts + datetime.timedelta(microseconds=int(n)))
-    except OverflowError:
-        raise timestamp_out_of_range() from None
-
-
-def _ts_minus_micros(ts, n):
-    return _ts_plus_micros(ts, -int(n))
-
-
-def _make_instant_diff(tz):
-    instant = _instant_reader(tz)
-    return lambda a, b: micros_of(instant(a)) - micros_of(instant(b))
-
-
-def _make_instant_sum(tz):
-    instant = _instant_reader(tz)
-    return lambda a, b: micros_of(instant(a)) + micros_of(instant(b))
-
-
-_ZONED["minus_timestamps"] = _make_instant_diff
-_ZONED["plus_timestamps"] = _make_instant_sum
-
-_DATE_PLUS_DAYS = ScalarFunction("plus_date_days", _date_plus_days, fixed(T.DATE), 2, 2)
-_DATE_MINUS_DAYS = ScalarFunction("minus_date_days", _date_minus_days, fixed(T.DATE), 2, 2)
-_DAYS_BETWEEN = ScalarFunction("minus_dates", _days_between, fixed(T.INT32), 2, 2)
-_DATE_SUM = ScalarFunction("plus_dates", lambda a, b: (a - EPOCH_DATE).days + (b - EPOCH_DATE).days,
-                           fixed(T.INT32), 2, 2)
-_TS_PLUS = ScalarFunction("plus_timestamp_micros", _ts_plus_micros, fixed(T.TIMESTAMP), 2, 2)
-_TS_MINUS = ScalarFunction("minus_timestamp_micros", _ts_minus_micros, fixed(T.TIMESTAMP), 2, 2)
-_MICROS_BETWEEN = ScalarFunction("minus_timestamps", _make_instant_diff(UTC), fixed(T.INT64), 2, 2)
-_MICROS_SUM = ScalarFunction("plus_timestamps", _make_instant_sum(UTC), fixed(T.INT64), 2, 2)
-
-_OP_NAMES = {"+": "plus", "-": "minus", "*": "multiply", "/": "divide", "DIV": "div", "%": "modulo"}
-
-
-def date_arithmetic(op, left, right):
-    """Databend's Date/Timestamp arithmetic: Date ± integer days is a Date, Timestamp ± integer
-    microseconds a Timestamp, Date - Date the Int32 days between, and two instants (Date or
-    Timestamp) subtract (or add) to Int64 microseconds. None when neither side is a Date or
-    Timestamp; Databend's semantic error for any other use of one."""
-    ln, rn = left.name, right.name
-    if ln not in ("Date", "Timestamp") and rn not in ("Date", "Timestamp"):
-        return None
-    if op in ("+", "-") and ln in ("Date", "Timestamp"):
-        if right.is_int or rn == "Null":
-            if ln == "Date":
-                return _DATE_PLUS_DAYS if op == "+" else _DATE_MINUS_DAYS
-            return _TS_PLUS if op == "+" else _TS_MINUS
-        if ln == "Date" and rn == "Date":
-            return _DAYS_BETWEEN if op == "-" else _DATE_SUM
-        if rn in ("Date", "Timestamp"):
-            return _MICROS_BETWEEN if op == "-" else _MICROS_SUM
-    if ln == "Null" and op in ("+", "-"):
-        return _DATE_PLUS_DAYS if rn == "Date" else _TS_PLUS  # NULL either way
-    raise SemanticError(f"no overload satisfies `{_OP_NAMES.get(op, op)}({left.display()}, {right.display()})`")
-
-
 # ---------------------------------------------------------------- what the zone decides elsewhere
 
 
@@ -493,7 +422,7 @@ def temporal_cast(source: T.SqlType, target: T.SqlType, timezone: str):
     tz = zone(timezone)
     s, t = source.name, target.name
     if t == "Timestamp" and s in ("String", "Date", "Variant"):
-        return _instant_reader(tz)
+        return instant_reader(tz)
     if t == "Timestamp" and source.is_int:
         return timestamp_from_int
     if t == "Date" and s == "Timestamp":
@@ -524,5 +453,5 @@ def session_today(now: datetime.datetime, timezone: str) -> datetime.date:
     return to_local(now, zone(timezone)).date()
 
 
-__all__ = ["DATE_DIFF", "DAY_OF_WEEK_FROM_SUNDAY", "SCALARS", "date_arithmetic", "date_out_of_range",
-           "function_override", "session_today", "temporal_cast", "with_timezone"]
+__all__ = ["DATE_DIFF", "DAY_OF_WEEK_FROM_SUNDAY", "SCALARS", "date_out_of_range", "function_override",
+           "instant_reader", "session_today", "temporal_cast", "with_timezone"]
