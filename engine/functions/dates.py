@@ -17,6 +17,7 @@ from engine import date_math as M
 from engine import types as T
 from engine.date_formats import format_datetime, parse_datetime
 from engine.datetimes import (
+    EPOCH_DATE,
     UTC,
     check_timestamp,
     date_from_days,
@@ -29,6 +30,7 @@ from engine.datetimes import (
     render_timestamp,
     timestamp_from_int,
     timestamp_from_micros,
+    timestamp_out_of_range,
     to_local,
     zone,
 )
@@ -209,6 +211,7 @@ def _calendar_add(name, months, days):
 
     def make(tz):
         local = _local_reader(tz)
+        instant = instant_reader(tz)
 
         def add(v, n):
             n = int(n) * sign
@@ -216,11 +219,18 @@ def _calendar_add(name, months, days):
                 v = parse_date(v)
             if type(v) is _DATE:
                 return M.add_months(v, n * months) if months else M.add_days(v, n * days)
-            d = local(v)
-            d = M.add_months(d, n * months) if months else M.add_days(d, n * days)
-            return check_timestamp(from_local(d, tz))
+            if not months:  # days and weeks move a Timestamp by 24-hour days, as Databend
+                return _shift_micros(instant(v), n * days * 86_400_000_000)
+            return check_timestamp(from_local(M.add_months(local(v), n * months), tz))
         return add
     _zoned(name, make, _temporal(_same_kind, name), 2)
+
+
+def _shift_micros(ts, micros):
+    try:
+        return check_timestamp(ts + datetime.timedelta(microseconds=micros))
+    except OverflowError:
+        raise timestamp_out_of_range() from None
 
 
 def _clock_add(name, micros):
@@ -384,8 +394,12 @@ _zoned("previous_day", _weekday_step(M.previous_weekday), _temporal(T.DATE, "pre
 
 
 def _date_diff(unit):
+    """date_diff(unit, a, b), as current Databend counts: calendar units on wall-clock dates in
+    the session zone; days, weeks (Monday to Sunday) and clock units on the instants, divided
+    truncating toward zero (Rust's integer division)."""
     def make(tz):
         local = _local_reader(tz)
+        days = _day_number_reader(tz)
         instant = instant_reader(tz)
         if unit == "year":
             return lambda a, b: local(b).year - local(a).year
@@ -393,13 +407,37 @@ def _date_diff(unit):
             return lambda a, b: _quarters(local(b)) - _quarters(local(a))
         if unit == "month":
             return lambda a, b: _months(local(b)) - _months(local(a))
-        if unit in ("week", "day"):
-            per = 7 if unit == "week" else 1
-            return lambda a, b: int((local(b).date() - local(a).date()).days / per)
+        if unit == "day":
+            return lambda a, b: days(b) - days(a)
+        if unit == "week":
+            return lambda a, b: _week_number(days(b)) - _week_number(days(a))
         per = {"hour": 3_600_000_000, "minute": 60_000_000, "second": 1_000_000}[unit]
-        return lambda a, b: micros_of(instant(b)) // per - micros_of(instant(a)) // per
+        return lambda a, b: _div0(micros_of(instant(b)), per) - _div0(micros_of(instant(a)), per)
     _ZONED[f"date_diff_{unit}"] = make
     return ScalarFunction(f"date_diff_{unit}", make(UTC), _temporal(T.INT64, "date_diff"), 2, 2)
+
+
+def _div0(a: int, b: int) -> int:
+    """Integer division truncating toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def _week_number(days: int) -> int:
+    """Databend's week count of a day number (1970-01-01 is a Thursday; weeks start Monday)."""
+    rem = abs(days) % 7 * (1 if days >= 0 else -1)
+    return _div0(days, 7) + (rem >= 4)
+
+
+def _day_number_reader(tz):
+    """A function: Date -> its day number; Timestamp -> its UTC microseconds // a day (truncated)."""
+    instant = instant_reader(tz)
+
+    def day_number(v):
+        if type(v) is _DATE:
+            return (v - EPOCH_DATE).days
+        return _div0(micros_of(instant(v)), 86_400_000_000)
+    return day_number
 
 
 def _quarters(d):

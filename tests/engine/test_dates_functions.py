@@ -244,3 +244,13 @@ def test_try_cast_of_a_column_is_null_where_text_is_no_date(session):
     list(session.execute("INSERT INTO txt VALUES ('2024-01-02 03:04:05'), ('abc')"))
     rows = list(session.execute("SELECT TRY_CAST(s AS TIMESTAMP) IS NULL, TRY_CAST(s AS DATE) FROM txt"))
     assert rows == [(False, datetime.date(2024, 1, 2)), (True, None)]
+
+
+def test_date_diff_weeks_and_clock_units_as_current_databend(session):
+    # current Databend: weeks run Monday to Sunday (day numbers, 1970-01-01 a Thursday); clock
+    # units divide the instants truncating toward zero
+    types, row = answer(session, "SELECT date_diff(week, to_date('2024-01-07'), to_date('2024-01-08')), "
+                                 "date_diff(week, to_date('2024-01-08'), to_date('2024-01-14')), "
+                                 "date_diff(day, to_timestamp('2024-01-01 23:00:00'), to_timestamp('2024-01-02 01:00:00')), "
+                                 "date_diff(second, to_timestamp('1969-12-31 23:59:59.5'), to_timestamp('1970-01-01 00:00:00.5'))")
+    assert row == ("1", "0", "1", "0")
