@@ -12,6 +12,7 @@ from engine.errors import (
     SEMANTIC,
     BadArguments,
     EngineError,
+    SemanticError,
     UnknownColumn,
     UnknownFunction,
     arithmetic_message,
@@ -150,6 +151,9 @@ class ExpressionBinder:
 
     def _bind_BinaryOp(self, n: A.BinaryOp, scope, aliases):
         op = n.op
+        if type(n.right) is A.Interval or type(n.left) is A.Interval:  # d ± INTERVAL n unit
+            fn, interval_args = F.interval_call(op, n.left, n.right, n.pos)
+            return self._function(fn, [self.bind(a, scope, aliases) for a in interval_args], n.pos)
         left = self.bind(n.left, scope, aliases)
         right = self.bind(n.right, scope, aliases)
         if op in ("AND", "OR"):
@@ -366,16 +370,25 @@ class ExpressionBinder:
 
     def _cast(self, e: Expr, t: T.SqlType, try_: bool) -> Expr:
         t = t.as_nullable(e.type.can_be_null or try_ or t.nullable)
+        # casts the session time zone decides (text/Date -> Timestamp, Timestamp -> Date/text)
+        zoned = F.temporal_cast(e.type, t, self.ctx.timezone) if e.type.name != t.name else None
         if e.kind == "const":
             if e.value is None:
                 return Expr("const", t if t.name != "Null" else T.NULL, value=None)
             try:
-                return Expr("const", t.as_nullable(False), value=T.caster(t)(e.value))
+                return Expr("const", t.as_nullable(False), value=(zoned or T.caster(t))(e.value))
             except EngineError:
                 if try_:
                     return Expr("const", t, value=None)
                 raise
+        if zoned is not None:  # TRY: not strict (the function answers NULL itself, so may_be_null says so)
+            fn = F.ScalarFunction("try_cast", F.try_call_of(zoned), None, 1, 1, strict=False) if try_ else \
+                F.ScalarFunction("cast", zoned, None, 1, 1)
+            return Expr("func", t, (e,), fn)
         return Expr("cast", t, (e,), (t, try_))
+
+    def _bind_Interval(self, n: A.Interval, scope, aliases):
+        raise SemanticError("Unsupported interval expression yet.", position=n.pos)
 
     def _bind_Cast(self, n: A.Cast, scope, aliases):
         operand = self.bind(n.operand, scope, aliases)
@@ -389,6 +402,9 @@ class ExpressionBinder:
         if name in F.CONTEXT_FUNCTIONS and not n.args:
             value, t = F.context_value(name, self.ctx)
             return Expr("const", t, value=value)
+        unit_call = F.unit_call(name, n.args, n.pos)  # DATE_ADD(DAY, 1, d), EXTRACT(YEAR FROM d)...
+        if unit_call is not None:
+            return self._function(unit_call[0], [self.bind(a, scope, aliases) for a in unit_call[1]], n.pos)
         args = [self.bind(a, scope, aliases) for a in n.args]
         if name == "typeof":
             if len(args) != 1:
@@ -399,7 +415,7 @@ class ExpressionBinder:
             if len(args) != 1:
                 raise BadArguments(f"{name} expects one argument", position=n.pos)
             return self._cast(args[0], target, False)
-        fn = F.SCALARS.get(name)
+        fn = F.function_override(name, [a.type for a in args]) or F.SCALARS.get(name)
         if fn is None:
             raise UnknownFunction(f"no function matches the given name: '{name}'", position=n.pos)
         if not fn.min_args <= len(args) <= fn.max_args:
@@ -408,7 +424,7 @@ class ExpressionBinder:
         return self._function(fn, args, n.pos)
 
     def _function(self, fn, args, pos=None):
-        fn = F.with_limits(fn, self.ctx.limits)
+        fn = F.with_timezone(F.with_limits(fn, self.ctx.limits), self.ctx.timezone)
         if fn.name in ("abs", "floor", "ceil", "round", "truncate", "mod", "sqrt", "pow") and any(a.type.is_string for a in args):
             args = [self._cast(a, T.FLOAT64.as_nullable(a.type.can_be_null), True) if a.type.is_string else a
                     for a in args]

@@ -37,7 +37,7 @@ def copy_from_query(ctx, stmt: A.CopyIntoTable) -> Result:
     database, name = ctx.resolve_table_name(stmt.table)
     table = ctx.catalog.table(database, name, stmt.pos)
     positions = column_plan(table, stmt.columns)
-    converters, fill = insert_plan(table, positions)
+    converters, fill = insert_plan(table, positions, ctx.timezone)
     reading = StageReading(table.copied_files, (ctx.user, _query_stage(stmt.query)),
                            truthy(options.get("force", "false")))
     ctx.stage_reading = reading

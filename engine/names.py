@@ -16,6 +16,7 @@ _BINARY_PRECEDENCE = {
     "=": _COMPARE, "<>": _COMPARE, "<": _COMPARE, "<=": _COMPARE, ">": _COMPARE, ">=": _COMPARE,
     "||": _CONCAT, "+": _ADD, "-": _ADD, "*": _MUL, "/": _MUL, "DIV": _MUL, "%": _MUL,
 }
+_UNIT_CALLS = frozenset({"date_part", "date_add", "date_sub", "date_diff", "date_trunc", "extract"})
 _SUBSTRING_NAMES = frozenset({"substring", "substr", "mid"})
 _TRIM_SIDES = {"trim_both": "both", "trim_leading": "leading", "trim_trailing": "trailing"}
 
@@ -93,6 +94,10 @@ def _func(n: A.FunctionCall) -> str:
         return f"substring({args[0]} from {args[1]}{tail})"
     if n.name in _TRIM_SIDES and len(args) == 2:
         return f"trim({_TRIM_SIDES[n.name]} {args[1]} from {args[0]})"
+    if n.name in _UNIT_CALLS and args and isinstance(n.args[0], A.Literal) and n.args[0].kind == "string":
+        args[0] = str(n.args[0].value).lower()  # DATE_PART('day', d) is named date_part(day, d)
+    if n.name == "extract" and len(args) == 2:
+        return f"extract({args[0]} from {args[1]})"
     distinct = "distinct " if n.distinct else ""
     if n.name == "avg" and not n.distinct and len(args) == 1:
         # Databend rewrites AVG(x) before naming the column
@@ -222,6 +227,7 @@ def _from(n) -> str:
 
 
 _PRINTERS = {
+    A.Interval: lambda n: f"interval {display(n.value)} {n.unit}",
     A.Literal: _literal,
     A.ColumnRef: lambda n: ".".join(n.parts),
     A.Star: lambda n: ".".join((*n.table, "*")) if n.table else "*",

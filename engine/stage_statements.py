@@ -116,7 +116,7 @@ def copy_into_table(session, ctx, stmt: A.CopyIntoTable) -> Result:
     database, name = ctx.resolve_table_name(stmt.table)
     table = ctx.catalog.table(database, name, stmt.pos)
     positions = column_plan(table, stmt.columns)
-    converters, fill = insert_plan(table, positions)
+    converters, fill = insert_plan(table, positions, ctx.timezone)
     files = stages.choose(ctx.user, location, options.get("files"))
     force = truthy(options.get("force", "false"))
     history = table.copied_files

@@ -86,7 +86,7 @@ def _query(session, ctx, stmt) -> Result:
     progress = Progress()
     run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
     schema = [Column(n, t.display()) for n, t in zip(names, plan.types, strict=False)]
-    result = Result(schema, run(()), progress=progress, types=list(plan.types))
+    result = Result(schema, run(()), progress=progress, types=list(plan.types), timezone=ctx.timezone)
     if isinstance(plan, P.Project) and isinstance(plan.child, P.OneRow):
         result.pause_gc = False  # SELECT without FROM: one row, nothing to gain
     if not _has_limit(stmt):
@@ -220,7 +220,7 @@ def _insert(session, ctx, stmt: A.Insert):
     positions = _column_plan(table, stmt.columns)
     progress = Progress()
     if stmt.rows is None and stmt.query is None:  # `INSERT INTO t VALUES` + a stage attachment
-        converters, fill = _insert_plan(table, positions)
+        converters, fill = _insert_plan(table, positions, ctx.timezone)
         steps = insert_from_attachment(ctx, stmt, table, positions, converters, fill, progress, True)
         return _result([Column(INSERTED, "UInt64")], steps, [T.UINT64], progress=progress)
     if stmt.query is not None:
@@ -230,7 +230,8 @@ def _insert(session, ctx, stmt: A.Insert):
             raise BadArguments(f"Fields in select statement is not equal with expected, select fields: "
                                f"{len(plan.layout)}, insert fields: {len(positions)}", position=stmt.pos)
         run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
-        return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions, ctx.memory),
+        return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions, ctx.memory,
+                                                                       timezone=ctx.timezone),
                        [T.UINT64], progress=progress)
     values = stmt.rows
     count = len(values)
@@ -271,7 +272,7 @@ def _values_step_rows(ctx) -> int:
 
 def _values_rows(ctx, stmt, table, positions, values_rows):
     """VALUES rows converted to the table's row tuples (strings and floats compacted)."""
-    converters, fill = _insert_plan(table, positions)
+    converters, fill = _insert_plan(table, positions, ctx.timezone)
     width = len(positions)
     rows = []
     literal = _literal_value
@@ -314,9 +315,9 @@ def _compact(rows, table):
     return out
 
 
-def _insert_steps(table: Table, batches, progress: Progress, positions, memory, report=True):
+def _insert_steps(table: Table, batches, progress: Progress, positions, memory, report=True, timezone="UTC"):
     """Consume a query in bounded steps, then append everything at once (atomic)."""
-    converters, fill = _insert_plan(table, positions)
+    converters, fill = _insert_plan(table, positions, timezone)
     rows = []
     for batch in batches:
         memory.charge(batch_bytes(batch))  # the rows buffered until the append

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
+from engine import datetimes as D
 from engine import functions as F
 from engine import settings as S
 from engine import types as T
@@ -32,8 +33,8 @@ class VirtualTable:
 
 
 def _local(ctx, moment: datetime.datetime) -> datetime.datetime:
-    """An aware instant as a Timestamp value in the session time zone."""
-    return moment.astimezone(S.timezone(ctx.session.setting("timezone"))).replace(tzinfo=None)
+    """An aware instant as a Timestamp value (naive UTC: shown in the session zone)."""
+    return moment.astimezone(datetime.UTC).replace(tzinfo=None)
 
 
 def _stored_tables(ctx):
@@ -171,7 +172,7 @@ def _query_log(ctx):
             continue
         ended = _local(ctx, wall_datetime(e.ended_at))
         rows.append((e.log_type[0], e.log_type[1], e.handler_type, "", "", "", e.user, e.query_id,
-                     e.kind, e.sql, ended.date(), ended, _local(ctx, wall_datetime(e.started_at)),
+                     e.kind, e.sql, D.timestamp_to_date(ended, D.zone(ctx.timezone)), ended, _local(ctx, wall_datetime(e.started_at)),
                      e.duration_ms, e.database, *e.counts, e.memory_usage_peak, e.exception_code,
                      e.exception_text, VERSION))
     return rows

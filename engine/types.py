@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import NoReturn
 
+from engine.datetimes import UTC, date_from_days, parse_date, parse_timestamp, timestamp_from_int
 from engine.errors import BadArguments, SqlSyntaxError
 
 INT_RANGES = {
@@ -386,15 +387,9 @@ def to_date(v, t: SqlType = DATE):
     if isinstance(v, datetime.date):
         return v
     if isinstance(v, str):
-        try:
-            return datetime.date.fromisoformat(v.strip()[:10])
-        except ValueError:
-            _cast_fail(v, t)
+        return parse_date(v)
     if isinstance(v, int) and not isinstance(v, bool):
-        try:
-            return datetime.date(1970, 1, 1) + datetime.timedelta(days=v)
-        except OverflowError:  # beyond year 9999 (or beyond a C int of days)
-            _cast_fail(v, t)
+        return date_from_days(v)
     _cast_fail(v, t)
 
 
@@ -404,15 +399,9 @@ def to_timestamp(v, t: SqlType = TIMESTAMP):
     if isinstance(v, datetime.date):
         return datetime.datetime(v.year, v.month, v.day)
     if isinstance(v, str):
-        try:
-            return datetime.datetime.fromisoformat(v.strip()).replace(tzinfo=None)
-        except ValueError:
-            _cast_fail(v, t)
+        return parse_timestamp(v, UTC)
     if isinstance(v, int) and not isinstance(v, bool):
-        try:
-            return datetime.datetime(1970, 1, 1) + datetime.timedelta(microseconds=v)
-        except OverflowError:
-            _cast_fail(v, t)
+        return timestamp_from_int(v)  # seconds, milliseconds or microseconds, by magnitude
     _cast_fail(v, t)
 
 

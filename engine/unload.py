@@ -16,6 +16,7 @@ import gzip
 import json
 import uuid
 
+from engine import datetimes as D
 from engine import types as T
 from engine.errors import BadArguments, Unimplemented
 from engine.executor import Runtime, build
@@ -69,19 +70,28 @@ def copy_into_stage(session, ctx, stmt: A.CopyIntoStage) -> Result:
         require_parquet()
         writer = None
     else:
-        writer = _writer(fmt, names, plan.types)
+        writer = _writer(fmt, names, plan.types, ctx.timezone)
     steps = _unload_steps(ctx, run(()), writer, fmt, location, truthy(options.get("single", "false")),
                           max_file_size, progress, names, plan.types)
     return Result([Column(n, t.display()) for n, t in _ANSWER], steps, progress=progress,
                   types=[t for _, t in _ANSWER])
 
 
-def _writer(fmt: FileFormat, names, types):
-    """A function turning a batch of rows into the text of their records."""
+def _text_renderers(types, timezone: str) -> list:
+    """Per column, value -> text as the wire shows it (Timestamps in the session zone)."""
     renderers = [T.renderer_for(t) for t in types]
+    if timezone != "UTC":
+        shown = D.timestamp_renderer(D.zone(timezone))
+        renderers = [shown if t.name == "Timestamp" else r for r, t in zip(renderers, types, strict=True)]
+    return renderers
+
+
+def _writer(fmt: FileFormat, names, types, timezone: str):
+    """A function turning a batch of rows into the text of their records."""
+    renderers = _text_renderers(types, timezone)
     null = fmt.null_display
     if fmt.type == "ndjson":
-        encoders = [_json_encoder(t) for t in types]
+        encoders = [_json_encoder(t, r) for t, r in zip(types, renderers, strict=True)]
         keys = [json.dumps(n) for n in names]
 
         def ndjson(batch):
@@ -112,15 +122,14 @@ def _writer(fmt: FileFormat, names, types):
     return delimited
 
 
-def _json_encoder(t):
+def _json_encoder(t, render):
+    """value -> JSON text: numbers and booleans as JSON values, the rest as strings."""
     if t.is_int or t.name == "Boolean":
         return lambda v: json.dumps(v)
     if t.is_float:
         return lambda v: json.dumps(v) if v == v and abs(v) != float("inf") else json.dumps(str(v))
     if t.name == "Decimal":
-        render = T.renderer_for(t)
         return render
-    render = T.renderer_for(t)
     return lambda v: json.dumps(render(v))
 
 

@@ -158,6 +158,14 @@ class Cast(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class Interval(Node):
+    """INTERVAL value unit (unit as written, e.g. 'DAY'): only as an operand of + or -."""
+
+    value: Node
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
 class FunctionCall(Node):
     """name lower-cased. COUNT(*) has star=True and no args."""
 

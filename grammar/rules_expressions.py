@@ -83,6 +83,10 @@ class ExpressionRules(Transformer):
     def current_date(self, token):
         return ast.FunctionCall("current_date", pos=(token.line, token.column))
 
+    def interval(self, keyword, value, unit):
+        """INTERVAL n unit (the binder allows it only beside + or -)."""
+        return ast.Interval(value, ident_name(unit), pos=(keyword.line, keyword.column))
+
     def column_ref(self, path):
         return ast.ColumnRef(ident_names(path), pos=pos_of(path[0]))
 
@@ -103,6 +107,8 @@ class ExpressionRules(Transformer):
             return ast.FunctionCall(function, args, pos=pos)
         if function == "trim" and third is None:
             return ast.FunctionCall("trim_both", (second, first), pos=pos)
+        if function == "extract" and third is None:  # EXTRACT(unit FROM d)
+            return ast.FunctionCall("extract", (first, second), pos=pos)
         raise SemanticSyntaxError(f"`{name.value}` takes no FROM argument", pos, len(name.value))
 
     def trim_side_call(self, name, side, chars, operand):
