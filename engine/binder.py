@@ -60,7 +60,8 @@ class ExpressionBinder:
             text = str(n.value)
             return Expr("const", T.decimal_literal_type(text), value=decimal.Decimal(text))
         if kind == "float":
-            return Expr("const", T.FLOAT64, value=float(n.value))
+            value, t = T.exponent_literal(float(n.value))
+            return Expr("const", t, value=value)
         if kind == "string":
             return Expr("const", T.STRING, value=n.value)
         if kind == "bool":
@@ -141,7 +142,7 @@ class ExpressionBinder:
             v = -operand.value
             return Expr("const", T.value_type(v) if t.is_int else t, value=v)
         if t.is_int:
-            rt = T.INT64
+            rt = T.negation_type(t)
         elif t.name == "Boolean":
             rt = T.SqlType("Int16")
         else:
@@ -409,25 +410,39 @@ class ExpressionBinder:
 
     def _function(self, fn, args, pos=None):
         fn = F.with_limits(fn, self.ctx.limits)
-        if fn.name in ("abs", "floor", "ceil", "round", "truncate", "mod", "sqrt", "pow") and any(a.type.is_string for a in args):
+        if fn.name in F.NUMERIC_ARGUMENT_FUNCTIONS and any(a.type.is_string for a in args):
             args = [self._cast(a, T.FLOAT64.as_nullable(a.type.can_be_null), True) if a.type.is_string else a
                     for a in args]
         types = [a.type for a in args]
+        result = fn.result
+        if fn.by_value:
+            values = [a.value if a.kind == "const" else None for a in args]
+            result = lambda ts: fn.result(ts, values)  # noqa: E731
         if fn.strict:
             if any(t.name == "Null" for t in types):
                 return Expr("const", T.NULL, value=None)
-            rt = fn.result([t.as_nullable(False) for t in types]).as_nullable(any(t.can_be_null for t in types))
+            rt = result([t.as_nullable(False) for t in types]).as_nullable(any(t.can_be_null for t in types))
         else:
-            rt = fn.result(types)
-            if fn.name in ("coalesce", "ifnull"):
-                rt = rt.as_nullable(all(t.can_be_null for t in types))
+            rt = result(types)
+            if fn.name in F.ALWAYS_NULLABLE:
+                rt = rt.as_nullable(True)  # Databend 1.2.453 answers COALESCE/IFNULL/NVL as nullable
                 args = [self._to_type(a, rt) for a in args]
             elif fn.name == "if":
                 args = [self._boolean(args[0])] + [self._to_type(a, rt) for a in args[1:]]
+        if fn.coerce:
+            args = [self._to_type(a, rt) for a in args]
+        if fn.bind is not None:
+            return fn.bind(self, args, rt, pos)
         e = Expr("func", rt, tuple(args), fn)
-        if all(a.kind == "const" for a in args):
+        if all(a.kind == "const" for a in args) and not fn.volatile:
             v = evaluate_constant(e)
-            return Expr("const", rt.as_nullable(False) if v is not None else T.NULL, value=v)
+            if v is None:
+                return Expr("const", T.NULL, value=None)
+            t = rt.as_nullable(False)
+            if t.name == "Decimal" and t.scale == 0 and fn.name in F.INTEGRAL_FOLDS:
+                v = int(v)  # Databend folds FLOOR(1.5), ROUND(1234.5, -2) into integer constants
+                t = T.int_literal_type(v)
+            return Expr("const", t, value=v)
         return e
 
     def _subquery(self, query, scope: Scope, mode: str) -> Subquery:

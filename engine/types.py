@@ -139,6 +139,21 @@ def fits_decimal(v: int) -> bool:
     return -_MAX_DECIMAL_INT <= v <= _MAX_DECIMAL_INT
 
 
+def exponent_literal(v: float):
+    """(value, type) of a number written with an exponent, as Databend reads it: the exact number
+    (1e3 is the UInt16 1000, 1.5e-3 a Decimal(4, 4)), a Float64 when beyond Decimal(76)."""
+    d = decimal.Decimal(repr(v))
+    if d == d.to_integral_value():
+        n = int(d)
+        t = int_literal_type(n)
+        return (float(n) if t.is_float else n), t
+    text = format(d, "f")
+    t = decimal_literal_type(text)
+    if t.precision > MAX_DECIMAL_PRECISION:
+        return v, FLOAT64
+    return decimal.Decimal(text), t
+
+
 def int_literal_type(v: int) -> SqlType:
     """As Databend types an integer: the smallest integer type holding it, beyond 64 bits
     Decimal(digits, 0) (the value stays an exact Python int), beyond 76 digits Float64."""
@@ -199,8 +214,16 @@ def arithmetic_type(op: str, a: SqlType, b: SqlType) -> SqlType:
     if op == "DIV":
         return _int_type(signed, width)
     if op == "%":
-        return _int_type(signed, width)
+        # Databend: the divisor's width (doubled when the dividend is signed), the dividend's sign
+        return _int_type(sa, wb * 2 if sa else wb)
     raise AssertionError(op)
+
+
+def negation_type(t: SqlType) -> SqlType:
+    """Result type of unary minus: integers widen to the next signed type (Int64 at most)."""
+    if t.is_int:
+        return _int_type(True, _int_parts(t)[1] * 2)
+    return t
 
 
 def _int_digits(t: SqlType) -> int:
@@ -331,6 +354,8 @@ def to_decimal(v, t: SqlType):
 def to_string(v, t: SqlType = STRING):
     if isinstance(v, str):
         return v
+    if isinstance(v, bool):
+        return "true" if v else "false"
     return render_value(v)
 
 

@@ -8,9 +8,16 @@ from engine.functions import casts, conditionals, dates, numeric, strings  # noq
 from engine.functions.aggregates import AGGREGATES, aggregate_type
 from engine.functions.context import CONTEXT_FUNCTIONS, context_value
 from engine.functions.dates import date_arithmetic
+from engine.functions.numeric import NUMERIC_ARGUMENT_FUNCTIONS
 from engine.functions.registry import SCALARS, ScalarFunction, with_limits
 
-__all__ = ["AGGREGATES", "CONTEXT_FUNCTIONS", "SCALARS", "ScalarFunction", "aggregate_type",
+# results Databend 1.2.453 types as nullable whatever the arguments
+ALWAYS_NULLABLE = frozenset({"coalesce", "ifnull", "nvl"})
+# rounding functions whose constant Decimal(p, 0) answers fold into integer constants
+INTEGRAL_FOLDS = frozenset({"round", "truncate", "floor", "ceil", "ceiling"})
+
+__all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "CONTEXT_FUNCTIONS", "INTEGRAL_FOLDS",
+           "NUMERIC_ARGUMENT_FUNCTIONS", "SCALARS", "ScalarFunction", "aggregate_type",
            "all_function_names", "context_value", "date_arithmetic", "with_limits"]
 
 
