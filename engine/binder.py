@@ -4,6 +4,7 @@ into bound `Expr` trees, folding constants (a mixin of the statement's Planner).
 from __future__ import annotations
 
 import decimal
+from dataclasses import replace
 
 from engine import functions as F
 from engine import types as T
@@ -132,6 +133,8 @@ class ExpressionBinder:
             return self._not(self._boolean(operand))
         if n.op == "+":
             return operand
+        if n.op == "~":
+            return self._bitwise("~", [operand], n.pos)
         t = operand.type
         if t.is_string:
             operand = self._cast(operand, T.FLOAT64.as_nullable(t.nullable), False)
@@ -160,7 +163,18 @@ class ExpressionBinder:
             return self._compare(op, left, right)
         if op == "||":
             return self._function(F.SCALARS["concat"], [left, right])
+        if op in F.BITWISE_FUNCTIONS:
+            return self._bitwise(op, [left, right], n.pos)
         return self._arith(op, left, right, n.pos)
+
+    def _bitwise(self, op, args, pos):
+        """`& | # << >> ~`: strings are read as integers first (as Databend does)."""
+        args = [self._cast(a, T.UINT64.as_nullable(a.type.can_be_null), False) if a.type.is_string else a
+                for a in args]
+        e = self._function(F.BITWISE_FUNCTIONS[op], args, pos)
+        if e.kind == "const" and isinstance(e.value, int):
+            return Expr("const", T.value_type(e.value), value=e.value)  # folded: typed by its value
+        return e
 
     def _arith(self, op, left, right, pos=None):
         date_math = F.date_arithmetic(op, left.type, right.type)
@@ -390,16 +404,21 @@ class ExpressionBinder:
         if name in F.CONTEXT_FUNCTIONS and not n.args:
             value, t = F.context_value(name, self.ctx)
             return Expr("const", t, value=value)
+        if n.operator == "ilike":  # a case-insensitive LIKE of the lower-cased operands
+            operand, pattern = (A.FunctionCall("lower", (a,), pos=n.pos) for a in n.args)
+            return self._bind_Like(A.Like(operand, pattern, n.negated, pos=n.pos), scope, aliases)
+        if n.negated:
+            return self._not(self._bind_FunctionCall(replace(n, negated=False), scope, aliases))
         args = [self.bind(a, scope, aliases) for a in n.args]
         if name == "typeof":
             if len(args) != 1:
                 raise BadArguments("typeof expects one argument", position=n.pos)
             return Expr("const", T.STRING, value=args[0].type.sql_name(with_null=True))
-        target = _CAST_FUNCTIONS.get(name)
+        target = F.CAST_FUNCTIONS.get(name)
         if target is not None:
             if len(args) != 1:
                 raise BadArguments(f"{name} expects one argument", position=n.pos)
-            return self._cast(args[0], target, False)
+            return self._cast(args[0], *target)
         fn = F.SCALARS.get(name)
         if fn is None:
             raise UnknownFunction(f"no function matches the given name: '{name}'", position=n.pos)
@@ -429,10 +448,12 @@ class ExpressionBinder:
                 args = [self._to_type(a, rt) for a in args]
             elif fn.name == "if":
                 args = [self._boolean(args[0])] + [self._to_type(a, rt) for a in args[1:]]
+            elif fn.name == "nvl2":
+                args = [args[0]] + [self._to_type(a, rt) for a in args[1:]]
         if fn.coerce:
             args = [self._to_type(a, rt) for a in args]
-        if fn.bind is not None:
-            return fn.bind(self, args, rt, pos)
+        if fn.specialize is not None:
+            fn = replace(fn, impl=fn.specialize([a.type for a in args]))
         e = Expr("func", rt, tuple(args), fn)
         if all(a.kind == "const" for a in args) and not fn.volatile:
             v = evaluate_constant(e)
@@ -471,8 +492,3 @@ class ExpressionBinder:
 
     def _bind_Star(self, n, scope, aliases):
         raise EngineError("'*' is not allowed here", code=SEMANTIC, position=n.pos)
-
-
-# functions that are casts: name -> target type
-_CAST_FUNCTIONS = {"to_int": T.INT64, "to_int64": T.INT64, "to_uint64": T.UINT64,
-                   "to_float64": T.FLOAT64, "to_varchar": T.STRING, "to_boolean": T.BOOLEAN}

@@ -10,10 +10,11 @@ from grammar import ast as A
 
 # Binding strength, loosest first (as in the grammar); a child operand is parenthesised only when
 # it binds more loosely than its parent (so `a - (1 - 2)` prints as `a - 1 - 2`, as Databend does).
-_OR, _AND, _NOT, _COMPARE, _CONCAT, _ADD, _MUL, _UNARY, _CAST, _ATOM = range(10)
+_OR, _AND, _NOT, _COMPARE, _BIT, _SHIFT, _CONCAT, _ADD, _MUL, _UNARY, _CAST, _ATOM = range(12)
 _BINARY_PRECEDENCE = {
     "OR": _OR, "AND": _AND,
     "=": _COMPARE, "<>": _COMPARE, "<": _COMPARE, "<=": _COMPARE, ">": _COMPARE, ">=": _COMPARE,
+    "&": _BIT, "|": _BIT, "#": _BIT, "<<": _SHIFT, ">>": _SHIFT,
     "||": _CONCAT, "+": _ADD, "-": _ADD, "*": _MUL, "/": _MUL, "DIV": _MUL, "%": _MUL,
 }
 _SUBSTRING_NAMES = frozenset({"substring", "substr", "mid"})

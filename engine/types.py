@@ -274,7 +274,7 @@ def _unify(a: SqlType, b: SqlType) -> SqlType:
 
 # ---------------------------------------------------------------- casts
 
-_INT_RE = re.compile(r"\s*[-+]?\d+\s*\Z")
+_INT_RE = re.compile(r"[-+]?\d+\Z")
 _NUM_RE = re.compile(r"\s*[-+]?(\d+\.?\d*([eE][-+]?\d+)?|\.\d+([eE][-+]?\d+)?)\s*\Z")
 
 
@@ -283,9 +283,19 @@ def _round_half_away(x: float) -> int:
 
 
 def _cast_fail(v, t: SqlType) -> NoReturn:
-    """Refuse a cast, showing the value as SQL would (a quoted string, else its text)."""
+    """Refuse a cast, in Databend's words for integers and booleans (naming the conversion
+    function and the value as SQL would show it), else showing the value as SQL would."""
+    if isinstance(v, str) and (t.name in INT_RANGES or t.name == "Boolean"):
+        reason = "invalid digit found in string" if t.name in INT_RANGES else \
+            "cannot parse to type `BOOLEAN`"
+        raise BadArguments(f"{reason} while evaluating function `{_conversion_name(t)}('{v}')`")
     shown = "'" + v.replace("'", "''") + "'" if isinstance(v, str) else render_value(v)
     raise BadArguments(f"fail to cast {shown} to {t.display()}")
+
+
+def _conversion_name(t: SqlType) -> str:
+    """Databend's name of the function converting to t (to_int32, to_boolean...)."""
+    return "to_" + t.name.lower()
 
 
 def to_int(v, t: SqlType = INT64):
@@ -300,12 +310,9 @@ def to_int(v, t: SqlType = INT64):
     elif isinstance(v, decimal.Decimal):
         out = int(v.to_integral_value(rounding=decimal.ROUND_HALF_UP))
     elif isinstance(v, str):
-        if _INT_RE.match(v):
-            out = int(v)
-        elif _NUM_RE.match(v):
-            out = _round_half_away(float(v))
-        else:
+        if not _INT_RE.match(v):  # Databend reads only plain integers: no '1.5', no ' 12 '
             _cast_fail(v, t)
+        out = int(v)
     elif isinstance(v, datetime.datetime):
         out = int(v.replace(tzinfo=datetime.UTC).timestamp() * 1_000_000)
     elif isinstance(v, datetime.date):
@@ -314,7 +321,8 @@ def to_int(v, t: SqlType = INT64):
         _cast_fail(v, t)
     lo, hi = INT_RANGES.get(t.name, (None, None))
     if lo is not None and not lo <= out <= hi:
-        raise BadArguments(f"number {out} overflows {t.display()}")
+        shown = f"'{v}'" if isinstance(v, str) else render_value(v)
+        raise BadArguments(f"number overflowed while evaluating function `{_conversion_name(t)}({shown})`")
     return out
 
 

@@ -4,8 +4,10 @@ modules that fill it. Adding a function is one `register(...)` entry in its fami
 from __future__ import annotations
 
 # the family modules register their functions on import
-from engine.functions import casts, conditionals, dates, numeric, strings  # noqa: F401
+from engine.functions import casts, conditionals, dates, hashes, numeric, regex, strings  # noqa: F401
 from engine.functions.aggregates import AGGREGATES, aggregate_type
+from engine.functions.bitwise import BITWISE_FUNCTIONS
+from engine.functions.casts import CAST_FUNCTIONS
 from engine.functions.context import CONTEXT_FUNCTIONS, context_value
 from engine.functions.dates import date_arithmetic
 from engine.functions.numeric import NUMERIC_ARGUMENT_FUNCTIONS
@@ -16,10 +18,10 @@ ALWAYS_NULLABLE = frozenset({"coalesce", "ifnull", "nvl"})
 # rounding functions whose constant Decimal(p, 0) answers fold into integer constants
 INTEGRAL_FOLDS = frozenset({"round", "truncate", "floor", "ceil", "ceiling"})
 
-__all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "CONTEXT_FUNCTIONS", "INTEGRAL_FOLDS",
+__all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS", "CONTEXT_FUNCTIONS", "INTEGRAL_FOLDS",
            "NUMERIC_ARGUMENT_FUNCTIONS", "SCALARS", "ScalarFunction", "aggregate_type",
            "all_function_names", "context_value", "date_arithmetic", "with_limits"]
 
 
 def all_function_names() -> list[str]:
-    return sorted(set(SCALARS) | AGGREGATES | CONTEXT_FUNCTIONS | {"typeof", "to_date"})
+    return sorted(set(SCALARS) | AGGREGATES | CONTEXT_FUNCTIONS | set(CAST_FUNCTIONS) | {"typeof", "to_date"})

@@ -30,9 +30,9 @@ class ScalarFunction:
     # the result-type rule also receives the constant arguments' values (None where not constant):
     # result(types, values), e.g. ROUND(d, 1) is a Decimal of scale 1
     by_value: bool = False
-    # bind(binder, args, result_type, pos) -> Expr: binds the call itself (e.g. compiling a
-    # constant regular expression once); None for an ordinary call
-    bind: object = None
+    # specialize(argument types) -> impl for functions whose work depends on the argument types
+    # (a hash of an Int32 hashes its 4 bytes); None when `impl` serves every type
+    specialize: object = None
 
 
 def same(types):
@@ -54,13 +54,13 @@ SCALARS: dict[str, ScalarFunction] = {}
 
 
 def register(name, impl, result, min_args, max_args=None, strict=True, aliases=(), bounded=False,
-             volatile=False, coerce=False, by_value=False, bind=None):
+             volatile=False, coerce=False, by_value=False, specialize=None):
     """Register a function; when `bounded`, `impl` is a `make_*(limits)` of engine.bounded."""
     make_impl = None
     if bounded:
         make_impl, impl = impl, impl(Limits())
     fn = ScalarFunction(name, impl, result, min_args, min_args if max_args is None else max_args, strict,
-                        make_impl, volatile=volatile, coerce=coerce, by_value=by_value, bind=bind)
+                        make_impl, volatile=volatile, coerce=coerce, by_value=by_value, specialize=specialize)
     for n in (name, *aliases):
         SCALARS[n] = fn
 
