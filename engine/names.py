@@ -40,6 +40,8 @@ def _precedence(node) -> int:
         return _NOT if node.op == "NOT" else _UNARY
     if isinstance(node, A.IsNull | A.Between | A.InList | A.InSubquery | A.Like):
         return _COMPARE
+    if isinstance(node, A.FunctionCall) and node.operator is not None and node.operator != "in":
+        return _COMPARE
     if isinstance(node, A.Cast) and node.double_colon:
         return _CAST
     return _ATOM
@@ -88,6 +90,11 @@ def _cast(n: A.Cast) -> str:
 def _func(n: A.FunctionCall) -> str:
     if n.star:
         return f"{n.name}(*)"
+    if n.operator == "in":
+        return f"position({display(n.args[0])} in {display(n.args[1])})"
+    if n.operator is not None:  # a REGEXP b, a NOT RLIKE b, a ILIKE b
+        left, right = (_operand(a, _BIT) for a in n.args)
+        return f"{left} {_not(n.negated)}{n.operator} {right}"
     args = [display(a) for a in n.args]
     if n.name in _SUBSTRING_NAMES and 2 <= len(args) <= 3:
         tail = f" for {args[2]}" if len(args) == 3 else ""

@@ -208,3 +208,25 @@ register("to_base64", _to_base64, fixed(T.STRING), 1, aliases=("base64",))
 register("from_base64", _from_base64, fixed(T.STRING), 1)
 register("inet_aton", _inet_aton, fixed(UINT32), 1, aliases=("ipv4_string_to_num",))
 register("inet_ntoa", _inet_ntoa, fixed(T.STRING), 1, aliases=("ipv4_num_to_string",))
+
+
+def _try(fn):
+    def attempt(*args):
+        try:
+            return fn(*args)
+        except BadArguments:
+            return None
+
+    return attempt
+
+
+def _nullable(t):
+    return lambda types: t.as_nullable(True)
+
+
+# try_ forms: NULL instead of an error (non-strict: they may answer NULL for any input)
+for _name, _fn, _t in (("try_from_hex", _unhex, T.STRING), ("try_unhex", _unhex, T.STRING),
+                       ("try_from_base64", _from_base64, T.STRING), ("try_inet_aton", _inet_aton, UINT32),
+                       ("try_ipv4_string_to_num", _inet_aton, UINT32), ("try_inet_ntoa", _inet_ntoa, T.STRING),
+                       ("try_ipv4_num_to_string", _inet_ntoa, T.STRING)):
+    register(_name, _try(_fn), _nullable(_t), 1)

@@ -14,6 +14,7 @@ from engine.functions.registry import fixed, register
 from engine.runtime import mod_trunc
 
 INT8 = T.SqlType("Int8")
+_INT64_LIMIT = 1 << 63
 
 
 def _abs(v):
@@ -48,7 +49,8 @@ def _float_for_integers(make):
 
         def rounded(v, digits=0):
             r = inner(v, digits)
-            return float(r) if type(r) is int else r
+            # integer types (within 64 bits) answer Float64; wider integers are Decimal(n, 0)
+            return float(r) if type(r) is int and -_INT64_LIMIT <= v < 2 * _INT64_LIMIT else r
 
         return rounded
 
