@@ -19,9 +19,18 @@ ALWAYS_NULLABLE = frozenset({"coalesce", "ifnull", "nvl"})
 INTEGRAL_FOLDS = frozenset({"round", "truncate", "floor", "ceil", "ceiling"})
 
 __all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS", "CONTEXT_FUNCTIONS", "INTEGRAL_FOLDS",
-           "NUMERIC_ARGUMENT_FUNCTIONS", "SCALARS", "ScalarFunction", "aggregate_type",
+           "NUMERIC_ARGUMENT_FUNCTIONS", "SCALARS", "function_rows", "ScalarFunction", "aggregate_type",
            "all_function_names", "context_value", "date_arithmetic", "with_limits"]
 
 
 def all_function_names() -> list[str]:
-    return sorted(set(SCALARS) | AGGREGATES | CONTEXT_FUNCTIONS | set(CAST_FUNCTIONS) | {"typeof", "to_date"})
+    bitwise = {fn.name for fn in BITWISE_FUNCTIONS.values()}
+    return sorted(set(SCALARS) | AGGREGATES | CONTEXT_FUNCTIONS | set(CAST_FUNCTIONS) | bitwise
+                  | {"typeof", "to_date"})
+
+
+def function_rows() -> list[tuple[str, bool, str, str, str]]:
+    """(name, is_aggregate, description, syntax, example) of every function, by name: the rows of
+    system.functions (SHOW FUNCTIONS shows the first three). Databend 1.2.453 leaves the last
+    three empty."""
+    return [(name, name in AGGREGATES, "", "", "") for name in all_function_names()]
