@@ -463,8 +463,8 @@ class ExpressionBinder:
             if t.name == "Decimal" and t.scale == 0 and fn.name in F.INTEGRAL_FOLDS:
                 v = int(v)  # Databend folds FLOOR(1.5), ROUND(1234.5, -2) into integer constants
                 t = T.int_literal_type(v)
-            elif t.is_int and type(v) is int:
-                t = T.int_literal_type(v)  # a folded integer is typed by its value: length('abc') UInt8
+            elif (t.is_int and type(v) is int) or (t.name == "Decimal" and isinstance(v, decimal.Decimal)):
+                t = T.value_type(v)  # folded answers are typed by value: length('abc') is a UInt8
             return Expr("const", t, value=v)
         return e
 

@@ -41,8 +41,8 @@ def _encoder(t: T.SqlType):
         return lambda v: b"\x01" if v else b"\x00"
     if t.name == "Float32":
         return lambda v: struct.pack("<f", v)
-    if t.name == "Float64":
-        return lambda v: struct.pack("<d", v)
+    if t.name in ("Float64", "Decimal"):  # Databend hashes a DECIMAL as its Float64 value
+        return lambda v: struct.pack("<d", float(v))
     return _utf8
 
 

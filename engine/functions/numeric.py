@@ -211,8 +211,13 @@ register("cot", _cot, fixed(T.FLOAT64), 1)
 register("degrees", _float_fn(math.degrees), fixed(T.FLOAT64), 1)
 register("radians", _float_fn(math.radians), fixed(T.FLOAT64), 1)
 register("factorial", _factorial, fixed(T.INT64), 1)
-register("greatest", _greatest, lambda ts: T.common_type(ts), 1, 1000, strict=False, coerce=True)
-register("least", _least, lambda ts: T.common_type(ts), 1, 1000, strict=False, coerce=True)
+def _greatest_type(types):
+    """The arguments' common type, nullable whatever the arguments (as Databend 1.2.453)."""
+    return T.common_type(types).as_nullable(True)
+
+
+register("greatest", _greatest, _greatest_type, 1, 1000, strict=False, coerce=True)
+register("least", _least, _greatest_type, 1, 1000, strict=False, coerce=True)
 register("rand", _rand, fixed(T.FLOAT64), 0, 1, volatile=True)
 register("mod", mod_trunc, _mod_type, 2)
 
