@@ -13,6 +13,7 @@ from engine.errors import (
     SEMANTIC,
     BadArguments,
     EngineError,
+    SemanticError,
     UnknownColumn,
     UnknownFunction,
     arithmetic_message,
@@ -139,6 +140,8 @@ class ExpressionBinder:
         if t.is_string:
             operand = self._cast(operand, T.FLOAT64.as_nullable(t.nullable), False)
             t = operand.type
+        if t.name == "Boolean":  # as Databend: minus has no Boolean overload
+            raise SemanticError(f"no overload satisfies `minus({t.display()})`", position=n.pos)
         if operand.kind == "const":
             if operand.value is None:
                 return operand
@@ -146,8 +149,6 @@ class ExpressionBinder:
             return Expr("const", T.value_type(v) if t.is_int else t, value=v)
         if t.is_int:
             rt = T.negation_type(t)
-        elif t.name == "Boolean":
-            rt = T.SqlType("Int16")
         else:
             rt = t.as_nullable(False)
         return Expr("neg", rt.as_nullable(t.can_be_null), (operand,))
@@ -414,6 +415,10 @@ class ExpressionBinder:
             if len(args) != 1:
                 raise BadArguments("typeof expects one argument", position=n.pos)
             return Expr("const", T.STRING, value=args[0].type.sql_name(with_null=True))
+        if name in F.OPERATOR_FUNCTIONS and len(args) == 2:  # plus(a, b) is a + b
+            return self._arith(F.OPERATOR_FUNCTIONS[name], args[0], args[1], n.pos)
+        if name in F.NEGATION_FUNCTIONS and len(args) == 1:
+            return self._bind_UnaryOp(A.UnaryOp("-", n.args[0], pos=n.pos), scope, aliases)
         target = F.CAST_FUNCTIONS.get(name)
         if target is not None:
             if len(args) != 1:

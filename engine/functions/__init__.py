@@ -10,7 +10,11 @@ from engine.functions.bitwise import BITWISE_FUNCTIONS
 from engine.functions.casts import CAST_FUNCTIONS
 from engine.functions.context import CONTEXT_FUNCTIONS, context_value
 from engine.functions.dates import date_arithmetic
-from engine.functions.numeric import NUMERIC_ARGUMENT_FUNCTIONS
+from engine.functions.numeric import (
+    NEGATION_FUNCTIONS,
+    NUMERIC_ARGUMENT_FUNCTIONS,
+    OPERATOR_FUNCTIONS,
+)
 from engine.functions.registry import SCALARS, ScalarFunction, with_limits
 
 # results Databend 1.2.453 types as nullable whatever the arguments
@@ -19,14 +23,14 @@ ALWAYS_NULLABLE = frozenset({"coalesce", "ifnull", "nvl"})
 INTEGRAL_FOLDS = frozenset({"round", "truncate", "floor", "ceil", "ceiling"})
 
 __all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS", "CONTEXT_FUNCTIONS", "INTEGRAL_FOLDS",
-           "NUMERIC_ARGUMENT_FUNCTIONS", "SCALARS", "function_rows", "ScalarFunction", "aggregate_type",
+           "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS", "SCALARS", "function_rows", "ScalarFunction", "aggregate_type",
            "all_function_names", "context_value", "date_arithmetic", "with_limits"]
 
 
 def all_function_names() -> list[str]:
     bitwise = {fn.name for fn in BITWISE_FUNCTIONS.values()}
     return sorted(set(SCALARS) | AGGREGATES | CONTEXT_FUNCTIONS | set(CAST_FUNCTIONS) | bitwise
-                  | {"typeof", "to_date"})
+                  | set(OPERATOR_FUNCTIONS) | NEGATION_FUNCTIONS | {"typeof", "to_date"})
 
 
 def function_rows() -> list[tuple[str, bool, str, str, str]]:

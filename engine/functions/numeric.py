@@ -182,6 +182,43 @@ def _rand(seed=None):
     return random.Random(int(seed)).random()
 
 
+def _div0(a, b):
+    """a / b, 0 when b is 0."""
+    return float(a) / float(b) if b else 0.0
+
+
+def _divnull(a, b):
+    """a / b, NULL when b is 0 (or either is NULL)."""
+    if a is None or b is None or not b:
+        return None
+    return float(a) / float(b)
+
+
+_NUMBER_UNITS = ("", " thousand", " million", " billion", " trillion", " quadrillion")
+_SIZE_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB")
+
+
+def _humanize(v, base, units, sized):
+    v = float(v)
+    sign = "-" if v < 0 else ""
+    v = abs(v)
+    if v < 1:
+        return f"{sign}{v:.2f} B" if sized else ("0" if v == 0 else f"{sign}{v:.2f}")
+    exponent = min(int(math.floor(math.log(v) / math.log(base))), len(units) - 1)
+    scaled = v / base ** exponent
+    if sized:
+        return f"{sign}{scaled:.2f} {units[exponent]}"
+    return f"{sign}{T.render_float(float(f'{scaled:.2f}'))}{units[exponent]}"
+
+
+def _humanize_number(v):
+    return _humanize(v, 1000, _NUMBER_UNITS, False)
+
+
+def _humanize_size(v):
+    return _humanize(v, 1024, _SIZE_UNITS, True)
+
+
 def _mod_type(types):
     return T.arithmetic_type("%", types[0], types[1])
 
@@ -220,10 +257,20 @@ register("greatest", _greatest, _greatest_type, 1, 1000, strict=False, coerce=Tr
 register("least", _least, _greatest_type, 1, 1000, strict=False, coerce=True)
 register("rand", _rand, fixed(T.FLOAT64), 0, 1, volatile=True)
 register("mod", mod_trunc, _mod_type, 2)
+register("div0", _div0, fixed(T.FLOAT64), 2)
+register("divnull", _divnull, lambda ts: T.FLOAT64.as_nullable(True), 2, strict=False)
+register("humanize_number", _humanize_number, fixed(T.STRING), 1)
+register("humanize_size", _humanize_size, fixed(T.STRING), 1)
+
+# functions that are operators: name -> the binary operator they apply (the binder binds them so)
+OPERATOR_FUNCTIONS = {"plus": "+", "add": "+", "minus": "-", "subtract": "-", "multiply": "*",
+                      "divide": "/", "modulo": "%", "intdiv": "DIV", "div": "DIV"}
+# ... and the unary minus
+NEGATION_FUNCTIONS = frozenset({"neg", "negate"})
 
 # names whose numeric arguments may be written as strings (cast to Float64 first)
 NUMERIC_ARGUMENT_FUNCTIONS = frozenset({
     "abs", "floor", "ceil", "round", "truncate", "mod", "sqrt", "pow", "cbrt", "exp", "ln", "log",
     "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "cot", "degrees", "radians",
-    "sign",
+    "sign", "div0", "divnull", "humanize_number", "humanize_size",
 })

@@ -74,6 +74,9 @@ CASES = [
     ("least(x, i32)", "Nullable(Int32)", -70000), ("greatest(d, 1)", "Nullable(Decimal(10, 3))", Decimal("1234.567")),
     # bitwise operators: Int64
     ("i8 & i8", "Int64", -3), ("i32 & u8", "Int64", 0), ("u8 | u8", "Int64", 3), ("u64 # i32", "Int64", -4999930736),
+    # operators written as functions
+    ("plus(i32, u8)", "Int64", -69997), ("negate(i32)", "Int64", 70000), ("intdiv(i32, u8)", "Int32", -23333),
+    ("modulo(i32, 2)", "Int16", 0), ("div0(i32, 0)", "Float64", 0.0), ("divnull(i32, 0)", "Nullable(Float64)", None),
     ("u8 << 2", "Int64", 12), ("i32 >> 1", "Int64", -35000), ("~i8", "Int64", 2), ("~u8", "Int64", -4),
     ("~u64", "Int64", -5000000001), ("u8 << u8", "Int64", 24), ("i32 & x", "Nullable(Int64)", None),
 ]
@@ -107,6 +110,15 @@ CONSTANTS = [
     ("exp(1000)", "Float64", math.inf), ("cbrt(-8)", "Float64", -2.0), ("atan2(1, 2)", "Float64", math.atan2(1, 2)),
     ("cot(0)", "Float64", math.inf), ("asin(2)", "Float64", math.nan), ("pi()", "Float64", math.pi),
     ("radians(180)", "Float64", math.pi), ("greatest(1, 2.5)", "Decimal(2, 1)", Decimal("2.5")),
+    ("plus(1, 2)", "UInt8", 3), ("minus(3, 1)", "UInt8", 2), ("multiply(2, 3)", "UInt8", 6),
+    ("divide(4, 2)", "Float64", 2.0), ("modulo(5, 3)", "UInt8", 2), ("neg(1)", "Int8", -1),
+    ("intdiv(7, 2)", "UInt8", 3), ("div0(1, 0)", "Float64", 0.0), ("divnull(1, 0)", "NULL", None),
+    ("humanize_number(1234567)", "String", "1.23 million"), ("humanize_number(0)", "String", "0"),
+    ("humanize_number(0.5)", "String", "0.50"), ("humanize_number(-1234)", "String", "-1.23 thousand"),
+    ("humanize_number(1000)", "String", "1 thousand"), ("humanize_number(1e20)", "String", "100000 quadrillion"),
+    ("humanize_number(1999.999)", "String", "2 thousand"), ("humanize_number(1.5)", "String", "1.5"),
+    ("humanize_size(1024)", "String", "1.00 KiB"), ("humanize_size(123456789)", "String", "117.74 MiB"),
+    ("humanize_size(0)", "String", "0.00 B"), ("humanize_size(-2048)", "String", "-2.00 KiB"),
 ]
 
 
@@ -135,6 +147,7 @@ def test_rand(session):
     ("SELECT i32 << i32 FROM n", 1065),  # shifts take an unsigned count
     ("SELECT f64 & 1 FROM n", 1065),
     ("SELECT d & 1 FROM n", 1065),
+    ("SELECT -true", 1065),  # no overload satisfies `minus(Boolean)`
 ])
 def test_errors(session, sql, code):
     with pytest.raises(EngineError) as info:
