@@ -389,7 +389,7 @@ class ExpressionBinder:
                 return Expr("const", t.as_nullable(False), value=T.caster(t)(e.value))
             except EngineError:
                 if try_:
-                    return Expr("const", t, value=None)
+                    return Expr("const", T.NULL, value=None)  # as Databend types a failed constant TRY_CAST
                 raise
         return Expr("cast", t, (e,), (t, try_))
 
@@ -423,6 +423,8 @@ class ExpressionBinder:
         if target is not None:
             if len(args) != 1:
                 raise BadArguments(f"{name} expects one argument", position=n.pos)
+            if args[0].kind == "const" and args[0].value is None:
+                return Expr("const", T.NULL, value=None)  # to_int8(NULL) is NULL (CAST keeps its type)
             return self._cast(args[0], *target)
         fn = F.SCALARS.get(name)
         if fn is None:
