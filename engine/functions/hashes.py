@@ -204,7 +204,7 @@ register("city64withseed", city_hash64_with_seed, fixed(T.UINT64), 2,
 register("uuid", _uuid, fixed(T.STRING), 0, aliases=("gen_random_uuid",), volatile=True)
 register("hex", _hex, _hex_type, 1, aliases=("to_hex",))
 register("unhex", _unhex, fixed(T.STRING), 1, aliases=("from_hex",))
-register("to_base64", _to_base64, fixed(T.STRING), 1, aliases=("base64",))
+register("to_base64", _to_base64, fixed(T.STRING), 1)
 register("from_base64", _from_base64, fixed(T.STRING), 1)
 register("inet_aton", _inet_aton, fixed(UINT32), 1, aliases=("ipv4_string_to_num",))
 register("inet_ntoa", _inet_ntoa, fixed(T.STRING), 1, aliases=("ipv4_num_to_string",))
@@ -225,7 +225,7 @@ def _nullable(t):
 
 
 # try_ forms: NULL instead of an error (non-strict: they may answer NULL for any input)
-for _name, _fn, _t in (("try_from_hex", _unhex, T.STRING), ("try_unhex", _unhex, T.STRING),
+for _name, _fn, _t in (("try_from_hex", _unhex, T.STRING),
                        ("try_from_base64", _from_base64, T.STRING), ("try_inet_aton", _inet_aton, UINT32),
                        ("try_ipv4_string_to_num", _inet_aton, UINT32), ("try_inet_ntoa", _inet_ntoa, T.STRING),
                        ("try_ipv4_num_to_string", _inet_ntoa, T.STRING)):
