@@ -7,7 +7,6 @@ RESERVED_WORDS = frozenset(
     all and as between by case cast cross distinct else end except exists from group having
     in inner intersect into is join like limit not null on or order select then union using
     values when where with
-    ilike regexp rlike
     """.split()
 )
 

@@ -42,3 +42,18 @@ def shape(node):
 ])
 def test_operator_trees(sql, tree):
     assert shape(expr(sql)) == tree
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT position, regexp, rlike, ilike FROM t",  # not reserved: Databend accepts these names
+    "SELECT position + 1 FROM t",
+    "CREATE TABLE p (position INT, regexp INT, ilike INT)",
+    "SELECT a AS regexp FROM t",
+])
+def test_operator_words_stay_usable_as_names(sql):
+    parse(sql)
+
+
+def test_words_that_merely_start_like_operators_are_aliases():
+    assert parse("SELECT a regexpx FROM t").items[0].alias == "regexpx"
+    assert parse("SELECT a ilike_x FROM t").items[0].alias == "ilike_x"
