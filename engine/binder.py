@@ -172,10 +172,7 @@ class ExpressionBinder:
         """`& | # << >> ~`: strings are read as integers first (as Databend does)."""
         args = [self._cast(a, T.UINT64.as_nullable(a.type.can_be_null), False) if a.type.is_string else a
                 for a in args]
-        e = self._function(F.BITWISE_FUNCTIONS[op], args, pos)
-        if e.kind == "const" and isinstance(e.value, int):
-            return Expr("const", T.value_type(e.value), value=e.value)  # folded: typed by its value
-        return e
+        return self._function(F.BITWISE_FUNCTIONS[op], args, pos)
 
     def _arith(self, op, left, right, pos=None):
         date_math = F.date_arithmetic(op, left.type, right.type)
