@@ -43,6 +43,9 @@ def _encoder(t: T.SqlType):
         return lambda v: struct.pack("<f", v)
     if t.name in ("Float64", "Decimal"):  # Databend hashes a DECIMAL as its Float64 value
         return lambda v: struct.pack("<d", float(v))
+    if t.name in ("Date", "Timestamp"):  # Int32 days / Int64 microseconds since 1970-01-01
+        width = 4 if t.name == "Date" else 8
+        return lambda v: T.to_int(v).to_bytes(width, "little", signed=True)
     return _utf8
 
 
