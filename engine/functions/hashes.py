@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import datetime
 import hashlib
 import ipaddress
 import struct
@@ -23,6 +24,9 @@ from engine.functions.cityhash import city_hash64_with_seed
 from engine.functions.registry import fixed, register
 
 UINT32 = T.SqlType("UInt32")
+_EPOCH = datetime.datetime(1970, 1, 1)
+_EPOCH_DATE = _EPOCH.date()
+_MICROSECOND = datetime.timedelta(microseconds=1)
 _INT_WIDTHS = {"Int8": 1, "Int16": 2, "Int32": 4, "Int64": 8, "UInt8": 1, "UInt16": 2, "UInt32": 4,
                "UInt64": 8}
 
@@ -43,9 +47,10 @@ def _encoder(t: T.SqlType):
         return lambda v: struct.pack("<f", v)
     if t.name in ("Float64", "Decimal"):  # Databend hashes a DECIMAL as its Float64 value
         return lambda v: struct.pack("<d", float(v))
-    if t.name in ("Date", "Timestamp"):  # Int32 days / Int64 microseconds since 1970-01-01
-        width = 4 if t.name == "Date" else 8
-        return lambda v: T.to_int(v).to_bytes(width, "little", signed=True)
+    if t.name == "Date":  # Int32 days since 1970-01-01
+        return lambda v: (v - _EPOCH_DATE).days.to_bytes(4, "little", signed=True)
+    if t.name == "Timestamp":  # Int64 microseconds since 1970-01-01
+        return lambda v: ((v.replace(tzinfo=None) - _EPOCH) // _MICROSECOND).to_bytes(8, "little", signed=True)
     return _utf8
 
 
