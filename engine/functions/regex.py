@@ -37,8 +37,11 @@ def _compile(pattern: str, match_type: str, function: str):
     try:
         return re2.compile(f"(?{prefix}){pattern}" if prefix else pattern, _OPTIONS)
     except re2.error as exc:
+        reason = exc.args[0] if exc.args else ""
+        if isinstance(reason, bytes):
+            reason = reason.decode("utf-8", errors="replace")
         raise BadArguments(f"Unable to build regex from {function} pattern: regex parse error: "
-                           f"{exc}") from None
+                           f"{reason}") from None
 
 
 def _regex(pattern, match_type, function, max_chars):

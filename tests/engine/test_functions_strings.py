@@ -125,3 +125,11 @@ def test_regexp_replace_result_is_bounded():
     with pytest.raises(EngineError) as info:
         list(db.session().execute("SELECT regexp_replace(repeat('a', 50), 'a', 'xyz')"))
     assert info.value.code == 1006
+
+
+def test_bad_pattern_message(session):
+    with pytest.raises(EngineError) as info:
+        list(session.execute("SELECT regexp_like('a', '(')"))
+    # Databend 1.2.453: "Unable to build regex from regexp_like pattern: regex parse error: ..."
+    assert info.value.message.startswith("Unable to build regex from regexp_like pattern: regex parse error: ")
+    assert "b'" not in info.value.message
