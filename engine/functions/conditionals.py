@@ -7,6 +7,7 @@ import datetime
 import decimal
 
 from engine import types as T
+from engine.errors import SemanticError
 from engine.functions.registry import common, register
 
 
@@ -62,6 +63,12 @@ register("nullif", _nullif, lambda ts: ts[0].as_nullable(True), 2, strict=False)
 register("if", _if, lambda ts: T.common_type(ts[1:]), 3, strict=False)
 register("is_null", _is_null, lambda ts: T.BOOLEAN, 1, strict=False)
 register("is_not_null", _is_not_null, lambda ts: T.BOOLEAN, 1, strict=False)
-register("assume_not_null", _to_nullable, lambda ts: ts[0].as_nullable(False), 1, strict=False,
+def _assume_not_null_type(types):
+    if types[0].name == "Null":
+        raise SemanticError("no overload satisfies `assume_not_null(NULL)`")
+    return types[0].as_nullable(False)
+
+
+register("assume_not_null", _to_nullable, _assume_not_null_type, 1, strict=False,
          specialize=_assume_not_null_for)
 register("to_nullable", _to_nullable, lambda ts: ts[0].as_nullable(True), 1, strict=False)

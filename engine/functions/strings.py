@@ -122,7 +122,7 @@ register("length", _length, fixed(T.UINT64), 1, aliases=("char_length", "charact
 register("upper", _upper, fixed(T.STRING), 1, aliases=("ucase",))
 register("lower", _lower, fixed(T.STRING), 1, aliases=("lcase",))
 register("concat", B.make_concat, fixed(T.STRING), 1, 1000, bounded=True)
-register("concat_ws", B.make_concat_ws, lambda ts: T.STRING.as_nullable(ts[0].can_be_null), 2, 1000,
+register("concat_ws", B.make_concat_ws, lambda ts: T.STRING.as_nullable(any(t.can_be_null for t in ts)), 2, 1000,
           strict=False, bounded=True)
 register("ltrim", _ltrim, fixed(T.STRING), 1)
 register("rtrim", _rtrim, fixed(T.STRING), 1)

@@ -45,3 +45,16 @@ def test_types_and_values(session, expr, type_, value):
 def test_constants(session, expr, type_, value):
     result = session.execute(f"SELECT {expr}")
     assert ([col.type for col in result.schema], list(result)) == ([type_], [(value,)])
+
+
+def test_assume_not_null_of_null_is_refused(session):
+    with pytest.raises(engine.EngineError) as info:
+        list(session.execute("SELECT assume_not_null(NULL)"))
+    assert info.value.code == 1065  # as Databend 1.2.453 answers
+
+
+def test_concat_ws_is_nullable_when_any_argument_is(session):
+    result = session.execute("SELECT concat_ws('-', s, y), concat_ws(y, s) FROM c")
+    # as Databend 1.2.453 answers: String NULL 'abc', then NULL
+    assert ([col.type for col in result.schema], list(result)) == (["Nullable(String)", "Nullable(String)"],
+                                                                   [("abc", None)])
