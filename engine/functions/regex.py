@@ -78,6 +78,8 @@ def make_regexp_like(limits: Limits):
     max_chars = limits.regex_pattern_chars
 
     def regexp_like(s, pattern, match_type=""):
+        if pattern == "":  # as Databend (MySQL): an empty pattern matches nothing
+            return False
         return _regex(pattern, match_type, "regexp_like", max_chars).search(_text(s)) is not None
 
     return regexp_like
@@ -90,6 +92,8 @@ def make_regexp_substr(limits: Limits):
         if s is None or pattern is None or pos is None or occurrence is None or match_type is None:
             return None
         regex = _regex(pattern, match_type, "regexp_substr", max_chars)
+        if s == "" or pattern == "":  # as Databend (MySQL): nothing to find
+            return None
         m = _nth_match(regex, _text(s), _position(pos, "regexp_substr"),
                        max(_occurrence(occurrence, "regexp_substr"), 1))
         return None if m is None else m.group(0)
@@ -102,6 +106,8 @@ def make_regexp_instr(limits: Limits):
 
     def regexp_instr(s, pattern, pos=1, occurrence=1, return_option=0, match_type=""):
         regex = _regex(pattern, match_type, "regexp_instr", max_chars)
+        if s == "" or pattern == "":  # as Databend (MySQL): nothing to find
+            return 0
         m = _nth_match(regex, _text(s), _position(pos, "regexp_instr"),
                        max(_occurrence(occurrence, "regexp_instr"), 1))
         if m is None:
@@ -158,7 +164,7 @@ def make_regexp_replace(limits: Limits):
         pattern = _text(pattern)
         pos = _position(pos, "regexp_replace")
         occurrence = _occurrence(occurrence, "regexp_replace")
-        if not pattern:
+        if not pattern or not s:  # as Databend (MySQL): nothing to replace
             return s
         regex = _regex(pattern, match_type, "regexp_replace", max_chars)
         parts, size, last = [], 0, 0

@@ -63,6 +63,10 @@ CONSTANTS = [
     ("'é' regexp '^.$'", True), ("regexp_instr('éa', 'a')", 2), ("regexp_substr('ab', '(a)(b)')", "ab"),
     ("regexp_replace('abc', '', 'x')", "abc"), ("regexp_replace('aaa', 'a', 'b', 2)", "abb"),
     ("regexp_replace('aaa', 'a', 'b', 2, 1)", "aba"),
+    # empty source or pattern: nothing to find (MySQL's rules)
+    ("regexp_substr('abc', '')", None), ("regexp_instr('abc', '')", 0), ("regexp_like('abc', '')", False),
+    ("regexp_substr('', 'a*')", None), ("regexp_instr('', 'a*')", 0), ("regexp_replace('', '^', 'x')", ""),
+    ("regexp_like('', '^$')", True), ("regexp_substr('abc', 'x*')", ""), ("regexp_instr('abc', 'x*')", 1),
     ("translate('abc', 'ab', 'xy')", "xyc"), ("translate('aaa', 'a', '')", ""), ("translate('abc', '', 'x')", "abc"),
     ("translate('abc', 'aa', 'xy')", "xbc"), ("translate('abc', 'abc', 'x')", "x"),
     ("insert('Quadratic', 3, 4, 'What')", "QuWhattic"), ("insert('abc', 0, 1, 'x')", "abc"),
