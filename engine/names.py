@@ -10,10 +10,11 @@ from grammar import ast as A
 
 # Binding strength, loosest first (as in the grammar); a child operand is parenthesised only when
 # it binds more loosely than its parent (so `a - (1 - 2)` prints as `a - 1 - 2`, as Databend does).
-_OR, _AND, _NOT, _COMPARE, _CONCAT, _ADD, _MUL, _UNARY, _CAST, _ATOM = range(10)
+_OR, _AND, _NOT, _COMPARE, _BIT, _SHIFT, _CONCAT, _ADD, _MUL, _UNARY, _CAST, _ATOM = range(12)
 _BINARY_PRECEDENCE = {
     "OR": _OR, "AND": _AND,
     "=": _COMPARE, "<>": _COMPARE, "<": _COMPARE, "<=": _COMPARE, ">": _COMPARE, ">=": _COMPARE,
+    "&": _BIT, "|": _BIT, "#": _BIT, "<<": _SHIFT, ">>": _SHIFT,
     "||": _CONCAT, "+": _ADD, "-": _ADD, "*": _MUL, "/": _MUL, "DIV": _MUL, "%": _MUL,
 }
 _UNIT_CALLS = frozenset({"date_part", "date_add", "date_sub", "date_diff", "date_trunc", "extract"})
@@ -39,6 +40,8 @@ def _precedence(node) -> int:
     if isinstance(node, A.UnaryOp):
         return _NOT if node.op == "NOT" else _UNARY
     if isinstance(node, A.IsNull | A.Between | A.InList | A.InSubquery | A.Like):
+        return _COMPARE
+    if isinstance(node, A.FunctionCall) and node.operator is not None and node.operator != "in":
         return _COMPARE
     if isinstance(node, A.Cast) and node.double_colon:
         return _CAST
@@ -88,6 +91,11 @@ def _cast(n: A.Cast) -> str:
 def _func(n: A.FunctionCall) -> str:
     if n.star:
         return f"{n.name}(*)"
+    if n.operator == "in":
+        return f"position({display(n.args[0])} in {display(n.args[1])})"
+    if n.operator is not None:  # a REGEXP b, a NOT RLIKE b, a ILIKE b
+        left, right = (_operand(a, _BIT) for a in n.args)
+        return f"{left} {_not(n.negated)}{n.operator} {right}"
     args = [display(a) for a in n.args]
     if n.name in _SUBSTRING_NAMES and 2 <= len(args) <= 3:
         tail = f" for {args[2]}" if len(args) == 3 else ""

@@ -31,7 +31,7 @@ from engine.errors import (
     UnknownDatabase,
 )
 from engine.executor import BATCH, Runtime, build, explain
-from engine.functions import AGGREGATES, all_function_names
+from engine.functions import function_rows
 from engine.insert_plan import column_plan as _column_plan
 from engine.insert_plan import insert_plan as _insert_plan
 from engine.introspection import INTROSPECTION_KINDS, run_show
@@ -409,8 +409,8 @@ def _show(session, ctx, stmt: A.Show):
         table = ctx.catalog.table(database, name, stmt.pos)
         return _rows_result([("Table", T.STRING), ("Create Table", T.STRING)], [(table.name, show_create(table))])
     if kind == "FUNCTIONS":
-        rows = [(n, n in AGGREGATES) for n in all_function_names() if match(n)]
-        return _rows_result([("name", T.STRING), ("is_aggregate", T.BOOLEAN)], rows)
+        rows = [row[:3] for row in function_rows() if match(row[0])]
+        return _rows_result([("name", T.STRING), ("is_aggregate", T.BOOLEAN), ("description", T.STRING)], rows)
     raise EngineError(f"unsupported SHOW {kind}", code=UNIMPLEMENTED, position=stmt.pos)
 
 

@@ -125,7 +125,7 @@ def _one(ctx):
 
 
 def _functions(ctx):
-    return [(name, name in F.AGGREGATES) for name in F.all_function_names()]
+    return F.function_rows()
 
 
 def _nothing(ctx):
@@ -213,7 +213,8 @@ SYSTEM_TABLES = {
     "settings": VirtualTable([("name", _S), ("value", _S), ("default", _S), ("level", _S), ("description", _S),
                               ("type", _S)], settings_rows, "SystemSettings"),
     "one": VirtualTable([("dummy", T.UINT8)], _one, "SystemOne"),
-    "functions": VirtualTable([("name", _S), ("is_aggregate", T.BOOLEAN)], _functions, "SystemFunctions"),
+    "functions": VirtualTable([("name", _S), ("is_aggregate", T.BOOLEAN), ("description", _S), ("syntax", _S),
+                               ("example", _S)], _functions, "SystemFunctions"),
     # the engine has no temporary tables: always empty
     "views": VirtualTable([
         ("catalog", _S), ("database", _S), ("name", _S), ("table_id", _U64), ("engine", _S), ("engine_full", _S),

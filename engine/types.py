@@ -172,6 +172,21 @@ def fits_decimal(v: int) -> bool:
     return -_MAX_DECIMAL_INT <= v <= _MAX_DECIMAL_INT
 
 
+def exponent_literal(v: float):
+    """(value, type) of a number written with an exponent, as Databend reads it: the exact number
+    (1e3 is the UInt16 1000, 1.5e-3 a Decimal(4, 4)), a Float64 when beyond Decimal(76)."""
+    d = decimal.Decimal(repr(v))
+    if d == d.to_integral_value():
+        n = int(d)
+        t = int_literal_type(n)
+        return (float(n) if t.is_float else n), t
+    text = format(d, "f")
+    t = decimal_literal_type(text)
+    if t.precision > MAX_DECIMAL_PRECISION:
+        return v, FLOAT64
+    return decimal.Decimal(text), t
+
+
 def int_literal_type(v: int) -> SqlType:
     """As Databend types an integer: the smallest integer type holding it, beyond 64 bits
     Decimal(digits, 0) (the value stays an exact Python int), beyond 76 digits Float64."""
@@ -232,8 +247,16 @@ def arithmetic_type(op: str, a: SqlType, b: SqlType) -> SqlType:
     if op == "DIV":
         return _int_type(signed, width)
     if op == "%":
-        return _int_type(signed, width)
+        # Databend: the divisor's width (doubled when the dividend is signed), the dividend's sign
+        return _int_type(sa, wb * 2 if sa else wb)
     raise AssertionError(op)
+
+
+def negation_type(t: SqlType) -> SqlType:
+    """Result type of unary minus: integers widen to the next signed type (Int64 at most)."""
+    if t.is_int:
+        return _int_type(True, _int_parts(t)[1] * 2)
+    return t
 
 
 def _int_digits(t: SqlType) -> int:
@@ -284,7 +307,7 @@ def _unify(a: SqlType, b: SqlType) -> SqlType:
 
 # ---------------------------------------------------------------- casts
 
-_INT_RE = re.compile(r"\s*[-+]?\d+\s*\Z")
+_INT_RE = re.compile(r"[-+]?\d+\Z")
 _NUM_RE = re.compile(r"\s*[-+]?(\d+\.?\d*([eE][-+]?\d+)?|\.\d+([eE][-+]?\d+)?)\s*\Z")
 
 
@@ -293,9 +316,19 @@ def _round_half_away(x: float) -> int:
 
 
 def _cast_fail(v, t: SqlType) -> NoReturn:
-    """Refuse a cast, showing the value as SQL would (a quoted string, else its text)."""
+    """Refuse a cast, in Databend's words for integers and booleans (naming the conversion
+    function and the value as SQL would show it), else showing the value as SQL would."""
+    if isinstance(v, str) and (t.name in INT_RANGES or t.name == "Boolean"):
+        reason = "invalid digit found in string" if t.name in INT_RANGES else \
+            "cannot parse to type `BOOLEAN`"
+        raise BadArguments(f"{reason} while evaluating function `{_conversion_name(t)}('{v}')`")
     shown = "'" + v.replace("'", "''") + "'" if isinstance(v, str) else render_value(v)
     raise BadArguments(f"fail to cast {shown} to {t.display()}")
+
+
+def _conversion_name(t: SqlType) -> str:
+    """Databend's name of the function converting to t (to_int32, to_boolean...)."""
+    return "to_" + t.name.lower()
 
 
 def to_int(v, t: SqlType = INT64):
@@ -310,12 +343,9 @@ def to_int(v, t: SqlType = INT64):
     elif isinstance(v, decimal.Decimal):
         out = int(v.to_integral_value(rounding=decimal.ROUND_HALF_UP))
     elif isinstance(v, str):
-        if _INT_RE.match(v):
-            out = int(v)
-        elif _NUM_RE.match(v):
-            out = _round_half_away(float(v))
-        else:
+        if not _INT_RE.match(v):  # Databend reads only plain integers: no '1.5', no ' 12 '
             _cast_fail(v, t)
+        out = int(v)
     elif isinstance(v, datetime.datetime):
         out = int(v.replace(tzinfo=datetime.UTC).timestamp() * 1_000_000)
     elif isinstance(v, datetime.date):
@@ -324,7 +354,8 @@ def to_int(v, t: SqlType = INT64):
         _cast_fail(v, t)
     lo, hi = INT_RANGES.get(t.name, (None, None))
     if lo is not None and not lo <= out <= hi:
-        raise BadArguments(f"number {out} overflows {t.display()}")
+        shown = f"'{v}'" if isinstance(v, str) else render_value(v)
+        raise BadArguments(f"number overflowed while evaluating function `{_conversion_name(t)}({shown})`")
     return out
 
 
@@ -364,6 +395,8 @@ def to_decimal(v, t: SqlType):
 def to_string(v, t: SqlType = STRING):
     if isinstance(v, str):
         return v
+    if isinstance(v, bool):
+        return "true" if v else "false"
     return render_value(v)
 
 

@@ -173,6 +173,10 @@ class FunctionCall(Node):
     args: tuple[Node, ...] = ()
     distinct: bool = False
     star: bool = False
+    # written as an operator: `a REGEXP b` / `a RLIKE b` / `a ILIKE b` (operator "regexp", "rlike",
+    # "ilike", negated for NOT ...) or POSITION(a IN b) (operator "in")
+    negated: bool = False
+    operator: str | None = None
 
 
 # ---------------------------------------------------------------- queries

@@ -60,6 +60,23 @@ class ExpressionRules(Transformer):
     def like(self, operand, negated, _like, pattern):
         return ast.Like(operand, pattern, negated is not None, pos=operand.pos)
 
+    def ilike(self, operand, negated, _ilike, pattern):
+        return ast.FunctionCall("ilike", (operand, pattern), pos=operand.pos, negated=negated is not None,
+                                operator="ilike")
+
+    def regexp(self, operand, negated, keyword, pattern):
+        return ast.FunctionCall("regexp", (operand, pattern), pos=operand.pos, negated=negated is not None,
+                                operator=keyword.value.lower())
+
+    def in_form_call(self, keyword, needle, haystack):
+        """POSITION(needle IN haystack)."""
+        return ast.FunctionCall("position", (needle, haystack), pos=(keyword.line, keyword.column),
+                                operator="in")
+
+    def position_call(self, keyword, needle, haystack):
+        """POSITION(needle, haystack): POSITION is a keyword (for its IN form)."""
+        return ast.FunctionCall("position", (needle, haystack), pos=(keyword.line, keyword.column))
+
     def double_colon_cast(self, operand, type_name):
         return ast.Cast(operand, type_name, double_colon=True, pos=operand.pos)
 

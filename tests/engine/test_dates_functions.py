@@ -187,7 +187,9 @@ def test_date_diff_counts_unit_boundaries(session):
                                  "date_diff(year, to_date('2024-12-31'), to_date('2025-01-01')), "
                                  "date_diff(hour, to_timestamp('2024-01-01 10:59:00'), "
                                  "to_timestamp('2024-01-01 11:00:00'))")
-    assert types == ["Int64"] * 4 and row == ("60", "1", "1", "1")
+    # constant arguments fold, and Databend types a folded integer by its value (as to_year of a
+    # constant date is UInt16)
+    assert types == ["UInt8"] * 4 and row == ("60", "1", "1", "1")
 
 
 ERRORS = [

@@ -81,8 +81,8 @@ def test_databend_py_copy_statement_with_purge(db):
 def test_on_error_continue_skip_file_and_abort(db):
     _put(db, "@~/bad.csv", b"3,c\nx,d\n4,e\n")
     rows = _run(db, "COPY INTO t FROM @~/bad.csv FILE_FORMAT = (TYPE = CSV) ON_ERROR = continue")[1]
-    assert rows == [("bad.csv", 2, 1, "Invalid value 'x' for column 0 (a): fail to cast 'x' to "
-                     "Nullable(Int32), at line 2", 2)]
+    assert rows == [("bad.csv", 2, 1, "Invalid value 'x' for column 0 (a): invalid digit found in "
+                     "string while evaluating function `to_int32('x')`, at line 2", 2)]
     rows = _run(db, "COPY INTO t FROM @~/bad.csv FILE_FORMAT = (TYPE = CSV) ON_ERROR = skip_file "
                     "FORCE = TRUE")[1]
     assert rows[0][1:3] == (0, 1)
