@@ -15,7 +15,7 @@ from engine.expr import Streamed
 from engine.scope import Rel
 from engine.stage_load import FileFormat, record_batches, text_stream
 from engine.stage_objects import resolve_file_format
-from engine.stages import StageLocation, parse_location
+from engine.stages import StageLocation, parse_location, stage_pattern
 from grammar import ast as A
 
 FIELD_TYPE = T.STRING.as_nullable(True)
@@ -53,9 +53,6 @@ def stage_relation(planner, node: A.StageRef) -> Rel:
     unknown = sorted(set(options) - _ARGS)
     if unknown:
         raise BadArguments(f"unknown stage table option {unknown[0].upper()}", position=node.pos)
-    if options.get("pattern") is not None:
-        raise Unimplemented("PATTERN is not supported yet: name the files (FILES => (...))",
-                            position=node.pos)
     stages = ctx.session.db.stages
     location = parse_location(node.location)
     file_format = options.get("file_format")
@@ -65,7 +62,8 @@ def stage_relation(planner, node: A.StageRef) -> Rel:
     if fmt.type not in ("csv", "tsv"):
         raise Unimplemented(f"SELECT from a staged {fmt.type.upper()} file is not supported yet "
                             "(CSV and TSV are)", position=node.pos)
-    files = stages.choose(ctx.user, location, options.get("files"))
+    files = stages.choose(ctx.user, location, options.get("files"),
+                          stage_pattern(ctx.limits, options.get("pattern")))
     width = _width(fmt, files)  # of all the files, also those a COPY will skip
     reading: StageReading | None = getattr(ctx, "stage_reading", None)
     if reading is not None and not reading.force:

@@ -16,12 +16,12 @@ from engine import types as T
 from engine.copy_query import COPY_COLUMNS as _COPY_COLUMNS
 from engine.copy_query import COPY_OPTIONS as _COPY_OPTIONS
 from engine.copy_query import copy_from_query
-from engine.errors import BadArguments, EngineError, Unimplemented
+from engine.errors import BadArguments, EngineError
 from engine.insert_plan import column_plan, insert_plan
 from engine.result import Column, Progress, Result
 from engine.stage_load import FileFormat, LoadTarget, read_file_rows, truthy
 from engine.stage_objects import resolve_file_format
-from engine.stages import StageLocation, parse_location
+from engine.stages import StageLocation, parse_location, stage_pattern
 from grammar import ast as A
 
 STORAGE_UNSUPPORTED = 3902  # Databend's StorageUnsupported (PRESIGN without a server)
@@ -47,21 +47,17 @@ def _listed_time(epoch: float) -> str:
     return moment.strftime("%Y-%m-%d %H:%M:%S.") + f"{moment.microsecond // 1000:03d} +0000"
 
 
-def _no_pattern(pattern) -> None:
-    if pattern is not None:
-        raise Unimplemented("PATTERN is not supported yet: name the files (FILES = (...)) or a "
-                            "folder (@stage/folder/)")
-
-
 def list_stage(session, ctx, stmt: A.ListStage) -> Result:
-    """LIST @stage[/path] (REMOVE: the same files, removed; REMOVE answers no rows)."""
-    _no_pattern(stmt.pattern)
+    """LIST @stage[/path] [PATTERN = '...'] (REMOVE: the same files, removed; it answers no
+    rows)."""
+    pattern = stage_pattern(ctx.limits, stmt.pattern)
     location = parse_location(stmt.location)
     stages = ctx.session.db.stages
+    files = stages.choose(ctx.user, location, pattern=pattern)
     if stmt.remove:
-        stages.remove(ctx.user, location)
+        for path, _ in files:
+            stages.remove(ctx.user, StageLocation(location.stage, path))
         return _rows([], [])
-    files = stages.list(ctx.user, location)
     rows = [(path, len(f.data), None, _listed_time(f.last_modified), None) for path, f in files]
     return _rows(_LIST_COLUMNS, rows)
 
@@ -95,7 +91,7 @@ def copy_into_table(session, ctx, stmt: A.CopyIntoTable) -> Result:
     unknown = sorted(set(options) - _COPY_OPTIONS)
     if unknown:
         raise BadArguments(f"unknown COPY option {unknown[0].upper()}", position=stmt.pos)
-    _no_pattern(options.get("pattern"))
+    pattern = stage_pattern(ctx.limits, options.get("pattern"))
     file_format = options.get("file_format", ())
     if isinstance(file_format, str):
         raise BadArguments("FILE_FORMAT takes options in parentheses: FILE_FORMAT = (TYPE = CSV)",
@@ -117,7 +113,7 @@ def copy_into_table(session, ctx, stmt: A.CopyIntoTable) -> Result:
     table = ctx.catalog.table(database, name, stmt.pos)
     positions = column_plan(table, stmt.columns)
     converters, fill = insert_plan(table, positions, ctx.timezone)
-    files = stages.choose(ctx.user, location, options.get("files"))
+    files = stages.choose(ctx.user, location, options.get("files"), pattern)
     force = truthy(options.get("force", "false"))
     history = table.copied_files
     owner = (ctx.user, location.stage)

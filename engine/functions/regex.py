@@ -52,6 +52,13 @@ def _regex(pattern, match_type, function, max_chars):
     return _compile(pattern, _text(match_type), function)
 
 
+def compile_pattern(pattern: str, max_chars: int, what: str):
+    """A compiled RE2 pattern (Databend's syntax, linear-time), refused with 1006 beyond
+    `max_chars` characters or when it does not compile; `what` names the user of the pattern
+    in those errors (e.g. PATTERN of a COPY)."""
+    return _regex(pattern, "", what, max_chars)
+
+
 def _position(pos, function):
     pos = int(pos)
     if pos <= 0:

@@ -140,3 +140,23 @@ def test_copy_runs_in_bounded_steps():
     result = db.session().execute("COPY INTO t FROM @~/big.csv")
     batches = list(result.batches())
     assert batches.count([]) == 6 and batches[-1] == [("big.csv", 55, 0, None, None)]
+
+
+def test_pattern_picks_files_by_regex_below_the_location(db):
+    for path in ("@~/in/a.csv", "@~/in/b.tsv", "@~/in/sub/c.csv", "@~/other.csv"):
+        _put(db, path, b"1,x\n")
+    assert [r[0] for r in _run(db, "LIST @~/in/ PATTERN = '.*[.]csv'")[1]] == ["in/a.csv", "in/sub/c.csv"]
+    assert [r[0] for r in _run(db, "LIST @~ PATTERN = '^in/[ab]'")[1]] == ["in/a.csv", "in/b.tsv"]
+    rows = _run(db, "COPY INTO t FROM @~/in/ PATTERN = 'sub/.*' FILE_FORMAT = (TYPE = CSV)")[1]
+    assert [r[0] for r in rows] == ["in/sub/c.csv"]
+    assert _run(db, "SELECT count(*) FROM @~ (PATTERN => '.*csv$')")[1] == [(3,)]
+    _run(db, "REMOVE @~/in/ PATTERN = '.*tsv'")
+    assert [r[0] for r in _run(db, "LIST @~")[1]] == ["in/a.csv", "in/sub/c.csv", "other.csv"]
+
+
+def test_a_pathological_pattern_is_linear_and_a_bad_one_is_1006(db):
+    _put(db, "@~/" + "a" * 200, b"1,x\n")
+    assert _run(db, "LIST @~ PATTERN = '(a+)+$'")[1][0][0] == "a" * 200  # no backtracking
+    with pytest.raises(engine.EngineError) as err:
+        _run(db, "LIST @~ PATTERN = '(unclosed'")
+    assert err.value.code == 1006
