@@ -7,6 +7,7 @@ from lark import Transformer, v_args
 from grammar import ast
 from grammar.keywords import IMPLICIT_ALIAS_FORBIDDEN_WORDS, NEVER_ALIAS_WORDS
 from grammar.rule_helpers import (
+    RecursiveCtes,
     alias_text,
     attach_tail,
     checked_alias,
@@ -32,11 +33,12 @@ class QueryRules(Transformer):
         limit, offset = limit_clause or (None, None)
         body = attach_tail(body, order_by or (), limit, offset)
         if with_clause is not None:
-            return ast.With(with_clause, body, pos=with_clause[0].pos)
+            return ast.With(with_clause, body, recursive=isinstance(with_clause, RecursiveCtes),
+                            pos=with_clause[0].pos)
         return body
 
-    def with_clause(self, _recursive, *ctes):
-        return ctes
+    def with_clause(self, recursive, *ctes):
+        return RecursiveCtes(ctes) if recursive is not None else ctes
 
     def cte(self, name, columns, query):
         return ast.CommonTableExpr(ident_name(name), query, columns, pos=(name.line, name.column))
@@ -56,7 +58,9 @@ class QueryRules(Transformer):
         return token.value.upper()
 
     def select_core(self, quantifier, items, from_, where, group_by, having):
+        top = quantifier if isinstance(quantifier, ast.Literal) else None  # SELECT TOP n
         return ast.Select(
+            limit=top,
             items=items,
             from_=from_,
             where=where,
@@ -69,13 +73,13 @@ class QueryRules(Transformer):
     def select_list(self, *items):
         return items
 
-    def star(self, token):
+    def star(self, token, exclude=None):
         pos = (token.line, token.column)
-        return ast.SelectItem(ast.Star(pos=pos), pos=pos)
+        return ast.SelectItem(ast.Star(exclude=exclude or (), pos=pos), pos=pos)
 
-    def qualified_star(self, path):
+    def qualified_star(self, path, exclude=None):
         pos = pos_of(path[0])
-        return ast.SelectItem(ast.Star(ident_names(path), pos=pos), pos=pos)
+        return ast.SelectItem(ast.Star(ident_names(path), exclude=exclude or (), pos=pos), pos=pos)
 
     def select_item(self, expr, alias):
         return ast.SelectItem(expr, alias_text(alias), pos=expr.pos)

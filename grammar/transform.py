@@ -13,6 +13,7 @@ from grammar.rule_helpers import (
     pos_of,
     unescape_string,
 )
+from grammar.rules_dml import DmlRules
 from grammar.rules_expressions import ExpressionRules
 from grammar.rules_queries import QueryRules
 from grammar.rules_statements import StatementRules
@@ -21,7 +22,7 @@ __all__ = ["AstBuilder", "SemanticSyntaxError", "number_literal", "unescape_stri
 
 
 @v_args(inline=True)
-class AstBuilder(StatementRules, QueryRules, ExpressionRules):
+class AstBuilder(DmlRules, StatementRules, QueryRules, ExpressionRules):
     """One callback per grammar rule (or alias); tokens arrive with their positions."""
 
     # ------------------------------------------------------------ names
