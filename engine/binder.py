@@ -7,6 +7,7 @@ import decimal
 
 from engine import functions as F
 from engine import types as T
+from engine.binder_clauses import ClauseBinder
 from engine.compile import evaluate_constant
 from engine.errors import (
     SEMANTIC,
@@ -25,7 +26,7 @@ from engine.scope import AliasesFirst, Scope, StarColumn
 from grammar import ast as A
 
 
-class ExpressionBinder:
+class ExpressionBinder(ClauseBinder):
     """Binds expressions; the Planner supplies `ctx`, `cid()`, `nonnull` and `_subquery` planning."""
 
 
@@ -390,6 +391,8 @@ class ExpressionBinder:
             value, t = F.context_value(name, self.ctx)
             return Expr("const", t, value=value)
         args = [self.bind(a, scope, aliases) for a in n.args]
+        if name == "last_query_id":
+            return self.bind_last_query_id(args, n.pos)
         if name == "typeof":
             if len(args) != 1:
                 raise BadArguments("typeof expects one argument", position=n.pos)

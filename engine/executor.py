@@ -17,6 +17,7 @@ from engine.batch_source import column_refs, map_source
 from engine.compile import Codegen
 from engine.errors import EngineError
 from engine.join import build_join
+from engine.semi_join import build_semi_join
 from engine.memory import HASH_ENTRY_BYTES, batch_bytes, charge_growth
 from engine.sort import build_sort, limit_batches
 from engine.subquery import correlated_rows, prefetching, subquery_runner
@@ -261,6 +262,8 @@ def _build_materialized(plan: P.Materialized, rt):
 
 
 def _build_join(plan: P.Join, rt, pred=None, exprs=None):
+    if plan.kind in ("SEMI", "ANTI"):
+        return build_semi_join(plan, rt)
     return build_join(plan, rt, pred, exprs)
 
 

@@ -37,7 +37,8 @@ def _precedence(node) -> int:
         return _BINARY_PRECEDENCE.get(node.op, _COMPARE)
     if isinstance(node, A.UnaryOp):
         return _NOT if node.op == "NOT" else _UNARY
-    if isinstance(node, A.IsNull | A.Between | A.InList | A.InSubquery | A.Like):
+    if isinstance(node, A.IsNull | A.Between | A.InList | A.InSubquery | A.Like | A.IsDistinctFrom
+                  | A.IsTruth | A.QuantifiedComparison):
         return _COMPARE
     if isinstance(node, A.Cast) and node.double_colon:
         return _CAST
@@ -243,3 +244,11 @@ _PRINTERS = {
     A.SetOperation: _query,
     A.With: _query,
 }
+
+_PRINTERS.update({
+    A.IsDistinctFrom: lambda n: (f"{_operand(n.left, _COMPARE)} is {_not(n.negated)}distinct from "
+                                 f"{_operand(n.right, _CONCAT)}"),
+    A.IsTruth: lambda n: f"{_operand(n.operand, _COMPARE)} is {_not(n.negated)}{'true' if n.value else 'false'}",
+    A.QuantifiedComparison: lambda n: (f"{_operand(n.operand, _COMPARE)} {n.op} {n.quantifier.lower()} "
+                                       f"({_query(n.query)})"),
+})

@@ -32,6 +32,7 @@ from engine.expr import (
     may_be_null,
 )
 from engine.names import column_name
+from engine.planner_clauses import ClausePlanner
 from engine.scope import (
     AliasesFirst,
     Rel,
@@ -46,7 +47,7 @@ from engine.system import is_virtual_database, virtual_table
 from grammar import ast as A
 
 
-class Planner(ExpressionBinder):
+class Planner(ClausePlanner, ExpressionBinder):
     """One per statement: binds ASTs against the catalog of a session context."""
 
     def __init__(self, ctx):
@@ -76,6 +77,8 @@ class Planner(ExpressionBinder):
             return self._set_operation(q, parent, ctes)
         if isinstance(q, A.Select):
             return self._select(q, parent, ctes)
+        if isinstance(q, A.Values):
+            return self.plan_values(q)
         raise EngineError(f"not a query: {type(q).__name__}", code=SEMANTIC, position=getattr(q, "pos", None))
 
     def _set_operation(self, q: A.SetOperation, parent, ctes):
@@ -232,6 +235,10 @@ class Planner(ExpressionBinder):
     def _expand_items(self, items, scope: Scope) -> list[A.SelectItem]:
         out = []
         for item in items:
+            matching = self.columns_matching(item, scope)
+            if matching is not None:
+                out.extend(matching)
+                continue
             if isinstance(item.expr, A.Star):
                 qual = item.expr.table
                 cols = scope.columns
@@ -241,6 +248,7 @@ class Planner(ExpressionBinder):
                     if not cols:
                         raise EngineError(f"table `{'.'.join(qual)}` doesn't exist in FROM", code=SEMANTIC,
                                           position=item.expr.pos)
+                cols = self.star_columns(item.expr, cols)
                 for alias, name, cid, t in cols:
                     if not qual and cid in self.star_hidden:
                         continue
@@ -251,6 +259,8 @@ class Planner(ExpressionBinder):
                                       position=item.pos)
             else:
                 out.append(item)
+        if not out and items:
+            raise EngineError("SELECT with no columns", code=SEMANTIC, position=items[0].pos)
         return out
 
     def _check_no_aggregate(self, node):
@@ -408,6 +418,9 @@ class Planner(ExpressionBinder):
                         pool.append(self._compare("=", Expr("col", lc[3], value=lc[2]),
                                                   Expr("col", rc[3], value=rc[2])))
             return
+        if isinstance(node, A.Join) and " " in node.kind:  # LEFT|RIGHT SEMI|ANTI
+            rels.append(self.semi_join_relation(node, parent, ctes))
+            return
         if isinstance(node, A.Join):
             rels.append(self._outer_join(node, parent, ctes))
             return
@@ -448,7 +461,11 @@ class Planner(ExpressionBinder):
             return Rel(plan, [(alias, c.name, cid, c.type) for c, cid in zip(table.columns, layout, strict=False)])
         if isinstance(node, A.SubqueryRef):
             return self._derived(node.query, node.alias, node.column_aliases, parent, ctes, node.pos)
+        if isinstance(node, A.ValuesRef):
+            return self.values_relation(node)
         if isinstance(node, A.TableFunction):
+            if node.name in ("generate_series", "range"):
+                return self.series_relation(node)
             if node.name != "numbers" or len(node.args) != 1:
                 raise UnknownFunction(f"Unknown table function {node.name}", position=node.pos)
             n = self._const_int(node.args[0], "numbers()")

@@ -33,7 +33,7 @@ from engine.scope import Scope
 from engine.system import is_virtual_database, settings_rows, virtual_table, virtual_table_names
 from grammar import ast as A
 
-QUERY_TYPES = (A.Select, A.SetOperation, A.With)
+QUERY_TYPES = (A.Select, A.SetOperation, A.With, A.Values)
 INSERTED = "number of rows inserted"
 
 

@@ -198,6 +198,7 @@ class TableFunction(Node):
     name: str
     args: tuple[Node, ...]
     alias: str | None = None
+    column_aliases: tuple[str, ...] | None = None  # generate_series(1, 3) AS t(g)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +233,7 @@ class Select(Node):
     limit: Node | None = None
     offset: Node | None = None
     distinct: bool = False
+    top: bool = field(default=False, compare=False)  # limit written as SELECT TOP n
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,7 +425,7 @@ class IsTruth(Node):
 
 @dataclass(frozen=True, slots=True)
 class QuantifiedComparison(Node):
-    """operand op ALL|ANY|SOME (query); op as BinaryOp's; quantifier 'ALL' or 'ANY'."""
+    """operand op ALL|ANY|SOME (query); op as BinaryOp's; quantifier 'ALL', 'ANY' or 'SOME'."""
 
     op: str
     operand: Node

@@ -116,8 +116,7 @@ class DmlRules(Transformer):
     # ------------------------------------------------------------ predicates
 
     def quantifier(self, token):
-        word = token.value.upper()
-        return "ANY" if word == "SOME" else word
+        return token.value.upper()
 
     def quantified_comparison(self, operand, op, quantifier, query):
         name = {"!=": "<>", "==": "="}.get(op.value, op.value)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from lark import Transformer, v_args
 
 from grammar import ast
 from grammar.keywords import IMPLICIT_ALIAS_FORBIDDEN_WORDS, NEVER_ALIAS_WORDS
 from grammar.rule_helpers import (
+    SemanticSyntaxError,
     RecursiveCtes,
     alias_text,
     attach_tail,
@@ -31,6 +34,11 @@ class QueryRules(Transformer):
 
     def query(self, with_clause, body, order_by, limit_clause):
         limit, offset = limit_clause or (None, None)
+        if isinstance(body, ast.Select) and body.top:  # TOP n is the LIMIT of the whole query
+            if limit is not None:
+                raise SemanticSyntaxError("Duplicate LIMIT: TopN and Limit cannot be used together",
+                                          limit.pos, 5)
+            body, limit = replace(body, limit=None, top=False), body.limit
         body = attach_tail(body, order_by or (), limit, offset)
         if with_clause is not None:
             return ast.With(with_clause, body, recursive=isinstance(with_clause, RecursiveCtes),
@@ -61,6 +69,7 @@ class QueryRules(Transformer):
         top = quantifier if isinstance(quantifier, ast.Literal) else None  # SELECT TOP n
         return ast.Select(
             limit=top,
+            top=top is not None,
             items=items,
             from_=from_,
             where=where,
@@ -141,9 +150,12 @@ class QueryRules(Transformer):
         return ast.TableRef(ident_names(path), alias_name, pos=pos_of(path[0]))
 
     def table_function(self, name, args, alias):
+        columns = None
+        if alias is not None and ident_name(name).lower() in ("generate_series", "range"):
+            columns, alias = alias[1], (alias[0], None)  # these name their one column too
         alias_name = table_alias_name(alias)
         return ast.TableFunction(
-            ident_name(name).lower(), args or (), alias_name, pos=(name.line, name.column)
+            ident_name(name).lower(), args or (), alias_name, columns, pos=(name.line, name.column)
         )
 
     def subquery_ref(self, query, alias):
