@@ -17,8 +17,8 @@ from engine.batch_source import column_refs, map_source
 from engine.compile import Codegen
 from engine.errors import EngineError
 from engine.join import build_join
-from engine.semi_join import build_semi_join
 from engine.memory import HASH_ENTRY_BYTES, batch_bytes, charge_growth
+from engine.semi_join import build_semi_join
 from engine.sort import build_sort, limit_batches
 from engine.subquery import correlated_rows, prefetching, subquery_runner
 

@@ -88,7 +88,7 @@ def build_semi_join(plan, rt):
             groups = key_of(batch, p) if keyed else None
             out = []
             work = 0
-            for i, l in enumerate(batch):
+            for i, row in enumerate(batch):
                 group = rows if groups is None else table.get(groups[i], ())
                 hit = False
                 for start in range(0, len(group), budget):
@@ -97,11 +97,11 @@ def build_semi_join(plan, rt):
                         out, work = [], 0
                     part = group[start:start + budget]
                     work += len(part)
-                    if matches(l, p, part):
+                    if matches(row, p, part):
                         hit = True
                         break
                 if hit != anti:
-                    out.append(l)
+                    out.append(row)
                 work += 1
             yield out
 

@@ -138,9 +138,11 @@ def _quantified(sq, execute, store, cache):
     op, quantifier = sq.quantifier
 
     def fill(params):
-        summary = None
-        for summary in summarise(execute(params)):
+        steps = summarise(execute(params))
+        summary = next(steps)
+        while summary is None:
             yield
+            summary = next(steps)
         store(params, summary, summary_bytes(summary))
 
     def compare(params, x):

@@ -9,8 +9,8 @@ from lark import Transformer, v_args
 from grammar import ast
 from grammar.keywords import IMPLICIT_ALIAS_FORBIDDEN_WORDS, NEVER_ALIAS_WORDS
 from grammar.rule_helpers import (
-    SemanticSyntaxError,
     RecursiveCtes,
+    SemanticSyntaxError,
     alias_text,
     attach_tail,
     checked_alias,
