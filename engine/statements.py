@@ -229,10 +229,29 @@ def _literal_value(node, ctx):
     if type(node) is A.UnaryOp and node.op == "-" and type(node.operand) is A.Literal \
             and node.operand.kind in ("int", "float", "decimal"):
         return -_literal_value(node.operand, ctx)
+    if type(node) is A.Default:
+        raise _DefaultItem  # the row is converted again knowing each item's column
     e = Planner(ctx).bind(node, Scope([]))
     if e.kind != "const":
         raise BadArguments("VALUES takes constant expressions", position=getattr(node, "pos", None))
     return e.value
+
+
+class _DefaultItem(Exception):  # noqa: N818 - a signal, not an error
+    """A VALUES row holds DEFAULT: `_values_rows` converts it column by column."""
+
+
+def _row_with_defaults(ctx, table, positions, converters, values):
+    """A VALUES row with DEFAULT items: each is the column's default (NULL or the type's zero
+    value when it has none)."""
+    row = []
+    for i, conv, v in zip(positions, converters, values, strict=False):
+        if type(v) is A.Default:
+            column = table.columns[i]
+            row.append(column.default if column.default is not None else type_default(column.type))
+        else:
+            row.append(conv(_literal_value(v, ctx)))
+    return tuple(row)
 
 
 def _insert(session, ctx, stmt: A.Insert):
@@ -247,13 +266,16 @@ def _insert(session, ctx, stmt: A.Insert):
             raise BadArguments(f"Fields in select statement is not equal with expected, select fields: "
                                f"{len(plan.layout)}, insert fields: {len(positions)}", position=stmt.pos)
         run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
-        return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions, ctx.memory),
+        return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions, ctx.memory,
+                                                                   overwrite=stmt.overwrite),
                        [T.UINT64], progress=progress)
     values = stmt.rows
     count = len(values)
     # one step's worth (_values_step_rows, inlined: the single-row INSERT is a hot statement)
     if count == 1 or (count <= BATCH and count <= ctx.limits.step_rows):
         rows = _values_rows(ctx, stmt, table, positions, values)
+        if stmt.overwrite:
+            table.truncate()
         table.append(rows)
         if ctx.memory.held:
             ctx.memory.release()  # the rows are the table's now; the caller may never read the result
@@ -273,6 +295,8 @@ def _values_steps(ctx, stmt, table, positions, progress):
     for start in range(0, len(values), step_rows):
         rows += _values_rows(ctx, stmt, table, positions, values[start:start + step_rows])
         yield []
+    if stmt.overwrite:
+        table.truncate()
     table.append(rows)
     ctx.memory.release()  # the rows are the table's now
     progress.write_rows = len(rows)
@@ -299,8 +323,11 @@ def _values_rows(ctx, stmt, table, positions, values_rows):
             raise EngineError(f"Table columns count is not match, expect {width}, input: {len(values)}",
                               code=TABLE_SCHEMA_MISMATCH,
                               position=getattr(values[0], "pos", None) if values else stmt.pos)
-        row = tuple([conv(v.value if type(v) is literal_type and v.kind in plain else literal(v, ctx))
-                     for conv, v in zip(converters, values, strict=False)])
+        try:
+            row = tuple([conv(v.value if type(v) is literal_type and v.kind in plain else literal(v, ctx))
+                         for conv, v in zip(converters, values, strict=False)])
+        except _DefaultItem:
+            row = _row_with_defaults(ctx, table, positions, converters, values)
         rows.append(fill(row) if fill is not None else row)
     if len(rows) >= 64:
         # the VALUES buffer, held until the append (a few rows are not worth the estimate);
@@ -331,8 +358,9 @@ def _compact(rows, table):
     return out
 
 
-def _insert_steps(table: Table, batches, progress: Progress, positions, memory, report=True):
-    """Consume a query in bounded steps, then append everything at once (atomic)."""
+def _insert_steps(table: Table, batches, progress: Progress, positions, memory, report=True, overwrite=False):
+    """Consume a query in bounded steps, then append everything at once (atomic); with
+    `overwrite` the rows replace the table's (INSERT OVERWRITE)."""
     converters, fill = _insert_plan(table, positions)
     rows = []
     for batch in batches:
@@ -341,6 +369,8 @@ def _insert_steps(table: Table, batches, progress: Progress, positions, memory, 
             row = tuple([conv(v) for conv, v in zip(converters, r, strict=False)])
             rows.append(fill(row) if fill is not None else row)
         yield []
+    if overwrite:
+        table.truncate()
     table.append(rows)
     memory.release()  # the rows are the table's now
     progress.write_rows = len(rows)
