@@ -24,6 +24,7 @@ from engine.errors import (
 from engine.executor import BATCH, Runtime, build, explain
 from engine.functions import AGGREGATES, all_function_names
 from engine.memory import batch_bytes
+from engine.merge import run_merge, run_update_from
 from engine.names import display
 from engine.planner import Planner
 from engine.process_statements import kill
@@ -510,7 +511,9 @@ _HANDLERS = {
     A.DropTable: _drop_table,
     A.TruncateTable: _truncate,
     A.Insert: _insert,
-    A.Update: lambda session, ctx, stmt: run_update(ctx, stmt),
+    A.Update: lambda session, ctx, stmt: (run_update(ctx, stmt) if stmt.from_ is None
+                                          else run_update_from(ctx, stmt)),
+    A.Merge: lambda session, ctx, stmt: run_merge(ctx, stmt),
     A.Delete: lambda session, ctx, stmt: run_delete(ctx, stmt),
     A.SetVariable: _set,
     A.UnsetVariable: _unset,
