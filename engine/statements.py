@@ -23,11 +23,13 @@ from engine.errors import (
 )
 from engine.executor import BATCH, Runtime, build, explain
 from engine.functions import AGGREGATES, all_function_names
+from engine.insert_multi import run_insert_multi
 from engine.memory import batch_bytes
 from engine.merge import run_merge, run_update_from
 from engine.names import display
 from engine.planner import Planner
 from engine.process_statements import kill
+from engine.replace import replace_steps
 from engine.result import ChangeSettings, Column, Progress, Result, UseDB
 from engine.runtime import check_like_pattern, like_predicate
 from engine.scope import Scope
@@ -380,6 +382,44 @@ def _insert_steps(table: Table, batches, progress: Progress, positions, memory, 
         yield [(len(rows),)]
 
 
+def _replace(ctx, stmt: A.Replace):
+    """REPLACE INTO t [(cols)] ON (keys) VALUES ... | SELECT ... (engine.replace); answers no columns."""
+    database, name = ctx.resolve_table_name(stmt.table)
+    table = ctx.catalog.table(database, name, stmt.pos)
+    positions = _column_plan(table, stmt.columns)
+    keys = []
+    for key in stmt.keys:
+        i = table.column_index(key)
+        if i is None:
+            raise EngineError(f"column `{key}` in REPLACE ON (...) doesn't exist", code=1065, position=stmt.pos)
+        keys.append(i)
+    progress = Progress()
+    if stmt.query is not None:
+        planner = Planner(ctx)
+        plan, _ = planner.plan_query(stmt.query)
+        if len(plan.layout) != len(positions):
+            raise BadArguments(f"Fields in select statement is not equal with expected, select fields: "
+                               f"{len(plan.layout)}, insert fields: {len(positions)}", position=stmt.pos)
+        run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
+        batches = _converted(table, positions, run(()))
+    else:
+        step_rows = _values_step_rows(ctx)
+        batches = (_values_rows(ctx, stmt, table, positions, stmt.rows[start:start + step_rows])
+                   for start in range(0, len(stmt.rows), step_rows))
+    return _result([], replace_steps(ctx, table, database, keys, batches, progress), progress=progress)
+
+
+def _converted(table, positions, batches):
+    """Query batches as the table's rows (converted, missing columns filled)."""
+    converters, fill = _insert_plan(table, positions)
+    for batch in batches:
+        rows = []
+        for r in batch:
+            row = tuple([conv(v) for conv, v in zip(converters, r, strict=False)])
+            rows.append(fill(row) if fill is not None else row)
+        yield rows
+
+
 # ---------------------------------------------------------------- settings
 
 
@@ -514,6 +554,8 @@ _HANDLERS = {
     A.Update: lambda session, ctx, stmt: (run_update(ctx, stmt) if stmt.from_ is None
                                           else run_update_from(ctx, stmt)),
     A.Merge: lambda session, ctx, stmt: run_merge(ctx, stmt),
+    A.InsertMulti: lambda session, ctx, stmt: run_insert_multi(ctx, stmt, _insert_plan, _column_plan),
+    A.Replace: lambda session, ctx, stmt: _replace(ctx, stmt),
     A.Delete: lambda session, ctx, stmt: run_delete(ctx, stmt),
     A.SetVariable: _set,
     A.UnsetVariable: _unset,

@@ -1,0 +1,41 @@
+"""REPLACE INTO t ON (keys): the source's rows replace the table's rows with the same key values and
+the others are inserted. The source is converted in bounded steps, the kept rows are picked a step
+budget at a time, and the new row list is swapped in at the end (nothing changes on a failure)."""
+
+from __future__ import annotations
+
+from engine.errors import TableVersionMismatched
+from engine.memory import LIST_SLOT_BYTES, batch_bytes
+
+
+def replace_steps(ctx, table, database: str, keys: list[int], batches, progress):
+    """Steps of REPLACE: `batches` yields lists of the table's full rows (converted) or []."""
+    rows, count = table.rows, len(table.rows)  # the snapshot
+    memory = ctx.memory
+    budget = max(1, ctx.limits.step_rows)
+    incoming = []
+    for batch in batches:
+        if batch:
+            memory.charge(batch_bytes(batch))
+            incoming.extend(batch)
+        yield []
+    replaced = set()
+    for start in range(0, len(incoming), budget):
+        replaced.update(tuple(r[i] for i in keys) for r in incoming[start:start + budget])
+        yield []
+    kept = []
+    for start in range(0, count, budget):
+        kept.extend(r for r in rows[start:min(start + budget, count)] if tuple(r[i] for i in keys) not in replaced)
+        memory.charge(min(budget, count - start) * LIST_SLOT_BYTES)
+        progress.scan_rows += min(budget, count - start)
+        yield []
+    current = ctx.catalog.databases.get(database, {}).get(table.name)
+    if table.rows is not rows or current is not table:
+        raise TableVersionMismatched(f"table `{database}`.`{table.name}` was changed by another "
+                                     f"statement while this one ran; nothing was changed")
+    kept.extend(rows[count:])  # rows other statements appended meanwhile
+    table.rows = kept
+    table.append(incoming)
+    memory.release()
+    progress.write_rows = len(incoming)
+    progress.write_bytes = len(incoming) * 8 * len(table.columns)
