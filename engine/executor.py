@@ -18,6 +18,7 @@ from engine.compile import Codegen
 from engine.errors import EngineError
 from engine.join import build_join
 from engine.memory import HASH_ENTRY_BYTES, batch_bytes, charge_growth
+from engine.recursive import build_recursive_union, build_work_table_scan
 from engine.semi_join import build_semi_join
 from engine.sort import build_sort, limit_batches
 from engine.subquery import correlated_rows, prefetching, subquery_runner
@@ -661,6 +662,8 @@ _BUILDERS = {
     "Limit": _build_limit,
     "Distinct": _build_distinct,
     "SetOp": _build_setop,
+    "RecursiveUnion": build_recursive_union,
+    "WorkTableScan": build_work_table_scan,
 }
 
 

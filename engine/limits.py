@@ -69,6 +69,9 @@ class Limits:
     # log keep; longer text is cut and ends with '...'. Bounds the log to about
     # query_log_size x this, where whole statements (up to sql_bytes each) could fill 1 GiB.
     logged_sql_chars: int = 16_384
+    # Iterations of one WITH RECURSIVE CTE (each runs its step over the previous one's rows):
+    # more is 1006 naming the limit, so a recursion without an end stops (MySQL's default too).
+    recursive_cte_iterations: int = 1000
 
     def memory_budget(self) -> int:
         return self.server_memory_bytes or default_server_memory_bytes()

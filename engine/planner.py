@@ -33,6 +33,7 @@ from engine.expr import (
 )
 from engine.names import column_name
 from engine.planner_clauses import ClausePlanner
+from engine.recursive import RecursiveCte, RecursivePlanner, WorkTable
 from engine.scope import (
     AliasesFirst,
     Rel,
@@ -47,7 +48,7 @@ from engine.system import is_virtual_database, virtual_table
 from grammar import ast as A
 
 
-class Planner(ClausePlanner, ExpressionBinder):
+class Planner(ClausePlanner, RecursivePlanner, ExpressionBinder):
     """One per statement: binds ASTs against the catalog of a session context."""
 
     def __init__(self, ctx):
@@ -71,7 +72,7 @@ class Planner(ClausePlanner, ExpressionBinder):
         ctes = dict(ctes or (parent.ctes if parent else {}))
         if isinstance(q, A.With):
             for cte in q.ctes:
-                ctes[cte.name.lower()] = cte
+                ctes[cte.name.lower()] = self.cte_entry(cte, q.recursive)
             return self.plan_query(q.query, parent, ctes)
         if isinstance(q, A.SetOperation):
             return self._set_operation(q, parent, ctes)
@@ -441,6 +442,10 @@ class Planner(ClausePlanner, ExpressionBinder):
         if isinstance(node, A.TableRef):
             if len(node.name) == 1 and node.name[0].lower() in ctes:
                 cte = ctes[node.name[0].lower()]
+                if isinstance(cte, RecursiveCte):
+                    return self.recursive_relation(cte, node, parent, ctes)
+                if isinstance(cte, WorkTable):
+                    return self.work_table_relation(cte, node)
                 return self._derived(cte.query, node.alias or cte.name, cte.columns, parent, ctes, node.pos)
             database, name = self.ctx.resolve_table_name(node.name)
             if is_virtual_database(database):
