@@ -12,7 +12,14 @@ from __future__ import annotations
 
 from engine import types as T
 from engine.conversion import type_default, value_converter
-from engine.errors import SEMANTIC, BadArguments, EngineError, TableVersionMismatched
+from engine.errors import (
+    SEMANTIC,
+    TABLE_SCHEMA_MISMATCH,
+    UNRESOLVABLE_CONFLICT,
+    BadArguments,
+    EngineError,
+    TableVersionMismatched,
+)
 from engine.executor import Runtime
 from engine.memory import LIST_SLOT_BYTES, batch_bytes
 from engine.planner import Planner
@@ -131,7 +138,7 @@ class _Merge:
             values = list(clause.values)
             if len(values) != len(names):
                 raise EngineError(f"Table columns count is not match, expect {len(names)}, input: {len(values)}",
-                                  code=1303, position=clause.pos)
+                                  code=TABLE_SCHEMA_MISMATCH, position=clause.pos)
         exprs = {}
         for n, v in zip(names, values, strict=False):
             i = table.column_index(n)
@@ -216,7 +223,7 @@ class _Merge:
                     for i in hits:
                         if i in touched:
                             raise EngineError("multi rows from source match one and the same row in the "
-                                              "target_table multi times", code=4001)
+                                              "target_table multi times", code=UNRESOLVABLE_CONFLICT)
                         touched.add(i)
                         pair = rows[i] + s
                         for clause in matched_clauses:

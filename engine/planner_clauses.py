@@ -7,7 +7,14 @@ from __future__ import annotations
 import re
 
 from engine import types as T
-from engine.errors import SEMANTIC, BadArguments, EngineError, UnknownFunction
+from engine.errors import (
+    BAD_DATA_VALUE_TYPE,
+    NUMBER_ARGUMENTS_NOT_MATCH,
+    SEMANTIC,
+    BadArguments,
+    EngineError,
+    UnknownFunction,
+)
 from engine.expr import Expr, Join, Materialized, Numbers, Plan, Project, Sort, column_ids
 from engine.scope import Rel, Scope, StarColumn, and_all, split_and
 from grammar import ast as A
@@ -103,7 +110,7 @@ class ClausePlanner:
             raise UnknownFunction(f"Unknown table function {name}", position=node.pos)
         if not 2 <= len(node.args) <= 3:
             raise EngineError(f"Function `{name}` expect to have [2, 3] arguments, but got {len(node.args)}",
-                              code=1028, position=node.pos)
+                              code=NUMBER_ARGUMENTS_NOT_MATCH, position=node.pos)
         args = [self.bind(a, Scope([])) for a in node.args]
         for a, written in zip(args, node.args, strict=False):
             if a.kind != "const" or a.value is None:
@@ -113,7 +120,7 @@ class ClausePlanner:
         is_date = start.type.name == "Date" and stop.type.name == "Date"
         if not is_date and not (start.type.is_int and stop.type.is_int):
             raise EngineError(f"Expected same scalar type, but got start is {start.type.display()} and end is "
-                              f"{stop.type.display()}", code=1010, position=node.pos)
+                              f"{stop.type.display()}", code=BAD_DATA_VALUE_TYPE, position=node.pos)
         if not isinstance(step, int) or isinstance(step, bool):
             raise BadArguments("step must be an integer", position=node.pos)
         if step == 0:
