@@ -247,7 +247,7 @@ _PRINTERS = {
 
 _PRINTERS.update({
     A.IsDistinctFrom: lambda n: (f"{_operand(n.left, _COMPARE)} is {_not(n.negated)}distinct from "
-                                 f"{_operand(n.right, _CONCAT)}"),
+                                 f"{_operand(n.right, _COMPARE)}"),
     A.IsTruth: lambda n: f"{_operand(n.operand, _COMPARE)} is {_not(n.negated)}{'true' if n.value else 'false'}",
     A.QuantifiedComparison: lambda n: (f"{_operand(n.operand, _COMPARE)} {n.op} {n.quantifier.lower()} "
                                        f"({_query(n.query)})"),

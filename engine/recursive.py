@@ -163,9 +163,6 @@ def build_recursive_union(plan: RecursiveUnion, rt):
         iterations = 0
         while current:
             iterations += 1
-            if iterations > limit:
-                raise BadArguments(f"recursive CTE `{plan.name}` did not finish within "
-                                   f"recursive_cte_iterations = {limit} iterations")
             work.rows = current
             following = []
             following_bytes = 0
@@ -177,6 +174,9 @@ def build_recursive_union(plan: RecursiveUnion, rt):
                     following_bytes += nbytes
                     following.extend(out)
                 yield out
+                if following and iterations > limit:  # one more iteration that adds rows
+                    raise BadArguments(f"recursive CTE `{plan.name}` did not finish within "
+                                       f"recursive_cte_iterations = {limit} iterations")
             if seen is None:  # UNION ALL: the finished working table is dropped
                 memory.release(held)
                 held = 0

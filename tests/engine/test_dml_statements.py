@@ -123,8 +123,8 @@ def test_merge_single_clauses(s, clauses, names, counts, after):
 def test_merge_on_a_non_equi_condition_and_target_alias(s):
     sql = ("MERGE INTO t AS x USING src ON x.k + 3 <= src.k AND src.k <> 4 "
            "WHEN MATCHED THEN UPDATE SET v = x.v || src.v")
-    with pytest.raises(EngineError):  # target rows 1 and 2 both match source row 5: fine; 5 matches 1, 2
-        rows(s, sql.replace("src.k <> 4", "src.k > 0"))  # row 1 matched by both 4 and 5
+    with pytest.raises(EngineError):  # with source row 4 too, target row 1 is matched by rows 4 and 5
+        rows(s, sql.replace("src.k <> 4", "src.k > 0"))
     assert answer(s, sql)[1] == [(2,)]
     assert rows(s, "SELECT * FROM t ORDER BY k") == [(1, "as5"), (2, "bs5"), (3, "C")]
 
