@@ -91,11 +91,13 @@ def build_semi_join(plan, rt):
             for i, row in enumerate(batch):
                 group = rows if groups is None else table.get(groups[i], ())
                 hit = False
-                for start in range(0, len(group), budget):
+                done = 0
+                while done < len(group):
                     if work >= budget:
                         yield out
                         out, work = [], 0
-                    part = group[start:start + budget]
+                    part = group[done:done + budget - work]  # the pairs this step may still test
+                    done += len(part)
                     work += len(part)
                     if matches(row, p, part):
                         hit = True
