@@ -46,8 +46,10 @@ class DmlRules(Transformer):
             result = ast.Join("CROSS", result, right, pos=result.pos)
         return result
 
-    def values_statement(self, *rows):
-        return ast.Values(rows, pos=_first_pos(rows))
+    def values_statement(self, *args):
+        *rows, order_by, limit_clause = args
+        limit, offset = limit_clause or (None, None)
+        return ast.Values(tuple(rows), order_by or (), limit, offset, pos=_first_pos(rows))
 
     def values_ref(self, *args):
         *rows, alias = args
