@@ -33,7 +33,8 @@ from engine.expr import (
 )
 from engine.names import column_name
 from engine.planner_clauses import ClausePlanner
-from engine.recursive import RecursiveCte, RecursivePlanner, WorkTable
+from engine.recursive import RecursiveCte, WorkTable
+from engine.recursive_planner import RecursivePlanner
 from engine.scope import (
     AliasesFirst,
     Rel,
