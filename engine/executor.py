@@ -17,6 +17,7 @@ from engine.batch_source import column_refs, map_source
 from engine.compile import Codegen
 from engine.errors import EngineError
 from engine.join import build_join
+from engine.lateral_join import build_lateral_join
 from engine.memory import HASH_ENTRY_BYTES, batch_bytes, charge_growth
 from engine.recursive import build_recursive_union, build_work_table_scan
 from engine.semi_join import build_semi_join
@@ -664,6 +665,7 @@ _BUILDERS = {
     "SetOp": _build_setop,
     "RecursiveUnion": build_recursive_union,
     "WorkTableScan": build_work_table_scan,
+    "LateralJoin": build_lateral_join,
 }
 
 

@@ -32,7 +32,7 @@ from engine.expr import (
     may_be_null,
 )
 from engine.names import column_name
-from engine.planner_clauses import ClausePlanner
+from engine.planner_clauses import ClausePlanner, LateralPlanner, _equi_pair
 from engine.recursive import RecursiveCte, WorkTable
 from engine.recursive_planner import RecursivePlanner
 from engine.scope import (
@@ -49,7 +49,7 @@ from engine.system import is_virtual_database, virtual_table
 from grammar import ast as A
 
 
-class Planner(ClausePlanner, RecursivePlanner, ExpressionBinder):
+class Planner(ClausePlanner, LateralPlanner, RecursivePlanner, ExpressionBinder):
     """One per statement: binds ASTs against the catalog of a session context."""
 
     def __init__(self, ctx):
@@ -401,6 +401,8 @@ class Planner(ClausePlanner, RecursivePlanner, ExpressionBinder):
     # ------------------------------------------------------------ FROM and joins
 
     def _from_item(self, node, rels: list, pool: list, parent, ctes):
+        if isinstance(node, A.Join) and isinstance(node.right, A.LateralRef):
+            return self.lateral_join(node, rels, pool, parent, ctes)
         if isinstance(node, A.Join) and node.kind in ("CROSS", "INNER"):
             self._from_item(node.left, rels, pool, parent, ctes)
             self._from_item(node.right, rels, pool, parent, ctes)
@@ -606,18 +608,3 @@ def _join_using(node: A.Join, left_cols, right_cols) -> tuple[str, ...]:
         if name in right_names and name not in names:
             names.append(name)
     return tuple(names)
-
-
-def _equi_pair(c: Expr, left: set, right: set):
-    """For `a = b` with a over the left columns and b over the right (or swapped): (a, b)."""
-    if c.kind != "cmp" or c.value != "=":
-        return None
-    a, b = c.args
-    ra, rb = column_ids(a, set()), column_ids(b, set())
-    if not ra or not rb:
-        return None
-    if ra <= left and rb <= right:
-        return a, b
-    if rb <= left and ra <= right:
-        return b, a
-    return None

@@ -16,6 +16,7 @@ from engine.errors import (
     UnknownFunction,
 )
 from engine.expr import Expr, Join, Materialized, Numbers, Plan, Project, Sort, column_ids
+from engine.lateral_join import LateralJoin
 from engine.scope import Rel, Scope, StarColumn, and_all, split_and
 from grammar import ast as A
 
@@ -190,3 +191,39 @@ def _equi_pair(c: Expr, left: set, right: set):
     if rb <= left and ra <= right:
         return b, a
     return None
+
+
+class LateralPlanner:
+    """`FROM x [, | CROSS JOIN | JOIN | LEFT JOIN] LATERAL (query) alias` (a mixin of the Planner)."""
+
+    def lateral_join(self, node: A.Join, rels: list, pool: list, parent, ctes) -> None:
+        """Joins the FROM items so far with the lateral subquery; `rels` then holds that one join."""
+        if node.kind not in ("CROSS", "INNER", "LEFT"):
+            raise EngineError(f"{node.kind} JOIN LATERAL is not supported", code=SEMANTIC, position=node.pos)
+        self._from_item(node.left, rels, pool, parent, ctes)
+        left_cols = [c for r in rels for c in r.columns]
+        left = self._join_rels(rels, pool)
+        rels.clear()
+        pool.clear()
+        lateral = node.right
+        sub_scope = Scope([], Scope(left_cols, parent, ctes=ctes), ctes=ctes)
+        sub, names = self.plan_query(lateral.query, sub_scope, ctes)
+        if lateral.column_aliases:
+            if len(lateral.column_aliases) != len(names):
+                raise EngineError(f"table has {len(names)} columns available but {len(lateral.column_aliases)} "
+                                  "columns specified", code=SEMANTIC, position=lateral.pos)
+            names = list(lateral.column_aliases)
+        outer = node.kind == "LEFT"
+        sub_types = [t.as_nullable(True) if outer else t for t in sub.types]
+        sub_cols = [(lateral.alias, n, c, t) for n, c, t in zip(names, sub.layout, sub_types, strict=False)]
+        condition = None
+        if node.on is not None:
+            condition = self._boolean(self.bind(node.on, Scope(left_cols + sub_cols, parent, ctes=ctes)))
+            if not outer:
+                pool.extend(split_and(condition))
+                condition = None
+        if outer:
+            self.nonnull.difference_update(sub.layout)
+        plan = LateralJoin(left.layout + sub.layout, list(left.types) + sub_types, left=left, sub=sub,
+                           params=sub_scope.params, kind="LEFT" if outer else "INNER", condition=condition)
+        rels.append(Rel(plan, left_cols + sub_cols))

@@ -453,6 +453,15 @@ class ValuesRef(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class LateralRef(Node):
+    """LATERAL (query) [AS] alias [(columns)] in FROM: the query reads the FROM items before it."""
+
+    query: Node
+    alias: str | None = None
+    column_aliases: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Replace(Node):
     """REPLACE INTO t [(cols)] ON (keys) VALUES ... | SELECT ...: rows whose keys match an
     existing row replace it; the others are inserted."""

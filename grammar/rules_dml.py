@@ -57,6 +57,10 @@ class DmlRules(Transformer):
         alias_name, columns = (ident_name(alias[0]), alias[1]) if alias else (None, None)
         return ast.ValuesRef(values, alias_name, columns, pos=values.pos)
 
+    def lateral_ref(self, keyword, query, alias):
+        alias_name, columns = (ident_name(alias[0]), alias[1]) if alias else (None, None)
+        return ast.LateralRef(query, alias_name, columns, pos=_token_pos(keyword))
+
     # ------------------------------------------------------------ multi-table INSERT
 
     def multi_into(self, name, columns, values):

@@ -254,3 +254,25 @@ def test_context_functions():
     assert last == previous == initial != ""
     assert (user, role) == ("'root'@'%'", "public")
     assert list(engine.Database().session().execute("SELECT connection_id()"))[0][0] != connection
+
+
+# ---------------------------------------------------------------- LATERAL
+
+
+@pytest.mark.parametrize("sql, names_types, rows", [
+    ("SELECT * FROM n, LATERAL (SELECT n.a + 1 AS x) s ORDER BY a",
+     [("a", "Nullable(Int32)"), ("x", "Nullable(Int64)")], [(1, 2), (2, 3)]),
+    ("SELECT n.a, s.x FROM n CROSS JOIN LATERAL (SELECT number AS x FROM numbers(3) WHERE number < n.a) s "
+     "ORDER BY 1, 2", [("a", "Nullable(Int32)"), ("x", "UInt64")], [(1, 0), (2, 0), (2, 1)]),
+    ("SELECT * FROM n LEFT JOIN LATERAL (SELECT n.a * 10 AS y WHERE n.a > 1) s ON true ORDER BY a",
+     [("a", "Nullable(Int32)"), ("y", "Nullable(Int64)")], [(1, None), (2, 20)]),
+    # not asked of Databend: an aggregate per left row, and ON conditions
+    ("SELECT n.a, s.c FROM n JOIN LATERAL (SELECT count(*) AS c FROM numbers(10) WHERE number < n.a) s ON s.c > 1",
+     [("a", "Nullable(Int32)"), ("c", "UInt64")], [(2, 2)]),
+    ("SELECT * FROM n LEFT JOIN LATERAL (SELECT number AS m FROM numbers(3)) AS s(k) ON s.k = n.a + 1 ORDER BY 1",
+     [("a", "Nullable(Int32)"), ("k", "Nullable(UInt64)")], [(1, 2), (2, None)]),
+])
+def test_lateral(s, sql, names_types, rows):
+    list(s.execute("CREATE TABLE n (a INT)"))
+    list(s.execute("INSERT INTO n VALUES (1), (2)"))
+    assert answer(s, sql) == (names_types, rows)

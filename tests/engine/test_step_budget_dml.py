@@ -73,3 +73,9 @@ def test_replace_and_insert_all_over_many_rows_take_many_steps():
     assert list(s.execute("SELECT count(*), sum(v) FROM tgt")) == [(1500, 1000)]
     sizes, scans, rows = _steps(s.execute("INSERT ALL WHEN k % 4 = 0 THEN INTO tgt SELECT k, v FROM src2"))
     assert rows == [(500,)] and max(scans) <= BUDGET and len(sizes) >= 1000 // BUDGET
+
+
+def test_lateral_join_emits_at_most_the_budget_per_step():
+    rows = _bounded_rows("SELECT p.w, s.v FROM probe p, LATERAL (SELECT v FROM big WHERE big.k = p.k) s")
+    groups = {0: list(range(250)), 1: list(range(5))}
+    assert rows == [(w, v) for w in range(30) for v in groups.get(w % 3, [])]
