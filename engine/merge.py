@@ -194,9 +194,7 @@ class _Merge:
             memory.charge((min(start + budget, count) - start) * 3 * LIST_SLOT_BYTES)
             self.progress.scan_rows += min(start + budget, count) - start
             yield []
-        widest = max(map(len, index.values()), default=1)
-        chunk = max(1, budget // max(widest, 1))
-        # 2. match the source rows
+        # 2. match the source rows: a step tests about a step budget of (target, source) pairs
         updates: dict[int, tuple] = {}
         deletes: set[int] = set()
         touched: set[int] = set()
@@ -205,38 +203,54 @@ class _Merge:
         insert_clauses = [c for c in self.clauses if c.action == "INSERT"]
         source_key, residual, nulls = self.source_key, self.residual, (None,) * self.width
         run_source = rt.build(self.source_plan)
+        work = 0  # pairs tested and rows made since the last step
+        inserted_before, updated = 0, []
+
+        def charge():
+            """The rows made since the last step, held until the commit."""
+            memory.charge(batch_bytes(inserts[inserted_before:]) + batch_bytes(updated, LIST_SLOT_BYTES))
+
         for batch in run_source(p):
-            for start in range(0, len(batch), chunk):
-                inserted_before = len(inserts)
-                updated = []
-                for s in batch[start:start + chunk]:
-                    key = source_key(s, p)
-                    hits = [i for i in index.get(key, ()) if residual is None or residual(rows[i] + s, p)] \
-                        if None not in key else []
-                    if not hits:
-                        pair = nulls + s
-                        for clause in insert_clauses:
-                            if clause.test is None or clause.test(pair, p):
-                                inserts.append(clause.make(pair, p))
-                                break
-                        continue
-                    for i in hits:
-                        if i in touched:
-                            raise EngineError("multi rows from source match one and the same row in the "
-                                              "target_table multi times", code=UNRESOLVABLE_CONFLICT)
-                        touched.add(i)
-                        pair = rows[i] + s
-                        for clause in matched_clauses:
-                            if clause.test is None or clause.test(pair, p):
-                                if clause.action == "DELETE":
-                                    deletes.add(i)
-                                else:
-                                    updates[i] = row = clause.make(pair, p)
-                                    updated.append(row)
-                                break
-                # held until the commit: the rows made, and the index entries they take
-                memory.charge(batch_bytes(inserts[inserted_before:]) + batch_bytes(updated, LIST_SLOT_BYTES))
-                yield []
+            for s in batch:
+                key = source_key(s, p)
+                group = index.get(key, ()) if None not in key else ()
+                hits = []
+                for start in range(0, len(group), budget):
+                    part = group[start:start + budget]
+                    hits += part if residual is None else [i for i in part if residual(rows[i] + s, p)]
+                    work += len(part)
+                    if work >= budget:
+                        charge()
+                        inserted_before, updated, work = len(inserts), [], 0
+                        yield []
+                work += 1
+                if not hits:
+                    pair = nulls + s
+                    for clause in insert_clauses:
+                        if clause.test is None or clause.test(pair, p):
+                            inserts.append(clause.make(pair, p))
+                            break
+                for i in hits:
+                    if i in touched:
+                        raise EngineError("multi rows from source match one and the same row in the "
+                                          "target_table multi times", code=UNRESOLVABLE_CONFLICT)
+                    touched.add(i)
+                    pair = rows[i] + s
+                    for clause in matched_clauses:
+                        if clause.test is None or clause.test(pair, p):
+                            if clause.action == "DELETE":
+                                deletes.add(i)
+                            else:
+                                updates[i] = row = clause.make(pair, p)
+                                updated.append(row)
+                            break
+                if work >= budget:
+                    charge()
+                    inserted_before, updated, work = len(inserts), [], 0
+                    yield []
+            charge()
+            inserted_before, updated = len(inserts), []
+            yield []
         # 3. the new row list, built a step budget of rows per step, swapped in at the end
         new_rows = None
         if updates or deletes:

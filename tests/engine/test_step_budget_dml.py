@@ -79,3 +79,13 @@ def test_lateral_join_emits_at_most_the_budget_per_step():
     rows = _bounded_rows("SELECT p.w, s.v FROM probe p, LATERAL (SELECT v FROM big WHERE big.k = p.k) s")
     groups = {0: list(range(250)), 1: list(range(5))}
     assert rows == [(w, v) for w in range(30) for v in groups.get(w % 3, [])]
+
+
+def test_merge_on_a_condition_without_keys_tests_a_budget_of_pairs_per_step():
+    s = _session()
+    _big_tables(s, 300)
+    result = s.execute("MERGE INTO tgt USING (SELECT k FROM src2 WHERE k < 20) AS s ON tgt.k < s.k - 590 "
+                       "WHEN NOT MATCHED THEN INSERT (k, v) VALUES (s.k, 7)")
+    sizes, _, rows = _steps(result)
+    assert rows == [(10,)]
+    assert len(sizes) >= 10 * 300 // BUDGET  # 10 source rows each tested against 300 target rows
