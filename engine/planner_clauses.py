@@ -127,6 +127,11 @@ class ClausePlanner:
         if step == 0:
             raise BadArguments("step must not be zero", position=node.pos)
         lo, hi = (start.value.toordinal(), stop.value.toordinal()) if is_date else (start.value, stop.value)
+        if len(args) == 3 and step > 0 and lo > hi:  # as Databend: only with a step written
+            raise BadArguments("start must be less than or equal to end when step is positive", position=node.pos)
+        if len(args) == 3 and step < 0 and lo < hi:
+            raise BadArguments("start must be greater than or equal to end when step is negative",
+                               position=node.pos)
         span = hi - lo if name == "generate_series" else hi - lo - (1 if step > 0 else -1)
         count = max(0, span // step + 1)
         number = Expr("col", T.UINT64, value=self.cid())

@@ -4,7 +4,8 @@ budget at a time, and the new row list is swapped in at the end (nothing changes
 
 from __future__ import annotations
 
-from engine.errors import TableVersionMismatched
+from engine import types as T
+from engine.errors import STORAGE_OTHER, EngineError, TableVersionMismatched
 from engine.memory import LIST_SLOT_BYTES, batch_bytes
 
 
@@ -19,9 +20,17 @@ def replace_steps(ctx, table, database: str, keys: list[int], batches, progress)
             memory.charge(batch_bytes(batch))
             incoming.extend(batch)
         yield []
-    replaced = set()
+    replaced = set()  # keys with a NULL never match (as Databend: such rows are only inserted)
     for start in range(0, len(incoming), budget):
-        replaced.update(tuple(r[i] for i in keys) for r in incoming[start:start + budget])
+        for n, r in enumerate(incoming[start:start + budget], start):
+            key = tuple(r[i] for i in keys)
+            if None in key:
+                continue
+            if key in replaced:
+                shown = ", ".join(f'"{table.columns[i].name}":{T.render_value(r[i])}' for i in keys)
+                raise EngineError("duplicated data detected in the values being replaced into (only the first "
+                                  f"one will be described): at row {n}, [{shown}]", code=STORAGE_OTHER)
+            replaced.add(key)
         yield []
     kept = []
     for start in range(0, count, budget):

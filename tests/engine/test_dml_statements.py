@@ -198,3 +198,15 @@ def test_insert_all_is_atomic_across_tables(two):
         rows(two, "INSERT ALL INTO t1 INTO t2 VALUES (1 / (number - 2)) SELECT number FROM numbers(5)")
     assert rows(two, "SELECT count(*) FROM t1") == [(0,)]
     assert rows(two, "SELECT count(*) FROM t2") == [(0,)]
+
+
+def test_replace_into_refuses_duplicate_keys_and_never_matches_null_keys():
+    s = engine.Database().session()
+    rows(s, "CREATE TABLE r (k INT, v INT)")
+    with pytest.raises(EngineError) as info:
+        rows(s, "REPLACE INTO r ON (k) VALUES (1, 1), (1, 2)")
+    assert info.value.code == 4000
+    assert info.value.message.endswith('at row 1, ["k":1]')
+    rows(s, "REPLACE INTO r ON (k) VALUES (NULL, 1)")
+    rows(s, "REPLACE INTO r ON (k) VALUES (NULL, 2)")
+    assert rows(s, "SELECT * FROM r ORDER BY v") == [(None, 1), (None, 2)]

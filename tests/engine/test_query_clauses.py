@@ -276,3 +276,22 @@ def test_lateral(s, sql, names_types, rows):
     list(s.execute("CREATE TABLE n (a INT)"))
     list(s.execute("INSERT INTO n VALUES (1), (2)"))
     assert answer(s, sql) == (names_types, rows)
+
+
+@pytest.mark.parametrize("sql, rows", [
+    ("SELECT * FROM range(5, 1, -1)", [(5,), (4,), (3,), (2,)]),
+    ("SELECT * FROM generate_series(3, 3, -1)", [(3,)]),
+])
+def test_series_counting_down(s, sql, rows):
+    assert list(s.execute(sql)) == rows
+
+
+@pytest.mark.parametrize("sql", ["SELECT * FROM generate_series(5, 1, 1)", "SELECT * FROM range(1, 5, -1)"])
+def test_series_with_a_step_away_from_the_end_is_an_error(s, sql):
+    assert code_of(s, sql) == 1006
+
+
+def test_semi_join_using(s):
+    assert list(s.execute("SELECT * FROM a SEMI JOIN a AS b USING (k) ORDER BY x")) == [(1, 10), (2, 20), (3, 40)]
+    assert list(s.execute("SELECT * FROM a LEFT SEMI JOIN a AS b ON a.k = b.k AND a.x = b.x AND b.k > 1 "
+                          "ORDER BY x")) == [(2, 20), (3, 40)]
