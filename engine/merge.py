@@ -14,7 +14,6 @@ from engine import types as T
 from engine.conversion import type_default, value_converter
 from engine.errors import (
     SEMANTIC,
-    TABLE_SCHEMA_MISMATCH,
     UNRESOLVABLE_CONFLICT,
     BadArguments,
     EngineError,
@@ -137,8 +136,7 @@ class _Merge:
             names = list(clause.columns) if clause.columns is not None else [c.name for c in table.columns]
             values = list(clause.values)
             if len(values) != len(names):
-                raise EngineError(f"Table columns count is not match, expect {len(names)}, input: {len(values)}",
-                                  code=TABLE_SCHEMA_MISMATCH, position=clause.pos)
+                raise EngineError("insert columns and values are not matched", code=SEMANTIC, position=clause.pos)
         exprs = {}
         for n, v in zip(names, values, strict=False):
             i = table.column_index(n)

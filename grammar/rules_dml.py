@@ -109,6 +109,9 @@ class DmlRules(Transformer):
     def top_quantifier(self, token):
         return number_literal(token.value, _token_pos(token))
 
+    def distinct_top_quantifier(self, _distinct, token):
+        return ("DISTINCT", self.top_quantifier(token))
+
     def exclude(self, names):
         if isinstance(names, tuple):
             return ident_names(names)

@@ -67,6 +67,8 @@ class QueryRules(Transformer):
 
     def select_core(self, quantifier, items, from_, where, group_by, having):
         top = quantifier if isinstance(quantifier, ast.Literal) else None  # SELECT TOP n
+        if isinstance(quantifier, tuple):  # SELECT DISTINCT TOP n
+            quantifier, top = quantifier
         return ast.Select(
             limit=top,
             top=top is not None,

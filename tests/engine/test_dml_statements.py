@@ -210,3 +210,17 @@ def test_replace_into_refuses_duplicate_keys_and_never_matches_null_keys():
     rows(s, "REPLACE INTO r ON (k) VALUES (NULL, 1)")
     rows(s, "REPLACE INTO r ON (k) VALUES (NULL, 2)")
     assert rows(s, "SELECT * FROM r ORDER BY v") == [(None, 1), (None, 2)]
+
+
+def test_merge_with_update_star_ignores_extra_source_columns_and_checks_insert_values():
+    s = engine.Database().session()
+    for sql in ["CREATE TABLE t (k INT, v VARCHAR)", "CREATE TABLE s (k INT, v VARCHAR, extra INT)",
+                "INSERT INTO t VALUES (1, 'a')", "INSERT INTO s VALUES (1, 'b', 5), (2, 'c', 6)"]:
+        rows(s, sql)
+    assert rows(s, "MERGE INTO t USING s ON t.k = s.k WHEN MATCHED THEN UPDATE * WHEN NOT MATCHED THEN INSERT *") == [
+        (1, 1)]
+    assert rows(s, "MERGE INTO t USING s ON t.k = s.k WHEN MATCHED THEN UPDATE SET v = t.v || s.v") == [(2,)]
+    assert rows(s, "SELECT * FROM t ORDER BY k") == [(1, "bb"), (2, "cc")]
+    with pytest.raises(EngineError) as info:  # insert columns and values are not matched
+        rows(s, "MERGE INTO t USING s ON t.k = s.k WHEN NOT MATCHED THEN INSERT VALUES (s.k)")
+    assert info.value.code == 1065

@@ -50,6 +50,7 @@ def code_of(s, sql):
     ("SELECT t.* EXCLUDE c FROM t", ["a", "b"], [(5, "z")]),
     ("SELECT COLUMNS('^[ab]') FROM t", ["a", "b"], [(5, "z")]),
     ("SELECT TOP 1 a FROM t", ["a"], [(5,)]),
+    ("SELECT DISTINCT TOP 1 c FROM t", ["c"], [(1,)]),
     ("SELECT TOP 2 number FROM numbers(5) ORDER BY number DESC", ["number"], [(4,), (3,)]),
 ])
 def test_select_list_clauses(s, sql, names, rows):
