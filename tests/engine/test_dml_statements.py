@@ -224,3 +224,14 @@ def test_merge_with_update_star_ignores_extra_source_columns_and_checks_insert_v
     with pytest.raises(EngineError) as info:  # insert columns and values are not matched
         rows(s, "MERGE INTO t USING s ON t.k = s.k WHEN NOT MATCHED THEN INSERT VALUES (s.k)")
     assert info.value.code == 1065
+
+
+def test_query_kinds_in_the_query_log():
+    s = engine.Database().session()
+    for sql in ["CREATE TABLE t (k INT)", "REPLACE INTO t ON (k) VALUES (1)",
+                "MERGE INTO t USING (SELECT 1 AS k) s ON t.k = s.k WHEN MATCHED THEN DELETE", "VALUES (1)",
+                "INSERT ALL INTO t SELECT 1"]:
+        rows(s, sql)
+    kinds = rows(s, "SELECT query_kind FROM system.query_log WHERE log_type = 2 ORDER BY event_time")
+    # as Databend 1.2.453 logs them
+    assert [k for (k,) in kinds][-4:] == ["Update", "Update", "Query", "Other"]
