@@ -55,7 +55,8 @@ class ClauseBinder:
         operand = self.bind(n.operand, scope, aliases)
         sq, _ = self._subquery(n.query, scope, "quantified")
         if len(sq.plan.layout) != 1:
-            raise EngineError("subquery of ALL/ANY/SOME must return one column", code=SEMANTIC, position=n.pos)
+            raise EngineError(f"Subquery must return only one column, but got {len(sq.plan.layout)} columns",
+                              code=SEMANTIC, position=n.pos)
         column = Expr("col", sq.plan.types[0], value=sq.plan.layout[0])
         operand, column = self._comparable(operand, column)
         plan = sq.plan

@@ -40,8 +40,8 @@ def run_insert_multi(ctx, stmt: A.InsertMulti, insert_plan, column_plan) -> Resu
         else:
             exprs = [Expr("col", t, value=c) for c, t in zip(plan.layout, plan.types, strict=False)]
         if len(exprs) != len(positions):
-            raise BadArguments(f"Fields in select statement is not equal with expected, select fields: "
-                               f"{len(exprs)}, insert fields: {len(positions)}", position=into.pos)
+            raise BadArguments("The number of columns in the target and the source must be the same",
+                               position=into.pos)
         make = cg.build(["r", "p"], [f"return ({''.join(cg.expr(e, cols) + ', ' for e in exprs)})"])
         converters, fill = insert_plan(table, positions)
         return make, converters, fill, buffer

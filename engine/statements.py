@@ -12,7 +12,6 @@ from engine.catalog import Table, TableColumn
 from engine.conversion import type_default, value_converter
 from engine.dml import run_delete, run_update
 from engine.errors import (
-    SEMANTIC,
     TABLE_SCHEMA_MISMATCH,
     UNIMPLEMENTED,
     UNKNOWN_VARIABLE,
@@ -392,7 +391,8 @@ def _replace(ctx, stmt: A.Replace):
     for key in stmt.keys:
         i = table.column_index(key)
         if i is None:
-            raise EngineError(f"column `{key}` in REPLACE ON (...) doesn't exist", code=SEMANTIC, position=stmt.pos)
+            valid = ", ".join(f'"{c.name}"' for c in table.columns)
+            raise BadArguments(f'Unable to get field named "{key}". Valid fields: [{valid}]', position=stmt.pos)
         keys.append(i)
     progress = Progress()
     if stmt.query is not None:

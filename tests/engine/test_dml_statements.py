@@ -235,3 +235,14 @@ def test_query_kinds_in_the_query_log():
     kinds = rows(s, "SELECT query_kind FROM system.query_log WHERE log_type = 2 ORDER BY event_time")
     # as Databend 1.2.453 logs them
     assert [k for (k,) in kinds][-4:] == ["Update", "Update", "Query", "Other"]
+
+
+@pytest.mark.parametrize("sql, code", [
+    ("INSERT ALL INTO nope SELECT 1", 1025),
+    ("INSERT ALL INTO t SELECT 1, 2, 3", 1006),  # The number of columns in the target and the source ...
+    ("REPLACE INTO t ON (zz) VALUES (1, 'x')", 1006),  # Unable to get field named "zz"
+])
+def test_dml_errors_as_databend(s, sql, code):
+    with pytest.raises(EngineError) as info:
+        rows(s, sql)
+    assert info.value.code == code
