@@ -124,15 +124,20 @@ class DmlRules(Transformer):
 
     # ------------------------------------------------------------ predicates
 
-    def quantifier(self, token):
-        return token.value.upper()
-
     def quantified_comparison(self, operand, op, quantifier, query):
         name = {"!=": "<>", "==": "="}.get(op.value, op.value)
-        return ast.QuantifiedComparison(name, operand, quantifier, query, pos=operand.pos)
+        return ast.QuantifiedComparison(name, operand, quantifier.value.upper(), query, pos=operand.pos)
 
     def quantified_equal(self, operand, quantifier, query):
-        return ast.QuantifiedComparison("=", operand, quantifier, query, pos=operand.pos)
+        return ast.QuantifiedComparison("=", operand, quantifier.value.upper(), query, pos=operand.pos)
+
+    def any_call_comparison(self, operand, op, word, args):
+        name = {"!=": "<>", "==": "="}.get(op.value, op.value)
+        call = ast.FunctionCall("any", args, pos=_token_pos(word))
+        return ast.BinaryOp(name, operand, call, pos=operand.pos)
+
+    def any_call_equal(self, operand, word, args):
+        return self.any_call_comparison(operand, word.update(value="="), word, args)
 
     def is_distinct_from(self, left, negated, _distinct, right):
         return ast.IsDistinctFrom(left, right, negated is not None, pos=left.pos)

@@ -96,3 +96,9 @@ def test_predicates():
 def test_with_recursive_is_marked():
     assert one("WITH RECURSIVE r AS (SELECT 1) SELECT * FROM r").recursive
     assert not one("WITH r AS (SELECT 1) SELECT * FROM r").recursive
+
+
+def test_any_call_after_a_comparison_is_the_any_aggregate():
+    expr = one("SELECT a = any(b)").items[0].expr
+    assert expr == A.BinaryOp("=", col("a"), A.FunctionCall("any", (col("b"),)))
+    assert one("SELECT a >= ANY ((SELECT 1))").items[0].expr.quantifier == "ANY"
