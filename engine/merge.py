@@ -22,7 +22,7 @@ from engine.errors import (
 from engine.executor import Runtime
 from engine.memory import LIST_SLOT_BYTES, batch_bytes
 from engine.planner import Planner
-from engine.planner_clauses import _equi_pair
+from engine.planner_clauses import equi_pair
 from engine.result import Column, Progress, Result
 from engine.scope import Scope, and_all, split_and
 from engine.subquery import prefetch_steps
@@ -80,7 +80,7 @@ class _Merge:
         tset, sset = set(target.plan.layout), set(source.plan.layout)
         tkeys, skeys, residual = [], [], []
         for c in on:
-            pair = _equi_pair(c, tset, sset)
+            pair = equi_pair(c, tset, sset)
             if pair:
                 tkeys.append(pair[0])
                 skeys.append(pair[1])

@@ -32,7 +32,8 @@ from engine.expr import (
     may_be_null,
 )
 from engine.names import column_name
-from engine.planner_clauses import ClausePlanner, LateralPlanner, _equi_pair
+from engine.planner_clauses import ClausePlanner, LateralPlanner
+from engine.planner_clauses import equi_pair as _equi_pair
 from engine.recursive import RecursiveCte, WorkTable
 from engine.recursive_planner import RecursivePlanner
 from engine.scope import (

@@ -172,7 +172,7 @@ class ClausePlanner:
         kset, oset = set(keep.plan.layout), set(other.plan.layout)
         kkeys, okeys, residual = [], [], []
         for c in conds:
-            pair = _equi_pair(c, kset, oset)
+            pair = equi_pair(c, kset, oset)
             if pair:
                 kkeys.append(pair[0])
                 okeys.append(pair[1])
@@ -183,7 +183,7 @@ class ClausePlanner:
         return Rel(plan, keep.columns)
 
 
-def _equi_pair(c: Expr, left: set, right: set):
+def equi_pair(c: Expr, left: set, right: set):
     """For `a = b` with a over the left columns and b over the right (or swapped): (a, b)."""
     if c.kind != "cmp" or c.value != "=":
         return None
