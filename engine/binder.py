@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from engine import functions as F
 from engine import types as T
+from engine.binder_clauses import ClauseBinder
 from engine.compile import evaluate_constant
 from engine.errors import (
     SEMANTIC,
@@ -27,7 +28,7 @@ from engine.scope import AliasesFirst, Scope, StarColumn
 from grammar import ast as A
 
 
-class ExpressionBinder:
+class ExpressionBinder(ClauseBinder):
     """Binds expressions; the Planner supplies `ctx`, `cid()`, `nonnull` and `_subquery` planning."""
 
 
@@ -423,6 +424,8 @@ class ExpressionBinder:
         if n.negated:
             return self._not(self._bind_FunctionCall(replace(n, negated=False), scope, aliases))
         args = [self.bind(a, scope, aliases) for a in n.args]
+        if name == "last_query_id":
+            return self.bind_last_query_id(args, n.pos)
         if name == "typeof":
             if len(args) != 1:
                 raise BadArguments("typeof expects one argument", position=n.pos)

@@ -325,7 +325,7 @@ class Codegen:
             self.uncorrelated.append(evaluate)
         runner = self.bind(evaluate)
         params = "(" + "".join(self.expr(p, cols) + ", " for p in sq.params) + ")"
-        if sq.mode == "in":
+        if sq.mode == "in" or sq.mode == "quantified":
             return f"{runner}({params}, {self.expr(e.args[0], cols)})"
         return f"{runner}({params})"
 

@@ -36,6 +36,10 @@ MEMORY_EXCEEDS_LIMIT = 2411
 UNKNOWN_STAGE = 2501
 STAGE_ALREADY_EXISTS = 2502
 UNKNOWN_VARIABLE = 2801
+BAD_DATA_VALUE_TYPE = 1010
+NUMBER_ARGUMENTS_NOT_MATCH = 1028
+STORAGE_OTHER = 4000  # e.g. REPLACE: two source rows with the same key
+UNRESOLVABLE_CONFLICT = 4001  # e.g. MERGE: two source rows match one target row
 
 
 class EngineError(Exception):

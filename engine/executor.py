@@ -17,7 +17,10 @@ from engine.batch_source import column_refs, map_source
 from engine.compile import Codegen
 from engine.errors import EngineError
 from engine.join import build_join
+from engine.lateral_join import build_lateral_join
 from engine.memory import HASH_ENTRY_BYTES, batch_bytes, charge_growth
+from engine.recursive import build_recursive_union, build_work_table_scan
+from engine.semi_join import build_semi_join
 from engine.sort import build_sort, limit_batches
 from engine.subquery import correlated_rows, prefetching, subquery_runner
 
@@ -272,6 +275,8 @@ def _build_streamed(plan: P.Streamed, rt):
 
 
 def _build_join(plan: P.Join, rt, pred=None, exprs=None):
+    if plan.kind in ("SEMI", "ANTI"):
+        return build_semi_join(plan, rt)
     return build_join(plan, rt, pred, exprs)
 
 
@@ -670,6 +675,9 @@ _BUILDERS = {
     "Limit": _build_limit,
     "Distinct": _build_distinct,
     "SetOp": _build_setop,
+    "RecursiveUnion": build_recursive_union,
+    "WorkTableScan": build_work_table_scan,
+    "LateralJoin": build_lateral_join,
 }
 
 

@@ -27,7 +27,7 @@ class Expr:
 
 @dataclass(eq=False, slots=True)
 class Subquery:
-    """mode: 'scalar', 'exists', 'in'. params: expressions in the outer query's terms whose values
+    """mode: 'scalar', 'exists', 'in', 'quantified'. params: expressions in the outer query's terms whose values
     the subquery reads as p[0], p[1]..."""
 
     mode: str
@@ -35,6 +35,7 @@ class Subquery:
     params: list
     negated: bool = False
     correlated: bool = False
+    quantifier: tuple | None = None  # mode 'quantified': (comparison operator, 'ALL' or 'ANY')
 
 
 def column_ids(e: Expr, out: set) -> set:

@@ -77,6 +77,9 @@ class Limits:
     # upload body limit.
     stage_bytes: int = 1 << 30
     stage_file_bytes: int = 256 << 20
+    # Iterations of one WITH RECURSIVE CTE (each runs its step over the previous one's rows):
+    # more is 1006 naming the limit, so a recursion without an end stops (MySQL's default too).
+    recursive_cte_iterations: int = 1000
 
     def memory_budget(self) -> int:
         return self.server_memory_bytes or default_server_memory_bytes()

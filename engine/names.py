@@ -39,7 +39,8 @@ def _precedence(node) -> int:
         return _BINARY_PRECEDENCE.get(node.op, _COMPARE)
     if isinstance(node, A.UnaryOp):
         return _NOT if node.op == "NOT" else _UNARY
-    if isinstance(node, A.IsNull | A.Between | A.InList | A.InSubquery | A.Like):
+    if isinstance(node, A.IsNull | A.Between | A.InList | A.InSubquery | A.Like | A.IsDistinctFrom
+                  | A.IsTruth | A.QuantifiedComparison):
         return _COMPARE
     if isinstance(node, A.FunctionCall) and node.operator is not None and node.operator != "in":
         return _COMPARE
@@ -257,3 +258,11 @@ _PRINTERS = {
     A.SetOperation: _query,
     A.With: _query,
 }
+
+_PRINTERS.update({
+    A.IsDistinctFrom: lambda n: (f"{_operand(n.left, _COMPARE)} is {_not(n.negated)}distinct from "
+                                 f"{_operand(n.right, _COMPARE)}"),
+    A.IsTruth: lambda n: f"{_operand(n.operand, _COMPARE)} is {_not(n.negated)}{'true' if n.value else 'false'}",
+    A.QuantifiedComparison: lambda n: (f"{_operand(n.operand, _COMPARE)} {n.op} {n.quantifier.lower()} "
+                                       f"({_query(n.query)})"),
+})

@@ -32,6 +32,10 @@ from engine.expr import (
     may_be_null,
 )
 from engine.names import column_name
+from engine.planner_clauses import ClausePlanner, LateralPlanner
+from engine.planner_clauses import equi_pair as _equi_pair
+from engine.recursive import RecursiveCte, WorkTable
+from engine.recursive_planner import RecursivePlanner
 from engine.scope import (
     AliasesFirst,
     Rel,
@@ -48,7 +52,7 @@ from engine.views import expand_view
 from grammar import ast as A
 
 
-class Planner(ExpressionBinder):
+class Planner(ClausePlanner, LateralPlanner, RecursivePlanner, ExpressionBinder):
     """One per statement: binds ASTs against the catalog of a session context."""
 
     def __init__(self, ctx):
@@ -72,12 +76,14 @@ class Planner(ExpressionBinder):
         ctes = dict(ctes or (parent.ctes if parent else {}))
         if isinstance(q, A.With):
             for cte in q.ctes:
-                ctes[cte.name.lower()] = cte
+                ctes[cte.name.lower()] = self.cte_entry(cte, q.recursive)
             return self.plan_query(q.query, parent, ctes)
         if isinstance(q, A.SetOperation):
             return self._set_operation(q, parent, ctes)
         if isinstance(q, A.Select):
             return self._select(q, parent, ctes)
+        if isinstance(q, A.Values):
+            return self.plan_values(q)
         raise EngineError(f"not a query: {type(q).__name__}", code=SEMANTIC, position=getattr(q, "pos", None))
 
     def _set_operation(self, q: A.SetOperation, parent, ctes):
@@ -234,6 +240,10 @@ class Planner(ExpressionBinder):
     def _expand_items(self, items, scope: Scope) -> list[A.SelectItem]:
         out = []
         for item in items:
+            matching = self.columns_matching(item, scope)
+            if matching is not None:
+                out.extend(matching)
+                continue
             if isinstance(item.expr, A.Star):
                 qual = item.expr.table
                 cols = scope.columns
@@ -243,6 +253,7 @@ class Planner(ExpressionBinder):
                     if not cols:
                         raise EngineError(f"table `{'.'.join(qual)}` doesn't exist in FROM", code=SEMANTIC,
                                           position=item.expr.pos)
+                cols = self.star_columns(item.expr, cols)
                 for alias, name, cid, t in cols:
                     if not qual and cid in self.star_hidden:
                         continue
@@ -253,6 +264,8 @@ class Planner(ExpressionBinder):
                                       position=item.pos)
             else:
                 out.append(item)
+        if not out and items:
+            raise EngineError("SELECT with no columns", code=SEMANTIC, position=items[0].pos)
         return out
 
     def _check_no_aggregate(self, node):
@@ -391,6 +404,8 @@ class Planner(ExpressionBinder):
     # ------------------------------------------------------------ FROM and joins
 
     def _from_item(self, node, rels: list, pool: list, parent, ctes):
+        if isinstance(node, A.Join) and isinstance(node.right, A.LateralRef):
+            return self.lateral_join(node, rels, pool, parent, ctes)
         if isinstance(node, A.Join) and node.kind in ("CROSS", "INNER"):
             self._from_item(node.left, rels, pool, parent, ctes)
             self._from_item(node.right, rels, pool, parent, ctes)
@@ -409,6 +424,9 @@ class Planner(ExpressionBinder):
                         self.star_hidden.add(rc[2])
                         pool.append(self._compare("=", Expr("col", lc[3], value=lc[2]),
                                                   Expr("col", rc[3], value=rc[2])))
+            return
+        if isinstance(node, A.Join) and " " in node.kind:  # LEFT|RIGHT SEMI|ANTI
+            rels.append(self.semi_join_relation(node, parent, ctes))
             return
         if isinstance(node, A.Join):
             rels.append(self._outer_join(node, parent, ctes))
@@ -430,6 +448,10 @@ class Planner(ExpressionBinder):
         if isinstance(node, A.TableRef):
             if len(node.name) == 1 and node.name[0].lower() in ctes:
                 cte = ctes[node.name[0].lower()]
+                if isinstance(cte, RecursiveCte):
+                    return self.recursive_relation(cte, node, parent, ctes)
+                if isinstance(cte, WorkTable):
+                    return self.work_table_relation(cte, node)
                 return self._derived(cte.query, node.alias or cte.name, cte.columns, parent, ctes, node.pos)
             database, name = self.ctx.resolve_table_name(node.name)
             if is_virtual_database(database):
@@ -455,7 +477,11 @@ class Planner(ExpressionBinder):
             return self._derived(node.query, node.alias, node.column_aliases, parent, ctes, node.pos)
         if isinstance(node, A.StageRef):
             return stage_relation(self, node)
+        if isinstance(node, A.ValuesRef):
+            return self.values_relation(node)
         if isinstance(node, A.TableFunction):
+            if node.name in ("generate_series", "range"):
+                return self.series_relation(node)
             if node.name != "numbers" or len(node.args) != 1:
                 raise UnknownFunction(f"Unknown table function {node.name}", position=node.pos)
             n = self._const_int(node.args[0], "numbers()")
@@ -590,18 +616,3 @@ def _join_using(node: A.Join, left_cols, right_cols) -> tuple[str, ...]:
         if name in right_names and name not in names:
             names.append(name)
     return tuple(names)
-
-
-def _equi_pair(c: Expr, left: set, right: set):
-    """For `a = b` with a over the left columns and b over the right (or swapped): (a, b)."""
-    if c.kind != "cmp" or c.value != "=":
-        return None
-    a, b = c.args
-    ra, rb = column_ids(a, set()), column_ids(b, set())
-    if not ra or not rb:
-        return None
-    if ra <= left and rb <= right:
-        return a, b
-    if rb <= left and ra <= right:
-        return b, a
-    return None

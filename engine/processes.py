@@ -42,6 +42,8 @@ LOG_ABORTED = (4, "Aborted")
 _QUERY_KINDS = {
     A.Select: "Query", A.SetOperation: "Query", A.With: "Query", A.Insert: "Insert",
     A.Update: "Update", A.Delete: "Delete", A.Explain: "Explain",
+    # as Databend 1.2.453 logs them (INSERT ALL | FIRST is Other)
+    A.Replace: "Update", A.Merge: "Update", A.Values: "Query",
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import time
+import uuid
 
 import grammar
 from engine import settings as S
@@ -15,6 +16,8 @@ from engine.processes import ProcessList
 from engine.result import Progress, Result, as_engine_error
 from engine.stages import StageStore
 from engine.statements import QUERY_TYPES, run_statement
+
+QUERY_IDS_KEPT = 1000  # statement ids a session remembers for last_query_id(index)
 
 
 class Database:
@@ -99,6 +102,8 @@ class Session:
             for key, value in dict(settings or {}).items() if key.lower() in S.SETTINGS
         }
         self.user = user
+        self.connection_id = str(uuid.uuid4())  # connection_id()
+        self.query_ids: list[str] = []  # ids of the session's latest statements (last_query_id())
 
     def explicit_setting(self, name: str) -> str | None:
         """The session's or else the global value of `name`; None when neither was set."""
@@ -145,6 +150,9 @@ class Session:
         its Result ends, fails or is closed, and then in the query log."""
         processes = self.db.processes
         process = processes.start(self, sql, query_id)
+        self.query_ids.append(process.query_id)
+        if len(self.query_ids) > QUERY_IDS_KEPT:
+            del self.query_ids[:-QUERY_IDS_KEPT // 2]
         try:
             stmt, result = self._start(sql, statement, attachment)
         except BaseException as exc:  # EngineError, or KeyboardInterrupt and the like

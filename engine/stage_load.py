@@ -201,6 +201,32 @@ def _attachment_steps(ctx, table, positions, converters, fill, progress, fmt, da
         yield [(len(rows),)]
 
 
+def attachment_row_batches(ctx, stmt, table, positions, converters, fill):
+    """The attached file's rows as table rows, in batches of at most step_rows (after steps of
+    reading that yield []): for statements that consume rows themselves (REPLACE INTO ... VALUES
+    with a stage attachment). The file is purged (with purge = true) once it has been read."""
+    attachment: StageAttachment | None = getattr(ctx, "attachment", None)
+    if attachment is None:
+        raise BadArguments("VALUES without rows needs a stage_attachment (the rows of a staged "
+                           "file)", position=stmt.pos)
+    location = parse_location(attachment.location)
+    fmt = FileFormat.from_options(attachment.file_format_options)
+    purge = truthy({str(k).lower(): v for k, v in (attachment.copy_options or {}).items()}
+                   .get("purge", "false"))
+    data = ctx.session.db.stages.get(ctx.user, location)
+    target = LoadTarget.of(table, positions, converters, fill)
+    return _row_batches(ctx, fmt, data, location, target, purge)
+
+
+def _row_batches(ctx, fmt, data, location, target, purge):
+    outcome = yield from read_file_rows(ctx, fmt, data, location.text, target, "abort")
+    if purge:
+        ctx.session.db.stages.remove(ctx.user, location)
+    step = max(1, ctx.limits.step_rows)
+    for start in range(0, len(outcome.rows), step):
+        yield outcome.rows[start:start + step]
+
+
 @dataclass(frozen=True, slots=True)
 class LoadTarget:
     """The written columns of a table: names, types, converters, the row filler and, per column,

@@ -32,17 +32,20 @@ from engine.errors import (
 )
 from engine.executor import BATCH, Runtime, build, explain
 from engine.functions import function_rows
+from engine.insert_multi import run_insert_multi
 from engine.insert_plan import column_plan as _column_plan
 from engine.insert_plan import insert_plan as _insert_plan
 from engine.introspection import INTROSPECTION_KINDS, run_show
 from engine.memory import batch_bytes
+from engine.merge import run_merge, run_update_from
 from engine.names import display
 from engine.planner import Planner
 from engine.process_statements import kill
+from engine.replace import replace_steps
 from engine.result import ChangeSettings, Column, Progress, Result, UseDB
 from engine.runtime import check_like_pattern, like_predicate
 from engine.scope import Scope
-from engine.stage_load import insert_from_attachment
+from engine.stage_load import attachment_row_batches, insert_from_attachment
 from engine.stage_objects import (
     create_file_format,
     create_stage,
@@ -55,7 +58,7 @@ from engine.unload import copy_into_stage
 from engine.view_statements import create_view, describe_view, drop_view
 from grammar import ast as A
 
-QUERY_TYPES = (A.Select, A.SetOperation, A.With)
+QUERY_TYPES = (A.Select, A.SetOperation, A.With, A.Values)
 INSERTED = "number of rows inserted"
 
 
@@ -208,10 +211,29 @@ def _literal_value(node, ctx):
     if type(node) is A.UnaryOp and node.op == "-" and type(node.operand) is A.Literal \
             and node.operand.kind in ("int", "float", "decimal"):
         return -_literal_value(node.operand, ctx)
+    if type(node) is A.Default:
+        raise _DefaultItem  # the row is converted again knowing each item's column
     e = Planner(ctx).bind(node, Scope([]))
     if e.kind != "const":
         raise BadArguments("VALUES takes constant expressions", position=getattr(node, "pos", None))
     return e.value
+
+
+class _DefaultItem(Exception):  # noqa: N818 - a signal, not an error
+    """A VALUES row holds DEFAULT: `_values_rows` converts it column by column."""
+
+
+def _row_with_defaults(ctx, table, positions, converters, values):
+    """A VALUES row with DEFAULT items: each is the column's default (NULL or the type's zero
+    value when it has none)."""
+    row = []
+    for i, conv, v in zip(positions, converters, values, strict=False):
+        if type(v) is A.Default:
+            column = table.columns[i]
+            row.append(column.default if column.default is not None else type_default(column.type))
+        else:
+            row.append(conv(_literal_value(v, ctx)))
+    return tuple(row)
 
 
 def _insert(session, ctx, stmt: A.Insert):
@@ -231,13 +253,16 @@ def _insert(session, ctx, stmt: A.Insert):
                                f"{len(plan.layout)}, insert fields: {len(positions)}", position=stmt.pos)
         run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
         return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions, ctx.memory,
-                                                                       timezone=ctx.timezone),
+                                                                       timezone=ctx.timezone,
+                                                                       overwrite=stmt.overwrite),
                        [T.UINT64], progress=progress)
     values = stmt.rows
     count = len(values)
     # one step's worth (_values_step_rows, inlined: the single-row INSERT is a hot statement)
     if count == 1 or (count <= BATCH and count <= ctx.limits.step_rows):
         rows = _values_rows(ctx, stmt, table, positions, values)
+        if stmt.overwrite:
+            table.truncate()
         table.append(rows)
         if ctx.memory.held:
             ctx.memory.release()  # the rows are the table's now; the caller may never read the result
@@ -257,6 +282,8 @@ def _values_steps(ctx, stmt, table, positions, progress):
     for start in range(0, len(values), step_rows):
         rows += _values_rows(ctx, stmt, table, positions, values[start:start + step_rows])
         yield []
+    if stmt.overwrite:
+        table.truncate()
     table.append(rows)
     ctx.memory.release()  # the rows are the table's now
     progress.write_rows = len(rows)
@@ -283,8 +310,11 @@ def _values_rows(ctx, stmt, table, positions, values_rows):
             raise EngineError(f"Table columns count is not match, expect {width}, input: {len(values)}",
                               code=TABLE_SCHEMA_MISMATCH,
                               position=getattr(values[0], "pos", None) if values else stmt.pos)
-        row = tuple([conv(v.value if type(v) is literal_type and v.kind in plain else literal(v, ctx))
-                     for conv, v in zip(converters, values, strict=False)])
+        try:
+            row = tuple([conv(v.value if type(v) is literal_type and v.kind in plain else literal(v, ctx))
+                         for conv, v in zip(converters, values, strict=False)])
+        except _DefaultItem:
+            row = _row_with_defaults(ctx, table, positions, converters, values)
         rows.append(fill(row) if fill is not None else row)
     if len(rows) >= 64:
         # the VALUES buffer, held until the append (a few rows are not worth the estimate);
@@ -315,8 +345,10 @@ def _compact(rows, table):
     return out
 
 
-def _insert_steps(table: Table, batches, progress: Progress, positions, memory, report=True, timezone="UTC"):
-    """Consume a query in bounded steps, then append everything at once (atomic)."""
+def _insert_steps(table: Table, batches, progress: Progress, positions, memory, report=True,
+                  timezone="UTC", overwrite=False):
+    """Consume a query in bounded steps, then append everything at once (atomic); with
+    `overwrite` the rows replace the table's (INSERT OVERWRITE)."""
     converters, fill = _insert_plan(table, positions, timezone)
     rows = []
     for batch in batches:
@@ -325,12 +357,56 @@ def _insert_steps(table: Table, batches, progress: Progress, positions, memory, 
             row = tuple([conv(v) for conv, v in zip(converters, r, strict=False)])
             rows.append(fill(row) if fill is not None else row)
         yield []
+    if overwrite:
+        table.truncate()
     table.append(rows)
     memory.release()  # the rows are the table's now
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
     if report:
         yield [(len(rows),)]
+
+
+def _replace(ctx, stmt: A.Replace):
+    """REPLACE INTO t [(cols)] ON (keys) VALUES ... | SELECT ... (engine.replace); answers no columns."""
+    database, name = ctx.resolve_table_name(stmt.table)
+    table = ctx.catalog.table(database, name, stmt.pos)
+    positions = _column_plan(table, stmt.columns)
+    keys = []
+    for key in stmt.keys:
+        i = table.column_index(key)
+        if i is None:
+            valid = ", ".join(f'"{c.name}"' for c in table.columns)
+            raise BadArguments(f'Unable to get field named "{key}". Valid fields: [{valid}]', position=stmt.pos)
+        keys.append(i)
+    progress = Progress()
+    if stmt.query is not None:
+        planner = Planner(ctx)
+        plan, _ = planner.plan_query(stmt.query)
+        if len(plan.layout) != len(positions):
+            raise BadArguments(f"Fields in select statement is not equal with expected, select fields: "
+                               f"{len(plan.layout)}, insert fields: {len(positions)}", position=stmt.pos)
+        run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
+        batches = _converted(table, positions, run(()))
+    elif stmt.rows is None:  # `REPLACE INTO t ON (k) VALUES` + a stage attachment (databend-py)
+        converters, fill = _insert_plan(table, positions, ctx.timezone)
+        batches = attachment_row_batches(ctx, stmt, table, positions, converters, fill)
+    else:
+        step_rows = _values_step_rows(ctx)
+        batches = (_values_rows(ctx, stmt, table, positions, stmt.rows[start:start + step_rows])
+                   for start in range(0, len(stmt.rows), step_rows))
+    return _result([], replace_steps(ctx, table, database, keys, batches, progress), progress=progress)
+
+
+def _converted(table, positions, batches):
+    """Query batches as the table's rows (converted, missing columns filled)."""
+    converters, fill = _insert_plan(table, positions)
+    for batch in batches:
+        rows = []
+        for r in batch:
+            row = tuple([conv(v) for conv, v in zip(converters, r, strict=False)])
+            rows.append(fill(row) if fill is not None else row)
+        yield rows
 
 
 # ---------------------------------------------------------------- settings
@@ -476,7 +552,11 @@ _HANDLERS = {
     A.DropTable: _drop_table,
     A.TruncateTable: _truncate,
     A.Insert: _insert,
-    A.Update: lambda session, ctx, stmt: run_update(ctx, stmt),
+    A.Update: lambda session, ctx, stmt: (run_update(ctx, stmt) if stmt.from_ is None
+                                          else run_update_from(ctx, stmt)),
+    A.Merge: lambda session, ctx, stmt: run_merge(ctx, stmt),
+    A.InsertMulti: lambda session, ctx, stmt: run_insert_multi(ctx, stmt, _insert_plan, _column_plan),
+    A.Replace: lambda session, ctx, stmt: _replace(ctx, stmt),
     A.Delete: lambda session, ctx, stmt: run_delete(ctx, stmt),
     A.SetVariable: _set,
     A.UnsetVariable: _unset,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine import expr as P
 from engine.errors import INTERNAL, EngineError
 from engine.memory import HASH_ENTRY_BYTES, growth_bytes
+from engine.quantified import decide, summarise, summary_bytes
 
 CORRELATED_ROWS = 16  # outer rows per step when each row runs a correlated subquery
 
@@ -101,6 +102,8 @@ def subquery_runner(sq: P.Subquery, rt):
             return hit != negated
 
         return _with_prefetch(exists, fill, cache)
+    if sq.mode == "quantified":
+        return _quantified(sq, execute, store, cache)
     negated = sq.negated
 
     def fill(params):
@@ -128,6 +131,29 @@ def subquery_runner(sq: P.Subquery, rt):
         return None if has_null else negated
 
     return _with_prefetch(contains, fill, cache)
+
+
+def _quantified(sq, execute, store, cache):
+    """`x op ALL|ANY (subquery)`: the subquery summarised once per tuple of outer values."""
+    op, quantifier = sq.quantifier
+
+    def fill(params):
+        steps = summarise(execute(params))
+        summary = next(steps)
+        while summary is None:
+            yield
+            summary = next(steps)
+        store(params, summary, summary_bytes(summary))
+
+    def compare(params, x):
+        summary = cache.get(params)
+        if summary is None:
+            for _ in fill(params):
+                pass
+            summary = cache[params]
+        return decide(op, quantifier, x, summary)
+
+    return _with_prefetch(compare, fill, cache)
 
 
 def _with_prefetch(evaluate, fill, cache):

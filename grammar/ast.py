@@ -56,6 +56,7 @@ class Star(Node):
     """`*` or `t.*` in a select list (table is the qualifier parts, or None)."""
 
     table: tuple[str, ...] | None = None
+    exclude: tuple[str, ...] = ()  # `* EXCLUDE (a, b)`: column names left out
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +211,7 @@ class TableFunction(Node):
     name: str
     args: tuple[Node, ...]
     alias: str | None = None
+    column_aliases: tuple[str, ...] | None = None  # generate_series(1, 3) AS t(g)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +223,8 @@ class SubqueryRef(Node):
 
 @dataclass(frozen=True, slots=True)
 class Join(Node):
-    """kind: 'INNER', 'LEFT', 'RIGHT', 'FULL', 'CROSS' (comma joins are CROSS).
+    """kind: 'INNER', 'LEFT', 'RIGHT', 'FULL', 'CROSS' (comma joins are CROSS), 'LEFT SEMI',
+    'LEFT ANTI', 'RIGHT SEMI', 'RIGHT ANTI'.
     natural: NATURAL join, i.e. USING all the column names both sides have."""
 
     kind: str
@@ -243,6 +246,7 @@ class Select(Node):
     limit: Node | None = None
     offset: Node | None = None
     distinct: bool = False
+    top: bool = field(default=False, compare=False)  # limit written as SELECT TOP n
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +274,7 @@ class CommonTableExpr(Node):
 class With(Node):
     ctes: tuple[CommonTableExpr, ...]
     query: Node
+    recursive: bool = False
 
 
 # ---------------------------------------------------------------- statements
@@ -336,6 +341,7 @@ class Insert(Node):
     columns: tuple[str, ...] | None = None
     rows: tuple[tuple[Node, ...], ...] | None = None
     query: Node | None = None
+    overwrite: bool = False  # INSERT OVERWRITE: the rows replace the table's
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,6 +360,7 @@ class Update(Node):
     assignments: tuple[Assignment, ...]
     where: Node | None = None
     alias: str | None = None
+    from_: Node | None = None  # UPDATE ... FROM other: a FROM item joined to the table
 
 
 @dataclass(frozen=True, slots=True)
@@ -579,3 +586,119 @@ class RenameTable(Node):
 @dataclass(frozen=True, slots=True)
 class UndropTable(Node):
     name: tuple[str, ...]
+
+
+# ---------------------------------------------------------------- DML and query clauses
+
+
+@dataclass(frozen=True, slots=True)
+class Default(Node):
+    """DEFAULT as a VALUES item: the column's default value."""
+
+
+@dataclass(frozen=True, slots=True)
+class IsDistinctFrom(Node):
+    """left IS [NOT] DISTINCT FROM right (NULLs compare equal; never NULL)."""
+
+    left: Node
+    right: Node
+    negated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class IsTruth(Node):
+    """operand IS [NOT] TRUE|FALSE (never NULL)."""
+
+    operand: Node
+    value: bool
+    negated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class QuantifiedComparison(Node):
+    """operand op ALL|ANY|SOME (query); op as BinaryOp's; quantifier 'ALL', 'ANY' or 'SOME'."""
+
+    op: str
+    operand: Node
+    quantifier: str
+    query: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Values(Node):
+    """VALUES (...), (...) as a query; columns are named col0, col1... (or by a table alias)."""
+
+    rows: tuple[tuple[Node, ...], ...]
+    order_by: tuple[OrderItem, ...] = ()
+    limit: Node | None = None
+    offset: Node | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ValuesRef(Node):
+    """(VALUES ...) [AS] alias [(columns)] in FROM."""
+
+    values: Values
+    alias: str | None = None
+    column_aliases: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LateralRef(Node):
+    """LATERAL (query) [AS] alias [(columns)] in FROM: the query reads the FROM items before it."""
+
+    query: Node
+    alias: str | None = None
+    column_aliases: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Replace(Node):
+    """REPLACE INTO t [(cols)] ON (keys) VALUES ... | SELECT ...: rows whose keys match an
+    existing row replace it; the others are inserted."""
+
+    table: tuple[str, ...]
+    columns: tuple[str, ...] | None
+    keys: tuple[str, ...]
+    rows: tuple[tuple[Node, ...], ...] | None = None
+    query: Node | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MergeClause(Node):
+    """action: 'UPDATE' (assignments; None for UPDATE *), 'DELETE', 'INSERT' (columns, values;
+    values None for INSERT *). condition: the clause's AND condition, or None."""
+
+    action: str
+    condition: Node | None = None
+    assignments: tuple[Assignment, ...] | None = None
+    columns: tuple[str, ...] | None = None
+    values: tuple[Node, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Merge(Node):
+    table: tuple[str, ...]
+    alias: str | None
+    source: Node  # a FROM item: TableRef or SubqueryRef
+    on: Node
+    clauses: tuple[MergeClause, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class IntoTarget(Node):
+    """INTO t [(cols)] [VALUES (exprs over the source's columns)] of a multi-table INSERT."""
+
+    table: tuple[str, ...]
+    columns: tuple[str, ...] | None = None
+    values: tuple[Node, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class InsertMulti(Node):
+    """INSERT ALL|FIRST: branches are (condition or None, targets); else_ the ELSE targets."""
+
+    first: bool
+    branches: tuple[tuple[Node | None, tuple[IntoTarget, ...]], ...]
+    else_: tuple[IntoTarget, ...]
+    query: Node

@@ -113,7 +113,7 @@ def ident_names(tokens) -> tuple[str, ...]:
 
 def _can_take_tail(query: ast.Node) -> bool:
     """Whether `query` is a Select or SetOperation with no ORDER BY / LIMIT / OFFSET yet."""
-    if isinstance(query, ast.Select | ast.SetOperation):
+    if isinstance(query, ast.Select | ast.SetOperation | ast.Values):
         return not query.order_by and query.limit is None and query.offset is None
     return False
 
@@ -174,3 +174,9 @@ def alias_text(alias) -> str | None:
     if isinstance(alias, Token):
         return str(alias.value)
     return alias
+
+
+class RecursiveCtes(tuple):
+    """The CTEs of WITH RECURSIVE (a plain tuple for WITH)."""
+
+    __slots__ = ()

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from lark import Transformer, v_args
 
 from grammar import ast
 from grammar.keywords import IMPLICIT_ALIAS_FORBIDDEN_WORDS, NEVER_ALIAS_WORDS
 from grammar.rule_helpers import (
+    RecursiveCtes,
+    SemanticSyntaxError,
     alias_text,
     attach_tail,
     checked_alias,
@@ -30,13 +34,19 @@ class QueryRules(Transformer):
 
     def query(self, with_clause, body, order_by, limit_clause):
         limit, offset = limit_clause or (None, None)
+        if isinstance(body, ast.Select) and body.top:  # TOP n is the LIMIT of the whole query
+            if limit is not None:
+                raise SemanticSyntaxError("Duplicate LIMIT: TopN and Limit cannot be used together",
+                                          limit.pos, 5)
+            body, limit = replace(body, limit=None, top=False), body.limit
         body = attach_tail(body, order_by or (), limit, offset)
         if with_clause is not None:
-            return ast.With(with_clause, body, pos=with_clause[0].pos)
+            return ast.With(with_clause, body, recursive=isinstance(with_clause, RecursiveCtes),
+                            pos=with_clause[0].pos)
         return body
 
-    def with_clause(self, _recursive, *ctes):
-        return ctes
+    def with_clause(self, recursive, *ctes):
+        return RecursiveCtes(ctes) if recursive is not None else ctes
 
     def cte(self, name, columns, query):
         return ast.CommonTableExpr(ident_name(name), query, columns, pos=(name.line, name.column))
@@ -56,7 +66,12 @@ class QueryRules(Transformer):
         return token.value.upper()
 
     def select_core(self, quantifier, items, from_, where, group_by, having):
+        top = quantifier if isinstance(quantifier, ast.Literal) else None  # SELECT TOP n
+        if isinstance(quantifier, tuple):  # SELECT DISTINCT TOP n
+            quantifier, top = quantifier
         return ast.Select(
+            limit=top,
+            top=top is not None,
             items=items,
             from_=from_,
             where=where,
@@ -69,13 +84,13 @@ class QueryRules(Transformer):
     def select_list(self, *items):
         return items
 
-    def star(self, token):
+    def star(self, token, exclude=None):
         pos = (token.line, token.column)
-        return ast.SelectItem(ast.Star(pos=pos), pos=pos)
+        return ast.SelectItem(ast.Star(exclude=exclude or (), pos=pos), pos=pos)
 
-    def qualified_star(self, path):
+    def qualified_star(self, path, exclude=None):
         pos = pos_of(path[0])
-        return ast.SelectItem(ast.Star(ident_names(path), pos=pos), pos=pos)
+        return ast.SelectItem(ast.Star(ident_names(path), exclude=exclude or (), pos=pos), pos=pos)
 
     def select_item(self, expr, alias):
         return ast.SelectItem(expr, alias_text(alias), pos=expr.pos)
@@ -137,9 +152,12 @@ class QueryRules(Transformer):
         return ast.TableRef(ident_names(path), alias_name, pos=pos_of(path[0]))
 
     def table_function(self, name, args, alias):
+        columns = None
+        if alias is not None and ident_name(name).lower() in ("generate_series", "range"):
+            columns, alias = alias[1], (alias[0], None)  # these name their one column too
         alias_name = table_alias_name(alias)
         return ast.TableFunction(
-            ident_name(name).lower(), args or (), alias_name, pos=(name.line, name.column)
+            ident_name(name).lower(), args or (), alias_name, columns, pos=(name.line, name.column)
         )
 
     def subquery_ref(self, query, alias):

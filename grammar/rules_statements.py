@@ -142,15 +142,15 @@ class StatementRules(Transformer):
     def placeholder_row(self):
         return None
 
-    def values_row(self, exprs):
-        return exprs or ()
+    def values_row(self, items):
+        return items or ()
 
     def insert_query(self, query):
         return ("query", query)
 
     def update(self, name, alias, *rest):
-        *assignments, where = rest
-        return ast.Update(ident_names(name), tuple(assignments), where, alias, pos=pos_of(name[0]))
+        *assignments, from_, where = rest
+        return ast.Update(ident_names(name), tuple(assignments), where, alias, from_, pos=pos_of(name[0]))
 
     def assignment(self, column, value):
         return ast.Assignment(ident_name(column), value, pos=(column.line, column.column))

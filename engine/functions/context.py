@@ -31,11 +31,27 @@ def context_value(name: str, ctx):
         return ctx.timezone, T.STRING
     if name == "pi":
         return math.pi, T.FLOAT64
+    if name == "connection_id":
+        return ctx.session.connection_id, T.STRING
+    if name == "current_role":
+        return "public", T.STRING
+    if name == "last_query_id":
+        return last_query_id(ctx, -1), T.STRING
     return None
+
+
+def last_query_id(ctx, index: int) -> str:
+    """The id of an earlier statement of the session, as Databend's last_query_id(index): -1 the
+    one before this, 0 the first kept; '' beyond them."""
+    previous = ctx.session.query_ids[:-1]
+    try:
+        return previous[index]
+    except IndexError:
+        return ""
 
 
 CONTEXT_FUNCTIONS = frozenset({
     "version", "database", "currentdatabase", "current_database", "schema", "current_user", "user",
     "currentuser", "now", "current_timestamp", "localtimestamp", "today", "current_date", "curdate",
-    "yesterday", "tomorrow", "pi", "timezone",
+    "yesterday", "tomorrow", "pi", "timezone", "connection_id", "current_role", "last_query_id",
 })

@@ -137,3 +137,11 @@ def test_py_upload_to_stage_then_list(py_client):
     assert path == "@~/uploaded.csv"
     _, rows = py_client.execute("LIST @~/uploaded.csv")
     assert rows[0][:2] == ("uploaded.csv", 5)
+
+
+def test_py_replace_goes_through_presign_and_a_replace_into_attachment(py_client):
+    py_client.execute("CREATE TABLE default.py_replace (k INT, v VARCHAR)")
+    py_client.execute("INSERT INTO default.py_replace VALUES (1, 'old'), (2, 'keep')")
+    py_client.replace("default", "py_replace", ["k"], [(1, "new"), (3, "added")])
+    _, rows = py_client.execute("SELECT k, v FROM default.py_replace ORDER BY k")
+    assert rows == [(1, "new"), (2, "keep"), (3, "added")]

@@ -1,0 +1,69 @@
+"""Binding of the predicates Databend adds to plain comparisons: IS [NOT] DISTINCT FROM,
+IS [NOT] TRUE|FALSE and `x op ALL|ANY|SOME (subquery)` (a mixin of the expression binder)."""
+
+from __future__ import annotations
+
+from engine import functions as F
+from engine import types as T
+from engine.errors import SEMANTIC, BadArguments, EngineError
+from engine.expr import Expr, Project, Subquery
+from engine.functions.context import last_query_id
+from grammar import ast as A
+
+FALSE = Expr("const", T.BOOLEAN, value=False)
+
+
+class ClauseBinder:
+    """Binds IsDistinctFrom, IsTruth and QuantifiedComparison nodes; lowered onto the binder's
+    comparisons, NULL tests and COALESCE, so they compile like any other expression."""
+
+    def _false_if_null(self, e: Expr) -> Expr:
+        """COALESCE(e, FALSE): a Boolean that is never NULL."""
+        if not e.type.can_be_null and e.type.name != "Null":
+            return e
+        out = self._function(F.SCALARS["coalesce"], [e, FALSE])
+        # COALESCE answers Nullable as Databend types it; with a FALSE last this one never is NULL
+        return Expr(out.kind, out.type.as_nullable(False), out.args, out.value)
+
+    def bind_last_query_id(self, args, pos) -> Expr:
+        """last_query_id(index): the id of an earlier statement of the session."""
+        if len(args) != 1 or args[0].kind != "const" or not isinstance(args[0].value, int):
+            raise BadArguments("last_query_id takes one constant integer index", position=pos)
+        return Expr("const", T.STRING, value=last_query_id(self.ctx, args[0].value))
+
+    def _bind_IsDistinctFrom(self, n: A.IsDistinctFrom, scope, aliases):
+        left = self.bind(n.left, scope, aliases)
+        right = self.bind(n.right, scope, aliases)
+        equal = self._false_if_null(self._compare("=", left, right))
+        both_null = self._logic("and", [self._is_null(left), self._is_null(right)])
+        same = self._logic("or", [both_null, equal])
+        same = Expr(same.kind, T.BOOLEAN, same.args, same.value) if same.kind != "const" else same
+        return same if n.negated else self._not(same)
+
+    def _is_null(self, e: Expr) -> Expr:
+        if e.kind == "const":
+            return Expr("const", T.BOOLEAN, value=e.value is None)
+        if not e.type.can_be_null:
+            return Expr("const", T.BOOLEAN, value=False)
+        return Expr("isnull", T.BOOLEAN, (e,), False)
+
+    def _bind_IsTruth(self, n: A.IsTruth, scope, aliases):
+        operand = self._boolean(self.bind(n.operand, scope, aliases))
+        test = operand if n.value else self._not(operand)
+        e = self._false_if_null(test)
+        return self._not(e) if n.negated else e
+
+    def _bind_QuantifiedComparison(self, n: A.QuantifiedComparison, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        sq, _ = self._subquery(n.query, scope, "quantified")
+        if len(sq.plan.layout) != 1:
+            raise EngineError(f"Subquery must return only one column, but got {len(sq.plan.layout)} columns",
+                              code=SEMANTIC, position=n.pos)
+        column = Expr("col", sq.plan.types[0], value=sq.plan.layout[0])
+        operand, column = self._comparable(operand, column)
+        plan = sq.plan
+        if column.kind != "col":  # the subquery's values converted to the operand's type
+            plan = Project([self.cid()], [column.type], child=plan, exprs=[column])
+        quantified = Subquery("quantified", plan, sq.params, correlated=sq.correlated,
+                              quantifier=(n.op, "ALL" if n.quantifier == "ALL" else "ANY"))
+        return Expr("subquery", T.BOOLEAN.as_nullable(True), (operand,), quantified)
