@@ -27,6 +27,9 @@ from engine.runtime import check_like_pattern, like_dynamic, like_matcher
 from engine.scope import AliasesFirst, Scope, StarColumn
 from grammar import ast as A
 
+# constant folding of decimals: room for Decimal256 values (Python's default keeps 28 digits)
+_FOLD_CONTEXT = decimal.Context(prec=90, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+
 
 class ExpressionBinder(ClauseBinder):
     """Binds expressions; the Planner supplies `ctx`, `cid()`, `nonnull` and `_subquery` planning."""
@@ -193,9 +196,6 @@ class ExpressionBinder(ClauseBinder):
         rt = T.arithmetic_type(op, left.type, right.type)
         if rt.name == "Null":
             return Expr("const", T.NULL, value=None)
-        if op == "/" and (left.type.name == "Decimal" or right.type.name == "Decimal") and not (
-                left.type.is_float or right.type.is_float):
-            rt = T.FLOAT64
         e = Expr("arith", rt.as_nullable(nullable), (left, right), op)
         if left.kind == "const" and right.kind == "const":
 
@@ -209,7 +209,9 @@ class ExpressionBinder(ClauseBinder):
             if isinstance(v, int) and not T.fits_decimal(v):  # an integer beyond Decimal(76, 0)
                 raise BadArguments("arithmetic overflow", position=pos)
             if rt.name == "Decimal" and isinstance(v, decimal.Decimal):
-                v = v.quantize(decimal.Decimal(1).scaleb(-rt.scale))
+                v = v.quantize(decimal.Decimal(1).scaleb(-rt.scale), context=_FOLD_CONTEXT)
+                # as Databend types a folded decimal: by its digits (1.5 + 2.25 is Decimal(3, 2))
+                t = T.SqlType("Decimal", False, max(len(v.as_tuple().digits), rt.scale, 1), rt.scale)
             return Expr("const", t, value=v)
         return e
 

@@ -7,11 +7,13 @@ variable named `_k<n>`; no user text is ever placed in the source.
 
 from __future__ import annotations
 
+import decimal
+
 from engine import types as T
 from engine.bounded import concat_overflow
 from engine.expr import Expr, may_be_null
 from engine.limits import Limits
-from engine.runtime import div_trunc, in3, in_set3, mod_trunc, try_call
+from engine.runtime import decimal_divide, div_trunc, in3, in_set3, mod_trunc, try_call
 
 _CMP = {"=": "==", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _SIMPLE_KINDS = ("col", "param", "const")
@@ -129,6 +131,9 @@ class Codegen:
                 x = f"float({x})"
             if fb:
                 y = f"float({y})"
+            if op == "/" and e.type.name == "Decimal":
+                quantum = decimal.Decimal(1).scaleb(-e.type.scale)
+                return f"{self.bind(decimal_divide)}({x}, {y}, {self.bind(quantum)})"
             if op in ("+", "-", "*", "/"):
                 return f"({x} {op} {y})"
             unsigned = a.type.name.startswith("U") and b.type.name.startswith("U")

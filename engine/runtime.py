@@ -13,12 +13,28 @@ import re
 
 from engine.errors import BadArguments
 
+# Decimal division: a context wide enough for Decimal256 quotients (76 digits and the 6 more
+# Databend's scale rule adds), so Python's 28-digit default never rounds or refuses one
+_DECIMAL_DIVISION = decimal.Context(prec=90, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+
+
+def decimal_divide(a, b, quantum: decimal.Decimal):
+    """a / b for a Decimal result: the quotient rounded half up to the result's scale (`quantum`
+    is 10 ** -scale), as Databend answers DECIMAL(10, 2) / DECIMAL(5, 3) with 8.22666667."""
+    if not b:
+        raise ZeroDivisionError
+    quotient = _DECIMAL_DIVISION.divide(decimal.Decimal(a), decimal.Decimal(b))
+    return quotient.quantize(quantum, rounding=decimal.ROUND_HALF_UP, context=_DECIMAL_DIVISION)
+
 
 def div_trunc(a, b):
     if not b:
         raise ZeroDivisionError
     if isinstance(a, float) or isinstance(b, float):
         return int(a / b)
+    if isinstance(a, decimal.Decimal) or isinstance(b, decimal.Decimal):
+        # Decimal's integer division already truncates toward zero (-12.30 DIV 2 is -6)
+        return int(_DECIMAL_DIVISION.divide_int(decimal.Decimal(a), decimal.Decimal(b)))
     q = a // b
     if q < 0 and q * b != a:
         q += 1

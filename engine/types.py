@@ -217,15 +217,24 @@ def _int_type(signed: bool, width: int) -> SqlType:
 
 def arithmetic_type(op: str, a: SqlType, b: SqlType) -> SqlType:
     """Result type of a binary arithmetic operator (non-null part; the caller adds nullability)."""
-    if op == "/":
-        return FLOAT64
     if a.name == "Null" or b.name == "Null":
         return NULL
+    if op == "/":
+        if (a.name == "Decimal" or b.name == "Decimal") and not (a.is_float or b.is_float
+                                                                or a.is_string or b.is_string):
+            # Databend: the dividend's scale + 6, its precision + 6 + the divisor's scale
+            # (DECIMAL(10, 2) / DECIMAL(5, 3) is Decimal(19, 8)), at most 76 digits
+            pa, sa = (a.precision, a.scale) if a.name == "Decimal" else (_int_digits(a), 0)
+            sb = b.scale if b.name == "Decimal" else 0
+            return SqlType("Decimal", False, min(pa + 6 + sb, 76), min(sa + 6, 76))
+        return FLOAT64
     if a.is_float or b.is_float or a.is_string or b.is_string:
         return FLOAT64 if op != "DIV" else INT64
     if a.name == "Decimal" or b.name == "Decimal":
         if op == "DIV":
             return INT64
+        if op == "%":  # Databend 1.2.453 answers a Decimal modulo as Float64
+            return FLOAT64
         pa, sa = (a.precision, a.scale) if a.name == "Decimal" else (_int_digits(a), 0)
         pb, sb = (b.precision, b.scale) if b.name == "Decimal" else (_int_digits(b), 0)
         if op == "*":

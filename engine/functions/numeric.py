@@ -73,7 +73,8 @@ def _floor(v):
 
 def _ceil(v):
     if isinstance(v, float):
-        return float(math.ceil(v)) if math.isfinite(v) else v
+        # IEEE ceil keeps the sign: ceil(-0.5) is -0.0, which Databend prints as -0
+        return math.copysign(float(math.ceil(v)), v) if math.isfinite(v) else v
     if isinstance(v, decimal.Decimal):
         return v.to_integral_value(rounding=decimal.ROUND_CEILING)
     return v

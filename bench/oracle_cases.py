@@ -1,0 +1,101 @@
+"""Generated cases for the differential tester (bench.oracle): one table of every supported
+scalar type with edge values and NULLs, and random queries over typed expression templates
+(arithmetic, comparisons, logic, CASE, casts, string, numeric, date, hash and conditional
+functions, and GROUP BY aggregates). Deterministic for a seed."""
+
+from __future__ import annotations
+
+import random
+
+SETUP = [
+    "CREATE TABLE t (id INT, g INT, i8 TINYINT, i32 INT, u16 SMALLINT UNSIGNED, i64 BIGINT, "
+    "f DOUBLE, dec DECIMAL(10, 2), s VARCHAR, b BOOLEAN, d DATE, ts TIMESTAMP)",
+    "INSERT INTO t VALUES "
+    "(1, 1, 1, 10, 7, 100, 1.5, 12.34, 'apple', true, '2024-01-31', '2024-01-31 10:20:30'), "
+    "(2, 1, -3, -20, 0, -7, -2.25, -0.5, 'Banana', false, '2024-02-29', '2024-02-29 23:59:59'), "
+    "(3, 2, NULL, 5, 12, NULL, 0.0, NULL, 'cherry pie', NULL, NULL, NULL), "
+    "(4, 2, 127, NULL, 65535, 9000, NULL, 99.99, NULL, true, '1999-12-31', '1999-12-31 00:00:00'), "
+    "(5, 3, -128, 2147483647, NULL, -9000, 3.75, 0.01, '', false, '2000-02-28', '2000-02-28 12:00:00'), "
+    "(6, 3, 0, 0, 1, 0, -0.5, 1.00, 'x', true, '2023-12-31', NULL), "
+    "(7, 1, 42, -2147483648, 300, 123456789, 1e10, -12.30, 'a%b_c', NULL, '2024-06-15', '2024-06-15 06:07:08'), "
+    "(8, 2, 5, 77, 5, 55, 2.5, 3.14, 'Zebra', false, '2024-03-01', '2024-03-01 00:00:01')",
+]
+
+NUMERIC_COLUMNS = ["i8", "i32", "u16", "i64", "f", "dec", "g"]
+SMALL_INTS = ["0", "1", "2", "3", "-1", "10"]
+
+# templates: the kind of value they give -> list of (template, kinds of the holes)
+TEMPLATES = {
+    "num": [
+        ("{0} + {1}", "nn"), ("{0} - {1}", "nn"), ("{0} * {1}", "nn"), ("{0} / {1}", "nn"),
+        ("{0} % 3", "n"), ("-{0}", "n"), ("abs({0})", "n"), ("round({0})", "n"),
+        ("round({0}, {1})", "ni"), ("floor({0})", "n"), ("ceil({0})", "n"),
+        ("truncate({0}, 1)", "n"), ("sign({0})", "n"), ("coalesce({0}, {1})", "nn"),
+        ("ifnull({0}, 0)", "n"), ("if({0}, {1}, {2})", "bnn"), ("nullif({0}, {1})", "nn"),
+        ("CASE WHEN {0} THEN {1} ELSE {2} END", "bnn"), ("length({0})", "s"),
+        ("to_year({0})", "d"), ("to_month({0})", "d"), ("to_day_of_month({0})", "d"),
+        ("to_day_of_week({0})", "d"), ("to_hour({0})", "t"), ("CAST({0} AS BIGINT)", "n"),
+        ("CAST({0} AS DOUBLE)", "n"), ("{0} DIV 2", "n"), ("greatest({0}, {1})", "nn"),
+        ("least({0}, {1})", "nn"), ("crc32({0})", "s"), ("ascii({0})", "s"),
+        ("octet_length({0})", "s"), ("locate('a', {0})", "s"), ("{0}", "n"),
+    ],
+    "str": [
+        ("upper({0})", "s"), ("lower({0})", "s"), ("concat({0}, {1})", "ss"), ("{0} || {1}", "ss"),
+        ("substring({0}, 2, 3)", "s"), ("trim({0})", "s"), ("reverse({0})", "s"),
+        ("left({0}, 2)", "s"), ("right({0}, 3)", "s"), ("lpad({0}, 6, '*')", "s"),
+        ("replace({0}, 'a', 'A')", "s"), ("to_string({0})", "n"), ("coalesce({0}, 'none')", "s"),
+        ("md5({0})", "s"), ("repeat({0}, 2)", "s"), ("CAST({0} AS VARCHAR)", "n"),
+        ("to_string({0})", "d"), ("CAST({0} AS VARCHAR)", "b"), ("{0}", "s"),
+        ("if({0}, {1}, 'no')", "bs"), ("split_part({0}, 'a', 1)", "s"), ("space(2) || {0}", "s"),
+    ],
+    "bool": [
+        ("{0} < {1}", "nn"), ("{0} = {1}", "nn"), ("{0} >= {1}", "nn"), ("{0} <> {1}", "ss"),
+        ("{0} LIKE 'a%'", "s"), ("{0} NOT LIKE '%e%'", "s"), ("{0} AND {1}", "bb"),
+        ("{0} OR {1}", "bb"), ("NOT {0}", "b"), ("{0} IS NULL", "n"), ("{0} IS NOT NULL", "s"),
+        ("{0} BETWEEN -5 AND 50", "n"), ("{0} IN (1, 5, 127, 0)", "n"), ("{0} < {1}", "dd"),
+        ("{0}", "b"),
+    ],
+    "date": [
+        ("add_days({0}, 1)", "d"), ("add_months({0}, 1)", "d"), ("to_start_of_month({0})", "d"),
+        ("{0} + 3", "d"), ("to_date({0})", "t"), ("{0}", "d"),
+    ],
+    "ts": [
+        ("to_start_of_day({0})", "t"), ("add_hours({0}, 5)", "t"), ("to_start_of_hour({0})", "t"),
+        ("{0}", "t"),
+    ],
+}
+_LEAVES = {"n": NUMERIC_COLUMNS, "s": ["s"], "b": ["b"], "d": ["d"], "t": ["ts"], "i": SMALL_INTS}
+_HOLE_KIND = {"n": "num", "s": "str", "b": "bool", "d": "date", "t": "ts"}
+
+
+def expression(rng: random.Random, kind: str, depth: int) -> str:
+    """A random expression of `kind` (num, str, bool, date, ts), nested at most `depth`."""
+    if depth <= 0:
+        leaf = {"num": "n", "str": "s", "bool": "b", "date": "d", "ts": "t"}[kind]
+        return rng.choice(_LEAVES[leaf])
+    template, holes = rng.choice(TEMPLATES[kind])
+    args = []
+    for hole in holes:
+        if hole == "i":
+            args.append(rng.choice(SMALL_INTS))
+        elif rng.random() < 0.55:
+            args.append(rng.choice(_LEAVES[hole]))
+        else:
+            args.append(f"({expression(rng, _HOLE_KIND[hole], depth - 1)})")
+    return template.format(*args)
+
+
+def queries(count: int, seed: int) -> list[str]:
+    """`count` SELECTs: rows of expressions ordered by id, and some aggregations by group."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        if rng.random() < 0.2:
+            measure = expression(rng, "num", 1)
+            out.append(f"SELECT g, count(*) AS c0, sum({measure}) AS c1, min({measure}) AS c2, "
+                       f"max({measure}) AS c3 FROM t GROUP BY g ORDER BY g")
+            continue
+        kinds = [rng.choice(["num", "num", "str", "bool", "date", "ts"]) for _ in range(2)]
+        items = ", ".join(f"{expression(rng, k, rng.randint(1, 2))} AS c{i}" for i, k in enumerate(kinds))
+        out.append(f"SELECT id, {items} FROM t ORDER BY id")
+    return out
