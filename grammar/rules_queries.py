@@ -55,7 +55,7 @@ class QueryRules(Transformer):
     def select_quantifier(self, token):
         return token.value.upper()
 
-    def select_core(self, quantifier, items, from_, where, group_by, having):
+    def select_core(self, quantifier, items, from_, where, group_by, having, windows=None, qualify=None):
         return ast.Select(
             items=items,
             from_=from_,
@@ -63,6 +63,8 @@ class QueryRules(Transformer):
             group_by=group_by or (),
             having=having,
             distinct=quantifier == "DISTINCT",
+            windows=windows or (),
+            qualify=qualify,
             pos=items[0].pos,
         )
 
@@ -97,9 +99,6 @@ class QueryRules(Transformer):
 
     def where_clause(self, expr):
         return expr
-
-    def group_by(self, exprs):
-        return exprs
 
     def having(self, expr):
         return expr
