@@ -25,6 +25,7 @@ DATABASE_ALREADY_EXISTS = 2301
 TABLE_ALREADY_EXISTS = 2302
 MEMORY_EXCEEDS_LIMIT = 2411
 UNKNOWN_VARIABLE = 2801
+INVALID_ARGUMENT = 2004
 
 
 class EngineError(Exception):
@@ -116,6 +117,12 @@ class InternalError(EngineError):
 
 class SemanticError(EngineError):
     code = SEMANTIC
+
+
+class InvalidArgument(EngineError):
+    """A function argument out of its domain (Databend's InvalidArgument, e.g. ntile(0))."""
+
+    code = INVALID_ARGUMENT
 
 
 class TableVersionMismatched(EngineError):

@@ -20,6 +20,7 @@ from engine.join import build_join
 from engine.memory import HASH_ENTRY_BYTES, batch_bytes, charge_growth
 from engine.sort import build_sort, limit_batches
 from engine.subquery import correlated_rows, prefetching, subquery_runner
+from engine.window import build_window
 
 BATCH = 2048
 
@@ -658,6 +659,7 @@ _BUILDERS = {
     "Limit": _build_limit,
     "Distinct": _build_distinct,
     "SetOp": _build_setop,
+    "Window": build_window,
 }
 
 
@@ -687,6 +689,8 @@ def explain(plan: P.Plan, indent: int = 0) -> list[str]:
         detail = f" {plan.op}{' ALL' if plan.all else ''}"
     elif isinstance(plan, P.Project):
         detail = f" {len(plan.exprs)} column(s)"
+    elif isinstance(plan, P.Window):
+        detail = " functions: " + ", ".join(f.name for f in plan.funcs)
     lines = [f"{pad}{kind}{detail}"]
     for c in plan.children():
         lines.extend(explain(c, indent + 1))

@@ -208,3 +208,32 @@ class SetOp(Plan):
 
     def children(self):
         return [self.left, self.right]
+
+
+@dataclass(eq=False)
+class WindowFunc:
+    """One window function of a Window node. args: positions in the child's rows; params: its
+    constant arguments (ntile buckets, lag/lead offset and default, nth_value n); frame:
+    (units, (start kind, offset), (end kind, offset)) with kinds as grammar.ast.FrameBound's."""
+
+    name: str
+    args: list
+    params: tuple
+    frame: tuple
+    type: SqlType
+    distinct: bool = False
+
+
+@dataclass(eq=False)
+class Window(Plan):
+    """Window functions over the child's rows, which come sorted by (partition, order): the
+    output rows are the child's with one more value per function. partition: positions;
+    order: (position, desc, nulls_first)."""
+
+    child: Plan = None
+    partition: list = field(default_factory=list)
+    order: list = field(default_factory=list)
+    funcs: list = field(default_factory=list)
+
+    def children(self):
+        return [self.child]

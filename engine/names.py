@@ -84,6 +84,42 @@ def _cast(n: A.Cast) -> str:
     return f"{'try_cast' if n.try_ else 'cast'}({display(n.operand)} as {_type(n.type)})"
 
 
+def _window_call(n: A.WindowCall) -> str:
+    """`f(x) over w` or `f(x) over ( partition by .. order by .. rows between .. and .. )`."""
+    func = n.func
+    if func.name == "avg" and not func.distinct and len(func.args) == 1:
+        func = A.FunctionCall("avg_", func.args)  # no AVG rewrite for a window aggregate
+        head = _func(func).replace("avg_(", "avg(", 1)
+    else:
+        head = _func(func)
+    if isinstance(n.window, str):
+        return f"{head} over {n.window}"
+    spec = n.window
+    parts = []
+    if spec.base:
+        parts.append(spec.base)
+    if spec.partition_by:
+        parts.append("partition by " + ", ".join(display(e) for e in spec.partition_by))
+    if spec.order_by:
+        items = []
+        for o in spec.order_by:
+            text = display(o.expr) + (" desc" if o.desc else "")
+            if o.nulls_first is not None:
+                text += " nulls first" if o.nulls_first else " nulls last"
+            items.append(text)
+        parts.append("order by " + ", ".join(items))
+    if spec.frame is not None:
+        f = spec.frame
+        parts.append(f"{f.units.lower()} between {_bound(f.start)} and {_bound(f.end)}")
+    return f"{head} over ( {' '.join(parts)}{' ' if parts else ''})"
+
+
+def _bound(b: A.FrameBound) -> str:
+    if b.offset is None:
+        return b.kind.lower()
+    return f"{display(b.offset)} {b.kind.lower()}"
+
+
 def _func(n: A.FunctionCall) -> str:
     if n.star:
         return f"{n.name}(*)"
@@ -239,6 +275,7 @@ _PRINTERS = {
     A.Case: _case,
     A.Cast: _cast,
     A.FunctionCall: _func,
+    A.WindowCall: lambda n: _window_call(n),
     A.Select: _query,
     A.SetOperation: _query,
     A.With: _query,

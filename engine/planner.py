@@ -43,10 +43,11 @@ from engine.scope import (
     split_and,
 )
 from engine.system import is_virtual_database, virtual_table
+from engine.window_planner import WindowPlanner, window_calls
 from grammar import ast as A
 
 
-class Planner(ExpressionBinder):
+class Planner(WindowPlanner, ExpressionBinder):
     """One per statement: binds ASTs against the catalog of a session context."""
 
     def __init__(self, ctx):
@@ -138,6 +139,14 @@ class Planner(ExpressionBinder):
     # ------------------------------------------------------------ SELECT
 
     def _select(self, q: A.Select, parent: Scope | None, ctes) -> tuple[Plan, list[str]]:
+        outer_windows = self.named_windows
+        self._set_named_windows(q)
+        try:
+            return self._select_body(q, parent, ctes)
+        finally:
+            self.named_windows = outer_windows
+
+    def _select_body(self, q: A.Select, parent: Scope | None, ctes) -> tuple[Plan, list[str]]:
         if q.from_ is None:
             rels = [Rel(OneRow([], []), [])]
             pool = []
@@ -160,14 +169,27 @@ class Planner(ExpressionBinder):
         # HAVING names select aliases before input columns (Databend: `SELECT a AS b .. HAVING b > 1`)
         having_aliases = AliasesFirst(aliases)
         if aggregating:
-            plan, bind_out = self._aggregate(q, plan, scope, select_asts, aliases, having_aliases)
+            self.window_prebind = True
+            try:
+                plan, bind_out = self._aggregate(q, plan, scope, select_asts, aliases, having_aliases)
+            finally:
+                self.window_prebind = False
         else:
             def bind_out(node, names=aliases):
                 return self.bind(node, scope, aliases=names)
 
-        select_exprs = [bind_out(a) for a in select_asts]
         if q.having is not None:
             plan = Filter(plan.layout, plan.types, child=plan, predicate=self._boolean(bind_out(q.having, having_aliases)))
+        # window functions (select list, QUALIFY, ORDER BY) run after HAVING, before QUALIFY
+        calls: list = []
+        for node in [*select_asts, q.qualify, *(o.expr for o in q.order_by)]:
+            if node is not None:
+                window_calls(node, calls)
+        if calls:
+            plan = self._plan_windows(plan, calls, bind_out)
+        select_exprs = [bind_out(a) for a in select_asts]
+        if q.qualify is not None:
+            plan = Filter(plan.layout, plan.types, child=plan, predicate=self._boolean(bind_out(q.qualify)))
 
         # ORDER BY: ordinals, aliases, select expressions, or extra (hidden) expressions
         sort_keys = []
@@ -326,6 +348,8 @@ class Planner(ExpressionBinder):
             bind_out(a)
         if q.having is not None:
             bind_out(q.having, having_aliases)
+        if q.qualify is not None:
+            bind_out(q.qualify)
         for o in q.order_by:
             if not (isinstance(o.expr, A.Literal) and o.expr.kind == "int"):
                 try:
@@ -369,7 +393,11 @@ class Planner(ExpressionBinder):
             return AggSpec("count", None, False, T.UINT64)
         if len(node.args) != 1:
             raise BadArguments(f"{name} expects one argument, got {len(node.args)}", position=node.pos)
-        arg = self.bind(node.args[0], scope)
+        return self._agg_spec_of(node, self.bind(node.args[0], scope))
+
+    def _agg_spec_of(self, node: A.FunctionCall, arg: Expr) -> AggSpec:
+        """The aggregate `node` of the bound argument `arg` (its result type as Databend's)."""
+        name = node.name
         if name in ("sum", "avg") and not (arg.type.is_numeric or arg.type.name in ("Boolean", "Null")):
             if arg.type.is_string:
                 arg = self._cast(arg, T.FLOAT64.as_nullable(True), True)

@@ -1,0 +1,255 @@
+"""Window planning: window function calls of a SELECT (select list, QUALIFY, ORDER BY) into
+Window plan nodes over rows sorted by (partition, order) (a mixin of the statement's Planner)."""
+
+from __future__ import annotations
+
+from engine import functions as F
+from engine import types as T
+from engine.errors import SEMANTIC, SYNTAX, BadArguments, EngineError, InvalidArgument
+from engine.expr import Expr, Plan, Project, Sort, Window, WindowFunc, may_be_null
+from engine.scope import Scope
+from engine.window_functions import RANKING, VALUE
+from grammar import ast as A
+
+WINDOW_ONLY = RANKING | VALUE
+
+# the default frames: with ORDER BY, from the partition's start to the current row's last peer;
+# without, the whole partition
+RUNNING_FRAME = ("RANGE", ("UNBOUNDED PRECEDING", None), ("CURRENT ROW", None))
+WHOLE_FRAME = ("ROWS", ("UNBOUNDED PRECEDING", None), ("UNBOUNDED FOLLOWING", None))
+
+
+def window_calls(node, out: list) -> list:
+    """The window calls in an expression AST (not those of subqueries), in order, each once."""
+    if isinstance(node, A.WindowCall):
+        if node not in out:
+            out.append(node)
+        return out
+    if isinstance(node, (A.ScalarSubquery, A.Exists)) or not isinstance(node, A.Node):
+        return out
+    if isinstance(node, A.InSubquery):
+        return window_calls(node.operand, out)
+    for name in node.__dataclass_fields__:
+        if name == "pos":
+            continue
+        v = getattr(node, name)
+        if isinstance(v, A.Node):
+            window_calls(v, out)
+        elif isinstance(v, tuple):
+            for x in v:
+                if isinstance(x, A.Node):
+                    window_calls(x, out)
+                elif isinstance(x, tuple):
+                    for y in x:
+                        window_calls(y, out)
+    return out
+
+
+def window_parts(call: A.WindowCall, named: dict) -> list:
+    """The expression ASTs a window call reads (arguments, partition and order keys)."""
+    spec = resolve_window(call, named)
+    return [*call.func.args, *spec.partition_by, *(o.expr for o in spec.order_by)]
+
+
+def resolve_window(call: A.WindowCall, named: dict) -> A.WindowSpec:
+    """The call's window with a named base window merged in (WINDOW w AS (...), OVER (w ...))."""
+    spec = call.window
+    if isinstance(spec, str):
+        return _named(spec, named, call.pos)
+    if spec.base is None:
+        return spec
+    base = _named(spec.base, named, call.pos)
+    return A.WindowSpec(None, base.partition_by or spec.partition_by, spec.order_by or base.order_by,
+                        spec.frame or base.frame)
+
+
+def _named(name: str, named: dict, pos) -> A.WindowSpec:
+    found = named.get(name.lower())
+    if found is None:
+        raise EngineError(f"Window definition {name} not found", code=SYNTAX, position=pos)
+    if found.base is not None:
+        return A.WindowSpec(None, *_merge(_named(found.base, named, pos), found))
+    return found
+
+
+def _merge(base: A.WindowSpec, spec: A.WindowSpec):
+    return base.partition_by or spec.partition_by, spec.order_by or base.order_by, spec.frame or base.frame
+
+
+class WindowPlanner:
+    """Plans window functions; the Planner supplies `bind`, `cid()`, `nonnull` and `_agg_spec_of`."""
+
+    window_columns: dict | None = None  # window call AST -> its output column, once planned
+    window_prebind = False  # set while an aggregating query registers the aggregates it reads
+
+    def _bind_WindowCall(self, n: A.WindowCall, scope: Scope, aliases):
+        columns = self.window_columns or {}
+        found = columns.get(n)
+        if found is not None:
+            return found
+        if self.window_prebind:
+            # only registering the aggregates the window reads (GROUP BY planning)
+            for part in window_parts(n, self.named_windows):
+                self.bind(part, scope, aliases)
+            return Expr("const", T.NULL, value=None)
+        raise EngineError("window functions are not allowed here", code=SEMANTIC, position=n.pos)
+
+    def _bind_FunctionCall(self, n: A.FunctionCall, scope: Scope, aliases):
+        if n.name in WINDOW_ONLY:
+            raise EngineError(f"window function {n.name} can only be used in window clause", code=SEMANTIC,
+                              position=n.pos)
+        if n.name == "grouping":
+            raise EngineError("grouping can only be called in GROUP BY GROUPING SETS clauses", code=SEMANTIC,
+                              position=n.pos)
+        return super()._bind_FunctionCall(n, scope, aliases)
+
+    named_windows: dict = {}
+
+    def _set_named_windows(self, q: A.Select) -> None:
+        named = {}
+        for w in q.windows:
+            named[w.name.lower()] = w.spec
+        self.named_windows = named
+
+    def _plan_windows(self, plan: Plan, calls: list, bind) -> Plan:
+        """Window nodes computing `calls` over `plan` (one per distinct PARTITION BY / ORDER BY);
+        afterwards each call binds to its output column."""
+        if self.window_columns is None:
+            self.window_columns = {}
+        groups: dict = {}
+        for call in calls:
+            spec = resolve_window(call, self.named_windows)
+            groups.setdefault((spec.partition_by, spec.order_by), []).append((call, spec))
+        for (partition_by, order_by), members in groups.items():
+            plan = self._window_node(plan, partition_by, order_by, members, bind)
+        return plan
+
+    def _window_node(self, plan: Plan, partition_by, order_by, members, bind) -> Plan:
+        layout = list(plan.layout)
+        types = list(plan.types)
+        position = {cid: i for i, cid in enumerate(layout)}
+        extra: list[Expr] = []
+
+        def place(e: Expr) -> int:
+            if e.kind == "col" and e.value in position:
+                return position[e.value]
+            cid = self.cid()
+            position[cid] = len(layout) + len(extra)
+            extra.append(e)
+            if not may_be_null(e, self.nonnull):
+                self.nonnull.add(cid)
+            return position[cid]
+
+        partition = [place(bind(e)) for e in partition_by]
+        order = [(place(bind(o.expr)), o.desc, o.nulls_first) for o in order_by]
+        funcs = [self._window_func(call, spec, bind, place) for call, spec in members]
+        if extra:
+            new = [c for c, i in position.items() if i >= len(layout)]
+            exprs = [Expr("col", t, value=c) for c, t in zip(layout, types, strict=False)] + extra
+            layout = layout + new
+            types = types + [e.type for e in extra]
+            plan = Project(layout, types, child=plan, exprs=exprs)
+        keys = [(p, False, False) for p in partition] + order
+        if keys:
+            plan = Sort(layout, types, child=plan, keys=keys)
+        out_cids = [self.cid() for _ in funcs]
+        node = Window(layout + out_cids, types + [f.type for f in funcs], child=plan, partition=partition,
+                      order=order, funcs=funcs)
+        for (call, _), cid, f in zip(members, out_cids, funcs, strict=False):
+            self.window_columns[call] = Expr("col", f.type, value=cid)
+            if not f.type.can_be_null:
+                self.nonnull.add(cid)
+        return node
+
+    def _window_func(self, call: A.WindowCall, spec: A.WindowSpec, bind, place) -> WindowFunc:
+        func = call.func
+        name = func.name
+        frame = self._frame(spec)
+        if name in RANKING:
+            params = ()
+            if name == "ntile":
+                params = (self._window_constant(func, 0, "ntile", positive=True),)
+            t = T.FLOAT64 if name in ("percent_rank", "cume_dist") else T.UINT64
+            return WindowFunc(name, [], params, frame, t)
+        if name in VALUE:
+            if not func.args:
+                raise BadArguments(f"{name} expects at least one argument", position=func.pos)
+            arg = bind(func.args[0])
+            if has_window(func.args[0]):
+                raise EngineError("window function calls cannot be nested", code=SEMANTIC, position=func.pos)
+            t = arg.type if arg.type.name != "Null" else T.NULL
+            params: tuple = ()
+            if name in ("lag", "lead"):
+                offset = self._window_constant(func, 1, name) if len(func.args) > 1 else 1
+                default = None
+                nullable = True
+                if len(func.args) > 2:
+                    d = bind(func.args[2])
+                    if d.kind != "const":
+                        raise InvalidArgument(f'The third argument to the function "{name}" must be a constant',
+                                              position=func.pos)
+                    d = self._cast(d, t, False) if d.value is not None and t.name != "Null" else d
+                    default = d.value
+                    nullable = arg.type.can_be_null or default is None
+                params = (offset, default)
+                return WindowFunc(name, [place(arg)], params, frame, t.as_nullable(nullable))
+            if name == "nth_value":
+                params = (self._window_constant(func, 1, name, positive=True),)
+            return WindowFunc(name, [place(arg)], params, frame, t.as_nullable(True))
+        if name not in F.AGGREGATES:
+            raise EngineError(f"function {name} is not a window or aggregate function", code=SEMANTIC,
+                              position=func.pos)
+        for a in func.args:
+            if has_window(a):
+                raise EngineError("window function calls cannot be nested", code=SEMANTIC, position=func.pos)
+        if func.star:
+            return WindowFunc("count", [], (), frame, T.UINT64)
+        if len(func.args) != 1:
+            raise BadArguments(f"{name} expects one argument, got {len(func.args)}", position=func.pos)
+        arg = bind(func.args[0])
+        if name in ("sum", "avg") and arg.type.is_string:
+            arg = self._cast(arg, T.FLOAT64.as_nullable(True), True)
+        spec_ = self._agg_spec_of(func, arg)
+        t = spec_.type if name == "count" else spec_.type.as_nullable(True)
+        return WindowFunc(name, [place(arg)], (), frame, t, distinct=func.distinct)
+
+    def _window_constant(self, func: A.FunctionCall, index: int, name: str, positive=False) -> int:
+        if len(func.args) <= index:
+            raise BadArguments(f"{name} expects {index + 1} argument(s)", position=func.pos)
+        e = self.bind(func.args[index], Scope([]))
+        if e.kind != "const" or not isinstance(e.value, int) or isinstance(e.value, bool):
+            if name == "ntile":
+                raise InvalidArgument("The argument of `ntile` must be constant.", position=func.pos)
+            which = "second" if index == 1 else "first"
+            raise InvalidArgument(f'The {which} argument to the function "{name}" must be a constant',
+                                  position=func.pos)
+        if positive and e.value <= 0:
+            what = "ntile buckets" if name == "ntile" else f"the {name} position"
+            raise InvalidArgument(f"{what} must be greater than 0", position=func.pos)
+        return e.value
+
+    def _frame(self, spec: A.WindowSpec) -> tuple:
+        f = spec.frame
+        if f is None:
+            return RUNNING_FRAME if spec.order_by else WHOLE_FRAME
+        bounds = []
+        for b in (f.start, f.end):
+            offset = None
+            if b.offset is not None:
+                e = self.bind(b.offset, Scope([]))
+                if e.kind != "const" or not isinstance(e.value, (int, float)) or isinstance(e.value, bool) \
+                        or e.value < 0:
+                    raise EngineError("a window frame offset must be a non-negative number", code=SEMANTIC,
+                                      position=b.pos)
+                offset = e.value
+                if f.units == "RANGE" and len(spec.order_by) != 1:
+                    raise EngineError("a RANGE frame with an offset needs exactly one ORDER BY key",
+                                      code=SEMANTIC, position=b.pos)
+            bounds.append((b.kind, offset))
+        if bounds[0][0] == "UNBOUNDED FOLLOWING" or bounds[1][0] == "UNBOUNDED PRECEDING":
+            raise EngineError("invalid window frame bounds", code=SEMANTIC, position=f.pos)
+        return (f.units, bounds[0], bounds[1])
+
+
+def has_window(node) -> bool:
+    return bool(window_calls(node, []))
