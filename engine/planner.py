@@ -31,6 +31,7 @@ from engine.expr import (
     column_ids,
     may_be_null,
 )
+from engine.grouping_sets import dedupe_keys, group_by_items, grouping_calls, grouping_positions, grouping_sets_plan
 from engine.names import column_name
 from engine.scope import (
     AliasesFirst,
@@ -283,8 +284,9 @@ class Planner(WindowPlanner, ExpressionBinder):
     # ------------------------------------------------------------ aggregation
 
     def _aggregate(self, q: A.Select, plan: Plan, scope: Scope, select_asts, aliases, having_aliases):
+        group_items, sets = group_by_items(q.group_by, select_asts)
         group_asts = []
-        for g in q.group_by:
+        for g in group_items:
             if isinstance(g, A.Literal) and g.kind == "int":
                 if not 1 <= g.value <= len(select_asts):
                     raise EngineError(f"GROUP BY position {g.value} is not in select list", code=SEMANTIC,
@@ -296,8 +298,17 @@ class Planner(WindowPlanner, ExpressionBinder):
             if has_aggregate(g):
                 raise EngineError("GROUP BY cannot contain aggregate functions", code=SEMANTIC, position=g.pos)
             group_asts.append(g)
+        group_asts, sets = dedupe_keys(group_asts, sets)
         keys = [self.bind(g, scope) for g in group_asts]
+        if sets is not None:  # a key some set does not group by is NULL in that set's rows
+            keys = [Expr(k.kind, k.type.as_nullable(True), k.args, k.value)
+                    if any(i not in grouped for grouped in sets) else k for i, k in enumerate(keys)]
         key_cids = [self.cid() for _ in keys]
+        grouping_keys, grouping_cols = [], {}  # GROUPING(...) calls: constant keys of each set
+        if sets is not None:
+            for call in grouping_calls([*select_asts, q.having, q.qualify, *(o.expr for o in q.order_by)]):
+                grouping_keys.append(grouping_positions(call, group_asts))
+                grouping_cols[call] = Expr("col", T.UINT32, value=self.cid())
         key_by_ast = {g: (c, k.type) for g, c, k in zip(group_asts, key_cids, keys, strict=False)}
         key_by_col = {k.value: (c, k.type) for c, k in zip(key_cids, keys, strict=False) if k.kind == "col"}
         aggs: list[AggSpec] = []
@@ -311,6 +322,8 @@ class Planner(WindowPlanner, ExpressionBinder):
             if node in key_by_ast:
                 c, t = key_by_ast[node]
                 return Expr("col", t, value=c)
+            if node in grouping_cols:
+                return grouping_cols[node]
             if isinstance(node, A.FunctionCall) and node.name in F.AGGREGATES:
                 key = node
                 if key not in agg_index:
@@ -356,9 +369,12 @@ class Planner(WindowPlanner, ExpressionBinder):
                     bind_out(o.expr)
                 except EngineError:
                     pass
-        layout = key_cids + agg_cids
-        types = [k.type for k in keys] + [a.type for a in aggs]
-        node = Aggregate(layout, types, child=plan, keys=keys, aggs=aggs)
+        layout = key_cids + [e.value for e in grouping_cols.values()] + agg_cids
+        types = [k.type for k in keys] + [T.UINT32 for _ in grouping_cols] + [a.type for a in aggs]
+        if sets is not None:
+            node = grouping_sets_plan(layout, types, plan, keys, grouping_keys, aggs, sets)
+        else:
+            node = Aggregate(layout, types, child=plan, keys=keys, aggs=aggs)
         # the node is shared: later bind_out calls may still append (e.g. order by); keep lists live
         node.layout = layout
         node.types = types
