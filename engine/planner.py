@@ -31,7 +31,13 @@ from engine.expr import (
     column_ids,
     may_be_null,
 )
-from engine.grouping_sets import dedupe_keys, group_by_items, grouping_calls, grouping_positions, grouping_sets_plan
+from engine.grouping_sets import (
+    dedupe_keys,
+    group_by_items,
+    grouping_calls,
+    grouping_positions,
+    grouping_sets_plan,
+)
 from engine.names import column_name
 from engine.scope import (
     AliasesFirst,

@@ -14,7 +14,15 @@ from itertools import groupby
 from operator import itemgetter
 
 from engine.memory import batch_bytes
-from engine.window_functions import RANKING, VALUE, Frame, constant_key, make_aggregate, make_ranking, make_value
+from engine.window_functions import (
+    RANKING,
+    VALUE,
+    Frame,
+    constant_key,
+    make_aggregate,
+    make_ranking,
+    make_value,
+)
 
 _NO_PARTITION = object()
 
