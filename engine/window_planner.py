@@ -217,8 +217,11 @@ class WindowPlanner:
     def _window_constant(self, func: A.FunctionCall, index: int, name: str, positive=False) -> int:
         if len(func.args) <= index:
             raise BadArguments(f"{name} expects {index + 1} argument(s)", position=func.pos)
-        e = self.bind(func.args[index], Scope([]))
-        if e.kind != "const" or not isinstance(e.value, int) or isinstance(e.value, bool):
+        try:
+            e = self.bind(func.args[index], Scope([]))
+        except EngineError:
+            e = None  # reads a column: not a constant
+        if e is None or e.kind != "const" or not isinstance(e.value, int) or isinstance(e.value, bool):
             if name == "ntile":
                 raise InvalidArgument("The argument of `ntile` must be constant.", position=func.pos)
             which = "second" if index == 1 else "first"
