@@ -250,6 +250,8 @@ def test_order_by_limit_at_and_above_the_budget(limit, offset):
     ("SELECT number FROM numbers(1000) UNION ALL SELECT number FROM numbers(1500)", 2500),
     ("SELECT number FROM numbers(1000) EXCEPT SELECT number FROM numbers(300)", 700),
     ("SELECT number FROM numbers(1000) INTERSECT SELECT number FROM numbers(300)", 300),
+    ("SELECT number % 7, number % 3, count(*) FROM numbers(3000) GROUP BY ROLLUP(number % 7, number % 3)", 29),
+    ("SELECT number, row_number() OVER (ORDER BY number DESC) FROM numbers(1000)", 1000),
 ])
 def test_every_operator_emits_at_most_the_budget_per_step(sql, count):
     sizes, _, rows = _steps(_load(_session()).execute(sql))
@@ -296,3 +298,47 @@ def test_insert_values_failing_in_a_late_row_inserts_nothing():
         list(result)
     assert info.value.code == 1006
     assert list(s.execute("SELECT count(*) FROM w")) == [(0,)]
+
+
+# ---------------------------------------------------------------- windows
+
+
+@pytest.mark.parametrize("sql", [
+    # one partition of 250 rows (over the budget), one of 5
+    "SELECT k, v, row_number() OVER (PARTITION BY k ORDER BY v DESC) FROM big",
+    "SELECT k, v, sum(v) OVER (PARTITION BY k ORDER BY v) FROM big",
+    "SELECT k, v, sum(v) OVER (PARTITION BY k ORDER BY v ROWS BETWEEN 3 PRECEDING AND 2 FOLLOWING) FROM big",
+    "SELECT k, v, count(*) OVER (PARTITION BY k), rank() OVER (ORDER BY k), lag(v, 120) OVER (ORDER BY v) FROM big",
+    "SELECT x, y, max(x) OVER (PARTITION BY y ORDER BY x RANGE BETWEEN 2 PRECEDING AND 1 FOLLOWING) FROM sparse",
+])
+def test_window_over_partitions_larger_than_the_budget(sql):
+    rows = _bounded_rows(sql)
+    assert len(rows) == (3000 if "sparse" in sql else 255)
+
+
+def test_window_computes_an_oversize_partition_in_budget_pieces(monkeypatch):
+    """A partition of 250 rows is computed 100 rows per step: no evaluator call spans more."""
+    from engine import window_functions
+
+    spans = []
+    make = window_functions.make_ranking
+
+    def recording(func, order_key):
+        factory = make(func, order_key)
+
+        def for_rows(rows):
+            compute = factory(rows)
+
+            def piece(lo, hi):
+                spans.append(hi - lo)
+                return compute(lo, hi)
+
+            return piece
+
+        return for_rows
+
+    monkeypatch.setattr("engine.window.make_ranking", recording)
+    rows = _bounded_rows("SELECT k, rank() OVER (PARTITION BY k ORDER BY v) FROM big")
+    # budget 100: partition 0 in three pieces, partition 1 in one; then the run with budget 8192
+    assert spans == [100, 100, 50, 5, 250, 5]
+    assert rows[:3] == [(0, 1), (0, 2), (0, 3)]
