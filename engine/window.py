@@ -33,14 +33,14 @@ def _key(positions):
     return itemgetter(*positions)
 
 
-def _evaluator(func, order_key, value_key, desc):
+def _evaluator(func, order_key, value_key, desc, nulls_first):
     """rows -> compute(lo, hi) for one window function."""
     if func.name in RANKING:
         return make_ranking(func, order_key)
     key = order_key or constant_key
 
     def frame_of(rows):
-        return Frame(func.frame, rows, key, value_key, desc)
+        return Frame(func.frame, rows, key, value_key, desc, nulls_first)
 
     if func.name in VALUE:
         return make_value(func, frame_of)
@@ -59,7 +59,8 @@ def build_window(plan, rt):
     order_key = _key(order_positions)
     value_key = itemgetter(order_positions[0]) if order_positions else None
     desc = bool(plan.order) and plan.order[0][1]
-    makers = [_evaluator(f, order_key, value_key, desc) for f in plan.funcs]
+    nulls_first = bool(plan.order) and bool(plan.order[0][2])
+    makers = [_evaluator(f, order_key, value_key, desc, nulls_first) for f in plan.funcs]
     step = rt.step_rows
     memory = rt.memory
 

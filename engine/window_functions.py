@@ -49,7 +49,7 @@ class Peers:
 class Frame:
     """The frame bounds [start, end) of consecutive rows of a partition."""
 
-    def __init__(self, frame, rows, key, order_key, desc):
+    def __init__(self, frame, rows, key, order_key, desc, nulls_first=False):
         units, (self.skind, self.soff), (self.ekind, self.eoff) = frame
         self.rows = rows
         self.n = len(rows)
@@ -57,6 +57,7 @@ class Frame:
         self.peers = Peers(rows, key) if self.range else None
         self.value = order_key  # the one ORDER BY value (RANGE with offsets)
         self.desc = desc
+        self.nulls_first = nulls_first
         self.s = 0  # forward pointers of RANGE offset bounds
         self.e = 0
 
@@ -100,8 +101,12 @@ class Frame:
         if s is None or e is None:
             v = self.value(self.rows[i])
             if v is None:
+                # as Databend 1.2.453: a NULL row's offset bounds are its peer group's bounds,
+                # but UNBOUNDED PRECEDING .. n PRECEDING after values keeps the last value's end
                 first, last = self.peers.group(i)
-                return (first if s is None else s), (last if e is None else e)
+                if e is None:
+                    e = self.e if ekind == "PRECEDING" and skind == "UNBOUNDED PRECEDING" and first > 0 else last
+                return (first if s is None else s), e
             if s is None:
                 s = self._range_start(v, skind, self.soff)
             if e is None:
@@ -110,7 +115,8 @@ class Frame:
 
     def _range_start(self, v, kind, off):
         """The first row whose value is within the start bound (values ascend, or descend with
-        desc; NULLs, in their own group, are never within the bound of a value)."""
+        desc). As in Databend 1.2.453, NULLs count as beyond every value on their side: skipped
+        when they come first, within a FOLLOWING start's reach when they come last."""
         if self.desc:
             limit = v + off if kind == "PRECEDING" else v - off
         else:
@@ -119,7 +125,12 @@ class Frame:
         s = self.s
         while s < n:
             x = value(rows[s])
-            if x is None or (x > limit if desc else x < limit):
+            if x is None:
+                if not self.nulls_first:
+                    break
+                s += 1
+                continue
+            if x > limit if desc else x < limit:
                 s += 1
                 continue
             break
