@@ -4,7 +4,7 @@ group by them, GROUPING(...) values, and the plan (one aggregation per set, conc
 from __future__ import annotations
 
 from engine import types as T
-from engine.errors import SEMANTIC, EngineError
+from engine.errors import SEMANTIC, BadArguments, EngineError
 from engine.expr import Aggregate, Expr, SetOp
 from engine.scope import has_aggregate
 from engine.window_planner import window_calls
@@ -77,8 +77,8 @@ def grouping_positions(call: A.FunctionCall, group_asts: list) -> list[int]:
     positions = []
     for a in call.args:
         if a not in group_asts:
-            raise EngineError("Arguments of grouping should be group by expressions", code=SEMANTIC,
-                              position=getattr(a, "pos", call.pos))
+            raise BadArguments("Arguments of grouping should be group by expressions",
+                               position=getattr(a, "pos", call.pos))
         positions.append(group_asts.index(a))
     return positions
 

@@ -306,9 +306,8 @@ class Planner(WindowPlanner, ExpressionBinder):
             group_asts.append(g)
         group_asts, sets = dedupe_keys(group_asts, sets)
         keys = [self.bind(g, scope) for g in group_asts]
-        if sets is not None:  # a key some set does not group by is NULL in that set's rows
-            keys = [Expr(k.kind, k.type.as_nullable(True), k.args, k.value)
-                    if any(i not in grouped for grouped in sets) else k for i, k in enumerate(keys)]
+        if sets is not None:  # Databend: every key of grouping sets is nullable
+            keys = [Expr(k.kind, k.type.as_nullable(True), k.args, k.value) for k in keys]
         key_cids = [self.cid() for _ in keys]
         grouping_keys, grouping_cols = [], {}  # GROUPING(...) calls: constant keys of each set
         if sets is not None:
