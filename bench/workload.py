@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import heapq
 import random
+from itertools import accumulate
 from operator import itemgetter
 
 SEED = 20240601
@@ -137,6 +138,22 @@ def _f_count_filter(t, d):
     return [(sum(1 for r in t if r[4] and r[2] > 500.0),)]
 
 
+def _f_window_rank(t, d):
+    parts: dict = {}
+    for r in t:
+        parts.setdefault(r[1], []).append(r)
+    out = []
+    for rows in parts.values():
+        rows.sort(key=itemgetter(2))
+        out.extend([(r[0], r[1], i) for i, r in enumerate(rows, 1)])
+    return out
+
+
+def _f_window_running(t, d):
+    rows = sorted(t, key=itemgetter(0))
+    return [(r[0], s) for r, s in zip(rows, accumulate(r[2] for r in rows), strict=True)]
+
+
 QUERIES = [
     dict(name="scan_filter", kind="set", floor=_f_scan_filter,
          sql="SELECT id, name, val FROM t WHERE grp < 10"),
@@ -161,6 +178,10 @@ QUERIES = [
          sql="SELECT id, name FROM t WHERE name LIKE '%a-1%'"),
     dict(name="distinct", kind="set", floor=_f_distinct,
          sql="SELECT DISTINCT name FROM t"),
+    dict(name="window_rank", kind="set", floor=_f_window_rank,
+         sql="SELECT id, grp, ROW_NUMBER() OVER (PARTITION BY grp ORDER BY val) AS rn FROM t"),
+    dict(name="window_running", kind="set", floor=_f_window_running,
+         sql="SELECT id, SUM(val) OVER (ORDER BY id) AS running FROM t"),
 ]
 
 # Queries also run at 1,000,000 rows (scan / aggregate family).

@@ -45,10 +45,13 @@ def _evaluator(func, order_key, value_key, desc, nulls_first):
     if func.name in VALUE:
         return make_value(func, frame_of)
     units, (skind, _), (ekind, _) = func.frame
-    running = skind == "UNBOUNDED PRECEDING" and ekind == "CURRENT ROW" and (units == "ROWS" or order_key is None)
-    if running and units == "RANGE":
-        running = False  # without ORDER BY every row is a peer: the whole partition
-    return make_aggregate(func, frame_of, running)
+    running = skind == "UNBOUNDED PRECEDING" and ekind == "CURRENT ROW"
+    peer_key = None
+    if units == "RANGE":
+        # without ORDER BY every row is a peer: the frame is the whole partition
+        running = running and order_key is not None
+        peer_key = order_key
+    return make_aggregate(func, frame_of, running, peer_key)
 
 
 def build_window(plan, rt):

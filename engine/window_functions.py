@@ -12,7 +12,7 @@ from __future__ import annotations
 import decimal
 from collections import Counter, deque
 from itertools import accumulate
-from operator import itemgetter
+from operator import add, itemgetter
 
 RANKING = frozenset({"row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile"})
 VALUE = frozenset({"lag", "lead", "first_value", "last_value", "nth_value"})
@@ -251,13 +251,14 @@ def make_value(func, frame_of):
 # ---------------------------------------------------------------- aggregates
 
 
-def make_aggregate(func, frame_of, running):
-    """`running`: the frame is ROWS UNBOUNDED PRECEDING .. CURRENT ROW (a running fold)."""
+def make_aggregate(func, frame_of, running, peer_key=None):
+    """`running`: the frame is UNBOUNDED PRECEDING .. CURRENT ROW, of ROWS, or of RANGE with
+    `peer_key` (then a row's value is the fold through its last peer)."""
     name = func.name
     pos = func.args[0] if func.args else None
     final = _final(func)
-    if running and not func.distinct and name in ("sum", "count") and pos is not None:
-        return _running_fold(name, pos)
+    if running and not func.distinct and name in ("sum", "min", "max") and pos is not None:
+        return _running_fold(name, pos, peer_key)
 
     def sliding(rows):
         frame = frame_of(rows)
@@ -273,32 +274,64 @@ def make_aggregate(func, frame_of, running):
     return sliding
 
 
-def _running_fold(name, pos):
-    """SUM/COUNT over a running frame: itertools.accumulate over the values (NULLs skipped)."""
+_FOLDS = {"sum": add, "min": min, "max": max}
+
+
+def _running_fold(name, pos, peer_key):
+    """SUM/MIN/MAX over a running frame: itertools.accumulate over each piece of values (a
+    generated-free C-level fold when the piece holds no NULL), then, for RANGE frames, every
+    row takes the value of its last peer."""
+    op = _FOLDS[name]
+
+    def skip_null(a, b):
+        if b is None:
+            return a
+        return b if a is None else op(a, b)
+
+    def run(values, start):
+        fn = op if None not in values else skip_null
+        # (accumulate reads initial=None as no initial value: the first value starts the fold)
+        return list(accumulate(values, fn)) if start is None else list(accumulate(values, fn, initial=start))[1:]
 
     def fold(rows):
-        state = [None if name == "sum" else 0]
+        state = [None]  # the fold of the rows before the piece
+        peers = Peers(rows, peer_key) if peer_key is not None else None
+        group_end = [None, None]  # (end, value) of a peer group reaching past a piece, once folded
 
         def compute(lo, hi):
-            values = map(itemgetter(pos), rows[lo:hi])
-            if name == "count":
-                steps = [0 if v is None else 1 for v in values]
-                out = list(accumulate(steps, initial=state[0]))[1:]
-            else:
-                start = state[0]
-                out = []
-                total = start
-                for v in values:
-                    if v is not None:
-                        total = v if total is None else total + v
-                    out.append(total)
-            if out:
-                state[0] = out[-1]
+            if hi <= lo:
+                return []
+            running = run(list(map(itemgetter(pos), rows[lo:hi])), state[0])
+            state[0] = running[-1]
+            top = peers.group(hi - 1)[1] if peers is not None else hi
+            if peers is None or top == hi and _distinct(rows, lo, hi, peer_key):
+                return running
+            if top > hi and group_end[0] != top:
+                # the last peer group goes on past the piece: its value is the fold through its end,
+                # folded once for all the pieces it spans
+                group_end[:] = [top, run(list(map(itemgetter(pos), rows[hi:top])), running[-1])[-1]]
+            # each row takes the value at its last peer: peer group ends found walking back
+            keys = list(map(peer_key, rows[lo:hi]))
+            out = [None] * (hi - lo)
+            value = group_end[1] if top > hi else running[-1]
+            for j in range(hi - lo - 1, -1, -1):
+                if j < hi - lo - 1 and keys[j] != keys[j + 1]:
+                    value = running[j]
+                out[j] = value
             return out
 
         return compute
 
     return fold
+
+
+def _distinct(rows, lo, hi, key):
+    """Whether rows[lo:hi] have pairwise different keys (no peers: a running ROWS fold)."""
+    keys = list(map(key, rows[lo:hi]))
+    try:
+        return len(set(keys)) == len(keys)
+    except TypeError:  # unhashable keys: check neighbours
+        return all(a != b for a, b in zip(keys, keys[1:], strict=False))
 
 
 class _Sliding:

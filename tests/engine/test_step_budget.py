@@ -307,6 +307,7 @@ def test_insert_values_failing_in_a_late_row_inserts_nothing():
     # one partition of 250 rows (over the budget), one of 5
     "SELECT k, v, row_number() OVER (PARTITION BY k ORDER BY v DESC) FROM big",
     "SELECT k, v, sum(v) OVER (PARTITION BY k ORDER BY v) FROM big",
+    "SELECT k, v, sum(v) OVER (ORDER BY k), max(v) OVER (ORDER BY k DESC) FROM big",  # 250 peers
     "SELECT k, v, sum(v) OVER (PARTITION BY k ORDER BY v ROWS BETWEEN 3 PRECEDING AND 2 FOLLOWING) FROM big",
     "SELECT k, v, count(*) OVER (PARTITION BY k), rank() OVER (ORDER BY k), lag(v, 120) OVER (ORDER BY v) FROM big",
     "SELECT x, y, max(x) OVER (PARTITION BY y ORDER BY x RANGE BETWEEN 2 PRECEDING AND 1 FOLLOWING) FROM sparse",
