@@ -146,12 +146,14 @@ class Planner(WindowPlanner, ExpressionBinder):
     # ------------------------------------------------------------ SELECT
 
     def _select(self, q: A.Select, parent: Scope | None, ctes) -> tuple[Plan, list[str]]:
-        outer_windows = self.named_windows
+        # window names and planned window calls belong to this SELECT (not to its subqueries)
+        outer_windows, outer_columns = self.named_windows, self.window_columns
         self._set_named_windows(q)
+        self.window_columns = {}
         try:
             return self._select_body(q, parent, ctes)
         finally:
-            self.named_windows = outer_windows
+            self.named_windows, self.window_columns = outer_windows, outer_columns
 
     def _select_body(self, q: A.Select, parent: Scope | None, ctes) -> tuple[Plan, list[str]]:
         if q.from_ is None:

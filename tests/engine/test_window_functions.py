@@ -118,3 +118,22 @@ def test_window_errors(session, sql, code):
     with pytest.raises(engine.EngineError) as info:
         list(session.execute(sql))
     assert info.value.code == code
+
+
+def test_the_same_window_call_in_a_subquery_and_its_query_are_separate(session):
+    _, rows = answer(session, "SELECT (SELECT min(v) OVER () FROM w WHERE g = 2 LIMIT 1), min(v) OVER (), g "
+                              "FROM w WHERE g = 1")
+    assert rows == [(5, 10, 1)] * 3
+    _, rows = answer(session, "SELECT rn, row_number() OVER () FROM (SELECT row_number() OVER (ORDER BY v DESC) rn "
+                              "FROM w) ORDER BY rn")
+    assert [r[0] for r in rows] == [1, 2, 3, 4, 5, 6]
+
+
+def test_window_over_a_grouped_query_and_qualify_with_aggregates(session):
+    _, rows = answer(session, "SELECT g, count(*) c FROM w GROUP BY g QUALIFY rank() OVER (ORDER BY count(*) DESC) = 1")
+    assert rows == [(1, 3)]
+
+
+def test_explain_shows_the_window(session):
+    lines = [r[0].strip() for r in session.execute("EXPLAIN SELECT row_number() OVER (PARTITION BY g ORDER BY v) FROM w")]
+    assert "Window functions: row_number" in lines
