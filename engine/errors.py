@@ -26,6 +26,7 @@ TABLE_ALREADY_EXISTS = 2302
 MEMORY_EXCEEDS_LIMIT = 2411
 UNKNOWN_VARIABLE = 2801
 INVALID_ARGUMENT = 2004
+BAD_DATA_VALUE_TYPE = 1010
 
 
 class EngineError(Exception):
@@ -117,6 +118,12 @@ class InternalError(EngineError):
 
 class SemanticError(EngineError):
     code = SEMANTIC
+
+
+class BadDataValueType(EngineError):
+    """A value out of a function's range (Databend's BadDataValueType, e.g. a quantile level)."""
+
+    code = BAD_DATA_VALUE_TYPE
 
 
 class InvalidArgument(EngineError):

@@ -160,6 +160,11 @@ class AggSpec:
     arg: Expr | None
     distinct: bool
     type: SqlType
+    # a collected aggregate (engine.functions.collected): its further arguments and the constant
+    # parameters its final function takes
+    extra: tuple = ()
+    params: tuple = ()
+    collected: Any = None
 
 
 @dataclass(eq=False)

@@ -130,6 +130,8 @@ def _func(n: A.FunctionCall) -> str:
     if n.name in _TRIM_SIDES and len(args) == 2:
         return f"trim({_TRIM_SIDES[n.name]} {args[1]} from {args[0]})"
     distinct = "distinct " if n.distinct else ""
+    if n.params:
+        return f"{n.name}({', '.join(display(p) for p in n.params)})({distinct}{', '.join(args)})"
     if n.name == "avg" and not n.distinct and len(args) == 1:
         # Databend rewrites AVG(x) before naming the column
         x = args[0]

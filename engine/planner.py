@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine import functions as F
 from engine import types as T
 from engine.binder import ExpressionBinder
+from engine.collected_specs import collected_spec
 from engine.errors import (
     SEMANTIC,
     BadArguments,
@@ -31,6 +32,7 @@ from engine.expr import (
     column_ids,
     may_be_null,
 )
+from engine.functions.collected import COLLECTED
 from engine.grouping_sets import (
     dedupe_keys,
     group_by_items,
@@ -410,6 +412,8 @@ class Planner(WindowPlanner, ExpressionBinder):
         for a in node.args:
             if has_aggregate(a):
                 raise EngineError("aggregate function calls cannot be nested", code=SEMANTIC, position=node.pos)
+        if name in COLLECTED:
+            return collected_spec(self, node, lambda a: self.bind(a, scope))
         if node.star:
             if name != "count" or node.distinct:
                 raise EngineError(f"{name}(*) is not allowed", code=SEMANTIC, position=node.pos)

@@ -164,6 +164,7 @@ class FunctionCall(Node):
     args: tuple[Node, ...] = ()
     distinct: bool = False
     star: bool = False
+    params: tuple[Node, ...] = ()  # quantile_cont(0.5)(x): the parameters before the arguments
 
 
 # ---------------------------------------------------------------- queries

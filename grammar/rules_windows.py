@@ -1,5 +1,5 @@
-"""Parse callbacks for window functions (OVER, WINDOW, QUALIFY) and the GROUP BY forms
-GROUPING SETS, ROLLUP, CUBE and ALL."""
+"""Parse callbacks for window functions (OVER, WINDOW, QUALIFY), parametric aggregate calls
+and the GROUP BY forms GROUPING SETS, ROLLUP, CUBE and ALL."""
 
 from __future__ import annotations
 
@@ -53,6 +53,10 @@ class WindowRules(Transformer):
 
     def qualify_clause(self, expr):
         return expr
+
+    def parametric_call(self, name, params, args):
+        """quantile_cont(0.5)(x): an aggregate with constant parameters before its arguments."""
+        return ast.FunctionCall(ident_name(name).lower(), args or (), params=params, pos=(name.line, name.column))
 
     # ------------------------------------------------------------ GROUP BY forms
 
