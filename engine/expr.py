@@ -227,6 +227,7 @@ class WindowFunc:
     frame: tuple
     type: SqlType
     distinct: bool = False
+    collected: Any = None  # a collected aggregate's registry entry (engine.functions.collected)
 
 
 @dataclass(eq=False)

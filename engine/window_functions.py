@@ -254,6 +254,8 @@ def make_value(func, frame_of):
 def make_aggregate(func, frame_of, running, peer_key=None):
     """`running`: the frame is UNBOUNDED PRECEDING .. CURRENT ROW, of ROWS, or of RANGE with
     `peer_key` (then a row's value is the fold through its last peer)."""
+    if func.collected is not None:
+        return _collected(func, frame_of)
     name = func.name
     pos = func.args[0] if func.args else None
     final = _final(func)
@@ -332,6 +334,42 @@ def _distinct(rows, lo, hi, key):
         return len(set(keys)) == len(keys)
     except TypeError:  # unhashable keys: check neighbours
         return all(a != b for a, b in zip(keys, keys[1:], strict=False))
+
+
+def _collected(func, frame_of):
+    """A collected aggregate (median, string_agg...) over each row's frame: computed once for
+    a frame covering the whole partition, and once per distinct frame otherwise (rows of a
+    peer group share theirs); the values of a frame are gathered anew, O(frame) per frame."""
+    final, params = func.collected.final, func.params
+    getter = itemgetter(*func.args)
+    whole = func.frame[1][0] == "UNBOUNDED PRECEDING" and func.frame[2][0] == "UNBOUNDED FOLLOWING"
+
+    def value(rows, s, e):
+        values = list(map(getter, rows[s:e]))
+        if func.distinct:
+            values = list(dict.fromkeys(values))
+        return final(values, params)
+
+    def for_rows(rows):
+        frame = frame_of(rows)
+        last = [None, None]  # the previous frame and its value
+
+        def compute(lo, hi):
+            if whole:
+                if last[0] is None:
+                    last[:] = [(0, len(rows)), value(rows, 0, len(rows))]
+                return [last[1]] * (hi - lo)
+            bounds, _ = frame.bounds(lo, hi)
+            out = []
+            for s, e in bounds:
+                if last[0] != (s, e):
+                    last[:] = [(s, e), value(rows, s, e)]
+                out.append(last[1])
+            return out
+
+        return compute
+
+    return for_rows
 
 
 class _Sliding:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from engine import functions as F
 from engine import types as T
+from engine.collected_specs import collected_spec
 from engine.errors import SEMANTIC, SYNTAX, BadArguments, EngineError, InvalidArgument
 from engine.expr import Expr, Plan, Project, Sort, Window, WindowFunc, may_be_null
+from engine.functions.collected import COLLECTED
 from engine.scope import Scope
 from engine.window_functions import RANKING, VALUE
 from grammar import ast as A
@@ -202,6 +204,11 @@ class WindowPlanner:
         for a in func.args:
             if has_window(a):
                 raise EngineError("window function calls cannot be nested", code=SEMANTIC, position=func.pos)
+        if name in COLLECTED:
+            spec_ = collected_spec(self, func, bind)
+            positions = [place(spec_.arg), *(place(x) for x in spec_.extra)]
+            return WindowFunc(name, positions, spec_.params, frame, spec_.type, distinct=func.distinct,
+                              collected=spec_.collected)
         if func.star or (name == "count" and not func.distinct):
             # Databend 1.2.453 counts every row of the frame for a window COUNT(x), NULLs too
             return WindowFunc("count", [], (), frame, T.UINT64)
