@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install serve test lint bench clean
+.PHONY: install serve test lint bench clean dbt-env
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,9 +18,17 @@ install: $(BIN)/python
 serve: install
 	$(BIN)/twistd -n queryhttp --http_handler_host $(HOST) --http_handler_port $(PORT)
 
-test: install
+test: install dbt-env
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# dbt and its Databend adapter pin an older databend-sqlalchemy than the test extras: they get a
+# virtual environment of their own, used by tests/e2e/test_dbt.py
+dbt-env: .venv-dbt/bin/dbt
+
+.venv-dbt/bin/dbt:
+	$(PYTHON) -m venv .venv-dbt
+	.venv-dbt/bin/pip install -q "dbt-databend-cloud==1.8.1" "dbt-core==1.8.9" "setuptools<70"
 
 bench: install
 	$(BIN)/pip install -q ".[bench]"
@@ -29,4 +37,4 @@ bench: install
 	$(BIN)/python -m bench.stall
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) .venv-dbt build *.egg-info

@@ -25,6 +25,9 @@ This is the contract web/ relies on (see ARCHITECTURE.md section 2):
 - `session.execute(sql, statement=None, query_id=None)`: the statement is in `db.processes`
   (engine.processes) under `query_id` (generated when None) until its Result ends, fails, is
   closed or dropped, then in the bounded query log; KILL QUERY calls the entry's `kill`.
+- `db.stages` (engine.stages.StageStore) holds uploaded files: `put(user, parse_location(
+  "@~/path"), data)`; `session.execute("INSERT INTO t VALUES", attachment=StageAttachment(
+  "@~/path", file_format_options, copy_options))` loads one (engine.stage_load).
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ from __future__ import annotations
 from engine.errors import EngineError, SqlSyntaxError
 from engine.result import TIME_LIMIT_MESSAGE, ChangeSettings, Column, Progress, Result, UseDB
 from engine.session import Database, Session
+from engine.stage_load import StageAttachment
+from engine.stages import parse_location
 from engine.version import VERSION, VERSION_STRING
 
 __all__ = [
@@ -42,9 +47,11 @@ __all__ = [
     "Progress",
     "Result",
     "Session",
+    "StageAttachment",
     "SqlSyntaxError",
     "TIME_LIMIT_MESSAGE",
     "UseDB",
     "VERSION",
     "VERSION_STRING",
+    "parse_location",
 ]

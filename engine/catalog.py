@@ -46,6 +46,8 @@ class Table:
     table_id: int = 0  # given by the catalog when the table is added
     created_on: datetime.datetime = field(default_factory=lambda: datetime.datetime.now(datetime.UTC))
     comment: str = ""
+    # COPY INTO's load history: (user, stage, path) -> the loaded file's last_modified
+    copied_files: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if not self.has_null:
@@ -65,7 +67,8 @@ class Table:
                         has_null[i] = True
         else:
             for i, flag in enumerate(has_null):
-                if not flag and self.columns[i].type.nullable and any(r[i] is None for r in rows):
+                # `in` over a C iterator: identity is checked first, no Python frame per row
+                if not flag and self.columns[i].type.nullable and None in map(itemgetter(i), rows):
                     has_null[i] = True
         has_negative = self.has_negative
         for i in self.int_positions:

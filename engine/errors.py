@@ -15,6 +15,7 @@ UNKNOWN_TABLE = 1025
 ABORTED_QUERY = 1043
 TIMEOUT = 1122
 UNKNOWN_SESSION = 1053
+BAD_BYTES = 1046
 UNKNOWN_COLUMN = 1058
 PERMISSION_DENIED = 1063
 SEMANTIC = 1065
@@ -24,6 +25,8 @@ TABLE_VERSION_MISMATCHED = 2009
 DATABASE_ALREADY_EXISTS = 2301
 TABLE_ALREADY_EXISTS = 2302
 MEMORY_EXCEEDS_LIMIT = 2411
+UNKNOWN_STAGE = 2501
+STAGE_ALREADY_EXISTS = 2502
 UNKNOWN_VARIABLE = 2801
 INVALID_ARGUMENT = 2004
 BAD_DATA_VALUE_TYPE = 1010
@@ -136,6 +139,22 @@ class TableVersionMismatched(EngineError):
     """A table changed under an UPDATE or DELETE between its snapshot and its commit."""
 
     code = TABLE_VERSION_MISMATCHED
+
+
+class BadBytes(EngineError):
+    """A field of a loaded file that does not convert to its column's type (Databend's BadBytes)."""
+
+    code = BAD_BYTES
+
+
+class UnknownStage(EngineError):
+    """A stage name no stage has (Databend: "Stage 'x' does not exist.")."""
+
+    code = UNKNOWN_STAGE
+
+
+class StageAlreadyExists(EngineError):
+    code = STAGE_ALREADY_EXISTS
 
 
 def arithmetic_message(exc: BaseException) -> str:

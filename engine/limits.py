@@ -69,6 +69,11 @@ class Limits:
     # log keep; longer text is cut and ends with '...'. Bounds the log to about
     # query_log_size x this, where whole statements (up to sql_bytes each) could fill 1 GiB.
     logged_sql_chars: int = 16_384
+    # Bytes all stages may hold together (files uploaded to @~ and named stages), and one file:
+    # a write past either is 1006 and stores nothing. One file is also bounded by the server's
+    # upload body limit.
+    stage_bytes: int = 1 << 30
+    stage_file_bytes: int = 256 << 20
 
     def memory_budget(self) -> int:
         return self.server_memory_bytes or default_server_memory_bytes()

@@ -8,13 +8,13 @@ import time
 import grammar
 from engine import settings as S
 from engine.catalog import Catalog
-from engine.errors import AbortedQuery, EngineError, InternalError, SqlSyntaxError, UnknownDatabase
+from engine.errors import AbortedQuery, EngineError, InternalError, SqlSyntaxError
 from engine.limits import Limits
 from engine.memory import QueryMemory, ServerMemory
 from engine.processes import ProcessList
 from engine.result import Progress, Result, as_engine_error
+from engine.stages import StageStore
 from engine.statements import QUERY_TYPES, run_statement
-from grammar import ast as A
 
 
 class Database:
@@ -30,6 +30,10 @@ class Database:
         self.clock = clock
         # running statements and the last limits.query_log_size finished ones (engine.processes)
         self.processes = ProcessList(self.limits.query_log_size, self.limits.logged_sql_chars)
+        # files uploaded to stages (engine.stages), bounded by limits.stage_bytes
+        self.stages = StageStore(self.limits.stage_bytes, self.limits.stage_file_bytes)
+        # (method, user, location, expire) -> (headers JSON, URL) for PRESIGN; a server sets it
+        self.presigner = None
 
     @property
     def databases(self):
@@ -55,6 +59,7 @@ class QueryContext:
         if limit is None:
             limit = self.global_settings.get("max_memory_usage")  # unset: the default, 0 (none)
         self.memory = QueryMemory(session.db.memory, int(limit) if limit else 0)
+        self.attachment = None  # a stage attachment sent with the statement (engine.stage_load)
         self._now = None
 
     @property
@@ -121,15 +126,17 @@ class Session:
         ~0.2 s) while its event loop runs other statements' steps."""
         return isinstance(statement, QUERY_TYPES)
 
-    def execute(self, sql: str, statement=None, query_id: str | None = None) -> Result:
+    def execute(self, sql: str, statement=None, query_id: str | None = None, attachment=None) -> Result:
         """Parse (unless `statement`, the result of `parse(sql)`, is given), bind and start `sql`.
+        `attachment` (engine.StageAttachment) gives the rows of `INSERT INTO t VALUES` from a
+        staged file, as a POST /v1/query's stage_attachment does.
 
         The statement is in the process list under `query_id` (a generated id when None) until
         its Result ends, fails or is closed, and then in the query log."""
         processes = self.db.processes
         process = processes.start(self, sql, query_id)
         try:
-            stmt, result = self._start(sql, statement)
+            stmt, result = self._start(sql, statement, attachment)
         except BaseException as exc:  # EngineError, or KeyboardInterrupt and the like
             error = exc if isinstance(exc, EngineError) else AbortedQuery(type(exc).__name__)
             processes.finish(process, error)
@@ -140,7 +147,7 @@ class Session:
             processes.attach(process, stmt, result)
         return result
 
-    def _start(self, sql: str, statement) -> tuple:
+    def _start(self, sql: str, statement, attachment=None) -> tuple:
         # max_execute_time_in_seconds counts from here (0 or unset: no limit, no clock read)
         seconds = self.settings.get("max_execute_time_in_seconds")
         if seconds is None:
@@ -149,9 +156,12 @@ class Session:
         ctx = None
         try:
             stmt = statement if statement is not None else self.parse(sql)
-            if not isinstance(stmt, A.UseDatabase) and not self.db.catalog.has_database(self.database):
-                raise UnknownDatabase(f"Unknown database '{self.database}'")
+            # An unknown session database is not an error by itself (Databend's HTTP handler sets
+            # it unchecked: dbt connects with its schema, then creates it); resolving a name in
+            # it is (1003, from the catalog).
             ctx = QueryContext(self)
+            if attachment is not None:
+                ctx.attachment = attachment
             result = run_statement(self, ctx, stmt)
         except BaseException as exc:  # noqa: BLE001 - free what it held; no raw exception escapes
             if ctx is not None:

@@ -9,7 +9,7 @@ from engine import expr as P
 from engine import settings as S
 from engine import types as T
 from engine.catalog import Table, TableColumn
-from engine.conversion import type_default, value_converter
+from engine.conversion import type_default
 from engine.dml import run_delete, run_update
 from engine.errors import (
     TABLE_SCHEMA_MISMATCH,
@@ -23,6 +23,8 @@ from engine.errors import (
 )
 from engine.executor import BATCH, Runtime, build, explain
 from engine.functions import AGGREGATES, all_function_names
+from engine.insert_plan import column_plan as _column_plan
+from engine.insert_plan import insert_plan as _insert_plan
 from engine.memory import batch_bytes
 from engine.names import display
 from engine.planner import Planner
@@ -30,7 +32,16 @@ from engine.process_statements import kill
 from engine.result import ChangeSettings, Column, Progress, Result, UseDB
 from engine.runtime import check_like_pattern, like_predicate
 from engine.scope import Scope
+from engine.stage_load import insert_from_attachment
+from engine.stage_objects import (
+    create_file_format,
+    create_stage,
+    drop_stage_object,
+    show_stage_objects,
+)
+from engine.stage_statements import copy_into_table, list_stage, presign
 from engine.system import is_virtual_database, settings_rows, virtual_table, virtual_table_names
+from engine.unload import copy_into_stage
 from grammar import ast as A
 
 QUERY_TYPES = (A.Select, A.SetOperation, A.With)
@@ -173,47 +184,6 @@ def _truncate(session, ctx, stmt: A.TruncateTable):
 # ---------------------------------------------------------------- INSERT
 
 
-def _column_plan(table: Table, names):
-    """Positions of the written columns in the table, and fillers for the others."""
-    if names is None:
-        return list(range(len(table.columns)))
-    positions = []
-    for n in names:
-        i = table.column_index(n)
-        if i is None:
-            valid = ", ".join(f'"{c.name}"' for c in table.columns)
-            raise BadArguments(f'Unable to get field named "{n}". Valid fields: [{valid}]')
-        if i in positions:
-            raise BadArguments(f"column `{n}` specified twice")
-        positions.append(i)
-    return positions
-
-
-def _fill_row_factory(table: Table, positions):
-    n = len(table.columns)
-    if positions == list(range(n)):
-        return None
-    template = [c.default if c.default is not None else type_default(c.type) for c in table.columns]
-
-    def fill(values):
-        row = list(template)
-        for i, v in zip(positions, values, strict=False):
-            row[i] = v
-        return tuple(row)
-
-    return fill
-
-
-def _insert_plan(table: Table, positions):
-    """Per-column converters and the row filler for these written columns (cached per table)."""
-    key = tuple(positions)
-    plan = table.insert_plans.get(key)
-    if plan is None:
-        converters = [value_converter(table.columns[i].type, table.columns[i].name) for i in positions]
-        plan = table.insert_plans[key] = (converters, _fill_row_factory(table, positions))
-    return plan
-
-
 _PLAIN_LITERALS = frozenset({"int", "string", "bool", "null"})
 
 
@@ -240,6 +210,10 @@ def _insert(session, ctx, stmt: A.Insert):
     table = ctx.catalog.table(database, name, stmt.pos)
     positions = _column_plan(table, stmt.columns)
     progress = Progress()
+    if stmt.rows is None and stmt.query is None:  # `INSERT INTO t VALUES` + a stage attachment
+        converters, fill = _insert_plan(table, positions)
+        steps = insert_from_attachment(ctx, stmt, table, positions, converters, fill, progress, True)
+        return _result([Column(INSERTED, "UInt64")], steps, [T.UINT64], progress=progress)
     if stmt.query is not None:
         planner = Planner(ctx)
         plan, _ = planner.plan_query(stmt.query)
@@ -488,4 +462,12 @@ _HANDLERS = {
     A.Describe: _describe,
     A.Explain: _explain,
     A.Kill: kill,
+    A.ListStage: list_stage,
+    A.Presign: presign,
+    A.CopyIntoTable: copy_into_table,
+    A.CopyIntoStage: copy_into_stage,
+    A.CreateStage: create_stage,
+    A.CreateFileFormat: create_file_format,
+    A.DropStageObject: drop_stage_object,
+    A.ShowStageObjects: show_stage_objects,
 }

@@ -110,10 +110,18 @@ class StatementRules(Transformer):
         name, columns, (kind, source) = args[-3:]
         if kind == "rows":
             return ast.Insert(ident_names(name), columns, rows=source, pos=pos_of(name[0]))
+        if kind == "attached":  # neither rows nor a query: the rows come from a stage attachment
+            return ast.Insert(ident_names(name), columns, pos=pos_of(name[0]))
         return ast.Insert(ident_names(name), columns, query=source, pos=pos_of(name[0]))
 
     def insert_values(self, *rows):
         return ("rows", rows)
+
+    def insert_attached(self, _placeholders):
+        return ("attached", None)
+
+    def placeholder_row(self):
+        return None
 
     def values_row(self, exprs):
         return exprs or ()

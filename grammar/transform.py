@@ -16,6 +16,7 @@ from grammar.rule_helpers import (
 )
 from grammar.rules_expressions import ExpressionRules
 from grammar.rules_queries import QueryRules
+from grammar.rules_stages import StageRules
 from grammar.rules_statements import StatementRules
 from grammar.rules_windows import WindowRules
 
@@ -23,7 +24,7 @@ __all__ = ["AstBuilder", "SemanticSyntaxError", "number_literal", "unescape_stri
 
 
 @v_args(inline=True)
-class AstBuilder(WindowRules, StatementRules, QueryRules, ExpressionRules):
+class AstBuilder(WindowRules, StageRules, StatementRules, QueryRules, ExpressionRules):
     """One callback per grammar rule (or alias); tokens arrive with their positions."""
 
     # ------------------------------------------------------------ names

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import uuid
 from functools import partial, wraps
 
 from klein import Klein
@@ -13,6 +14,7 @@ from werkzeug.exceptions import MethodNotAllowed
 from werkzeug.exceptions import NotFound as RouteNotFound
 
 import engine
+from engine.stages import StageLocation
 from web.auth import Authenticator
 from web.config import SERVER_VERSION, ServiceConfig
 from web.dispatch import Dispatcher
@@ -20,6 +22,7 @@ from web.errors import BadRequest, FailedToStart, HTTPError, NotFound, PayloadTo
 from web.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from web.metrics import Metrics
 from web.observe import QueryObserver
+from web.presign import Presigner
 from web.queries import (
     ABORTED_QUERY,
     INTERNAL,
@@ -37,6 +40,7 @@ from web.query_request import (
     sql_bytes,
 )
 from web.sessions import TOO_MANY_CONNECTIONS, SessionStore
+from web.upload import split_multipart, stage_headers, stored_path
 from web.wire import (
     DATABEND,
     FAILED,
@@ -74,6 +78,12 @@ def authenticated(endpoint):
     return run
 
 
+def _read_all(content) -> bytes:
+    """A request body (in memory or spooled to a temporary file), read in a thread."""
+    content.seek(0)
+    return content.read()
+
+
 def prepare_long_statement(session, sql: str, query_id: str):
     """Run in a thread for a long statement: its parse tree, or for a query (which writes
     nothing while it binds) its bound, not yet started Result."""
@@ -97,6 +107,9 @@ class QueryApp:
                  authenticator: Authenticator | None = None, timer=time.perf_counter,
                  run_in_thread=None):
         self.db = db
+        # PRESIGN's URLs are made and checked here (web.presign)
+        self.presigner = Presigner(clock=clock.seconds)
+        db.presigner = self.presigner
         processes = getattr(db, "processes", None)
         if processes is not None:
             processes.handler_type = "HTTPQuery"  # Databend's handler_type for HTTP statements
@@ -228,6 +241,14 @@ class QueryApp:
     def post_query(self, request, user: str):
         fmt = self._format(request)
         query_request = parse_query_request(self._body(request))
+        # databend-py reads only the text NULL (a JSON null breaks its int() of a numeric column,
+        # and it cannot send settings from a DSN, as dbt-databend-cloud uses it): for it, NULL
+        # is text unless the session sets format_null_as_str
+        agent = request.getHeader(b"user-agent")
+        if agent is not None and agent.startswith(b"databend-py"):
+            query_request.nulls_as_text = True
+        if query_request.sql.lstrip()[:7].lower() == "presign":
+            self._presign_base(request)
         client_id = client_query_id(request.getHeader(b"x-databend-query-id"))
         existing = self.queries.find(client_id) if client_id is not None else None
         if existing is not None:
@@ -296,18 +317,24 @@ class QueryApp:
         self.observer.started(query, r.sql)
         if kept is not None:
             self.sessions.begin(kept, query)
+        if r.attachment is not None:
+            self._execute(query, session, r.sql, fmt, attachment=r.attachment,
+                          nulls_as_text=r.nulls_as_text)
+            return query
         if sql_bytes(r.sql, config.thread_parse_sql_bytes) > config.thread_parse_sql_bytes:
             # a long statement parses in a thread (Session.parse is pure), and a long query is
             # bound there too; other statements bind, and everything runs, on this thread,
             # which keeps serving meanwhile
             d = self._run_in_thread(prepare_long_statement, session, r.sql, query.id)
-            d.addCallbacks(lambda prepared: self._execute(query, session, r.sql, fmt, prepared),
+            d.addCallbacks(lambda prepared: self._execute(query, session, r.sql, fmt, prepared,
+                                                          nulls_as_text=r.nulls_as_text),
                            lambda failure: self._not_parsed(query, failure))
             return d.addCallback(lambda _: query)
-        self._execute(query, session, r.sql, fmt)
+        self._execute(query, session, r.sql, fmt, nulls_as_text=r.nulls_as_text)
         return query
 
-    def _execute(self, query: Query, session, sql: str, fmt: str, prepared=None) -> None:
+    def _execute(self, query: Query, session, sql: str, fmt: str, prepared=None,
+                 attachment=None, nulls_as_text: bool = False) -> None:
         """Bind and start `sql` for `query`; `prepared` is what prepare_long_statement made of
         it in a thread (its statement, or for a query its bound Result), None for short SQL."""
         if query.state != RUNNING:  # killed or aborted while its statement was parsed
@@ -318,13 +345,17 @@ class QueryApp:
             result = prepared
         else:
             try:
-                result = session.execute(sql, statement=prepared, query_id=query.id)
+                result = session.execute(sql, statement=prepared, query_id=query.id,
+                                         attachment=attachment)
             except Exception as e:
                 self._not_started(query, e)
                 return
         self.observer.executing(query)
         null_as_str = session.explicit_setting("format_null_as_str")
-        query.attach(result, fmt == SPEC if null_as_str is None else null_as_str == "1")
+        if null_as_str is None:  # the format's default (and databend-py's, see post_query)
+            query.attach(result, fmt == SPEC or nulls_as_text)
+        else:
+            query.attach(result, null_as_str == "1")
         query.run_inline(self.config.inline_steps, self.config.slice_secs, self._timer)
         query.start(self.cooperator)
 
@@ -399,6 +430,65 @@ class QueryApp:
         return self._send_answer(request, fmt, answer)
 
     # -- auxiliary endpoints ---------------------------------------------------------------------
+
+    @app.route("/v1/upload_to_stage", methods=["PUT", "POST"])
+    @authenticated
+    def upload_to_stage(self, request, user: str):
+        """Databend's File Upload API: the multipart body's files into a stage (web.upload)."""
+        if getattr(request, "body_too_large", False):
+            raise PayloadTooLarge(f"upload is larger than {self.config.max_upload_bytes} bytes "
+                                  "(server option --max_upload_bytes)")
+        stage, relative_path = stage_headers(request)
+        query_id = (request.getHeader(b"x-databend-query-id") or b"").decode("utf-8", "replace") \
+            or uuid.uuid4().hex
+        d = self._run_in_thread(split_multipart, request.content,
+                                request.getHeader(b"content-type"))
+
+        def store(files):
+            stored = []
+            for filename, data in files:
+                path = stored_path(relative_path, filename)
+                try:
+                    self.db.stages.put(user, engine.parse_location(f"@{stage}/{path}"), data)
+                except engine.EngineError as exc:
+                    raise BadRequest(f"{exc.code}: {exc.message}") from None
+                stored.append(filename)
+            body = {"id": query_id, "stage_name": stage, "state": "SUCCESS", "files": stored}
+            return self._send(request, 200, encode_json(body), _JSON)
+
+        return d.addCallback(store)
+
+    def _presign_base(self, request) -> None:
+        """PRESIGN's URLs point where this client reached the server (its Host header)."""
+        host = request.getHeader(b"host")
+        if host:
+            scheme = "https" if request.isSecure() else "http"
+            self.presigner.base_url = f"{scheme}://{host.decode('ascii', 'replace')}"
+
+    @app.route("/v1/presigned/<token>", methods=["PUT", "GET"])
+    def presigned(self, request, token: str):
+        """A presigned URL (web.presign): its signature is the credential, no Basic auth."""
+        method = request.method.decode("ascii")
+        user, stage, path = self.presigner.verify(token, method)
+        location = StageLocation(stage, path)
+        if method == "GET":
+            try:
+                data = self.db.stages.get(user, location)
+            except engine.EngineError as exc:
+                raise NotFound(exc.message) from None
+            return self._send(request, 200, data, b"application/octet-stream")
+        if getattr(request, "body_too_large", False):
+            raise PayloadTooLarge(f"upload is larger than {self.config.max_upload_bytes} bytes "
+                                  "(server option --max_upload_bytes)")
+
+        def store(data: bytes):
+            try:
+                self.db.stages.put(user, location, data)
+            except engine.EngineError as exc:
+                raise BadRequest(f"{exc.code}: {exc.message}") from None
+            return self._send(request, 200, b"", b"text/plain")
+
+        return self._run_in_thread(_read_all, request.content).addCallback(store)
 
     @app.route("/v1/session/login", methods=["POST"])
     @authenticated

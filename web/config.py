@@ -22,6 +22,7 @@ class ServiceConfig:
 
     wire_format: str = "auto"  # auto: X-DATABEND-* request header -> databend, else spec
     max_body_bytes: int = 10 * 1024 * 1024  # largest accepted request body
+    max_upload_bytes: int = 256 * 1024 * 1024  # largest PUT /v1/upload_to_stage body
     # Queries producing rows at the same time; a query paused on a full page buffer that
     # nobody reads does not count (it holds memory, bounded by its buffer, not CPU).
     max_running_queries: int = 64

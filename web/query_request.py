@@ -18,6 +18,7 @@ import json
 from dataclasses import dataclass, field
 
 from engine.errors import SYNTAX
+from engine.stage_load import StageAttachment
 from web.errors import BadRequest, FailedToStart
 
 
@@ -32,6 +33,8 @@ class QueryRequest:
     wait_secs: int | None = None  # None: the format's default
     page_rows: int | None = None
     buffer_rows: int | None = None
+    attachment: object = None  # engine.StageAttachment of `stage_attachment`, if sent
+    nulls_as_text: bool = False  # render NULL as the text NULL unless the session says otherwise
 
 
 _UTF16_32_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE,
@@ -164,7 +167,35 @@ def parse_query_request(body: bytes) -> QueryRequest:
                                    "pagination.max_rows_in_buffer", 0)
     if doc.get("string_fields") is not None:
         _bool(doc["string_fields"], "string_fields")
+    if doc.get("stage_attachment") is not None:
+        request.attachment = _stage_attachment(doc["stage_attachment"])
     return request
+
+
+def _options(value, name: str) -> dict[str, str]:
+    """An options object of a stage attachment: names and values as strings (clients send
+    either case, and numbers or booleans where Databend documents strings)."""
+    options = _object(value, name)
+    out = {}
+    for key, item in options.items():
+        _text(key, f"{name} key")
+        if not isinstance(item, (str, int, float, bool)):
+            raise BadRequest(f"parse error: `{name}.{key}` must be a string, not {_show(item)}")
+        out[key] = str(item).lower() if isinstance(item, bool) else str(item)
+    return out
+
+
+def _stage_attachment(value):
+    """`stage_attachment`: {"location": "@~/path", "file_format_options": {...},
+    "copy_options": {...}}."""
+    doc = _object(value, "stage_attachment")
+    location = doc.get("location")
+    if location is None:
+        raise BadRequest("parse error: missing field `stage_attachment.location`")
+    return StageAttachment(_text(location, "stage_attachment.location"),
+                           _options(doc.get("file_format_options"),
+                                    "stage_attachment.file_format_options"),
+                           _options(doc.get("copy_options"), "stage_attachment.copy_options"))
 
 
 def check_sql_size(sql: str, limit: int) -> None:

@@ -14,14 +14,23 @@ class LeanRequest(server.Request):
     `max_body_bytes`; the handler then answers 413."""
 
     max_body_bytes = 10 * 1024 * 1024
+    # file uploads (PUT /v1/upload_to_stage) may be larger than other bodies
+    max_upload_bytes = 256 * 1024 * 1024
 
     def __init__(self, *args, **kwargs):
         kwargs["parsePOSTFormSubmission"] = False
         super().__init__(*args, **kwargs)
         self.body_too_large = False
+        self._body_limit = self.max_body_bytes
 
     def gotLength(self, length):
-        if length is not None and length > self.max_body_bytes:
+        # the request line is read already (the channel keeps its path): an upload gets its own
+        # limit; twisted.web then spools a large body to a temporary file, not to memory
+        path = getattr(self.channel, "_path", b"") or b""
+        path = path.split(b"?", 1)[0]
+        if path.rstrip(b"/").endswith(b"/v1/upload_to_stage") or b"/v1/presigned/" in path:
+            self._body_limit = self.max_upload_bytes
+        if length is not None and length > self._body_limit:
             self.body_too_large = True
             self.content = io.BytesIO()
         else:
@@ -30,7 +39,7 @@ class LeanRequest(server.Request):
     def handleContentChunk(self, data):
         if self.body_too_large:
             return
-        if self.content.tell() + len(data) > self.max_body_bytes:
+        if self.content.tell() + len(data) > self._body_limit:
             self.body_too_large = True
             self.content = io.BytesIO()
             return
@@ -91,13 +100,15 @@ class QueryChannel(http.HTTPChannel):
 class QuerySite(server.Site):
     """The Site of the service; writes an access log only when asked to."""
 
-    def __init__(self, root, *, max_body_bytes: int, access_log: bool, **kwargs):
+    def __init__(self, root, *, max_body_bytes: int, access_log: bool,
+                 max_upload_bytes: int = LeanRequest.max_upload_bytes, **kwargs):
         super().__init__(root, **kwargs)
         self.noisy = False
         self.displayTracebacks = False
         self._access_log = access_log
         self.requestFactory = type("BoundedLeanRequest", (LeanRequest,),
-                                   {"max_body_bytes": max_body_bytes})
+                                   {"max_body_bytes": max_body_bytes,
+                                    "max_upload_bytes": max_upload_bytes})
 
     def protocol(self):
         # a plain channel (no HTTP/2 negotiation, which plain TCP never offers)

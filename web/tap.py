@@ -38,6 +38,7 @@ _D = ServiceConfig()
 # (option, config field, help)
 _LIMITS = [
     ("max_body_bytes", "largest accepted request body in bytes (413 above)"),
+    ("max_upload_bytes", "largest PUT /v1/upload_to_stage body in bytes (413 above)"),
     ("max_running_queries", "queries producing rows at once; a query paused on unread pages "
                             "does not count (more: Failed, code 1067)"),
     ("max_running_queries_per_user", "queries of one user producing rows at once "
@@ -79,6 +80,8 @@ _ENGINE_LIMITS = [
     ("max_string_result_chars", "string_result_chars", 1, 1,
      "longest string a function or operator builds, in characters"),
     ("max_round_digits", "round_digits", 1, 1, "largest |digits| of ROUND and TRUNCATE"),
+    ("max_stage_mb", "stage_bytes", _MIB, 1,
+     "bytes all stages (uploaded files) may hold together, in MiB (more: Failed, code 1006)"),
     ("max_memory_mb", "server_memory_bytes", _MIB, 0,
      "memory budget shared by all running queries, in MiB (0: half the machine's memory)"),
 ]

@@ -89,3 +89,51 @@ def test_py_set_persists_to_the_next_statement(py_client):
 def test_py_failing_query_raises_its_error_with_code_1025(py_client):
     with pytest.raises(databend_py.errors.UnexpectedException, match='"code":1025'):
         py_client.execute("SELECT * FROM no_such_table")
+
+
+def test_driver_stream_load_uploads_to_the_stage_and_inserts(conn):
+    conn.exec("CREATE TABLE loaded (x INT, y VARCHAR)")
+    written = conn.stream_load("INSERT INTO loaded VALUES", [["1", "a"], ["2", "b,c"], ["3", "d"]])
+    assert written is not None
+    assert values(conn.query_iter("SELECT x, y FROM loaded ORDER BY x")) == [
+        (1, "a"), (2, "b,c"), (3, "d")]
+
+
+def test_driver_load_file_reads_a_local_csv(conn, tmp_path):
+    path = tmp_path / "rows.csv"
+    path.write_text("10,ten\n20,twenty\n")
+    conn.exec("CREATE TABLE from_file (x INT, y VARCHAR)")
+    conn.load_file("INSERT INTO from_file VALUES", str(path), format_options={"type": "CSV"})
+    assert values(conn.query_iter("SELECT x, y FROM from_file ORDER BY x")) == [
+        (10, "ten"), (20, "twenty")]
+
+
+def test_driver_cursor_executemany_inserts_every_row(server):
+    client = databend_driver.BlockingDatabendClient(
+        f"databend://root:@127.0.0.1:{server.port}/default?sslmode=disable")
+    cursor = client.cursor()
+    cursor.execute("CREATE TABLE many (x INT, y VARCHAR)")
+    cursor.executemany("INSERT INTO many VALUES (?, ?)", [(i, f"v{i}") for i in range(500)])
+    cursor.execute("SELECT count(*), sum(x), max(y) FROM many")
+    assert cursor.fetchall()[0].values() == (500, sum(range(500)), "v99")
+
+
+def test_py_insert_with_rows_goes_through_presign_and_the_stage_attachment(py_client):
+    py_client.execute("CREATE TABLE default.py_rows (x INT, y VARCHAR)")
+    py_client.execute("INSERT INTO default.py_rows (x, y) VALUES", [(1, "a"), (2, "b,c")])
+    _, rows = py_client.execute("SELECT x, y FROM default.py_rows ORDER BY x")
+    assert rows == [(1, "a"), (2, "b,c")]
+
+
+def test_py_client_insert_uses_copy_into(py_client):
+    py_client.execute("CREATE TABLE default.py_copy (x INT, y VARCHAR)")
+    py_client.insert("default", "py_copy", [(5, "five"), (6, "six")])
+    _, rows = py_client.execute("SELECT x, y FROM default.py_copy ORDER BY x")
+    assert rows == [(5, "five"), (6, "six")]
+
+
+def test_py_upload_to_stage_then_list(py_client):
+    path = py_client.upload_to_stage("@~", "uploaded.csv", [(1, "x")])
+    assert path == "@~/uploaded.csv"
+    _, rows = py_client.execute("LIST @~/uploaded.csv")
+    assert rows[0][:2] == ("uploaded.csv", 5)

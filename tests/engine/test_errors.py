@@ -59,11 +59,17 @@ def test_unknown_setting_message(db):
     assert info.value.message == 'Unknown variable: "xxx"'
 
 
-def test_unknown_session_database_fails_at_execute():
-    s = engine.Database().session(database="nodb")
-    with pytest.raises(engine.EngineError) as info:
-        s.execute("SELECT 1")
-    assert info.value.code == 1003
+def test_unknown_session_database_fails_only_when_a_name_is_resolved_in_it():
+    db = engine.Database()
+    s = db.session(database="nodb")
+    assert list(s.execute("SELECT 1, database()")) == [(1, "nodb")]
+    for sql in ("SELECT * FROM t", "CREATE TABLE t (a INT)", "SHOW TABLES", "INSERT INTO t VALUES (1)"):
+        with pytest.raises(engine.EngineError) as info:
+            list(s.execute(sql))
+        assert info.value.code == 1003 and info.value.message == "Unknown database 'nodb'", sql
+    s.execute("CREATE DATABASE nodb")  # what dbt does next
+    s.execute("CREATE TABLE t (a INT)")
+    assert list(s.execute("SELECT count(*) FROM nodb.t")) == [(0,)]
 
 
 def test_failed_insert_inserts_nothing(db, run):

@@ -73,7 +73,7 @@ def test_anything_else_falls_back_to_the_grammar(sql):
 
 
 MALFORMED = [
-    "INSERT INTO t VALUES",
+    "INSERT INTO t VALUES (?)(?)",
     "INSERT INTO t VALUES (1,)",
     "INSERT INTO t VALUES (1) (2)",
     "INSERT INTO t VALUES (1),",

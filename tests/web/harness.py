@@ -122,10 +122,10 @@ class ScriptedSession:
     def __getattr__(self, name):
         return getattr(self._real, name)
 
-    def execute(self, sql, statement=None, query_id=None):
+    def execute(self, sql, statement=None, query_id=None, attachment=None):
         if sql in self._scripts:
             return self._scripts[sql](self._real)
-        return self._real.execute(sql, statement, query_id=query_id)
+        return self._real.execute(sql, statement, query_id=query_id, attachment=attachment)
 
 
 class ScriptedDatabase:
@@ -134,6 +134,15 @@ class ScriptedDatabase:
     def __init__(self):
         self.real = engine.Database()
         self.processes = self.real.processes  # KILL QUERY reaches the web queries through it
+        self.stages = self.real.stages  # uploads land in the real engine's stages
+
+    @property
+    def presigner(self):
+        return self.real.presigner
+
+    @presigner.setter
+    def presigner(self, value):  # the app's presigner serves the real engine's PRESIGN
+        self.real.presigner = value
         self.scripts = {}
         self.results: list[ScriptedResult] = []
 

@@ -199,6 +199,17 @@ def test_format_null_as_str_setting_decides(h):
     assert databend["data"] == [["NULL"]]
 
 
+def test_databend_py_gets_null_as_text_unless_its_session_says_otherwise(h):
+    # databend-py converts cells by type with int()/float() and knows only the text NULL
+    h.db.script("n", [("x", "Nullable(Int32)")], [[(None,)]])
+    py = {**DATABEND_HEADERS, "User-Agent": "databend-py/0.6.2"}
+    assert h.post("n", headers=py).json["data"] == [["NULL"]]
+    explicit = h.post("n", headers=py, session={"settings": {"format_null_as_str": "0"}}).json
+    assert explicit["data"] == [[None]]
+    other = {**DATABEND_HEADERS, "User-Agent": "databend-driver-python/0.34"}
+    assert h.post("n", headers=other).json["data"] == [[None]]
+
+
 def test_heartbeat_keeps_queries_alive_and_lists_the_gone_ones(h):
     a = h.post("SELECT 1").json
     h.clock.advance(50)

@@ -1,0 +1,105 @@
+"""Bulk-load benchmark: a CSV file through COPY INTO (embedded) and through databend-driver's
+stream_load (HTTP, a real `twistd queryhttp`), beside sqlite3's executemany of the same rows and
+the floor: Python's csv module reading the file.
+
+    python -m bench.load                  # 1,000,000 rows
+    python -m bench.load --rows 100000
+
+Rows are (id INT, name VARCHAR, score DOUBLE, flag BOOLEAN). Every number is rows per second of
+one run, all measured in the same process run (each with gc.collect() before it, the inputs
+gc.freeze()-d); the ratio
+column is the floor's time over the engine's (1.0 = as fast as reading the CSV in Python; the
+goal for COPY INTO is >= 0.5). stream_load includes the upload, the HTTP round trips and the
+server's COPY; sqlite3 gets the rows already parsed (its executemany is C code).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gc
+import io
+import sqlite3
+import time
+
+import engine
+from bench.server_process import ServerProcess, queryhttp_command
+from engine.stages import parse_location
+
+
+def make_csv(rows: int) -> bytes:
+    return "".join(f"{i},name{i % 1000},{i * 0.5},{'true' if i % 2 else 'false'}\n"
+                   for i in range(rows)).encode()
+
+
+def timed(fn) -> float:
+    gc.collect()
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def floor(data: bytes) -> None:
+    for _ in csv.reader(io.StringIO(data.decode())):
+        pass
+
+
+def copy_into(data: bytes) -> None:
+    db = engine.Database()
+    session = db.session()
+    session.execute("CREATE TABLE t (id INT, name VARCHAR, score DOUBLE, flag BOOLEAN)")
+    db.stages.put("root", parse_location("@~/data.csv"), data)
+    answer = list(session.execute("COPY INTO t FROM @~/data.csv FILE_FORMAT = (TYPE = CSV)"))
+    assert answer[0][1] == data.count(b"\n"), answer
+
+
+def sqlite_executemany(rows: list) -> None:
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE t (id INTEGER, name TEXT, score REAL, flag INTEGER)")
+    db.executemany("INSERT INTO t VALUES (?, ?, ?, ?)", rows)
+    db.commit()
+
+
+def stream_load(port: int, rows: list) -> None:
+    import databend_driver  # noqa: PLC0415 - a test extra, only this measurement needs it
+
+    conn = databend_driver.BlockingDatabendClient(
+        f"databend://root:@127.0.0.1:{port}/default?sslmode=disable").get_conn()
+    conn.exec("DROP TABLE IF EXISTS t")
+    conn.exec("CREATE TABLE t (id INT, name VARCHAR, score DOUBLE, flag BOOLEAN)")
+    conn.stream_load("INSERT INTO t VALUES", rows)
+    count = conn.query_row("SELECT count(*) FROM t").values()[0]
+    assert count == len(rows), count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--no-http", action="store_true", help="skip stream_load over HTTP")
+    args = parser.parse_args()
+    list(engine.Database().session().execute("SELECT 1"))  # the parser is built once, not timed
+    data = make_csv(args.rows)
+    text_rows = [r for r in csv.reader(io.StringIO(data.decode()))]
+    typed_rows = [(int(a), b, float(c), d == "true") for a, b, c, d in text_rows]
+    gc.collect()
+    gc.freeze()  # the inputs are not what is measured: collections should not walk them
+    results = [("floor: csv module reads the file", timed(lambda: floor(data)))]
+    results.append(("queryhttp COPY INTO (embedded)", timed(lambda: copy_into(data))))
+    results.append(("sqlite3 executemany (rows parsed)", timed(lambda: sqlite_executemany(typed_rows))))
+    if not args.no_http:
+        server = ServerProcess(queryhttp_command("--max_upload_bytes", str(1 << 30)),
+                               name="queryhttp")
+        try:
+            results.append(("queryhttp stream_load (HTTP, driver)",
+                            timed(lambda: stream_load(server.port, text_rows))))
+        finally:
+            server.stop()
+    base = results[0][1]
+    print(f"| load of {args.rows:,} rows | rows/s | floor time / time |")
+    print("|---|---:|---:|")
+    for name, seconds in results:
+        print(f"| {name} | {args.rows / seconds:,.0f} | {base / seconds:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()

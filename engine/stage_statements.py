@@ -1,0 +1,170 @@
+"""Stage statements: LIST, REMOVE, PRESIGN and COPY INTO <table> FROM @stage.
+
+Result columns follow Databend 1.2.453 (its embedded build answered LIST and COPY INTO over a
+file-system stage): LIST gives name, size, md5, last_modified ('YYYY-MM-DD HH:MM:SS.fff +0000')
+and creator; COPY INTO one row per loaded file (File, Rows_loaded, Errors_seen, First_error,
+First_error_line), none when every file was loaded before (its load history: a file is loaded
+once unless FORCE = TRUE, or until it changes). PRESIGN answers method, headers and url as the
+docs show; the URL is made by the server (`Database.presigner`), which serves it.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from engine import types as T
+from engine.errors import BadArguments, EngineError, Unimplemented
+from engine.insert_plan import column_plan, insert_plan
+from engine.result import Column, Progress, Result
+from engine.stage_load import FileFormat, LoadTarget, read_file_rows, truthy
+from engine.stage_objects import resolve_file_format
+from engine.stages import StageLocation, parse_location
+from grammar import ast as A
+
+STORAGE_UNSUPPORTED = 3902  # Databend's StorageUnsupported (PRESIGN without a server)
+DEFAULT_EXPIRE_SECS = 3600
+MAX_EXPIRE_SECS = 7 * 24 * 3600
+
+_NULLABLE_STRING = T.STRING.as_nullable(True)
+_LIST_COLUMNS = [("name", T.STRING), ("size", T.UINT64), ("md5", _NULLABLE_STRING),
+                 ("last_modified", T.STRING), ("creator", _NULLABLE_STRING)]
+_INT32 = T.SqlType("Int32")
+_COPY_COLUMNS = [("File", T.STRING), ("Rows_loaded", _INT32), ("Errors_seen", _INT32),
+                 ("First_error", _NULLABLE_STRING), ("First_error_line", _INT32.as_nullable(True))]
+_PRESIGN_COLUMNS = [("method", T.STRING), ("headers", T.STRING), ("url", T.STRING)]
+# COPY options accepted (those without an effect here are accepted for compatibility)
+_COPY_OPTIONS = frozenset({"files", "pattern", "file_format", "purge", "force", "on_error",
+                           "size_limit", "max_files", "split_size", "disable_variant_check",
+                           "return_failed_only", "column_match_mode"})
+_ON_ERROR = {"abort": "abort", "continue": "continue", "skip_file": "skip_file"}
+
+
+def _rows(names_types, rows, progress: Progress | None = None) -> Result:
+    schema = [Column(n, t.display()) for n, t in names_types]
+    return Result(schema, iter([rows]), progress=progress or Progress(),
+                  types=[t for _, t in names_types])
+
+
+def _listed_time(epoch: float) -> str:
+    moment = datetime.datetime.fromtimestamp(epoch, datetime.UTC)
+    return moment.strftime("%Y-%m-%d %H:%M:%S.") + f"{moment.microsecond // 1000:03d} +0000"
+
+
+def _no_pattern(pattern) -> None:
+    if pattern is not None:
+        raise Unimplemented("PATTERN is not supported yet: name the files (FILES = (...)) or a "
+                            "folder (@stage/folder/)")
+
+
+def list_stage(session, ctx, stmt: A.ListStage) -> Result:
+    """LIST @stage[/path] (REMOVE: the same files, removed; REMOVE answers no rows)."""
+    _no_pattern(stmt.pattern)
+    location = parse_location(stmt.location)
+    stages = ctx.session.db.stages
+    if stmt.remove:
+        stages.remove(ctx.user, location)
+        return _rows([], [])
+    files = stages.list(ctx.user, location)
+    rows = [(path, len(f.data), None, _listed_time(f.last_modified), None) for path, f in files]
+    return _rows(_LIST_COLUMNS, rows)
+
+
+def presign(session, ctx, stmt: A.Presign) -> Result:
+    """PRESIGN [UPLOAD | DOWNLOAD] @stage/path [EXPIRE = n]: a URL of this server that lets
+    its holder PUT (upload) or GET (download) that one file without credentials until it expires."""
+    presigner = getattr(ctx.session.db, "presigner", None)
+    if presigner is None:
+        raise EngineError("storage doesn't support presign operation.", code=STORAGE_UNSUPPORTED,
+                          position=stmt.pos)
+    expire = DEFAULT_EXPIRE_SECS if stmt.expire is None else stmt.expire
+    if not 1 <= expire <= MAX_EXPIRE_SECS:
+        raise BadArguments(f"EXPIRE must be between 1 and {MAX_EXPIRE_SECS} seconds, not {expire}",
+                           position=stmt.pos)
+    location = parse_location(stmt.location)
+    if not location.path or location.path.endswith("/"):
+        raise BadArguments("PRESIGN needs a file path, e.g. @~/data.csv", position=stmt.pos)
+    ctx.session.db.stages.check_stage(location)
+    method = "PUT" if stmt.method == "UPLOAD" else "GET"
+    headers, url = presigner(method, ctx.user, location, expire)
+    return _rows(_PRESIGN_COLUMNS, [(method, headers, url)])
+
+
+def copy_into_table(session, ctx, stmt: A.CopyIntoTable) -> Result:
+    """COPY INTO t [(cols)] FROM @stage[/path] [FILES = (...)] [FILE_FORMAT = (...)] [PURGE]
+    [FORCE] [ON_ERROR]: every file read in steps, all rows appended together at the end."""
+    options = dict(stmt.options)
+    unknown = sorted(set(options) - _COPY_OPTIONS)
+    if unknown:
+        raise BadArguments(f"unknown COPY option {unknown[0].upper()}", position=stmt.pos)
+    _no_pattern(options.get("pattern"))
+    file_format = options.get("file_format", ())
+    if isinstance(file_format, str):
+        raise BadArguments("FILE_FORMAT takes options in parentheses: FILE_FORMAT = (TYPE = CSV)",
+                           position=stmt.pos)
+    location = parse_location(stmt.location)
+    stages = ctx.session.db.stages
+    stages.check_stage(location)
+    named = stages.named.get(location.stage)  # a named stage's own format and copy options
+    if named is not None:
+        options = {**named.copy_options, **options}
+    fmt = FileFormat.from_options(resolve_file_format(
+        stages, {**(named.file_format if named else {}),
+                 **{str(k).lower(): str(v) for k, v in file_format}}))
+    on_error = _ON_ERROR.get(str(options.get("on_error", "abort")).lower())
+    if on_error is None:
+        raise BadArguments(f"ON_ERROR must be ABORT, CONTINUE or SKIP_FILE, not "
+                           f"{options['on_error']!r}", position=stmt.pos)
+    database, name = ctx.resolve_table_name(stmt.table)
+    table = ctx.catalog.table(database, name, stmt.pos)
+    positions = column_plan(table, stmt.columns)
+    converters, fill = insert_plan(table, positions)
+    files = _chosen_files(ctx, location, options.get("files"))
+    force = truthy(options.get("force", "false"))
+    history = table.copied_files
+    owner = (ctx.user, location.stage)
+    if not force:
+        files = [(path, f) for path, f in files if history.get((*owner, path)) != f.last_modified]
+    progress = Progress()
+    steps = _copy_steps(ctx, table, LoadTarget.of(table, positions, converters, fill), fmt,
+                        on_error, files, location, truthy(options.get("purge", "false")),
+                        history, owner, progress)
+    return Result([Column(n, t.display()) for n, t in _COPY_COLUMNS], steps, progress=progress,
+                  types=[t for _, t in _COPY_COLUMNS])
+
+
+def _chosen_files(ctx, location: StageLocation, names) -> list:
+    """(path, StagedFile) of the files a COPY reads: FILES under the location's folder, else the
+    file the location names or every file under it."""
+    stages = ctx.session.db.stages
+    if names is None:
+        return stages.list(ctx.user, location)
+    if isinstance(names, str):
+        names = (names,)
+    folder = location.path if not location.path or location.path.endswith("/") else location.path + "/"
+    chosen = []
+    for file_name in names:
+        found = stages.list(ctx.user, StageLocation(location.stage, folder + file_name.lstrip("/")))
+        chosen.extend(found[:1])
+    return chosen
+
+
+def _copy_steps(ctx, table, target, fmt, on_error, files, location, purge, history, owner,
+                progress):
+    loaded, answer = [], []
+    for path, staged in files:
+        outcome = yield from read_file_rows(ctx, fmt, staged.data, f"@{location.stage}/{path}",
+                                            target, on_error)
+        loaded.append((path, staged, outcome))
+        answer.append((path, len(outcome.rows), outcome.errors_seen, outcome.first_error,
+                       outcome.first_error_line))
+    rows = [row for _, _, outcome in loaded for row in outcome.rows]
+    table.append(rows)
+    ctx.memory.release()  # the rows are the table's now
+    stages = ctx.session.db.stages
+    for path, staged, _ in loaded:
+        history[(*owner, path)] = staged.last_modified
+        if purge:
+            stages.remove(ctx.user, StageLocation(location.stage, path))
+    progress.write_rows = len(rows)
+    progress.write_bytes = len(rows) * 8 * len(table.columns)
+    yield answer
