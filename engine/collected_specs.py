@@ -3,6 +3,8 @@ arg_min(x, y), sum_if(x, cond)...) into AggSpecs, for GROUP BY and window aggreg
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine import types as T
 from engine.errors import BadArguments, BadDataValueType, EngineError
 from engine.expr import AggSpec
@@ -49,6 +51,23 @@ def collected_spec(planner, node: A.FunctionCall, bind) -> AggSpec:
     result = entry.result(types) if types[0].name != "Null" else T.NULL
     return AggSpec(name, bound[0], node.distinct, result, extra=tuple(bound[1:]), params=tuple(params),
                    collected=entry)
+
+
+def unfiltered(node: A.FunctionCall) -> A.FunctionCall:
+    """agg(x, ...) FILTER (WHERE c) as agg(CASE WHEN c THEN x END, ...): the rows c does not
+    keep give the aggregated argument NULL, which every aggregate skips (COUNT(*) counts
+    CASE WHEN c THEN 1 END)."""
+    if node.filter is None:
+        return node
+    pos = node.pos
+    if node.star:
+        first, rest = A.Literal(1, "int", pos=pos), ()
+    elif node.args:
+        first, rest = node.args[0], node.args[1:]
+    else:
+        return replace(node, filter=None)
+    guarded = A.Case(None, ((node.filter, first),), None, pos=pos)
+    return replace(node, args=(guarded, *rest), star=False, filter=None)
 
 
 def _constant(planner, node, name):

@@ -4,6 +4,7 @@ the expression text in lower case, with parentheses only where precedence needs 
 from __future__ import annotations
 
 import decimal
+from dataclasses import replace
 
 from engine.types import type_from_ast
 from grammar import ast as A
@@ -121,6 +122,8 @@ def _bound(b: A.FrameBound) -> str:
 
 
 def _func(n: A.FunctionCall) -> str:
+    if n.filter is not None:
+        return f"{_func(replace(n, filter=None))} filter (where {display(n.filter)})"
     if n.star:
         return f"{n.name}(*)"
     args = [display(a) for a in n.args]

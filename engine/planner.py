@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import functions as F
 from engine import types as T
 from engine.binder import ExpressionBinder
-from engine.collected_specs import collected_spec
+from engine.collected_specs import collected_spec, unfiltered
 from engine.errors import (
     SEMANTIC,
     BadArguments,
@@ -408,6 +408,7 @@ class Planner(WindowPlanner, ExpressionBinder):
             return False
 
     def _agg_spec(self, node: A.FunctionCall, scope: Scope) -> AggSpec:
+        node = unfiltered(node)
         name = node.name
         for a in node.args:
             if has_aggregate(a):

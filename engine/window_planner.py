@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine import functions as F
 from engine import types as T
-from engine.collected_specs import collected_spec
+from engine.collected_specs import collected_spec, unfiltered
 from engine.errors import SEMANTIC, SYNTAX, BadArguments, EngineError, InvalidArgument
 from engine.expr import Expr, Plan, Project, Sort, Window, WindowFunc, may_be_null
 from engine.functions.collected import COLLECTED
@@ -164,7 +164,7 @@ class WindowPlanner:
         return node
 
     def _window_func(self, call: A.WindowCall, spec: A.WindowSpec, bind, place) -> WindowFunc:
-        func = call.func
+        func = unfiltered(call.func)
         name = func.name
         frame = self._frame(spec)
         if name in RANKING:

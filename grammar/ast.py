@@ -165,6 +165,7 @@ class FunctionCall(Node):
     distinct: bool = False
     star: bool = False
     params: tuple[Node, ...] = ()  # quantile_cont(0.5)(x): the parameters before the arguments
+    filter: Node | None = None  # agg(x) FILTER (WHERE condition)
 
 
 # ---------------------------------------------------------------- queries

@@ -3,12 +3,13 @@ and the GROUP BY forms GROUPING SETS, ROLLUP, CUBE and ALL."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
 
 from lark import Transformer, v_args
 
 from grammar import ast
-from grammar.rule_helpers import ident_name
+from grammar.rule_helpers import SemanticSyntaxError, ident_name
 
 
 @v_args(inline=True)
@@ -57,6 +58,12 @@ class WindowRules(Transformer):
     def parametric_call(self, name, params, args):
         """quantile_cont(0.5)(x): an aggregate with constant parameters before its arguments."""
         return ast.FunctionCall(ident_name(name).lower(), args or (), params=params, pos=(name.line, name.column))
+
+    def filtered_call(self, call, condition):
+        """agg(x) FILTER (WHERE condition)."""
+        if not isinstance(call, ast.FunctionCall) or call.filter is not None:
+            raise SemanticSyntaxError("FILTER applies to one aggregate call", call.pos, 6)
+        return replace(call, filter=condition)
 
     # ------------------------------------------------------------ GROUP BY forms
 

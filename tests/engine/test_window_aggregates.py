@@ -97,3 +97,24 @@ def test_collected_aggregate_errors(session, sql, code):
     with pytest.raises(engine.EngineError) as info:
         list(session.execute(sql))
     assert info.value.code == code
+
+
+def test_filter_clause_keeps_the_rows_its_condition_holds_for(session):
+    # agg(x) FILTER (WHERE c) (current Databend documentation; 1.2.453 lacks it)
+    schema, rows = answer(session, "SELECT g, sum(v) FILTER (WHERE v > 10), count(*) FILTER (WHERE f > 2), "
+                                   "count(s) FILTER (WHERE v > 5), median(v) FILTER (WHERE v < 40) FROM t "
+                                   "GROUP BY g ORDER BY g")
+    assert schema[1] == ("sum(v) filter (where v > 10)", "Nullable(Int64)")
+    assert schema[2] == ("count(*) filter (where f > 2)", "UInt64")
+    assert rows == [(1, 60, 1, 2, 15.0), (2, None, 2, 0, 5.0)]
+    _, rows = answer(session, "SELECT count(*) FILTER (WHERE v > 100), sum(v) FILTER (WHERE v > 100) FROM t")
+    assert rows == [(0, None)]
+    _, rows = answer(session, "SELECT v, sum(v) FILTER (WHERE v > 6) OVER (ORDER BY v) FROM t WHERE v IS NOT NULL "
+                              "ORDER BY v")
+    assert rows == [(5, None), (10, 10), (20, 30), (40, 70)]
+
+
+def test_filter_applies_to_a_call_only(session):
+    with pytest.raises(engine.EngineError) as info:
+        list(session.execute("SELECT g FILTER (WHERE v > 1) FROM t"))
+    assert info.value.code == 1005
