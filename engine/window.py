@@ -68,8 +68,14 @@ def build_window(plan, rt):
     memory = rt.memory
 
     def emit(rows):
-        """A finished partition's output rows, at most `step` of them per piece."""
+        """A finished partition's output rows, at most `step` of them per piece; None for a
+        step that only prepared (folded a large first frame a step of rows at a time)."""
         evaluators = [make(rows) for make in makers]
+        for ev in evaluators:
+            prepare = getattr(ev, "prepare", None)
+            if prepare is not None and len(rows) > step:
+                for _ in prepare(step):
+                    yield None
         n = len(rows)
         for lo in range(0, n, step):
             hi = min(lo + step, n)
@@ -96,6 +102,10 @@ def build_window(plan, rt):
             for key, group in groups:
                 if part and key != current:
                     for piece in emit(part):
+                        if piece is None:
+                            yield out
+                            out = []
+                            continue
                         if out and len(out) + len(piece) > step:
                             yield out
                             out = []
@@ -112,7 +122,7 @@ def build_window(plan, rt):
             out = []
         if part:
             for piece in emit(part):
-                yield piece
+                yield piece if piece is not None else []
         memory.release(held)
 
     return run

@@ -271,6 +271,16 @@ def make_aggregate(func, frame_of, running, peer_key=None):
             move = acc.move
             return [final(move(s, e)) for s, e in bounds]
 
+        def prepare(step):
+            """Fold the first row's frame (up to the whole partition) a step of rows at a time."""
+            if not rows:
+                return
+            (s, e), = frame.bounds(0, 1)[0]
+            for end in range(s + step, e + step, step):
+                acc.move(s, min(end, e))
+                yield
+
+        compute.prepare = prepare
         return compute
 
     return sliding

@@ -343,3 +343,25 @@ def test_window_computes_an_oversize_partition_in_budget_pieces(monkeypatch):
     # budget 100: partition 0 in three pieces, partition 1 in one; then the run with budget 8192
     assert spans == [100, 100, 50, 5, 250, 5]
     assert rows[:3] == [(0, 1), (0, 2), (0, 3)]
+
+
+def test_a_whole_partition_frame_is_folded_a_budget_of_rows_per_step(monkeypatch):
+    """The first frame of `sum(v) OVER (PARTITION BY k)` spans the 250-row partition: it is
+    folded in steps of at most the budget, not at once."""
+    from engine import window_functions
+
+    added = []
+    move = window_functions._Sliding.move
+
+    def recording(self, s, e):
+        added.append(max(e - self.e, 0))
+        return move(self, s, e)
+
+    monkeypatch.setattr(window_functions._Sliding, "move", recording)
+    result = _load(_session()).execute("SELECT k, sum(v) OVER (PARTITION BY k), "
+                                       "count(*) OVER (ORDER BY v ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) "
+                                       "FROM big")
+    sizes, _, rows = _steps(result)
+    assert max(added) <= BUDGET
+    assert max(sizes) <= BUDGET
+    assert sorted(r[1] for r in rows if r[0] == 0)[0] == sum(range(250))
