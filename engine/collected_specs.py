@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine import types as T
-from engine.errors import BadArguments, BadDataValueType, EngineError
+from engine.errors import SEMANTIC, BadArguments, BadDataValueType, EngineError
 from engine.expr import AggSpec
 from engine.functions.collected import COLLECTED
 from engine.scope import Scope
+from engine.window_calls import window_calls
 from grammar import ast as A
 
 
@@ -54,9 +55,14 @@ def collected_spec(planner, node: A.FunctionCall, bind) -> AggSpec:
 
 
 def unfiltered(node: A.FunctionCall) -> A.FunctionCall:
-    """agg(x, ...) FILTER (WHERE c) as agg(CASE WHEN c THEN x END, ...): the rows c does not
-    keep give the aggregated argument NULL, which every aggregate skips (COUNT(*) counts
+    """An aggregate call checked (no window call inside, as Databend) and with its FILTER
+    applied: agg(x, ...) FILTER (WHERE c) is agg(CASE WHEN c THEN x END, ...), the rows c does
+    not keep giving the aggregated argument NULL, which every aggregate skips (COUNT(*) counts
     CASE WHEN c THEN 1 END)."""
+    for part in (*node.args, *node.params, node.filter):
+        if part is not None and window_calls(part, []):
+            raise EngineError("aggregate function calls cannot contain window function calls", code=SEMANTIC,
+                              position=node.pos)
     if node.filter is None:
         return node
     pos = node.pos

@@ -7,7 +7,7 @@ from engine import types as T
 from engine.errors import SEMANTIC, BadArguments, EngineError
 from engine.expr import Aggregate, Expr, SetOp
 from engine.scope import has_aggregate
-from engine.window_planner import window_calls
+from engine.window_calls import window_calls
 from grammar import ast as A
 
 
@@ -37,6 +37,9 @@ def dedupe_keys(group_asts: list, sets):
     unique: list = []
     where = []
     for g in group_asts:
+        if window_calls(g, []):
+            raise EngineError("GROUP BY items can't contain aggregate functions or window functions", code=SEMANTIC,
+                              position=getattr(g, "pos", None))
         if g not in unique:
             unique.append(g)
         where.append(unique.index(g))

@@ -52,7 +52,8 @@ from engine.scope import (
     split_and,
 )
 from engine.system import is_virtual_database, virtual_table
-from engine.window_planner import WindowPlanner, window_calls
+from engine.window_calls import window_calls
+from engine.window_planner import WindowPlanner
 from grammar import ast as A
 
 
@@ -166,6 +167,9 @@ class Planner(WindowPlanner, ExpressionBinder):
             self._from_item(q.from_, rels, pool, parent, ctes)
         scope = Scope([c for r in rels for c in r.columns], parent, ctes=ctes)
         if q.where is not None:
+            if window_calls(q.where, []):
+                raise EngineError("Where clause can't contain aggregate or window functions", code=SEMANTIC,
+                                  position=q.where.pos)
             pool.extend(split_and(self.bind_where(q.where, scope)))
         plan = self._join_rels(rels, pool)
 
@@ -190,6 +194,8 @@ class Planner(WindowPlanner, ExpressionBinder):
                 return self.bind(node, scope, aliases=names)
 
         if q.having is not None:
+            if window_calls(q.having, []):
+                raise EngineError("Having clause can't contain window functions", code=SEMANTIC, position=q.having.pos)
             plan = Filter(plan.layout, plan.types, child=plan, predicate=self._boolean(bind_out(q.having, having_aliases)))
         # window functions (select list, QUALIFY, ORDER BY) run after HAVING, before QUALIFY
         calls: list = []

@@ -10,6 +10,7 @@ from engine.errors import SEMANTIC, SYNTAX, BadArguments, EngineError, InvalidAr
 from engine.expr import Expr, Plan, Project, Sort, Window, WindowFunc, may_be_null
 from engine.functions.collected import COLLECTED
 from engine.scope import Scope
+from engine.window_calls import window_calls
 from engine.window_functions import RANKING, VALUE
 from grammar import ast as A
 
@@ -19,32 +20,6 @@ WINDOW_ONLY = RANKING | VALUE
 # without, the whole partition
 RUNNING_FRAME = ("RANGE", ("UNBOUNDED PRECEDING", None), ("CURRENT ROW", None))
 WHOLE_FRAME = ("ROWS", ("UNBOUNDED PRECEDING", None), ("UNBOUNDED FOLLOWING", None))
-
-
-def window_calls(node, out: list) -> list:
-    """The window calls in an expression AST (not those of subqueries), in order, each once."""
-    if isinstance(node, A.WindowCall):
-        if node not in out:
-            out.append(node)
-        return out
-    if isinstance(node, (A.ScalarSubquery, A.Exists)) or not isinstance(node, A.Node):
-        return out
-    if isinstance(node, A.InSubquery):
-        return window_calls(node.operand, out)
-    for name in node.__dataclass_fields__:
-        if name == "pos":
-            continue
-        v = getattr(node, name)
-        if isinstance(v, A.Node):
-            window_calls(v, out)
-        elif isinstance(v, tuple):
-            for x in v:
-                if isinstance(x, A.Node):
-                    window_calls(x, out)
-                elif isinstance(x, tuple):
-                    for y in x:
-                        window_calls(y, out)
-    return out
 
 
 def window_parts(call: A.WindowCall, named: dict) -> list:
@@ -201,9 +176,6 @@ class WindowPlanner:
         if name not in F.AGGREGATES:
             raise EngineError(f"function {name} is not a window or aggregate function", code=SEMANTIC,
                               position=func.pos)
-        for a in func.args:
-            if has_window(a):
-                raise EngineError("window function calls cannot be nested", code=SEMANTIC, position=func.pos)
         if name in COLLECTED:
             spec_ = collected_spec(self, func, bind)
             positions = [place(spec_.arg), *(place(x) for x in spec_.extra)]
@@ -264,3 +236,6 @@ class WindowPlanner:
 
 def has_window(node) -> bool:
     return bool(window_calls(node, []))
+
+
+__all__ = ["WindowPlanner", "has_window", "resolve_window", "window_calls", "window_parts"]

@@ -110,11 +110,17 @@ ERRORS = [
     ("SELECT ntile(g) OVER () FROM w", 2004),
     ("SELECT lag(v, g) OVER () FROM w", 2004),
     ("SELECT g FROM w QUALIFY row_number() OVER p = 1 WINDOW p AS (PARTITION BY g)", 1005),
+    ("SELECT g, count(*) FROM w GROUP BY g HAVING row_number() OVER () > 0", 1065),
+    ("SELECT g FROM w GROUP BY row_number() OVER ()", 1065),
+    ("SELECT sum(row_number() OVER ()) OVER () FROM w", 1065),
+    ("SELECT sum(row_number() OVER ()) FROM w", 1065),
+    ("SELECT g, v, lag(v, 1, 'x') OVER () FROM w", 1006),
 ]
 
 
 @pytest.mark.parametrize("sql, code", ERRORS)
 def test_window_errors(session, sql, code):
+    # codes as Databend 1.2.453 answers
     with pytest.raises(engine.EngineError) as info:
         list(session.execute(sql))
     assert info.value.code == code
@@ -127,6 +133,10 @@ def test_the_same_window_call_in_a_subquery_and_its_query_are_separate(session):
     _, rows = answer(session, "SELECT rn, row_number() OVER () FROM (SELECT row_number() OVER (ORDER BY v DESC) rn "
                               "FROM w) ORDER BY rn")
     assert [r[0] for r in rows] == [1, 2, 3, 4, 5, 6]
+
+
+def test_qualify_without_window_functions_filters_rows(session):
+    assert answer(session, "SELECT g FROM w QUALIFY g > 1")[1] == [(2,), (2,)]
 
 
 def test_window_over_a_grouped_query_and_qualify_with_aggregates(session):
