@@ -149,14 +149,8 @@ class Planner(WindowPlanner, ExpressionBinder):
     # ------------------------------------------------------------ SELECT
 
     def _select(self, q: A.Select, parent: Scope | None, ctes) -> tuple[Plan, list[str]]:
-        # window names and planned window calls belong to this SELECT (not to its subqueries)
-        outer_windows, outer_columns = self.named_windows, self.window_columns
-        self._set_named_windows(q)
-        self.window_columns = {}
-        try:
+        with self.windows_of(q):
             return self._select_body(q, parent, ctes)
-        finally:
-            self.named_windows, self.window_columns = outer_windows, outer_columns
 
     def _select_body(self, q: A.Select, parent: Scope | None, ctes) -> tuple[Plan, list[str]]:
         if q.from_ is None:
@@ -197,13 +191,7 @@ class Planner(WindowPlanner, ExpressionBinder):
             if window_calls(q.having, []):
                 raise EngineError("Having clause can't contain window functions", code=SEMANTIC, position=q.having.pos)
             plan = Filter(plan.layout, plan.types, child=plan, predicate=self._boolean(bind_out(q.having, having_aliases)))
-        # window functions (select list, QUALIFY, ORDER BY) run after HAVING, before QUALIFY
-        calls: list = []
-        for node in [*select_asts, q.qualify, *(o.expr for o in q.order_by)]:
-            if node is not None:
-                window_calls(node, calls)
-        if calls:
-            plan = self._plan_windows(plan, calls, bind_out)
+        plan = self._plan_windows(plan, q, select_asts, bind_out)  # after HAVING, before QUALIFY
         select_exprs = [bind_out(a) for a in select_asts]
         if q.qualify is not None:
             plan = Filter(plan.layout, plan.types, child=plan, predicate=self._boolean(bind_out(q.qualify)))

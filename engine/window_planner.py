@@ -3,6 +3,8 @@ Window plan nodes over rows sorted by (partition, order) (a mixin of the stateme
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from engine import functions as F
 from engine import types as T
 from engine.collected_specs import collected_spec, unfiltered
@@ -82,17 +84,26 @@ class WindowPlanner:
 
     named_windows: dict = {}
 
-    def _set_named_windows(self, q: A.Select) -> None:
-        named = {}
-        for w in q.windows:
-            named[w.name.lower()] = w.spec
-        self.named_windows = named
+    @contextmanager
+    def windows_of(self, q: A.Select):
+        """While planning `q`: its named windows, and the window calls planned for it (not those
+        of its subqueries, planned with their own)."""
+        outer = self.named_windows, self.window_columns
+        self.named_windows = {w.name.lower(): w.spec for w in q.windows}
+        self.window_columns = {}
+        try:
+            yield
+        finally:
+            self.named_windows, self.window_columns = outer
 
-    def _plan_windows(self, plan: Plan, calls: list, bind) -> Plan:
-        """Window nodes computing `calls` over `plan` (one per distinct PARTITION BY / ORDER BY);
-        afterwards each call binds to its output column."""
-        if self.window_columns is None:
-            self.window_columns = {}
+    def _plan_windows(self, plan: Plan, q: A.Select, select_asts, bind) -> Plan:
+        """Window nodes computing the window calls of the select list, QUALIFY and ORDER BY
+        over `plan` (one per distinct PARTITION BY / ORDER BY); afterwards each call binds to
+        its output column."""
+        calls: list = []
+        for node in [*select_asts, q.qualify, *(o.expr for o in q.order_by)]:
+            if node is not None:
+                window_calls(node, calls)
         groups: dict = {}
         for call in calls:
             spec = resolve_window(call, self.named_windows)
