@@ -3,6 +3,7 @@ Window plan nodes over rows sorted by (partition, order) (a mixin of the stateme
 
 from __future__ import annotations
 
+import decimal
 from contextlib import contextmanager
 
 from engine import functions as F
@@ -152,7 +153,7 @@ class WindowPlanner:
     def _window_func(self, call: A.WindowCall, spec: A.WindowSpec, bind, place) -> WindowFunc:
         func = unfiltered(call.func)
         name = func.name
-        frame = self._frame(spec)
+        frame = self._frame(spec, bind)
         if name in RANKING:
             params = ()
             if name == "ntile":
@@ -222,7 +223,7 @@ class WindowPlanner:
             raise InvalidArgument(f"{what} must be greater than 0", position=func.pos)
         return e.value
 
-    def _frame(self, spec: A.WindowSpec) -> tuple:
+    def _frame(self, spec: A.WindowSpec, bind) -> tuple:
         f = spec.frame
         if f is None:
             return RUNNING_FRAME if spec.order_by else WHOLE_FRAME
@@ -231,14 +232,24 @@ class WindowPlanner:
             offset = None
             if b.offset is not None:
                 e = self.bind(b.offset, Scope([]))
-                if e.kind != "const" or not isinstance(e.value, (int, float)) or isinstance(e.value, bool) \
-                        or e.value < 0:
+                if e.kind != "const" or not isinstance(e.value, (int, float, decimal.Decimal)) \
+                        or isinstance(e.value, bool) or e.value < 0:
                     raise EngineError("a window frame offset must be a non-negative number", code=SEMANTIC,
                                       position=b.pos)
                 offset = e.value
-                if f.units == "RANGE" and len(spec.order_by) != 1:
-                    raise EngineError("a RANGE frame with an offset needs exactly one ORDER BY key",
-                                      code=SEMANTIC, position=b.pos)
+                if f.units == "RANGE":
+                    if len(spec.order_by) != 1:
+                        raise EngineError("a RANGE frame with an offset needs exactly one ORDER BY key",
+                                          code=SEMANTIC, position=b.pos)
+                    key_type = bind(spec.order_by[0].expr).type
+                    if not key_type.is_numeric:
+                        raise EngineError(f"a RANGE frame with an offset needs a numeric ORDER BY key, not "
+                                          f"{key_type.display()}", code=SEMANTIC, position=b.pos)
+                    # the offset in the key's arithmetic
+                    if key_type.name == "Decimal":
+                        offset = decimal.Decimal(str(offset))
+                    elif key_type.is_float:
+                        offset = float(offset)
             bounds.append((b.kind, offset))
         if bounds[0][0] == "UNBOUNDED FOLLOWING" or bounds[1][0] == "UNBOUNDED PRECEDING":
             raise EngineError("invalid window frame bounds", code=SEMANTIC, position=f.pos)

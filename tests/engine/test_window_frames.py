@@ -181,3 +181,18 @@ def test_range_frames_of_null_rows_as_databend_answers(nulls, expected_null_rows
     else:
         assert by_value[1] == (3, 3, 0, 1, 1, 3, 8, 0)
         assert by_value[15] == (1, 1, 5, 1, 0, 6, 3, 1)
+
+
+def test_range_offsets_follow_the_key_type():
+    s = engine.Database().session()
+    list(s.execute("CREATE TABLE k (s VARCHAR, d DECIMAL(10, 2), f DOUBLE, i INT)"))
+    list(s.execute("INSERT INTO k VALUES ('a', 1.25, 1.5, 1), ('b', 2.50, 2.5, 3), ('c', 2.75, 3.0, 4)"))
+    frame = "RANGE BETWEEN 1.5 PRECEDING AND CURRENT ROW"
+    assert list(s.execute(f"SELECT sum(f) OVER (ORDER BY d {frame}) FROM k ORDER BY d")) == [(1.5,), (4.0,), (7.0,)]
+    assert list(s.execute(f"SELECT sum(f) OVER (ORDER BY i {frame}) FROM k ORDER BY i")) == [(1.5,), (2.5,), (5.5,)]
+    with pytest.raises(engine.EngineError) as info:
+        list(s.execute(f"SELECT sum(f) OVER (ORDER BY s {frame}) FROM k"))
+    assert info.value.code == 1065
+    with pytest.raises(engine.EngineError) as info:
+        list(s.execute("SELECT sum(f) OVER (ORDER BY d, i RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM k"))
+    assert info.value.code == 1065
