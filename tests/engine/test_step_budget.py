@@ -252,6 +252,7 @@ def test_order_by_limit_at_and_above_the_budget(limit, offset):
     ("SELECT number FROM numbers(1000) INTERSECT SELECT number FROM numbers(300)", 300),
     ("SELECT number % 7, number % 3, count(*) FROM numbers(3000) GROUP BY ROLLUP(number % 7, number % 3)", 29),
     ("SELECT number, row_number() OVER (ORDER BY number DESC) FROM numbers(1000)", 1000),
+    ("SELECT number % 300, median(number), string_agg(to_varchar(number)) FROM numbers(3000) GROUP BY 1", 300),
 ])
 def test_every_operator_emits_at_most_the_budget_per_step(sql, count):
     sizes, _, rows = _steps(_load(_session()).execute(sql))
