@@ -491,14 +491,18 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
               for a in aggs]
         cnt = [0] * len(aggs)
         held = [0] * len(aggs)  # memory: values of each DISTINCT set or collected list charged so far
+        seen = False  # any input row (the empty grouping set of no rows is no group)
         for batch in child_run(p):
             if batch:
+                seen = True
                 step(batch, p, st, cnt)
                 for i in distinct_slots:
                     held[i] = charge_growth(rt.memory, st[i], held[i], HASH_ENTRY_BYTES)
                 for i in collected:
                     held[i] = charge_growth(rt.memory, st[i], held[i], LIST_SLOT_BYTES)
             yield []
+        if plan.grouping_set and not seen:
+            return
         row = []
         for i, a in enumerate(aggs):
             v = st[i]

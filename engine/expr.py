@@ -172,6 +172,7 @@ class Aggregate(Plan):
     child: Plan = None
     keys: list = field(default_factory=list)
     aggs: list = field(default_factory=list)
+    grouping_set: bool = False  # one set of GROUPING SETS: no input rows, no group (even for ())
 
     def children(self):
         return [self.child]

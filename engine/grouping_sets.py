@@ -104,6 +104,6 @@ def grouping_sets_plan(layout, types, child, keys, grouping_keys, aggs, sets):
                     for i, k in enumerate(keys)]
         set_keys += [Expr("const", T.UINT32, value=grouping_value(positions, grouped))
                      for positions in grouping_keys]
-        node = Aggregate(layout, types, child=child, keys=set_keys, aggs=aggs)
+        node = Aggregate(layout, types, child=child, keys=set_keys, aggs=aggs, grouping_set=True)
         plan = node if plan is None else SetOp(layout, types, op="UNION", all=True, left=plan, right=node)
     return plan

@@ -83,3 +83,12 @@ def test_grouping_errors(session, sql, code):
     with pytest.raises(engine.EngineError) as info:
         list(session.execute(sql))
     assert info.value.code == code
+
+
+def test_the_empty_grouping_set_of_no_rows_is_no_group():
+    # as Databend 1.2.453 answers
+    s = engine.Database().session()
+    list(s.execute("CREATE TABLE e (g INT)"))
+    assert list(s.execute("SELECT count(*) FROM e GROUP BY GROUPING SETS (())")) == []
+    list(s.execute("INSERT INTO e VALUES (1), (1)"))
+    assert list(s.execute("SELECT count(*) FROM e GROUP BY GROUPING SETS (())")) == [(2,)]
