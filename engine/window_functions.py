@@ -483,7 +483,7 @@ def _final(func):
                 if count == 0:
                     return None
                 return context.divide(decimal.Decimal(total), count).quantize(
-                    unit, rounding=decimal.ROUND_HALF_UP, context=context)
+                    unit, rounding=decimal.ROUND_DOWN, context=context)
 
             return mean
 

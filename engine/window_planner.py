@@ -203,6 +203,9 @@ class WindowPlanner:
             arg = self._cast(arg, T.FLOAT64.as_nullable(True), True)
         spec_ = self._agg_spec_of(func, arg)
         t = spec_.type if name == "count" else spec_.type.as_nullable(True)
+        if name == "avg" and arg.type.name == "Decimal":
+            # Databend 1.2.453: a window AVG of a Decimal keeps at least 4 decimal places
+            t = T.SqlType("Decimal", True, 38 if arg.type.precision <= 38 else 76, max(arg.type.scale, 4))
         return WindowFunc(name, [place(arg)], (), frame, t, distinct=func.distinct)
 
     def _window_constant(self, func: A.FunctionCall, index: int, name: str, positive=False) -> int:

@@ -1,6 +1,8 @@
 """Window functions: ranking, value and aggregate functions OVER (PARTITION BY .. ORDER BY ..),
 named windows, QUALIFY, result types and column names (as Databend 1.2.453 answers)."""
 
+import decimal
+
 import pytest
 
 import engine
@@ -147,3 +149,17 @@ def test_window_over_a_grouped_query_and_qualify_with_aggregates(session):
 def test_explain_shows_the_window(session):
     lines = [r[0].strip() for r in session.execute("EXPLAIN SELECT row_number() OVER (PARTITION BY g ORDER BY v) FROM w")]
     assert "Window functions: row_number" in lines
+
+
+def test_decimal_and_string_window_aggregates():
+    # as Databend 1.2.453 answers: a window AVG of a Decimal keeps at least 4 decimal places
+    s = engine.Database().session()
+    list(s.execute("CREATE TABLE dd (d DECIMAL(10, 2), s VARCHAR)"))
+    list(s.execute("INSERT INTO dd VALUES (1.25, 'x'), (2.50, 'y'), (3.10, NULL)"))
+    schema, rows = answer(s, "SELECT avg(d) OVER (), sum(d) OVER (ORDER BY d), avg(d) OVER (ORDER BY d ROWS BETWEEN "
+                             "1 PRECEDING AND CURRENT ROW), min(s) OVER (ORDER BY d), max(s) OVER () FROM dd ORDER BY d")
+    assert [t for _, t in schema] == ["Nullable(Decimal(38, 4))", "Nullable(Decimal(38, 2))",
+                                      "Nullable(Decimal(38, 4))", "Nullable(String)", "Nullable(String)"]
+    D = decimal.Decimal
+    assert rows == [(D("2.2833"), D("1.25"), D("1.2500"), "x", "y"), (D("2.2833"), D("3.75"), D("1.8750"), "x", "y"),
+                    (D("2.2833"), D("6.85"), D("2.8000"), "x", "y")]
