@@ -71,8 +71,8 @@ CASES = [
      [("g", "Nullable(Int32)"), ("v", "Nullable(Int32)")], [(1, 10), (2, 5), (None, 7)]),
     ("SELECT g, v FROM w ORDER BY row_number() OVER (ORDER BY v DESC)",
      [("g", "Nullable(Int32)"), ("v", "Nullable(Int32)")], [(1, 20), (1, 20), (1, 10), (None, 7), (2, 5), (2, None)]),
-    ("SELECT sum(v) OVER (p ORDER BY v) FROM w WINDOW p AS (PARTITION BY g) ORDER BY g, v",
-     [("sum(v) over ( p order by v )", "Nullable(Int64)")], [(10,), (50,), (50,), (5,), (5,), (7,)]),
+    ("SELECT sum(v) OVER q FROM w WINDOW p AS (PARTITION BY g), q AS (p ORDER BY v) ORDER BY g, v",
+     [("sum(v) over q", "Nullable(Int64)")], [(10,), (50,), (50,), (5,), (5,), (7,)]),
     ("SELECT any(v) OVER (PARTITION BY g) FROM w ORDER BY g, v",
      [("any(v) over ( partition by g )", "Nullable(Int32)")], [(10,), (10,), (10,), (5,), (5,), (7,)]),
     ("SELECT lag(v, -1) OVER (ORDER BY v) FROM w WHERE g = 1 ORDER BY v",
@@ -163,3 +163,12 @@ def test_decimal_and_string_window_aggregates():
     D = decimal.Decimal
     assert rows == [(D("2.2833"), D("1.25"), D("1.2500"), "x", "y"), (D("2.2833"), D("3.75"), D("1.8750"), "x", "y"),
                     (D("2.2833"), D("6.85"), D("2.8000"), "x", "y")]
+
+
+def test_an_inline_window_inherits_its_base_window(session):
+    """OVER (p ORDER BY v) takes p's PARTITION BY, as SQL and a WINDOW clause chain do
+    (Databend 1.2.453 drops the base window of an inline OVER; its named chains inherit)."""
+    schema, rows = answer(session, "SELECT sum(v) OVER (p ORDER BY v) FROM w WINDOW p AS (PARTITION BY g) "
+                                   "ORDER BY g, v")
+    assert schema == [("sum(v) over ( p order by v )", "Nullable(Int64)")]
+    assert rows == [(10,), (50,), (50,), (5,), (5,), (7,)]
