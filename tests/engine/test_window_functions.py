@@ -100,8 +100,9 @@ def test_not_null_argument_types(session):
 
 
 def test_count_distinct_over_skips_nulls(session):
-    _, rows = answer(session, "SELECT count(DISTINCT v) OVER (PARTITION BY g) FROM w ORDER BY g, v")
-    assert rows == [(2,), (2,), (2,), (1,), (1,), (1,)]
+    # as Databend 1.2.453 answers
+    _, rows = answer(session, "SELECT g, v, count(DISTINCT v) OVER (PARTITION BY g) FROM w ORDER BY g, v")
+    assert [r[2] for r in rows] == [2, 2, 2, 1, 1, 1]
 
 
 ERRORS = [
