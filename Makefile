@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install serve test lint bench clean dbt-env
+.PHONY: install serve test lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,17 +18,9 @@ install: $(BIN)/python
 serve: install
 	$(BIN)/twistd -n queryhttp --http_handler_host $(HOST) --http_handler_port $(PORT)
 
-test: install dbt-env
+test: install
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
-
-# dbt and its Databend adapter pin an older databend-sqlalchemy than the test extras: they get a
-# virtual environment of their own, used by tests/e2e/test_dbt.py
-dbt-env: .venv-dbt/bin/dbt
-
-.venv-dbt/bin/dbt:
-	$(PYTHON) -m venv .venv-dbt
-	.venv-dbt/bin/pip install -q "dbt-databend-cloud==1.8.1" "dbt-core==1.8.9" "setuptools<70"
 
 bench: install
 	$(BIN)/pip install -q ".[bench]"

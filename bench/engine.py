@@ -55,6 +55,11 @@ class QueryHTTPEngine:
                 for i in range(0, len(rows), LOAD_CHUNK_ROWS):
                     chunk = rows[i:i + LOAD_CHUNK_ROWS]
                     self._run(f"INSERT INTO {table} VALUES " + ", ".join(map(W.values_row, chunk)))
+            self._run(W.EV_DDL)
+            events = W.gen_events(t)
+            for i in range(0, len(events), LOAD_CHUNK_ROWS):
+                chunk = events[i:i + LOAD_CHUNK_ROWS]
+                self._run("INSERT INTO ev VALUES " + ", ".join(map(W.events_values_row, chunk)))
         except Exception as exc:
             raise Unavailable(f"loading the tables failed: {type(exc).__name__}: "
                               f"{str(exc)[:150]}") from exc
@@ -89,11 +94,14 @@ class SqliteEngine:
         self.conn.execute(W.D_DDL)
         self.conn.executemany("INSERT INTO t VALUES (?,?,?,?,?)", t)
         self.conn.executemany("INSERT INTO d VALUES (?,?,?)", d)
+        self.conn.execute(W.EV_DDL)
+        self.conn.executemany("INSERT INTO ev VALUES (?,?,?)",
+                              [(i, ts.isoformat(sep=" "), day.isoformat()) for i, ts, day in W.gen_events(t)])
         self.conn.commit()
         self.load_seconds = time.perf_counter() - t0
 
     def select(self, q):
-        return self.conn.execute(q["sql"]).fetchall()
+        return self.conn.execute(q.get("sqlite_sql", q["sql"])).fetchall()
 
     def reset_t2(self):
         self.conn.execute("DROP TABLE IF EXISTS t2")
@@ -121,7 +129,8 @@ class SqlglotEngine:
             raise Unavailable("sqlglot is not installed (pip install .[bench])") from None
         t0 = time.perf_counter()
         self.execute = execute
-        self.tables = {"t": Table(W.T_COLS, t), "d": Table(W.D_COLS, d)}
+        self.tables = {"t": Table(W.T_COLS, t), "d": Table(W.D_COLS, d),
+                       "ev": Table(("id", "ts", "d"), W.gen_events(t))}
         self.load_seconds = time.perf_counter() - t0
 
     def select(self, q):

@@ -4,6 +4,7 @@ Tables
   t  (big):  id INT, grp INT (0..99), val DOUBLE, name VARCHAR, flag BOOLEAN
   d  (dim):  gid INT (0..999), label VARCHAR, weight DOUBLE     -- 1,000 rows
   t2 (insert target): same columns as t, starts empty
+  ev (events): id INT, ts TIMESTAMP, d DATE -- derived from t (see gen_events)
 
 Every SELECT has a "floor": the same computation in plain idiomatic Python over lists of
 tuples (comprehensions, sorted/heapq, dict-based GROUP BY), roughly the best a pure-Python
@@ -13,6 +14,7 @@ anchors (perf/workload.py), so figures stay comparable with them. Standard libra
 from __future__ import annotations
 
 import ast
+import datetime
 import heapq
 import random
 from itertools import accumulate
@@ -154,6 +156,49 @@ def _f_window_running(t, d):
     return [(r[0], s) for r, s in zip(rows, accumulate(r[2] for r in rows), strict=True)]
 
 
+# --------------------------------------------------------------------------
+# Date workload: table ev (events), derived from t so every engine sees the same rows:
+#   ev: id INT, ts TIMESTAMP (2020-01-01 + val * 126,000 s: about four years), d DATE (ts's day)
+# --------------------------------------------------------------------------
+
+EV_DDL = "CREATE TABLE ev (id INTEGER, ts TIMESTAMP, d DATE)"
+_EV_START = datetime.datetime(2020, 1, 1)
+_EVENTS: dict = {}
+
+
+def gen_events(t) -> list[tuple]:
+    """The ev rows for big table t (computed once per t)."""
+    rows = _EVENTS.get(id(t))
+    if rows is None or len(rows) != len(t):
+        rows = []
+        for r in t:
+            ts = _EV_START + datetime.timedelta(microseconds=int(r[2] * 126_000_000_000))
+            rows.append((r[0], ts, ts.date()))
+        _EVENTS.clear()
+        _EVENTS[id(t)] = rows
+    return rows
+
+
+def events_values_row(r) -> str:
+    return f"({r[0]}, '{r[1].isoformat(sep=' ')}', '{r[2].isoformat()}')"
+
+
+def _f_date_group(t, d):
+    acc: dict = {}
+    for r in gen_events(t):
+        ts = r[1]
+        m = datetime.date(ts.year, ts.month, 1)
+        acc[m] = acc.get(m, 0) + 1
+    return list(acc.items())
+
+
+_JAN_2022, _FEB_2022 = datetime.date(2022, 1, 1), datetime.date(2022, 2, 1)
+
+
+def _f_date_filter(t, d):
+    return [(r[0], r[2]) for r in gen_events(t) if _JAN_2022 <= r[2] < _FEB_2022]
+
+
 QUERIES = [
     dict(name="scan_filter", kind="set", floor=_f_scan_filter,
          sql="SELECT id, name, val FROM t WHERE grp < 10"),
@@ -182,6 +227,11 @@ QUERIES = [
          sql="SELECT id, grp, ROW_NUMBER() OVER (PARTITION BY grp ORDER BY val) AS rn FROM t"),
     dict(name="window_running", kind="set", floor=_f_window_running,
          sql="SELECT id, SUM(val) OVER (ORDER BY id) AS running FROM t"),
+    dict(name="date_group", kind="set", floor=_f_date_group,
+         sql="SELECT to_start_of_month(ts) AS m, COUNT(*) AS n FROM ev GROUP BY to_start_of_month(ts)",
+         sqlite_sql="SELECT date(ts, 'start of month') AS m, COUNT(*) AS n FROM ev GROUP BY 1"),
+    dict(name="date_filter", kind="set", floor=_f_date_filter,
+         sql="SELECT id, d FROM ev WHERE d >= '2022-01-01' AND d < '2022-02-01'"),
 ]
 
 # Queries also run at 1,000,000 rows (scan / aggregate family).
@@ -233,6 +283,8 @@ def floor_insert(sql: str, table: list) -> int:
 # --------------------------------------------------------------------------
 
 def _norm_val(v):
+    if isinstance(v, datetime.date):  # dates and times compare as ISO text (sqlite keeps text)
+        return v.isoformat(sep=" ") if isinstance(v, datetime.datetime) else v.isoformat()
     if isinstance(v, bool):
         return int(v)
     if isinstance(v, float):

@@ -4,6 +4,7 @@ into bound `Expr` trees, folding constants (a mixin of the statement's Planner).
 from __future__ import annotations
 
 import decimal
+from dataclasses import replace
 
 from engine import functions as F
 from engine import types as T
@@ -12,6 +13,7 @@ from engine.errors import (
     SEMANTIC,
     BadArguments,
     EngineError,
+    SemanticError,
     UnknownColumn,
     UnknownFunction,
     arithmetic_message,
@@ -60,7 +62,8 @@ class ExpressionBinder:
             text = str(n.value)
             return Expr("const", T.decimal_literal_type(text), value=decimal.Decimal(text))
         if kind == "float":
-            return Expr("const", T.FLOAT64, value=float(n.value))
+            value, t = T.exponent_literal(float(n.value))
+            return Expr("const", t, value=value)
         if kind == "string":
             return Expr("const", T.STRING, value=n.value)
         if kind == "bool":
@@ -131,25 +134,30 @@ class ExpressionBinder:
             return self._not(self._boolean(operand))
         if n.op == "+":
             return operand
+        if n.op == "~":
+            return self._bitwise("~", [operand], n.pos)
         t = operand.type
         if t.is_string:
             operand = self._cast(operand, T.FLOAT64.as_nullable(t.nullable), False)
             t = operand.type
+        if t.name == "Boolean":  # as Databend: minus has no Boolean overload
+            raise SemanticError(f"no overload satisfies `minus({t.display()})`", position=n.pos)
         if operand.kind == "const":
             if operand.value is None:
                 return operand
             v = -operand.value
             return Expr("const", T.value_type(v) if t.is_int else t, value=v)
         if t.is_int:
-            rt = T.INT64
-        elif t.name == "Boolean":
-            rt = T.SqlType("Int16")
+            rt = T.negation_type(t)
         else:
             rt = t.as_nullable(False)
         return Expr("neg", rt.as_nullable(t.can_be_null), (operand,))
 
     def _bind_BinaryOp(self, n: A.BinaryOp, scope, aliases):
         op = n.op
+        if type(n.right) is A.Interval or type(n.left) is A.Interval:  # d ± INTERVAL n unit
+            fn, interval_args = F.interval_call(op, n.left, n.right, n.pos)
+            return self._function(fn, [self.bind(a, scope, aliases) for a in interval_args], n.pos)
         left = self.bind(n.left, scope, aliases)
         right = self.bind(n.right, scope, aliases)
         if op in ("AND", "OR"):
@@ -159,7 +167,15 @@ class ExpressionBinder:
             return self._compare(op, left, right)
         if op == "||":
             return self._function(F.SCALARS["concat"], [left, right])
+        if op in F.BITWISE_FUNCTIONS:
+            return self._bitwise(op, [left, right], n.pos)
         return self._arith(op, left, right, n.pos)
+
+    def _bitwise(self, op, args, pos):
+        """`& | # << >> ~`: strings are read as integers first (as Databend does)."""
+        args = [self._cast(a, T.UINT64.as_nullable(a.type.can_be_null), False) if a.type.is_string else a
+                for a in args]
+        return self._function(F.BITWISE_FUNCTIONS[op], args, pos)
 
     def _arith(self, op, left, right, pos=None):
         date_math = F.date_arithmetic(op, left.type, right.type)
@@ -366,16 +382,25 @@ class ExpressionBinder:
 
     def _cast(self, e: Expr, t: T.SqlType, try_: bool) -> Expr:
         t = t.as_nullable(e.type.can_be_null or try_ or t.nullable)
+        # casts the session time zone decides (text/Date -> Timestamp, Timestamp -> Date/text)
+        zoned = F.temporal_cast(e.type, t, self.ctx.timezone) if e.type.name != t.name else None
         if e.kind == "const":
             if e.value is None:
                 return Expr("const", t if t.name != "Null" else T.NULL, value=None)
             try:
-                return Expr("const", t.as_nullable(False), value=T.caster(t)(e.value))
+                return Expr("const", t.as_nullable(False), value=(zoned or T.caster(t))(e.value))
             except EngineError:
                 if try_:
-                    return Expr("const", t, value=None)
+                    return Expr("const", T.NULL, value=None)  # as Databend types a failed constant TRY_CAST
                 raise
+        if zoned is not None:  # TRY: not strict (the function answers NULL itself, so may_be_null says so)
+            fn = F.ScalarFunction("try_cast", F.try_call_of(zoned), None, 1, 1, strict=False) if try_ else \
+                F.ScalarFunction("cast", zoned, None, 1, 1)
+            return Expr("func", t, (e,), fn)
         return Expr("cast", t, (e,), (t, try_))
+
+    def _bind_Interval(self, n: A.Interval, scope, aliases):
+        raise SemanticError("Unsupported interval expression yet.", position=n.pos)
 
     def _bind_Cast(self, n: A.Cast, scope, aliases):
         operand = self.bind(n.operand, scope, aliases)
@@ -389,17 +414,31 @@ class ExpressionBinder:
         if name in F.CONTEXT_FUNCTIONS and not n.args:
             value, t = F.context_value(name, self.ctx)
             return Expr("const", t, value=value)
+        unit_call = F.unit_call(name, n.args, n.pos)  # DATE_ADD(DAY, 1, d), EXTRACT(YEAR FROM d)...
+        if unit_call is not None:
+            return self._function(unit_call[0], [self.bind(a, scope, aliases) for a in unit_call[1]], n.pos)
+        if n.operator == "ilike":  # a case-insensitive LIKE of the lower-cased operands
+            operand, pattern = (A.FunctionCall("lower", (a,), pos=n.pos) for a in n.args)
+            return self._bind_Like(A.Like(operand, pattern, n.negated, pos=n.pos), scope, aliases)
+        if n.negated:
+            return self._not(self._bind_FunctionCall(replace(n, negated=False), scope, aliases))
         args = [self.bind(a, scope, aliases) for a in n.args]
         if name == "typeof":
             if len(args) != 1:
                 raise BadArguments("typeof expects one argument", position=n.pos)
             return Expr("const", T.STRING, value=args[0].type.sql_name(with_null=True))
-        target = _CAST_FUNCTIONS.get(name)
-        if target is not None:
+        if name in F.OPERATOR_FUNCTIONS and len(args) == 2:  # plus(a, b) is a + b
+            return self._arith(F.OPERATOR_FUNCTIONS[name], args[0], args[1], n.pos)
+        if name in F.NEGATION_FUNCTIONS and len(args) == 1:
+            return self._bind_UnaryOp(A.UnaryOp("-", n.args[0], pos=n.pos), scope, aliases)
+        target = F.CAST_FUNCTIONS.get(name)
+        if target is not None and not (len(args) == 2 and name == "to_string"):  # to_string(d, fmt)
             if len(args) != 1:
                 raise BadArguments(f"{name} expects one argument", position=n.pos)
-            return self._cast(args[0], target, False)
-        fn = F.SCALARS.get(name)
+            if args[0].kind == "const" and args[0].value is None:
+                return Expr("const", T.NULL, value=None)  # to_int8(NULL) is NULL (CAST keeps its type)
+            return self._cast(args[0], *target)
+        fn = F.function_override(name, [a.type for a in args]) or F.SCALARS.get(name)
         if fn is None:
             raise UnknownFunction(f"no function matches the given name: '{name}'", position=n.pos)
         if not fn.min_args <= len(args) <= fn.max_args:
@@ -408,26 +447,44 @@ class ExpressionBinder:
         return self._function(fn, args, n.pos)
 
     def _function(self, fn, args, pos=None):
-        fn = F.with_limits(fn, self.ctx.limits)
-        if fn.name in ("abs", "floor", "ceil", "round", "truncate", "mod", "sqrt", "pow") and any(a.type.is_string for a in args):
+        fn = F.with_timezone(F.with_limits(fn, self.ctx.limits), self.ctx.timezone)
+        if fn.name in F.NUMERIC_ARGUMENT_FUNCTIONS and any(a.type.is_string for a in args):
             args = [self._cast(a, T.FLOAT64.as_nullable(a.type.can_be_null), True) if a.type.is_string else a
                     for a in args]
         types = [a.type for a in args]
+        result = fn.result
+        if fn.by_value:
+            values = [a.value if a.kind == "const" else None for a in args]
+            result = lambda ts: fn.result(ts, values)  # noqa: E731
         if fn.strict:
             if any(t.name == "Null" for t in types):
                 return Expr("const", T.NULL, value=None)
-            rt = fn.result([t.as_nullable(False) for t in types]).as_nullable(any(t.can_be_null for t in types))
+            rt = result([t.as_nullable(False) for t in types]).as_nullable(any(t.can_be_null for t in types))
         else:
-            rt = fn.result(types)
-            if fn.name in ("coalesce", "ifnull"):
-                rt = rt.as_nullable(all(t.can_be_null for t in types))
+            rt = result(types)
+            if fn.name in F.ALWAYS_NULLABLE:
+                rt = rt.as_nullable(True)  # Databend 1.2.453 answers COALESCE/IFNULL/NVL as nullable
                 args = [self._to_type(a, rt) for a in args]
             elif fn.name == "if":
                 args = [self._boolean(args[0])] + [self._to_type(a, rt) for a in args[1:]]
+            elif fn.name == "nvl2":
+                args = [args[0]] + [self._to_type(a, rt) for a in args[1:]]
+        if fn.coerce:
+            args = [self._to_type(a, rt) for a in args]
+        if fn.specialize is not None:
+            fn = replace(fn, impl=fn.specialize([a.type for a in args]))
         e = Expr("func", rt, tuple(args), fn)
-        if all(a.kind == "const" for a in args):
+        if all(a.kind == "const" for a in args) and not fn.volatile:
             v = evaluate_constant(e)
-            return Expr("const", rt.as_nullable(False) if v is not None else T.NULL, value=v)
+            if v is None:
+                return Expr("const", T.NULL, value=None)
+            t = rt.as_nullable(False)
+            if t.name == "Decimal" and t.scale == 0 and fn.name in F.INTEGRAL_FOLDS:
+                v = int(v)  # Databend folds FLOOR(1.5), ROUND(1234.5, -2) into integer constants
+                t = T.int_literal_type(v)
+            elif (t.is_int and type(v) is int) or (t.name == "Decimal" and isinstance(v, decimal.Decimal)):
+                t = T.value_type(v)  # folded answers are typed by value: length('abc') is a UInt8
+            return Expr("const", t, value=v)
         return e
 
     def _subquery(self, query, scope: Scope, mode: str) -> Subquery:
@@ -456,8 +513,3 @@ class ExpressionBinder:
 
     def _bind_Star(self, n, scope, aliases):
         raise EngineError("'*' is not allowed here", code=SEMANTIC, position=n.pos)
-
-
-# functions that are casts: name -> target type
-_CAST_FUNCTIONS = {"to_int": T.INT64, "to_int64": T.INT64, "to_uint64": T.UINT64,
-                   "to_float64": T.FLOAT64, "to_varchar": T.STRING, "to_boolean": T.BOOLEAN}

@@ -1,4 +1,5 @@
-"""The catalog: databases -> tables -> columns, and each table's row storage (grow-only lists)."""
+"""The catalog: databases -> tables (columns and row storage in grow-only lists) and views, and
+the last dropped version of each table name (for UNDROP TABLE)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,11 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from engine.errors import (
+    TABLE_ENGINE_NOT_SUPPORTED,
+    UNIMPLEMENTED,
+    VIEW_ALREADY_EXISTS,
     DatabaseAlreadyExists,
+    EngineError,
     TableAlreadyExists,
     Unimplemented,
     UnknownDatabase,
@@ -48,6 +53,8 @@ class Table:
     comment: str = ""
     # COPY INTO's load history: (user, stage, path) -> the loaded file's last_modified
     copied_files: dict = field(default_factory=dict)
+    cluster_by: str = ""  # CLUSTER BY keys as SHOW CREATE TABLE writes them: '(a, b)', or ''
+    transient: bool = False
 
     def __post_init__(self):
         if not self.has_null:
@@ -98,6 +105,33 @@ class Table:
         self.has_negative = [False] * len(self.columns)
 
 
+@dataclass(eq=False, slots=True)
+class View:
+    """A view: its query (planned afresh wherever the view is read, so it sees current data) and
+    that query's text as SHOW CREATE TABLE and system.views give it."""
+
+    database: str
+    name: str
+    query: object  # the query's syntax tree
+    text: str
+    table_id: int = 0
+    created_on: datetime.datetime = field(default_factory=lambda: datetime.datetime.now(datetime.UTC))
+    updated_on: datetime.datetime | None = None
+    engine: str = "VIEW"
+    columns: list = field(default_factory=list)  # (name, SqlType) when it was created
+
+
+def _find(items: dict, name: str):
+    """items[name], else the entry whose name matches case-insensitively, else None."""
+    found = items.get(name)
+    if found is None:
+        lowered = name.lower()
+        for key, candidate in items.items():
+            if key.lower() == lowered:
+                return candidate
+    return found
+
+
 # Databases whose tables the engine computes (engine.system); nothing can be created in them.
 VIRTUAL_DATABASES = ("system", "information_schema")
 
@@ -105,7 +139,43 @@ VIRTUAL_DATABASES = ("system", "information_schema")
 class Catalog:
     def __init__(self):
         self.databases: dict[str, dict[str, Table]] = {"default": {}}
+        self.views: dict[str, dict[str, View]] = {}  # database -> view name -> View
+        # (database, table name) -> the last dropped version of that table, for UNDROP TABLE
+        self.dropped: dict[tuple[str, str], Table] = {}
         self._table_ids = itertools.count(1)
+
+    def new_table_id(self) -> int:
+        return next(self._table_ids)
+
+    def view(self, database: str, name: str) -> View | None:
+        views = self.views.get(database)
+        return _find(views, name) if views else None
+
+    def add_view(self, view: View, pos=None) -> None:
+        """Add (or replace, when one of that name exists) a view; a table of that name is an error."""
+        tables = self.database(view.database)
+        if _find(tables, view.name) is not None:
+            raise EngineError(f"'{view.name}' as view Already Exists", code=VIEW_ALREADY_EXISTS, position=pos)
+        views = self.views.setdefault(view.database, {})
+        old = _find(views, view.name)
+        if old is not None:
+            del views[old.name]
+            view.table_id = old.table_id
+            view.created_on = old.created_on
+        else:
+            view.table_id = self.new_table_id()
+        views[view.name] = view
+
+    def rename_view(self, view: View, new_name: str) -> None:
+        views = self.views[view.database]
+        del views[view.name]
+        view.name = new_name
+        views[new_name] = view
+
+    def drop_view(self, database: str, name: str) -> None:
+        view = self.view(database, name)
+        if view is not None:
+            del self.views[database][view.name]
 
     def has_database(self, name: str) -> bool:
         """A stored database, or one of the virtual ones (USE system is valid)."""
@@ -124,12 +194,22 @@ class Catalog:
             raise DatabaseAlreadyExists(f"Database '{name}' already exists")
         self.databases[name] = {}
 
+    def replace_database(self, name: str) -> None:
+        """CREATE OR REPLACE DATABASE: an empty database of that name, whatever was there."""
+        if name.lower() in VIRTUAL_DATABASES:
+            raise DatabaseAlreadyExists(f"Database '{name}' already exists")
+        self.drop_database(name, True)
+        self.databases[name] = {}
+
     def drop_database(self, name: str, if_exists: bool) -> None:
         tables = self.databases.pop(name, None)
         if tables is None:
             if if_exists:
                 return
             raise UnknownDatabase(f"Unknown database '{name}'")
+        self.views.pop(name, None)
+        for key in [k for k in self.dropped if k[0] == name]:
+            del self.dropped[key]
         for table in tables.values():
             table.rows = []
 
@@ -143,6 +223,9 @@ class Catalog:
                     table = candidate
                     break
         if table is None:
+            if tables is not None and self.view(database, name) is not None:
+                raise EngineError(f"The 'append_data' operation is not available for the table '{name}'. "
+                                  f"Current table engine: 'VIEW'.", code=UNIMPLEMENTED, position=pos)
             if tables is None and database.lower() in VIRTUAL_DATABASES:
                 raise Unimplemented(f"The operation is not available for the table `{database}`.`{name}`: "
                                     f"the {database.lower()} tables are read-only", position=pos)
@@ -151,17 +234,41 @@ class Catalog:
             raise UnknownTable(f"Unknown table `{database}`.`{name}` in catalog 'default'", position=pos)
         return table
 
-    def add_table(self, table: Table, if_not_exists: bool, pos=None) -> bool:
+    def add_table(self, table: Table, if_not_exists: bool, pos=None, replace: bool = False) -> bool:
+        """Add a table (a new id); with `replace`, in place of the table of that name if any."""
         tables = self.database(table.database)
-        if table.name in tables:
+        existing = _find(tables, table.name)
+        if existing is not None and replace:
+            del tables[existing.name]
+            existing.rows = []
+        elif existing is not None or self.view(table.database, table.name) is not None:
             if if_not_exists:
                 return False
             raise TableAlreadyExists(f"Table '{table.name}' already exists", position=pos)
-        table.table_id = next(self._table_ids)
+        table.table_id = self.new_table_id()
         tables[table.name] = table
         return True
 
+    def swap_table(self, old: Table, new: Table) -> None:
+        """Put `new` (ALTER TABLE's new version, maybe renamed) in place of `old`; scans already
+        started keep reading `old` and its rows."""
+        del self.databases[old.database][old.name]
+        self.databases[new.database][new.name] = new
+
+    def undrop_table(self, database: str, name: str) -> Table | None:
+        """The last dropped version of `database`.`name` back in the catalog (None: none kept)."""
+        key = next((k for k in self.dropped if k[0] == database and k[1].lower() == name.lower()), None)
+        if key is None:
+            return None
+        table = self.dropped.pop(key)
+        self.database(database)[table.name] = table
+        return table
+
     def drop_table(self, database: str, name: str, if_exists: bool, pos=None) -> None:
+        tables = self.databases.get(database)
+        if tables is not None and _find(tables, name) is None and self.view(database, name) is not None:
+            raise EngineError(f"{database}.{name} engine is VIEW that doesn't support drop, use `DROP VIEW "
+                              f"{database}.{name}` instead", code=TABLE_ENGINE_NOT_SUPPORTED, position=pos)
         try:
             table = self.table(database, name, pos)
         except (UnknownTable, UnknownDatabase):
@@ -169,4 +276,5 @@ class Catalog:
                 return
             raise
         del self.databases[database][table.name]
-        table.rows = []
+        # kept (rows and all) as the last dropped version of its name, for UNDROP TABLE
+        self.dropped[(database, table.name)] = table

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import decimal
 
+from engine import datetimes as D
 from engine import types as T
 from engine.errors import BadArguments
 
@@ -28,10 +29,17 @@ def type_default(t: T.SqlType):
     return ""
 
 
-def value_converter(t: T.SqlType, column: str, statement: str = "INSERT"):
+def value_converter(t: T.SqlType, column: str, statement: str = "INSERT", timezone: str = "UTC"):
     """A function turning a Python value into a stored value of type t (NULL checked here);
-    `statement` names the writer in the NULL error (INSERT or UPDATE)."""
+    `statement` names the writer in the NULL error (INSERT or UPDATE); text written into a Date
+    or Timestamp column is read in the session `timezone`."""
     cast = T.caster(t)
+    if t.name in ("Date", "Timestamp"):
+        tz = D.zone(timezone)
+        of = D.timestamp_of if t.name == "Timestamp" else D.date_of
+
+        def cast(v):
+            return of(v, tz)
     nullable = t.nullable
     exact = {
         "Int8": int, "Int16": int, "Int32": int, "Int64": int, "UInt8": int, "UInt16": int, "UInt32": int,

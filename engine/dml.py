@@ -102,7 +102,7 @@ def run_update(ctx, stmt: A.Update) -> Result:
     parts = []
     for i, column in enumerate(table.columns):
         if i in assigned:
-            convert = cg.bind(value_converter(column.type, column.name, "UPDATE"))
+            convert = cg.bind(value_converter(column.type, column.name, "UPDATE", ctx.timezone))
             parts.append(f"{convert}({cg.expr(assigned[i], target.cols)})")
         else:
             parts.append(f"r[{i}]")

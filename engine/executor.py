@@ -267,6 +267,17 @@ def _build_materialized(plan: P.Materialized, rt):
     return run
 
 
+def _build_streamed(plan: P.Streamed, rt):
+    progress = rt.progress
+
+    def run(p):
+        for batch in plan.produce(rt.ctx, rt.batch):
+            progress.scan_rows += len(batch)
+            yield batch
+
+    return run
+
+
 # ---------------------------------------------------------------- joins
 
 
@@ -687,6 +698,7 @@ _BUILDERS = {
     "Numbers": _build_numbers,
     "OneRow": _build_one,
     "Materialized": _build_materialized,
+    "Streamed": _build_streamed,
     "Join": _build_join,
     "Aggregate": _build_aggregate,
     "Sort": _build_sort,
@@ -708,7 +720,7 @@ def explain(plan: P.Plan, indent: int = 0) -> list[str]:
         detail = f" table: {plan.label}, rows: {len(plan.table.rows)}"
     elif isinstance(plan, P.Numbers):
         detail = f" numbers({plan.count})"
-    elif isinstance(plan, P.Materialized):
+    elif isinstance(plan, (P.Materialized, P.Streamed)):
         detail = f" {plan.label}"
     elif isinstance(plan, P.Join):
         detail = f" {plan.kind}" + (" hash" if plan.left_keys else " nested loop") + \

@@ -122,6 +122,15 @@ class Materialized(Plan):
 
 
 @dataclass(eq=False)
+class Streamed(Plan):
+    """Rows read while the query runs, batch by batch (staged files): produce(ctx, batch_rows)
+    is an iterator of row lists, each at most batch_rows long."""
+
+    produce: Any = None
+    label: str = ""
+
+
+@dataclass(eq=False)
 class Filter(Plan):
     child: Plan = None
     predicate: Expr = None

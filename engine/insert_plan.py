@@ -39,11 +39,13 @@ def _fill_row_factory(table: Table, positions):
     return fill
 
 
-def insert_plan(table: Table, positions):
-    """Per-column converters and the row filler for these written columns (cached per table)."""
-    key = tuple(positions)
+def insert_plan(table: Table, positions, timezone: str = "UTC"):
+    """Per-column converters and the row filler for these written columns (cached per table
+    and session time zone: text written into a Date or Timestamp is read in it)."""
+    key = (*positions, timezone)
     plan = table.insert_plans.get(key)
     if plan is None:
-        converters = [value_converter(table.columns[i].type, table.columns[i].name) for i in positions]
+        converters = [value_converter(table.columns[i].type, table.columns[i].name, timezone=timezone)
+                      for i in positions]
         plan = table.insert_plans[key] = (converters, _fill_row_factory(table, positions))
     return plan

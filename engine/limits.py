@@ -46,6 +46,9 @@ class Limits:
     # Characters of one LIKE pattern (SQLite's default for the same denial-of-service reason):
     # longer is 1006, at bind time for a constant pattern, per row for one taken from a column.
     like_pattern_chars: int = 50_000
+    # Characters of one regular expression (REGEXP, RLIKE, regexp_*): longer is 1006. Matching
+    # itself is linear in the input (RE2 never backtracks), so the pattern size is the only bound.
+    regex_pattern_chars: int = 10_000
     # Characters of one string a function or operator builds (REPEAT, LPAD, RPAD, SPACE, REPLACE,
     # ||, CONCAT, CONCAT_WS): longer is 1006, refused before the string is built.
     string_result_chars: int = 64 << 20

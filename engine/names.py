@@ -11,12 +11,14 @@ from grammar import ast as A
 
 # Binding strength, loosest first (as in the grammar); a child operand is parenthesised only when
 # it binds more loosely than its parent (so `a - (1 - 2)` prints as `a - 1 - 2`, as Databend does).
-_OR, _AND, _NOT, _COMPARE, _CONCAT, _ADD, _MUL, _UNARY, _CAST, _ATOM = range(10)
+_OR, _AND, _NOT, _COMPARE, _BIT, _SHIFT, _CONCAT, _ADD, _MUL, _UNARY, _CAST, _ATOM = range(12)
 _BINARY_PRECEDENCE = {
     "OR": _OR, "AND": _AND,
     "=": _COMPARE, "<>": _COMPARE, "<": _COMPARE, "<=": _COMPARE, ">": _COMPARE, ">=": _COMPARE,
+    "&": _BIT, "|": _BIT, "#": _BIT, "<<": _SHIFT, ">>": _SHIFT,
     "||": _CONCAT, "+": _ADD, "-": _ADD, "*": _MUL, "/": _MUL, "DIV": _MUL, "%": _MUL,
 }
+_UNIT_CALLS = frozenset({"date_part", "date_add", "date_sub", "date_diff", "date_trunc", "extract"})
 _SUBSTRING_NAMES = frozenset({"substring", "substr", "mid"})
 _TRIM_SIDES = {"trim_both": "both", "trim_leading": "leading", "trim_trailing": "trailing"}
 
@@ -39,6 +41,8 @@ def _precedence(node) -> int:
     if isinstance(node, A.UnaryOp):
         return _NOT if node.op == "NOT" else _UNARY
     if isinstance(node, A.IsNull | A.Between | A.InList | A.InSubquery | A.Like):
+        return _COMPARE
+    if isinstance(node, A.FunctionCall) and node.operator is not None and node.operator != "in":
         return _COMPARE
     if isinstance(node, A.Cast) and node.double_colon:
         return _CAST
@@ -126,12 +130,21 @@ def _func(n: A.FunctionCall) -> str:
         return f"{_func(replace(n, filter=None))} filter (where {display(n.filter)})"
     if n.star:
         return f"{n.name}(*)"
+    if n.operator == "in":
+        return f"position({display(n.args[0])} in {display(n.args[1])})"
+    if n.operator is not None:  # a REGEXP b, a NOT RLIKE b, a ILIKE b
+        left, right = (_operand(a, _BIT) for a in n.args)
+        return f"{left} {_not(n.negated)}{n.operator} {right}"
     args = [display(a) for a in n.args]
     if n.name in _SUBSTRING_NAMES and 2 <= len(args) <= 3:
         tail = f" for {args[2]}" if len(args) == 3 else ""
         return f"substring({args[0]} from {args[1]}{tail})"
     if n.name in _TRIM_SIDES and len(args) == 2:
         return f"trim({_TRIM_SIDES[n.name]} {args[1]} from {args[0]})"
+    if n.name in _UNIT_CALLS and args and isinstance(n.args[0], A.Literal) and n.args[0].kind == "string":
+        args[0] = str(n.args[0].value).lower()  # DATE_PART('day', d) is named date_part(day, d)
+    if n.name == "extract" and len(args) == 2:
+        return f"extract({args[0]} from {args[1]})"
     distinct = "distinct " if n.distinct else ""
     if n.params:
         return f"{n.name}({', '.join(display(p) for p in n.params)})({distinct}{', '.join(args)})"
@@ -263,6 +276,7 @@ def _from(n) -> str:
 
 
 _PRINTERS = {
+    A.Interval: lambda n: f"interval {display(n.value)} {n.unit}",
     A.Literal: _literal,
     A.ColumnRef: lambda n: ".".join(n.parts),
     A.Star: lambda n: ".".join((*n.table, "*")) if n.table else "*",

@@ -51,7 +51,9 @@ from engine.scope import (
     has_aggregate,
     split_and,
 )
+from engine.stage_scan import stage_relation
 from engine.system import is_virtual_database, virtual_table
+from engine.views import expand_view
 from engine.window_calls import window_calls
 from engine.window_planner import WindowPlanner
 from grammar import ast as A
@@ -488,6 +490,9 @@ class Planner(WindowPlanner, ExpressionBinder):
                 plan = Materialized(layout, [t for _, t in cols], produce=virtual.produce,
                                     label=f"{database.lower()}.{name.lower()}")
                 return Rel(plan, [(alias, n, c, t) for (n, t), c in zip(cols, layout, strict=False)])
+            view = self.ctx.catalog.view(database, name)
+            if view is not None:
+                return expand_view(self, view, node)
             table = self.ctx.catalog.table(database, name, node.pos)
             layout = [self.cid() for _ in table.columns]
             alias = node.alias or table.name
@@ -498,6 +503,8 @@ class Planner(WindowPlanner, ExpressionBinder):
             return Rel(plan, [(alias, c.name, cid, c.type) for c, cid in zip(table.columns, layout, strict=False)])
         if isinstance(node, A.SubqueryRef):
             return self._derived(node.query, node.alias, node.column_aliases, parent, ctes, node.pos)
+        if isinstance(node, A.StageRef):
+            return stage_relation(self, node)
         if isinstance(node, A.TableFunction):
             if node.name != "numbers" or len(node.args) != 1:
                 raise UnknownFunction(f"Unknown table function {node.name}", position=node.pos)

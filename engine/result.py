@@ -9,6 +9,7 @@ from gc import enable as gc_enable
 from gc import isenabled as gc_isenabled
 from itertools import chain
 
+from engine import datetimes as D
 from engine import types as T
 from engine.errors import AbortedQuery, EngineError, as_engine_error
 
@@ -53,6 +54,7 @@ class Result:
     affect: UseDB | ChangeSettings | None = None
     progress: Progress = field(default_factory=Progress)
     types: list = field(default_factory=list)  # SqlType per column (for rendering)
+    timezone: str = "UTC"  # the session zone Timestamps are shown in
     max_rows: int = 0
     pause_gc: bool = True  # False for pipelines too small to gain from pausing the collector
     memory: object = None  # the query's engine.memory.QueryMemory; freed when the result is released
@@ -143,6 +145,9 @@ class Result:
         null = "NULL" if null_as_str else None
         types = self.types or [None] * len(self.schema)
         convs = [T.renderer_for(t) if t is not None else T.render_value for t in types]
+        if self.timezone != "UTC":  # Timestamps are stored in UTC, shown in the session zone
+            shown = D.timestamp_renderer(D.zone(self.timezone))
+            convs = [shown if t is not None and t.name == "Timestamp" else c for c, t in zip(convs, types, strict=True)]
         if all(c is str for c in convs):
             def render_plain(batch):
                 return [tuple([null if v is None else str(v) for v in row]) for row in batch]

@@ -61,14 +61,24 @@ class QueryContext:
         self.memory = QueryMemory(session.db.memory, int(limit) if limit else 0)
         self.attachment = None  # a stage attachment sent with the statement (engine.stage_load)
         self._now = None
+        self.sql: str | None = None  # the statement's text (a view keeps its query's text)
+        self.views_expanding: list = []  # (database, view) being planned, outermost first
+        self._timezone = None
 
     @property
     def now(self) -> datetime.datetime:
-        """The statement's clock reading in the session time zone (read once per statement)."""
+        """The statement's clock reading, a Timestamp value (naive UTC; read once per statement)."""
         if self._now is None:
-            tz = S.timezone(self.session.setting("timezone"))
-            self._now = datetime.datetime.now(tz).replace(tzinfo=None)
+            self._now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
         return self._now
+
+    @property
+    def timezone(self) -> str:
+        """The session's `timezone` setting (read once per statement)."""
+        zone = self._timezone
+        if zone is None:
+            zone = self._timezone = self.session.setting("timezone")
+        return zone
 
     def resolve_table_name(self, parts: tuple[str, ...]) -> tuple[str, str]:
         if len(parts) == 1:
@@ -162,6 +172,7 @@ class Session:
             ctx = QueryContext(self)
             if attachment is not None:
                 ctx.attachment = attachment
+            ctx.sql = sql
             result = run_statement(self, ctx, stmt)
         except BaseException as exc:  # noqa: BLE001 - free what it held; no raw exception escapes
             if ctx is not None:

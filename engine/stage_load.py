@@ -22,6 +22,7 @@ from itertools import islice
 from engine.conversion import type_default
 from engine.errors import BadArguments, BadBytes, EngineError, Unimplemented
 from engine.memory import batch_bytes
+from engine.parquet_files import record_batches as parquet_record_batches
 from engine.record_convert import Refused, batch_converter, collection_paused
 from engine.stages import StageLocation, parse_location
 
@@ -29,7 +30,7 @@ from engine.stages import StageLocation, parse_location
 _DEFAULTS = {"type": "csv", "field_delimiter": ",", "record_delimiter": "\n", "skip_header": "0",
              "quote": '"', "escape": "", "null_display": "\\N", "compression": "none",
              "empty_field_as": "null"}
-_FORMATS = ("csv", "tsv", "ndjson")
+_FORMATS = ("csv", "tsv", "ndjson", "parquet")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,7 @@ class FileFormat:
         kind = merged["type"].lower()
         if kind not in _FORMATS:
             raise Unimplemented(f"file format type {merged['type']!r} is not supported here "
-                                f"(CSV, TSV and NDJSON are)")
+                                f"(CSV, TSV, NDJSON and PARQUET are)")
         try:
             skip = int(merged["skip_header"])
         except ValueError:
@@ -89,7 +90,7 @@ def truthy(value) -> bool:
     return str(value).strip().lower() in ("true", "1", "yes")
 
 
-def _text_stream(data: bytes, compression: str):
+def text_stream(data: bytes, compression: str):
     """The file as text, decompressed and decoded as it is read (never whole)."""
     raw = io.BytesIO(data)
     if compression == "gzip" or (compression == "auto" and data[:2] == b"\x1f\x8b"):
@@ -98,7 +99,7 @@ def _text_stream(data: bytes, compression: str):
     return io.TextIOWrapper(raw, encoding="utf-8", errors="strict", newline="")
 
 
-def _record_batches(fmt: FileFormat, stream, size: int):
+def record_batches(fmt: FileFormat, stream, size: int):
     """(number of the first record, list of records) of at most `size` records: lists of field
     texts for CSV/TSV, dicts for NDJSON. Records are numbered from 1 (for CSV, the record's
     number is its line's unless a quoted field spans lines)."""
@@ -241,13 +242,16 @@ def read_file_rows(ctx, fmt: FileFormat, data: bytes, name: str, target: LoadTar
     a batch it refuses is converted again record by record, which says why."""
     step_rows = max(1, ctx.limits.step_rows)
     fast = None
-    if fmt.type != "ndjson":
+    if fmt.type not in ("ndjson", "parquet"):
         fast = batch_converter(target.types, target.converters, target.defaults, target.positions,
                                target.table_defaults, fmt.null_display, fmt.empty_field_as)
     outcome = FileOutcome([])
-    skip = fmt.skip_header if fmt.type != "ndjson" else 0
+    skip = fmt.skip_header if fmt.type not in ("ndjson", "parquet") else 0
     try:
-        batches = _record_batches(fmt, _text_stream(data, fmt.compression), step_rows)
+        if fmt.type == "parquet":  # rows as dicts by column name, like NDJSON's
+            batches = parquet_record_batches(data, target.names, step_rows)
+        else:
+            batches = record_batches(fmt, text_stream(data, fmt.compression), step_rows)
         while True:
             # Reading and converting a batch allocates thousands of field lists and row tuples,
             # none in a cycle: the collections they would trigger only cost time (about half
@@ -292,8 +296,8 @@ def _convert_slowly(first: int, records: list, fmt: FileFormat, target: LoadTarg
     rows = []
     for number, record in enumerate(records, first):
         try:
-            if fmt.type == "ndjson":
-                values = [record.get(column) for column in names]
+            if fmt.type == "ndjson" or fmt.type == "parquet":
+                values = [record.get(column.lower()) for column in names]
             elif len(record) != width:
                 if not record or (record == [""] and width != 1):
                     continue  # a blank line

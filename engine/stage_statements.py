@@ -13,12 +13,15 @@ from __future__ import annotations
 import datetime
 
 from engine import types as T
-from engine.errors import BadArguments, EngineError, Unimplemented
+from engine.copy_query import COPY_COLUMNS as _COPY_COLUMNS
+from engine.copy_query import COPY_OPTIONS as _COPY_OPTIONS
+from engine.copy_query import copy_from_query
+from engine.errors import BadArguments, EngineError
 from engine.insert_plan import column_plan, insert_plan
 from engine.result import Column, Progress, Result
 from engine.stage_load import FileFormat, LoadTarget, read_file_rows, truthy
 from engine.stage_objects import resolve_file_format
-from engine.stages import StageLocation, parse_location
+from engine.stages import StageLocation, parse_location, stage_pattern
 from grammar import ast as A
 
 STORAGE_UNSUPPORTED = 3902  # Databend's StorageUnsupported (PRESIGN without a server)
@@ -29,13 +32,7 @@ _NULLABLE_STRING = T.STRING.as_nullable(True)
 _LIST_COLUMNS = [("name", T.STRING), ("size", T.UINT64), ("md5", _NULLABLE_STRING),
                  ("last_modified", T.STRING), ("creator", _NULLABLE_STRING)]
 _INT32 = T.SqlType("Int32")
-_COPY_COLUMNS = [("File", T.STRING), ("Rows_loaded", _INT32), ("Errors_seen", _INT32),
-                 ("First_error", _NULLABLE_STRING), ("First_error_line", _INT32.as_nullable(True))]
 _PRESIGN_COLUMNS = [("method", T.STRING), ("headers", T.STRING), ("url", T.STRING)]
-# COPY options accepted (those without an effect here are accepted for compatibility)
-_COPY_OPTIONS = frozenset({"files", "pattern", "file_format", "purge", "force", "on_error",
-                           "size_limit", "max_files", "split_size", "disable_variant_check",
-                           "return_failed_only", "column_match_mode"})
 _ON_ERROR = {"abort": "abort", "continue": "continue", "skip_file": "skip_file"}
 
 
@@ -50,21 +47,17 @@ def _listed_time(epoch: float) -> str:
     return moment.strftime("%Y-%m-%d %H:%M:%S.") + f"{moment.microsecond // 1000:03d} +0000"
 
 
-def _no_pattern(pattern) -> None:
-    if pattern is not None:
-        raise Unimplemented("PATTERN is not supported yet: name the files (FILES = (...)) or a "
-                            "folder (@stage/folder/)")
-
-
 def list_stage(session, ctx, stmt: A.ListStage) -> Result:
-    """LIST @stage[/path] (REMOVE: the same files, removed; REMOVE answers no rows)."""
-    _no_pattern(stmt.pattern)
+    """LIST @stage[/path] [PATTERN = '...'] (REMOVE: the same files, removed; it answers no
+    rows)."""
+    pattern = stage_pattern(ctx.limits, stmt.pattern)
     location = parse_location(stmt.location)
     stages = ctx.session.db.stages
+    files = stages.choose(ctx.user, location, pattern=pattern)
     if stmt.remove:
-        stages.remove(ctx.user, location)
+        for path, _ in files:
+            stages.remove(ctx.user, StageLocation(location.stage, path))
         return _rows([], [])
-    files = stages.list(ctx.user, location)
     rows = [(path, len(f.data), None, _listed_time(f.last_modified), None) for path, f in files]
     return _rows(_LIST_COLUMNS, rows)
 
@@ -92,11 +85,13 @@ def presign(session, ctx, stmt: A.Presign) -> Result:
 def copy_into_table(session, ctx, stmt: A.CopyIntoTable) -> Result:
     """COPY INTO t [(cols)] FROM @stage[/path] [FILES = (...)] [FILE_FORMAT = (...)] [PURGE]
     [FORCE] [ON_ERROR]: every file read in steps, all rows appended together at the end."""
+    if stmt.query is not None:
+        return copy_from_query(ctx, stmt)
     options = dict(stmt.options)
     unknown = sorted(set(options) - _COPY_OPTIONS)
     if unknown:
         raise BadArguments(f"unknown COPY option {unknown[0].upper()}", position=stmt.pos)
-    _no_pattern(options.get("pattern"))
+    pattern = stage_pattern(ctx.limits, options.get("pattern"))
     file_format = options.get("file_format", ())
     if isinstance(file_format, str):
         raise BadArguments("FILE_FORMAT takes options in parentheses: FILE_FORMAT = (TYPE = CSV)",
@@ -117,8 +112,8 @@ def copy_into_table(session, ctx, stmt: A.CopyIntoTable) -> Result:
     database, name = ctx.resolve_table_name(stmt.table)
     table = ctx.catalog.table(database, name, stmt.pos)
     positions = column_plan(table, stmt.columns)
-    converters, fill = insert_plan(table, positions)
-    files = _chosen_files(ctx, location, options.get("files"))
+    converters, fill = insert_plan(table, positions, ctx.timezone)
+    files = stages.choose(ctx.user, location, options.get("files"), pattern)
     force = truthy(options.get("force", "false"))
     history = table.copied_files
     owner = (ctx.user, location.stage)
@@ -130,22 +125,6 @@ def copy_into_table(session, ctx, stmt: A.CopyIntoTable) -> Result:
                         history, owner, progress)
     return Result([Column(n, t.display()) for n, t in _COPY_COLUMNS], steps, progress=progress,
                   types=[t for _, t in _COPY_COLUMNS])
-
-
-def _chosen_files(ctx, location: StageLocation, names) -> list:
-    """(path, StagedFile) of the files a COPY reads: FILES under the location's folder, else the
-    file the location names or every file under it."""
-    stages = ctx.session.db.stages
-    if names is None:
-        return stages.list(ctx.user, location)
-    if isinstance(names, str):
-        names = (names,)
-    folder = location.path if not location.path or location.path.endswith("/") else location.path + "/"
-    chosen = []
-    for file_name in names:
-        found = stages.list(ctx.user, StageLocation(location.stage, folder + file_name.lstrip("/")))
-        chosen.extend(found[:1])
-    return chosen
 
 
 def _copy_steps(ctx, table, target, fmt, on_error, files, location, purge, history, owner,
@@ -168,3 +147,4 @@ def _copy_steps(ctx, table, target, fmt, on_error, files, location, purge, histo
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
     yield answer
+

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 
 from engine.errors import BadArguments, StageAlreadyExists, UnknownStage
+from engine.functions.regex import compile_pattern
 
 USER_STAGE = "~"
 
@@ -74,6 +75,16 @@ class NamedStage:
     creator: str
     created_on: float
     files: dict = field(default_factory=dict)
+
+
+def stage_pattern(limits, pattern):
+    """PATTERN's compiled regex (RE2: linear time, Databend's syntax), None without one; it is
+    searched for in each file's path below the location."""
+    if pattern is None:
+        return None
+    if not isinstance(pattern, str):
+        raise BadArguments("PATTERN takes a regular expression in quotes")
+    return compile_pattern(pattern, limits.regex_pattern_chars, "PATTERN")
 
 
 class StageStore:
@@ -183,6 +194,27 @@ class StageStore:
             return [(prefix, exact)]
         folder = prefix if prefix.endswith("/") else prefix + "/"
         return sorted((p, f) for p, f in files.items() if p.startswith(folder))
+
+    def choose(self, user: str, location: StageLocation, names=None,
+               pattern=None) -> list[tuple[str, StagedFile]]:
+        """(path, file) of the files a COPY, LIST or stage scan reads: FILES (`names`) under the
+        location's folder, else the file the location names or every file under it; with a
+        PATTERN (a compiled regex), those whose path below the location it finds a match in."""
+        if names is None:
+            files = self.list(user, location)
+            if pattern is None:
+                return files
+            start = len(location.path) if location.path.endswith("/") else (
+                len(location.path) + 1 if location.path else 0)
+            return [(p, f) for p, f in files if pattern.search(p[start:]) is not None]
+        if isinstance(names, str):
+            names = (names,)
+        folder = location.path if not location.path or location.path.endswith("/") else location.path + "/"
+        chosen = []
+        for file_name in names:
+            found = self.list(user, StageLocation(location.stage, folder + file_name.lstrip("/")))
+            chosen.extend(found[:1])
+        return chosen
 
     def remove(self, user: str, location: StageLocation) -> int:
         """Remove the files `list` would show; returns how many were removed."""

@@ -8,8 +8,17 @@ import decimal
 from engine import expr as P
 from engine import settings as S
 from engine import types as T
+from engine.alter import alter_table
 from engine.catalog import Table, TableColumn
 from engine.conversion import type_default
+from engine.ddl import (
+    composite_default_text,
+    create_database,
+    create_table_like,
+    run_rename_table,
+    table_options,
+    undrop_table,
+)
 from engine.dml import run_delete, run_update
 from engine.errors import (
     TABLE_SCHEMA_MISMATCH,
@@ -22,9 +31,10 @@ from engine.errors import (
     UnknownDatabase,
 )
 from engine.executor import BATCH, Runtime, build, explain
-from engine.functions import AGGREGATES, all_function_names
+from engine.functions import function_rows
 from engine.insert_plan import column_plan as _column_plan
 from engine.insert_plan import insert_plan as _insert_plan
+from engine.introspection import INTROSPECTION_KINDS, run_show
 from engine.memory import batch_bytes
 from engine.names import display
 from engine.planner import Planner
@@ -42,6 +52,7 @@ from engine.stage_objects import (
 from engine.stage_statements import copy_into_table, list_stage, presign
 from engine.system import is_virtual_database, settings_rows, virtual_table, virtual_table_names
 from engine.unload import copy_into_stage
+from engine.view_statements import create_view, describe_view, drop_view
 from grammar import ast as A
 
 QUERY_TYPES = (A.Select, A.SetOperation, A.With)
@@ -75,7 +86,7 @@ def _query(session, ctx, stmt) -> Result:
     progress = Progress()
     run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
     schema = [Column(n, t.display()) for n, t in zip(names, plan.types, strict=False)]
-    result = Result(schema, run(()), progress=progress, types=list(plan.types))
+    result = Result(schema, run(()), progress=progress, types=list(plan.types), timezone=ctx.timezone)
     if isinstance(plan, P.Project) and isinstance(plan.child, P.OneRow):
         result.pause_gc = False  # SELECT without FROM: one row, nothing to gain
     if not _has_limit(stmt):
@@ -88,11 +99,6 @@ def _has_limit(stmt) -> bool:
 
 
 # ---------------------------------------------------------------- DDL
-
-
-def _create_database(session, ctx, stmt: A.CreateDatabase):
-    ctx.catalog.create_database(stmt.name, stmt.if_not_exists)
-    return _result()
 
 
 def _drop_database(session, ctx, stmt: A.DropDatabase):
@@ -114,7 +120,9 @@ def _create_table(session, ctx, stmt: A.CreateTable):
         raise Unimplemented(f"The operation is not available for the table `{database}`.`{name}`: "
                             f"the {database.lower()} tables are read-only", position=stmt.pos)
     catalog.database(database)
-    if name in catalog.databases[database]:
+    if stmt.like is not None:
+        return create_table_like(ctx, stmt, database, name)
+    if not stmt.or_replace and (name in catalog.databases[database] or catalog.view(database, name) is not None):
         if stmt.if_not_exists:
             return _result()
         raise TableAlreadyExists(f"Table '{name}' already exists", position=stmt.pos)
@@ -123,7 +131,7 @@ def _create_table(session, ctx, stmt: A.CreateTable):
         plan, names = planner.plan_query(stmt.as_query)
         columns = [TableColumn(n, t if t.name != "Null" else T.STRING.as_nullable(True))
                    for n, t in zip(names, plan.types, strict=False)]
-        table = Table(database, name, columns, comment=stmt.comment or "")
+        table = Table(database, name, columns, comment=stmt.comment or "", **table_options(stmt))
         progress = Progress()
         run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
         return _result([], _create_table_as(catalog, table, run(()), progress, stmt, ctx.memory), progress=progress)
@@ -143,17 +151,18 @@ def _create_table(session, ctx, stmt: A.CreateTable):
             default = None if e.value is None else T.caster(t)(e.value)
             default_sql = _written_default_text(default, cd.default)
         columns.append(TableColumn(cd.name, t, default, default_sql, cd.comment or ""))
-    catalog.add_table(Table(database, name, columns, comment=stmt.comment or ""), stmt.if_not_exists, stmt.pos)
+    catalog.add_table(Table(database, name, columns, comment=stmt.comment or "", **table_options(stmt)),
+                      stmt.if_not_exists, stmt.pos, replace=stmt.or_replace)
     return _result()
 
 
 def _create_table_as(catalog, table: Table, batches, progress: Progress, stmt: A.CreateTable, memory):
     """CREATE TABLE ... AS SELECT: the table is filled while detached and enters the catalog only
     once its query has run to the end, so a failing or abandoned query leaves no table behind
-    (as a failing INSERT leaves no rows)."""
+    (as a failing INSERT leaves no rows), and OR REPLACE keeps the old table until then."""
     yield from _insert_steps(table, batches, progress, list(range(len(table.columns))), memory,
                              report=False)
-    catalog.add_table(table, stmt.if_not_exists, stmt.pos)
+    catalog.add_table(table, stmt.if_not_exists, stmt.pos, replace=stmt.or_replace)
 
 
 def _written_default_text(value, written) -> str:
@@ -211,7 +220,7 @@ def _insert(session, ctx, stmt: A.Insert):
     positions = _column_plan(table, stmt.columns)
     progress = Progress()
     if stmt.rows is None and stmt.query is None:  # `INSERT INTO t VALUES` + a stage attachment
-        converters, fill = _insert_plan(table, positions)
+        converters, fill = _insert_plan(table, positions, ctx.timezone)
         steps = insert_from_attachment(ctx, stmt, table, positions, converters, fill, progress, True)
         return _result([Column(INSERTED, "UInt64")], steps, [T.UINT64], progress=progress)
     if stmt.query is not None:
@@ -221,7 +230,8 @@ def _insert(session, ctx, stmt: A.Insert):
             raise BadArguments(f"Fields in select statement is not equal with expected, select fields: "
                                f"{len(plan.layout)}, insert fields: {len(positions)}", position=stmt.pos)
         run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
-        return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions, ctx.memory),
+        return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions, ctx.memory,
+                                                                       timezone=ctx.timezone),
                        [T.UINT64], progress=progress)
     values = stmt.rows
     count = len(values)
@@ -262,7 +272,7 @@ def _values_step_rows(ctx) -> int:
 
 def _values_rows(ctx, stmt, table, positions, values_rows):
     """VALUES rows converted to the table's row tuples (strings and floats compacted)."""
-    converters, fill = _insert_plan(table, positions)
+    converters, fill = _insert_plan(table, positions, ctx.timezone)
     width = len(positions)
     rows = []
     literal = _literal_value
@@ -305,9 +315,9 @@ def _compact(rows, table):
     return out
 
 
-def _insert_steps(table: Table, batches, progress: Progress, positions, memory, report=True):
+def _insert_steps(table: Table, batches, progress: Progress, positions, memory, report=True, timezone="UTC"):
     """Consume a query in bounded steps, then append everything at once (atomic)."""
-    converters, fill = _insert_plan(table, positions)
+    converters, fill = _insert_plan(table, positions, timezone)
     rows = []
     for batch in batches:
         memory.charge(batch_bytes(batch))  # the rows buffered until the append
@@ -378,6 +388,8 @@ def _like_filter(pattern, limits):
 
 def _show(session, ctx, stmt: A.Show):
     kind = stmt.kind
+    if kind in INTROSPECTION_KINDS:
+        return run_show(session, ctx, stmt)
     match = _like_filter(stmt.like, ctx.limits)
     if kind == "DATABASES":
         names = sorted(set(ctx.catalog.databases) | {"system", "information_schema"})
@@ -392,11 +404,13 @@ def _show(session, ctx, stmt: A.Show):
                             rows)
     if kind == "CREATE_TABLE":
         database, name = ctx.resolve_table_name(stmt.table)
+        if ctx.catalog.view(database, name) is not None:
+            return run_show(session, ctx, stmt)
         table = ctx.catalog.table(database, name, stmt.pos)
         return _rows_result([("Table", T.STRING), ("Create Table", T.STRING)], [(table.name, show_create(table))])
     if kind == "FUNCTIONS":
-        rows = [(n, n in AGGREGATES) for n in all_function_names() if match(n)]
-        return _rows_result([("name", T.STRING), ("is_aggregate", T.BOOLEAN)], rows)
+        rows = [row[:3] for row in function_rows() if match(row[0])]
+        return _rows_result([("name", T.STRING), ("is_aggregate", T.BOOLEAN), ("description", T.STRING)], rows)
     raise EngineError(f"unsupported SHOW {kind}", code=UNIMPLEMENTED, position=stmt.pos)
 
 
@@ -410,8 +424,10 @@ def show_create(table: Table) -> str:
         if c.comment:
             text += f" COMMENT {_quoted(c.comment)}"
         lines.append(text)
-    options = f"ENGINE={table.engine}" + (f" COMMENT = {_quoted(table.comment)}" if table.comment else "")
-    return f"CREATE TABLE {table.name} (\n" + ",\n".join(lines) + f"\n) {options}"
+    options = f"ENGINE={table.engine}" + (f" CLUSTER BY {table.cluster_by}" if table.cluster_by else "") \
+        + (f" COMMENT = {_quoted(table.comment)}" if table.comment else "")
+    kind = "TRANSIENT TABLE" if table.transient else "TABLE"
+    return f"CREATE {kind} {table.name} (\n" + ",\n".join(lines) + f"\n) {options}"
 
 
 def _quoted(text: str) -> str:
@@ -420,6 +436,9 @@ def _quoted(text: str) -> str:
 
 def _describe(session, ctx, stmt: A.Describe):
     database, name = ctx.resolve_table_name(stmt.table)
+    view = None if is_virtual_database(database) else ctx.catalog.view(database, name)
+    if view is not None:
+        return describe_view(ctx, view, stmt.pos)
     if is_virtual_database(database):
         columns = [TableColumn(n, t) for n, t in virtual_table(database, name, stmt.pos).columns]
     else:
@@ -434,6 +453,9 @@ def _describe(session, ctx, stmt: A.Describe):
 
 
 def _default_text(t):
+    composite = composite_default_text(t)
+    if composite is not None:
+        return composite
     v = type_default(t)
     return T.render_value(v) if not isinstance(v, str) else "''"
 
@@ -447,7 +469,7 @@ def _explain(session, ctx, stmt: A.Explain):
 
 
 _HANDLERS = {
-    A.CreateDatabase: _create_database,
+    A.CreateDatabase: create_database,
     A.DropDatabase: _drop_database,
     A.UseDatabase: _use,
     A.CreateTable: _create_table,
@@ -470,4 +492,9 @@ _HANDLERS = {
     A.CreateFileFormat: create_file_format,
     A.DropStageObject: drop_stage_object,
     A.ShowStageObjects: show_stage_objects,
+    A.CreateView: create_view,
+    A.DropView: drop_view,
+    A.AlterTable: alter_table,
+    A.RenameTable: run_rename_table,
+    A.UndropTable: undrop_table,
 }

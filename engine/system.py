@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
+from engine import datetimes as D
 from engine import functions as F
 from engine import settings as S
 from engine import types as T
@@ -32,8 +33,8 @@ class VirtualTable:
 
 
 def _local(ctx, moment: datetime.datetime) -> datetime.datetime:
-    """An aware instant as a Timestamp value in the session time zone."""
-    return moment.astimezone(S.timezone(ctx.session.setting("timezone"))).replace(tzinfo=None)
+    """An aware instant as a Timestamp value (naive UTC: shown in the session zone)."""
+    return moment.astimezone(datetime.UTC).replace(tzinfo=None)
 
 
 def _stored_tables(ctx):
@@ -63,11 +64,23 @@ def _databases(ctx):
     return [("default", n) for n in sorted(names)]
 
 
+def _stored_views(ctx):
+    """(database, view) for every view, sorted."""
+    for db in sorted(ctx.catalog.views):
+        views = ctx.catalog.views[db]
+        for name in sorted(views):
+            yield db, views[name]
+
+
 def _tables(ctx):
     rows = []
     for db, table in _stored_tables(ctx):
-        rows.append(("default", db, table.name, table.table_id, table.engine, table.engine, "", "",
-                     _local(ctx, table.created_on), None, len(table.rows), table.comment, "BASE TABLE"))
+        rows.append(("default", db, table.name, table.table_id, table.engine, table.engine, table.cluster_by,
+                     "TRANSIENT" if table.transient else "", _local(ctx, table.created_on), None, len(table.rows),
+                     table.comment, "BASE TABLE"))
+    for db, view in _stored_views(ctx):
+        rows.append(("default", db, view.name, view.table_id, "VIEW", "VIEW", "", "", _local(ctx, view.created_on),
+                     None, None, "", "VIEW"))
     started = _local(ctx, _STARTED)
     for name, vt, table_id in _listed_virtual_tables():
         rows.append(("default", "system", name, table_id, vt.engine, vt.engine, "", "", started, None, None, "",
@@ -82,6 +95,10 @@ def _columns(ctx):
             rows.append((c.name, db, table.name, c.type.display(), c.type.sql_name(),
                          "DEFAULT" if c.default_sql is not None else "", _default_text(c),
                          "YES" if c.type.nullable else "NO", c.comment))
+    for db, view in _stored_views(ctx):
+        for column, t in view.columns:
+            rows.append((column, db, view.name, t.display(), t.sql_name(), "", "",
+                         "YES" if t.can_be_null else "NO", ""))
     for name, vt, _ in _listed_virtual_tables():
         for column, t in vt.columns:
             rows.append((column, "system", name, t.display(), t.sql_name(), "", "",
@@ -108,11 +125,21 @@ def _one(ctx):
 
 
 def _functions(ctx):
-    return [(name, name in F.AGGREGATES) for name in F.all_function_names()]
+    return F.function_rows()
 
 
 def _nothing(ctx):
     return []
+
+
+def _views(ctx):
+    return [("default", db, v.name, v.table_id, "VIEW", "VIEW", _local(ctx, v.created_on), None,
+             _local(ctx, v.updated_on or v.created_on), None, "", v.text) for db, v in _stored_views(ctx)]
+
+
+def _schema_views(ctx):
+    """information_schema.views as Databend 1.2.453 fills it (view_definition is NULL there)."""
+    return [("default", db, v.name, None, "NONE", 0, False, 0, 0, 0) for db, v in _stored_views(ctx)]
 
 
 def _visible(ctx, user: str) -> bool:
@@ -145,7 +172,7 @@ def _query_log(ctx):
             continue
         ended = _local(ctx, wall_datetime(e.ended_at))
         rows.append((e.log_type[0], e.log_type[1], e.handler_type, "", "", "", e.user, e.query_id,
-                     e.kind, e.sql, ended.date(), ended, _local(ctx, wall_datetime(e.started_at)),
+                     e.kind, e.sql, D.timestamp_to_date(ended, D.zone(ctx.timezone)), ended, _local(ctx, wall_datetime(e.started_at)),
                      e.duration_ms, e.database, *e.counts, e.memory_usage_peak, e.exception_code,
                      e.exception_text, VERSION))
     return rows
@@ -186,13 +213,14 @@ SYSTEM_TABLES = {
     "settings": VirtualTable([("name", _S), ("value", _S), ("default", _S), ("level", _S), ("description", _S),
                               ("type", _S)], settings_rows, "SystemSettings"),
     "one": VirtualTable([("dummy", T.UINT8)], _one, "SystemOne"),
-    "functions": VirtualTable([("name", _S), ("is_aggregate", T.BOOLEAN)], _functions, "SystemFunctions"),
-    # the engine has no views and no temporary tables: both are always empty
+    "functions": VirtualTable([("name", _S), ("is_aggregate", T.BOOLEAN), ("description", _S), ("syntax", _S),
+                               ("example", _S)], _functions, "SystemFunctions"),
+    # the engine has no temporary tables: always empty
     "views": VirtualTable([
         ("catalog", _S), ("database", _S), ("name", _S), ("table_id", _U64), ("engine", _S), ("engine_full", _S),
         ("created_on", _TS), ("dropped_on", _TS.as_nullable(True)), ("updated_on", _TS),
         ("owner", _S.as_nullable(True)), ("comment", _S), ("view_query", _S),
-    ], _nothing, "SystemViews"),
+    ], _views, "SystemViews"),
     "temporary_tables": VirtualTable([("database", _S), ("name", _S), ("table_id", _U64), ("engine", _S)],
                                      _nothing, "SystemTemporaryTables"),
     "processes": VirtualTable(PROCESSES_COLUMNS, processes_rows, "SystemProcesses"),
@@ -204,14 +232,18 @@ SYSTEM_TABLES = {
 
 
 def _schema_tables(ctx):
+    """As Databend fills it, table_catalog is the table's database."""
     rows = []
     for db, table in _stored_tables(ctx):
-        rows.append(("default", db, table.name, "BASE TABLE", table.engine, _local(ctx, table.created_on), None,
+        rows.append((db, db, table.name, "BASE TABLE", table.engine, _local(ctx, table.created_on), None,
                      len(table.rows) * 8 * len(table.columns), None, len(table.rows), None, None, None,
                      table.comment))
+    for db, view in _stored_views(ctx):
+        rows.append((db, db, view.name, "VIEW", "VIEW", _local(ctx, view.created_on), None, None, None, None, None,
+                     None, None, ""))
     started = _local(ctx, _STARTED)
     for name, vt, _ in _listed_virtual_tables():
-        rows.append(("default", "system", name, "BASE TABLE", vt.engine, started, None, None, None, None, None,
+        rows.append(("system", "system", name, "BASE TABLE", vt.engine, started, None, None, None, None, None,
                      None, None, ""))
     return rows
 
@@ -227,6 +259,10 @@ def _schema_columns(ctx):
             rows.append(("default", db, table.name, c.name, position, None, c.comment, None, int(nullable),
                          "YES" if nullable else "NO", c.type.display(), c.type.sql_name(), *_NOTHING_MORE,
                          _default_text(c), None))
+    for db, view in _stored_views(ctx):
+        for position, (column, t) in enumerate(view.columns, 1):
+            rows.append(("default", db, view.name, column, position, None, "", None, int(t.can_be_null),
+                         "YES" if t.can_be_null else "NO", t.display(), t.sql_name(), *_NOTHING_MORE, "", None))
     for name, vt, _ in _listed_virtual_tables():
         for position, (column, t) in enumerate(vt.columns, 1):
             rows.append(("default", "system", name, column, position, None, "", None, int(t.can_be_null),
@@ -236,7 +272,8 @@ def _schema_columns(ctx):
 
 def _schemata(ctx):
     names = set(ctx.catalog.databases) | set(VIRTUAL_DATABASES)
-    return [("default", n, "default", None, None, None, None, None) for n in sorted(names)]
+    # as Databend fills it, catalog_name is the schema's own name
+    return [(n, n, "default", None, None, None, None, None) for n in sorted(names)]
 
 
 INFORMATION_SCHEMA_TABLES = {
@@ -267,7 +304,7 @@ INFORMATION_SCHEMA_TABLES = {
         ("check_option", _S), ("is_updatable", T.UINT8), ("is_insertable_into", T.BOOLEAN),
         ("is_trigger_updatable", T.UINT8), ("is_trigger_deletable", T.UINT8),
         ("is_trigger_insertable_into", T.UINT8),
-    ], _nothing, "VIEW"),
+    ], _schema_views, "VIEW"),
 }
 
 _BY_DATABASE = {"system": SYSTEM_TABLES, "information_schema": INFORMATION_SCHEMA_TABLES}

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import NoReturn
 
+from engine.datetimes import UTC, date_from_days, parse_date, parse_timestamp, timestamp_from_int
 from engine.errors import BadArguments, SqlSyntaxError
 
 INT_RANGES = {
@@ -28,11 +29,17 @@ class SqlType:
     nullable: bool = False
     precision: int = 0
     scale: int = 0
+    # Array(T), Map(K, V), Tuple(T...): the element types; a named Tuple also its field names
+    args: tuple = ()
+    field_names: tuple = ()
 
     def display(self) -> str:
         if self.name == "Null":
             return "NULL"
-        base = f"Decimal({self.precision}, {self.scale})" if self.name == "Decimal" else self.name
+        if self.args:
+            base = f"{self.name}({', '.join(a.display() for a in self.args)})"
+        else:
+            base = f"Decimal({self.precision}, {self.scale})" if self.name == "Decimal" else self.name
         return f"Nullable({base})" if self.nullable else base
 
     def sql_name(self, with_null: bool = False) -> str:
@@ -42,6 +49,8 @@ class SqlType:
             return "NULL"
         if self.name == "Decimal":
             base = f"DECIMAL({self.precision}, {self.scale})"
+        elif self.args:
+            base = _nested_sql_name(self)
         else:
             base = _SQL_NAMES[self.name]
         return base + " NULL" if with_null and self.nullable else base
@@ -76,8 +85,26 @@ _SQL_NAMES = {
     "Boolean": "BOOLEAN", "Int8": "TINYINT", "Int16": "SMALLINT", "Int32": "INT", "Int64": "BIGINT",
     "UInt8": "TINYINT UNSIGNED", "UInt16": "SMALLINT UNSIGNED", "UInt32": "INT UNSIGNED",
     "UInt64": "BIGINT UNSIGNED", "Float32": "FLOAT", "Float64": "DOUBLE", "String": "VARCHAR",
-    "Date": "DATE", "Timestamp": "TIMESTAMP",
+    "Date": "DATE", "Timestamp": "TIMESTAMP", "Binary": "BINARY", "Variant": "VARIANT", "Bitmap": "BITMAP",
 }
+
+NESTED_NAMES = frozenset({"Array", "Map", "Tuple"})
+
+
+def _nested_sql_name(t: SqlType) -> str:
+    """As Databend spells a nested type in DESCRIBE: ARRAY(INT32), MAP(STRING, INT32),
+    TUPLE(1 INT32, 2 STRING) or TUPLE(A INT32, B STRING); elements by their type names."""
+    parts = [_element_sql_name(a) for a in t.args]
+    if t.name == "Tuple":
+        names = t.field_names or [str(i) for i in range(1, len(parts) + 1)]
+        parts = [f"{n.upper()} {p}" for n, p in zip(names, parts, strict=False)]
+    return f"{t.name.upper()}({', '.join(parts)})"
+
+
+def _element_sql_name(t: SqlType) -> str:
+    if t.args:
+        return _nested_sql_name(t)
+    return t.as_nullable(False).display().upper()
 
 NULL = SqlType("Null", True)
 BOOLEAN = SqlType("Boolean")
@@ -102,6 +129,8 @@ _ALIASES = {
     "VARCHAR": "String", "TEXT": "String", "CHAR": "String", "STRING": "String", "CHARACTER": "String",
     "DATE": "Date", "TIMESTAMP": "Timestamp", "DATETIME": "Timestamp",
     "DECIMAL": "Decimal", "NUMERIC": "Decimal",
+    "BINARY": "Binary", "VARBINARY": "Binary", "BLOB": "Binary", "TINYBLOB": "Binary", "MEDIUMBLOB": "Binary",
+    "LONGBLOB": "Binary", "JSON": "Variant", "VARIANT": "Variant", "BITMAP": "Bitmap",
 }
 
 
@@ -110,10 +139,14 @@ def type_from_ast(tn, default_nullable: bool = False) -> SqlType:
     name = tn.name.upper()
     if name == "NULLABLE" and tn.args:
         return type_from_ast(tn.args[0]).as_nullable(True)
+    nullable = default_nullable if tn.nullable is None else tn.nullable
+    if name in ("ARRAY", "MAP", "TUPLE") and tn.args:
+        # elements are nullable unless written NOT NULL; a map's key never is
+        args = tuple(type_from_ast(a, default_nullable=not (name == "MAP" and i == 0)) for i, a in enumerate(tn.args))
+        return SqlType(name.capitalize(), nullable, args=args, field_names=tuple(tn.field_names))
     base = _ALIASES.get(name)
     if base is None:
         raise SqlSyntaxError(f"Unknown type {tn.name!r}", position=tn.pos)
-    nullable = default_nullable if tn.nullable is None else tn.nullable
     if base == "Decimal":
         p = tn.params[0] if tn.params else 10
         s = tn.params[1] if len(tn.params) > 1 else 0
@@ -138,6 +171,21 @@ _MAX_DECIMAL_INT = 10 ** MAX_DECIMAL_PRECISION - 1
 def fits_decimal(v: int) -> bool:
     """Whether an integer fits Decimal(76, 0) (compared, not printed: str() of a huge int is slow)."""
     return -_MAX_DECIMAL_INT <= v <= _MAX_DECIMAL_INT
+
+
+def exponent_literal(v: float):
+    """(value, type) of a number written with an exponent, as Databend reads it: the exact number
+    (1e3 is the UInt16 1000, 1.5e-3 a Decimal(4, 4)), a Float64 when beyond Decimal(76)."""
+    d = decimal.Decimal(repr(v))
+    if d == d.to_integral_value():
+        n = int(d)
+        t = int_literal_type(n)
+        return (float(n) if t.is_float else n), t
+    text = format(d, "f")
+    t = decimal_literal_type(text)
+    if t.precision > MAX_DECIMAL_PRECISION:
+        return v, FLOAT64
+    return decimal.Decimal(text), t
 
 
 def int_literal_type(v: int) -> SqlType:
@@ -200,8 +248,16 @@ def arithmetic_type(op: str, a: SqlType, b: SqlType) -> SqlType:
     if op == "DIV":
         return _int_type(signed, width)
     if op == "%":
-        return _int_type(signed, width)
+        # Databend: the divisor's width (doubled when the dividend is signed), the dividend's sign
+        return _int_type(sa, wb * 2 if sa else wb)
     raise AssertionError(op)
+
+
+def negation_type(t: SqlType) -> SqlType:
+    """Result type of unary minus: integers widen to the next signed type (Int64 at most)."""
+    if t.is_int:
+        return _int_type(True, _int_parts(t)[1] * 2)
+    return t
 
 
 def _int_digits(t: SqlType) -> int:
@@ -252,7 +308,7 @@ def _unify(a: SqlType, b: SqlType) -> SqlType:
 
 # ---------------------------------------------------------------- casts
 
-_INT_RE = re.compile(r"\s*[-+]?\d+\s*\Z")
+_INT_RE = re.compile(r"[-+]?\d+\Z")
 _NUM_RE = re.compile(r"\s*[-+]?(\d+\.?\d*([eE][-+]?\d+)?|\.\d+([eE][-+]?\d+)?)\s*\Z")
 
 
@@ -261,9 +317,19 @@ def _round_half_away(x: float) -> int:
 
 
 def _cast_fail(v, t: SqlType) -> NoReturn:
-    """Refuse a cast, showing the value as SQL would (a quoted string, else its text)."""
+    """Refuse a cast, in Databend's words for integers and booleans (naming the conversion
+    function and the value as SQL would show it), else showing the value as SQL would."""
+    if isinstance(v, str) and (t.name in INT_RANGES or t.name == "Boolean"):
+        reason = "invalid digit found in string" if t.name in INT_RANGES else \
+            "cannot parse to type `BOOLEAN`"
+        raise BadArguments(f"{reason} while evaluating function `{_conversion_name(t)}('{v}')`")
     shown = "'" + v.replace("'", "''") + "'" if isinstance(v, str) else render_value(v)
     raise BadArguments(f"fail to cast {shown} to {t.display()}")
+
+
+def _conversion_name(t: SqlType) -> str:
+    """Databend's name of the function converting to t (to_int32, to_boolean...)."""
+    return "to_" + t.name.lower()
 
 
 def to_int(v, t: SqlType = INT64):
@@ -278,12 +344,9 @@ def to_int(v, t: SqlType = INT64):
     elif isinstance(v, decimal.Decimal):
         out = int(v.to_integral_value(rounding=decimal.ROUND_HALF_UP))
     elif isinstance(v, str):
-        if _INT_RE.match(v):
-            out = int(v)
-        elif _NUM_RE.match(v):
-            out = _round_half_away(float(v))
-        else:
+        if not _INT_RE.match(v):  # Databend reads only plain integers: no '1.5', no ' 12 '
             _cast_fail(v, t)
+        out = int(v)
     elif isinstance(v, datetime.datetime):
         out = int(v.replace(tzinfo=datetime.UTC).timestamp() * 1_000_000)
     elif isinstance(v, datetime.date):
@@ -292,7 +355,8 @@ def to_int(v, t: SqlType = INT64):
         _cast_fail(v, t)
     lo, hi = INT_RANGES.get(t.name, (None, None))
     if lo is not None and not lo <= out <= hi:
-        raise BadArguments(f"number {out} overflows {t.display()}")
+        shown = f"'{v}'" if isinstance(v, str) else render_value(v)
+        raise BadArguments(f"number overflowed while evaluating function `{_conversion_name(t)}({shown})`")
     return out
 
 
@@ -332,6 +396,8 @@ def to_decimal(v, t: SqlType):
 def to_string(v, t: SqlType = STRING):
     if isinstance(v, str):
         return v
+    if isinstance(v, bool):
+        return "true" if v else "false"
     return render_value(v)
 
 
@@ -355,15 +421,9 @@ def to_date(v, t: SqlType = DATE):
     if isinstance(v, datetime.date):
         return v
     if isinstance(v, str):
-        try:
-            return datetime.date.fromisoformat(v.strip()[:10])
-        except ValueError:
-            _cast_fail(v, t)
+        return parse_date(v)
     if isinstance(v, int) and not isinstance(v, bool):
-        try:
-            return datetime.date(1970, 1, 1) + datetime.timedelta(days=v)
-        except OverflowError:  # beyond year 9999 (or beyond a C int of days)
-            _cast_fail(v, t)
+        return date_from_days(v)
     _cast_fail(v, t)
 
 
@@ -373,15 +433,9 @@ def to_timestamp(v, t: SqlType = TIMESTAMP):
     if isinstance(v, datetime.date):
         return datetime.datetime(v.year, v.month, v.day)
     if isinstance(v, str):
-        try:
-            return datetime.datetime.fromisoformat(v.strip()).replace(tzinfo=None)
-        except ValueError:
-            _cast_fail(v, t)
+        return parse_timestamp(v, UTC)
     if isinstance(v, int) and not isinstance(v, bool):
-        try:
-            return datetime.datetime(1970, 1, 1) + datetime.timedelta(microseconds=v)
-        except OverflowError:
-            _cast_fail(v, t)
+        return timestamp_from_int(v)  # seconds, milliseconds or microseconds, by magnitude
     _cast_fail(v, t)
 
 
@@ -404,6 +458,12 @@ def caster(t: SqlType):
         return to_timestamp
     if name == "Null":
         return lambda v: None
+    if name in ("Binary", "Variant", "Bitmap"):
+        return to_string  # held as text until these types get values of their own
+    if name in NESTED_NAMES:
+        def no_values(v):
+            raise BadArguments(f"values of type {t.display()} are not supported yet")
+        return no_values
     raise BadArguments(f"cannot cast to {t.display()}")
 
 

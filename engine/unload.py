@@ -16,9 +16,12 @@ import gzip
 import json
 import uuid
 
+from engine import datetimes as D
 from engine import types as T
 from engine.errors import BadArguments, Unimplemented
 from engine.executor import Runtime, build
+from engine.memory import batch_bytes
+from engine.parquet_files import require_parquet, write_parquet
 from engine.planner import Planner
 from engine.result import Column, Progress, Result
 from engine.stage_load import FileFormat, truthy
@@ -31,7 +34,7 @@ _UNLOAD_OPTIONS = frozenset({"file_format", "single", "max_file_size", "detailed
                              "overwrite", "include_query_id", "use_raw_path"})
 _ANSWER = [("rows_unloaded", T.UINT64), ("input_bytes", T.UINT64), ("output_bytes", T.UINT64)]
 _QUOTED_TYPES = frozenset({"String", "Date", "Timestamp"})
-_EXTENSIONS = {"csv": "csv", "tsv": "tsv", "ndjson": "ndjson"}
+_EXTENSIONS = {"csv": "csv", "tsv": "tsv", "ndjson": "ndjson", "parquet": "parquet"}
 _TSV_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 
 
@@ -63,19 +66,32 @@ def copy_into_stage(session, ctx, stmt: A.CopyIntoStage) -> Result:
     plan, names = planner.plan_query(query)
     progress = Progress()
     run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
-    writer = _writer(fmt, names, plan.types)
+    if fmt.type == "parquet":
+        require_parquet()
+        writer = None
+    else:
+        writer = _writer(fmt, names, plan.types, ctx.timezone)
     steps = _unload_steps(ctx, run(()), writer, fmt, location, truthy(options.get("single", "false")),
-                          max_file_size, progress)
+                          max_file_size, progress, names, plan.types)
     return Result([Column(n, t.display()) for n, t in _ANSWER], steps, progress=progress,
                   types=[t for _, t in _ANSWER])
 
 
-def _writer(fmt: FileFormat, names, types):
-    """A function turning a batch of rows into the text of their records."""
+def _text_renderers(types, timezone: str) -> list:
+    """Per column, value -> text as the wire shows it (Timestamps in the session zone)."""
     renderers = [T.renderer_for(t) for t in types]
+    if timezone != "UTC":
+        shown = D.timestamp_renderer(D.zone(timezone))
+        renderers = [shown if t.name == "Timestamp" else r for r, t in zip(renderers, types, strict=True)]
+    return renderers
+
+
+def _writer(fmt: FileFormat, names, types, timezone: str):
+    """A function turning a batch of rows into the text of their records."""
+    renderers = _text_renderers(types, timezone)
     null = fmt.null_display
     if fmt.type == "ndjson":
-        encoders = [_json_encoder(t) for t in types]
+        encoders = [_json_encoder(t, r) for t, r in zip(types, renderers, strict=True)]
         keys = [json.dumps(n) for n in names]
 
         def ndjson(batch):
@@ -106,41 +122,45 @@ def _writer(fmt: FileFormat, names, types):
     return delimited
 
 
-def _json_encoder(t):
+def _json_encoder(t, render):
+    """value -> JSON text: numbers and booleans as JSON values, the rest as strings."""
     if t.is_int or t.name == "Boolean":
         return lambda v: json.dumps(v)
     if t.is_float:
         return lambda v: json.dumps(v) if v == v and abs(v) != float("inf") else json.dumps(str(v))
     if t.name == "Decimal":
-        render = T.renderer_for(t)
         return render
-    render = T.renderer_for(t)
     return lambda v: json.dumps(render(v))
 
 
 def _unload_steps(ctx, batches, writer, fmt: FileFormat, location: StageLocation, single: bool,
-                  max_file_size: int, progress: Progress):
+                  max_file_size: int, progress: Progress, names, types):
     prefix = location.path
     if prefix and not prefix.endswith("/"):
         prefix += "/"
     stem = f"{prefix}data_{uuid.uuid4()}_0000_"
     extension = _EXTENSIONS[fmt.type] + (".gz" if fmt.compression == "gzip" else "")
     files: list[bytes] = []
-    chunks: list[bytes] = []
+    chunks: list = []  # encoded text, or rows for Parquet
     size = rows = 0
     for batch in batches:
         if batch:
-            data = writer(batch).encode("utf-8")
-            chunks.append(data)
-            size += len(data)
+            if writer is None:
+                chunks.extend(batch)
+                grown = batch_bytes(batch)
+            else:
+                data = writer(batch).encode("utf-8")
+                chunks.append(data)
+                grown = len(data)
+            size += grown
             rows += len(batch)
-            ctx.memory.charge(len(data))
+            ctx.memory.charge(grown)
             if not single and size >= max_file_size:
-                files.append(b"".join(chunks))
+                files.append(_file(writer, chunks, names, types))
                 chunks, size = [], 0
         yield []
     if chunks:
-        files.append(b"".join(chunks))
+        files.append(_file(writer, chunks, names, types))
     written = sum(len(data) for data in files)
     if fmt.compression == "gzip":
         files = [gzip.compress(data) for data in files]
@@ -152,3 +172,10 @@ def _unload_steps(ctx, batches, writer, fmt: FileFormat, location: StageLocation
     progress.write_rows = rows
     progress.write_bytes = written
     yield [(rows, written, written)]
+
+
+def _file(writer, chunks, names, types) -> bytes:
+    """One file's bytes: the encoded text chunks joined, or the rows written as Parquet."""
+    if writer is None:
+        return write_parquet(names, types, chunks)
+    return b"".join(chunks)

@@ -143,6 +143,7 @@ class TypeName(Node):
     params: tuple[int, ...] = ()
     args: tuple[TypeName, ...] = ()
     nullable: bool | None = None
+    field_names: tuple[str, ...] = ()  # TUPLE(a INT, b STRING): the field names
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +158,14 @@ class Cast(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class Interval(Node):
+    """INTERVAL value unit (unit as written, e.g. 'DAY'): only as an operand of + or -."""
+
+    value: Node
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
 class FunctionCall(Node):
     """name lower-cased. COUNT(*) has star=True and no args."""
 
@@ -166,6 +175,10 @@ class FunctionCall(Node):
     star: bool = False
     params: tuple[Node, ...] = ()  # quantile_cont(0.5)(x): the parameters before the arguments
     filter: Node | None = None  # agg(x) FILTER (WHERE condition)
+    # written as an operator: `a REGEXP b` / `a RLIKE b` / `a ILIKE b` (operator "regexp", "rlike",
+    # "ilike", negated for NOT ...) or POSITION(a IN b) (operator "in")
+    negated: bool = False
+    operator: str | None = None
 
 
 # ---------------------------------------------------------------- queries
@@ -327,6 +340,7 @@ class With(Node):
 class CreateDatabase(Node):
     name: str
     if_not_exists: bool = False
+    or_replace: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +369,10 @@ class CreateTable(Node):
     if_not_exists: bool = False
     as_query: Node | None = None
     comment: str | None = None  # COMMENT = '...' among the table options
+    or_replace: bool = False
+    transient: bool = False
+    like: tuple[str, ...] | None = None  # CREATE TABLE t2 LIKE t
+    cluster_by: tuple[Node, ...] = ()  # CLUSTER BY (expr, ...)
 
 
 @dataclass(frozen=True, slots=True)
@@ -481,8 +499,9 @@ class CopyIntoTable(Node):
 
     table: tuple[str, ...]
     columns: tuple[str, ...] | None
-    location: str
+    location: str | None  # None when the rows come from `query` (a SELECT ... FROM @stage)
     options: tuple = ()
+    query: Node | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -533,3 +552,90 @@ class ShowStageObjects(Node):
     kind: str
     like: str | None = None
     name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StageRef(Node):
+    """@stage[/path] [(FILE_FORMAT => ..., FILES => (...), PATTERN => ...)] [AS alias] in FROM:
+    the records of staged files, their fields as $1, $2 ... (options as in CopyIntoTable)."""
+
+    location: str
+    options: tuple = ()
+    alias: str | None = None
+# ---------------------------------------------------------------- views, ALTER TABLE, RENAME, UNDROP
+
+
+@dataclass(frozen=True, slots=True)
+class CreateView(Node):
+    """CREATE [OR REPLACE] VIEW [IF NOT EXISTS] v [(cols)] AS query, or ALTER VIEW (alter=True).
+    query_offset: where the query's text starts in the statement's SQL."""
+
+    name: tuple[str, ...]
+    columns: tuple[str, ...] | None
+    query: Node
+    query_offset: int
+    or_replace: bool = False
+    if_not_exists: bool = False
+    alter: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DropView(Node):
+    name: tuple[str, ...]
+    if_exists: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AddColumn(Node):
+    """ALTER TABLE ... ADD [COLUMN] def [FIRST | AFTER c]."""
+
+    column: ColumnDef
+    first: bool = False
+    after: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DropColumn(Node):
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class RenameColumn(Node):
+    old: str
+    new: str
+
+
+@dataclass(frozen=True, slots=True)
+class ModifyColumn(Node):
+    """MODIFY [COLUMN] c type [NULL | NOT NULL] [DEFAULT x]: the column's new definition."""
+
+    column: ColumnDef
+
+
+@dataclass(frozen=True, slots=True)
+class RenameTableTo(Node):
+    new_name: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AlterTable(Node):
+    """ALTER TABLE [IF EXISTS] t <action>: action is AddColumn, DropColumn, RenameColumn,
+    ModifyColumn or RenameTableTo."""
+
+    name: tuple[str, ...]
+    action: Node
+    if_exists: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RenameTable(Node):
+    """RENAME TABLE [IF EXISTS] a TO b."""
+
+    name: tuple[str, ...]
+    new_name: tuple[str, ...]
+    if_exists: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class UndropTable(Node):
+    name: tuple[str, ...]

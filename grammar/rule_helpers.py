@@ -20,10 +20,16 @@ KNOWN_TYPES = frozenset(
     DECIMAL NUMERIC
     VARCHAR CHAR CHARACTER TEXT STRING
     DATE TIMESTAMP DATETIME
-    VARIANT JSON BINARY VARBINARY
+    VARIANT JSON BINARY VARBINARY BLOB TINYBLOB MEDIUMBLOB LONGBLOB BITMAP
     """.split()
 )
-NESTED_TYPES = frozenset({"NULLABLE"})
+NESTED_TYPES = frozenset({"NULLABLE", "ARRAY", "MAP", "TUPLE"})
+# how many element types a nested type takes (TUPLE: any number)
+NESTED_ARITY = {"NULLABLE": 1, "ARRAY": 1, "MAP": 2}
+# integer types that take UNSIGNED after them (TINYINT UNSIGNED)
+UNSIGNED_TYPES = {"TINYINT": "UINT8", "SMALLINT": "UINT16", "INT": "UINT32", "INTEGER": "UINT32",
+                  "MEDIUMINT": "UINT32", "BIGINT": "UINT64", "INT8": "UINT8", "INT16": "UINT16", "INT32": "UINT32",
+                  "INT64": "UINT64"}
 TYPED_LITERAL_TYPES = frozenset({"DATE", "TIMESTAMP", "DATETIME"})
 
 BINARY_OP_NAMES = {"!=": "<>", "==": "=", "MOD": "%"}

@@ -10,8 +10,10 @@ from grammar import ast
 from grammar.rule_helpers import (
     BINARY_OP_NAMES,
     KNOWN_TYPES,
+    NESTED_ARITY,
     NESTED_TYPES,
     TYPED_LITERAL_TYPES,
+    UNSIGNED_TYPES,
     SemanticSyntaxError,
     ident_name,
     ident_names,
@@ -58,6 +60,23 @@ class ExpressionRules(Transformer):
     def like(self, operand, negated, _like, pattern):
         return ast.Like(operand, pattern, negated is not None, pos=operand.pos)
 
+    def ilike(self, operand, negated, _ilike, pattern):
+        return ast.FunctionCall("ilike", (operand, pattern), pos=operand.pos, negated=negated is not None,
+                                operator="ilike")
+
+    def regexp(self, operand, negated, keyword, pattern):
+        return ast.FunctionCall("regexp", (operand, pattern), pos=operand.pos, negated=negated is not None,
+                                operator=keyword.value.lower())
+
+    def in_form_call(self, keyword, needle, haystack):
+        """POSITION(needle IN haystack)."""
+        return ast.FunctionCall("position", (needle, haystack), pos=(keyword.line, keyword.column),
+                                operator="in")
+
+    def position_call(self, keyword, needle, haystack):
+        """POSITION(needle, haystack): POSITION is a keyword (for its IN form)."""
+        return ast.FunctionCall("position", (needle, haystack), pos=(keyword.line, keyword.column))
+
     def double_colon_cast(self, operand, type_name):
         return ast.Cast(operand, type_name, double_colon=True, pos=operand.pos)
 
@@ -81,6 +100,10 @@ class ExpressionRules(Transformer):
     def current_date(self, token):
         return ast.FunctionCall("current_date", pos=(token.line, token.column))
 
+    def interval(self, keyword, value, unit):
+        """INTERVAL n unit (the binder allows it only beside + or -)."""
+        return ast.Interval(value, ident_name(unit), pos=(keyword.line, keyword.column))
+
     def column_ref(self, path):
         return ast.ColumnRef(ident_names(path), pos=pos_of(path[0]))
 
@@ -101,6 +124,8 @@ class ExpressionRules(Transformer):
             return ast.FunctionCall(function, args, pos=pos)
         if function == "trim" and third is None:
             return ast.FunctionCall("trim_both", (second, first), pos=pos)
+        if function == "extract" and third is None:  # EXTRACT(unit FROM d)
+            return ast.FunctionCall("extract", (first, second), pos=pos)
         raise SemanticSyntaxError(f"`{name.value}` takes no FROM argument", pos, len(name.value))
 
     def trim_side_call(self, name, side, chars, operand):
@@ -166,7 +191,7 @@ class ExpressionRules(Transformer):
                 ("DOUBLE", "PRECISION"),
                 ("SIGNED", "INTEGER"),
                 ("UNSIGNED", "INTEGER"),
-            ):
+            ) and not (word == "UNSIGNED" and type_name in UNSIGNED_TYPES):
                 raise SemanticSyntaxError(
                     f"unknown type `{name.value} {second_word.value}`",
                     (name.line, name.column),
@@ -187,12 +212,31 @@ class ExpressionRules(Transformer):
                     len(token.value),
                 )
             numbers.append(int(token.value))
+        if second_word is not None and second_word.value.upper() == "UNSIGNED":
+            type_name = UNSIGNED_TYPES[type_name]
         return ast.TypeName(type_name, tuple(numbers), pos=(name.line, name.column))
 
     def nested_type(self, name, *args):
         type_name = ident_name(name).upper()
-        if type_name not in NESTED_TYPES or len(args) != 1:
+        if type_name not in NESTED_TYPES:
             raise SemanticSyntaxError(
                 f"unknown type `{name.value}(...)`", (name.line, name.column), len(name.value)
             )
+        if type_name in NESTED_ARITY and len(args) != NESTED_ARITY[type_name]:
+            raise SemanticSyntaxError(
+                f"{type_name} takes {NESTED_ARITY[type_name]} type(s), got {len(args)}",
+                (name.line, name.column), len(name.value)
+            )
         return ast.TypeName(type_name, args=args, pos=(name.line, name.column))
+
+    def named_tuple_type(self, name, *fields):
+        """TUPLE(a INT, b STRING): the field names travel as field_names of the TypeName."""
+        if ident_name(name).upper() != "TUPLE":
+            raise SemanticSyntaxError(
+                f"unknown type `{name.value}(...)`", (name.line, name.column), len(name.value)
+            )
+        return ast.TypeName("TUPLE", args=tuple(t for _, t in fields),
+                            field_names=tuple(n for n, _ in fields), pos=(name.line, name.column))
+
+    def tuple_field(self, name, type_name):
+        return (ident_name(name), type_name)

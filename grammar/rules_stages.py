@@ -1,4 +1,5 @@
-"""Parse callbacks for stage statements: LIST, REMOVE, PRESIGN and COPY INTO <table> FROM @stage."""
+"""Parse callbacks for stages: LIST, REMOVE, PRESIGN, COPY INTO (load and unload), named stages
+and file formats, and @stage in FROM with its $1, $2 ... fields."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from grammar.rule_helpers import (
     ident_name,
     ident_names,
     pos_of,
+    table_alias_name,
     unescape_string,
 )
 
@@ -41,14 +43,31 @@ class StageRules(Transformer):
         return ast.CopyIntoTable(ident_names(name), columns, str(location), tuple(options),
                                  pos=pos_of(name[0]))
 
+    def copy_into_table_query(self, name, columns, query, *options):
+        return ast.CopyIntoTable(ident_names(name), columns, None, tuple(options), query,
+                                 pos=pos_of(name[0]))
+
+    def stage_ref(self, location, args, alias):
+        return ast.StageRef(str(location), tuple(args or ()), table_alias_name(alias),
+                            pos=pos_of(location))
+
+    def stage_table_args(self, *args):
+        return args
+
+    def stage_arg(self, name, value):
+        return (str(name).lower(), value)
+
+    def stage_arg_list(self, name, *values):
+        return (str(name).lower(), tuple(values))
+
+    def dollar_column(self, token):
+        return ast.ColumnRef((str(token),), pos=pos_of(token))
+
     def copy_into_stage(self, location, source, *options):
         if isinstance(source, ast.Node):
             return ast.CopyIntoStage(str(location), None, source, tuple(options), pos=pos_of(location))
         return ast.CopyIntoStage(str(location), ident_names(source), None, tuple(options),
                                  pos=pos_of(location))
-
-    def replace_existing(self):
-        return True
 
     def create_stage(self, or_replace, if_not_exists, name, *options):
         return ast.CreateStage(ident_name(name), bool(or_replace), bool(if_not_exists),

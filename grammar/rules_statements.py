@@ -8,6 +8,7 @@ from grammar import ast
 from grammar.keywords import IMPLICIT_ALIAS_FORBIDDEN_WORDS, NEVER_ALIAS_WORDS
 from grammar.rule_helpers import (
     CommentOption,
+    SemanticSyntaxError,
     checked_alias,
     ident_name,
     ident_names,
@@ -29,8 +30,11 @@ class StatementRules(Transformer):
     def if_exists(self, *_tokens):
         return True
 
-    def create_database(self, if_not_exists, name):
-        return ast.CreateDatabase(ident_name(name), bool(if_not_exists), pos=(name.line, name.column))
+    def create_database(self, or_replace, if_not_exists, name):
+        pos = (name.line, name.column)
+        if or_replace and if_not_exists:
+            raise SemanticSyntaxError("option IF NOT EXISTS and OR REPLACE are incompatible.", pos, len(name.value))
+        return ast.CreateDatabase(ident_name(name), bool(if_not_exists), or_replace=bool(or_replace), pos=pos)
 
     def drop_database(self, if_exists, name):
         return ast.DropDatabase(ident_name(name), bool(if_exists), pos=(name.line, name.column))
@@ -38,25 +42,35 @@ class StatementRules(Transformer):
     def use_database(self, name):
         return ast.UseDatabase(ident_name(name), pos=(name.line, name.column))
 
-    def create_table(self, _transient, if_not_exists, name, body):
-        columns, query, comment = body
+    def create_table(self, or_replace, transient, if_not_exists, name, body):
+        columns, query, (comment, cluster_by), like = body
+        if or_replace and if_not_exists:
+            raise SemanticSyntaxError("option IF NOT EXISTS and OR REPLACE are incompatible.",
+                                      pos_of(name[0]), len(name[0].value))
         return ast.CreateTable(
             ident_names(name),
             columns,
             bool(if_not_exists),
             query,
             comment,
+            or_replace=bool(or_replace),
+            transient=transient is not None,
+            like=ident_names(like) if like is not None else None,
+            cluster_by=cluster_by,
             pos=pos_of(name[0]),
         )
 
-    def columns_body(self, columns, comment):
-        return (columns, None, comment)
+    def columns_body(self, columns, options):
+        return (columns, None, options, None)
 
-    def columns_as_body(self, columns, comment, query):
-        return (columns, query, comment)
+    def columns_as_body(self, columns, options, query):
+        return (columns, query, options, None)
 
-    def as_body(self, comment, query):
-        return ((), query, comment)
+    def as_body(self, options, query):
+        return ((), query, options, None)
+
+    def like_body(self, name, options):
+        return ((), None, options, name)
 
     def table_elements(self, *elements):
         return tuple(e for e in elements if e is not None)
@@ -89,9 +103,14 @@ class StatementRules(Transformer):
         return None
 
     def table_options(self, *options):
-        """The table's COMMENT (the last one written), if any; other options are ignored."""
+        """(COMMENT, CLUSTER BY keys) of the table (the last written of each); other options are
+        ignored."""
         comments = [o.text for o in options if isinstance(o, CommentOption)]
-        return comments[-1] if comments else None
+        clusters = [o for o in options if isinstance(o, tuple)]
+        return (comments[-1] if comments else None, clusters[-1] if clusters else ())
+
+    def cluster_by_option(self, *args):
+        return tuple(args[-1])
 
     def table_option(self, *_args):
         return None

@@ -14,6 +14,7 @@ from grammar.rule_helpers import (
     pos_of,
     unescape_string,
 )
+from grammar.rules_ddl import DdlRules
 from grammar.rules_expressions import ExpressionRules
 from grammar.rules_queries import QueryRules
 from grammar.rules_stages import StageRules
@@ -24,7 +25,7 @@ __all__ = ["AstBuilder", "SemanticSyntaxError", "number_literal", "unescape_stri
 
 
 @v_args(inline=True)
-class AstBuilder(WindowRules, StageRules, StatementRules, QueryRules, ExpressionRules):
+class AstBuilder(WindowRules, StageRules, StatementRules, DdlRules, QueryRules, ExpressionRules):
     """One callback per grammar rule (or alias); tokens arrive with their positions."""
 
     # ------------------------------------------------------------ names

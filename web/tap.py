@@ -77,6 +77,8 @@ _ENGINE_LIMITS = [
     ("max_in_list_items", "in_list_items", 1, 1, "most items of one IN (...) list"),
     ("max_like_pattern_chars", "like_pattern_chars", 1, 1,
      "longest LIKE pattern in characters"),
+    ("max_regex_pattern_chars", "regex_pattern_chars", 1, 1,
+     "longest regular expression (REGEXP, regexp_*) in characters"),
     ("max_string_result_chars", "string_result_chars", 1, 1,
      "longest string a function or operator builds, in characters"),
     ("max_round_digits", "round_digits", 1, 1, "largest |digits| of ROUND and TRUNCATE"),

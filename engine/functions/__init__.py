@@ -4,15 +4,46 @@ modules that fill it. Adding a function is one `register(...)` entry in its fami
 from __future__ import annotations
 
 # the family modules register their functions on import
-from engine.functions import casts, conditionals, dates, numeric, strings  # noqa: F401
+from engine.functions import casts, conditionals, dates, hashes, numeric, regex, strings  # noqa: F401
 from engine.functions.aggregates import AGGREGATES, aggregate_type
+from engine.functions.bitwise import BITWISE_FUNCTIONS
+from engine.functions.casts import CAST_FUNCTIONS
 from engine.functions.context import CONTEXT_FUNCTIONS, context_value
-from engine.functions.dates import date_arithmetic
+from engine.functions.date_operators import date_arithmetic
+from engine.functions.date_units import UNIT_CALLS, interval_call, unit_call
+from engine.functions.dates import (
+    function_override,
+    temporal_cast,
+    try_call_of,
+    with_timezone,
+)
+from engine.functions.numeric import (
+    NEGATION_FUNCTIONS,
+    NUMERIC_ARGUMENT_FUNCTIONS,
+    OPERATOR_FUNCTIONS,
+)
 from engine.functions.registry import SCALARS, ScalarFunction, with_limits
 
-__all__ = ["AGGREGATES", "CONTEXT_FUNCTIONS", "SCALARS", "ScalarFunction", "aggregate_type",
-           "all_function_names", "context_value", "date_arithmetic", "with_limits"]
+# results Databend 1.2.453 types as nullable whatever the arguments
+ALWAYS_NULLABLE = frozenset({"coalesce", "ifnull", "nvl"})
+# rounding functions whose constant Decimal(p, 0) answers fold into integer constants
+INTEGRAL_FOLDS = frozenset({"round", "truncate", "floor", "ceil", "ceiling"})
+
+__all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS", "CONTEXT_FUNCTIONS",
+           "INTEGRAL_FOLDS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
+           "SCALARS", "ScalarFunction", "aggregate_type", "all_function_names", "context_value",
+           "date_arithmetic", "function_override", "function_rows", "interval_call", "temporal_cast",
+           "try_call_of", "unit_call", "with_limits", "with_timezone"]
 
 
 def all_function_names() -> list[str]:
-    return sorted(set(SCALARS) | AGGREGATES | CONTEXT_FUNCTIONS | {"typeof", "to_date"})
+    bitwise = {fn.name for fn in BITWISE_FUNCTIONS.values()}
+    return sorted(set(SCALARS) | AGGREGATES | CONTEXT_FUNCTIONS | set(CAST_FUNCTIONS) | bitwise
+                  | set(OPERATOR_FUNCTIONS) | NEGATION_FUNCTIONS | UNIT_CALLS | {"typeof", "to_date"})
+
+
+def function_rows() -> list[tuple[str, bool, str, str, str]]:
+    """(name, is_aggregate, description, syntax, example) of every function, by name: the rows of
+    system.functions (SHOW FUNCTIONS shows the first three). Databend 1.2.453 leaves the last
+    three empty."""
+    return [(name, name in AGGREGATES, "", "", "") for name in all_function_names()]

@@ -1,9 +1,20 @@
-"""Conversion functions: to_string (CAST and TRY_CAST are bound by the binder)."""
+"""Conversion functions: to_int8 .. to_uint64, to_float32/64, to_string/to_varchar/to_text,
+to_boolean and their try_to_* forms (the binder binds them as CAST / TRY_CAST)."""
 
 from __future__ import annotations
 
 from engine import types as T
-from engine.functions.registry import fixed, register
-from engine.functions.strings import _str
 
-register("to_string", _str, fixed(T.STRING), 1)
+_TARGETS = {
+    "int8": "Int8", "int16": "Int16", "int32": "Int32", "int64": "Int64",
+    "uint8": "UInt8", "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
+    "float32": "Float32", "float64": "Float64", "string": "String", "varchar": "String",
+    "text": "String", "boolean": "Boolean",
+}
+
+# function name -> (target type, try_): to_int32(x) is CAST(x AS INT), try_to_int32(x) TRY_CAST
+CAST_FUNCTIONS: dict[str, tuple[T.SqlType, bool]] = {"to_int": (T.INT64, False)}
+for _suffix, _name in _TARGETS.items():
+    CAST_FUNCTIONS["to_" + _suffix] = (T.SqlType(_name), False)
+    if _suffix not in ("varchar", "text"):  # Databend has no try_to_varchar / try_to_text
+        CAST_FUNCTIONS["try_to_" + _suffix] = (T.SqlType(_name), True)

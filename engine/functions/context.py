@@ -7,6 +7,7 @@ import datetime
 import math
 
 from engine import types as T
+from engine.functions.dates import session_today
 from engine.version import VERSION_STRING
 
 
@@ -21,11 +22,13 @@ def context_value(name: str, ctx):
     if name in ("now", "current_timestamp", "localtimestamp"):
         return ctx.now, T.TIMESTAMP
     if name in ("today", "current_date", "curdate"):
-        return ctx.now.date(), T.DATE
+        return session_today(ctx.now, ctx.timezone), T.DATE
     if name == "yesterday":
-        return ctx.now.date() - datetime.timedelta(days=1), T.DATE
+        return session_today(ctx.now, ctx.timezone) - datetime.timedelta(days=1), T.DATE
     if name == "tomorrow":
-        return ctx.now.date() + datetime.timedelta(days=1), T.DATE
+        return session_today(ctx.now, ctx.timezone) + datetime.timedelta(days=1), T.DATE
+    if name == "timezone":
+        return ctx.timezone, T.STRING
     if name == "pi":
         return math.pi, T.FLOAT64
     return None
@@ -34,5 +37,5 @@ def context_value(name: str, ctx):
 CONTEXT_FUNCTIONS = frozenset({
     "version", "database", "currentdatabase", "current_database", "schema", "current_user", "user",
     "currentuser", "now", "current_timestamp", "localtimestamp", "today", "current_date", "curdate",
-    "yesterday", "tomorrow", "pi",
+    "yesterday", "tomorrow", "pi", "timezone",
 })

@@ -1,40 +1,82 @@
-"""Numeric functions: abs, round, truncate, floor, ceil, sqrt, pow, mod."""
+"""Numeric functions: abs, sign, rounding, roots, powers, logarithms, trigonometry, factorial,
+greatest/least and rand, with Databend's result types."""
 
 from __future__ import annotations
 
 import decimal
 import math
+import random
 
 from engine import bounded as B
 from engine import types as T
-from engine.functions.registry import fixed, register, same
+from engine.errors import BadArguments
+from engine.functions.registry import fixed, register
 from engine.runtime import mod_trunc
+
+INT8 = T.SqlType("Int8")
+_INT64_LIMIT = 1 << 63
 
 
 def _abs(v):
     return abs(v)
 
 
-def _round_type(types):
+def _abs_type(types):
+    """Databend: the absolute value of any integer is a UInt64, of a float a Float64."""
+    t = types[0]
+    if t.is_int or t.name == "Boolean":
+        return T.UINT64
+    if t.is_float:
+        return T.FLOAT64
+    return t
+
+
+def _rounding_type(types, values=()):
+    """ROUND/TRUNCATE/FLOOR/CEIL of a DECIMAL keep its precision with the scale rounded to
+    (0 <= scale <= input scale); of anything else a Float64."""
     t = types[0]
     if t.name == "Decimal":
-        return t
-    if t.is_int:
-        return t
+        digits = values[1] if len(values) > 1 and isinstance(values[1], int) else 0
+        return T.SqlType("Decimal", False, t.precision, max(0, min(t.scale, digits)))
     return T.FLOAT64
 
 
+def _float_for_integers(make):
+    """A bounded ROUND/TRUNCATE whose integer answers are Float64 values, as its type says."""
+
+    def make_impl(limits):
+        inner = make(limits)
+
+        def rounded(v, digits=0):
+            r = inner(v, digits)
+            # integer types (within 64 bits) answer Float64; wider integers are Decimal(n, 0)
+            return float(r) if type(r) is int and -_INT64_LIMIT <= v < 2 * _INT64_LIMIT else r
+
+        return rounded
+
+    return make_impl
+
+
+def _ceil_type(types):
+    """CEIL keeps an integer's type (FLOOR does not: Databend 1.2.453 answers a Float64)."""
+    t = types[0]
+    return t if t.is_int else _rounding_type(types)
+
+
 def _floor(v):
-    return math.floor(v) if isinstance(v, float) else int(math.floor(v)) if isinstance(v, decimal.Decimal) else v
+    if isinstance(v, float):
+        return float(math.floor(v)) if math.isfinite(v) else v
+    if isinstance(v, decimal.Decimal):
+        return v.to_integral_value(rounding=decimal.ROUND_FLOOR)
+    return float(v)
 
 
 def _ceil(v):
-    return math.ceil(v) if isinstance(v, float) else int(math.ceil(v)) if isinstance(v, decimal.Decimal) else v
-
-
-def _int_or_float(types):
-    t = types[0]
-    return t if t.is_int else T.FLOAT64 if t.is_float else T.INT64
+    if isinstance(v, float):
+        return float(math.ceil(v)) if math.isfinite(v) else v
+    if isinstance(v, decimal.Decimal):
+        return v.to_integral_value(rounding=decimal.ROUND_CEILING)
+    return v
 
 
 def _sqrt(v):
@@ -45,15 +87,190 @@ def _sqrt(v):
 def _pow(a, b):
     try:
         return math.pow(float(a), float(b))
-    except (OverflowError, ValueError):
+    except OverflowError:
+        return math.inf
+    except ValueError:
         return math.nan
 
 
-register("abs", _abs, same, 1)
-register("round", B.make_round, _round_type, 1, 2, bounded=True)
-register("truncate", B.make_truncate, _round_type, 1, 2, bounded=True)
-register("floor", _floor, _int_or_float, 1)
-register("ceil", _ceil, _int_or_float, 1, aliases=("ceiling",))
+def _exp(v):
+    try:
+        return math.exp(float(v))
+    except OverflowError:
+        return math.inf
+
+
+def _ln(v):
+    v = float(v)
+    if v > 0:
+        return math.log(v)
+    return -math.inf if v == 0 else math.nan
+
+
+def _log(a, b=None):
+    """LOG(x) is the natural logarithm; LOG(base, x) the logarithm of x in `base`."""
+    if b is None:
+        return _ln(a)
+    base = _ln(a)
+    return _ln(b) / base if base else (math.nan if _ln(b) == 0 else math.copysign(math.inf, _ln(b)))
+
+
+def _log2(v):
+    v = float(v)
+    if v > 0:
+        return math.log2(v)
+    return -math.inf if v == 0 else math.nan
+
+
+def _log10(v):
+    v = float(v)
+    if v > 0:
+        return math.log10(v)
+    return -math.inf if v == 0 else math.nan
+
+
+def _sign(v):
+    return (v > 0) - (v < 0)
+
+
+def _float_fn(fn):
+    def call(v):
+        try:
+            return fn(float(v))
+        except ValueError:
+            return math.nan
+        except OverflowError:
+            return math.inf
+
+    return call
+
+
+def _atan2(y, x):
+    return math.atan2(float(y), float(x))
+
+
+def _cot(v):
+    t = math.tan(float(v))
+    return 1.0 / t if t else math.inf
+
+
+def _cbrt(v):
+    v = float(v)
+    return math.copysign(abs(v) ** (1.0 / 3.0), v) if v else v
+
+
+def _factorial(n):
+    n = int(n)
+    if n > 20:
+        raise BadArguments("factorial number is out of range, max is: 20")
+    return math.factorial(n) if n > 0 else 1
+
+
+def _greatest(*args):
+    values = [a for a in args if a is not None]
+    return max(values) if values else None
+
+
+def _least(*args):
+    values = [a for a in args if a is not None]
+    return min(values) if values else None
+
+
+def _rand(seed=None):
+    if seed is None:
+        return random.random()
+    return random.Random(int(seed)).random()
+
+
+def _div0(a, b):
+    """a / b, 0 when b is 0."""
+    return float(a) / float(b) if b else 0.0
+
+
+def _divnull(a, b):
+    """a / b, NULL when b is 0 (or either is NULL)."""
+    if a is None or b is None or not b:
+        return None
+    return float(a) / float(b)
+
+
+_NUMBER_UNITS = ("", " thousand", " million", " billion", " trillion", " quadrillion")
+_SIZE_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB")
+
+
+def _humanize(v, base, units, sized):
+    v = float(v)
+    sign = "-" if v < 0 else ""
+    v = abs(v)
+    if v < 1:
+        return f"{sign}{v:.2f} B" if sized else ("0" if v == 0 else f"{sign}{v:.2f}")
+    exponent = min(int(math.floor(math.log(v) / math.log(base))), len(units) - 1)
+    scaled = v / base ** exponent
+    if sized:
+        return f"{sign}{scaled:.2f} {units[exponent]}"
+    return f"{sign}{T.render_float(float(f'{scaled:.2f}'))}{units[exponent]}"
+
+
+def _humanize_number(v):
+    return _humanize(v, 1000, _NUMBER_UNITS, False)
+
+
+def _humanize_size(v):
+    return _humanize(v, 1024, _SIZE_UNITS, True)
+
+
+def _mod_type(types):
+    return T.arithmetic_type("%", types[0], types[1])
+
+
+register("abs", _abs, _abs_type, 1)
+register("sign", _sign, fixed(INT8), 1)
+register("round", _float_for_integers(B.make_round), _rounding_type, 1, 2, bounded=True, by_value=True)
+register("truncate", _float_for_integers(B.make_truncate), _rounding_type, 1, 2, bounded=True, by_value=True)
+register("floor", _floor, _rounding_type, 1)
+register("ceil", _ceil, _ceil_type, 1, aliases=("ceiling",))
 register("sqrt", _sqrt, fixed(T.FLOAT64), 1)
+register("cbrt", _cbrt, fixed(T.FLOAT64), 1)
 register("pow", _pow, fixed(T.FLOAT64), 2, aliases=("power",))
-register("mod", mod_trunc, lambda ts: T.arithmetic_type("%", ts[0], ts[1]), 2)
+register("exp", _exp, fixed(T.FLOAT64), 1)
+register("ln", _ln, fixed(T.FLOAT64), 1)
+register("log", _log, fixed(T.FLOAT64), 1, 2)
+register("log2", _log2, fixed(T.FLOAT64), 1)
+register("log10", _log10, fixed(T.FLOAT64), 1)
+register("sin", _float_fn(math.sin), fixed(T.FLOAT64), 1)
+register("cos", _float_fn(math.cos), fixed(T.FLOAT64), 1)
+register("tan", _float_fn(math.tan), fixed(T.FLOAT64), 1)
+register("asin", _float_fn(math.asin), fixed(T.FLOAT64), 1)
+register("acos", _float_fn(math.acos), fixed(T.FLOAT64), 1)
+register("atan", _float_fn(math.atan), fixed(T.FLOAT64), 1)
+register("atan2", _atan2, fixed(T.FLOAT64), 2)
+register("cot", _cot, fixed(T.FLOAT64), 1)
+register("degrees", _float_fn(math.degrees), fixed(T.FLOAT64), 1)
+register("radians", _float_fn(math.radians), fixed(T.FLOAT64), 1)
+register("factorial", _factorial, fixed(T.INT64), 1)
+def _greatest_type(types):
+    """The arguments' common type, nullable whatever the arguments (as Databend 1.2.453)."""
+    return T.common_type(types).as_nullable(True)
+
+
+register("greatest", _greatest, _greatest_type, 1, 1000, strict=False, coerce=True)
+register("least", _least, _greatest_type, 1, 1000, strict=False, coerce=True)
+register("rand", _rand, fixed(T.FLOAT64), 0, 1, volatile=True)
+register("mod", mod_trunc, _mod_type, 2)
+register("div0", _div0, fixed(T.FLOAT64), 2)
+register("divnull", _divnull, lambda ts: T.FLOAT64.as_nullable(True), 2, strict=False)
+register("humanize_number", _humanize_number, fixed(T.STRING), 1)
+register("humanize_size", _humanize_size, fixed(T.STRING), 1)
+
+# functions that are operators: name -> the binary operator they apply (the binder binds them so)
+OPERATOR_FUNCTIONS = {"plus": "+", "add": "+", "minus": "-", "subtract": "-", "multiply": "*",
+                      "divide": "/", "modulo": "%", "intdiv": "DIV", "div": "DIV"}
+# ... and the unary minus
+NEGATION_FUNCTIONS = frozenset({"neg", "negate"})
+
+# names whose numeric arguments may be written as strings (cast to Float64 first)
+NUMERIC_ARGUMENT_FUNCTIONS = frozenset({
+    "abs", "floor", "ceil", "round", "truncate", "mod", "sqrt", "pow", "cbrt", "exp", "ln", "log",
+    "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "cot", "degrees", "radians",
+    "sign", "div0", "divnull", "humanize_number", "humanize_size",
+})

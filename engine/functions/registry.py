@@ -25,6 +25,14 @@ class ScalarFunction:
     # the planner calls with_limits, so `impl` is a placeholder until then
     make_impl: object = None
     limits: Limits | None = None  # the Limits `impl` was made for
+    volatile: bool = False  # never folded into a constant (rand, uuid)
+    coerce: bool = False  # arguments are converted to the result type first (greatest, nvl)
+    # the result-type rule also receives the constant arguments' values (None where not constant):
+    # result(types, values), e.g. ROUND(d, 1) is a Decimal of scale 1
+    by_value: bool = False
+    # specialize(argument types) -> impl for functions whose work depends on the argument types
+    # (a hash of an Int32 hashes its 4 bytes); None when `impl` serves every type
+    specialize: object = None
 
 
 def same(types):
@@ -45,13 +53,14 @@ def common(types):
 SCALARS: dict[str, ScalarFunction] = {}
 
 
-def register(name, impl, result, min_args, max_args=None, strict=True, aliases=(), bounded=False):
+def register(name, impl, result, min_args, max_args=None, strict=True, aliases=(), bounded=False,
+             volatile=False, coerce=False, by_value=False, specialize=None):
     """Register a function; when `bounded`, `impl` is a `make_*(limits)` of engine.bounded."""
     make_impl = None
     if bounded:
         make_impl, impl = impl, impl(Limits())
     fn = ScalarFunction(name, impl, result, min_args, min_args if max_args is None else max_args, strict,
-                        make_impl)
+                        make_impl, volatile=volatile, coerce=coerce, by_value=by_value, specialize=specialize)
     for n in (name, *aliases):
         SCALARS[n] = fn
 

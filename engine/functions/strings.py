@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine import bounded as B
 from engine import types as T
+from engine.errors import SemanticError
 from engine.functions.registry import fixed, register
 
 
@@ -121,7 +122,7 @@ register("length", _length, fixed(T.UINT64), 1, aliases=("char_length", "charact
 register("upper", _upper, fixed(T.STRING), 1, aliases=("ucase",))
 register("lower", _lower, fixed(T.STRING), 1, aliases=("lcase",))
 register("concat", B.make_concat, fixed(T.STRING), 1, 1000, bounded=True)
-register("concat_ws", B.make_concat_ws, lambda ts: T.STRING.as_nullable(ts[0].can_be_null), 2, 1000,
+register("concat_ws", B.make_concat_ws, lambda ts: T.STRING.as_nullable(any(t.can_be_null for t in ts)), 2, 1000,
           strict=False, bounded=True)
 register("ltrim", _ltrim, fixed(T.STRING), 1)
 register("rtrim", _rtrim, fixed(T.STRING), 1)
@@ -144,3 +145,97 @@ register("strcmp", _strcmp, fixed(T.SqlType("Int8")), 2)
 register("split_part", _split_part, fixed(T.STRING), 3)
 register("substring", _substring, fixed(T.STRING), 2, 3, aliases=("substr",))
 register("trim", _trim, fixed(T.STRING), 1)
+
+
+def _translate(s, source, target):
+    """Each character of `source` becomes the one at its place in `target`, or goes when
+    `target` is shorter; the first mapping of a repeated character wins."""
+    s, source, target = _str(s), _str(source), _str(target)
+    table = {}
+    for i, c in enumerate(source):
+        table.setdefault(ord(c), target[i] if i < len(target) else None)
+    return s.translate(table)
+
+
+_U64 = 1 << 64
+
+
+def _insert(s, pos, length, new):
+    """INSERT(s, pos, len, new): s with `len` characters from `pos` replaced by `new`; s itself
+    when pos is outside it (Databend wraps a negative len as an unsigned count)."""
+    s, new = _str(s), _str(new)
+    pos, length = int(pos), int(length)
+    if pos < 1 or pos > len(s):
+        return s
+    start = pos - 1
+    end = (start + length) % _U64
+    return s[:start] + new + (s[end:] if end <= len(s) else "")
+
+
+_QUOTE_ESCAPES = str.maketrans({"\\": "\\\\", "'": "\\'", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r",
+                                "\0": "\\0"})
+
+
+def _quote(s):
+    return _str(s).translate(_QUOTE_ESCAPES)
+
+
+_SOUNDEX_CODES = {c: str(d) for d, letters in enumerate(
+    ("", "BFPV", "CGJKQSXZ", "DT", "L", "MN", "R"), 0) for c in letters}
+
+
+def _soundex(s):
+    """Databend's soundex: the first letter, then the codes of the letters after it with repeats
+    dropped (vowels do not separate repeats), padded to at least 4 characters; no truncation."""
+    out, last = [], None
+    for c in _str(s):
+        if not ("a" <= c <= "z" or "A" <= c <= "Z"):
+            continue
+        c = c.upper()
+        code = _SOUNDEX_CODES.get(c)
+        if not out:
+            out.append(c)
+            last = code
+        elif code is not None and code != last:
+            out.append(code)
+            last = code
+    return "".join(out).ljust(4, "0")
+
+
+def _bin(n):
+    return format(int(n) % _U64, "b")
+
+
+def _oct(n):
+    return format(int(n) % _U64, "o")
+
+
+def _ord(s):
+    """The UTF-8 bytes of the first character read as one big-endian number."""
+    s = _str(s)
+    return int.from_bytes(s[0].encode("utf-8"), "big") if s else 0
+
+
+def _bit_length(s):
+    return 8 * len(_str(s).encode("utf-8"))
+
+
+def _integer_argument(name):
+    def rule(types):
+        if not types[0].is_int:
+            raise SemanticError(f"no overload satisfies `{name}({types[0].display()})`")
+        return T.STRING
+
+    return rule
+
+
+register("translate", _translate, fixed(T.STRING), 3)
+register("insert", _insert, fixed(T.STRING), 4)
+register("quote", _quote, fixed(T.STRING), 1)
+register("soundex", _soundex, fixed(T.STRING), 1)
+register("bin", _bin, _integer_argument("bin"), 1)
+register("oct", _oct, _integer_argument("oct"), 1)
+register("ord", _ord, fixed(T.UINT64), 1)
+register("bit_length", _bit_length, fixed(T.UINT64), 1)
+register("length_utf8", _length, fixed(T.UINT64), 1)
+register("substr_utf8", _substring, fixed(T.STRING), 2, 3, aliases=("substring_utf8", "mid"))

@@ -70,8 +70,9 @@ def test_a_bad_field_names_line_and_column_and_inserts_nothing():
     with pytest.raises(engine.EngineError) as err:
         _load(s, location="@~/bad.csv")
     assert err.value.code == 1046  # Databend's BadBytes
-    assert err.value.message == ("Invalid value 'zz' for column 0 (a): fail to cast 'zz' to "
-                                 "Nullable(Int32), at line 2 (loading @~/bad.csv)")
+    assert err.value.message == ("Invalid value 'zz' for column 0 (a): invalid digit found in "
+                                 "string while evaluating function `to_int32('zz')`, at line 2 "
+                                 "(loading @~/bad.csv)")
     assert list(s.execute("SELECT count(*) FROM t")) == [(0,)]
 
 

@@ -131,3 +131,40 @@ def test_max_file_size_cuts_files_and_the_stage_limit_holds():
     with pytest.raises(engine.EngineError, match="stage_bytes = 2000"):
         _run(tight, "COPY INTO @~/n/ FROM (SELECT number FROM numbers(1000)) MAX_FILE_SIZE = 1000")
     assert _files(tight) == {}  # no file of the four, though the first ones would fit
+
+
+def test_select_fields_of_a_staged_csv(db):
+    db.stages.put("root", parse_location("@~/f.csv"), b"1,a\n2,\\N\n")
+    _run(db, "CREATE FILE FORMAT csvf TYPE = CSV")
+    schema, rows = _run(db, "SELECT $1, $2 FROM @~/f.csv (FILE_FORMAT => 'csvf')")
+    assert schema == [("$1", "Nullable(String)"), ("$2", "Nullable(String)")]
+    assert rows == [("1", "a"), ("2", None)]
+    assert _run(db, "SELECT $2 FROM @~ (FILES => ('f.csv'), FILE_FORMAT => 'csv') WHERE $1 = '2'")[1] == [
+        (None,)]
+    assert _run(db, "SELECT count(*), max(CAST($1 AS INT)) FROM @~/f.csv")[1] == [(2, 2)]
+    with pytest.raises(engine.EngineError) as err:
+        _run(db, "SELECT $3 FROM @~/f.csv")
+    assert err.value.code == 1058
+
+
+def test_copy_into_a_table_from_a_query_over_a_stage(db):
+    db.stages.put("root", parse_location("@~/in/f.csv"), b"1,a\n2,b\n")
+    _run(db, "CREATE TABLE t2 (a INT, b VARCHAR)")
+    rows = _run(db, "COPY INTO t2 FROM (SELECT $1, upper($2) FROM @~/in/) FILE_FORMAT = (TYPE = CSV)")[1]
+    assert rows == [("in/f.csv", 2, 0, None, None)]
+    assert _run(db, "SELECT a, b FROM t2 ORDER BY a")[1] == [(1, "A"), (2, "B")]
+    assert _run(db, "COPY INTO t2 FROM (SELECT $1, $2 FROM @~/in/)")[1] == []  # loaded before
+    assert _run(db, "COPY INTO t2 FROM (SELECT $1, $2 FROM @~/in/) FORCE = TRUE")[1][0][1] == 2
+    db.stages.put("root", parse_location("@~/bad.csv"), b"x,y\n")
+    with pytest.raises(engine.EngineError) as err:
+        _run(db, "COPY INTO t2 FROM (SELECT $1, $2 FROM @~/bad.csv)")
+    assert err.value.code == 1046
+    assert _run(db, "SELECT count(*) FROM t2")[1] == [(4,)]
+
+
+def test_a_stage_scan_runs_in_bounded_steps():
+    db = engine.Database(limits=Limits(step_rows=10))
+    db.stages.put("root", parse_location("@~/n.csv"), b"".join(b"%d\n" % i for i in range(95)))
+    result = db.session().execute("SELECT $1 FROM @~/n.csv")
+    batches = list(result.batches())
+    assert max(len(b) for b in batches) <= 10 and sum(len(b) for b in batches) == 95

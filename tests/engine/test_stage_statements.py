@@ -81,8 +81,8 @@ def test_databend_py_copy_statement_with_purge(db):
 def test_on_error_continue_skip_file_and_abort(db):
     _put(db, "@~/bad.csv", b"3,c\nx,d\n4,e\n")
     rows = _run(db, "COPY INTO t FROM @~/bad.csv FILE_FORMAT = (TYPE = CSV) ON_ERROR = continue")[1]
-    assert rows == [("bad.csv", 2, 1, "Invalid value 'x' for column 0 (a): fail to cast 'x' to "
-                     "Nullable(Int32), at line 2", 2)]
+    assert rows == [("bad.csv", 2, 1, "Invalid value 'x' for column 0 (a): invalid digit found in "
+                     "string while evaluating function `to_int32('x')`, at line 2", 2)]
     rows = _run(db, "COPY INTO t FROM @~/bad.csv FILE_FORMAT = (TYPE = CSV) ON_ERROR = skip_file "
                     "FORCE = TRUE")[1]
     assert rows[0][1:3] == (0, 1)
@@ -140,3 +140,23 @@ def test_copy_runs_in_bounded_steps():
     result = db.session().execute("COPY INTO t FROM @~/big.csv")
     batches = list(result.batches())
     assert batches.count([]) == 6 and batches[-1] == [("big.csv", 55, 0, None, None)]
+
+
+def test_pattern_picks_files_by_regex_below_the_location(db):
+    for path in ("@~/in/a.csv", "@~/in/b.tsv", "@~/in/sub/c.csv", "@~/other.csv"):
+        _put(db, path, b"1,x\n")
+    assert [r[0] for r in _run(db, "LIST @~/in/ PATTERN = '.*[.]csv'")[1]] == ["in/a.csv", "in/sub/c.csv"]
+    assert [r[0] for r in _run(db, "LIST @~ PATTERN = '^in/[ab]'")[1]] == ["in/a.csv", "in/b.tsv"]
+    rows = _run(db, "COPY INTO t FROM @~/in/ PATTERN = 'sub/.*' FILE_FORMAT = (TYPE = CSV)")[1]
+    assert [r[0] for r in rows] == ["in/sub/c.csv"]
+    assert _run(db, "SELECT count(*) FROM @~ (PATTERN => '.*csv$')")[1] == [(3,)]
+    _run(db, "REMOVE @~/in/ PATTERN = '.*tsv'")
+    assert [r[0] for r in _run(db, "LIST @~")[1]] == ["in/a.csv", "in/sub/c.csv", "other.csv"]
+
+
+def test_a_pathological_pattern_is_linear_and_a_bad_one_is_1006(db):
+    _put(db, "@~/" + "a" * 200, b"1,x\n")
+    assert _run(db, "LIST @~ PATTERN = '(a+)+$'")[1][0][0] == "a" * 200  # no backtracking
+    with pytest.raises(engine.EngineError) as err:
+        _run(db, "LIST @~ PATTERN = '(unclosed'")
+    assert err.value.code == 1006

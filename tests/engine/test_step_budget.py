@@ -366,3 +366,16 @@ def test_a_whole_partition_frame_is_folded_a_budget_of_rows_per_step(monkeypatch
     assert max(added) <= BUDGET
     assert max(sizes) <= BUDGET
     assert sorted(r[1] for r in rows if r[0] == 0)[0] == sum(range(250))
+
+
+def test_alter_table_rewrites_a_budget_of_rows_per_step_and_swaps_at_the_end():
+    s = _session()
+    list(s.execute("CREATE TABLE w (a INT, b VARCHAR)"))
+    list(s.execute("INSERT INTO w SELECT number, 'v' FROM numbers(250)"))
+    result = s.execute("ALTER TABLE w MODIFY COLUMN a BIGINT")
+    steps = result.batches()
+    assert next(steps) == []  # one step rewrote BUDGET rows...
+    assert [c.type for c in s.execute("SELECT a FROM w").schema] == ["Nullable(Int32)"]  # ...not swapped yet
+    assert list(steps) == [[], []]  # 3 steps in all for 250 rows
+    assert [c.type for c in s.execute("SELECT a FROM w").schema] == ["Nullable(Int64)"]
+    assert list(s.execute("SELECT count(*), sum(a) FROM w")) == [(250, 250 * 249 // 2)]

@@ -97,10 +97,11 @@ def test_engine_limit_options_reach_the_config_limits():
 
     config = parse("--max_sql_bytes", "5000", "--max_expr_depth", "9", "--max_in_list_items",
                    "10", "--max_memory_mb", "3", "--max_like_pattern_chars", "11",
-                   "--max_string_result_chars", "12", "--max_round_digits", "13").service_config()
+                   "--max_string_result_chars", "12", "--max_round_digits", "13",
+                   "--max_regex_pattern_chars", "14").service_config()
     assert config.limits == Limits(sql_bytes=5000, expr_depth=9, in_list_items=10,
                                    server_memory_bytes=3 << 20, like_pattern_chars=11,
-                                   string_result_chars=12, round_digits=13)
+                                   string_result_chars=12, round_digits=13, regex_pattern_chars=14)
     assert parse().service_config().limits == Limits()  # defaults: the engine's own
     assert parse().service_config().limits.server_memory_bytes == 0  # half the machine
 

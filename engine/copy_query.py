@@ -1,0 +1,87 @@
+"""COPY INTO <table> FROM (SELECT $1, ... FROM @stage): a load whose rows come from a query over
+staged files (engine.stage_scan), with COPY's answer (a row per file) and load history."""
+
+from __future__ import annotations
+
+from engine import types as T
+from engine.errors import BadArguments, BadBytes, EngineError
+from engine.executor import Runtime, build
+from engine.insert_plan import column_plan, insert_plan
+from engine.memory import batch_bytes
+from engine.planner import Planner
+from engine.result import Column, Progress, Result
+from engine.stage_load import truthy
+from engine.stage_scan import StageReading
+from engine.stages import StageLocation, parse_location
+from grammar import ast as A
+
+_NULLABLE_STRING = T.STRING.as_nullable(True)
+_INT32 = T.SqlType("Int32")
+# COPY INTO <table>'s answer, a row per file (as Databend 1.2.453 answers)
+COPY_COLUMNS = [("File", T.STRING), ("Rows_loaded", _INT32), ("Errors_seen", _INT32),
+                ("First_error", _NULLABLE_STRING), ("First_error_line", _INT32.as_nullable(True))]
+# COPY options accepted (those without an effect here are accepted for compatibility)
+COPY_OPTIONS = frozenset({"files", "pattern", "file_format", "purge", "force", "on_error",
+                          "size_limit", "max_files", "split_size", "disable_variant_check",
+                          "return_failed_only", "column_match_mode"})
+
+
+def copy_from_query(ctx, stmt: A.CopyIntoTable) -> Result:
+    """COPY INTO t [(cols)] FROM (SELECT $1, ... FROM @stage ...): the query's rows converted to
+    the columns as INSERT ... SELECT converts them (a value that does not convert fails the
+    statement), a result row per file read; files loaded before are skipped unless FORCE."""
+    options = dict(stmt.options)
+    unknown = sorted(set(options) - COPY_OPTIONS)
+    if unknown:
+        raise BadArguments(f"unknown COPY option {unknown[0].upper()}", position=stmt.pos)
+    database, name = ctx.resolve_table_name(stmt.table)
+    table = ctx.catalog.table(database, name, stmt.pos)
+    positions = column_plan(table, stmt.columns)
+    converters, fill = insert_plan(table, positions, ctx.timezone)
+    reading = StageReading(table.copied_files, (ctx.user, _query_stage(stmt.query)),
+                           truthy(options.get("force", "false")))
+    ctx.stage_reading = reading
+    planner = Planner(ctx)
+    plan, _ = planner.plan_query(stmt.query)
+    ctx.stage_reading = None
+    if len(plan.layout) != len(positions):
+        raise BadArguments(f"Fields in select statement is not equal with expected, select fields: "
+                           f"{len(plan.layout)}, insert fields: {len(positions)}", position=stmt.pos)
+    progress = Progress()
+    run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
+    steps = _query_copy_steps(ctx, table, run(()), converters, fill, reading,
+                              truthy(options.get("purge", "false")), progress)
+    return Result([Column(n, t.display()) for n, t in COPY_COLUMNS], steps, progress=progress,
+                  types=[t for _, t in COPY_COLUMNS])
+
+
+def _query_stage(query) -> str:
+    """The stage a COPY's query reads (its FROM item), for the load history's key."""
+    source = getattr(query, "from_", None)
+    if isinstance(source, A.StageRef):
+        return parse_location(source.location).stage
+    raise BadArguments("COPY INTO <table> FROM (query) reads a stage: SELECT $1, ... FROM @stage")
+
+
+def _query_copy_steps(ctx, table, batches, converters, fill, reading, purge, progress):
+    rows = []
+    for batch in batches:
+        ctx.memory.charge(batch_bytes(batch))
+        for r in batch:
+            try:
+                row = tuple([conv(v) for conv, v in zip(converters, r, strict=True)])
+            except EngineError as exc:
+                raise BadBytes(f"{exc.message} (row {len(rows) + 1} of the COPY query)") from None
+            rows.append(fill(row) if fill is not None else row)
+        yield []
+    table.append(rows)
+    ctx.memory.release()
+    stages = ctx.session.db.stages
+    stage = reading.owner[1]
+    for path, staged, _ in reading.read:
+        table.copied_files[(*reading.owner, path)] = staged.last_modified
+        if purge:
+            stages.remove(ctx.user, StageLocation(stage, path))
+    progress.write_rows = len(rows)
+    progress.write_bytes = len(rows) * 8 * len(table.columns)
+    yield [(path, count, 0, None, None) for path, _, count in reading.read]

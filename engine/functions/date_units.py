@@ -1,0 +1,83 @@
+"""Calls whose first argument is a time unit keyword (DATE_ADD(DAY, 1, d), DATE_SUB, DATE_DIFF,
+DATE_TRUNC(MONTH, d), DATE_PART / EXTRACT(YEAR FROM d), NEXT_DAY(d, MONDAY)) and `x ± INTERVAL n
+unit`: each becomes the plain date function it stands for, with the remaining arguments."""
+
+from __future__ import annotations
+
+from engine.errors import SemanticError, SqlSyntaxError
+from engine.functions.dates import DATE_DIFF, DAY_OF_WEEK_FROM_SUNDAY
+from engine.functions.registry import SCALARS
+from grammar import ast as A
+
+_ADD_UNITS = {"year": "years", "quarter": "quarters", "month": "months", "week": "weeks", "day": "days",
+              "hour": "hours", "minute": "minutes", "second": "seconds"}
+_TRUNC_UNITS = ("year", "quarter", "month", "day", "hour", "minute", "second")
+_PART_FUNCTIONS = {"year": "to_year", "quarter": "to_quarter", "month": "to_month", "day": "to_day_of_month",
+                   "hour": "to_hour", "minute": "to_minute", "second": "to_second", "week": "to_week_of_year",
+                   "doy": "to_day_of_year"}
+UNIT_CALLS = frozenset({"date_add", "date_sub", "date_diff", "date_trunc", "date_part", "extract", "next_day",
+                         "previous_day"})
+
+
+def _unit_of(node, expected, pos):
+    """The unit a keyword argument names (YEAR, 'day'...), lower-cased; a syntax error otherwise."""
+    if isinstance(node, A.ColumnRef) and len(node.parts) == 1:
+        unit = node.parts[0].lower()
+    elif isinstance(node, A.Literal) and node.kind == "string":
+        unit = str(node.value).lower()
+    else:
+        unit = None
+    if unit not in expected:
+        shown = unit if unit is not None else type(node).__name__.lower()
+        raise SqlSyntaxError(f"unexpected `{shown}`, expecting {', '.join(u.upper() for u in expected)}",
+                             position=getattr(node, "pos", None) or pos)
+    return unit
+
+
+def unit_call(name: str, args: tuple, pos=None):
+    """(function, argument ASTs) for a unit-keyword call, or None when `name` is not one."""
+    if name not in UNIT_CALLS:
+        return None
+    if name in ("next_day", "previous_day"):
+        if len(args) != 2:
+            return None
+        weekday = args[1]
+        if isinstance(weekday, A.ColumnRef) and len(weekday.parts) == 1:
+            weekday = A.Literal(weekday.parts[0].lower(), "string", pos=weekday.pos)
+        return SCALARS[name], (args[0], weekday)
+    arity = {"date_add": 3, "date_sub": 3, "date_diff": 3}.get(name, 2)
+    if len(args) != arity:
+        raise SemanticError(f"function {name} takes {arity} arguments, got {len(args)}", position=pos)
+    if name in ("date_add", "date_sub"):
+        unit = _unit_of(args[0], tuple(_ADD_UNITS), pos)
+        verb = "add" if name == "date_add" else "subtract"
+        return SCALARS[f"{verb}_{_ADD_UNITS[unit]}"], (args[2], args[1])
+    if name == "date_diff":
+        unit = _unit_of(args[0], tuple(DATE_DIFF), pos)
+        return DATE_DIFF[unit], (args[1], args[2])
+    if name == "date_trunc":
+        unit = _unit_of(args[0], (*_TRUNC_UNITS, "week"), pos)
+        if unit == "week":
+            raise SemanticError("Only these interval types are currently supported: "
+                                "[year, quarter, month, day, hour, minute, second]", position=pos)
+        return SCALARS[f"to_start_of_{unit}"], (args[1],)
+    unit = _unit_of(args[0], (*_PART_FUNCTIONS, "dow"), pos)
+    if unit == "dow":
+        return DAY_OF_WEEK_FROM_SUNDAY, (args[1],)
+    return SCALARS[_PART_FUNCTIONS[unit]], (args[1],)
+
+
+def interval_call(op: str, left, right, pos=None):
+    """(function, argument ASTs) for `x + INTERVAL n unit`, `INTERVAL n unit + x` and
+    `x - INTERVAL n unit`; None when neither operand is an INTERVAL."""
+    if not (isinstance(right, A.Interval) or isinstance(left, A.Interval)):
+        return None
+    if op not in ("+", "-") or isinstance(left, A.Interval) and (op == "-" or isinstance(right, A.Interval)):
+        raise SemanticError("Unsupported interval expression yet.", position=pos)
+    interval, other = (right, left) if isinstance(right, A.Interval) else (left, right)
+    unit = interval.unit.lower()
+    if unit not in _ADD_UNITS:
+        raise SqlSyntaxError(f"unexpected `{interval.unit}`, expecting "
+                             f"{', '.join(u.upper() for u in _ADD_UNITS)}", position=interval.pos)
+    verb = "add" if op == "+" else "subtract"
+    return SCALARS[f"{verb}_{_ADD_UNITS[unit]}"], (other, interval.value)

@@ -1,0 +1,205 @@
+"""Regular expressions: REGEXP / RLIKE and regexp_like, regexp_replace, regexp_substr,
+regexp_instr, on RE2 (linear-time matching, the syntax of Databend's Rust `regex` crate): no
+pattern can make a match backtrack for minutes. Pattern sizes are bounded by the database's
+Limits (regex_pattern_chars)."""
+
+from __future__ import annotations
+
+import functools
+
+import re2
+
+from engine import types as T
+from engine.bounded import result_too_long
+from engine.errors import BadArguments
+from engine.functions.registry import fixed, register
+from engine.limits import Limits
+
+_OPTIONS = re2.Options()
+_OPTIONS.log_errors = False  # a bad pattern is the user's error (1006), not a log line
+_MATCH_TYPES = {"c": ("i", False), "i": ("i", True), "n": ("s", True), "m": ("m", True)}
+
+
+def _text(v):
+    return v if isinstance(v, str) else T.to_string(v)
+
+
+@functools.lru_cache(maxsize=256)
+def _compile(pattern: str, match_type: str, function: str):
+    """The compiled pattern with MySQL match-type letters (c i n m; the last of c/i wins)."""
+    flags = {}
+    for letter in match_type:
+        if letter not in _MATCH_TYPES:
+            raise BadArguments(f"Incorrect arguments to {function} match type: {match_type}")
+        flag, on = _MATCH_TYPES[letter]
+        flags[flag] = on
+    prefix = "".join(f for f, on in flags.items() if on)
+    try:
+        return re2.compile(f"(?{prefix}){pattern}" if prefix else pattern, _OPTIONS)
+    except re2.error as exc:
+        reason = exc.args[0] if exc.args else ""
+        if isinstance(reason, bytes):
+            reason = reason.decode("utf-8", errors="replace")
+        raise BadArguments(f"Unable to build regex from {function} pattern: regex parse error: "
+                           f"{reason}") from None
+
+
+def _regex(pattern, match_type, function, max_chars):
+    pattern = _text(pattern)
+    if len(pattern) > max_chars:
+        raise BadArguments(f"regular expression of {len(pattern)} characters exceeds the limit "
+                           f"regex_pattern_chars = {max_chars}")
+    return _compile(pattern, _text(match_type), function)
+
+
+def compile_pattern(pattern: str, max_chars: int, what: str):
+    """A compiled RE2 pattern (Databend's syntax, linear-time), refused with 1006 beyond
+    `max_chars` characters or when it does not compile; `what` names the user of the pattern
+    in those errors (e.g. PATTERN of a COPY)."""
+    return _regex(pattern, "", what, max_chars)
+
+
+def _position(pos, function):
+    pos = int(pos)
+    if pos <= 0:
+        raise BadArguments(f"Incorrect arguments to {function}: position must be positive, but got {pos}")
+    return pos
+
+
+def _occurrence(n, function):
+    n = int(n)
+    if n < 0:
+        raise BadArguments(f"Incorrect arguments to {function}: occurrence must not be negative, but got {n}")
+    return n
+
+
+def _nth_match(regex, s, pos, occurrence):
+    """The occurrence-th match (1-based) at or after character `pos` (1-based), or None."""
+    for i, m in enumerate(regex.finditer(s, pos - 1), 1):
+        if i >= occurrence:
+            return m
+    return None
+
+
+def make_regexp_like(limits: Limits):
+    max_chars = limits.regex_pattern_chars
+
+    def regexp_like(s, pattern, match_type=""):
+        if pattern == "":  # as Databend (MySQL): an empty pattern matches nothing
+            return False
+        return _regex(pattern, match_type, "regexp_like", max_chars).search(_text(s)) is not None
+
+    return regexp_like
+
+
+def make_regexp_substr(limits: Limits):
+    max_chars = limits.regex_pattern_chars
+
+    def regexp_substr(s, pattern, pos=1, occurrence=1, match_type=""):
+        if s is None or pattern is None or pos is None or occurrence is None or match_type is None:
+            return None
+        regex = _regex(pattern, match_type, "regexp_substr", max_chars)
+        if s == "" or pattern == "":  # as Databend (MySQL): nothing to find
+            return None
+        m = _nth_match(regex, _text(s), _position(pos, "regexp_substr"),
+                       max(_occurrence(occurrence, "regexp_substr"), 1))
+        return None if m is None else m.group(0)
+
+    return regexp_substr
+
+
+def make_regexp_instr(limits: Limits):
+    max_chars = limits.regex_pattern_chars
+
+    def regexp_instr(s, pattern, pos=1, occurrence=1, return_option=0, match_type=""):
+        regex = _regex(pattern, match_type, "regexp_instr", max_chars)
+        if s == "" or pattern == "":  # as Databend (MySQL): nothing to find
+            return 0
+        m = _nth_match(regex, _text(s), _position(pos, "regexp_instr"),
+                       max(_occurrence(occurrence, "regexp_instr"), 1))
+        if m is None:
+            return 0
+        return (m.end() if int(return_option) else m.start()) + 1
+
+    return regexp_instr
+
+
+def _expand(m, replacement: str) -> str:
+    """`replacement` with $n / ${n} replaced by the groups of `m` (Rust regex syntax; $$ is $)."""
+    if "$" not in replacement:
+        return replacement
+    out, i, n = [], 0, len(replacement)
+    while i < n:
+        c = replacement[i]
+        if c != "$" or i + 1 >= n:
+            out.append(c)
+            i += 1
+            continue
+        nxt = replacement[i + 1]
+        if nxt == "$":
+            out.append("$")
+            i += 2
+            continue
+        if nxt == "{":
+            close = replacement.find("}", i + 2)
+            name = replacement[i + 2:close] if close > 0 else ""
+            end = close + 1
+        else:
+            j = i + 1
+            while j < n and (replacement[j].isalnum() or replacement[j] == "_"):
+                j += 1
+            name, end = replacement[i + 1:j], j
+        if not name:
+            out.append(c)
+            i += 1
+            continue
+        try:
+            group = m.group(int(name)) if name.isdigit() else m.group(name)
+        except (IndexError, KeyError, re2.error):
+            group = ""
+        out.append(group or "")
+        i = end
+    return "".join(out)
+
+
+def make_regexp_replace(limits: Limits):
+    max_chars = limits.regex_pattern_chars
+    max_result = limits.string_result_chars
+
+    def regexp_replace(s, pattern, replacement, pos=1, occurrence=0, match_type=""):
+        s, replacement = _text(s), _text(replacement)
+        pattern = _text(pattern)
+        pos = _position(pos, "regexp_replace")
+        occurrence = _occurrence(occurrence, "regexp_replace")
+        if not pattern or not s:  # as Databend (MySQL): nothing to replace
+            return s
+        regex = _regex(pattern, match_type, "regexp_replace", max_chars)
+        parts, size, last = [], 0, 0
+        for i, m in enumerate(regex.finditer(s, pos - 1), 1):
+            if occurrence and i < occurrence:
+                continue
+            piece = _expand(m, replacement)
+            size += m.start() - last + len(piece)
+            if size > max_result:
+                raise result_too_long(size, max_result)
+            parts.append(s[last:m.start()])
+            parts.append(piece)
+            last = m.end()
+            if occurrence:
+                break
+        if not parts:
+            return s
+        if size + len(s) - last > max_result:
+            raise result_too_long(size + len(s) - last, max_result)
+        parts.append(s[last:])
+        return "".join(parts)
+
+    return regexp_replace
+
+
+register("regexp_like", make_regexp_like, fixed(T.BOOLEAN), 2, 3, bounded=True)
+register("regexp", make_regexp_like, fixed(T.BOOLEAN), 2, bounded=True, aliases=("rlike",))
+register("regexp_replace", make_regexp_replace, fixed(T.STRING), 3, 6, bounded=True)
+register("regexp_substr", make_regexp_substr, lambda ts: T.STRING.as_nullable(True), 2, 5, strict=False,
+         bounded=True)
+register("regexp_instr", make_regexp_instr, fixed(T.UINT64), 2, 6, bounded=True)

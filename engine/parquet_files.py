@@ -1,0 +1,84 @@
+"""Parquet files of stages, through pyarrow (the optional extra `queryhttp[parquet]`).
+
+Loading reads a file's record batches (step_rows rows at a time) and matches its columns to the
+table's by name, case-insensitively, as Databend's COPY INTO does for Parquet; values convert as
+an INSERT's would. Unloading writes one Parquet file per MAX_FILE_SIZE of rows with column
+types from the query's (Int8..UInt64, Float32/64, Decimal, String, Boolean, Date, Timestamp as
+microseconds without a zone, like the engine's UTC instants).
+Without pyarrow, asking for Parquet is error 1002 with the command that installs it.
+"""
+
+from __future__ import annotations
+
+import io
+
+from engine.errors import BadArguments, Unimplemented
+
+try:
+    import pyarrow
+    import pyarrow.parquet as parquet
+except ImportError:  # the optional extra is not installed
+    pyarrow = parquet = None
+
+_MISSING = ("Parquet needs pyarrow, the optional extra: pip install 'queryhttp[parquet]' "
+            "(CSV, TSV and NDJSON need nothing more)")
+
+
+def require_parquet() -> None:
+    if pyarrow is None:
+        raise Unimplemented(_MISSING)
+
+
+def record_batches(data: bytes, names: list[str], size: int):
+    """(number of the first row, list of row dicts keyed by the lower-cased `names`) of at most
+    `size` rows; a name the file lacks gives None."""
+    require_parquet()
+    try:
+        reader = parquet.ParquetFile(io.BytesIO(data))
+    except (pyarrow.ArrowException, OSError) as exc:
+        raise BadArguments(f"the file cannot be read as PARQUET ({type(exc).__name__})") from None
+    by_name = {field.name.lower(): field.name for field in reader.schema_arrow}
+    wanted = [by_name.get(n.lower()) for n in names]
+    columns = sorted({w for w in wanted if w is not None})
+    number = 1
+    try:
+        for batch in reader.iter_batches(batch_size=size, columns=columns):
+            values = {name: batch.column(name).to_pylist() for name in columns}
+            none = [None] * batch.num_rows
+            per_name = [values[w] if w is not None else none for w in wanted]
+            keys = [n.lower() for n in names]
+            yield number, [dict(zip(keys, row, strict=True)) for row in zip(*per_name, strict=True)]
+            number += batch.num_rows
+    except (pyarrow.ArrowException, OSError) as exc:
+        raise BadArguments(f"the file cannot be read as PARQUET ({type(exc).__name__})") from None
+
+
+def _arrow_type(t):
+    name = t.name
+    simple = {"Int8": pyarrow.int8(), "Int16": pyarrow.int16(), "Int32": pyarrow.int32(),
+              "Int64": pyarrow.int64(), "UInt8": pyarrow.uint8(), "UInt16": pyarrow.uint16(),
+              "UInt32": pyarrow.uint32(), "UInt64": pyarrow.uint64(),
+              "Float32": pyarrow.float32(), "Float64": pyarrow.float64(),
+              "Boolean": pyarrow.bool_(), "Date": pyarrow.date32(),
+              "Timestamp": pyarrow.timestamp("us")}
+    if name in simple:
+        return simple[name]
+    if name == "Decimal":
+        return (pyarrow.decimal128 if t.precision <= 38 else pyarrow.decimal256)(t.precision, t.scale)
+    return pyarrow.string()
+
+
+def write_parquet(names: list[str], types: list, rows: list[tuple]) -> bytes:
+    """One Parquet file of `rows` with the query's column names and types."""
+    require_parquet()
+    schema = pyarrow.schema([pyarrow.field(n, _arrow_type(t), nullable=True)
+                             for n, t in zip(names, types, strict=True)])
+    columns = list(zip(*rows, strict=True)) if rows else [[] for _ in names]
+    arrays = []
+    for column, field, t in zip(columns, schema, types, strict=True):
+        if pyarrow.types.is_string(field.type) and t.name != "String":
+            column = [None if v is None else str(v) for v in column]
+        arrays.append(pyarrow.array(column, type=field.type))
+    out = io.BytesIO()
+    parquet.write_table(pyarrow.Table.from_arrays(arrays, schema=schema), out)
+    return out.getvalue()

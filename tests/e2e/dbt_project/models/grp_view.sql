@@ -1,2 +1,0 @@
-{{ config(materialized='view') }}
-select grp, count(*) as cnt from {{ ref('base_numbers') }} group by grp

@@ -1,2 +1,0 @@
-{{ config(materialized='table') }}
-select city, count(*) as people from {{ ref('people') }} group by city
