@@ -17,6 +17,7 @@ import ast
 import datetime
 import heapq
 import random
+from itertools import accumulate
 from operator import itemgetter
 
 SEED = 20240601
@@ -139,6 +140,22 @@ def _f_count_filter(t, d):
     return [(sum(1 for r in t if r[4] and r[2] > 500.0),)]
 
 
+def _f_window_rank(t, d):
+    parts: dict = {}
+    for r in t:
+        parts.setdefault(r[1], []).append(r)
+    out = []
+    for rows in parts.values():
+        rows.sort(key=itemgetter(2))
+        out.extend([(r[0], r[1], i) for i, r in enumerate(rows, 1)])
+    return out
+
+
+def _f_window_running(t, d):
+    rows = sorted(t, key=itemgetter(0))
+    return [(r[0], s) for r, s in zip(rows, accumulate(r[2] for r in rows), strict=True)]
+
+
 # --------------------------------------------------------------------------
 # Date workload: table ev (events), derived from t so every engine sees the same rows:
 #   ev: id INT, ts TIMESTAMP (2020-01-01 + val * 126,000 s: about four years), d DATE (ts's day)
@@ -206,6 +223,10 @@ QUERIES = [
          sql="SELECT id, name FROM t WHERE name LIKE '%a-1%'"),
     dict(name="distinct", kind="set", floor=_f_distinct,
          sql="SELECT DISTINCT name FROM t"),
+    dict(name="window_rank", kind="set", floor=_f_window_rank,
+         sql="SELECT id, grp, ROW_NUMBER() OVER (PARTITION BY grp ORDER BY val) AS rn FROM t"),
+    dict(name="window_running", kind="set", floor=_f_window_running,
+         sql="SELECT id, SUM(val) OVER (ORDER BY id) AS running FROM t"),
     dict(name="date_group", kind="set", floor=_f_date_group,
          sql="SELECT to_start_of_month(ts) AS m, COUNT(*) AS n FROM ev GROUP BY to_start_of_month(ts)",
          sqlite_sql="SELECT date(ts, 'start of month') AS m, COUNT(*) AS n FROM ev GROUP BY 1"),

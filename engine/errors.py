@@ -40,6 +40,7 @@ BAD_DATA_VALUE_TYPE = 1010
 NUMBER_ARGUMENTS_NOT_MATCH = 1028
 STORAGE_OTHER = 4000  # e.g. REPLACE: two source rows with the same key
 UNRESOLVABLE_CONFLICT = 4001  # e.g. MERGE: two source rows match one target row
+INVALID_ARGUMENT = 2004
 
 
 class EngineError(Exception):
@@ -131,6 +132,18 @@ class InternalError(EngineError):
 
 class SemanticError(EngineError):
     code = SEMANTIC
+
+
+class BadDataValueType(EngineError):
+    """A value out of a function's range (Databend's BadDataValueType, e.g. a quantile level)."""
+
+    code = BAD_DATA_VALUE_TYPE
+
+
+class InvalidArgument(EngineError):
+    """A function argument out of its domain (Databend's InvalidArgument, e.g. ntile(0))."""
+
+    code = INVALID_ARGUMENT
 
 
 class TableVersionMismatched(EngineError):

@@ -18,13 +18,23 @@ from engine.compile import Codegen
 from engine.errors import EngineError
 from engine.join import build_join
 from engine.lateral_join import build_lateral_join
-from engine.memory import HASH_ENTRY_BYTES, batch_bytes, charge_growth
+from engine.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, batch_bytes, charge_growth
 from engine.recursive import build_recursive_union, build_work_table_scan
 from engine.semi_join import build_semi_join
 from engine.sort import build_sort, limit_batches
 from engine.subquery import correlated_rows, prefetching, subquery_runner
+from engine.window import build_window
 
 BATCH = 2048
+COLLECTED_VALUE_BYTES = 40  # memory: one value a collected aggregate holds (its slot and object)
+
+
+def collected_final(agg):
+    """values -> the collected aggregate's result (over distinct values for DISTINCT)."""
+    final, params = agg.collected.final, agg.params
+    if agg.distinct:
+        return lambda values: final(list(dict.fromkeys(values)), params)
+    return lambda values: final(values, params)
 
 
 class Runtime:
@@ -284,7 +294,9 @@ def _build_join(plan: P.Join, rt, pred=None, exprs=None):
 
 
 def _build_aggregate(plan: P.Aggregate, rt):
-    child_run = _build_one_pass(plan.child, rt) if plan.keys else build(plan.child, rt)
+    # a collected aggregate charges its values by the batch's length: it takes list batches
+    one_pass = plan.keys and not any(a.collected is not None for a in plan.aggs)
+    child_run = _build_one_pass(plan.child, rt) if one_pass else build(plan.child, rt)
     cg = _codegen(rt)
     row_vars = _row_vars(plan.child) if plan.keys else None
     cols = row_vars or column_refs(plan.child.layout)
@@ -297,6 +309,8 @@ def _build_aggregate(plan: P.Aggregate, rt):
             value_names.append(None)
             continue
         src = cg.expr(a.arg, cols)
+        if a.extra:  # a collected aggregate of several arguments gathers a tuple a row
+            src = "(" + ", ".join([src] + [cg.expr(x, cols) for x in a.extra]) + ",)"
         if src not in arg_src:
             arg_src[src] = f"v{len(arg_src)}"
         value_names.append(arg_src[src])
@@ -342,6 +356,9 @@ def _build_aggregate(plan: P.Aggregate, rt):
             init.append(v)
             if nullable:
                 update.append(f"if a[{s}] is None: a[{s}] = {v}")
+        elif kind == "collect":
+            init.append(f"[{v}]")
+            update.append(f"a[{s}].append({v})")
         else:
             raise EngineError(f"unknown aggregate {kind}")
         return s
@@ -351,7 +368,9 @@ def _build_aggregate(plan: P.Aggregate, rt):
     for i, a in enumerate(aggs):
         v = value_names[i]
         nullable = a.arg is not None and cg.nullable(a.arg)
-        if a.distinct and v is not None:
+        if a.collected is not None:
+            finals.append(f"{out_cg.bind(collected_final(a))}(a[{slot('collect', v, nullable)}])")
+        elif a.distinct and v is not None:
             fn = _distinct_final(a.name, slot("distinct", v, nullable), a)
             finals.append(f"{out_cg.bind(fn)}(a)")
         elif a.name == "count":
@@ -380,6 +399,7 @@ def _build_aggregate(plan: P.Aggregate, rt):
     finish = out_cg.build(["part"], [f"return [({key_out}{''.join(f + ', ' for f in finals)}) for k, a in part]"])
 
     out_rows = rt.batch
+    collecting = sum(1 for a in aggs if a.collected is not None)  # memory: values held a row
 
     def run(p):
         acc = {}
@@ -388,6 +408,8 @@ def _build_aggregate(plan: P.Aggregate, rt):
             if batch:
                 step(batch, p, acc)
                 groups = charge_growth(rt.memory, acc, groups, HASH_ENTRY_BYTES)
+                if collecting:
+                    rt.memory.charge(len(batch) * collecting * COLLECTED_VALUE_BYTES)
             yield []
         # the groups in chunks straight off the dict (no step copies every group at once)
         items = iter(acc.items())
@@ -440,7 +462,7 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
             nullable_of[v] = nullable_of.get(v, False) or cg.nullable(a.arg)
     position = {cid: i for i, cid in enumerate(plan.child.layout)}
     column_of = {v: position[a.arg.value] for a, v in zip(aggs, value_names, strict=False)
-                 if v is not None and a.arg.kind == "col"}
+                 if v is not None and a.arg.kind == "col" and not a.extra}
     for src, name in arg_src.items():
         if name in column_of:
             # a plain column: gathered by a C-level itemgetter map
@@ -455,7 +477,9 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
             lines.append(f"{name} = [{src} for r in b]")
     summed = set()  # argument lists whose batch sum is computed already (SUM and AVG share it)
     for i, (a, v) in enumerate(zip(aggs, value_names, strict=False)):
-        if a.distinct:
+        if a.collected is not None:
+            lines.append(f"st[{i}].extend({v})")
+        elif a.distinct:
             lines.append(f"st[{i}].update({v})")
         elif a.name == "count":
             lines.append(f"st[{i}] += len({'b' if v is None else v})")
@@ -476,20 +500,31 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
 
     distinct_slots = [i for i, a in enumerate(aggs) if a.distinct]  # memory: sets that grow
 
+    collected = [i for i, a in enumerate(aggs) if a.collected is not None]  # memory: lists that grow
+
     def run(p):
-        st = [set() if a.distinct else 0 if a.name == "count" else None for a in aggs]
+        st = [[] if a.collected is not None else set() if a.distinct else 0 if a.name == "count" else None
+              for a in aggs]
         cnt = [0] * len(aggs)
-        held = [0] * len(aggs)  # memory: values of each DISTINCT set charged so far
+        held = [0] * len(aggs)  # memory: values of each DISTINCT set or collected list charged so far
+        seen = False  # any input row (the empty grouping set of no rows is no group)
         for batch in child_run(p):
             if batch:
+                seen = True
                 step(batch, p, st, cnt)
                 for i in distinct_slots:
                     held[i] = charge_growth(rt.memory, st[i], held[i], HASH_ENTRY_BYTES)
+                for i in collected:
+                    held[i] = charge_growth(rt.memory, st[i], held[i], LIST_SLOT_BYTES)
             yield []
+        if plan.grouping_set and not seen:
+            return
         row = []
         for i, a in enumerate(aggs):
             v = st[i]
-            if a.distinct:
+            if a.collected is not None:
+                row.append(collected_final(a)(v))
+            elif a.distinct:
                 row.append(_distinct_final(a.name, 0, a)([v]))
             elif a.name == "avg":
                 row.append(_mean(a)(v, cnt[i]))
@@ -678,6 +713,7 @@ _BUILDERS = {
     "RecursiveUnion": build_recursive_union,
     "WorkTableScan": build_work_table_scan,
     "LateralJoin": build_lateral_join,
+    "Window": build_window,
 }
 
 
@@ -707,6 +743,8 @@ def explain(plan: P.Plan, indent: int = 0) -> list[str]:
         detail = f" {plan.op}{' ALL' if plan.all else ''}"
     elif isinstance(plan, P.Project):
         detail = f" {len(plan.exprs)} column(s)"
+    elif isinstance(plan, P.Window):
+        detail = " functions: " + ", ".join(f.name for f in plan.funcs)
     lines = [f"{pad}{kind}{detail}"]
     for c in plan.children():
         lines.extend(explain(c, indent + 1))

@@ -170,6 +170,11 @@ class AggSpec:
     arg: Expr | None
     distinct: bool
     type: SqlType
+    # a collected aggregate (engine.functions.collected): its further arguments and the constant
+    # parameters its final function takes
+    extra: tuple = ()
+    params: tuple = ()
+    collected: Any = None
 
 
 @dataclass(eq=False)
@@ -177,6 +182,7 @@ class Aggregate(Plan):
     child: Plan = None
     keys: list = field(default_factory=list)
     aggs: list = field(default_factory=list)
+    grouping_set: bool = False  # one set of GROUPING SETS: no input rows, no group (even for ())
 
     def children(self):
         return [self.child]
@@ -218,3 +224,33 @@ class SetOp(Plan):
 
     def children(self):
         return [self.left, self.right]
+
+
+@dataclass(eq=False)
+class WindowFunc:
+    """One window function of a Window node. args: positions in the child's rows; params: its
+    constant arguments (ntile buckets, lag/lead offset and default, nth_value n); frame:
+    (units, (start kind, offset), (end kind, offset)) with kinds as grammar.ast.FrameBound's."""
+
+    name: str
+    args: list
+    params: tuple
+    frame: tuple
+    type: SqlType
+    distinct: bool = False
+    collected: Any = None  # a collected aggregate's registry entry (engine.functions.collected)
+
+
+@dataclass(eq=False)
+class Window(Plan):
+    """Window functions over the child's rows, which come sorted by (partition, order): the
+    output rows are the child's with one more value per function. partition: positions;
+    order: (position, desc, nulls_first)."""
+
+    child: Plan = None
+    partition: list = field(default_factory=list)
+    order: list = field(default_factory=list)
+    funcs: list = field(default_factory=list)
+
+    def children(self):
+        return [self.child]

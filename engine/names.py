@@ -4,6 +4,7 @@ the expression text in lower case, with parentheses only where precedence needs 
 from __future__ import annotations
 
 import decimal
+from dataclasses import replace
 
 from engine.types import type_from_ast
 from grammar import ast as A
@@ -89,7 +90,45 @@ def _cast(n: A.Cast) -> str:
     return f"{'try_cast' if n.try_ else 'cast'}({display(n.operand)} as {_type(n.type)})"
 
 
+def _window_call(n: A.WindowCall) -> str:
+    """`f(x) over w` or `f(x) over ( partition by .. order by .. rows between .. and .. )`."""
+    func = n.func
+    if func.name == "avg" and not func.distinct and len(func.args) == 1:
+        func = A.FunctionCall("avg_", func.args)  # no AVG rewrite for a window aggregate
+        head = _func(func).replace("avg_(", "avg(", 1)
+    else:
+        head = _func(func)
+    if isinstance(n.window, str):
+        return f"{head} over {n.window}"
+    spec = n.window
+    parts = []
+    if spec.base:
+        parts.append(spec.base)
+    if spec.partition_by:
+        parts.append("partition by " + ", ".join(display(e) for e in spec.partition_by))
+    if spec.order_by:
+        items = []
+        for o in spec.order_by:
+            text = display(o.expr) + (" desc" if o.desc else "")
+            if o.nulls_first is not None:
+                text += " nulls first" if o.nulls_first else " nulls last"
+            items.append(text)
+        parts.append("order by " + ", ".join(items))
+    if spec.frame is not None:
+        f = spec.frame
+        parts.append(f"{f.units.lower()} between {_bound(f.start)} and {_bound(f.end)}")
+    return f"{head} over ( {' '.join(parts)}{' ' if parts else ''})"
+
+
+def _bound(b: A.FrameBound) -> str:
+    if b.offset is None:
+        return b.kind.lower()
+    return f"{display(b.offset)} {b.kind.lower()}"
+
+
 def _func(n: A.FunctionCall) -> str:
+    if n.filter is not None:
+        return f"{_func(replace(n, filter=None))} filter (where {display(n.filter)})"
     if n.star:
         return f"{n.name}(*)"
     if n.operator == "in":
@@ -108,6 +147,8 @@ def _func(n: A.FunctionCall) -> str:
     if n.name == "extract" and len(args) == 2:
         return f"extract({args[0]} from {args[1]})"
     distinct = "distinct " if n.distinct else ""
+    if n.params:
+        return f"{n.name}({', '.join(display(p) for p in n.params)})({distinct}{', '.join(args)})"
     if n.name == "avg" and not n.distinct and len(args) == 1:
         # Databend rewrites AVG(x) before naming the column
         x = args[0]
@@ -254,6 +295,7 @@ _PRINTERS = {
     A.Case: _case,
     A.Cast: _cast,
     A.FunctionCall: _func,
+    A.WindowCall: lambda n: _window_call(n),
     A.Select: _query,
     A.SetOperation: _query,
     A.With: _query,

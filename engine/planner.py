@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine import functions as F
 from engine import types as T
 from engine.binder import ExpressionBinder
+from engine.collected_specs import collected_spec, unfiltered
 from engine.errors import (
     SEMANTIC,
     BadArguments,
@@ -31,6 +32,14 @@ from engine.expr import (
     column_ids,
     may_be_null,
 )
+from engine.functions.collected import COLLECTED
+from engine.grouping_sets import (
+    dedupe_keys,
+    group_by_items,
+    grouping_calls,
+    grouping_positions,
+    grouping_sets_plan,
+)
 from engine.names import column_name
 from engine.planner_clauses import ClausePlanner, LateralPlanner
 from engine.planner_clauses import equi_pair as _equi_pair
@@ -49,10 +58,12 @@ from engine.scope import (
 from engine.stage_scan import stage_relation
 from engine.system import is_virtual_database, virtual_table
 from engine.views import expand_view
+from engine.window_calls import window_calls
+from engine.window_planner import WindowPlanner
 from grammar import ast as A
 
 
-class Planner(ClausePlanner, LateralPlanner, RecursivePlanner, ExpressionBinder):
+class Planner(WindowPlanner, ClausePlanner, LateralPlanner, RecursivePlanner, ExpressionBinder):
     """One per statement: binds ASTs against the catalog of a session context."""
 
     def __init__(self, ctx):
@@ -146,6 +157,10 @@ class Planner(ClausePlanner, LateralPlanner, RecursivePlanner, ExpressionBinder)
     # ------------------------------------------------------------ SELECT
 
     def _select(self, q: A.Select, parent: Scope | None, ctes) -> tuple[Plan, list[str]]:
+        with self.windows_of(q):
+            return self._select_body(q, parent, ctes)
+
+    def _select_body(self, q: A.Select, parent: Scope | None, ctes) -> tuple[Plan, list[str]]:
         if q.from_ is None:
             rels = [Rel(OneRow([], []), [])]
             pool = []
@@ -154,6 +169,9 @@ class Planner(ClausePlanner, LateralPlanner, RecursivePlanner, ExpressionBinder)
             self._from_item(q.from_, rels, pool, parent, ctes)
         scope = Scope([c for r in rels for c in r.columns], parent, ctes=ctes)
         if q.where is not None:
+            if window_calls(q.where, []):
+                raise EngineError("Where clause can't contain aggregate or window functions", code=SEMANTIC,
+                                  position=q.where.pos)
             pool.extend(split_and(self.bind_where(q.where, scope)))
         plan = self._join_rels(rels, pool)
 
@@ -168,14 +186,23 @@ class Planner(ClausePlanner, LateralPlanner, RecursivePlanner, ExpressionBinder)
         # HAVING names select aliases before input columns (Databend: `SELECT a AS b .. HAVING b > 1`)
         having_aliases = AliasesFirst(aliases)
         if aggregating:
-            plan, bind_out = self._aggregate(q, plan, scope, select_asts, aliases, having_aliases)
+            self.window_prebind = True
+            try:
+                plan, bind_out = self._aggregate(q, plan, scope, select_asts, aliases, having_aliases)
+            finally:
+                self.window_prebind = False
         else:
             def bind_out(node, names=aliases):
                 return self.bind(node, scope, aliases=names)
 
-        select_exprs = [bind_out(a) for a in select_asts]
         if q.having is not None:
+            if window_calls(q.having, []):
+                raise EngineError("Having clause can't contain window functions", code=SEMANTIC, position=q.having.pos)
             plan = Filter(plan.layout, plan.types, child=plan, predicate=self._boolean(bind_out(q.having, having_aliases)))
+        plan = self._plan_windows(plan, q, select_asts, bind_out)  # after HAVING, before QUALIFY
+        select_exprs = [bind_out(a) for a in select_asts]
+        if q.qualify is not None:
+            plan = Filter(plan.layout, plan.types, child=plan, predicate=self._boolean(bind_out(q.qualify)))
 
         # ORDER BY: ordinals, aliases, select expressions, or extra (hidden) expressions
         sort_keys = []
@@ -276,8 +303,9 @@ class Planner(ClausePlanner, LateralPlanner, RecursivePlanner, ExpressionBinder)
     # ------------------------------------------------------------ aggregation
 
     def _aggregate(self, q: A.Select, plan: Plan, scope: Scope, select_asts, aliases, having_aliases):
+        group_items, sets = group_by_items(q.group_by, select_asts)
         group_asts = []
-        for g in q.group_by:
+        for g in group_items:
             if isinstance(g, A.Literal) and g.kind == "int":
                 if not 1 <= g.value <= len(select_asts):
                     raise EngineError(f"GROUP BY position {g.value} is not in select list", code=SEMANTIC,
@@ -289,8 +317,16 @@ class Planner(ClausePlanner, LateralPlanner, RecursivePlanner, ExpressionBinder)
             if has_aggregate(g):
                 raise EngineError("GROUP BY cannot contain aggregate functions", code=SEMANTIC, position=g.pos)
             group_asts.append(g)
+        group_asts, sets = dedupe_keys(group_asts, sets)
         keys = [self.bind(g, scope) for g in group_asts]
+        if sets is not None:  # Databend: every key of grouping sets is nullable
+            keys = [Expr(k.kind, k.type.as_nullable(True), k.args, k.value) for k in keys]
         key_cids = [self.cid() for _ in keys]
+        grouping_keys, grouping_cols = [], {}  # GROUPING(...) calls: constant keys of each set
+        if sets is not None:
+            for call in grouping_calls([*select_asts, q.having, q.qualify, *(o.expr for o in q.order_by)]):
+                grouping_keys.append(grouping_positions(call, group_asts))
+                grouping_cols[call] = Expr("col", T.UINT32, value=self.cid())
         key_by_ast = {g: (c, k.type) for g, c, k in zip(group_asts, key_cids, keys, strict=False)}
         key_by_col = {k.value: (c, k.type) for c, k in zip(key_cids, keys, strict=False) if k.kind == "col"}
         aggs: list[AggSpec] = []
@@ -304,6 +340,8 @@ class Planner(ClausePlanner, LateralPlanner, RecursivePlanner, ExpressionBinder)
             if node in key_by_ast:
                 c, t = key_by_ast[node]
                 return Expr("col", t, value=c)
+            if node in grouping_cols:
+                return grouping_cols[node]
             if isinstance(node, A.FunctionCall) and node.name in F.AGGREGATES:
                 key = node
                 if key not in agg_index:
@@ -341,15 +379,20 @@ class Planner(ClausePlanner, LateralPlanner, RecursivePlanner, ExpressionBinder)
             bind_out(a)
         if q.having is not None:
             bind_out(q.having, having_aliases)
+        if q.qualify is not None:
+            bind_out(q.qualify)
         for o in q.order_by:
             if not (isinstance(o.expr, A.Literal) and o.expr.kind == "int"):
                 try:
                     bind_out(o.expr)
                 except EngineError:
                     pass
-        layout = key_cids + agg_cids
-        types = [k.type for k in keys] + [a.type for a in aggs]
-        node = Aggregate(layout, types, child=plan, keys=keys, aggs=aggs)
+        layout = key_cids + [e.value for e in grouping_cols.values()] + agg_cids
+        types = [k.type for k in keys] + [T.UINT32 for _ in grouping_cols] + [a.type for a in aggs]
+        if sets is not None:
+            node = grouping_sets_plan(layout, types, plan, keys, grouping_keys, aggs, sets)
+        else:
+            node = Aggregate(layout, types, child=plan, keys=keys, aggs=aggs)
         # the node is shared: later bind_out calls may still append (e.g. order by); keep lists live
         node.layout = layout
         node.types = types
@@ -374,17 +417,24 @@ class Planner(ClausePlanner, LateralPlanner, RecursivePlanner, ExpressionBinder)
             return False
 
     def _agg_spec(self, node: A.FunctionCall, scope: Scope) -> AggSpec:
+        node = unfiltered(node)
         name = node.name
         for a in node.args:
             if has_aggregate(a):
                 raise EngineError("aggregate function calls cannot be nested", code=SEMANTIC, position=node.pos)
+        if name in COLLECTED:
+            return collected_spec(self, node, lambda a: self.bind(a, scope))
         if node.star:
             if name != "count" or node.distinct:
                 raise EngineError(f"{name}(*) is not allowed", code=SEMANTIC, position=node.pos)
             return AggSpec("count", None, False, T.UINT64)
         if len(node.args) != 1:
             raise BadArguments(f"{name} expects one argument, got {len(node.args)}", position=node.pos)
-        arg = self.bind(node.args[0], scope)
+        return self._agg_spec_of(node, self.bind(node.args[0], scope))
+
+    def _agg_spec_of(self, node: A.FunctionCall, arg: Expr) -> AggSpec:
+        """The aggregate `node` of the bound argument `arg` (its result type as Databend's)."""
+        name = node.name
         if name in ("sum", "avg") and not (arg.type.is_numeric or arg.type.name in ("Boolean", "Null")):
             if arg.type.is_string:
                 arg = self._cast(arg, T.FLOAT64.as_nullable(True), True)

@@ -118,6 +118,12 @@ def has_aggregate(node) -> bool:
         return True
     if isinstance(node, (A.ScalarSubquery, A.Exists)):
         return False
+    if isinstance(node, A.WindowCall):  # a window aggregate: only what it reads may aggregate
+        spec = node.window
+        parts = [*node.func.args]
+        if isinstance(spec, A.WindowSpec):
+            parts += [*spec.partition_by, *(o.expr for o in spec.order_by)]
+        return any(has_aggregate(p) for p in parts)
     if isinstance(node, A.InSubquery):
         return has_aggregate(node.operand)
     for name in getattr(node, "__dataclass_fields__", ()):

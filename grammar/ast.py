@@ -174,6 +174,8 @@ class FunctionCall(Node):
     args: tuple[Node, ...] = ()
     distinct: bool = False
     star: bool = False
+    params: tuple[Node, ...] = ()  # quantile_cont(0.5)(x): the parameters before the arguments
+    filter: Node | None = None  # agg(x) FILTER (WHERE condition)
     # written as an operator: `a REGEXP b` / `a RLIKE b` / `a ILIKE b` (operator "regexp", "rlike",
     # "ilike", negated for NOT ...) or POSITION(a IN b) (operator "in")
     negated: bool = False
@@ -247,6 +249,64 @@ class Select(Node):
     offset: Node | None = None
     distinct: bool = False
     top: bool = field(default=False, compare=False)  # limit written as SELECT TOP n
+    windows: tuple[NamedWindow, ...] = ()  # WINDOW w AS (...), ...
+    qualify: Node | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FrameBound(Node):
+    """One end of a window frame. kind: 'UNBOUNDED PRECEDING', 'UNBOUNDED FOLLOWING',
+    'CURRENT ROW', 'PRECEDING' or 'FOLLOWING' (the last two with an offset expression)."""
+
+    kind: str
+    offset: Node | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WindowFrame(Node):
+    """ROWS|RANGE BETWEEN start AND end (a frame given by its start alone ends at CURRENT ROW)."""
+
+    units: str
+    start: FrameBound
+    end: FrameBound
+    between: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class WindowSpec(Node):
+    """(base PARTITION BY ... ORDER BY ... frame); base names a window of the WINDOW clause."""
+
+    base: str | None = None
+    partition_by: tuple[Node, ...] = ()
+    order_by: tuple[OrderItem, ...] = ()
+    frame: WindowFrame | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WindowCall(Node):
+    """func(...) OVER window: window is a WindowSpec or the name of a WINDOW clause entry."""
+
+    func: FunctionCall
+    window: WindowSpec | str
+
+
+@dataclass(frozen=True, slots=True)
+class NamedWindow(Node):
+    name: str
+    spec: WindowSpec
+
+
+@dataclass(frozen=True, slots=True)
+class GroupingSets(Node):
+    """GROUP BY GROUPING SETS (...), ROLLUP (...) or CUBE (...), as the list of its sets;
+    the only item of a Select's group_by."""
+
+    sets: tuple[tuple[Node, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GroupByAll(Node):
+    """GROUP BY ALL: the only item of a Select's group_by."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,7 +65,7 @@ class QueryRules(Transformer):
     def select_quantifier(self, token):
         return token.value.upper()
 
-    def select_core(self, quantifier, items, from_, where, group_by, having):
+    def select_core(self, quantifier, items, from_, where, group_by, having, windows=None, qualify=None):
         top = quantifier if isinstance(quantifier, ast.Literal) else None  # SELECT TOP n
         if isinstance(quantifier, tuple):  # SELECT DISTINCT TOP n
             quantifier, top = quantifier
@@ -78,6 +78,8 @@ class QueryRules(Transformer):
             group_by=group_by or (),
             having=having,
             distinct=quantifier == "DISTINCT",
+            windows=windows or (),
+            qualify=qualify,
             pos=items[0].pos,
         )
 
@@ -112,9 +114,6 @@ class QueryRules(Transformer):
 
     def where_clause(self, expr):
         return expr
-
-    def group_by(self, exprs):
-        return exprs
 
     def having(self, expr):
         return expr

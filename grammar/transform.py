@@ -1,5 +1,6 @@
 """Lark parse callbacks -> AST nodes (grammar/ast.py), applied inline while parsing: AstBuilder
-combines the rule mixins of rules_expressions, rules_queries and rules_statements."""
+combines the rule mixins of rules_expressions, rules_queries, rules_statements and
+rules_windows."""
 
 from __future__ import annotations
 
@@ -19,12 +20,13 @@ from grammar.rules_expressions import ExpressionRules
 from grammar.rules_queries import QueryRules
 from grammar.rules_stages import StageRules
 from grammar.rules_statements import StatementRules
+from grammar.rules_windows import WindowRules
 
 __all__ = ["AstBuilder", "SemanticSyntaxError", "number_literal", "unescape_string"]
 
 
 @v_args(inline=True)
-class AstBuilder(StageRules, DmlRules, StatementRules, DdlRules, QueryRules, ExpressionRules):
+class AstBuilder(WindowRules, StageRules, DmlRules, StatementRules, DdlRules, QueryRules, ExpressionRules):
     """One callback per grammar rule (or alias); tokens arrive with their positions."""
 
     # ------------------------------------------------------------ names

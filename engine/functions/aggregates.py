@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from engine import types as T
+from engine.functions.collected import COLLECTED
 
-AGGREGATES = frozenset({"count", "sum", "avg", "min", "max", "any"})
+# the aggregates the executor folds row by row, and those it computes from collected values
+FOLDED = frozenset({"count", "sum", "avg", "min", "max", "any"})
+AGGREGATES = FOLDED | frozenset(COLLECTED)
 
 
 def aggregate_type(name: str, arg: T.SqlType | None) -> T.SqlType:

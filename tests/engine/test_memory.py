@@ -224,3 +224,28 @@ def test_the_sort_estimate_is_within_a_factor_of_two_of_real_memory():
     estimate = result.memory.held
     result.close()
     assert held / 2 <= estimate <= held * 2, (estimate, held)
+
+
+# ---------------------------------------------------------------- windows
+
+WINDOW = ("SELECT number, sum(number) OVER (PARTITION BY number % 3 ORDER BY number), "
+          "row_number() OVER () FROM numbers(20000)")
+
+
+def test_a_window_charges_the_partition_it_holds_and_releases_everything(db):
+    peak = _peak(db, WINDOW)
+    assert peak > 20000 * 40  # the sort and the whole-input partition of row_number() held every row
+    message = _fails_2411(db, WINDOW, {"max_memory_usage": str(peak // 2)})
+    assert message.startswith("Memory usage of query exceeds max_memory_usage")
+    assert db.memory.used == 0
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT median(number) FROM numbers(20000)",
+    "SELECT number % 10, string_agg(to_varchar(number), ',') FROM numbers(20000) GROUP BY number % 10",
+])
+def test_collected_aggregates_charge_the_values_they_hold(db, sql):
+    peak = _peak(db, sql)
+    assert peak > 20000 * 8
+    _fails_2411(db, sql, {"max_memory_usage": str(peak // 2)})
+    assert db.memory.used == 0

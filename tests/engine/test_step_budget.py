@@ -250,6 +250,9 @@ def test_order_by_limit_at_and_above_the_budget(limit, offset):
     ("SELECT number FROM numbers(1000) UNION ALL SELECT number FROM numbers(1500)", 2500),
     ("SELECT number FROM numbers(1000) EXCEPT SELECT number FROM numbers(300)", 700),
     ("SELECT number FROM numbers(1000) INTERSECT SELECT number FROM numbers(300)", 300),
+    ("SELECT number % 7, number % 3, count(*) FROM numbers(3000) GROUP BY ROLLUP(number % 7, number % 3)", 29),
+    ("SELECT number, row_number() OVER (ORDER BY number DESC) FROM numbers(1000)", 1000),
+    ("SELECT number % 300, median(number), string_agg(to_varchar(number)) FROM numbers(3000) GROUP BY 1", 300),
 ])
 def test_every_operator_emits_at_most_the_budget_per_step(sql, count):
     sizes, _, rows = _steps(_load(_session()).execute(sql))
@@ -296,6 +299,73 @@ def test_insert_values_failing_in_a_late_row_inserts_nothing():
         list(result)
     assert info.value.code == 1006
     assert list(s.execute("SELECT count(*) FROM w")) == [(0,)]
+
+
+# ---------------------------------------------------------------- windows
+
+
+@pytest.mark.parametrize("sql", [
+    # one partition of 250 rows (over the budget), one of 5
+    "SELECT k, v, row_number() OVER (PARTITION BY k ORDER BY v DESC) FROM big",
+    "SELECT k, v, sum(v) OVER (PARTITION BY k ORDER BY v) FROM big",
+    "SELECT k, v, sum(v) OVER (ORDER BY k), max(v) OVER (ORDER BY k DESC) FROM big",  # 250 peers
+    "SELECT k, v, sum(v) OVER (PARTITION BY k ORDER BY v ROWS BETWEEN 3 PRECEDING AND 2 FOLLOWING) FROM big",
+    "SELECT k, v, count(*) OVER (PARTITION BY k), rank() OVER (ORDER BY k), lag(v, 120) OVER (ORDER BY v) FROM big",
+    "SELECT x, y, max(x) OVER (PARTITION BY y ORDER BY x RANGE BETWEEN 2 PRECEDING AND 1 FOLLOWING) FROM sparse",
+])
+def test_window_over_partitions_larger_than_the_budget(sql):
+    rows = _bounded_rows(sql)
+    assert len(rows) == (3000 if "sparse" in sql else 255)
+
+
+def test_window_computes_an_oversize_partition_in_budget_pieces(monkeypatch):
+    """A partition of 250 rows is computed 100 rows per step: no evaluator call spans more."""
+    from engine import window_functions
+
+    spans = []
+    make = window_functions.make_ranking
+
+    def recording(func, order_key):
+        factory = make(func, order_key)
+
+        def for_rows(rows):
+            compute = factory(rows)
+
+            def piece(lo, hi):
+                spans.append(hi - lo)
+                return compute(lo, hi)
+
+            return piece
+
+        return for_rows
+
+    monkeypatch.setattr("engine.window.make_ranking", recording)
+    rows = _bounded_rows("SELECT k, rank() OVER (PARTITION BY k ORDER BY v) FROM big")
+    # budget 100: partition 0 in three pieces, partition 1 in one; then the run with budget 8192
+    assert spans == [100, 100, 50, 5, 250, 5]
+    assert rows[:3] == [(0, 1), (0, 2), (0, 3)]
+
+
+def test_a_whole_partition_frame_is_folded_a_budget_of_rows_per_step(monkeypatch):
+    """The first frame of `sum(v) OVER (PARTITION BY k)` spans the 250-row partition: it is
+    folded in steps of at most the budget, not at once."""
+    from engine import window_functions
+
+    added = []
+    move = window_functions._Sliding.move
+
+    def recording(self, s, e):
+        added.append(max(e - self.e, 0))
+        return move(self, s, e)
+
+    monkeypatch.setattr(window_functions._Sliding, "move", recording)
+    result = _load(_session()).execute("SELECT k, sum(v) OVER (PARTITION BY k), "
+                                       "count(*) OVER (ORDER BY v ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) "
+                                       "FROM big")
+    sizes, _, rows = _steps(result)
+    assert max(added) <= BUDGET
+    assert max(sizes) <= BUDGET
+    assert sorted(r[1] for r in rows if r[0] == 0)[0] == sum(range(250))
 
 
 def test_alter_table_rewrites_a_budget_of_rows_per_step_and_swaps_at_the_end():

@@ -1,0 +1,86 @@
+"""Binding of collected aggregate calls (median, quantile_cont(0.5)(x), string_agg(s, ','),
+arg_min(x, y), sum_if(x, cond)...) into AggSpecs, for GROUP BY and window aggregates alike."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine import types as T
+from engine.errors import SEMANTIC, BadArguments, BadDataValueType, EngineError
+from engine.expr import AggSpec
+from engine.functions.collected import COLLECTED
+from engine.scope import Scope
+from engine.window_calls import window_calls
+from grammar import ast as A
+
+
+def collected_spec(planner, node: A.FunctionCall, bind) -> AggSpec:
+    """The AggSpec of a collected aggregate call; `bind` binds an argument AST."""
+    entry = COLLECTED[node.name]
+    name = node.name
+    low, high = entry.args
+    if node.star or not low <= len(node.args) <= high:
+        raise BadArguments(f"{name} expects {low}..{high} argument(s), got {len(node.args)}", position=node.pos)
+    if entry.params and len(node.params) != entry.params:
+        raise BadArguments(f"{name} expects {entry.params} parameter(s): {name}(level)(x)", position=node.pos)
+    if not entry.params and node.params:
+        raise BadArguments(f"{name} takes no parameters", position=node.pos)
+    args = list(node.args)
+    params: list = []
+    for p in node.params:
+        params.append(_constant(planner, p, name))
+    if entry.trailing_constant and len(args) == 2:
+        separator = _constant(planner, args.pop(), name)
+        params.append("" if separator is None else str(separator))
+    bound = [bind(a) for a in args]
+    types = [b.type for b in bound]
+    if name.startswith("quantile") or name == "median":
+        if name != "median":
+            level = params[0]
+            if not isinstance(level, (int, float)) and not hasattr(level, "as_tuple"):
+                raise BadArguments(f"{name} level must be a number", position=node.pos)
+            if not 0 <= level <= 1:
+                raise BadDataValueType(f"level range between [0, 1], got: {level}", position=node.pos)
+            params[0] = float(level)
+        if not (types[0].is_numeric or types[0].name == "Null"):
+            raise BadArguments(f"{name} does not support {types[0].display()}", position=node.pos)
+        params.append(types[0].name == "Decimal")
+    if name in ("string_agg", "group_concat", "listagg") and not (types[0].is_string or types[0].name == "Null"):
+        raise BadArguments(f"{name} expects a String argument, got {types[0].display()}", position=node.pos)
+    if name.endswith("_if"):
+        bound[-1] = planner._boolean(bound[-1])
+    result = entry.result(types) if types[0].name != "Null" else T.NULL
+    return AggSpec(name, bound[0], node.distinct, result, extra=tuple(bound[1:]), params=tuple(params),
+                   collected=entry)
+
+
+def unfiltered(node: A.FunctionCall) -> A.FunctionCall:
+    """An aggregate call checked (no window call inside, as Databend) and with its FILTER
+    applied: agg(x, ...) FILTER (WHERE c) is agg(CASE WHEN c THEN x END, ...), the rows c does
+    not keep giving the aggregated argument NULL, which every aggregate skips (COUNT(*) counts
+    CASE WHEN c THEN 1 END)."""
+    for part in (*node.args, *node.params, node.filter):
+        if part is not None and window_calls(part, []):
+            raise EngineError("aggregate function calls cannot contain window function calls", code=SEMANTIC,
+                              position=node.pos)
+    if node.filter is None:
+        return node
+    pos = node.pos
+    if node.star:
+        first, rest = A.Literal(1, "int", pos=pos), ()
+    elif node.args:
+        first, rest = node.args[0], node.args[1:]
+    else:
+        return replace(node, filter=None)
+    guarded = A.Case(None, ((node.filter, first),), None, pos=pos)
+    return replace(node, args=(guarded, *rest), star=False, filter=None)
+
+
+def _constant(planner, node, name):
+    try:
+        e = planner.bind(node, Scope([]))
+    except EngineError:
+        e = None
+    if e is None or e.kind != "const":
+        raise BadArguments(f"the parameters of {name} must be constants", position=getattr(node, "pos", None))
+    return e.value

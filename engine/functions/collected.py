@@ -1,0 +1,241 @@
+"""Collected aggregates: those computed from all of a group's argument values at once (median,
+quantiles, moments, covariance, string_agg, arg_min/arg_max, the *_if family...). The executor
+appends each row's argument values (a value, or a tuple for several arguments) to the group's
+list in generated code and calls `final(values, params)` once per group; results and result
+types are Databend's (as Databend 1.2.453 answers, or its current documentation for the
+functions 1.2.453 lacks)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from engine import types as T
+
+
+@dataclass(frozen=True)
+class Collected:
+    """name: the function; args: its (min, max) arguments; params: how many constant parameters
+    it takes in parentheses before them (quantile_cont(0.5)(x)), or a constant trailing argument
+    (string_agg's separator) when `trailing_constant`; result(arg types, params) -> SqlType;
+    final(values, params) -> value."""
+
+    name: str
+    args: tuple[int, int]
+    result: Any
+    final: Any
+    params: int = 0
+    trailing_constant: bool = False
+
+
+def _numbers(values):
+    return [v for v in values if v is not None]
+
+
+def _float(t):
+    return T.FLOAT64.as_nullable(True)
+
+
+def _same(types):
+    return types[0].as_nullable(True)
+
+
+def _variance(values, sample):
+    xs = [float(v) for v in values if v is not None]
+    n = len(xs)
+    if n == 0:
+        return None
+    if sample and n == 1:
+        return 0.0  # Databend 1.2.453: the sample variance of one value is 0
+    mean = math.fsum(xs) / n
+    return math.fsum((x - mean) ** 2 for x in xs) / (n - 1 if sample else n)
+
+
+def _stddev(sample):
+    def final(values, _params):
+        v = _variance(values, sample)
+        return None if v is None else math.sqrt(v)
+
+    return final
+
+
+def _var(sample):
+    return lambda values, _params: _variance(values, sample)
+
+
+def _pairs(values):
+    return [(float(x), float(y)) for x, y in values if x is not None and y is not None]
+
+
+def _covariance(sample):
+    def final(values, _params):
+        pairs = _pairs(values)
+        n = len(pairs)
+        if n == 0:
+            return None
+        mx = math.fsum(x for x, _ in pairs) / n
+        my = math.fsum(y for _, y in pairs) / n
+        total = math.fsum((x - mx) * (y - my) for x, y in pairs)
+        if sample:
+            return math.inf if n == 1 else total / (n - 1)  # Databend 1.2.453: one pair gives inf
+        return total / n
+
+    return final
+
+
+def _corr(values, _params):
+    pairs = _pairs(values)
+    n = len(pairs)
+    if n == 0:
+        return None
+    mx = math.fsum(x for x, _ in pairs) / n
+    my = math.fsum(y for _, y in pairs) / n
+    sxy = math.fsum((x - mx) * (y - my) for x, y in pairs)
+    sxx = math.fsum((x - mx) ** 2 for x, _ in pairs)
+    syy = math.fsum((y - my) ** 2 for _, y in pairs)
+    if sxx == 0 or syy == 0:
+        return None
+    return sxy / math.sqrt(sxx * syy)
+
+
+def _moments(values):
+    xs = [float(v) for v in values if v is not None]
+    n = len(xs)
+    if n == 0:
+        return 0, 0.0, 0.0, 0.0
+    mean = math.fsum(xs) / n
+    m2 = math.fsum((x - mean) ** 2 for x in xs) / n
+    m3 = math.fsum((x - mean) ** 3 for x in xs) / n
+    m4 = math.fsum((x - mean) ** 4 for x in xs) / n
+    return n, m2, m3, m4
+
+
+def _skewness(values, _params):
+    """The sample skewness G1 (0 below three values or without spread), as Databend."""
+    n, m2, m3, _ = _moments(values)
+    if n == 0:
+        return None
+    if n < 3 or m2 == 0:
+        return 0.0
+    return m3 / m2 ** 1.5 * math.sqrt(n * (n - 1)) / (n - 2)
+
+
+def _kurtosis(values, _params):
+    """The sample excess kurtosis G2 (0 below four values or without spread), as Databend."""
+    n, m2, _, m4 = _moments(values)
+    if n == 0:
+        return None
+    if n < 4 or m2 == 0:
+        return 0.0
+    g2 = m4 / (m2 * m2) - 3
+    return ((n + 1) * g2 + 6) * (n - 1) / ((n - 2) * (n - 3))
+
+
+def _quantile_cont(values, level, decimal_type):
+    xs = sorted(_numbers(values))
+    if not xs:
+        return None
+    if decimal_type:  # Databend 1.2.453: a Decimal quantile takes the value below the level
+        return xs[math.floor(level * (len(xs) - 1))]
+    pos = level * (len(xs) - 1)
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return float(xs[lo]) + (float(xs[hi]) - float(xs[lo])) * (pos - lo)
+
+
+def _quantile_result(types):
+    t = types[0]
+    return t.as_nullable(True) if t.name == "Decimal" else T.FLOAT64.as_nullable(True)
+
+
+def _median(values, params):
+    return _quantile_cont(values, 0.5, params[-1])
+
+
+def _quantile(values, params):
+    return _quantile_cont(values, params[0], params[-1])
+
+
+def _quantile_disc(values, params):
+    xs = sorted(_numbers(values))
+    if not xs:
+        return None
+    return xs[math.floor(params[0] * (len(xs) - 1))]
+
+
+def _arg(pick):
+    def final(values, _params):
+        best = None
+        for x, y in values:
+            # as Databend 1.2.453: rows with a NULL in either argument are skipped
+            if x is not None and y is not None and (best is None or pick(y, best[1])):
+                best = (x, y)
+        return None if best is None else best[0]
+
+    return final
+
+
+def _string_agg(values, params):
+    parts = [v for v in values if v is not None]
+    if not parts:
+        return None
+    return (params[0] if params else "").join(parts)
+
+
+def _conditional(kind):
+    """sum_if(x, cond) and friends: the aggregate of x over the rows whose cond is true."""
+
+    def final(values, _params):
+        xs = [x for x, c in values if c and x is not None]
+        if kind == "sum":
+            return sum(xs) if xs else None
+        if kind == "avg":
+            return float(sum(xs)) / len(xs) if xs else None
+        if kind == "min":
+            return min(xs) if xs else None
+        return max(xs) if xs else None
+
+    return final
+
+
+def _sum_type(types):
+    t = types[0]
+    if t.is_int:
+        return (T.INT64 if not t.name.startswith("U") else T.UINT64).as_nullable(True)
+    if t.name == "Decimal":
+        return T.SqlType("Decimal", True, 38 if t.precision <= 38 else 76, t.scale)
+    return T.FLOAT64.as_nullable(True)
+
+
+_ENTRIES = [
+    Collected("any_value", (1, 1), _same, lambda vs, _p: next((v for v in vs if v is not None), None)),
+    Collected("arg_min", (2, 2), _same, _arg(lambda a, b: a < b)),
+    Collected("arg_max", (2, 2), _same, _arg(lambda a, b: a > b)),
+    Collected("string_agg", (1, 2), lambda ts: T.STRING.as_nullable(True), _string_agg, trailing_constant=True),
+    Collected("group_concat", (1, 2), lambda ts: T.STRING.as_nullable(True), _string_agg, trailing_constant=True),
+    Collected("listagg", (1, 2), lambda ts: T.STRING.as_nullable(True), _string_agg, trailing_constant=True),
+    Collected("median", (1, 1), _quantile_result, _median),
+    Collected("quantile_cont", (1, 1), _quantile_result, _quantile, params=1),
+    Collected("quantile_disc", (1, 1), _same, _quantile_disc, params=1),
+    Collected("stddev", (1, 1), _float, _stddev(True)),
+    Collected("stddev_samp", (1, 1), _float, _stddev(True)),
+    Collected("stddev_pop", (1, 1), _float, _stddev(False)),
+    Collected("std", (1, 1), _float, _stddev(False)),
+    Collected("var_samp", (1, 1), _float, _var(True)),
+    Collected("var_pop", (1, 1), _float, _var(False)),
+    Collected("covar_samp", (2, 2), _float, _covariance(True)),
+    Collected("covar_pop", (2, 2), _float, _covariance(False)),
+    Collected("corr", (2, 2), _float, _corr),
+    Collected("skewness", (1, 1), _float, _skewness),
+    Collected("kurtosis", (1, 1), _float, _kurtosis),
+    Collected("approx_count_distinct", (1, 1), lambda ts: T.UINT64,
+              lambda vs, _p: len({v for v in vs if v is not None})),
+    Collected("count_if", (1, 1), lambda ts: T.UINT64, lambda vs, _p: sum(1 for v in vs if v)),
+    Collected("sum_if", (2, 2), _sum_type, _conditional("sum")),
+    Collected("avg_if", (2, 2), _float, _conditional("avg")),
+    Collected("min_if", (2, 2), _same, _conditional("min")),
+    Collected("max_if", (2, 2), _same, _conditional("max")),
+]
+
+COLLECTED = {c.name: c for c in _ENTRIES}

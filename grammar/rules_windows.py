@@ -1,0 +1,95 @@
+"""Parse callbacks for window functions (OVER, WINDOW, QUALIFY), parametric aggregate calls
+and the GROUP BY forms GROUPING SETS, ROLLUP, CUBE and ALL."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import combinations
+
+from lark import Transformer, v_args
+
+from grammar import ast
+from grammar.rule_helpers import SemanticSyntaxError, ident_name
+
+
+@v_args(inline=True)
+class WindowRules(Transformer):
+    """Callbacks of AstBuilder (grammar.transform) for windows and grouping sets."""
+
+    # ------------------------------------------------------------ windows
+
+    def window_call(self, func, window):
+        return ast.WindowCall(func, window, pos=func.pos)
+
+    def window_name(self, name):
+        return ident_name(name)
+
+    def window_spec(self, base, partition_by, order_by, frame):
+        return ast.WindowSpec(ident_name(base) if base is not None else None, partition_by or (),
+                              order_by or (), frame)
+
+    def partition_by(self, exprs):
+        return exprs
+
+    def frame_start_only(self, units, start):
+        return ast.WindowFrame(units.value.upper(), start, ast.FrameBound("CURRENT ROW"), between=False)
+
+    def frame_between(self, units, start, end):
+        return ast.WindowFrame(units.value.upper(), start, end)
+
+    def frame_unbounded(self, direction):
+        return ast.FrameBound("UNBOUNDED " + direction.value.upper())
+
+    def frame_current_row(self):
+        return ast.FrameBound("CURRENT ROW")
+
+    def frame_offset(self, offset, direction):
+        return ast.FrameBound(direction.value.upper(), offset, pos=offset.pos)
+
+    def window_clause(self, *windows):
+        return windows
+
+    def named_window(self, name, spec):
+        return ast.NamedWindow(ident_name(name), spec, pos=(name.line, name.column))
+
+    def qualify_clause(self, expr):
+        return expr
+
+    def parametric_call(self, name, params, args):
+        """quantile_cont(0.5)(x): an aggregate with constant parameters before its arguments."""
+        return ast.FunctionCall(ident_name(name).lower(), args or (), params=params, pos=(name.line, name.column))
+
+    def filtered_call(self, call, condition):
+        """agg(x) FILTER (WHERE condition)."""
+        if not isinstance(call, ast.FunctionCall) or call.filter is not None:
+            raise SemanticSyntaxError("FILTER applies to one aggregate call", call.pos, 6)
+        return replace(call, filter=condition)
+
+    # ------------------------------------------------------------ GROUP BY forms
+
+    def group_by(self, exprs):
+        if len(exprs) == 1 and isinstance(exprs[0], ast.FunctionCall) and not exprs[0].distinct \
+                and exprs[0].name in ("rollup", "cube") and exprs[0].args:
+            call = exprs[0]
+            items = call.args
+            if call.name == "rollup":
+                sets = tuple(items[:n] for n in range(len(items), -1, -1))
+            else:
+                sets = tuple(c for n in range(len(items), -1, -1) for c in combinations(items, n))
+            return (ast.GroupingSets(sets, pos=call.pos),)
+        return exprs
+
+    def group_by_all(self, token):
+        return (ast.GroupByAll(pos=(token.line, token.column)),)
+
+    def grouping_sets(self, *sets):
+        return (ast.GroupingSets(sets, pos=None),)
+
+    def empty_grouping_set(self):
+        return ()
+
+    def grouping_set_list(self, first, rest):
+        return (first, *rest)
+
+    def grouping_set(self, expr):
+        return (expr,)
