@@ -132,9 +132,11 @@ export class Statement {
       try {
         answer = await this.connection.request('GET', next, undefined, this.queryId);
       } catch (error) {
-        // a killed query's later pages answer 400 "closed for canceled": it has ended
-        if (this.killSent && error.status === 400) break;
-        throw error;
+        // a killed query's later pages answer 400 "closed for canceled": its final_uri
+        // still tells how it ended (Failed, 1043 canceled by client)
+        if (!this.killSent || error.status !== 400) throw error;
+        if (!this.finalUri || next === this.finalUri) break;
+        answer = await this.connection.request('GET', this.finalUri, undefined, this.queryId);
       }
     }
     if (this.killSent && this.state === 'Running') this.state = 'Failed';
