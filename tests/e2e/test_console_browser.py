@@ -154,6 +154,9 @@ def test_reload_keeps_the_sql_and_history_but_not_the_credentials(page):
     assert page.input_value("#sql") == "SELECT 42 AS answer"
     sign_in(page)
     assert page.text_content("#history li") == "SELECT 42 AS answer"
+    page.click("#logout")
+    page.wait_for_selector("#login:not([hidden])")
+    assert page.input_value("#login-password") == "" and page.is_hidden("#workspace")
 
 
 def test_a_large_result_streams_in_page_by_page(page):

@@ -7,6 +7,7 @@ import pytest
 from twisted.python import usage
 from twisted.web.test.requesthelper import DummyChannel
 
+from tests.e2e.browser import find_chromium, unavailable_reason
 from tests.web.harness import Harness
 from web.config import ServiceConfig
 from web.console import Console, load_console_files
@@ -168,3 +169,14 @@ def test_console_option():
     assert options.service_config().console is False
     with pytest.raises(usage.UsageError, match="--console must be on or off"):
         Options().parseOptions(["--console", "maybe"])
+
+
+def test_browser_tests_say_why_they_cannot_run(monkeypatch, tmp_path):
+    monkeypatch.setenv("QUERYHTTP_CHROMIUM", str(tmp_path / "no-such-chromium"))
+    assert find_chromium() is None
+    reason = unavailable_reason()
+    assert "playwright is not installed" in reason or "no Chromium found" in reason
+    fake = tmp_path / "chromium"
+    fake.write_text("")
+    monkeypatch.setenv("QUERYHTTP_CHROMIUM", str(fake))
+    assert find_chromium() == str(fake)

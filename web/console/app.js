@@ -168,6 +168,7 @@ async function run() {
     statement.error = { code: error.code ?? error.status ?? '', message: error.message };
   }
   setRunning(null);
+  if (connection !== statement.connection) return; // signed out meanwhile
   let note = statement.truncated ? `stopped reading at ${MAX_KEPT_ROWS} rows` : '';
   if (statement.killSent) note = 'canceled';
   progress(statement, started, note);

@@ -22,12 +22,13 @@ export class SchemaTree {
     this.onInsert = onInsert;
     this.open = new Set(); // keys of the folders the user opened
     this.current = 'default';
-    this.loading = null;
+    this.generation = 0; // only the latest of overlapping refreshes draws
   }
 
   /** Read the catalog again and redraw (`current`: the session's database). */
   async refresh(connection, current) {
     this.current = current || 'default';
+    const generation = ++this.generation;
     this.container.setAttribute('aria-busy', 'true');
     try {
       const [databases, tables, columns] = await Promise.all([
@@ -35,15 +36,19 @@ export class SchemaTree {
         rowsOf(connection, 'SELECT database, name FROM system.tables ORDER BY database, name'),
         rowsOf(connection, 'SELECT database, table, name, type FROM system.columns'),
       ]);
+      if (generation !== this.generation) return;
       this.#draw(databases.map((row) => row[0]), tables, columns);
     } catch (error) {
+      if (generation !== this.generation) return;
       const message = document.createElement('p');
       message.className = 'schema-error';
       message.textContent = `Could not read the schema: ${error.message}`;
       this.container.replaceChildren(message);
     } finally {
-      this.container.removeAttribute('aria-busy');
-      this.container.dataset.current = this.current;
+      if (generation === this.generation) {
+        this.container.removeAttribute('aria-busy');
+        this.container.dataset.current = this.current;
+      }
     }
   }
 
