@@ -21,14 +21,17 @@ function node(name, attributes = {}, text = null) {
   return element;
 }
 
-/** Up to 6 round tick values covering [low, high]. */
-function ticks(low, high) {
+/** A round step for about 5 ticks over [low, high]. */
+function tickStep(low, high) {
   const span = high - low;
-  const step0 = span / 5;
-  const magnitude = 10 ** Math.floor(Math.log10(step0));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => span / s <= 5) || step0;
+  const magnitude = 10 ** Math.floor(Math.log10(span / 5));
+  return [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => span / s <= 5) || span / 5;
+}
+
+/** The tick values from `low` to `high`, every `step`. */
+function ticks(low, high, step) {
   const values = [];
-  for (let v = Math.ceil(low / step) * step; v <= high + step * 1e-9; v += step) {
+  for (let v = Math.ceil(low / step - 1e-9) * step; v <= high + step * 1e-9; v += step) {
     values.push(Math.abs(v) < step * 1e-9 ? 0 : v);
   }
   return values;
@@ -56,6 +59,9 @@ export function drawChart(container, schema, rows, { kind, column }) {
   let low = Math.min(0, ...finite);
   let high = Math.max(0, ...finite);
   if (high === low) high = low + 1;
+  const step = tickStep(low, high);
+  low = Math.floor(low / step + 1e-9) * step; // the axis ends on ticks
+  high = Math.ceil(high / step - 1e-9) * step;
 
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
   const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
@@ -68,7 +74,7 @@ export function drawChart(container, schema, rows, { kind, column }) {
     'data-kind': kind, 'data-points': values.length,
     'aria-label': `${kind} chart of ${schema[column].name}`,
   });
-  for (const tick of ticks(low, high)) {
+  for (const tick of ticks(low, high, step)) {
     svg.append(node('line', { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: y(tick),
       y2: y(tick), class: 'grid' }));
     svg.append(node('text', { x: MARGIN.left - 8, y: y(tick) + 4, class: 'tick y-tick' },
