@@ -289,3 +289,27 @@ def test_chart_of_a_numeric_column(page):
     shot(page, "12-line-chart")
     run(page, "SELECT 'a' AS text_only")
     assert page.is_hidden("#chart") and page.is_disabled("#chart-column")
+
+
+def test_a_server_answering_in_the_spec_format(browser):
+    spec_server = RunningServer("--wire_format", "spec")  # root with an empty password
+    context = browser.new_context()
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        tab = context.new_page()
+        tab.goto(spec_server.url + "/console")
+        tab.fill("#login-user", "root")
+        tab.click("#login-submit")
+        tab.wait_for_selector("#workspace:not([hidden])")
+        run(tab, "SELECT number AS n, number::String AS s FROM numbers(3)")
+        head, rows = table(tab)
+        assert head == [["n", "UInt64"], ["s", "String"]]
+        assert rows == [["0", "0"], ["1", "1"], ["2", "2"]]
+        run(tab, "USE system")
+        assert tab.text_content("#session-database") == "system"
+        run(tab, "SELECT count(*) AS tables FROM tables WHERE name = 'columns'")
+        assert table(tab)[1] == [["1"]]
+        shot(tab, "13-spec-format-server")
+    finally:
+        context.close()
+        spec_server.stop()

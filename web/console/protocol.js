@@ -40,6 +40,20 @@ async function readError(response) {
   return new HttpError(response.status, null, text || response.statusText);
 }
 
+/**
+ * [{name, type}] of an answer's schema: the databend format's list as it is, or the spec
+ * format's {fields: [{name, data_type: {type}, nullable}]} (a server run with
+ * --wire_format spec answers that way whatever the headers).
+ */
+export function columnsOf(schema) {
+  if (!schema) return [];
+  if (Array.isArray(schema)) return schema;
+  return (schema.fields || []).map((field) => {
+    const type = field.data_type ? field.data_type.type : '';
+    return { name: field.name, type: field.nullable ? `Nullable(${type})` : type };
+  });
+}
+
 /** A user's connection: their credentials (in memory) and the session the server echoes. */
 export class Connection {
   #authorization;
@@ -159,7 +173,8 @@ export class Statement {
 
   #absorb(answer) {
     if (!answer) return;
-    if (answer.schema && answer.schema.length) this.schema = answer.schema;
+    const schema = columnsOf(answer.schema);
+    if (schema.length) this.schema = schema;
     if (answer.state) this.state = answer.state;
     if (answer.error) this.error = answer.error;
     if (answer.stats) this.stats = answer.stats;
