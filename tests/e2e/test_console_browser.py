@@ -210,6 +210,13 @@ def test_cancel_a_long_query(page):
     shot(page, "07-canceled")
     run(page, "SELECT 1 AS still_serving")  # the server is free again
     assert table(page)[1] == [["1"]]
+    page.fill("#sql", "SELECT count(*) FROM numbers(10000000000)")
+    page.click("#run")
+    page.wait_for_function("() => document.getElementById('status').dataset.state === 'Running'")
+    page.keyboard.press("Escape")  # the key cancels too
+    page.wait_for_function("() => document.getElementById('status').dataset.state === 'Failed'"
+                           " && !document.getElementById('run').disabled")
+    assert page.text_content("#error-code").startswith("Error 1043")
 
 
 def test_an_error_marks_its_place_in_the_editor(page):

@@ -201,11 +201,16 @@ function showError(error, sql, offset) {
 }
 
 ui.run.addEventListener('click', () => run());
-ui.cancel.addEventListener('click', () => {
+function cancel() {
   if (running) {
     running.cancel();
     ui.cancel.disabled = true;
   }
+}
+
+ui.cancel.addEventListener('click', cancel);
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && running) cancel();
 });
 
 // -- CSV and chart ---------------------------------------------------------------------------
