@@ -17,6 +17,7 @@ import engine
 from engine.stages import StageLocation
 from web.auth import Authenticator
 from web.config import SERVER_VERSION, ServiceConfig
+from web.console import Console
 from web.dispatch import Dispatcher
 from web.errors import BadRequest, FailedToStart, HTTPError, NotFound, PayloadTooLarge
 from web.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
@@ -131,10 +132,12 @@ class QueryApp:
         self.metrics = Metrics(self)
         self.observer = QueryObserver(db, self.metrics, timer,
                                       log_start=self.config.log_query_start)
+        # the browser console at / (web.console); --console off leaves those paths 404
+        self.console = Console() if self.config.console else None
 
     def resource(self, fast_routes: bool = True):
         """The root resource; `fast_routes=False` sends every request through Klein routing."""
-        return Dispatcher(self, self.app.resource(), fast=fast_routes)
+        return Dispatcher(self, self.app.resource(), fast=fast_routes, console=self.console)
 
     def sweep(self) -> None:
         """Expire unread queries and idle server-side sessions (run every second or so)."""

@@ -54,3 +54,4 @@ class ServiceConfig:
     # a line in twistd's text log costs ~100 us, a third of a SELECT 1 round trip
     log_query_start: bool = False
     metrics_auth: bool = True  # GET /metrics asks for credentials (--metrics_auth none: open)
+    console: bool = True  # the browser console at / and /console (--console off: 404 there)

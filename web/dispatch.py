@@ -27,16 +27,18 @@ class Dispatcher(resource.Resource):
     `//v1//query/` is routed like `/v1/query`: empty path segments are dropped first.
     `app` provides `post_query(request)`, `get_page(request, query_id, number)`,
     `final(request, query_id)` (each returning bytes or a Deferred firing bytes) and
-    `error_response(request, failure)`; `fallback` is the Klein resource.
+    `error_response(request, failure)`; `fallback` is the Klein resource. `console`, when
+    given (web.console.Console), answers `/` and the paths under `/console`.
     """
 
     isLeaf = True
 
-    def __init__(self, app, fallback: resource.IResource, fast: bool = True):
+    def __init__(self, app, fallback: resource.IResource, fast: bool = True, console=None):
         super().__init__()
         self._app = app
         self._fallback = fallback
         self._fast = fast
+        self._console = console
 
     def render(self, request):
         segments = request.postpath
@@ -46,6 +48,8 @@ class Dispatcher(resource.Resource):
             route = self._match(request.method, segments)
             if route is not None:
                 return self._call(request, *route)
+        if self._console is not None and self._console.handles(segments):
+            return self._console.render(request, segments)
         if not all(_utf8(segment) for segment in segments):
             # Klein would answer 400 too, but log a traceback per request: a log flood
             error = BadRequest("the URL path is not valid UTF-8 (after percent-decoding)")

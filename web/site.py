@@ -7,6 +7,8 @@ import io
 
 from twisted.web import http, server
 
+from web.security import add_security_headers
+
 
 class LeanRequest(server.Request):
     """A request that skips form-body parsing (twisted.web would parse every POST's
@@ -22,6 +24,7 @@ class LeanRequest(server.Request):
         super().__init__(*args, **kwargs)
         self.body_too_large = False
         self._body_limit = self.max_body_bytes
+        add_security_headers(self.responseHeaders)
 
     def gotLength(self, length):
         # the request line is read already (the channel keeps its path): an upload gets its own
@@ -92,6 +95,7 @@ class QueryChannel(http.HTTPChannel):
         body = f"bad request: {self._bad_request_reason()}".encode()
         self.transport.write(b"HTTP/1.1 400 Bad Request\r\n"
                              b"Content-Type: text/plain; charset=utf-8\r\n"
+                             b"X-Content-Type-Options: nosniff\r\n"
                              b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body)
                              + body)
         self.loseConnection()

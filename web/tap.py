@@ -107,6 +107,9 @@ class Options(usage.Options):
          "Who may read GET /metrics (Prometheus text format): 'required' asks for credentials "
          "like every other endpoint; 'none' opens it to anyone who can connect, for a scraper "
          "without credentials (it shows counts and timings, no SQL)."],
+        ["console", None, "on",
+         "The browser query console at / and /console: 'on' serves it (the page itself needs "
+         "no credentials, its queries do); 'off' answers 404 there."],
         ["users_file", None, None,
          "File of name:scrypt-hash lines (make one with `python -m web.auth NAME`); "
          "without it only root with an empty password exists."],
@@ -126,6 +129,8 @@ class Options(usage.Options):
         if self["metrics_auth"] not in ("required", "none"):
             raise usage.UsageError(
                 f"--metrics_auth must be required or none, not {self['metrics_auth']!r}")
+        if self["console"] not in ("on", "off"):
+            raise usage.UsageError(f"--console must be on or off, not {self['console']!r}")
         self["users"] = None
         if self["users_file"]:
             from web.auth import load_users
@@ -142,6 +147,7 @@ class Options(usage.Options):
         return ServiceConfig(wire_format=self["wire_format"], access_log=bool(self["access_log"]),
                              log_query_start=bool(self["log_query_start"]),
                              metrics_auth=self["metrics_auth"] == "required",
+                             console=self["console"] == "on",
                              limits=engine_limits, **web_limits)
 
 
