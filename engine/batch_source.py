@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine import expr as P
+
 
 def column_refs(layout, var="r"):
     """Column id -> the source reading it from row variable `var` (`r[0]`, `r[1]`...)."""
@@ -17,3 +19,49 @@ def map_source(cg, child_layout, pred, exprs, var="r", cols=None):
     proj = var if exprs is None else "(" + "".join(cg.expr(e, cols) + ", " for e in exprs) + ")"
     cond = "" if pred is None else " if " + cg.pred(pred, cols)
     return proj, cond
+
+
+UNPACK_WIDTH = 10  # table rows up to this wide are unpacked into loop variables
+
+
+class RowVars(dict):
+    """Column id -> loop variable `_c<i>`, remembering which columns generated code asked for."""
+
+    def __init__(self, layout):
+        super().__init__((cid, f"_c{i}") for i, cid in enumerate(layout))
+        self.width = len(layout)
+        self.used: set[str] = set()
+
+    def __getitem__(self, cid):
+        name = dict.__getitem__(self, cid)
+        self.used.add(name)
+        return name
+
+    def target(self) -> str:
+        """The unpacking target: `_c<i>` for the columns used, `_` for the others."""
+        names = [n if (n := f"_c{i}") in self.used else "_" for i in range(self.width)]
+        return ", ".join(names) + ("," if len(names) == 1 else "")
+
+
+def row_vars(child):
+    """Columns as loop variables (`for _c0, _, _c2 in b`: one unpacking per row instead of a
+    subscript per use, ~5-15% faster loops) when the rows are a table's, of a known small
+    width; None otherwise."""
+    if isinstance(child, P.Scan) and 0 < len(child.layout) <= UNPACK_WIDTH:
+        return RowVars(child.layout)
+    return None
+
+
+def resliced(run_child, size):
+    """The child's batches cut into batches of at most `size` rows."""
+    def run(p):
+        for batch in run_child(p):
+            if not isinstance(batch, list):
+                batch = list(batch)
+            if len(batch) <= size:
+                yield batch
+                continue
+            for i in range(0, len(batch), size):
+                yield batch[i:i + size]
+
+    return run
