@@ -170,18 +170,24 @@ def _tsv_unescape(field: str) -> str:
     return "".join(out)
 
 
-def insert_from_attachment(ctx, stmt, table, positions, converters, fill, progress, report_column):
-    """Rows of the attached file into `table` (the INSERT's written columns `positions`, their
-    `converters` and the `fill` for the others), in steps; the answer rows of the INSERT last."""
+def _attached_file(ctx, stmt):
+    """(location, file format, purge, bytes) of the statement's stage attachment; 1006 when the
+    statement came without one."""
     attachment: StageAttachment | None = getattr(ctx, "attachment", None)
     if attachment is None:
-        raise BadArguments("INSERT ... VALUES without rows needs a stage_attachment (the rows of a "
-                           "staged file)", position=stmt.pos)
+        raise BadArguments("VALUES without rows needs a stage_attachment (the rows of a staged "
+                           "file)", position=stmt.pos)
     location = parse_location(attachment.location)
     fmt = FileFormat.from_options(attachment.file_format_options)
     purge = truthy({str(k).lower(): v for k, v in (attachment.copy_options or {}).items()}
-                    .get("purge", "false"))
-    data = ctx.session.db.stages.get(ctx.user, location)
+                   .get("purge", "false"))
+    return location, fmt, purge, ctx.session.db.stages.get(ctx.user, location)
+
+
+def insert_from_attachment(ctx, stmt, table, positions, converters, fill, progress, report_column):
+    """Rows of the attached file into `table` (the INSERT's written columns `positions`, their
+    `converters` and the `fill` for the others), in steps; the answer rows of the INSERT last."""
+    location, fmt, purge, data = _attached_file(ctx, stmt)
     return _attachment_steps(ctx, table, positions, converters, fill, progress, fmt, data, location,
                              purge, report_column)
 
@@ -205,17 +211,9 @@ def attachment_row_batches(ctx, stmt, table, positions, converters, fill):
     """The attached file's rows as table rows, in batches of at most step_rows (after steps of
     reading that yield []): for statements that consume rows themselves (REPLACE INTO ... VALUES
     with a stage attachment). The file is purged (with purge = true) once it has been read."""
-    attachment: StageAttachment | None = getattr(ctx, "attachment", None)
-    if attachment is None:
-        raise BadArguments("VALUES without rows needs a stage_attachment (the rows of a staged "
-                           "file)", position=stmt.pos)
-    location = parse_location(attachment.location)
-    fmt = FileFormat.from_options(attachment.file_format_options)
-    purge = truthy({str(k).lower(): v for k, v in (attachment.copy_options or {}).items()}
-                   .get("purge", "false"))
-    data = ctx.session.db.stages.get(ctx.user, location)
-    target = LoadTarget.of(table, positions, converters, fill)
-    return _row_batches(ctx, fmt, data, location, target, purge)
+    location, fmt, purge, data = _attached_file(ctx, stmt)
+    return _row_batches(ctx, fmt, data, location, LoadTarget.of(table, positions, converters, fill),
+                        purge)
 
 
 def _row_batches(ctx, fmt, data, location, target, purge):

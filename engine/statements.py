@@ -246,12 +246,7 @@ def _insert(session, ctx, stmt: A.Insert):
         steps = insert_from_attachment(ctx, stmt, table, positions, converters, fill, progress, True)
         return _result([Column(INSERTED, "UInt64")], steps, [T.UINT64], progress=progress)
     if stmt.query is not None:
-        planner = Planner(ctx)
-        plan, _ = planner.plan_query(stmt.query)
-        if len(plan.layout) != len(positions):
-            raise BadArguments(f"Fields in select statement is not equal with expected, select fields: "
-                               f"{len(plan.layout)}, insert fields: {len(positions)}", position=stmt.pos)
-        run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
+        run = _source_query(ctx, stmt, positions, progress)
         return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions, ctx.memory,
                                                                        timezone=ctx.timezone,
                                                                        overwrite=stmt.overwrite),
@@ -367,6 +362,17 @@ def _insert_steps(table: Table, batches, progress: Progress, positions, memory, 
         yield [(len(rows),)]
 
 
+def _source_query(ctx, stmt, positions, progress):
+    """The run function of an INSERT's or REPLACE's SELECT, which must give one column per
+    written column (1006 otherwise, as Databend)."""
+    planner = Planner(ctx)
+    plan, _ = planner.plan_query(stmt.query)
+    if len(plan.layout) != len(positions):
+        raise BadArguments(f"Fields in select statement is not equal with expected, select fields: "
+                           f"{len(plan.layout)}, insert fields: {len(positions)}", position=stmt.pos)
+    return build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
+
+
 def _replace(ctx, stmt: A.Replace):
     """REPLACE INTO t [(cols)] ON (keys) VALUES ... | SELECT ... (engine.replace); answers no columns."""
     database, name = ctx.resolve_table_name(stmt.table)
@@ -381,12 +387,7 @@ def _replace(ctx, stmt: A.Replace):
         keys.append(i)
     progress = Progress()
     if stmt.query is not None:
-        planner = Planner(ctx)
-        plan, _ = planner.plan_query(stmt.query)
-        if len(plan.layout) != len(positions):
-            raise BadArguments(f"Fields in select statement is not equal with expected, select fields: "
-                               f"{len(plan.layout)}, insert fields: {len(positions)}", position=stmt.pos)
-        run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
+        run = _source_query(ctx, stmt, positions, progress)
         batches = _converted(table, positions, run(()))
     elif stmt.rows is None:  # `REPLACE INTO t ON (k) VALUES` + a stage attachment (databend-py)
         converters, fill = _insert_plan(table, positions, ctx.timezone)
