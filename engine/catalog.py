@@ -63,8 +63,17 @@ class Table:
             self.has_negative = [False] * len(self.columns)
         self.int_positions = tuple(i for i, c in enumerate(self.columns) if c.type.is_int)
 
-    def append(self, rows: list[tuple]) -> None:
-        """Append rows (already converted); the only way rows enter a table."""
+    def append(self, rows: list[tuple], known: tuple[list, list] | None = None) -> None:
+        """Append rows (already converted); the only way rows enter a table. `known` is, when
+        the caller knows them, per column whether the rows hold a NULL and a negative integer
+        (a bulk load learns them while converting): the rows are then not scanned for them."""
+        if known is not None:
+            for flags, seen in zip((self.has_null, self.has_negative), known, strict=True):
+                for i, flag in enumerate(seen):
+                    if flag:
+                        flags[i] = True
+            self.rows.extend(rows)
+            return
         has_null = self.has_null
         if len(rows) == 1:
             row = rows[0]

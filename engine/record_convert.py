@@ -42,9 +42,26 @@ class Refused(Exception):
     """A batch the fast path does not take (the slow path then says why)."""
 
 
-def _column_converter(t, convert, empty_value, null_display: str, empty_is_text: bool):
+class ColumnStats:
+    """What the converted batches held, per written column: whether a NULL came out and the
+    least integer (for Table.append, which then need not scan the rows for them)."""
+
+    def __init__(self, width: int):
+        self.nulls = [False] * width
+        self.least: list = [None] * width
+
+    def saw(self, i: int, values: list, has_null: bool, least) -> None:
+        if has_null:
+            self.nulls[i] = True
+        if least is not None and (self.least[i] is None or least < self.least[i]):
+            self.least[i] = least
+
+
+def _column_converter(i: int, stats: ColumnStats, t, convert, empty_value, null_display: str,
+                      empty_is_text: bool):
     """A function: tuple of field texts -> list of values of type t (Refused when one is bad).
-    `empty_value` is what an empty field becomes unless `empty_is_text`."""
+    `empty_value` is what an empty field becomes unless `empty_is_text`; what came out is noted
+    in `stats` (column `i`)."""
     nullable = t.nullable
     name = t.name
     if name in T.INT_RANGES:
@@ -75,19 +92,43 @@ def _column_converter(t, convert, empty_value, null_display: str, empty_is_text:
             return empty_value
         return v
 
+    # int, float and the boolean lookup refuse the NULL text and "" themselves: their columns
+    # skip the two scans for them and take the special path only when a conversion fails
+    refuses_specials = plain is int or plain is float or name == "Boolean"
+
     def convert_column(column):
+        if refuses_specials:
+            try:
+                out = list(map(plain, column))
+            except (ValueError, KeyError):
+                out = None
+            if out is not None:
+                least = None
+                if lo is not None and out:
+                    least = min(out)
+                    if least < lo or max(out) > hi:
+                        raise Refused
+                stats.saw(i, out, False, least)
+                return out
         if null_display in column or (not empty_is_text and "" in column):
             values = [special(v) for v in column]
             if plain is None:
+                stats.saw(i, values, True, None)
                 return values
             out = [None if v is None else plain(v) for v in values]
             checked = [v for v in out if v is not None]
+            has_null = len(checked) != len(out)
         else:
             if plain is None:
                 return list(column)
             out = checked = list(map(plain, column))
-        if lo is not None and checked and (min(checked) < lo or max(checked) > hi):
-            raise Refused
+            has_null = False
+        least = None
+        if lo is not None and checked:
+            least = min(checked)
+            if least < lo or max(checked) > hi:
+                raise Refused
+        stats.saw(i, out, has_null, least)
         return out
 
     return convert_column
@@ -96,12 +137,14 @@ def _column_converter(t, convert, empty_value, null_display: str, empty_is_text:
 def batch_converter(types: list, converters: list, defaults: list, positions: list,
                     table_defaults: list, null_display: str, empty_field_as: str):
     """A function: list of records (each a list of len(types) texts) -> list of table rows
-    (tuples of the table's width: unwritten columns take `table_defaults`)."""
+    (tuples of the table's width: unwritten columns take `table_defaults`); its `stats`
+    (ColumnStats) say what the written columns held."""
     empty_is_text = empty_field_as == "string"
+    stats = ColumnStats(len(types))
     columns = [
-        _column_converter(t, conv, None if empty_field_as == "null" else default, null_display,
-                          empty_is_text)
-        for t, conv, default in zip(types, converters, defaults, strict=True)]
+        _column_converter(i, stats, t, conv, None if empty_field_as == "null" else default,
+                          null_display, empty_is_text)
+        for i, (t, conv, default) in enumerate(zip(types, converters, defaults, strict=True))]
     width = len(types)
     place = {position: i for i, position in enumerate(positions)}
     layout = [place.get(j) for j in range(len(table_defaults))]
@@ -121,4 +164,5 @@ def batch_converter(types: list, converters: list, defaults: list, positions: li
                 for j, i in enumerate(layout)]
         return list(zip(*full, strict=False))  # the repeats are endless; the rest are n long
 
+    convert.stats = stats
     return convert

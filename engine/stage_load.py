@@ -197,7 +197,7 @@ def _attachment_steps(ctx, table, positions, converters, fill, progress, fmt, da
     target = LoadTarget.of(table, positions, converters, fill)
     outcome = yield from read_file_rows(ctx, fmt, data, location.text, target, "abort")
     rows = outcome.rows
-    table.append(rows)
+    table.append(rows, outcome.known)
     ctx.memory.release()  # the rows are the table's now
     if purge:
         ctx.session.db.stages.remove(ctx.user, location)
@@ -254,6 +254,28 @@ class FileOutcome:
     errors_seen: int = 0
     first_error: str | None = None
     first_error_line: int | None = None
+    # per table column (has a NULL, has a negative integer) when every batch took the fast path
+    known: tuple[list, list] | None = None
+
+
+def known_flags(target: LoadTarget, stats, width: int) -> tuple[list, list]:
+    """Table.append's `known` for rows a batch converter made: its column stats for the written
+    columns, the defaults for the others."""
+    nulls = [d is None for d in target.table_defaults]
+    negative = [isinstance(d, int) and not isinstance(d, bool) and d < 0 for d in target.table_defaults]
+    for i, position in enumerate(target.positions):
+        nulls[position] = stats.nulls[i]
+        negative[position] = stats.least[i] is not None and stats.least[i] < 0
+    return nulls[:width], negative[:width]
+
+
+def merged_known(outcomes) -> tuple[list, list] | None:
+    """The `known` flags of several files' rows (None when one of them is unknown)."""
+    known = [o.known for o in outcomes]
+    if not known or any(k is None for k in known):
+        return None
+    return ([any(k[0][i] for k in known) for i in range(len(known[0][0]))],
+            [any(k[1][i] for k in known) for i in range(len(known[0][1]))])
 
 
 def read_file_rows(ctx, fmt: FileFormat, data: bytes, name: str, target: LoadTarget, on_error: str):
@@ -270,6 +292,7 @@ def read_file_rows(ctx, fmt: FileFormat, data: bytes, name: str, target: LoadTar
         fast = batch_converter(target.types, target.converters, target.defaults, target.positions,
                                target.table_defaults, fmt.null_display, fmt.empty_field_as)
     outcome = FileOutcome([])
+    all_fast = fast is not None
     skip = fmt.skip_header if fmt.type not in ("ndjson", "parquet") else 0
     try:
         if fmt.type == "parquet":  # rows as dicts by column name, like NDJSON's
@@ -295,6 +318,7 @@ def read_file_rows(ctx, fmt: FileFormat, data: bytes, name: str, target: LoadTar
                     except (Refused, ValueError, TypeError, KeyError, ArithmeticError, EngineError):
                         rows = None  # the slow path says why
                 if rows is None:
+                    all_fast = False
                     rows, stop = _convert_slowly(first, records, fmt, target, on_error, outcome)
                     if stop:
                         outcome.rows = []
@@ -308,6 +332,8 @@ def read_file_rows(ctx, fmt: FileFormat, data: bytes, name: str, target: LoadTar
     except (UnicodeDecodeError, OSError, EOFError, csv.Error) as exc:
         raise BadArguments(f"loading {name}: the file cannot be read as {fmt.type.upper()} "
                            f"({type(exc).__name__})") from None
+    if all_fast:
+        outcome.known = known_flags(target, fast.stats, len(target.table_defaults))
     return outcome
 
 

@@ -19,7 +19,7 @@ from engine.copy_query import copy_from_query
 from engine.errors import BadArguments, EngineError
 from engine.insert_plan import column_plan, insert_plan
 from engine.result import Column, Progress, Result
-from engine.stage_load import FileFormat, LoadTarget, read_file_rows, truthy
+from engine.stage_load import FileFormat, LoadTarget, merged_known, read_file_rows, truthy
 from engine.stage_objects import resolve_file_format
 from engine.stages import StageLocation, parse_location, stage_pattern
 from grammar import ast as A
@@ -136,8 +136,8 @@ def _copy_steps(ctx, table, target, fmt, on_error, files, location, purge, histo
         loaded.append((path, staged, outcome))
         answer.append((path, len(outcome.rows), outcome.errors_seen, outcome.first_error,
                        outcome.first_error_line))
-    rows = [row for _, _, outcome in loaded for row in outcome.rows]
-    table.append(rows)
+    rows = loaded[0][2].rows if len(loaded) == 1 else [row for _, _, o in loaded for row in o.rows]
+    table.append(rows, merged_known([o for _, _, o in loaded]))
     ctx.memory.release()  # the rows are the table's now
     stages = ctx.session.db.stages
     for path, staged, _ in loaded:

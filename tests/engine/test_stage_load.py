@@ -173,3 +173,21 @@ def test_out_of_range_integers_take_the_slow_path_and_fail_by_name():
     with pytest.raises(engine.EngineError) as err:
         _load(s, location="@~/big.csv")
     assert err.value.code == 1046 and "column 0 (a)" in err.value.message and "line 2" in err.value.message
+
+
+def test_a_load_sets_the_null_and_negative_flags_a_scan_would():
+    # a bulk load learns NULLs and negative integers while converting, instead of scanning
+    db, s = _db()
+    s.execute("CREATE TABLE u (a INT, b VARCHAR, c BOOLEAN NOT NULL, d DOUBLE)")
+    s.execute("CREATE TABLE w (a INT, b VARCHAR, c BOOLEAN NOT NULL, d DOUBLE, e INT DEFAULT -1)")
+    rows = b"1,x,true,1\n-4,\\N,false,-2.5\n7,,true,\\N\n"
+    _put(db, "@~/r.csv", rows)
+    _load(s, location="@~/r.csv")
+    list(s.execute("INSERT INTO u VALUES (1, 'x', true, 1), (-4, NULL, false, -2.5), (7, NULL, true, NULL)"))
+    loaded, inserted = (db.catalog.table("default", name, None) for name in ("t", "u"))
+    assert (loaded.has_null, loaded.has_negative) == (inserted.has_null, inserted.has_negative)
+    assert list(s.execute("SELECT * FROM t ORDER BY a")) == list(s.execute("SELECT * FROM u ORDER BY a"))
+    _load(s, "INSERT INTO w (a, b, c, d) VALUES", location="@~/r.csv")
+    wide = db.catalog.table("default", "w", None)
+    assert wide.has_negative == [True, False, False, False, True]  # the default -1 of e too
+    assert list(s.execute("SELECT count(*) FROM w WHERE a < 0 AND e < 0")) == [(1,)]
