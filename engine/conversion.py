@@ -43,7 +43,7 @@ def value_converter(t: T.SqlType, column: str, statement: str = "INSERT", timezo
     nullable = t.nullable
     exact = {
         "Int8": int, "Int16": int, "Int32": int, "Int64": int, "UInt8": int, "UInt16": int, "UInt32": int,
-        "UInt64": int, "Float32": float, "Float64": float, "String": str, "Boolean": bool,
+        "UInt64": int, "Float64": float, "String": str, "Boolean": bool,
     }.get(t.name)
     lo, hi = T.INT_RANGES.get(t.name, (None, None))
     if statement == "UPDATE":

@@ -6,6 +6,7 @@ import datetime
 import decimal
 import math
 import re
+import struct
 from dataclasses import dataclass, replace
 from typing import NoReturn
 
@@ -381,6 +382,32 @@ def to_float(v, t: SqlType = FLOAT64):
     return float(v)
 
 
+_FLOAT32 = struct.Struct("<f")
+
+
+def to_float32(v, t: SqlType | None = None) -> float:
+    """v as a Float32 value: the nearest single-precision number (held in a Python float), as
+    Databend stores a FLOAT column (ten 0.1 sum to 1.0000000149...); beyond its range, +-inf."""
+    f = to_float(v, t or SqlType("Float32"))
+    try:
+        return _FLOAT32.unpack(_FLOAT32.pack(f))[0]
+    except OverflowError:
+        return math.copysign(math.inf, f)
+
+
+def render_float32(v: float) -> str:
+    """A Float32 value as its shortest decimal text that reads back as the same single-precision
+    number (0.10000000149011612 shows as 0.1, as Databend shows it)."""
+    if not math.isfinite(v) or v == int(v) and abs(v) < 1e16:
+        return render_float(v)
+    packed = _FLOAT32.pack(v)
+    for digits in range(1, 10):
+        text = f"{v:.{digits}g}"
+        if _FLOAT32.pack(float(text)) == packed:
+            return render_float(float(text))
+    return render_float(v)
+
+
 def to_decimal(v, t: SqlType):
     try:
         if isinstance(v, float):
@@ -453,7 +480,9 @@ def caster(t: SqlType):
     name = t.name
     if name in INT_NAMES:
         return lambda v: to_int(v, t)
-    if name in ("Float32", "Float64"):
+    if name == "Float32":
+        return to_float32
+    if name == "Float64":
         return to_float
     if name == "Decimal":
         return lambda v: to_decimal(v, t)
@@ -535,7 +564,9 @@ def renderer_for(t: SqlType):
         return str
     if name == "Boolean":
         return _render_bool
-    if name in ("Float32", "Float64"):
+    if name == "Float32":
+        return render_float32
+    if name == "Float64":
         return render_float
     if name == "Decimal":
         spec = f".{t.scale}f"
