@@ -13,10 +13,23 @@ from engine import types as T
 from engine.bounded import concat_overflow
 from engine.expr import Expr, may_be_null
 from engine.limits import Limits
-from engine.runtime import decimal_divide, div_trunc, in3, in_set3, mod_trunc, try_call
+from engine.runtime import (
+    DECIMAL_CONTEXT,
+    decimal_divide,
+    div_trunc,
+    in3,
+    in_set3,
+    mod_trunc,
+    try_call,
+)
 
 _CMP = {"=": "==", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _SIMPLE_KINDS = ("col", "param", "const")
+
+# Decimal + - * in the engine's wide context (engine.runtime.DECIMAL_CONTEXT), not Python's
+# 28-digit default
+_DECIMAL_OPERATIONS = {"+": DECIMAL_CONTEXT.add, "-": DECIMAL_CONTEXT.subtract,
+                       "*": DECIMAL_CONTEXT.multiply}
 
 
 class Codegen:
@@ -134,6 +147,8 @@ class Codegen:
             if op == "/" and e.type.name == "Decimal":
                 quantum = decimal.Decimal(1).scaleb(-e.type.scale)
                 return f"{self.bind(decimal_divide)}({x}, {y}, {self.bind(quantum)})"
+            if e.type.name == "Decimal" and op in _DECIMAL_OPERATIONS:
+                return f"{self.bind(_DECIMAL_OPERATIONS[op])}({x}, {y})"
             if op in ("+", "-", "*", "/"):
                 return f"({x} {op} {y})"
             unsigned = a.type.name.startswith("U") and b.type.name.startswith("U")

@@ -13,9 +13,11 @@ import re
 
 from engine.errors import BadArguments
 
-# Decimal division: a context wide enough for Decimal256 quotients (76 digits and the 6 more
-# Databend's scale rule adds), so Python's 28-digit default never rounds or refuses one
-_DECIMAL_DIVISION = decimal.Context(prec=90, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+# Decimal arithmetic: a context wide enough for Decimal256 values (76 digits, and the 6 more
+# Databend's division scale rule adds), so Python's 28-digit default never rounds a sum of
+# 30-digit decimals nor refuses one; generated code calls its methods for Decimal + - * /
+DECIMAL_CONTEXT = decimal.Context(prec=90, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+_DECIMAL_DIVISION = DECIMAL_CONTEXT
 
 
 def decimal_divide(a, b, quantum: decimal.Decimal):

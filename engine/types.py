@@ -239,12 +239,15 @@ def arithmetic_type(op: str, a: SqlType, b: SqlType) -> SqlType:
             return FLOAT64
         pa, sa = (a.precision, a.scale) if a.name == "Decimal" else (_int_digits(a), 0)
         pb, sb = (b.precision, b.scale) if b.name == "Decimal" else (_int_digits(b), 0)
+        # Databend keeps a Decimal128 operation Decimal128: at most 38 digits unless an operand
+        # already has more (DECIMAL(38, 10) * 2 is Decimal(38, 10)), then at most 76
+        limit = 38 if max(pa, pb) <= 38 else 76
         if op == "*":
             scale = sa + sb
-            return SqlType("Decimal", False, min(max(pa + pb, scale + 1), 76), scale)
+            return SqlType("Decimal", False, min(max(pa + pb, scale + 1), limit), scale)
         scale = max(sa, sb)
         precision = max(pa - sa, pb - sb) + scale + 1
-        return SqlType("Decimal", False, min(precision, 76), scale)
+        return SqlType("Decimal", False, min(precision, limit), scale)
     if not (a.is_int or a.name == "Boolean") or not (b.is_int or b.name == "Boolean"):
         raise BadArguments(f"no function matches signature `{op}`({a.display()}, {b.display()})")
     sa, wa = _int_parts(a) if a.is_int else (False, 8)
