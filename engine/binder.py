@@ -210,6 +210,8 @@ class ExpressionBinder(ClauseBinder):
                 raise BadArguments("arithmetic overflow", position=pos)
             if rt.name == "Decimal" and isinstance(v, decimal.Decimal):
                 v = v.quantize(decimal.Decimal(1).scaleb(-rt.scale), context=_FOLD_CONTEXT)
+                if len(v.as_tuple().digits) > 76:  # beyond Decimal(76): Databend overflows
+                    raise BadArguments("arithmetic overflow", position=pos)
                 # as Databend types a folded decimal: by its digits (1.5 + 2.25 is Decimal(3, 2))
                 t = T.SqlType("Decimal", False, max(len(v.as_tuple().digits), rt.scale, 1), rt.scale)
             return Expr("const", t, value=v)
