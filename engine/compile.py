@@ -261,8 +261,9 @@ class Codegen:
         target, try_ = e.value
         operand = e.args[0]
         fn = T.caster(target)
-        if target.is_float and (operand.type.is_int or operand.type.is_float or operand.type.name == "Decimal"):
-            fn = float
+        if target.name == "Float64" and (operand.type.is_int or operand.type.is_float
+                                          or operand.type.name == "Decimal"):
+            fn = float  # (a Float32 target rounds to single precision: T.to_float32)
         if try_:
             k, f = self.bind(try_call), self.bind(fn)
             return self._guarded(e.args, cols, lambda x: f"{k}({f}, {x})")

@@ -115,6 +115,7 @@ UINT32 = SqlType("UInt32")
 INT32 = SqlType("Int32")
 INT64 = SqlType("Int64")
 FLOAT64 = SqlType("Float64")
+FLOAT32 = SqlType("Float32")
 STRING = SqlType("String")
 DATE = SqlType("Date")
 TIMESTAMP = SqlType("Timestamp")
@@ -305,6 +306,12 @@ def _unify(a: SqlType, b: SqlType) -> SqlType:
         return _int_type(True, max(wa if sa else wa * 2, wb if sb else wb * 2))
     if a.is_numeric and b.is_numeric:
         if a.is_float or b.is_float:
+            # Float32 stays Float32 beside a Decimal or an integer of at most 16 bits (Databend
+            # 1.2.453); beside Float64 or a wider integer it is Float64
+            other = b if a.name == "Float32" else a if b.name == "Float32" else None
+            if other is not None and (other.name in ("Float32", "Decimal")
+                                      or (other.is_int and _int_parts(other)[1] <= 16)):
+                return FLOAT32
             return FLOAT64
         pa, sa = (a.precision, a.scale) if a.name == "Decimal" else (_int_digits(a), 0)
         pb, sb = (b.precision, b.scale) if b.name == "Decimal" else (_int_digits(b), 0)
