@@ -477,7 +477,8 @@ def _show(session, ctx, stmt: A.Show):
         return _rows_result([(f"Tables_in_{db}", T.STRING)], [(n,) for n in names if match(n)])
     if kind == "SETTINGS":
         rows = [r for r in settings_rows(ctx) if match(r[0])]
-        return _rows_result([(n, T.STRING) for n in ("name", "value", "default", "level", "description", "type")],
+        return _rows_result([(n, T.STRING) for n in ("name", "value", "default", "range", "level", "description",
+                                                         "type")],
                             rows)
     if kind == "CREATE_TABLE":
         database, name = ctx.resolve_table_name(stmt.table)
