@@ -30,7 +30,8 @@ from engine.errors import (
     Unimplemented,
     UnknownDatabase,
 )
-from engine.executor import BATCH, Runtime, build, explain
+from engine.executor import BATCH, Runtime, build
+from engine.explain_analyze import run_explain
 from engine.functions import function_rows
 from engine.insert_multi import run_insert_multi
 from engine.insert_plan import column_plan as _column_plan
@@ -539,11 +540,7 @@ def _default_text(t):
 
 
 def _explain(session, ctx, stmt: A.Explain):
-    inner = stmt.statement
-    if not isinstance(inner, QUERY_TYPES):
-        raise EngineError("EXPLAIN supports queries only", code=UNIMPLEMENTED, position=stmt.pos)
-    plan, _ = Planner(ctx).plan_query(inner)
-    return _rows_result([("explain", T.STRING)], [(line,) for line in explain(plan)])
+    return run_explain(ctx, stmt, QUERY_TYPES)
 
 
 _HANDLERS = {

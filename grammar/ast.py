@@ -469,6 +469,7 @@ class Describe(Node):
 @dataclass(frozen=True, slots=True)
 class Explain(Node):
     statement: Node
+    kind: str = ""  # "" (the plan), "SYNTAX" or "ANALYZE"
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,64 @@
+"""EXPLAIN SYNTAX: statements pretty-printed as Databend 1.2.453 prints them, one row per line."""
+
+import pytest
+
+# as Databend 1.2.453 answers (each statement's rows of EXPLAIN SYNTAX)
+CASES = [
+    ("select a from t where 1=1", ["SELECT a", "FROM", "    t", "WHERE", "    (1 = 1)"]),
+    ("select t.a, u.label as l, count(*) from t join u on t.a = u.id left join u as v on v.id = t.a "
+     "where a > 1 and b like 'x%' group by t.a, l having count(*) > 1 order by 1 desc, l limit 10 offset 2",
+     ["SELECT", "    t.a,", "    u.label AS l,", "    COUNT(*)", "FROM", "    t",
+      "    INNER JOIN u ON (t.a = u.id)", "    LEFT OUTER JOIN u AS v ON (v.id = t.a)", "WHERE", "    (",
+      "        (a > 1)", "        AND (b LIKE 'x%')", "    )", "GROUP BY", "    t.a, l", "HAVING",
+      "    (COUNT(*) > 1)", "ORDER BY", "    1 DESC,", "    l", "LIMIT 10", "OFFSET 2"]),
+    ("select case when a > 1 then 'x' else 'y' end, case a when 1 then 2 end, cast(a as varchar), a::int, "
+     "a in (1,2,3), a between 1 and 2, a is null, not a, -a, substr(b, 1, 2) from t",
+     ["SELECT", "    CASE", "        WHEN (a > 1) THEN 'x'", "        ELSE 'y'", "    END,", "    CASE a",
+      "        WHEN 1 THEN 2", "    END,", "    CAST(a AS STRING),", "    a::Int32,", "    a IN (1, 2, 3),",
+      "    a BETWEEN 1 AND 2,", "    a IS NULL,", "    (NOT a),", "    (- a),", "    SUBSTRING(b FROM 1 FOR 2)",
+      "FROM", "    t"]),
+    ("select * from (select a from t) as s where a in (select id from u) and exists "
+     "(select 1 from u where u.id = s.a)",
+     ["SELECT *", "FROM", "    (", "        SELECT a", "        FROM", "            t", "    ) AS s", "WHERE",
+      "    (", "        a IN (SELECT id", "        FROM", "            u)", "        AND EXISTS (",
+      "            SELECT 1", "            FROM", "                u", "            WHERE",
+      "                (u.id = s.a)", "        )", "    )"]),
+    ("select distinct a, sum(a) over (partition by b order by a) from t union all select 1, 2",
+     ["SELECT DISTINCT", "    a,", "    sum(a) OVER (( PARTITION BY b ORDER BY a ))", "FROM", "    t",
+      "UNION ALL", "SELECT", "    1, 2"]),
+    ("insert into t values (1, 'x'), (2, 'y')",
+     ["INSERT INTO", "    t", "VALUES", "    (1, 'x'),", "    (2, 'y')"]),
+    ("insert into t (a, b) select id, label from u",
+     ["INSERT INTO", "    t (a, b)", "SELECT", "    id,", "    label", "FROM", "    u"]),
+    ("update t set a = a + 1, b = 'z' where a = 1",
+     ["UPDATE", "    t", "SET", "    a = (a + 1),", "    b = 'z'", "WHERE", "    (a = 1)"]),
+    ("delete from t where a = 1", ["DELETE FROM", "    t", "WHERE", "    (a = 1)"]),
+    ("create table x (a int not null, b varchar null default 'q', c decimal(10,2))",
+     ["CREATE TABLE x (", "    a Int32 NOT NULL,", "    b STRING NULL DEFAULT 'q',", "    c Decimal(10, 2)", ")"]),
+    ("with c as (select 1 as x) select x from c, t",
+     ["WITH", "    c AS ", "    (", "        SELECT 1 AS x", "    )", "SELECT x", "FROM", "    c, t"]),
+    ("select 1", ["SELECT 1"]),
+    ("select 'it''s', 1.5, true, null, a from t",
+     ["SELECT", "    'it\\'s',", "    1.5,", "    TRUE,", "    NULL,", "    a", "FROM", "    t"]),
+]
+
+
+@pytest.mark.parametrize("sql, lines", CASES, ids=[c[0][:40] for c in CASES])
+def test_explain_syntax_layout(db, sql, lines):
+    r = db.session().execute("EXPLAIN SYNTAX " + sql)
+    assert [(c.name, c.type) for c in r.schema] == [("explain", "String")]
+    assert [row[0] for row in r] == lines
+
+
+def test_explain_syntax_does_not_run_or_resolve_the_statement(db):
+    s = db.session()
+    # the statement is only formatted: unknown tables are fine and nothing is deleted
+    assert [r[0] for r in s.execute("EXPLAIN SYNTAX delete from missing")] == ["DELETE FROM", "    missing"]
+    list(s.execute("EXPLAIN SYNTAX delete from t"))
+    assert len(list(s.execute("SELECT * FROM t"))) == 4
+
+
+def test_explain_keyword_words_still_name_columns(db):
+    s = db.session()
+    list(s.execute("CREATE TABLE w (syntax INT, analyze INT)"))
+    assert list(s.execute("SELECT syntax, analyze FROM w")) == []
