@@ -58,7 +58,11 @@ class Profile:
 def run_explain(ctx, stmt: A.Explain, query_types) -> Result:
     inner = stmt.statement
     if stmt.kind == "SYNTAX":
-        return _lines_result([(line,) for line in explain_syntax(inner)])
+        lines = explain_syntax(inner)
+        if lines is None:
+            raise EngineError(f"EXPLAIN SYNTAX does not support {type(inner).__name__} statements",
+                              code=UNIMPLEMENTED, position=stmt.pos)
+        return _lines_result([(line,) for line in lines])
     if not isinstance(inner, query_types):
         raise EngineError("EXPLAIN supports queries only", code=UNIMPLEMENTED, position=stmt.pos)
     planner = Planner(ctx)

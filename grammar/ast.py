@@ -238,6 +238,7 @@ class Join(Node):
     on: Node | None = None
     using: tuple[str, ...] | None = None
     natural: bool = False
+    comma: bool = field(default=False, compare=False)  # written `FROM a, b` (only EXPLAIN SYNTAX differs)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import decimal
+
 from grammar import ast as A
 from grammar.pretty_doc import LINE, LINE_, NIL, SPACE, Doc, cat, intersperse, render, text
 
@@ -24,21 +26,47 @@ _TYPE_NAMES = {
 }
 
 
-def explain_syntax(statement: A.Node) -> list[str]:
-    """The lines of EXPLAIN SYNTAX for a parsed statement."""
-    return render(pretty_statement(statement), WIDTH).split("\n")
+def explain_syntax(statement: A.Node) -> list[str] | None:
+    """The lines of EXPLAIN SYNTAX for a parsed statement (None: a statement it cannot show)."""
+    doc = pretty_statement(statement)
+    return None if doc is None else render(doc, WIDTH).split("\n")
 
 
-def pretty_statement(node: A.Node) -> Doc:
+_QUERY_NODES = (A.Select, A.SetOperation, A.With)
+
+
+def pretty_statement(node: A.Node) -> Doc | None:
+    if isinstance(node, _QUERY_NODES):
+        return pretty_query(node)
     if isinstance(node, A.Insert):
         return _insert(node)
-    if isinstance(node, A.Update):
+    if isinstance(node, A.Update) and node.from_ is None:
         return _update(node)
     if isinstance(node, A.Delete):
         return _delete(node)
-    if isinstance(node, A.CreateTable) and node.as_query is None and node.like is None:
+    if isinstance(node, A.CreateTable) and node.like is None and not node.cluster_by:
         return _create_table(node)
-    return pretty_query(node)
+    line = _one_line(node)
+    return None if line is None else text(line)
+
+
+def _one_line(node: A.Node) -> str | None:
+    """Statements Databend shows on one line, as it writes them."""
+    if isinstance(node, A.DropTable):
+        return "DROP TABLE " + ("IF EXISTS " if node.if_exists else "") + _name(node.name)
+    if isinstance(node, A.CreateDatabase) and not node.or_replace:
+        return "CREATE DATABASE " + ("IF NOT EXISTS " if node.if_not_exists else "") + node.name
+    if isinstance(node, A.DropDatabase):
+        return "DROP DATABASE " + ("IF EXISTS " if node.if_exists else "") + node.name
+    if isinstance(node, A.TruncateTable):
+        return "TRUNCATE TABLE " + _name(node.name)
+    if isinstance(node, A.UseDatabase):
+        return "USE " + node.name
+    if isinstance(node, A.Describe):
+        return "DESCRIBE " + _name(node.table)
+    if isinstance(node, A.SetVariable) and not node.is_global:
+        return f"SET {node.name} = {_flat(pretty_expr(node.value))}"
+    return None
 
 
 # ---------------------------------------------------------------- helpers
@@ -135,9 +163,8 @@ def _group_by(group_by) -> Doc:
 
 
 def _from_items(node: A.Node) -> list[A.Node]:
-    """The comma-separated FROM items (`FROM a, b` parses as a cross join; both print as `a, b`)."""
-    if isinstance(node, A.Join) and node.kind.upper() == "CROSS" and node.on is None and not node.using \
-            and not node.natural:
+    """The comma-separated FROM items (`FROM a, b` parses as a cross join marked `comma`)."""
+    if isinstance(node, A.Join) and node.comma:
         return _from_items(node.left) + _from_items(node.right)
     return [node]
 
@@ -288,8 +315,8 @@ def literal_text(node: A.Literal) -> str:
         return "TRUE" if node.value else "FALSE"
     if node.kind == "null":
         return "NULL"
-    if node.kind == "float":
-        return repr(node.value)
+    if node.kind == "float":  # an exponent literal reads as the decimal number it is
+        return format(decimal.Decimal(repr(node.value)).normalize(), "f")
     return str(node.value)
 
 
@@ -336,7 +363,10 @@ def _delete(node: A.Delete) -> Doc:
 
 def _create_table(node: A.CreateTable) -> Doc:
     head = "CREATE " + ("OR REPLACE " if node.or_replace else "") + ("TRANSIENT " if node.transient else "") + \
-        "TABLE " + ("IF NOT EXISTS " if node.if_not_exists else "") + _name(node.name) + " ("
+        "TABLE " + ("IF NOT EXISTS " if node.if_not_exists else "") + _name(node.name)
+    if node.as_query is not None and not node.columns:
+        return cat(text(head), LINE, text("AS"), cat(LINE, pretty_query(node.as_query)).nest(NEST))
+    head += " ("
     columns = [text(_column_def(c)) for c in node.columns]
     return cat(text(head), cat(LINE, _interweave(columns)).nest(NEST), LINE, text(")"))
 

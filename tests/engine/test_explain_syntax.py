@@ -2,6 +2,8 @@
 
 import pytest
 
+from engine.errors import EngineError
+
 # as Databend 1.2.453 answers (each statement's rows of EXPLAIN SYNTAX)
 CASES = [
     ("select a from t where 1=1", ["SELECT a", "FROM", "    t", "WHERE", "    (1 = 1)"]),
@@ -38,6 +40,38 @@ CASES = [
     ("with c as (select 1 as x) select x from c, t",
      ["WITH", "    c AS ", "    (", "        SELECT 1 AS x", "    )", "SELECT x", "FROM", "    c, t"]),
     ("select 1", ["SELECT 1"]),
+    ("select a from t where a not in (1, 2) and b is not null and b not like 'x' or a not between 1 and 3",
+     ["SELECT a", "FROM", "    t", "WHERE", "    (", "        (", "            (", "                a NOT IN (1, 2)",
+      "                AND b IS NOT NULL", "            )", "            AND (b NOT LIKE 'x')", "        )",
+      "        OR a NOT BETWEEN 1 AND 3", "    )"]),
+    ("select count(distinct a), avg(c), -1, 1e3, 1.50, date '2020-01-01', a % 2, a <> 1, a != 2 from t",
+     ["SELECT", "    count(DISTINCT a),", "    avg(c),", "    (- 1),", "    1000,", "    1.50,",
+      "    CAST('2020-01-01' AS DATE),", "    (a % 2),", "    (a <> 1),", "    (a <> 2)", "FROM", "    t"]),
+    ("select a from t cross join u order by a nulls first, b limit 3",
+     ["SELECT a", "FROM", "    t", "    CROSS JOIN u", "ORDER BY", "    a NULLS FIRST,", "    b", "LIMIT 3"]),
+    ("select a from t group by a", ["SELECT a", "FROM", "    t", "GROUP BY a"]),
+    ("insert overwrite t values (1, 'x', 1.0)", ["INSERT OVERWRITE", "    t", "VALUES", "    (1, 'x', 1.0)"]),
+    ("create table x as select 1", ["CREATE TABLE x", "AS", "    SELECT 1"]),
+    ("select a from t union select id from u order by 1",
+     ["SELECT a", "FROM", "    t", "UNION", "SELECT id", "FROM", "    u", "ORDER BY 1"]),
+    ("select (select max(id) from u) as m, now() + interval 1 day, try_cast(a as bigint) from t",
+     ["SELECT", "    (", "        SELECT max(id)", "        FROM", "            u", "    ) AS m,",
+      "    (now() + INTERVAL 1 DAY),", "    TRY_CAST(a AS Int64)", "FROM", "    t"]),
+    ("select t.*, 'a' || b, a::varchar, coalesce(a, 0), if(a > 1, 1, 0) from t",
+     ["SELECT", "    t.*,", "    ('a' || b),", "    a::STRING,", "    coalesce(a, 0),", "    if((a > 1), 1, 0)",
+      "FROM", "    t"]),
+    ("select * from t left join u using (id) right join u v on true full outer join u w on false",
+     ["SELECT *", "FROM", "    t", "    LEFT OUTER JOIN u USING(id)", "    RIGHT OUTER JOIN u AS v ON TRUE",
+      "    FULL OUTER JOIN u AS w ON FALSE"]),
+    ("select 1.5e-3, 2.5e10, -a from t", ["SELECT", "    0.0015,", "    25000000000,", "    (- a)", "FROM", "    t"]),
+    ("create table if not exists x (a int)", ["CREATE TABLE IF NOT EXISTS x (", "    a Int32", ")"]),
+    ("drop table if exists db1.t", ["DROP TABLE IF EXISTS db1.t"]),
+    ("create database if not exists d", ["CREATE DATABASE IF NOT EXISTS d"]),
+    ("drop database d", ["DROP DATABASE d"]),
+    ("truncate table t", ["TRUNCATE TABLE t"]),
+    ("use d", ["USE d"]),
+    ("describe t", ["DESCRIBE t"]),
+    ("set max_threads = 2", ["SET max_threads = 2"]),
     ("select 'it''s', 1.5, true, null, a from t",
      ["SELECT", "    'it\\'s',", "    1.5,", "    TRUE,", "    NULL,", "    a", "FROM", "    t"]),
 ]
@@ -62,3 +96,9 @@ def test_explain_keyword_words_still_name_columns(db):
     s = db.session()
     list(s.execute("CREATE TABLE w (syntax INT, analyze INT)"))
     assert list(s.execute("SELECT syntax, analyze FROM w")) == []
+
+
+def test_statement_it_cannot_show_is_unimplemented(db):
+    with pytest.raises(EngineError) as e:
+        db.session().execute("EXPLAIN SYNTAX KILL QUERY '1'")
+    assert e.value.code == 1002
