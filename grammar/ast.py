@@ -306,6 +306,8 @@ class GroupingSets(Node):
     the only item of a Select's group_by."""
 
     sets: tuple[tuple[Node, ...], ...]
+    # ROLLUP (a, b) / CUBE (a, b) as written: ("ROLLUP", (a, b)); None for GROUPING SETS
+    written: tuple[str, tuple[Node, ...]] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -145,6 +145,9 @@ def _body(node: A.Node) -> Doc:
         doc = doc + _group_by(node.group_by)
     if node.having is not None:
         doc = doc + cat(LINE, text("HAVING"), LINE.nest(NEST), pretty_expr(node.having))
+    if node.windows:  # (Databend 1.2.453 leaves QUALIFY out of its layout: so does this)
+        defs = [text(f"{w.name} AS ({_window_text(w.spec)})") for w in node.windows]
+        doc = doc + cat(LINE, text("WINDOW"), LINE.nest(NEST), _interweave(defs).nest(NEST).group())
     return doc
 
 
@@ -156,8 +159,13 @@ def _group_by(group_by) -> Doc:
     if len(group_by) == 1 and isinstance(group_by[0], A.GroupByAll):
         return cat(LINE, text("GROUP BY ALL"))
     if len(group_by) == 1 and isinstance(group_by[0], A.GroupingSets):
-        sets = [cat(text("("), _inline([pretty_expr(e) for e in s]), text(")")) for s in group_by[0].sets]
-        return cat(LINE, text("GROUP BY GROUPING SETS ("), LINE.nest(NEST), _interweave(sets).nest(NEST).group(),
+        node = group_by[0]
+        if node.written is not None:
+            keyword, items = node.written[0], [pretty_expr(e) for e in node.written[1]]
+        else:
+            keyword = "GROUPING SETS"
+            items = [cat(text("("), _inline([pretty_expr(e) for e in s]), text(")")) for s in node.sets]
+        return cat(LINE, text(f"GROUP BY {keyword} ("), LINE.nest(NEST), _interweave(items).nest(NEST).group(),
                    LINE, text(")"))
     return _list_clause("GROUP BY", [pretty_expr(e) for e in group_by])
 
@@ -298,7 +306,7 @@ def _window_text(window) -> str:
     if window.frame is not None:
         f = window.frame
         parts.append(f"{f.units.upper()} BETWEEN {_bound(f.start)} AND {_bound(f.end)}")
-    return "( " + " ".join(parts) + " )"
+    return "(" + "".join(" " + part for part in parts) + " )"
 
 
 def _bound(b: A.FrameBound) -> str:

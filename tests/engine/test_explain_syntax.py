@@ -72,6 +72,17 @@ CASES = [
     ("use d", ["USE d"]),
     ("describe t", ["DESCRIBE t"]),
     ("set max_threads = 2", ["SET max_threads = 2"]),
+    ("select sum(a) over (order by a desc rows between 1 preceding and current row), count(*) over (), "
+     "row_number() over (partition by a, b), first_value(a) over w from t window w as (order by a)",
+     ["SELECT", "    sum(a) OVER (( ORDER BY a DESC ROWS BETWEEN 1 PRECEDING AND CURRENT ROW )),",
+      "    COUNT(*) OVER (( )),", "    row_number() OVER (( PARTITION BY a, b )),", "    first_value(a) OVER (w)",
+      "FROM", "    t", "WINDOW", "    w AS (( ORDER BY a ))"]),
+    ("select a, count(*) from t group by rollup(a)",
+     ["SELECT", "    a,", "    COUNT(*)", "FROM", "    t", "GROUP BY ROLLUP (", "    a", ")"]),
+    ("select a from t group by grouping sets ((a), (b), ())",
+     ["SELECT a", "FROM", "    t", "GROUP BY GROUPING SETS (", "    (a),", "    (b),", "    ()", ")"]),
+    # Databend 1.2.453 leaves QUALIFY out
+    ("select a from t qualify row_number() over (order by a) = 1", ["SELECT a", "FROM", "    t"]),
     ("select 'it''s', 1.5, true, null, a from t",
      ["SELECT", "    'it\\'s',", "    1.5,", "    TRUE,", "    NULL,", "    a", "FROM", "    t"]),
 ]
