@@ -5,8 +5,12 @@ change in generated code (a NULL guard, a loop shape) shows up in review. To rew
 snapshots after an intended change: UPDATE_GENERATED_SOURCE=1 pytest tests/engine/test_generated_source.py
 """
 
+import io
+import keyword
 import os
 import pathlib
+import re
+import tokenize
 
 import pytest
 
@@ -94,3 +98,23 @@ def test_no_literal_of_the_query_reaches_the_source(name):
 
 def test_every_snapshot_belongs_to_a_query():
     assert sorted(p.stem for p in SNAPSHOTS.glob("*.txt")) == sorted(QUERIES)
+
+
+# Names the operators' templates use (loop variables, accumulators, list and str methods); any
+# other name must be a generated one (bindings _k<n>, temporaries _t<n>, columns _c<n>, v<n>).
+TEMPLATE_NAMES = {"_", "a", "acc", "append", "b", "cnt", "g", "get", "hit", "ht", "k", "l", "m", "ms", "out",
+                  "p", "part", "r", "right", "seen", "st", "startswith", "x", "_fn", "_factory"}
+GENERATED_NAME = re.compile(r"_[ktc]\d+|(s_)?v\d+")
+
+
+@pytest.mark.parametrize("name", sorted(QUERIES))
+def test_generated_tokens_are_from_the_allowlist(name):
+    functions = (SNAPSHOTS / f"{name}.txt").read_text(encoding="utf-8").split("\n", 1)[1]
+    for tok in tokenize.generate_tokens(io.StringIO(functions).readline):
+        if tok.type == tokenize.NAME:
+            assert keyword.iskeyword(tok.string) or tok.string in C._BUILTINS or tok.string in TEMPLATE_NAMES \
+                or GENERATED_NAME.fullmatch(tok.string), f"{tok.string!r} in the source of {name}"
+        elif tok.type == tokenize.NUMBER:
+            assert tok.string.isdigit(), f"number {tok.string!r} in the source of {name}"  # positions only
+        else:
+            assert tok.type != tokenize.STRING, f"string {tok.string!r} in the source of {name}"
