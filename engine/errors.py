@@ -36,6 +36,7 @@ MEMORY_EXCEEDS_LIMIT = 2411
 UNKNOWN_STAGE = 2501
 STAGE_ALREADY_EXISTS = 2502
 UNKNOWN_VARIABLE = 2801
+WRONG_VALUE_FOR_VARIABLE = 2803
 BAD_DATA_VALUE_TYPE = 1010
 NUMBER_ARGUMENTS_NOT_MATCH = 1028
 STORAGE_OTHER = 4000  # e.g. REPLACE: two source rows with the same key
@@ -86,6 +87,10 @@ class BadArguments(EngineError):
 
 class UnknownVariable(EngineError):
     code = UNKNOWN_VARIABLE
+
+
+class WrongValueForVariable(EngineError):
+    code = WRONG_VALUE_FOR_VARIABLE
 
 
 class DatabaseAlreadyExists(EngineError):

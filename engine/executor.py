@@ -37,6 +37,7 @@ class Runtime:
         self.nonnull = nonnull  # column ids that hold no NULL in the planned snapshot
         self.nonneg = nonneg  # integer column ids that hold no negative value in it
         self.memory = ctx.memory  # engine.memory.QueryMemory: breakers charge the rows they hold
+        self.profile = None  # EXPLAIN ANALYZE's engine.explain_analyze.Profile, else None
 
     # Operators in other modules (engine.join, engine.sort, engine.subquery) build their inputs
     # through these, so they need not import this module (which imports them).
@@ -54,8 +55,12 @@ def build(plan: P.Plan, rt: Runtime):
     """plan -> run(p) returning an iterator of batches; p is the tuple of outer values."""
     kind = type(plan).__name__
     if kind in ("Filter", "Project"):
-        return _build_map(plan, rt)
-    return _BUILDERS[kind](plan, rt)
+        run = _build_map(plan, rt)
+    else:
+        run = _BUILDERS[kind](plan, rt)
+    if rt.profile is not None:  # EXPLAIN ANALYZE: count rows and time per operator
+        run = rt.profile.wrap(plan, run)
+    return run
 
 
 def _codegen(rt):
@@ -421,7 +426,14 @@ _BUILDERS = {
 
 
 def explain(plan: P.Plan, indent: int = 0) -> list[str]:
-    pad = "    " * indent
+    lines = ["    " * indent + describe(plan)]
+    for c in plan.children():
+        lines.extend(explain(c, indent + 1))
+    return lines
+
+
+def describe(plan: P.Plan) -> str:
+    """One plan node as EXPLAIN shows it: its kind and details."""
     kind = type(plan).__name__
     detail = ""
     if isinstance(plan, P.Scan):
@@ -445,7 +457,4 @@ def explain(plan: P.Plan, indent: int = 0) -> list[str]:
         detail = f" {len(plan.exprs)} column(s)"
     elif isinstance(plan, P.Window):
         detail = " functions: " + ", ".join(f.name for f in plan.funcs)
-    lines = [f"{pad}{kind}{detail}"]
-    for c in plan.children():
-        lines.extend(explain(c, indent + 1))
-    return lines
+    return f"{kind}{detail}"

@@ -6,7 +6,7 @@ import datetime
 import zoneinfo
 from dataclasses import dataclass
 
-from engine.errors import BadArguments, UnknownVariable
+from engine.errors import BadArguments, UnknownVariable, WrongValueForVariable
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,6 +17,7 @@ class Setting:
     description: str
     choices: tuple[str, ...] | None = None
     max_value: int | None = None
+    min_value: int = 0
 
 
 SETTINGS: dict[str, Setting] = {
@@ -29,7 +30,7 @@ SETTINGS: dict[str, Setting] = {
         Setting("http_handler_result_timeout_secs", "60", "UInt64",
                 "Set the timeout in seconds that a http query session expires without any polls."),
         Setting("max_block_size", "65536", "UInt64", "Sets the maximum rows size of a single data block "
-                "that can be read."),
+                "that can be read.", min_value=1),
         Setting("max_execute_time_in_seconds", "0", "UInt64",
                 "Sets the maximum query execution time in seconds. Setting it to 0 means no limit."),
         # Databend's default is 80% of the machine's memory (or of its max_server_memory_usage),
@@ -39,13 +40,38 @@ SETTINGS: dict[str, Setting] = {
                 "Sets the maximum memory usage in bytes for processing a single query."),
         Setting("max_result_rows", "0", "UInt64",
                 "Auto limit max result rows if user not specify the limit, default value is 0 means no limit."),
-        Setting("max_threads", "2", "UInt64", "Sets the maximum number of threads to execute a request."),
+        Setting("max_threads", "2", "UInt64", "Sets the maximum number of threads to execute a request.",
+                min_value=1, max_value=1024),
         Setting("sql_dialect", "PostgreSQL", "String", "Sets the SQL dialect. Available values include "
                 "\"PostgreSQL\", \"MySQL\", \"Experimental\", \"Prql\", and \"Hive\".",
                 choices=("PostgreSQL", "MySQL", "Experimental", "Hive", "Prql")),
         Setting("timezone", "UTC", "String", "Sets the timezone."),
     ]
 }
+
+
+_UINT64_MAX = 2 ** 64 - 1
+_RANGE_TEXT_LIMIT = 64  # Databend cuts a long range text to 64 characters and appends '...'
+
+
+def range_text(setting: Setting) -> str:
+    """The `range` column of SHOW SETTINGS, as Databend 1.2.453 renders it.
+
+    Numeric settings give '[min, max]' ('[1, 1024]' for max_threads); string settings with a
+    fixed set of values list them quoted; the timezone lists every zone name, cut short."""
+    if setting.type == "UInt64":
+        high = setting.max_value if setting.max_value is not None else _UINT64_MAX
+        return f"[{setting.min_value}, {high}]"
+    if setting.choices is not None:
+        values = setting.choices
+    elif setting.name == "timezone":
+        values = sorted(zoneinfo.available_timezones())
+    else:
+        return ""
+    text = "[" + ", ".join(f'"{v}"' for v in values) + "]"
+    if len(text) > _RANGE_TEXT_LIMIT:
+        text = text[:_RANGE_TEXT_LIMIT] + "..."
+    return text
 
 
 def validate(name: str, value) -> str:
@@ -61,8 +87,10 @@ def validate(name: str, value) -> str:
             number = int(text.strip())
         except ValueError:
             raise BadArguments(f"{setting.name}: {text!r} is not a valid integer value") from None
-        if number < 0 or (setting.max_value is not None and number > setting.max_value):
+        if number < 0:
             raise BadArguments(f"{setting.name}: value {number} is out of range")
+        if number < setting.min_value or (setting.max_value is not None and number > setting.max_value):
+            raise WrongValueForVariable(f"Value {number} is not within the range {range_text(setting)}.")
         return str(number)
     if setting.choices is not None:
         for choice in setting.choices:

@@ -30,7 +30,8 @@ from engine.errors import (
     Unimplemented,
     UnknownDatabase,
 )
-from engine.executor import BATCH, Runtime, build, explain
+from engine.executor import BATCH, Runtime, build
+from engine.explain_analyze import run_explain
 from engine.functions import function_rows
 from engine.insert_multi import run_insert_multi
 from engine.insert_plan import column_plan as _column_plan
@@ -477,7 +478,8 @@ def _show(session, ctx, stmt: A.Show):
         return _rows_result([(f"Tables_in_{db}", T.STRING)], [(n,) for n in names if match(n)])
     if kind == "SETTINGS":
         rows = [r for r in settings_rows(ctx) if match(r[0])]
-        return _rows_result([(n, T.STRING) for n in ("name", "value", "default", "level", "description", "type")],
+        return _rows_result([(n, T.STRING) for n in ("name", "value", "default", "range", "level", "description",
+                                                         "type")],
                             rows)
     if kind == "CREATE_TABLE":
         database, name = ctx.resolve_table_name(stmt.table)
@@ -538,11 +540,7 @@ def _default_text(t):
 
 
 def _explain(session, ctx, stmt: A.Explain):
-    inner = stmt.statement
-    if not isinstance(inner, QUERY_TYPES):
-        raise EngineError("EXPLAIN supports queries only", code=UNIMPLEMENTED, position=stmt.pos)
-    plan, _ = Planner(ctx).plan_query(inner)
-    return _rows_result([("explain", T.STRING)], [(line,) for line in explain(plan)])
+    return run_explain(ctx, stmt, QUERY_TYPES)
 
 
 _HANDLERS = {

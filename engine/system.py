@@ -116,7 +116,7 @@ def settings_rows(ctx):
             value, level = ctx.global_settings[name], "GLOBAL"
         else:
             value, level = s.default, "DEFAULT"
-        rows.append((name, value, s.default, level, s.description, s.type))
+        rows.append((name, value, s.default, S.range_text(s), level, s.description, s.type))
     return rows
 
 
@@ -210,7 +210,7 @@ SYSTEM_TABLES = {
         ("name", _S), ("database", _S), ("table", _S), ("type", _S), ("data_type", _S), ("default_kind", _S),
         ("default_expression", _S), ("is_nullable", _S), ("comment", _S),
     ], _columns, "SystemColumns"),
-    "settings": VirtualTable([("name", _S), ("value", _S), ("default", _S), ("level", _S), ("description", _S),
+    "settings": VirtualTable([("name", _S), ("value", _S), ("default", _S), ("range", _S), ("level", _S), ("description", _S),
                               ("type", _S)], settings_rows, "SystemSettings"),
     "one": VirtualTable([("dummy", T.UINT8)], _one, "SystemOne"),
     "functions": VirtualTable([("name", _S), ("is_aggregate", T.BOOLEAN), ("description", _S), ("syntax", _S),

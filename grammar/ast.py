@@ -238,6 +238,7 @@ class Join(Node):
     on: Node | None = None
     using: tuple[str, ...] | None = None
     natural: bool = False
+    comma: bool = field(default=False, compare=False)  # written `FROM a, b` (only EXPLAIN SYNTAX differs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,6 +306,8 @@ class GroupingSets(Node):
     the only item of a Select's group_by."""
 
     sets: tuple[tuple[Node, ...], ...]
+    # ROLLUP (a, b) / CUBE (a, b) as written: ("ROLLUP", (a, b)); None for GROUPING SETS
+    written: tuple[str, tuple[Node, ...]] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,6 +472,7 @@ class Describe(Node):
 @dataclass(frozen=True, slots=True)
 class Explain(Node):
     statement: Node
+    kind: str = ""  # "" (the plan), "SYNTAX" or "ANALYZE"
 
 
 @dataclass(frozen=True, slots=True)

@@ -109,7 +109,7 @@ class QueryRules(Transformer):
     def from_clause(self, *refs):
         result = refs[0]
         for right in refs[1:]:
-            result = ast.Join("CROSS", result, right, pos=result.pos)
+            result = ast.Join("CROSS", result, right, comma=True, pos=result.pos)
         return result
 
     def where_clause(self, expr):

@@ -211,5 +211,5 @@ class StatementRules(Transformer):
         name = args[-1]
         return ast.Describe(ident_names(name), pos=pos_of(name[0]))
 
-    def explain(self, statement):
-        return ast.Explain(statement, pos=statement.pos)
+    def explain(self, kind, statement):
+        return ast.Explain(statement, kind=kind.value.upper() if kind is not None else "", pos=statement.pos)

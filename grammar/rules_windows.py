@@ -76,7 +76,7 @@ class WindowRules(Transformer):
                 sets = tuple(items[:n] for n in range(len(items), -1, -1))
             else:
                 sets = tuple(c for n in range(len(items), -1, -1) for c in combinations(items, n))
-            return (ast.GroupingSets(sets, pos=call.pos),)
+            return (ast.GroupingSets(sets, written=(call.name.upper(), items), pos=call.pos),)
         return exprs
 
     def group_by_all(self, token):

@@ -97,7 +97,7 @@ def test_set_global_drops_the_session_value(db):
     assert r.affect == engine.ChangeSettings(("max_threads",), ("2",), (True,))
     assert s.settings == {"timezone": "Asia/Shanghai"}
     rows = {row[0]: row for row in db.session().execute("SELECT * FROM system.settings")}
-    assert rows["max_threads"][1:4] == ("2", "2", "GLOBAL")
+    assert rows["max_threads"][1:5] == ("2", "2", "[1, 1024]", "GLOBAL")
 
 
 def test_show_settings_like(db):

@@ -379,3 +379,15 @@ def test_alter_table_rewrites_a_budget_of_rows_per_step_and_swaps_at_the_end():
     assert list(steps) == [[], []]  # 3 steps in all for 250 rows
     assert [c.type for c in s.execute("SELECT a FROM w").schema] == ["Nullable(Int64)"]
     assert list(s.execute("SELECT count(*), sum(a) FROM w")) == [(250, 250 * 249 // 2)]
+
+
+# ---------------------------------------------------------------- EXPLAIN ANALYZE
+
+
+def test_explain_analyze_runs_the_query_in_budget_steps_then_answers_the_tree():
+    session = _load(_session())
+    sizes, scans, rows = _steps(session.execute("EXPLAIN ANALYZE SELECT y, COUNT(*) FROM sparse GROUP BY y"))
+    # the 3000-row scan is pulled one budget-sized step at a time, before any row is answered
+    assert max(scans) <= BUDGET and sum(scans) == 3000
+    assert sizes[:30] == [0] * 30 and sizes[-1] == len(rows) > 0
+    assert "    ├── output rows: 12" in [r[0] for r in rows]  # 11 values and NULL
