@@ -5,6 +5,7 @@ from __future__ import annotations
 
 # the family modules register their functions on import
 from engine.functions import casts, conditionals, dates, hashes, numeric, regex, strings  # noqa: F401
+from engine.functions import json as _json  # noqa: F401
 from engine.functions.aggregates import AGGREGATES, aggregate_type
 from engine.functions.bitwise import BITWISE_FUNCTIONS
 from engine.functions.casts import CAST_FUNCTIONS
@@ -22,6 +23,7 @@ from engine.functions.numeric import (
     NUMERIC_ARGUMENT_FUNCTIONS,
     OPERATOR_FUNCTIONS,
 )
+from engine.functions.json import JSON_OPERATORS, variant_cast
 from engine.functions.registry import SCALARS, ScalarFunction, with_limits
 
 # results Databend 1.2.453 types as nullable whatever the arguments
@@ -30,10 +32,10 @@ ALWAYS_NULLABLE = frozenset({"coalesce", "ifnull", "nvl"})
 INTEGRAL_FOLDS = frozenset({"round", "truncate", "floor", "ceil", "ceiling"})
 
 __all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS", "CONTEXT_FUNCTIONS",
-           "INTEGRAL_FOLDS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
+           "INTEGRAL_FOLDS", "JSON_OPERATORS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
            "SCALARS", "ScalarFunction", "aggregate_type", "all_function_names", "context_value",
            "date_arithmetic", "function_override", "function_rows", "interval_call", "temporal_cast",
-           "try_call_of", "unit_call", "with_limits", "with_timezone"]
+           "try_call_of", "unit_call", "variant_cast", "with_limits", "with_timezone"]
 
 
 def all_function_names() -> list[str]:

@@ -1,0 +1,144 @@
+"""JSON functions on VARIANT values (parse_json, get, get_path, json_typeof, is_*, as_*,
+json_array, json_object, object_keys, check_json, json_extract_path_text...) and the
+functions behind the access operators v[k], v:a.b, v -> k and v ->> k, as Databend 1.2.453."""
+
+from __future__ import annotations
+
+from engine import types as T
+from engine import variant as V
+from engine.errors import BadArguments
+from engine.functions.registry import ScalarFunction, fixed, register
+
+VARIANT = T.SqlType("Variant")
+VARIANT_OR_NULL = VARIANT.as_nullable(True)
+STRING_OR_NULL = T.STRING.as_nullable(True)
+
+
+register("parse_json", V.parse_json, fixed(VARIANT), 1)
+register("try_parse_json", lambda s: None if s is None else V.try_parse_json(s), fixed(VARIANT_OR_NULL), 1, strict=False)
+register("to_variant", V.from_value, fixed(VARIANT), 1)
+register("check_json", lambda s: None if s is None else V.check_json(s), fixed(STRING_OR_NULL), 1, strict=False)
+
+
+def _get(v, key):
+    return V.get(v, key)
+
+
+register("get", _get, fixed(VARIANT_OR_NULL), 2, strict=False)
+register("get_path", V.get_path, fixed(VARIANT_OR_NULL), 2, strict=False)
+register("json_extract_path_text", V.extract_path_text, fixed(STRING_OR_NULL), 2, strict=False)
+
+
+def _ignore_case_get(v, key):
+    if v is None or key is None:
+        return None
+    value = V.load(v)
+    if isinstance(value, dict):
+        if key in value:
+            return V.dumps(value[key])
+        lowered = key.lower()
+        for k, item in value.items():
+            if k.lower() == lowered:
+                return V.dumps(item)
+    return None
+
+
+register("get_ignore_case", _ignore_case_get, fixed(VARIANT_OR_NULL), 2, strict=False)
+
+
+def _typeof(v):
+    return V.json_type(V.load(v))
+
+
+register("json_typeof", _typeof, fixed(T.STRING), 1)
+
+
+def _kind_test(test):
+    return lambda v: test(V.load(v))
+
+
+_KIND_TESTS = {
+    "is_object": lambda x: isinstance(x, dict),
+    "is_array": lambda x: isinstance(x, list),
+    "is_string": lambda x: isinstance(x, str),
+    "is_integer": lambda x: isinstance(x, int) and not isinstance(x, bool),
+    "is_float": lambda x: isinstance(x, int | float) and not isinstance(x, bool),
+    "is_boolean": lambda x: isinstance(x, bool),
+    "is_null_value": lambda x: x is None,
+}
+for _name, _test in _KIND_TESTS.items():
+    register(_name, _kind_test(_test), fixed(T.BOOLEAN), 1)
+
+
+def _as(test, convert=lambda x: x):
+    def as_kind(v):
+        if v is None:
+            return None
+        value = V.load(v)
+        return convert(value) if test(value) else None
+    return as_kind
+
+
+register("as_integer", _as(_KIND_TESTS["is_integer"]), fixed(T.INT64.as_nullable(True)), 1, strict=False)
+register("as_float", _as(_KIND_TESTS["is_float"], float), fixed(T.FLOAT64.as_nullable(True)), 1, strict=False)
+register("as_boolean", _as(_KIND_TESTS["is_boolean"]), fixed(T.BOOLEAN.as_nullable(True)), 1, strict=False)
+register("as_string", _as(_KIND_TESTS["is_string"]), fixed(STRING_OR_NULL), 1, strict=False)
+register("as_array", _as(_KIND_TESTS["is_array"], V.dumps), fixed(VARIANT_OR_NULL), 1, strict=False)
+register("as_object", _as(_KIND_TESTS["is_object"], V.dumps), fixed(VARIANT_OR_NULL), 1, strict=False)
+
+
+def _element(v):
+    """An argument of json_array / json_object as a JSON value (NULL is JSON null)."""
+    if v is None:
+        return None
+    return V.load(V.from_value(v))
+
+
+def _json_array(*values):
+    return V.dumps([_element(v) for v in values])
+
+
+def _json_object(*values):
+    if len(values) % 2:
+        raise BadArguments("The number of keys and values must be equal")
+    fields = {}
+    for key, value in zip(values[::2], values[1::2], strict=True):
+        if not isinstance(key, str):
+            raise BadArguments("Key must be a string value")
+        fields[key] = _element(value)
+    return V.dumps(fields)
+
+
+register("json_array", _json_array, fixed(VARIANT), 0, 1 << 16, strict=False)
+register("json_object", _json_object, fixed(VARIANT), 0, 1 << 16, strict=False)
+
+
+def _object_keys(v):
+    if v is None:
+        return None
+    value = V.load(v)
+    return V.dumps(list(value)) if isinstance(value, dict) else None
+
+
+register("object_keys", _object_keys, fixed(VARIANT_OR_NULL), 1, strict=False)
+
+
+def _array_length(v):
+    value = V.load(v)
+    return len(value) if isinstance(value, list) else None
+
+
+register("json_array_length", _array_length, fixed(T.UINT32.as_nullable(True)), 1)
+
+
+# the functions of the access operators: bound by the binder, not callable by name
+JSON_OPERATORS: dict[str, ScalarFunction] = {
+    "json_arrow_text": ScalarFunction("json_arrow_text", V.get_text, fixed(STRING_OR_NULL), 2, 2, strict=False),
+}
+
+
+def variant_cast(source: T.SqlType, target: T.SqlType):
+    """The conversion of a CAST from a VARIANT (None when the cast is not from a VARIANT)."""
+    if source.name != "Variant" or target.name in ("Variant", "Null"):
+        return None
+    return V.caster_from_variant(target, T.caster(target))
