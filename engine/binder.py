@@ -226,6 +226,9 @@ class ExpressionBinder(ClauseBinder):
         return e
 
     def _comparable(self, left, right):
+        variant_keys = F.variant_comparison(left, right, self._function)
+        if variant_keys is not None:
+            return variant_keys
         lt, rt = left.type, right.type
         if lt.is_string and (rt.is_numeric or rt.name == "Boolean"):
             left = self._cast(left, T.FLOAT64.as_nullable(lt.can_be_null), True)

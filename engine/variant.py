@@ -313,6 +313,8 @@ def caster_from_variant(target, caster):
             raise _cast_refused(text, target)
         if target.name == "Boolean" and not isinstance(value, bool | str):
             raise _cast_refused(text, target)
+        if target.is_int and isinstance(value, float):  # 3.0::INT is refused too
+            raise _cast_refused(text, target)
         try:
             return caster(value)
         except BadArguments:
@@ -326,13 +328,33 @@ _RANKS = {"boolean": 0, "number": 1, "string": 2, "object": 3, "array": 4, "null
 
 def order_key(text):
     """A key ordering VARIANT texts as Databend does: booleans (false first), numbers, strings,
-    objects, arrays, null; equal numbers are equal whatever their spelling."""
+    objects, arrays, null; equal numbers are equal whatever their spelling (1 = 1.0), arrays
+    compare element by element, objects key by key."""
     if text is None:
         return None
-    value = load(text)
+    return _value_key(load(text))
+
+
+def _value_key(value):
     kind = json_type(value)
     if kind in ("boolean", "number"):
-        return (_RANKS[kind], value, "")
+        return (_RANKS[kind], value, "", ())
     if kind == "string":
-        return (2, 0, value)
-    return (_RANKS[kind], 0, text)
+        return (2, 0, value, ())
+    if kind == "object":
+        return (3, 0, "", tuple((k, _value_key(v)) for k, v in value.items()))
+    if kind == "array":
+        return (4, 0, "", tuple(_value_key(v) for v in value))
+    return (5, 0, "", ())
+
+
+def variant_sort_key(pos: int, desc: bool, nulls_first: bool, nullable: bool):
+    """The sort key of a row by a VARIANT column at `pos` (NULLs placed as asked)."""
+    null_flag_high = nulls_first == desc
+
+    def key(row):
+        v = row[pos]
+        if v is None:
+            return (null_flag_high, None)
+        return (not null_flag_high, _value_key(load(v)))
+    return key

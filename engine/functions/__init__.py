@@ -18,12 +18,12 @@ from engine.functions.dates import (
     try_call_of,
     with_timezone,
 )
+from engine.functions.json import JSON_OPERATORS, variant_cast, variant_comparison
 from engine.functions.numeric import (
     NEGATION_FUNCTIONS,
     NUMERIC_ARGUMENT_FUNCTIONS,
     OPERATOR_FUNCTIONS,
 )
-from engine.functions.json import JSON_OPERATORS, variant_cast
 from engine.functions.registry import SCALARS, ScalarFunction, with_limits
 
 # results Databend 1.2.453 types as nullable whatever the arguments
@@ -35,7 +35,7 @@ __all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS
            "INTEGRAL_FOLDS", "JSON_OPERATORS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
            "SCALARS", "ScalarFunction", "aggregate_type", "all_function_names", "context_value",
            "date_arithmetic", "function_override", "function_rows", "interval_call", "temporal_cast",
-           "try_call_of", "unit_call", "variant_cast", "with_limits", "with_timezone"]
+           "try_call_of", "unit_call", "variant_cast", "variant_comparison", "with_limits", "with_timezone"]
 
 
 def all_function_names() -> list[str]:

@@ -137,6 +137,21 @@ JSON_OPERATORS: dict[str, ScalarFunction] = {
 }
 
 
+_TO_VARIANT = ScalarFunction("to_variant", V.from_value, fixed(VARIANT), 1, 1)
+_ORDER_KEY = ScalarFunction("variant_order_key", V.order_key, fixed(VARIANT), 1, 1)
+
+
+def variant_comparison(left, right, bind_function):
+    """The operands of a comparison with a VARIANT side, as keys in Databend's order of VARIANT
+    values (the other side converted to a VARIANT first: `v = 'a'` compares with the JSON 'a');
+    None when neither side is a VARIANT. `bind_function(fn, args)` binds a call."""
+    names = (left.type.name, right.type.name)
+    if "Variant" not in names or "Null" in names:
+        return None
+    left, right = (a if a.type.name == "Variant" else bind_function(_TO_VARIANT, [a]) for a in (left, right))
+    return bind_function(_ORDER_KEY, [left]), bind_function(_ORDER_KEY, [right])
+
+
 def variant_cast(source: T.SqlType, target: T.SqlType):
     """The conversion of a CAST from a VARIANT (None when the cast is not from a VARIANT)."""
     if source.name != "Variant" or target.name in ("Variant", "Null"):
