@@ -226,15 +226,13 @@ _PATH_PART = re.compile(r'\s*(?:\[\s*(\d+)\s*\]|\[\s*"((?:[^"\\]|\\.)*)"\s*\]|\[
 
 
 def parse_path(path: str) -> list:
-    """'a.b[0]', '["a"][1]', 'a:b' -> the keys and indexes to follow ('{a,b}' too)."""
-    if path.startswith("{") and path.endswith("}"):
-        return [int(p) if p.strip().isdigit() else p.strip() for p in path[1:-1].split(",") if p.strip()]
+    """'a.b[0]', '["a"][1]', 'a:b' -> the keys and indexes to follow (BadArguments when not a path)."""
     keys, i = [], 0
-    path = path.replace(":", ".")
+    original, path = path, path.replace(":", ".")
     while i < len(path):
         m = _PATH_PART.match(path, i)
         if m is None or m.end() == i:
-            raise BadArguments(f"Invalid JSON Path '{path}'")
+            raise BadArguments(f"Invalid JSON Path '{original}'")
         index, quoted, single, name = m.groups()
         if index is not None:
             keys.append(int(index))
@@ -257,7 +255,11 @@ def get_path(text, path):
     """get_path(v, 'a.b[0]'): the element at a path; NULL when absent."""
     if text is None or path is None:
         return None
-    found = _follow(text, path)
+    try:
+        found = _follow(text, path)
+    except BadArguments as e:
+        raise BadArguments(f"{e} while evaluating function `get_path({_sql_literal(text)}, "
+                           f"{_sql_literal(path)})`") from None
     return None if found is _MISSING else dumps(found)
 
 
@@ -267,8 +269,9 @@ def extract_path_text(text, path):
         return None
     try:
         value = parse(text)
-    except _JsonError:
-        return None
+    except _JsonError as e:
+        raise BadArguments(f"{e} while evaluating function `json_extract_path_text({_sql_literal(text)}, "
+                           f"{_sql_literal(path)})`") from None
     for key in parse_path(path):
         value = _get(value, key)
         if value is _MISSING:

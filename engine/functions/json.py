@@ -6,27 +6,59 @@ from __future__ import annotations
 
 from engine import types as T
 from engine import variant as V
-from engine.errors import BadArguments
-from engine.functions.registry import ScalarFunction, fixed, register
+from engine.errors import BadArguments, SemanticError
+from engine.functions.registry import ScalarFunction, fixed
+from engine.functions.registry import register as _register
 
 VARIANT = T.SqlType("Variant")
 VARIANT_OR_NULL = VARIANT.as_nullable(True)
 STRING_OR_NULL = T.STRING.as_nullable(True)
 
 
-register("parse_json", V.parse_json, fixed(VARIANT), 1)
-register("try_parse_json", lambda s: None if s is None else V.try_parse_json(s), fixed(VARIANT_OR_NULL), 1, strict=False)
+def _accepts(kind: str, t: T.SqlType) -> bool:
+    if t.name == "Null":
+        return True
+    if kind == "variant":
+        return t.name == "Variant"
+    if kind == "string":
+        return t.is_string
+    if kind == "key":  # an object key or an array index
+        return t.is_string or t.is_int
+    return True
+
+
+def _checked(name: str, kinds: tuple, result):
+    """A result rule refusing arguments of other types than `kinds` ('variant', 'string', 'key',
+    'any'), as Databend does at bind time (1065 no overload satisfies ...)."""
+    def rule(types):
+        if not all(_accepts(k, t) for k, t in zip(kinds, types, strict=False)):
+            shown = ", ".join(t.display() for t in types)
+            raise SemanticError(f"no overload satisfies `{name}({shown})`")
+        return result(types)
+    return rule
+
+
+def register(name, impl, result, min_args, max_args=None, strict=True, kinds=(), aliases=()):
+    """Register a JSON function whose arguments must be of the given kinds."""
+    _register(name, impl, _checked(name, kinds, result), min_args, max_args, strict=strict, aliases=aliases)
+
+
+register("parse_json", V.parse_json, fixed(VARIANT), 1, kinds=("string",))
+register("try_parse_json", lambda s: None if s is None else V.try_parse_json(s), fixed(VARIANT_OR_NULL), 1,
+         strict=False, kinds=("string",))
 register("to_variant", V.from_value, fixed(VARIANT), 1)
-register("check_json", lambda s: None if s is None else V.check_json(s), fixed(STRING_OR_NULL), 1, strict=False)
+register("check_json", lambda s: None if s is None else V.check_json(s), fixed(STRING_OR_NULL), 1,
+         strict=False, kinds=("string",))
 
 
 def _get(v, key):
     return V.get(v, key)
 
 
-register("get", _get, fixed(VARIANT_OR_NULL), 2, strict=False)
-register("get_path", V.get_path, fixed(VARIANT_OR_NULL), 2, strict=False)
-register("json_extract_path_text", V.extract_path_text, fixed(STRING_OR_NULL), 2, strict=False)
+register("get", _get, fixed(VARIANT_OR_NULL), 2, strict=False, kinds=("variant", "key"))
+register("get_path", V.get_path, fixed(VARIANT_OR_NULL), 2, strict=False, kinds=("variant", "string"))
+register("json_extract_path_text", V.extract_path_text, fixed(STRING_OR_NULL), 2, strict=False,
+         kinds=("string", "string"))
 
 
 def _ignore_case_get(v, key):
@@ -43,14 +75,15 @@ def _ignore_case_get(v, key):
     return None
 
 
-register("get_ignore_case", _ignore_case_get, fixed(VARIANT_OR_NULL), 2, strict=False)
+register("get_ignore_case", _ignore_case_get, fixed(VARIANT_OR_NULL), 2, strict=False,
+         kinds=("variant", "string"))
 
 
 def _typeof(v):
     return V.json_type(V.load(v))
 
 
-register("json_typeof", _typeof, fixed(T.STRING), 1)
+register("json_typeof", _typeof, fixed(T.STRING), 1, kinds=("variant",))
 
 
 def _kind_test(test):
@@ -67,7 +100,7 @@ _KIND_TESTS = {
     "is_null_value": lambda x: x is None,
 }
 for _name, _test in _KIND_TESTS.items():
-    register(_name, _kind_test(_test), fixed(T.BOOLEAN), 1)
+    register(_name, _kind_test(_test), fixed(T.BOOLEAN), 1, kinds=("variant",))
 
 
 def _as(test, convert=lambda x: x):
@@ -79,12 +112,17 @@ def _as(test, convert=lambda x: x):
     return as_kind
 
 
-register("as_integer", _as(_KIND_TESTS["is_integer"]), fixed(T.INT64.as_nullable(True)), 1, strict=False)
-register("as_float", _as(_KIND_TESTS["is_float"], float), fixed(T.FLOAT64.as_nullable(True)), 1, strict=False)
-register("as_boolean", _as(_KIND_TESTS["is_boolean"]), fixed(T.BOOLEAN.as_nullable(True)), 1, strict=False)
-register("as_string", _as(_KIND_TESTS["is_string"]), fixed(STRING_OR_NULL), 1, strict=False)
-register("as_array", _as(_KIND_TESTS["is_array"], V.dumps), fixed(VARIANT_OR_NULL), 1, strict=False)
-register("as_object", _as(_KIND_TESTS["is_object"], V.dumps), fixed(VARIANT_OR_NULL), 1, strict=False)
+_AS_FUNCTIONS = {  # name: (kind test, conversion, result type)
+    "as_integer": ("is_integer", lambda x: x, T.INT64),
+    "as_float": ("is_float", float, T.FLOAT64),
+    "as_boolean": ("is_boolean", lambda x: x, T.BOOLEAN),
+    "as_string": ("is_string", lambda x: x, T.STRING),
+    "as_array": ("is_array", V.dumps, VARIANT),
+    "as_object": ("is_object", V.dumps, VARIANT),
+}
+for _name, (_test, _convert, _type) in _AS_FUNCTIONS.items():
+    register(_name, _as(_KIND_TESTS[_test], _convert), fixed(_type.as_nullable(True)), 1, strict=False,
+             kinds=("variant",))
 
 
 def _element(v):
@@ -100,13 +138,21 @@ def _json_array(*values):
 
 def _json_object(*values):
     if len(values) % 2:
-        raise BadArguments("The number of keys and values must be equal")
+        _object_refused("The number of keys and values must be equal", values)
     fields = {}
     for key, value in zip(values[::2], values[1::2], strict=True):
         if not isinstance(key, str):
-            raise BadArguments("Key must be a string value")
+            _object_refused("Key must be a string value", values)
+        if key in fields:
+            _object_refused("Keys have to be unique", values)
         fields[key] = _element(value)
     return V.dumps(fields)
+
+
+def _object_refused(reason, values):
+    shown = ", ".join("NULL" if v is None else "'" + v.replace("'", "\\'") + "'" if isinstance(v, str)
+                      else T.render_value(v) for v in values)
+    raise BadArguments(f"{reason} while evaluating function `json_object({shown})`")
 
 
 register("json_array", _json_array, fixed(VARIANT), 0, 1 << 16, strict=False)
@@ -120,15 +166,8 @@ def _object_keys(v):
     return V.dumps(list(value)) if isinstance(value, dict) else None
 
 
-register("object_keys", _object_keys, fixed(VARIANT_OR_NULL), 1, strict=False)
-
-
-def _array_length(v):
-    value = V.load(v)
-    return len(value) if isinstance(value, list) else None
-
-
-register("json_array_length", _array_length, fixed(T.UINT32.as_nullable(True)), 1)
+register("json_object_keys", _object_keys, fixed(VARIANT_OR_NULL), 1, strict=False, kinds=("variant",),
+         aliases=("object_keys",))
 
 
 # the functions of the access operators: bound by the binder, not callable by name
