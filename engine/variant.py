@@ -136,7 +136,8 @@ def dumps(value) -> str:
     raise TypeError(type(value).__name__)
 
 
-def _sql_literal(text: str) -> str:
+def sql_literal(text: str) -> str:
+    """Text as Databend quotes it in an error's function call."""
     return "'" + text.replace("'", "\\'") + "'"
 
 
@@ -145,7 +146,7 @@ def parse_json(text: str) -> str:
     try:
         return dumps(parse(text))
     except _JsonError as e:
-        raise BadArguments(f"{e} while evaluating function `parse_json({_sql_literal(text)})`") from None
+        raise BadArguments(f"{e} while evaluating function `parse_json({sql_literal(text)})`") from None
 
 
 def try_parse_json(text: str) -> str | None:
@@ -258,8 +259,8 @@ def get_path(text, path):
     try:
         found = _follow(text, path)
     except BadArguments as e:
-        raise BadArguments(f"{e} while evaluating function `get_path({_sql_literal(text)}, "
-                           f"{_sql_literal(path)})`") from None
+        raise BadArguments(f"{e} while evaluating function `get_path({sql_literal(text)}, "
+                           f"{sql_literal(path)})`") from None
     return None if found is _MISSING else dumps(found)
 
 
@@ -270,8 +271,8 @@ def extract_path_text(text, path):
     try:
         value = parse(text)
     except _JsonError as e:
-        raise BadArguments(f"{e} while evaluating function `json_extract_path_text({_sql_literal(text)}, "
-                           f"{_sql_literal(path)})`") from None
+        raise BadArguments(f"{e} while evaluating function `json_extract_path_text({sql_literal(text)}, "
+                           f"{sql_literal(path)})`") from None
     for key in parse_path(path):
         value = _get(value, key)
         if value is _MISSING:
@@ -298,7 +299,7 @@ def json_type(value) -> str:
 def _cast_refused(text: str, target) -> BadArguments:
     name = "to_" + target.name.lower()
     return BadArguments(f"unable to cast to type {target.name} while evaluating function "
-                        f"`{name}({_sql_literal(text)})`")
+                        f"`{name}({sql_literal(text)})`")
 
 
 def caster_from_variant(target, caster):

@@ -4,6 +4,9 @@ functions behind the access operators v[k], v:a.b, v -> k and v ->> k, as Databe
 
 from __future__ import annotations
 
+import functools
+
+from engine import json_path
 from engine import types as T
 from engine import variant as V
 from engine.errors import BadArguments, SemanticError
@@ -168,6 +171,34 @@ def _object_keys(v):
 
 register("json_object_keys", _object_keys, fixed(VARIANT_OR_NULL), 1, strict=False, kinds=("variant",),
          aliases=("object_keys",))
+
+
+@functools.lru_cache(maxsize=64)
+def _steps(path: str):
+    return json_path.compile_path(path)
+
+
+def _path_function(name, answer):
+    """A json_path_* function: answer(list of matches) for a VARIANT and a path."""
+    def run(v, path):
+        if v is None or path is None:
+            return None
+        try:
+            steps = _steps(path)
+        except BadArguments as e:
+            raise BadArguments(f"{e} while evaluating function `{name}({V.sql_literal(v)}, "
+                               f"{V.sql_literal(path)})`") from None
+        return answer(json_path.query(V.load(v), steps))
+    return run
+
+
+_PATH_FUNCTIONS = {  # name: (answer from the matches, result type)
+    "json_path_query_first": (lambda found: V.dumps(found[0]) if found else None, VARIANT_OR_NULL),
+    "json_path_query_array": (V.dumps, VARIANT_OR_NULL),
+    "json_path_exists": (bool, T.BOOLEAN.as_nullable(True)),
+}
+for _name, (_answer, _type) in _PATH_FUNCTIONS.items():
+    register(_name, _path_function(_name, _answer), fixed(_type), 2, strict=False, kinds=("variant", "string"))
 
 
 # the functions of the access operators: bound by the binder, not callable by name

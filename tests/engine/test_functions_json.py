@@ -96,3 +96,35 @@ def test_check_json_and_extract_path_text(s):
 def test_null_arguments(s):
     assert rows(s, "SELECT json_typeof(NULL), json_typeof(parse_json(NULL)), object_keys(parse_json('[1]')), "
                    "get(NULL, 'a'), get_path(parse_json('{}'), NULL), try_parse_json(NULL)") == [(None,) * 6]
+
+
+@pytest.fixture
+def doc():
+    session = engine.Database().session()
+    rows(session, "CREATE TABLE d (v VARIANT NOT NULL)")
+    rows(session, "INSERT INTO d VALUES ('{\"a\":[1,{\"b\":2}],\"c\":\"x\"}')")
+    return session
+
+
+def test_json_path_functions(doc):
+    sql = ("SELECT json_path_query_first(v, '$.a[*]') AS f, typeof(f), json_path_query_array(v, '$.a[*]') AS r, "
+           "typeof(r), json_path_query_first(v, '$.z'), json_path_query_array(v, '$.z'), "
+           "json_path_exists(v, '$.a[1].b'), typeof(json_path_exists(v, '$.a[1].b')), json_path_exists(v, '$.q') "
+           "FROM d")
+    assert rows(doc, sql) == [("1", "VARIANT NULL", '[1,{"b":2}]', "VARIANT NULL", None, "[]", True,
+                               "BOOLEAN NULL", False)]
+
+
+@pytest.mark.parametrize("path, answer", [
+    ("$.*", '[[1,{"b":2}],"x"]'), ("$", '[{"a":[1,{"b":2}],"c":"x"}]'), ("$.a[0]", "[1]"),
+    ("$.a[last]", '[{"b":2}]'), ('$["c"]', '["x"]'), ("$.a[0 to 1]", '[1,{"b":2}]'), ("$.a[*].b", "[2]"),
+    ("a", '[[1,{"b":2}]]'),
+])
+def test_json_path_forms(doc, path, answer):
+    assert rows(doc, f"SELECT json_path_query_array(v, '{path}') FROM d") == [(answer,)]
+
+
+def test_bad_json_path_is_1006(doc):
+    assert error(doc, "SELECT json_path_query_first(v, '$.a[') FROM d") == (
+        1006, "Invalid JSON Path '$.a[' while evaluating function "
+              "`json_path_query_first('{\"a\":[1,{\"b\":2}],\"c\":\"x\"}', '$.a[')`")
