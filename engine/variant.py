@@ -136,6 +136,30 @@ def dumps(value) -> str:
     raise TypeError(type(value).__name__)
 
 
+def dumps_pretty(value, indent: str = "") -> str:
+    """json_pretty: two spaces a level, `"key": value`, as Databend prints it."""
+    inner = indent + "  "
+    if isinstance(value, dict):
+        if not value:
+            return "{\n\n" + indent + "}"
+        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {dumps_pretty(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, list):
+        if not value:
+            return "[\n\n" + indent + "]"
+        return "[\n" + ",\n".join(inner + dumps_pretty(v, inner) for v in value) + "\n" + indent + "]"
+    return dumps(value)
+
+
+def strip_nulls(value):
+    """json_strip_nulls: object members whose value is null removed, at every depth."""
+    if isinstance(value, dict):
+        return {k: strip_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [strip_nulls(v) for v in value]
+    return value
+
+
 def sql_literal(text: str) -> str:
     """Text as Databend quotes it in an error's function call."""
     return "'" + text.replace("'", "\\'") + "'"

@@ -128,3 +128,16 @@ def test_bad_json_path_is_1006(doc):
     assert error(doc, "SELECT json_path_query_first(v, '$.a[') FROM d") == (
         1006, "Invalid JSON Path '$.a[' while evaluating function "
               "`json_path_query_first('{\"a\":[1,{\"b\":2}],\"c\":\"x\"}', '$.a[')`")
+
+
+def test_pretty_strip_nulls_to_string_and_exists_key(s):
+    sql = ("SELECT json_exists_key(parse_json('[1]'), 'a'), json_exists_key(parse_json('{\"a\":1}'), 'a'), "
+           "json_strip_nulls(parse_json('[null,{\"a\":null}]')), json_strip_nulls(parse_json('null')), "
+           "json_strip_nulls(parse_json('{\"a\":null,\"b\":1}')), json_to_string(parse_json('{\"a\":1}'))")
+    assert rows(s, sql) == [(False, True, "[null,{}]", "null", '{"b":1}', '{"a":1}')]
+    assert rows(s, "SELECT json_pretty(parse_json('{\"a\":[1,{\"b\":2}],\"c\":\"x\"}')) AS p, typeof(p)") == [
+        ('{\n  "a": [\n    1,\n    {\n      "b": 2\n    }\n  ],\n  "c": "x"\n}', "VARCHAR")]
+
+
+def test_try_cast_to_variant(s):
+    assert rows(s, "SELECT TRY_CAST('{bad' AS VARIANT), TRY_CAST('[1, 2]' AS VARIANT)") == [(None, "[1,2]")]
