@@ -320,6 +320,8 @@ class ExpressionBinder(ClauseBinder):
                      for i in n.items]
         else:
             items = [self.bind(i, scope, aliases) for i in n.items]
+        if any(e.type.name == "Variant" for e in (operand, *items)):  # compared in the order of VARIANT values
+            return self._in_as_comparisons(operand, items, n.negated)
         coerced = []
         as_is = set()  # item types compared with the operand without any conversion
         for item in items:

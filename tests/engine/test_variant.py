@@ -175,3 +175,14 @@ def test_order_by_follows_databend_order_of_json_kinds(kinds):
     assert [r[0] for r in rows(kinds, "SELECT v FROM k WHERE v > parse_json('3') ORDER BY v NULLS FIRST")] == [
         "10", '"x"', "{}", '{"a":1}', "[]", "[3,1]", "null"]
     assert [r[0] for r in rows(kinds, "SELECT v FROM k ORDER BY v NULLS FIRST LIMIT 2")] == [None, "false"]
+
+
+def test_in_lists_compare_in_the_order_of_variant_values(s):
+    assert rows(s, "SELECT parse_json('1') IN (parse_json('1.0'), parse_json('2'))") == [(True,)]
+    assert rows(s, "SELECT v FROM t WHERE v IN (parse_json('3.0'), parse_json('\"s\"'))") == [("3",), ('"s"',)]
+
+
+def test_distinct_and_group_by_keep_spellings_apart(s):
+    # as Databend 1.2.453: count(DISTINCT) of 1, "a", 1.0, [1] is 4
+    assert rows(s, "SELECT count(DISTINCT v) FROM (SELECT parse_json(x) v FROM "
+                   "(VALUES ('1'),('\"a\"'),('1.0'),('[1]')) t(x))") == [(4,)]
