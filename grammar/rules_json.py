@@ -23,6 +23,13 @@ class JsonRules(Transformer):
     def json_colon_path(self, *names):
         return list(names)
 
+    def json_key(self, token):
+        """A key after `:` as written (case kept), quotes removed."""
+        if token.type == "NAME":
+            return token
+        quote = token.value[0]
+        return token.update(value=token.value[1:-1].replace(quote * 2, quote))
+
     def json_arrow(self, operand, arrow, key):
         name = "get" if arrow.value == "->" else "json_arrow_text"
         return ast.FunctionCall(name, (operand, key), pos=operand.pos, operator=arrow.value)

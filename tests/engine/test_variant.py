@@ -186,3 +186,13 @@ def test_distinct_and_group_by_keep_spellings_apart(s):
     # as Databend 1.2.453: count(DISTINCT) of 1, "a", 1.0, [1] is 4
     assert rows(s, "SELECT count(DISTINCT v) FROM (SELECT parse_json(x) v FROM "
                    "(VALUES ('1'),('\"a\"'),('1.0'),('[1]')) t(x))") == [(4,)]
+
+
+def test_colon_keys_keep_their_case_and_may_be_quoted():
+    s = engine.Database().session()
+    rows(s, "CREATE TABLE c (id INT, v VARIANT)")
+    rows(s, "INSERT INTO c VALUES (1, '{\"Ab\":1,\"ab\":2,\"x y\":3}'), (2, 5), (3, 1.5)")
+    assert rows(s, "SELECT v:Ab, v:ab, v:\"x y\", v['Ab'] FROM c WHERE id = 1") == [("1", "2", "3", "1")]
+    assert [c.name for c in s.execute("SELECT v:Ab, v:\"x y\", v['Ab'] FROM c").schema] == [
+        "v:ab", "v:x y", "v['ab']"]
+    assert rows(s, "SELECT v FROM c WHERE id > 1") == [("5",), ("1.5",)]  # numbers into a VARIANT
