@@ -11,13 +11,13 @@ from grammar import ast
 @v_args(inline=True)
 class JsonRules(Transformer):
     def subscript(self, operand, key):
-        return ast.FunctionCall("get", (operand, key), pos=operand.pos, operator="[]")
+        return ast.FunctionCall("json_subscript", (operand, key), pos=operand.pos, operator="[]")
 
     def colon_access(self, operand, names):
         result = operand
         for token in names:
             key = ast.Literal(token.value, "string", pos=(token.line, token.column))
-            result = ast.FunctionCall("get", (result, key), pos=operand.pos, operator=":")
+            result = ast.FunctionCall("json_subscript", (result, key), pos=operand.pos, operator=":")
         return result
 
     def json_colon_path(self, *names):

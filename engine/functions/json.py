@@ -215,8 +215,13 @@ for _name, (_answer, _type) in _PATH_FUNCTIONS.items():
 
 
 # the functions of the access operators: bound by the binder, not callable by name
+# (v[k] and v:k are never folded into constants: Databend types them nullable even then)
 JSON_OPERATORS: dict[str, ScalarFunction] = {
-    "json_arrow_text": ScalarFunction("json_arrow_text", V.get_text, fixed(STRING_OR_NULL), 2, 2, strict=False),
+    "json_arrow_text": ScalarFunction("json_arrow_text", V.get_text,
+                                      _checked("json_arrow_text", ("variant", "key"), fixed(STRING_OR_NULL)),
+                                      2, 2, strict=False),
+    "json_subscript": ScalarFunction("get", _get, _checked("get", ("variant", "key"), fixed(VARIANT_OR_NULL)),
+                                     2, 2, strict=False, volatile=True),
 }
 
 

@@ -196,3 +196,13 @@ def test_colon_keys_keep_their_case_and_may_be_quoted():
     assert [c.name for c in s.execute("SELECT v:Ab, v:\"x y\", v['Ab'] FROM c").schema] == [
         "v:ab", "v:x y", "v['ab']"]
     assert rows(s, "SELECT v FROM c WHERE id > 1") == [("5",), ("1.5",)]  # numbers into a VARIANT
+
+
+def test_types_of_folded_access(s):
+    # as Databend 1.2.453 types constant operands: v[k] and v:k stay nullable, the rest fold
+    sql = ("SELECT parse_json('[1,2]') -> 0, parse_json('[1,2]') ->> 0, parse_json('{\"a\":1}'):a, "
+           "get_path(parse_json('{\"a\":1}'), 'a'), json_extract_path_text('{\"a\":1}', 'a'), "
+           "json_path_query_first(parse_json('[1]'), '$[0]'), parse_json('{\"a\":1}')['a']")
+    assert [t for _, t in schema(s, sql)] == [
+        "Variant", "String", "Nullable(Variant)", "Variant", "String", "Variant", "Nullable(Variant)"]
+    assert rows(s, sql) == [("1",) * 7]
