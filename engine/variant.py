@@ -193,6 +193,8 @@ def to_variant(v) -> str:
     """A SQL value as a VARIANT: text is parsed as JSON (CAST / INSERT), other values converted."""
     if isinstance(v, str):
         return parse_json(v)
+    if isinstance(v, dict | list):  # a JSON record's field (NDJSON): keys sorted as parse_json does
+        return dumps(parse(json.dumps(v)))
     return from_value(v)
 
 

@@ -206,3 +206,17 @@ def test_types_of_folded_access(s):
     assert [t for _, t in schema(s, sql)] == [
         "Variant", "String", "Nullable(Variant)", "Variant", "String", "Variant", "Nullable(Variant)"]
     assert rows(s, sql) == [("1",) * 7]
+
+
+def test_ndjson_objects_and_arrays_load_into_variant_columns():
+    from engine.stages import parse_location
+
+    db = engine.Database()
+    s = db.session()
+    rows(s, "CREATE TABLE n (id INT, v VARIANT)")
+    db.stages.put("root", parse_location("@~/v.ndjson"),
+                  b'{"id": 1, "v": {"b": [1, 2.0], "a": null}}\n{"id": 2, "v": [3]}\n{"id": 3}\n')
+    list(s.execute("INSERT INTO n VALUES",
+                   attachment=engine.StageAttachment("@~/v.ndjson", {"type": "NDJSON"}, {})))
+    assert rows(s, "SELECT id, v, v:b[1] FROM n ORDER BY id") == [
+        (1, '{"a":null,"b":[1,2.0]}', "2.0"), (2, "[3]", None), (3, None, None)]
