@@ -228,6 +228,9 @@ class ExpressionBinder(ClauseBinder):
         return e
 
     def _comparable(self, left, right):
+        variant_keys = F.variant_comparison(left, right, self._function)
+        if variant_keys is not None:
+            return variant_keys
         lt, rt = left.type, right.type
         if lt.is_string and (rt.is_numeric or rt.name == "Boolean"):
             left = self._cast(left, T.FLOAT64.as_nullable(lt.can_be_null), True)
@@ -319,6 +322,8 @@ class ExpressionBinder(ClauseBinder):
                      for i in n.items]
         else:
             items = [self.bind(i, scope, aliases) for i in n.items]
+        if any(e.type.name == "Variant" for e in (operand, *items)):  # compared in the order of VARIANT values
+            return self._in_as_comparisons(operand, items, n.negated)
         coerced = []
         as_is = set()  # item types compared with the operand without any conversion
         for item in items:
@@ -389,6 +394,7 @@ class ExpressionBinder(ClauseBinder):
         t = t.as_nullable(e.type.can_be_null or try_ or t.nullable)
         # casts the session time zone decides (text/Date -> Timestamp, Timestamp -> Date/text)
         zoned = F.temporal_cast(e.type, t, self.ctx.timezone) if e.type.name != t.name else None
+        zoned = zoned or F.variant_cast(e.type, t)
         if e.kind == "const":
             if e.value is None:
                 return Expr("const", t if t.name != "Null" else T.NULL, value=None)
@@ -445,7 +451,8 @@ class ExpressionBinder(ClauseBinder):
             if args[0].kind == "const" and args[0].value is None:
                 return Expr("const", T.NULL, value=None)  # to_int8(NULL) is NULL (CAST keeps its type)
             return self._cast(args[0], *target)
-        fn = F.function_override(name, [a.type for a in args]) or F.SCALARS.get(name)
+        fn = F.function_override(name, [a.type for a in args]) or F.SCALARS.get(name) \
+            or (F.JSON_OPERATORS.get(name) if n.operator else None)
         if fn is None:
             raise UnknownFunction(f"no function matches the given name: '{name}'", position=n.pos)
         if not fn.min_args <= len(args) <= fn.max_args:

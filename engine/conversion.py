@@ -26,6 +26,8 @@ def type_default(t: T.SqlType):
         return T.to_date(0)
     if t.name == "Timestamp":
         return T.to_timestamp(0)
+    if t.name == "Variant":
+        return "null"  # JSON null
     return ""
 
 

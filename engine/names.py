@@ -43,6 +43,8 @@ def _precedence(node) -> int:
     if isinstance(node, A.IsNull | A.Between | A.InList | A.InSubquery | A.Like | A.IsDistinctFrom
                   | A.IsTruth | A.QuantifiedComparison):
         return _COMPARE
+    if isinstance(node, A.FunctionCall) and node.operator in _JSON_ACCESS:
+        return _ATOM if node.operator in ("[]", ":") else _UNARY
     if isinstance(node, A.FunctionCall) and node.operator is not None and node.operator != "in":
         return _COMPARE
     if isinstance(node, A.Cast) and node.double_colon:
@@ -120,6 +122,19 @@ def _window_call(n: A.WindowCall) -> str:
     return f"{head} over ( {' '.join(parts)}{' ' if parts else ''})"
 
 
+_JSON_ACCESS = frozenset({"[]", ":", "->", "->>"})
+
+
+def _json_access(n: A.FunctionCall) -> str:
+    """As Databend names JSON access: v['k'], v[0], v:a:b, v -> 'k', v ->> 'k'."""
+    operand, key = n.args
+    if n.operator == "[]":
+        return f"{_operand(operand, _ATOM)}[{display(key)}]"
+    if n.operator == ":":
+        return f"{_operand(operand, _ATOM)}:{key.value}"
+    return f"{_operand(operand, _UNARY)} {n.operator} {_operand(key, _UNARY + 1)}"
+
+
 def _bound(b: A.FrameBound) -> str:
     if b.offset is None:
         return b.kind.lower()
@@ -131,6 +146,8 @@ def _func(n: A.FunctionCall) -> str:
         return f"{_func(replace(n, filter=None))} filter (where {display(n.filter)})"
     if n.star:
         return f"{n.name}(*)"
+    if n.operator in _JSON_ACCESS:
+        return _json_access(n)
     if n.operator == "in":
         return f"position({display(n.args[0])} in {display(n.args[1])})"
     if n.operator is not None:  # a REGEXP b, a NOT RLIKE b, a ILIKE b

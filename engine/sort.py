@@ -16,6 +16,7 @@ from operator import itemgetter
 
 from engine.compile import Codegen
 from engine.memory import LIST_SLOT_BYTES, SORT_SLOT_BYTES, batch_bytes, charge_growth
+from engine.variant import variant_sort_key
 
 
 def _sort_passes(keys, child, nonnull):
@@ -35,7 +36,11 @@ def _sort_passes(keys, child, nonnull):
         j = i
         while groups[i][3] and j + 1 < len(groups) and groups[j + 1][1] == groups[i][1] and groups[j + 1][3]:
             j += 1
-        passes.append((_key_function(groups[i:j + 1]), groups[i][1]))
+        if child.types[groups[i][0]].name == "Variant":  # in Databend's order of VARIANT values
+            j = i
+            passes.append((variant_sort_key(*groups[i]), groups[i][1]))
+        else:
+            passes.append((_key_function(groups[i:j + 1]), groups[i][1]))
         i = j + 1
     return passes
 

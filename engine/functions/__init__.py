@@ -5,6 +5,7 @@ from __future__ import annotations
 
 # the family modules register their functions on import
 from engine.functions import casts, conditionals, dates, hashes, numeric, regex, strings  # noqa: F401
+from engine.functions import json as _json  # noqa: F401
 from engine.functions.aggregates import AGGREGATES, aggregate_type
 from engine.functions.bitwise import BITWISE_FUNCTIONS
 from engine.functions.casts import CAST_FUNCTIONS
@@ -17,6 +18,7 @@ from engine.functions.dates import (
     try_call_of,
     with_timezone,
 )
+from engine.functions.json import JSON_OPERATORS, variant_cast, variant_comparison
 from engine.functions.numeric import (
     NEGATION_FUNCTIONS,
     NUMERIC_ARGUMENT_FUNCTIONS,
@@ -30,10 +32,10 @@ ALWAYS_NULLABLE = frozenset({"coalesce", "ifnull", "nvl"})
 INTEGRAL_FOLDS = frozenset({"round", "truncate", "floor", "ceil", "ceiling"})
 
 __all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS", "CONTEXT_FUNCTIONS",
-           "INTEGRAL_FOLDS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
+           "INTEGRAL_FOLDS", "JSON_OPERATORS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
            "SCALARS", "ScalarFunction", "aggregate_type", "all_function_names", "context_value",
            "date_arithmetic", "function_override", "function_rows", "interval_call", "temporal_cast",
-           "try_call_of", "unit_call", "with_limits", "with_timezone"]
+           "try_call_of", "unit_call", "variant_cast", "variant_comparison", "with_limits", "with_timezone"]
 
 
 def all_function_names() -> list[str]:
