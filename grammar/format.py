@@ -32,7 +32,7 @@ def explain_syntax(statement: A.Node) -> list[str] | None:
     return None if doc is None else render(doc, WIDTH).split("\n")
 
 
-_QUERY_NODES = (A.Select, A.SetOperation, A.With)
+_QUERY_NODES = (A.Select, A.SetOperation, A.With, A.Values)
 
 
 def pretty_statement(node: A.Node) -> Doc | None:
@@ -110,7 +110,7 @@ def pretty_query(node: A.Node) -> Doc:
                     _interweave(ctes).nest(NEST).group(), LINE)
         node = node.query
     order_by, limit, offset = (), None, None
-    if isinstance(node, (A.Select, A.SetOperation)):
+    if isinstance(node, (A.Select, A.SetOperation, A.Values)):
         order_by, limit, offset = node.order_by, node.limit, node.offset
     doc = cat(with_, _body(node))
     if order_by:
@@ -129,9 +129,13 @@ def _column_list(columns) -> str:
 def _body(node: A.Node) -> Doc:
     if isinstance(node, A.SetOperation):
         op = node.op.upper() + (" ALL" if node.all_ else "")
-        return cat(_body(node.left), LINE, text(op), LINE, _body(node.right))
-    if not isinstance(node, A.Select):
+        return cat(_operand(node.left), LINE, text(op), LINE, _operand(node.right))
+    if isinstance(node, A.Values):
+        return cat(text("VALUES"), _inline([_row(row) for row in node.rows]))
+    if isinstance(node, A.With):  # a parenthesized query as an operand of a set operation
         return _parenthesized(pretty_query(node))
+    if not isinstance(node, A.Select):
+        return text(type(node).__name__)
     items = [_select_item(i) for i in node.items]
     doc = cat(text("SELECT DISTINCT" if node.distinct else "SELECT"),
               (LINE if len(items) > 1 else SPACE).nest(NEST), _interweave(items).nest(NEST).group())
@@ -149,6 +153,14 @@ def _body(node: A.Node) -> Doc:
         defs = [text(f"{w.name} AS ({_window_text(w.spec)})") for w in node.windows]
         doc = doc + cat(LINE, text("WINDOW"), LINE.nest(NEST), _interweave(defs).nest(NEST).group())
     return doc
+
+
+def _operand(node: A.Node) -> Doc:
+    """A set operation's side: in parentheses when it has clauses of its own."""
+    if isinstance(node, A.With) or getattr(node, "order_by", ()) or getattr(node, "limit", None) is not None \
+            or getattr(node, "offset", None) is not None:
+        return _parenthesized(pretty_query(node))
+    return _body(node)
 
 
 def _condition(keyword: str, expr: A.Node) -> Doc:
@@ -197,6 +209,9 @@ _JOIN_NAMES = {"INNER": "INNER JOIN", "LEFT": "LEFT OUTER JOIN", "RIGHT": "RIGHT
 def _table(node: A.Node) -> Doc:
     if isinstance(node, A.TableRef):
         return text(_name(node.name) + (f" AS {node.alias}" if node.alias else ""))
+    if isinstance(node, A.ValuesRef):
+        return cat(_parenthesized(pretty_query(node.values)),
+                   text(f" AS {node.alias}{_column_list(node.column_aliases)}") if node.alias else NIL)
     if isinstance(node, A.SubqueryRef):
         return cat(_parenthesized(pretty_query(node.query)),
                    text(f" AS {node.alias}{_column_list(node.column_aliases)}") if node.alias else NIL)
@@ -348,9 +363,13 @@ def _insert(node: A.Insert) -> Doc:
     target = _name(node.table) + (f" ({', '.join(node.columns)})" if node.columns else "")
     doc = cat(text("INSERT OVERWRITE" if node.overwrite else "INSERT INTO"), cat(LINE.nest(NEST), text(target)), LINE)
     if node.rows is not None:
-        rows = [cat(text("("), _inline([pretty_expr(v) for v in row]), text(")")) for row in node.rows]
+        rows = [_row(row) for row in node.rows]
         return doc + cat(text("VALUES"), cat(LINE.nest(NEST), _interweave(rows).nest(NEST).group()))
     return doc + pretty_query(node.query)
+
+
+def _row(values) -> Doc:
+    return cat(text("("), _inline([pretty_expr(v) for v in values]), text(")"))
 
 
 def _target(table, alias) -> Doc:

@@ -81,6 +81,12 @@ CASES = [
      ["SELECT", "    a,", "    COUNT(*)", "FROM", "    t", "GROUP BY ROLLUP (", "    a", ")"]),
     ("select a from t group by grouping sets ((a), (b), ())",
      ["SELECT a", "FROM", "    t", "GROUP BY GROUPING SETS (", "    (a),", "    (b),", "    ()", ")"]),
+    ("select * from (values (1, 'a'), (2, 'b')) as v",
+     ["SELECT *", "FROM", "    (", "        VALUES(1, 'a'), (2, 'b')", "    ) AS v"]),
+    ("values (1), (2)", ["VALUES(1), (2)"]),
+    ("select 1 union all (select 2 union select 3)", ["SELECT 1", "UNION ALL", "SELECT 2", "UNION", "SELECT 3"]),
+    ("select 1 union all (select 2 order by 1)",
+     ["SELECT 1", "UNION ALL", "(", "    SELECT 2", "    ORDER BY 1", ")"]),
     # Databend 1.2.453 leaves QUALIFY out
     ("select a from t qualify row_number() over (order by a) = 1", ["SELECT a", "FROM", "    t"]),
     ("select 'it''s', 1.5, true, null, a from t",
