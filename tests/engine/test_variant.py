@@ -237,3 +237,12 @@ def test_more_casts_and_conversions(s):
         ("1.5", '"2020-01-02 03:04:05.000000"', '["2020-01-02",1.5]', "true", "18446744073709551615", "1e20")]
     assert rows(s, "SELECT get_ignore_case(parse_json('{\"Aa\":1,\"aA\":2}'), 'AA'), "
                    "get_ignore_case(parse_json('{\"Aa\":1,\"aA\":2}'), 'aA')") == [("1", "2")]
+
+
+def test_min_and_max_in_the_order_of_variant_values(s):
+    assert rows(s, "SELECT max(v), min(v) FROM (SELECT parse_json(x) v FROM "
+                   "(VALUES ('1'),('\"a\"'),('1.0'),('[1]')) t(x))") == [("[1]", "1")]
+    sql = ("SELECT g, min(v), max(v) FROM (SELECT x % 2 g, parse_json(y) v FROM "
+           "(VALUES (1, '10'),(2,'9'),(3,'2'),(4, 'null'), (5, NULL)) t(x, y)) GROUP BY g ORDER BY g")
+    assert rows(s, sql) == [(0, "9", "null"), (1, "2", "10")]
+    assert [t for _, t in schema(s, sql)] == ["UInt8", "Nullable(Variant)", "Nullable(Variant)"]
