@@ -176,6 +176,9 @@ class AggregatePlanner:
     def _agg_spec_of(self, node: A.FunctionCall, arg: Expr) -> AggSpec:
         """The aggregate `node` of the bound argument `arg` (its result type as Databend's)."""
         name = node.name
+        variant_extreme = F.variant_aggregate(name, arg)  # MIN / MAX in the order of VARIANT values
+        if variant_extreme is not None:
+            return variant_extreme
         if name in ("sum", "avg") and not (arg.type.is_numeric or arg.type.name in ("Boolean", "Null")):
             if arg.type.is_string:
                 arg = self._cast(arg, T.FLOAT64.as_nullable(True), True)

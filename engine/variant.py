@@ -200,6 +200,8 @@ def to_variant(v) -> str:
 
 def from_value(v) -> str:
     """to_variant(x): a SQL value as the JSON value of the same meaning (text is a JSON string)."""
+    if isinstance(v, int) and not isinstance(v, bool) and not _I64_MIN <= v <= _U64_MAX:
+        return dumps(float(v))  # a Decimal(n, 0) beyond 64 bits
     if isinstance(v, bool | int | float | str):
         return dumps(v)
     if isinstance(v, decimal.Decimal):
@@ -324,7 +326,8 @@ def json_type(value) -> str:
 
 def _cast_refused(text: str, target) -> BadArguments:
     name = "to_" + target.name.lower()
-    return BadArguments(f"unable to cast to type {target.name} while evaluating function "
+    shown = f"`{target.name.upper()}`" if target.name in ("Date", "Timestamp") else target.name
+    return BadArguments(f"unable to cast to type {shown} while evaluating function "
                         f"`{name}({sql_literal(text)})`")
 
 

@@ -18,7 +18,12 @@ from engine.functions.dates import (
     try_call_of,
     with_timezone,
 )
-from engine.functions.json import JSON_OPERATORS, variant_cast, variant_comparison
+from engine.functions.json import (
+    JSON_OPERATORS,
+    variant_aggregate,
+    variant_cast,
+    variant_comparison,
+)
 from engine.functions.numeric import (
     NEGATION_FUNCTIONS,
     NUMERIC_ARGUMENT_FUNCTIONS,
@@ -35,7 +40,7 @@ __all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS
            "INTEGRAL_FOLDS", "JSON_OPERATORS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
            "SCALARS", "ScalarFunction", "aggregate_type", "all_function_names", "context_value",
            "date_arithmetic", "function_override", "function_rows", "interval_call", "temporal_cast",
-           "try_call_of", "unit_call", "variant_cast", "variant_comparison", "with_limits", "with_timezone"]
+           "try_call_of", "unit_call", "variant_aggregate", "variant_cast", "variant_comparison", "with_limits", "with_timezone"]
 
 
 def all_function_names() -> list[str]:

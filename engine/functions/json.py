@@ -10,6 +10,8 @@ from engine import json_path
 from engine import types as T
 from engine import variant as V
 from engine.errors import BadArguments, SemanticError
+from engine.expr import AggSpec
+from engine.functions.collected import Collected
 from engine.functions.registry import ScalarFunction, fixed
 from engine.functions.registry import register as _register
 
@@ -240,8 +242,31 @@ def variant_comparison(left, right, bind_function):
     return bind_function(_ORDER_KEY, [left]), bind_function(_ORDER_KEY, [right])
 
 
+def _extreme(pick):
+    def final(values, _params):
+        present = [v for v in values if v is not None]
+        return pick(present, key=V.order_key) if present else None
+    return final
+
+
+# MIN / MAX of VARIANT values: in Databend's order of VARIANT values, from the group's values
+VARIANT_EXTREMES = {
+    "min": Collected("min", (1, 1), lambda types: VARIANT_OR_NULL, _extreme(min)),
+    "max": Collected("max", (1, 1), lambda types: VARIANT_OR_NULL, _extreme(max)),
+}
+
+
+def variant_aggregate(name: str, arg) -> AggSpec | None:
+    """The AggSpec of MIN / MAX of a VARIANT argument (None for other aggregates and types)."""
+    if name not in VARIANT_EXTREMES or arg.type.name != "Variant":
+        return None
+    return AggSpec(name, arg, False, VARIANT_OR_NULL, collected=VARIANT_EXTREMES[name])
+
+
 def variant_cast(source: T.SqlType, target: T.SqlType):
     """The conversion of a CAST from a VARIANT (None when the cast is not from a VARIANT)."""
     if source.name != "Variant" or target.name in ("Variant", "Null"):
         return None
+    if target.name == "Decimal":
+        raise BadArguments(f"unable to cast type `Variant` to type `{target.as_nullable(False).display()}`")
     return V.caster_from_variant(target, T.caster(target))

@@ -220,3 +220,29 @@ def test_ndjson_objects_and_arrays_load_into_variant_columns():
                    attachment=engine.StageAttachment("@~/v.ndjson", {"type": "NDJSON"}, {})))
     assert rows(s, "SELECT id, v, v:b[1] FROM n ORDER BY id") == [
         (1, '{"a":null,"b":[1,2.0]}', "2.0"), (2, "[3]", None), (3, None, None)]
+
+
+def test_more_casts_and_conversions(s):
+    import datetime
+
+    assert rows(s, "SELECT parse_json('\"2020-01-02\"')::DATE, parse_json('\"1.5\"')::DOUBLE") == [
+        (datetime.date(2020, 1, 2), 1.5)]
+    assert error(s, "SELECT parse_json('\"abc\"')::DATE") == (
+        1006, "unable to cast to type `DATE` while evaluating function `to_date('\"abc\"')`")
+    assert error(s, "SELECT parse_json('1.5')::DECIMAL(5,2)") == (
+        1006, "unable to cast type `Variant` to type `Decimal(5, 2)`")
+    assert rows(s, "SELECT to_variant(1.50), to_variant(to_timestamp('2020-01-02 03:04:05')), "
+                   "json_array(to_date('2020-01-02'), 1.50), to_variant(true), "
+                   "to_variant(18446744073709551615), to_variant(1e20)") == [
+        ("1.5", '"2020-01-02 03:04:05.000000"', '["2020-01-02",1.5]', "true", "18446744073709551615", "1e20")]
+    assert rows(s, "SELECT get_ignore_case(parse_json('{\"Aa\":1,\"aA\":2}'), 'AA'), "
+                   "get_ignore_case(parse_json('{\"Aa\":1,\"aA\":2}'), 'aA')") == [("1", "2")]
+
+
+def test_min_and_max_in_the_order_of_variant_values(s):
+    assert rows(s, "SELECT max(v), min(v) FROM (SELECT parse_json(x) v FROM "
+                   "(VALUES ('1'),('\"a\"'),('1.0'),('[1]')) t(x))") == [("[1]", "1")]
+    sql = ("SELECT g, min(v), max(v) FROM (SELECT x % 2 g, parse_json(y) v FROM "
+           "(VALUES (1, '10'),(2,'9'),(3,'2'),(4, 'null'), (5, NULL)) t(x, y)) GROUP BY g ORDER BY g")
+    assert rows(s, sql) == [(0, "9", "null"), (1, "2", "10")]
+    assert [t for _, t in schema(s, sql)] == ["UInt8", "Nullable(Variant)", "Nullable(Variant)"]
