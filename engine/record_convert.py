@@ -96,6 +96,15 @@ def _column_converter(i: int, stats: ColumnStats, t, convert, empty_value, null_
     # skip the two scans for them and take the special path only when a conversion fails
     refuses_specials = plain is int or plain is float or name == "Boolean"
 
+    def checked_least(values):
+        """The least of the integers `values` (None for other types); Refused out of range."""
+        if lo is None or not values:
+            return None
+        least = min(values)
+        if least < lo or max(values) > hi:
+            raise Refused
+        return least
+
     def convert_column(column):
         if refuses_specials:
             try:
@@ -103,12 +112,7 @@ def _column_converter(i: int, stats: ColumnStats, t, convert, empty_value, null_
             except (ValueError, KeyError):
                 out = None
             if out is not None:
-                least = None
-                if lo is not None and out:
-                    least = min(out)
-                    if least < lo or max(out) > hi:
-                        raise Refused
-                stats.saw(i, out, False, least)
+                stats.saw(i, out, False, checked_least(out))
                 return out
         if null_display in column or (not empty_is_text and "" in column):
             values = [special(v) for v in column]
@@ -123,12 +127,7 @@ def _column_converter(i: int, stats: ColumnStats, t, convert, empty_value, null_
                 return list(column)
             out = checked = list(map(plain, column))
             has_null = False
-        least = None
-        if lo is not None and checked:
-            least = min(checked)
-            if least < lo or max(checked) > hi:
-                raise Refused
-        stats.saw(i, out, has_null, least)
+        stats.saw(i, out, has_null, checked_least(checked))
         return out
 
     return convert_column
