@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import time
 import uuid
+from collections import deque
 
 import grammar
 from engine import settings as S
@@ -65,7 +66,7 @@ class QueryContext:
         self.attachment = None  # a stage attachment sent with the statement (engine.stage_load)
         self._now = None
         self.sql: str | None = None  # the statement's text (a view keeps its query's text)
-        self.views_expanding: list = []  # (database, view) being planned, outermost first
+        self.views_expanding: list | None = None  # (database, view) being planned (engine.views)
         self._timezone = None
 
     @property
@@ -103,7 +104,8 @@ class Session:
         }
         self.user = user
         self.connection_id = str(uuid.uuid4())  # connection_id()
-        self.query_ids: list[str] = []  # ids of the session's latest statements (last_query_id())
+        # ids of the session's latest statements (last_query_id()), the oldest dropped first
+        self.query_ids: deque[str] = deque(maxlen=QUERY_IDS_KEPT)
 
     def explicit_setting(self, name: str) -> str | None:
         """The session's or else the global value of `name`; None when neither was set."""
@@ -151,8 +153,6 @@ class Session:
         processes = self.db.processes
         process = processes.start(self, sql, query_id)
         self.query_ids.append(process.query_id)
-        if len(self.query_ids) > QUERY_IDS_KEPT:
-            del self.query_ids[:-QUERY_IDS_KEPT // 2]
         try:
             stmt, result = self._start(sql, statement, attachment)
         except BaseException as exc:  # EngineError, or KeyboardInterrupt and the like

@@ -13,6 +13,8 @@ def expand_view(planner, view: View, ref: A.TableRef):
     in the view's database; a view reached again while expanding itself is an error."""
     ctx = planner.ctx
     expanding = ctx.views_expanding
+    if expanding is None:
+        expanding = ctx.views_expanding = []
     key = (view.database, view.name)
     if key in expanding:
         raise SemanticError(f"view `{view.database}`.`{view.name}` refers to itself", position=ref.pos)

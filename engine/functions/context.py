@@ -43,7 +43,7 @@ def context_value(name: str, ctx):
 def last_query_id(ctx, index: int) -> str:
     """The id of an earlier statement of the session, as Databend's last_query_id(index): -1 the
     one before this, 0 the first kept; '' beyond them."""
-    previous = ctx.session.query_ids[:-1]
+    previous = list(ctx.session.query_ids)[:-1]
     try:
         return previous[index]
     except IndexError:
