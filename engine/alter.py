@@ -4,8 +4,6 @@ queries already running keep reading the old version's rows."""
 
 from __future__ import annotations
 
-import decimal
-
 from engine import types as T
 from engine.catalog import Table, TableColumn
 from engine.conversion import type_default, value_converter
@@ -23,7 +21,7 @@ from engine.errors import (
     UnknownTable,
 )
 from engine.memory import batch_bytes
-from engine.names import display
+from engine.names import default_text
 from engine.planner import Planner
 from engine.result import Progress, Result
 from engine.scope import Scope
@@ -76,21 +74,8 @@ def table_column(ctx, cd: A.ColumnDef) -> TableColumn:
         if e.kind != "const":
             raise BadArguments("DEFAULT must be a constant expression", position=cd.default.pos)
         default = None if e.value is None else T.caster(t)(e.value)
-        default_sql = _default_sql(default, cd.default)
+        default_sql = default_text(default, cd.default)
     return TableColumn(cd.name, t, default, default_sql, cd.comment or "")
-
-
-def _default_sql(value, written) -> str:
-    """A default as DESCRIBE shows it: the folded constant (`1 + 2` shows as 3)."""
-    if value is None:
-        return "NULL"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float | decimal.Decimal):
-        return str(value)
-    if isinstance(value, str):
-        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
-    return display(written)
 
 
 # ---------------------------------------------------------------- metadata only

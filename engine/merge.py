@@ -22,7 +22,7 @@ from engine.errors import (
 from engine.executor import Runtime
 from engine.memory import LIST_SLOT_BYTES, batch_bytes
 from engine.planner import Planner
-from engine.planner_clauses import equi_pair
+from engine.planner_clauses import split_equi_keys
 from engine.result import Column, Progress, Result
 from engine.scope import Scope, and_all, split_and
 from engine.subquery import prefetch_steps
@@ -78,14 +78,7 @@ class _Merge:
         self.target_columns, self.source_columns = target.columns, source.columns
         on = split_and(planner._boolean(planner.bind(stmt.on, both)))
         tset, sset = set(target.plan.layout), set(source.plan.layout)
-        tkeys, skeys, residual = [], [], []
-        for c in on:
-            pair = equi_pair(c, tset, sset)
-            if pair:
-                tkeys.append(pair[0])
-                skeys.append(pair[1])
-            else:
-                residual.append(c)
+        tkeys, skeys, residual = split_equi_keys(on, tset, sset)
         cg = self.codegen
         tcols = {cid: f"r[{i}]" for i, cid in enumerate(target.plan.layout)}
         scols = {cid: f"r[{i}]" for i, cid in enumerate(source.plan.layout)}

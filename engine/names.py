@@ -325,3 +325,23 @@ _PRINTERS.update({
     A.QuantifiedComparison: lambda n: (f"{_operand(n.operand, _COMPARE)} {n.op} {n.quantifier.lower()} "
                                        f"({_query(n.query)})"),
 })
+
+
+def quoted(text: str) -> str:
+    """A string as a SQL literal the way Databend writes one back: single quotes, backslash
+    escapes for backslashes and quotes."""
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def default_text(value, written) -> str:
+    """A column default as DESCRIBE and SHOW CREATE TABLE show it: the folded constant (`1 + 2`
+    shows as 3), else the expression as written."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float | decimal.Decimal):
+        return str(value)
+    if isinstance(value, str):
+        return quoted(value)
+    return display(written)

@@ -170,14 +170,7 @@ class ClausePlanner:
             kc, oc = self._lookup(ref, keep.columns), self._lookup(ref, other.columns)
             conds.append(self._compare("=", Expr("col", kc[3], value=kc[2]), Expr("col", oc[3], value=oc[2])))
         kset, oset = set(keep.plan.layout), set(other.plan.layout)
-        kkeys, okeys, residual = [], [], []
-        for c in conds:
-            pair = equi_pair(c, kset, oset)
-            if pair:
-                kkeys.append(pair[0])
-                okeys.append(pair[1])
-            else:
-                residual.append(c)
+        kkeys, okeys, residual = split_equi_keys(conds, kset, oset)
         plan = Join(list(keep.plan.layout), list(keep.plan.types), left=keep.plan, right=other.plan,
                     kind=kind, left_keys=kkeys, right_keys=okeys, residual=and_all(residual))
         return Rel(plan, keep.columns)
@@ -196,6 +189,20 @@ def equi_pair(c: Expr, left: set, right: set):
     if rb <= left and ra <= right:
         return b, a
     return None
+
+
+def split_equi_keys(conds, left: set, right: set) -> tuple[list, list, list]:
+    """(left keys, right keys, other conditions) of a join's conjuncts: the `a = b` pairs
+    equi_pair finds become hash keys, the rest a residual."""
+    lkeys, rkeys, residual = [], [], []
+    for c in conds:
+        pair = equi_pair(c, left, right)
+        if pair:
+            lkeys.append(pair[0])
+            rkeys.append(pair[1])
+        else:
+            residual.append(c)
+    return lkeys, rkeys, residual
 
 
 class LateralPlanner:

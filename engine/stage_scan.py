@@ -79,7 +79,8 @@ def stage_relation(planner, node: A.StageRef) -> Rel:
                                              batch_rows):
                 if fmt.skip_header and count == 0:
                     records = records[fmt.skip_header:]
-                rows = [tuple([None if v == null else v for v in (r + [None] * width)[:width]])
+                rows = [tuple([None if v == null else v
+                               for v in (r if len(r) == width else (r + [None] * width)[:width])])
                         for r in records]
                 count += len(records)
                 yield rows

@@ -39,7 +39,7 @@ from engine.insert_plan import insert_plan as _insert_plan
 from engine.introspection import INTROSPECTION_KINDS, run_show
 from engine.memory import batch_bytes
 from engine.merge import run_merge, run_update_from
-from engine.names import display
+from engine.names import default_text, quoted
 from engine.planner import Planner
 from engine.process_statements import kill
 from engine.replace import replace_steps
@@ -153,7 +153,7 @@ def _create_table(session, ctx, stmt: A.CreateTable):
             if e.kind != "const":
                 raise BadArguments("DEFAULT must be a constant expression", position=cd.default.pos)
             default = None if e.value is None else T.caster(t)(e.value)
-            default_sql = _written_default_text(default, cd.default)
+            default_sql = default_text(default, cd.default)
         columns.append(TableColumn(cd.name, t, default, default_sql, cd.comment or ""))
     catalog.add_table(Table(database, name, columns, comment=stmt.comment or "", **table_options(stmt)),
                       stmt.if_not_exists, stmt.pos, replace=stmt.or_replace)
@@ -167,19 +167,6 @@ def _create_table_as(catalog, table: Table, batches, progress: Progress, stmt: A
     yield from _insert_steps(table, batches, progress, list(range(len(table.columns))), memory,
                              report=False)
     catalog.add_table(table, stmt.if_not_exists, stmt.pos, replace=stmt.or_replace)
-
-
-def _written_default_text(value, written) -> str:
-    """A column default as DESCRIBE shows it: the folded constant (`1 + 2` shows as 3)."""
-    if value is None:
-        return "NULL"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float | decimal.Decimal):
-        return str(value)
-    if isinstance(value, str):
-        return _quoted(value)
-    return display(written)
 
 
 def _drop_table(session, ctx, stmt: A.DropTable):
@@ -501,16 +488,12 @@ def show_create(table: Table) -> str:
         if c.default_sql is not None:
             text += f" DEFAULT {c.default_sql}"
         if c.comment:
-            text += f" COMMENT {_quoted(c.comment)}"
+            text += f" COMMENT {quoted(c.comment)}"
         lines.append(text)
     options = f"ENGINE={table.engine}" + (f" CLUSTER BY {table.cluster_by}" if table.cluster_by else "") \
-        + (f" COMMENT = {_quoted(table.comment)}" if table.comment else "")
+        + (f" COMMENT = {quoted(table.comment)}" if table.comment else "")
     kind = "TRANSIENT TABLE" if table.transient else "TABLE"
     return f"CREATE {kind} {table.name} (\n" + ",\n".join(lines) + f"\n) {options}"
-
-
-def _quoted(text: str) -> str:
-    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def _describe(session, ctx, stmt: A.Describe):

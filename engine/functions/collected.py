@@ -68,14 +68,19 @@ def _pairs(values):
     return [(float(x), float(y)) for x, y in values if x is not None and y is not None]
 
 
+def _centred(values):
+    """(the non-NULL pairs as floats, mean of x, mean of y); the means are 0 without pairs."""
+    pairs = _pairs(values)
+    n = len(pairs) or 1
+    return pairs, math.fsum(x for x, _ in pairs) / n, math.fsum(y for _, y in pairs) / n
+
+
 def _covariance(sample):
     def final(values, _params):
-        pairs = _pairs(values)
-        n = len(pairs)
-        if n == 0:
+        pairs, mx, my = _centred(values)
+        if not pairs:
             return None
-        mx = math.fsum(x for x, _ in pairs) / n
-        my = math.fsum(y for _, y in pairs) / n
+        n = len(pairs)
         total = math.fsum((x - mx) * (y - my) for x, y in pairs)
         if sample:
             return math.inf if n == 1 else total / (n - 1)  # Databend 1.2.453: one pair gives inf
@@ -85,12 +90,9 @@ def _covariance(sample):
 
 
 def _corr(values, _params):
-    pairs = _pairs(values)
-    n = len(pairs)
-    if n == 0:
+    pairs, mx, my = _centred(values)
+    if not pairs:
         return None
-    mx = math.fsum(x for x, _ in pairs) / n
-    my = math.fsum(y for _, y in pairs) / n
     sxy = math.fsum((x - mx) * (y - my) for x, y in pairs)
     sxx = math.fsum((x - mx) ** 2 for x, _ in pairs)
     syy = math.fsum((y - my) ** 2 for _, y in pairs)
