@@ -49,3 +49,19 @@ def insert_plan(table: Table, positions, timezone: str = "UTC"):
                       for i in positions]
         plan = table.insert_plans[key] = (converters, _fill_row_factory(table, positions))
     return plan
+
+
+_ZONED = frozenset({"Date", "Timestamp"})
+
+
+def session_insert_plan(table: Table, positions, ctx):
+    """insert_plan for a statement's session, reading its time zone only when a written column
+    is a Date or Timestamp (the single-row INSERT is a hot statement: most tables have none)."""
+    key = tuple(positions)
+    plan = table.insert_plans.get(key)  # zone-free column sets are cached under the positions
+    if plan is not None:
+        return plan
+    if any(table.columns[i].type.name in _ZONED for i in positions):
+        return insert_plan(table, positions, ctx.timezone)
+    plan = table.insert_plans[key] = insert_plan(table, positions)
+    return plan

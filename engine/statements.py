@@ -36,6 +36,7 @@ from engine.functions import function_rows
 from engine.insert_multi import run_insert_multi
 from engine.insert_plan import column_plan as _column_plan
 from engine.insert_plan import insert_plan as _insert_plan
+from engine.insert_plan import session_insert_plan
 from engine.introspection import INTROSPECTION_KINDS, run_show
 from engine.memory import batch_bytes
 from engine.merge import run_merge, run_update_from
@@ -282,7 +283,7 @@ def _values_step_rows(ctx) -> int:
 
 def _values_rows(ctx, stmt, table, positions, values_rows):
     """VALUES rows converted to the table's row tuples (strings and floats compacted)."""
-    converters, fill = _insert_plan(table, positions, ctx.timezone)
+    converters, fill = session_insert_plan(table, positions, ctx)
     width = len(positions)
     rows = []
     literal = _literal_value
