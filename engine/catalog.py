@@ -55,6 +55,9 @@ class Table:
     copied_files: dict = field(default_factory=dict)
     cluster_by: str = ""  # CLUSTER BY keys as SHOW CREATE TABLE writes them: '(a, b)', or ''
     transient: bool = False
+    # told of every change of the rows (engine.journal's recorder when the database persists;
+    # None for tables outside the catalog: a transaction's private copy, a recursive CTE's work)
+    recorder: object = None
 
     def __post_init__(self):
         if not self.has_null:
@@ -73,6 +76,8 @@ class Table:
                     if flag:
                         flags[i] = True
             self.rows.extend(rows)
+            if self.recorder is not None:
+                self.recorder.appended(self, rows)
             return
         has_null = self.has_null
         if len(rows) == 1:
@@ -97,6 +102,17 @@ class Table:
                 elif min(filter(None, map(itemgetter(i), rows)), default=0) < 0:
                     has_negative[i] = True
         self.rows.extend(rows)
+        if self.recorder is not None:
+            self.recorder.appended(self, rows)
+
+    def replace_rows(self, new_rows: list) -> None:
+        """Put a new row list in place of the current one (UPDATE, DELETE, MERGE, REPLACE,
+        TRUNCATE): the only way rows leave or change. The old list is never changed, so scans
+        that hold it keep their snapshot."""
+        old = self.rows
+        self.rows = new_rows
+        if self.recorder is not None:
+            self.recorder.replaced(self, old, new_rows)
 
     def column_index(self, name: str) -> int | None:
         for i, c in enumerate(self.columns):
@@ -109,7 +125,7 @@ class Table:
         return None
 
     def truncate(self) -> None:
-        self.rows = []
+        self.replace_rows([])
         self.has_null = [False] * len(self.columns)
         self.has_negative = [False] * len(self.columns)
 

@@ -68,7 +68,7 @@ class _Target:
             raise TableVersionMismatched(f"table `{self.database}`.`{table.name}` was changed by another "
                                          f"statement while this one ran; nothing was changed")
         new_rows.extend(self.rows[self.count:])
-        table.rows = new_rows
+        table.replace_rows(new_rows)
         self.progress.write_rows = changed
         self.progress.write_bytes = changed * 8 * len(table.columns)
 

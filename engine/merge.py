@@ -269,7 +269,7 @@ class _Merge:
                                          f"statement while this one ran; nothing was changed")
         if new_rows is not None:
             new_rows.extend(self.rows[self.count:])  # rows other statements appended meanwhile
-            table.rows = new_rows
+            table.replace_rows(new_rows)
             written = {i for c in self.clauses for i in c.written}
             for i in written:
                 column = table.columns[i]

@@ -43,7 +43,7 @@ def replace_steps(ctx, table, database: str, keys: list[int], batches, progress)
         raise TableVersionMismatched(f"table `{database}`.`{table.name}` was changed by another "
                                      f"statement while this one ran; nothing was changed")
     kept.extend(rows[count:])  # rows other statements appended meanwhile
-    table.rows = kept
+    table.replace_rows(kept)
     table.append(incoming)
     memory.release()
     progress.write_rows = len(incoming)
