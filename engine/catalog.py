@@ -4,7 +4,6 @@ the last dropped version of each table name (for UNDROP TABLE)."""
 from __future__ import annotations
 
 import datetime
-import itertools
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -167,10 +166,29 @@ class Catalog:
         self.views: dict[str, dict[str, View]] = {}  # database -> view name -> View
         # (database, table name) -> the last dropped version of that table, for UNDROP TABLE
         self.dropped: dict[tuple[str, str], Table] = {}
-        self._table_ids = itertools.count(1)
+        self._next_table_id = 1
+        # told of tables entering the catalog with rows (engine.durability's recorder), or None
+        self.recorder = None
 
     def new_table_id(self) -> int:
-        return next(self._table_ids)
+        table_id = self._next_table_id
+        self._next_table_id += 1
+        return table_id
+
+    def peek_table_id(self) -> int:
+        """The id the next new table or view gets."""
+        return self._next_table_id
+
+    def reset_table_ids(self, next_id: int) -> None:
+        self._next_table_id = next_id
+
+    def _entered(self, table: Table, old_rows: list) -> None:
+        """`table` is in the catalog now (new, replacing or renamed): it reports its changes
+        from here on, and rows it brought that `old_rows` did not hold are recorded."""
+        recorder = self.recorder
+        table.recorder = recorder
+        if recorder is not None and table.rows is not old_rows:
+            recorder.replaced(table, old_rows, table.rows)
 
     def view(self, database: str, name: str) -> View | None:
         views = self.views.get(database)
@@ -272,6 +290,7 @@ class Catalog:
             raise TableAlreadyExists(f"Table '{table.name}' already exists", position=pos)
         table.table_id = self.new_table_id()
         tables[table.name] = table
+        self._entered(table, [])
         return True
 
     def swap_table(self, old: Table, new: Table) -> None:
@@ -279,6 +298,7 @@ class Catalog:
         started keep reading `old` and its rows."""
         del self.databases[old.database][old.name]
         self.databases[new.database][new.name] = new
+        self._entered(new, old.rows)
 
     def undrop_table(self, database: str, name: str) -> Table | None:
         """The last dropped version of `database`.`name` back in the catalog (None: none kept)."""
@@ -287,6 +307,7 @@ class Catalog:
             return None
         table = self.dropped.pop(key)
         self.database(database)[table.name] = table
+        table.recorder = self.recorder
         return table
 
     def drop_table(self, database: str, name: str, if_exists: bool, pos=None) -> None:

@@ -198,3 +198,9 @@ def as_engine_error(exc: BaseException) -> EngineError:
     if isinstance(exc, MemoryError):
         return MemoryExceedsLimit("out of memory")
     return InternalError("internal error")
+
+
+class StorageError(EngineError):
+    """The data directory could not take a change (disk full, I/O error): nothing acknowledged."""
+
+    code = STORAGE_OTHER

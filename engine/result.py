@@ -63,6 +63,8 @@ class Result:
     # called once, with the error or None, when the result ends, fails, is closed or aborted
     # (engine.processes logs the statement there): once per result, never per row
     on_finish: list = field(default_factory=list)
+    # with a data directory: the log record a write statement waits for before it may end
+    commit_lsn: int | None = None
     _failure: EngineError | None = None  # why it failed or was aborted
     _closed: bool = False
 

@@ -10,7 +10,8 @@ from collections import deque
 import grammar
 from engine import settings as S
 from engine.catalog import Catalog
-from engine.errors import AbortedQuery, EngineError, InternalError, SqlSyntaxError
+from engine.durability import DataDirectory
+from engine.errors import AbortedQuery, EngineError, InternalError, SqlSyntaxError, StorageError
 from engine.limits import Limits
 from engine.memory import QueryMemory, ServerMemory
 from engine.processes import ProcessList
@@ -24,7 +25,8 @@ QUERY_IDS_KEPT = 1000  # statement ids a session remembers for last_query_id(ind
 class Database:
     """Owns the catalog and the global settings; sessions share it (one thread only)."""
 
-    def __init__(self, limits: Limits | None = None, clock=time.monotonic):
+    def __init__(self, limits: Limits | None = None, clock=time.monotonic, data_dir: str | None = None,
+                 fsync: bool = True, wait_durable: bool = True, log=None):
         self.catalog = Catalog()
         self.global_settings: dict[str, str] = {}
         self.limits = limits or Limits()
@@ -38,6 +40,40 @@ class Database:
         self.stages = StageStore(self.limits.stage_bytes, self.limits.stage_file_bytes)
         # (method, user, location, expire) -> (headers JSON, URL) for PRESIGN; a server sets it
         self.presigner = None
+        # With a data directory every change is logged (engine.durability); a write statement's
+        # Result then ends only once its record is on disk, unless `wait_durable` is False (a
+        # server waits without blocking, through `durable_after`).
+        self.durability = None
+        self.wait_durable = wait_durable
+        if data_dir is not None:
+            self.durability = DataDirectory(self, data_dir, fsync=fsync, log=log or _no_log)
+
+    def commit_changes(self) -> int | None:
+        """Log what changed outside a statement (a file uploaded to a stage); the record's
+        sequence number to wait for, or None without a data directory."""
+        if self.durability is None:
+            return None
+        return self.durability.seal()
+
+    def durable_after(self, lsn: int | None, callback) -> None:
+        """Call `callback()` once log record `lsn` is on disk (at once when there is nothing to
+        wait for); it may run in the log's writer thread."""
+        if lsn is None or self.durability is None:
+            callback()
+        else:
+            self.durability.writer.when_durable(lsn, callback)
+
+    def log_failure(self) -> str | None:
+        """Why the log cannot take records, or None while it can."""
+        if self.durability is None or self.durability.writer.error is None:
+            return None
+        return f"the write-ahead log failed: {self.durability.writer.error}"
+
+    def close(self) -> None:
+        """Checkpoint and release the data directory (a clean shutdown); idempotent."""
+        if self.durability is not None:
+            durability, self.durability = self.durability, None
+            durability.close()
 
     @property
     def databases(self):
@@ -45,6 +81,10 @@ class Database:
 
     def session(self, database: str = "default", settings=None, user: str = "root") -> Session:
         return Session(self, database, settings, user)
+
+
+def _no_log(message: str) -> None:
+    pass
 
 
 class QueryContext:
@@ -159,10 +199,28 @@ class Session:
             error = exc if isinstance(exc, EngineError) else AbortedQuery(type(exc).__name__)
             processes.finish(process, error)
             raise
+        if self.db.durability is not None and not isinstance(stmt, QUERY_TYPES):
+            result = self._logged(result)
         if result.complete:
             processes.done(process, stmt, result)
         else:
             processes.attach(process, stmt, result)
+        return result
+
+    def _logged(self, result: Result) -> Result:
+        """A write statement's Result whose changes reach the log: sealed after every step (a
+        record per step: never half a statement), definitions checked at the end, and the end
+        held back until the record is durable (embedded use) or marked for the server to wait."""
+        db = self.db
+        if result.complete:
+            try:
+                result.commit_lsn = db.durability.seal(True)
+                if db.wait_durable:
+                    db.durability.writer.wait(result.commit_lsn)
+            except OSError as exc:
+                raise StorageError(str(exc)) from None
+            return result
+        result._rows = _sealed_steps(db, result, result._rows)
         return result
 
     def _start(self, sql: str, statement, attachment=None) -> tuple:
@@ -198,3 +256,20 @@ class Session:
     def new_result(self, schema, rows, types=(), affect=None, progress=None) -> Result:
         return Result(schema, rows, affect=affect, progress=progress or Progress(), types=list(types))
 
+
+
+def _sealed_steps(db, result: Result, steps):
+    durability = db.durability
+    try:
+        for batch in steps:
+            durability.seal()
+            yield batch
+        result.commit_lsn = durability.seal(True)
+        if db.wait_durable:
+            durability.writer.wait(result.commit_lsn)
+    except OSError as exc:
+        raise StorageError(str(exc)) from None
+    finally:
+        close = getattr(steps, "close", None)
+        if close is not None:
+            close()

@@ -99,6 +99,28 @@ class StageStore:
         self.named: dict[str, NamedStage] = {}
         self.file_formats: dict[str, dict] = {}  # CREATE FILE FORMAT name -> options
         self.held = 0  # bytes of all stored files
+        self.recorder = None  # told of every stored and removed file (engine.durability), or None
+
+    def all_files(self):
+        """(owner, stage, {path: StagedFile}) of every stage: owner is the user of a user stage,
+        '' for a named stage."""
+        for user, files in self._user_stages.items():
+            yield user, USER_STAGE, files
+        for name, stage in self.named.items():
+            yield "", name, stage.files
+
+    def files_of(self, owner: str, stage: str) -> dict | None:
+        """The files of a user stage (`owner`'s, made when missing) or of a named stage (None
+        when it does not exist)."""
+        if stage == USER_STAGE:
+            return self._user_stages.setdefault(owner, {})
+        named = self.named.get(stage)
+        return None if named is None else named.files
+
+    def recount(self) -> None:
+        """Recompute the bytes held (after files were restored from the data directory)."""
+        self.held = sum(len(f.data) for files in self._user_stages.values() for f in files.values()) + sum(
+            len(f.data) for stage in self.named.values() for f in stage.files.values())
 
     def _files(self, user: str, stage: str, create: bool = False) -> dict[str, StagedFile]:
         if stage != USER_STAGE:
@@ -123,6 +145,8 @@ class StageStore:
             if not or_replace:
                 raise StageAlreadyExists(f"Stage '{stage.name}' already exists.")
             self.held -= sum(len(f.data) for f in old.files.values())
+            if self.recorder is not None:
+                self.recorder.stage_cleared(stage.name)
         self.named[stage.name] = stage
 
     def drop_stage(self, name: str, if_exists: bool) -> None:
@@ -132,6 +156,8 @@ class StageStore:
                 return
             raise UnknownStage(f"Unknown stage {name}")
         self.held -= sum(len(f.data) for f in old.files.values())
+        if self.recorder is not None:
+            self.recorder.stage_cleared(name)
 
     def check_stage(self, location: StageLocation) -> None:
         """UnknownStage (2501) unless the location's stage exists."""
@@ -156,8 +182,10 @@ class StageStore:
         if held > self.total_bytes:
             raise BadArguments(f"storing {size} more bytes would take the stages past the limit "
                                f"stage_bytes = {self.total_bytes}")
-        files[path] = StagedFile(data, self.clock())
+        staged = files[path] = StagedFile(data, self.clock())
         self.held = held
+        if self.recorder is not None:
+            self.recorder.staged(user if location.stage == USER_STAGE else "", location.stage, path, staged)
         return path
 
     def put_many(self, user: str, files: list[tuple[StageLocation, bytes]]) -> None:
@@ -223,4 +251,6 @@ class StageStore:
         for path, staged in removed:
             if files.pop(path, None) is not None:
                 self.held -= len(staged.data)
+                if self.recorder is not None:
+                    self.recorder.unstaged(user if location.stage == USER_STAGE else "", location.stage, path)
         return len(removed)

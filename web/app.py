@@ -14,6 +14,7 @@ from werkzeug.exceptions import MethodNotAllowed
 from werkzeug.exceptions import NotFound as RouteNotFound
 
 import engine
+from engine.errors import STORAGE_OTHER
 from engine.stages import StageLocation
 from web.auth import Authenticator
 from web.config import SERVER_VERSION, ServiceConfig
@@ -106,7 +107,7 @@ class QueryApp:
     def __init__(self, db: engine.Database, *, clock, cooperator,
                  config: ServiceConfig | None = None,
                  authenticator: Authenticator | None = None, timer=time.perf_counter,
-                 run_in_thread=None):
+                 run_in_thread=None, call_from_thread=None):
         self.db = db
         # PRESIGN's URLs are made and checked here (web.presign)
         self.presigner = Presigner(clock=clock.seconds)
@@ -128,12 +129,45 @@ class QueryApp:
         if run_in_thread is None:
             from twisted.internet.threads import deferToThread as run_in_thread
         self._run_in_thread = run_in_thread  # deferToThread; tests pass a synchronous one
+        if call_from_thread is None:
+            from twisted.internet import reactor
+
+            call_from_thread = reactor.callFromThread
+        # how the log's writer thread hands "record n is on disk" to the event loop
+        self._call_from_thread = call_from_thread
         self.stopping = False
         self.metrics = Metrics(self)
         self.observer = QueryObserver(db, self.metrics, timer,
                                       log_start=self.config.log_query_start)
         # the browser console at / (web.console); --console off leaves those paths 404
         self.console = Console() if self.config.console else None
+
+    def durable(self, lsn: int | None) -> Deferred:
+        """Fires once log record `lsn` is on disk (at once without a data directory or with
+        nothing to wait for); fails with StorageError when the log cannot take it."""
+        d = Deferred()
+
+        def on_disk():
+            failure = self.db.log_failure()
+            if failure is None:
+                d.callback(None)
+            else:
+                d.errback(engine.EngineError(failure, STORAGE_OTHER))
+
+        if lsn is None:
+            on_disk()
+        else:
+            self.db.durable_after(lsn, lambda: self._call_from_thread(on_disk))
+        return d
+
+    def _stored_durably(self, value):
+        """A Deferred firing with `value` once what changed outside a statement (a staged file)
+        is on disk."""
+        try:
+            lsn = self.db.commit_changes()
+        except OSError as exc:
+            raise BadRequest(f"{STORAGE_OTHER}: {exc}") from None
+        return self.durable(lsn).addCallback(lambda _: value)
 
     def resource(self, fast_routes: bool = True):
         """The root resource; `fast_routes=False` sends every request through Klein routing."""
@@ -315,7 +349,7 @@ class QueryApp:
             keep_secs=kept.keep_secs if kept else 0,
             result_timeout=min(result_timeout, config.max_result_timeout_secs),
             page_rows=page_rows, buffer_rows=buffer_rows, wait_secs=wait,
-            on_end=partial(self._query_ended, kept), observer=self.observer)
+            on_end=partial(self._query_ended, kept), observer=self.observer, durable=self.durable)
         self.queries.add(query)
         self.observer.started(query, r.sql)
         if kept is not None:
@@ -457,7 +491,8 @@ class QueryApp:
                     raise BadRequest(f"{exc.code}: {exc.message}") from None
                 stored.append(filename)
             body = {"id": query_id, "stage_name": stage, "state": "SUCCESS", "files": stored}
-            return self._send(request, 200, encode_json(body), _JSON)
+            return self._stored_durably(None).addCallback(
+                lambda _: self._send(request, 200, encode_json(body), _JSON))
 
         return d.addCallback(store)
 
@@ -489,7 +524,8 @@ class QueryApp:
                 self.db.stages.put(user, location, data)
             except engine.EngineError as exc:
                 raise BadRequest(f"{exc.code}: {exc.message}") from None
-            return self._send(request, 200, b"", b"text/plain")
+            return self._stored_durably(None).addCallback(
+                lambda _: self._send(request, 200, b"", b"text/plain"))
 
         return self._run_in_thread(_read_all, request.content).addCallback(store)
 

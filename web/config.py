@@ -55,3 +55,5 @@ class ServiceConfig:
     log_query_start: bool = False
     metrics_auth: bool = True  # GET /metrics asks for credentials (--metrics_auth none: open)
     console: bool = True  # the browser console at / and /console (--console off: 404 there)
+    data_dir: str | None = None  # where the database persists (None: in memory only)
+    fsync: bool = True  # --fsync always (True) or off: whether a commit waits for fsync

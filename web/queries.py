@@ -59,12 +59,13 @@ class Query:
                  "error", "schema", "affect", "closed", "started", "last_access", "ended_at",
                  "buffer", "next_page", "last_page", "_engine_session",
                  "_request_session", "_keep_secs", "_session_view", "_session_sent", "_progress_snapshot",
-                 "_result", "_batches", "_render", "_task", "_on_end", "sql", "_observer")
+                 "_result", "_batches", "_render", "_task", "_on_end", "sql", "_observer",
+                 "_durable", "_durable_wait")
 
     def __init__(self, query_id: str, user: str, clock, *, session, request_session: dict,
                  session_id: str = "", keep_secs: int = 0, result_timeout: int = 60,
                  page_rows: int = 10000, buffer_rows: int = 20000, wait_secs: int = 1,
-                 on_end: Callable[[Query], None] | None = None, observer=None):
+                 on_end: Callable[[Query], None] | None = None, observer=None, durable=None):
         self.id = query_id
         self.user = user
         self.clock = clock
@@ -94,6 +95,10 @@ class Query:
         self._on_end = on_end
         self.sql = ""  # its SQL text (a prefix), for log events
         self._observer = observer  # web.observe.QueryObserver: times each step
+        # with a data directory: lsn -> Deferred firing once that log record is on disk; a
+        # write statement ends (Succeeded is sent) only then
+        self._durable = durable
+        self._durable_wait: Deferred | None = None
 
     # -- producing ---------------------------------------------------------------------------
 
@@ -121,14 +126,18 @@ class Query:
             observer.step_done(self, observer.timer() - started)
 
     def _step(self) -> bool:
-        if self.state != RUNNING:
+        if self.state != RUNNING or self._durable_wait is not None:
             return False
         # One try around the whole step (pull, render, buffer): a failure anywhere in it fails
         # this query, never the cooperative task that runs every query's steps.
         try:
             batch = next(self._batches, _DONE)
             if batch is _DONE:
-                self._end(SUCCEEDED)
+                lsn = getattr(self._result, "commit_lsn", None)
+                if lsn is not None and self._durable is not None:
+                    self._wait_until_durable(lsn)
+                else:
+                    self._end(SUCCEEDED)
                 return False
             if batch:
                 self.buffer.add(self._render(batch))  # may raise MemoryExceedsLimit (2411)
@@ -140,6 +149,22 @@ class Query:
             self._end(FAILED, QueryError(INTERNAL, f"internal error: {e!r}"))
             return False
         return True
+
+    def _wait_until_durable(self, lsn: int) -> None:
+        """The statement's changes are logged; it succeeds once the log has them on disk (group
+        commit: concurrent statements share one fsync), or fails if the log cannot take them."""
+        wait = self._durable_wait = self._durable(lsn)
+
+        def on_disk(_):
+            self._durable_wait = None
+            self._end(SUCCEEDED)
+
+        def failed(failure):
+            self._durable_wait = None
+            error = failure.value
+            self._end(FAILED, QueryError(getattr(error, "code", INTERNAL), str(getattr(error, "message", error))))
+
+        wait.addCallbacks(on_disk, failed)
 
     def run_inline(self, max_steps: int, budget_secs: float, timer) -> None:
         """Run steps now (inside the POST) until the query ends, the buffer is full or the
@@ -169,6 +194,9 @@ class Query:
 
     def _work(self):
         while self.state == RUNNING:
+            if self._durable_wait is not None:
+                yield _resumed_by(self._durable_wait)
+                continue
             if self.buffer.full:
                 yield self.buffer.wait_for_space()
                 continue
@@ -320,6 +348,19 @@ class Query:
         if self.buffer.ended:
             return Page(number, [], None)
         return Page(number, [], number)
+
+
+def _resumed_by(wait: Deferred) -> Deferred:
+    """A Deferred firing (with None) when `wait` fires either way, leaving `wait`'s result to
+    its own callbacks: what a cooperative task yields to pause until then."""
+    resumed = Deferred()
+
+    def resume(value):
+        resumed.callback(None)
+        return value
+
+    wait.addBoth(resume)
+    return resumed
 
 
 class QueryRegistry:

@@ -9,9 +9,12 @@ from twisted.application import service
 from twisted.application.internet import StreamServerEndpointService, TimerService
 from twisted.internet.endpoints import serverFromString
 from twisted.internet.task import Cooperator, deferLater
+from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
 
 import engine
+from engine.durability import DataDirectoryInUse
+from engine.journal import CorruptLog
 from web.app import QueryApp
 from web.auth import Authenticator
 from web.config import ServiceConfig
@@ -42,6 +45,18 @@ def freeze_startup_heap(db: engine.Database) -> None:
     result.close()
     gc.collect()
     gc.freeze()
+
+
+def _open_database(config: ServiceConfig, log) -> engine.Database:
+    """The engine's database, recovered from --data_dir when there is one (its lock held);
+    a directory another server holds, or a damaged log, stops the start with the reason."""
+    if config.data_dir is None:
+        return engine.Database(limits=config.limits)
+    try:
+        return engine.Database(limits=config.limits, data_dir=config.data_dir, fsync=config.fsync,
+                               wait_durable=False, log=lambda message: log.info("{message}", message=message))
+    except (DataDirectoryInUse, CorruptLog, OSError) as exc:
+        raise SystemExit(f"queryhttp: cannot open --data_dir {config.data_dir}: {exc}") from None
 
 
 class _AnnouncingEndpoint:
@@ -82,7 +97,8 @@ class QueryHTTPService(service.MultiService):
         self.cooperator = Cooperator(
             terminationPredicateFactory=time_slices(config.slice_secs),
             scheduler=lambda work: reactor.callLater(0, work))
-        self.app = QueryApp(engine.Database(limits=config.limits), clock=reactor,
+        self.db = _open_database(config, self.log)
+        self.app = QueryApp(self.db, clock=reactor,
                             cooperator=self.cooperator, config=config,
                             authenticator=Authenticator(users, clock=reactor))
         site = QuerySite(self.app.resource(), max_body_bytes=config.max_body_bytes,
@@ -113,4 +129,14 @@ class QueryHTTPService(service.MultiService):
         self.cooperator.stop()
         stopped.addCallback(lambda _: deferLater(self.reactor, SHUTDOWN_GRACE_SECS,
                                                  lambda: None))
+        if self.db.durability is not None:
+            # the last checkpoint, off the event loop (it may write a few seconds)
+            stopped.addCallback(lambda _: deferToThreadPool(self.reactor, self.reactor.getThreadPool(),
+                                                            self._close_database))
         return stopped
+
+    def _close_database(self) -> None:
+        started = time.monotonic()
+        self.db.close()
+        self.log.info("checkpoint written and data directory closed in {secs:.2f} s",
+                      secs=time.monotonic() - started)

@@ -110,6 +110,14 @@ class Options(usage.Options):
         ["console", None, "on",
          "The browser query console at / and /console: 'on' serves it (the page itself needs "
          "no credentials, its queries do); 'off' answers 404 there."],
+        ["data_dir", None, None,
+         "Directory where databases, tables, views, stages, users and GLOBAL settings persist "
+         "(a write-ahead log plus checkpoints; one server per directory). Without it "
+         "everything lives in memory and is gone at exit."],
+        ["fsync", None, "always",
+         "With --data_dir: 'always' acknowledges a write only once it is fsynced (concurrent "
+         "writes share one fsync); 'off' skips fsync: UNSAFE, a crash of the machine may lose "
+         "acknowledged writes (for benchmarks)."],
         ["users_file", None, None,
          "File of name:scrypt-hash lines (make one with `python -m web.auth NAME`); "
          "without it only root with an empty password exists."],
@@ -129,6 +137,8 @@ class Options(usage.Options):
         if self["metrics_auth"] not in ("required", "none"):
             raise usage.UsageError(
                 f"--metrics_auth must be required or none, not {self['metrics_auth']!r}")
+        if self["fsync"] not in ("always", "off"):
+            raise usage.UsageError(f"--fsync must be always or off, not {self['fsync']!r}")
         if self["console"] not in ("on", "off"):
             raise usage.UsageError(f"--console must be on or off, not {self['console']!r}")
         self["users"] = None
@@ -148,6 +158,7 @@ class Options(usage.Options):
                              log_query_start=bool(self["log_query_start"]),
                              metrics_auth=self["metrics_auth"] == "required",
                              console=self["console"] == "on",
+                             data_dir=self["data_dir"], fsync=self["fsync"] == "always",
                              limits=engine_limits, **web_limits)
 
 

@@ -136,6 +136,9 @@ class ScriptedDatabase:
         self.processes = self.real.processes  # KILL QUERY reaches the web queries through it
         self.stages = self.real.stages  # uploads land in the real engine's stages
 
+    def __getattr__(self, name):  # durability and the rest: the real engine's
+        return getattr(self.real, name)
+
     @property
     def presigner(self):
         return self.real.presigner

@@ -1,0 +1,93 @@
+"""Rows and types as JSON for the data directory: a table's rows column by column, each value in
+the JSON form of its column type (no pickle: a short script can read every file)."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+
+from engine.types import SqlType
+
+# Column types whose Python values JSON holds as they are (bool, int, float, str; floats
+# round-trip exactly through repr, NaN and infinities as the NaN/Infinity extension).
+_ISO_TYPES = frozenset({"Date", "Timestamp"})
+
+
+def type_to_json(t: SqlType) -> dict:
+    out: dict = {"name": t.name}
+    if t.nullable:
+        out["nullable"] = True
+    if t.name == "Decimal":
+        out["precision"], out["scale"] = t.precision, t.scale
+    if t.args:
+        out["args"] = [type_to_json(a) for a in t.args]
+    if t.field_names:
+        out["field_names"] = list(t.field_names)
+    return out
+
+
+def type_from_json(data: dict) -> SqlType:
+    return SqlType(data["name"], bool(data.get("nullable", False)), int(data.get("precision", 0)),
+                   int(data.get("scale", 0)), tuple(type_from_json(a) for a in data.get("args", ())),
+                   tuple(data.get("field_names", ())))
+
+
+def encode_value(t: SqlType, v):
+    """One value in its column's JSON form: Decimals as text (exact), dates and timestamps as
+    ISO text; everything else as it is."""
+    if v is None:
+        return None
+    if t.name == "Decimal":
+        return v if type(v) is int else str(v)  # wide integers are held as exact ints
+    if t.name in _ISO_TYPES:
+        return v.isoformat()
+    return v
+
+
+def decode_value(t: SqlType, v):
+    if v is None:
+        return None
+    if t.name == "Decimal":
+        return v if type(v) is int else decimal.Decimal(v)
+    if t.name == "Date":
+        return datetime.date.fromisoformat(v)
+    if t.name == "Timestamp":
+        return datetime.datetime.fromisoformat(v)
+    return v
+
+
+def _encode_column(t: SqlType, values) -> list | tuple:
+    if t.name == "Decimal":
+        return [v if v is None or type(v) is int else str(v) for v in values]
+    if t.name in _ISO_TYPES:
+        return [None if v is None else v.isoformat() for v in values]
+    return values  # a tuple of JSON-native values: the encoder writes it as an array
+
+
+def encode_rows(types: list[SqlType], rows) -> dict:
+    """{"n": row count, "columns": [one array per column]}: columnar, so the C JSON encoder
+    walks plain arrays (several times faster than one object per row)."""
+    if not rows:
+        return {"n": 0, "columns": [[] for _ in types]}
+    columns = list(zip(*rows, strict=True))
+    return {"n": len(rows), "columns": [_encode_column(t, c) for t, c in zip(types, columns, strict=True)]}
+
+
+def _decode_column(t: SqlType, values: list) -> list:
+    if t.name == "Decimal":
+        Dec = decimal.Decimal
+        return [v if v is None or type(v) is int else Dec(v) for v in values]
+    if t.name == "Date":
+        parse = datetime.date.fromisoformat
+        return [None if v is None else parse(v) for v in values]
+    if t.name == "Timestamp":
+        parse = datetime.datetime.fromisoformat
+        return [None if v is None else parse(v) for v in values]
+    return values
+
+
+def decode_rows(types: list[SqlType], data: dict) -> list[tuple]:
+    if not data["n"]:
+        return []
+    columns = [_decode_column(t, c) for t, c in zip(types, data["columns"], strict=True)]
+    return list(zip(*columns, strict=True))

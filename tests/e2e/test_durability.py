@@ -1,0 +1,241 @@
+"""A real `twistd queryhttp --data_dir` killed with SIGKILL while clients write: every
+acknowledged effect survives the restart and no unacknowledged statement is half-applied; a
+clean restart, a torn and a corrupt log tail, and a second server on the same directory."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import random
+import signal
+import threading
+import urllib.error
+
+import pytest
+
+from tests.e2e.server import RunningServer
+from tests.e2e.test_twistd import call, post
+
+CLIENTS = 4
+
+
+def run(url: str, sql: str, session: dict | None = None) -> dict:
+    """The statement's final answer (following next_uri); raises OSError when the server went
+    away before it answered, i.e. the statement was not acknowledged."""
+    body = {"sql": sql, "pagination": {"wait_time_secs": 5}}
+    if session is not None:
+        body["session"] = session
+    status, answer = post(url, body)
+    data = list(answer.get("data") or [])
+    while answer.get("next_uri"):
+        status, raw = call(url, answer["next_uri"])
+        answer = json.loads(raw)
+        data += answer.get("data") or []
+    if status != 200:
+        raise AssertionError(f"{sql}: HTTP {status} {answer}")
+    answer["rows"] = data
+    return answer
+
+
+def ok(url: str, sql: str) -> list:
+    answer = run(url, sql)
+    assert answer["state"] == "Succeeded", (sql, answer["error"])
+    return answer["rows"]
+
+
+class Client:
+    """What one client was told across rounds: rows acknowledged, rows it deleted, its counter's
+    acknowledged bumps, and the one statement in flight when the server died."""
+
+    def __init__(self, number: int):
+        self.number = number
+        self.seq = 0
+        self.acked_rows: set[int] = set()
+        self.deleted: set[int] = set()
+        self.bumps = 0
+        self.in_flight: tuple | None = None
+
+
+class Writer(threading.Thread):
+    """Inserts numbered rows, bumps its counter, deletes some of its rows, creates and drops a
+    table, until the server dies under it."""
+
+    def __init__(self, url: str, client: Client):
+        super().__init__(daemon=True)
+        self.url, self.client = url, client
+
+    def execute(self, kind: str, sql: str, value=None) -> bool:
+        self.client.in_flight = (kind, value)
+        try:
+            answer = run(self.url, sql)
+        except (OSError, urllib.error.URLError, ValueError):
+            return False  # the server died under it: not acknowledged, in_flight says what
+        if answer["state"] != "Succeeded":
+            raise AssertionError(f"{sql}: {answer['error']}")
+        self.client.in_flight = None
+        return True
+
+    def run(self):
+        c = self.client
+        table = f"scratch_{c.number}"
+        while True:
+            c.seq += 1
+            n = c.seq
+            if not self.execute("insert", f"INSERT INTO rows VALUES ({c.number}, {n}, 'v{n}')", n):
+                return
+            c.acked_rows.add(n)
+            if n % 3 == 0:
+                if not self.execute("bump", f"UPDATE counters SET n = n + 1 WHERE client = {c.number}"):
+                    return
+                c.bumps += 1
+            if n % 5 == 0 and n - 2 in c.acked_rows:
+                if not self.execute("delete", f"DELETE FROM rows WHERE client = {c.number} AND seq = {n - 2}",
+                                    n - 2):
+                    return
+                c.deleted.add(n - 2)
+            if n % 7 == 0:
+                if not self.execute("ddl", f"CREATE OR REPLACE TABLE {table} (x int) AS SELECT {n}", n):
+                    return
+                if not self.execute("ddl", f"DROP TABLE {table}", n):
+                    return
+
+
+def _check_and_settle(url: str, clients: list[Client]) -> None:
+    """Every acknowledged effect is there, nothing else is (but the statement in flight, whole
+    or not at all); then what the in-flight statement did becomes part of what is known."""
+    rows = ok(url, "SELECT client, seq, payload FROM rows ORDER BY client, seq")
+    present: dict[int, set[int]] = {c.number: set() for c in clients}
+    for client, seq, payload in rows:
+        assert payload == f"v{seq}"
+        assert int(seq) not in present[int(client)], "a row was applied twice"
+        present[int(client)].add(int(seq))
+    counters = {int(c): int(n) for c, n in ok(url, "SELECT client, n FROM counters")}
+    for c in clients:
+        kind, value = c.in_flight or (None, None)
+        expected = c.acked_rows - c.deleted
+        have = present[c.number]
+        maybe = set()
+        if kind == "insert":
+            maybe = {value}
+        elif kind == "delete":
+            expected = expected - {value}
+            maybe = {value}
+        missing = expected - have
+        assert not missing, f"client {c.number}: acknowledged rows lost: {sorted(missing)[:10]}"
+        extra = have - expected - maybe
+        assert not extra, f"client {c.number}: rows nobody acknowledged: {sorted(extra)[:10]}"
+        high = c.bumps + (1 if kind == "bump" else 0)
+        assert c.bumps <= counters[c.number] <= high, (c.number, counters[c.number], c.bumps)
+        # settle the statement in flight by what recovery kept of it
+        if kind == "insert" and value in have:
+            c.acked_rows.add(value)
+        if kind == "delete" and value not in have:
+            c.deleted.add(value)
+        c.bumps = counters[c.number]
+        c.in_flight = None
+
+
+def test_sigkill_while_clients_write_loses_nothing_acknowledged(tmp_path):
+    data_dir = str(tmp_path / "data")
+    server = RunningServer("--data_dir", data_dir)
+    try:
+        ok(server.url, "CREATE TABLE rows (client INT, seq INT, payload VARCHAR)")
+        ok(server.url, "CREATE TABLE counters (client INT, n INT)")
+        ok(server.url, "INSERT INTO counters VALUES " + ", ".join(f"({c}, 0)" for c in range(CLIENTS)))
+    except BaseException:
+        server.stop()
+        raise
+    rng = random.Random(20261125)
+    clients = [Client(n) for n in range(CLIENTS)]
+    for _ in range(3):
+        writers = [Writer(server.url, c) for c in clients]
+        for w in writers:
+            w.start()
+        threading.Event().wait(rng.uniform(0.3, 1.5))  # a random moment to crash at
+        os.kill(server.process.pid, signal.SIGKILL)
+        server.process.wait()
+        for w in writers:
+            w.join(30)
+            assert not w.is_alive()
+        assert sum(len(c.acked_rows) for c in clients) > 0, "no statement got through before the kill"
+        server = RunningServer("--data_dir", data_dir)
+        try:
+            assert b"recovered" in server.output
+            _check_and_settle(server.url, clients)
+        except BaseException:
+            server.stop()
+            raise
+    server.stop()
+
+
+def test_clean_restart_keeps_everything_and_checkpoints(tmp_path):
+    data_dir = str(tmp_path / "data")
+    server = RunningServer("--data_dir", data_dir)
+    try:
+        ok(server.url, "CREATE DATABASE shop")
+        ok(server.url, "CREATE TABLE shop.items (id INT, price DECIMAL(10, 2), added DATE, note VARCHAR NULL)")
+        ok(server.url, "INSERT INTO shop.items VALUES (1, 9.99, '2026-01-02', NULL), (2, 0.10, '2026-02-03', 'x')")
+        ok(server.url, "CREATE VIEW shop.cheap AS SELECT id FROM shop.items WHERE price < 1")
+        ok(server.url, "SET GLOBAL max_result_rows = 12345")
+        ok(server.url, "CREATE STAGE files")
+    finally:
+        server.stop()  # SIGTERM: a checkpoint, then exit
+    assert "checkpoint written" in server.output.decode()
+    assert glob.glob(os.path.join(data_dir, "checkpoint-*.qhc"))
+    server = RunningServer("--data_dir", data_dir)
+    try:
+        assert ok(server.url, "SELECT id, price, added, note FROM shop.items ORDER BY id") == [
+            ["1", "9.99", "2026-01-02", "NULL"], ["2", "0.10", "2026-02-03", "x"]]
+        assert ok(server.url, "SELECT * FROM shop.cheap") == [["2"]]
+        assert ok(server.url, "SELECT value FROM system.settings WHERE name = 'max_result_rows'") == [["12345"]]
+        assert ok(server.url, "SHOW STAGES")[0][0] == "files"
+    finally:
+        server.stop()
+
+
+def _segments(data_dir: str) -> list[str]:
+    return sorted(glob.glob(os.path.join(data_dir, "wal-*.log")))
+
+
+def test_a_torn_tail_is_cut_off_and_a_corrupt_middle_refuses_to_start(tmp_path):
+    data_dir = str(tmp_path / "data")
+    server = RunningServer("--data_dir", data_dir)
+    ok(server.url, "CREATE TABLE t (a INT)")
+    for i in range(3):
+        ok(server.url, f"INSERT INTO t VALUES ({i})")
+    os.kill(server.process.pid, signal.SIGKILL)
+    server.process.wait()
+    last = _segments(data_dir)[-1]
+    with open(last, "ab") as f:  # a record the crash cut short: a header and half a payload
+        f.write(b"\x40\x00\x00\x00\x01\x02\x03\x04" + b'{"lsn":99,"chan')
+    server = RunningServer("--data_dir", data_dir)
+    try:
+        assert b"cut short by a crash" in server.output
+        assert ok(server.url, "SELECT a FROM t ORDER BY a") == [["0"], ["1"], ["2"]]
+        for i in range(3, 6):
+            ok(server.url, f"INSERT INTO t VALUES ({i})")  # the log goes on after the cut
+    finally:
+        os.kill(server.process.pid, signal.SIGKILL)
+        server.process.wait()
+    # damage a record in the middle of the log (valid ones follow): the server must refuse to
+    # start rather than drop acknowledged data silently
+    segment = max(_segments(data_dir), key=os.path.getsize)
+    with open(segment, "r+b") as f:
+        data = f.read()
+        middle = data.index(b'"op":"append"')
+        f.seek(middle + 2)
+        f.write(b"X")
+    with pytest.raises(RuntimeError, match="cannot open --data_dir"):
+        RunningServer("--data_dir", data_dir, timeout=20)
+
+
+def test_a_second_server_on_the_same_data_dir_is_refused(tmp_path):
+    data_dir = str(tmp_path / "data")
+    first = RunningServer("--data_dir", data_dir)
+    try:
+        with pytest.raises(RuntimeError, match="in use by another process"):
+            RunningServer("--data_dir", data_dir, timeout=20)
+        assert ok(first.url, "SELECT 1") == [["1"]]
+    finally:
+        first.stop()
