@@ -55,7 +55,7 @@ class ServerProcess:
         except BaseException:  # e.g. a caller's time limit fired: leave no orphan behind
             self.stop(grace=1.0)
             raise
-        if not listening:
+        if not listening or self.port is None:  # timed out, or it exited before listening
             self.stop()
             raise RuntimeError(f"{name} did not start:\n" + self.output.decode(errors="replace"))
 
@@ -68,6 +68,7 @@ class ServerProcess:
                 self.url = f"http://127.0.0.1:{self.port}"
                 self._listening.set()
         self.process.stdout.close()
+        self._listening.set()  # the output ended: it exited, whether it listened or not
 
     @property
     def output(self) -> bytes:

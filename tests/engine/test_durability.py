@@ -1,0 +1,205 @@
+"""engine.Database(data_dir=...): every kind of change survives a crash (the process gone
+without a checkpoint) and a clean close; torn and corrupt logs; the lock; a failed log."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import glob
+import json
+import os
+
+import pytest
+
+import engine
+from engine import types as T
+from engine.durability import DataDirectoryInUse, diff_segments
+from engine.journal import CorruptLog
+from engine.row_codec import decode_rows, encode_rows
+
+
+def crash(db: engine.Database) -> None:
+    """What SIGKILL leaves: the log as written (each statement waited for its record), no
+    checkpoint, the lock released by the dying process."""
+    durability = db.durability
+    durability.writer.close()
+    os.close(durability._lock_file)
+    db.durability = None
+
+
+def q(session, sql):
+    return list(session.execute(sql))
+
+
+@pytest.fixture
+def data_dir(tmp_path):
+    return str(tmp_path / "data")
+
+
+def reopen(data_dir, messages=None) -> engine.Database:
+    return engine.Database(data_dir=data_dir, log=(messages.append if messages is not None else None))
+
+
+def test_rows_of_every_stored_type_round_trip_exactly():
+    types = [T.BOOLEAN, T.INT64, T.UINT64, T.FLOAT64, T.FLOAT32, T.SqlType("Decimal", True, 38, 0),
+             T.SqlType("Decimal", True, 10, 2), T.STRING, T.DATE, T.TIMESTAMP, T.SqlType("Variant"),
+             T.SqlType("Binary")]
+    rows = [
+        (True, -(2**63), 2**64 - 1, float("nan"), 0.1 + 0.2, 10**30, decimal.Decimal("-12.34"), "é\udc80\x00",
+         datetime.date(1, 1, 1), datetime.datetime(2024, 2, 29, 23, 59, 59, 999999), '{"a":[1,2]}', "ab"),
+        (False, 0, 0, float("-inf"), 1e308, None, None, "", datetime.date(9999, 12, 31),
+         datetime.datetime(1970, 1, 1), None, None),
+    ]
+    back = decode_rows(types, json.loads(json.dumps(encode_rows(types, rows))))
+    assert back[1] == rows[1]
+    assert back[0][3] != back[0][3]  # NaN stays NaN
+    assert back[0][:3] == rows[0][:3] and back[0][4:] == rows[0][4:]
+    assert type(back[0][5]) is int and type(back[0][6]) is decimal.Decimal
+
+
+def test_the_log_records_only_what_changed_and_finds_kept_rows_by_identity():
+    old = [(1,), (2,), (3,), (4,)]
+    shared = old[1]
+    new = [old[0], (20,), old[2], old[3], shared, (5,)]  # replaced, kept, a kept row twice, added
+    segments = diff_segments([T.INT32], old, 4, new, len(new))
+    assert segments[0] == [0, 1]
+    rebuilt = []
+    for s in segments:
+        rebuilt.extend(old[s[0]:s[1]] if isinstance(s, list) else decode_rows([T.INT32], s))
+    assert rebuilt == new
+    assert diff_segments([T.INT32], old, 4, [], 0) == []
+
+
+def test_every_kind_of_change_survives_a_crash(data_dir):
+    db = engine.Database(data_dir=data_dir)
+    s = db.session()
+    q(s, "CREATE DATABASE shop")
+    q(s, "CREATE TABLE shop.t (id INT, name VARCHAR NULL, price DECIMAL(10, 2) DEFAULT 1.50, at TIMESTAMP NULL)")
+    q(s, "INSERT INTO shop.t (id, name, at) VALUES (1, 'a', '2026-01-01 10:00:00'), (2, NULL, NULL), (3, 'c', NULL)")
+    q(s, "INSERT INTO shop.t SELECT id + 10, name, price, at FROM shop.t")
+    q(s, "UPDATE shop.t SET name = 'B' WHERE id = 2")
+    q(s, "DELETE FROM shop.t WHERE id = 13")
+    q(s, "REPLACE INTO shop.t ON (id) VALUES (1, 'A', 2.00, NULL)")
+    q(s, "MERGE INTO shop.t USING (SELECT 11 AS id) AS s ON shop.t.id = s.id WHEN MATCHED THEN DELETE")
+    q(s, "CREATE TABLE shop.gone (x INT)")
+    q(s, "INSERT INTO shop.gone VALUES (7)")
+    q(s, "DROP TABLE shop.gone")
+    q(s, "CREATE TABLE shop.renamed AS SELECT id FROM shop.t WHERE id < 3")
+    q(s, "ALTER TABLE shop.renamed RENAME TO shop.r2")
+    q(s, "ALTER TABLE shop.r2 MODIFY COLUMN id VARCHAR")
+    q(s, "ALTER TABLE shop.r2 ADD COLUMN flag BOOLEAN DEFAULT true")
+    q(s, "CREATE TABLE shop.empty (x INT)")
+    q(s, "INSERT INTO shop.empty VALUES (1)")
+    q(s, "TRUNCATE TABLE shop.empty")
+    q(s, "CREATE VIEW shop.named (k) AS SELECT id FROM shop.t WHERE id > 10")
+    q(s, "SET GLOBAL max_result_rows = 777")
+    q(s, "CREATE STAGE st FILE_FORMAT = (TYPE = CSV)")
+    q(s, "CREATE FILE FORMAT my_csv TYPE = CSV FIELD_DELIMITER = '|'")
+    db.stages.put("root", engine.parse_location("@st/a.csv"), b"1|x\n")
+    db.stages.put("root", engine.parse_location("@~/mine.csv"), b"5,y\n")
+    db.commit_changes()
+    q(s, "CREATE TABLE shop.loaded (a INT, b VARCHAR)")
+    q(s, "COPY INTO shop.loaded FROM @st FILE_FORMAT = (FORMAT_NAME = 'my_csv')")
+    before = {sql: q(s, sql) for sql in [
+        "SELECT * FROM shop.t ORDER BY id", "SELECT * FROM shop.r2 ORDER BY id", "SELECT * FROM shop.named ORDER BY k",
+        "SELECT count(*) FROM shop.empty", "SHOW CREATE TABLE shop.t", "SHOW CREATE TABLE shop.r2",
+        "SELECT * FROM shop.loaded", "SELECT name, value FROM system.settings WHERE name = 'max_result_rows'",
+        "SELECT name FROM system.tables WHERE database = 'shop' ORDER BY name"]}
+    crash(db)
+    messages = []
+    db = reopen(data_dir, messages)
+    s = db.session()
+    for sql, rows in before.items():
+        assert q(s, sql) == rows, sql
+    assert q(s, "LIST @st")[0][0] == "a.csv"
+    assert db.stages.get("root", engine.parse_location("@~/mine.csv")) == b"5,y\n"
+    # the load history came back too: the same file is not loaded twice
+    assert q(s, "COPY INTO shop.loaded FROM @st FILE_FORMAT = (FORMAT_NAME = 'my_csv')") == []
+    q(s, "UNDROP TABLE shop.gone")
+    assert q(s, "SELECT * FROM shop.gone") == [(7,)]
+    assert any("recovered" in m for m in messages)
+    # new tables get new ids after recovery
+    q(s, "CREATE TABLE shop.later (x INT)")
+    ids = [r[0] for r in q(s, "SELECT table_id FROM system.tables WHERE database = 'shop'")]
+    assert len(ids) == len(set(ids))
+    db.close()
+
+
+def test_a_clean_close_checkpoints_and_truncates_the_log(data_dir):
+    db = engine.Database(data_dir=data_dir)
+    s = db.session()
+    q(s, "CREATE TABLE t (a INT)")
+    q(s, "INSERT INTO t SELECT number FROM numbers(120000)")
+    db.close()
+    assert len(glob.glob(os.path.join(data_dir, "checkpoint-*.qhc"))) == 1
+    assert all(os.path.getsize(p) < 100 for p in glob.glob(os.path.join(data_dir, "wal-*.log")))
+    messages = []
+    db = reopen(data_dir, messages)
+    assert q(db.session(), "SELECT count(*), sum(a) FROM t") == [(120000, sum(range(120000)))]
+    assert "0 log records" in messages[0]
+    db.close()
+
+
+def test_a_torn_last_record_is_dropped_and_said(data_dir):
+    db = engine.Database(data_dir=data_dir)
+    s = db.session()
+    q(s, "CREATE TABLE t (a INT)")
+    q(s, "INSERT INTO t VALUES (1)")
+    q(s, "INSERT INTO t VALUES (2)")
+    crash(db)
+    segment = sorted(glob.glob(os.path.join(data_dir, "wal-*.log")))[-1]
+    size = os.path.getsize(segment)
+    with open(segment, "r+b") as f:
+        f.truncate(size - 5)  # the last INSERT's record, cut short
+    messages = []
+    db = reopen(data_dir, messages)
+    assert q(db.session(), "SELECT a FROM t") == [(1,)]
+    assert any("cut short by a crash" in m for m in messages)
+    q(db.session(), "INSERT INTO t VALUES (3)")
+    crash(db)
+    db = reopen(data_dir)
+    assert q(db.session(), "SELECT a FROM t ORDER BY a") == [(1,), (3,)]
+    db.close()
+
+
+def test_a_damaged_record_before_the_tail_refuses_to_start(data_dir):
+    db = engine.Database(data_dir=data_dir)
+    s = db.session()
+    q(s, "CREATE TABLE t (a INT)")
+    for i in range(3):
+        q(s, f"INSERT INTO t VALUES ({i})")
+    crash(db)
+    segment = sorted(glob.glob(os.path.join(data_dir, "wal-*.log")))[-1]
+    with open(segment, "r+b") as f:
+        data = f.read()
+        f.seek(data.index(b'"op":"append"') + 3)
+        f.write(b"#")
+    with pytest.raises(CorruptLog, match="valid records follow"):
+        reopen(data_dir)
+
+
+def test_one_database_per_data_directory(data_dir):
+    db = engine.Database(data_dir=data_dir)
+    with pytest.raises(DataDirectoryInUse, match="in use by another process"):
+        engine.Database(data_dir=data_dir)
+    db.close()
+    engine.Database(data_dir=data_dir).close()  # free again after a close
+
+
+def test_a_write_fails_with_4000_when_the_log_cannot_take_it(data_dir):
+    db = engine.Database(data_dir=data_dir)
+    s = db.session()
+    q(s, "CREATE TABLE t (a INT)")
+    db.durability.writer.close()
+    db.durability.writer.error = OSError("No space left on device")
+    with pytest.raises(engine.EngineError) as err:
+        q(s, "INSERT INTO t VALUES (1)")
+    assert err.value.code == 4000 and "No space left" in err.value.message
+    assert q(s, "SELECT 1") == [(1,)]  # reads go on
+
+
+def test_without_a_data_directory_nothing_is_written(tmp_path):
+    db = engine.Database()
+    q(db.session(), "CREATE TABLE t (a INT)")
+    assert db.durability is None and db.commit_changes() is None
+    assert os.listdir(tmp_path) == []
