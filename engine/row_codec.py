@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
+from operator import itemgetter
 
 from engine.types import SqlType
 
@@ -69,8 +70,10 @@ def encode_rows(types: list[SqlType], rows) -> dict:
     walks plain arrays (several times faster than one object per row)."""
     if not rows:
         return {"n": 0, "columns": [[] for _ in types]}
-    columns = list(zip(*rows, strict=True))
-    return {"n": len(rows), "columns": [_encode_column(t, c) for t, c in zip(types, columns, strict=True)]}
+    # map(itemgetter(i)) per column: a C loop; zip(*rows) would first unpack every row as an
+    # argument (about 10x slower for a million rows)
+    return {"n": len(rows), "columns": [_encode_column(t, list(map(itemgetter(i), rows)))
+                                        for i, t in enumerate(types)]}
 
 
 def _decode_column(t: SqlType, values: list) -> list:
