@@ -4,6 +4,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# where `make serve` keeps its data (ignored by git); `make serve DATA_DIR=` serves from memory
+DATA_DIR ?= data
 
 .PHONY: install serve test lint bench clean
 
@@ -16,7 +18,8 @@ install: $(BIN)/python
 	$(BIN)/pip install -q ".[test]"
 
 serve: install
-	$(BIN)/twistd -n queryhttp --http_handler_host $(HOST) --http_handler_port $(PORT)
+	$(BIN)/twistd -n queryhttp --http_handler_host $(HOST) --http_handler_port $(PORT) \
+		$(if $(DATA_DIR),--data_dir $(DATA_DIR))
 
 test: install
 	$(BIN)/ruff check .
