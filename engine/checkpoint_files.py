@@ -23,7 +23,7 @@ from engine.journal import (
 from engine.row_codec import encode_rows
 
 CHECKPOINT_MAGIC = b"QUERYHTTP-CHECKPOINT 1\n"
-CHUNK_ROWS = 50_000  # rows per checkpoint record
+CHUNK_ROWS = 20_000  # rows per checkpoint record (one JSON encoder call, which holds the GIL)
 
 
 def checkpoint_name(segment: int) -> str:

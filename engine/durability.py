@@ -10,7 +10,6 @@ users) are written as a whole catalog image whenever a statement changed them.
 
 from __future__ import annotations
 
-import base64
 import fcntl
 import json
 import os
@@ -19,8 +18,9 @@ import time
 
 from engine import checkpoint_files as C
 from engine.catalog_image import catalog_image, restore_catalog, tables_by_id
+from engine.change_codec import decode_chunks, record_pieces, rewritten_rows, staged_file
 from engine.journal import LogWriter, fsync_directory
-from engine.row_codec import decode_rows, encode_rows
+from engine.row_codec import decode_rows
 from engine.stages import USER_STAGE, StagedFile
 
 CHECKPOINT_LOG_BYTES = 64 << 20  # a checkpoint starts once the log's segment passes this
@@ -28,68 +28,6 @@ CHECKPOINT_LOG_BYTES = 64 << 20  # a checkpoint starts once the log's segment pa
 
 class DataDirectoryInUse(Exception):
     pass
-
-
-def diff_segments(types, old: list, old_len: int, new: list, new_len: int) -> list:
-    """The new row list as segments over the old one: [a, b] for old[a:b] (rows kept as they
-    were, found by identity: tuples are never changed in place) or an encoded run of new rows."""
-    segments: list = []
-    literal: list = []
-    run_start = run_end = -1
-    positions = None
-    expect = 0
-    for j in range(new_len):
-        row = new[j]
-        if expect < old_len and old[expect] is row:
-            start = expect
-        else:
-            if positions is None:
-                positions = {id(r): i for i, r in enumerate(old[:old_len])}
-            start = positions.get(id(row), -1)
-            if start < 0 or old[start] is not row:
-                literal.append(row)
-                continue
-        if literal:
-            if run_end >= 0:
-                segments.append([run_start, run_end])
-                run_end = -1
-            segments.append(encode_rows(types, literal))
-            literal = []
-        if run_end == start:
-            run_end += 1
-        else:
-            if run_end >= 0:
-                segments.append([run_start, run_end])
-            run_start, run_end = start, start + 1
-        expect = start + 1
-    if run_end >= 0:
-        segments.append([run_start, run_end])
-    if literal:
-        segments.append(encode_rows(types, literal))
-    return segments
-
-
-def encode_change(change: tuple) -> str:
-    """One pending change as JSON text (run in the log's writer thread)."""
-    kind = change[0]
-    if kind == "catalog":
-        return '{"op":"catalog","image":' + change[1] + "}"
-    if kind == "append":
-        _, table_id, types, rows = change
-        body = {"op": "append", "table": table_id, "rows": encode_rows(types, rows)}
-    elif kind == "edit":
-        _, table_id, types, old, old_len, new, new_len = change
-        body = {"op": "edit", "table": table_id, "segments": diff_segments(types, old, old_len, new, new_len)}
-    elif kind == "stage_put":
-        _, owner, stage, path, staged = change
-        body = {"op": "stage_put", "owner": owner, "stage": stage, "path": path,
-                "modified": staged.last_modified, "data": base64.b64encode(staged.data).decode()}
-    elif kind == "stage_remove":
-        _, owner, stage, path = change
-        body = {"op": "stage_remove", "owner": owner, "stage": stage, "path": path}
-    else:  # stage_clear
-        body = {"op": "stage_clear", "stage": change[1]}
-    return json.dumps(body, separators=(",", ":"))
 
 
 class Recorder:
@@ -140,13 +78,8 @@ class Recorder:
         if not pending:
             return self.last_lsn
         self.pending = []
-        self.last_lsn = self.writer.submit(
-            lambda lsn, changes=pending: record_payload_from_texts(lsn, [encode_change(c) for c in changes]))
+        self.last_lsn = self.writer.submit(lambda lsn, changes=pending: record_pieces(lsn, changes))
         return self.last_lsn
-
-
-def record_payload_from_texts(lsn: int, texts: list[str]) -> bytes:
-    return ('{"lsn":' + str(lsn) + ',"changes":[' + ",".join(texts) + "]}").encode()
 
 
 # ---------------------------------------------------------------- replay
@@ -175,22 +108,15 @@ def apply_change(db, tables: dict, change: dict) -> dict:
         if op == "append":
             table.append(decode_rows(types, change["rows"]))
             return tables
-        old = table.rows
-        new: list = []
-        for segment in change["segments"]:
-            if isinstance(segment, list):
-                new.extend(old[segment[0]:segment[1]])
-            else:
-                rows = decode_rows(types, segment)
-                _note_flags(table, rows)
-                new.extend(rows)
-        table.rows = new
+        rows = decode_chunks(types, change["rows"])
+        _note_flags(table, rows)
+        table.rows = rewritten_rows(table.rows, change["runs"], rows)
         return tables
     stages = db.stages
     if op == "stage_put":
         files = stages.files_of(change["owner"], change["stage"])
         if files is not None:
-            files[change["path"]] = StagedFile(base64.b64decode(change["data"]), change["modified"])
+            files[change["path"]] = staged_file(change)
     elif op == "stage_remove":
         files = stages.files_of(change["owner"], change["stage"])
         if files is not None:

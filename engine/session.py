@@ -18,6 +18,11 @@ from engine.processes import ProcessList
 from engine.result import Progress, Result, as_engine_error
 from engine.stages import StageStore
 from engine.statements import QUERY_TYPES, run_statement
+from grammar import ast as A
+
+# Statements that change rows only, never definitions (a table they create is seen by the
+# recorder as a table id the last catalog image lacks): no catalog image is taken after them.
+ROW_WRITES = (A.Insert, A.Update, A.Delete, A.Replace, A.Merge, A.InsertMulti)
 
 QUERY_IDS_KEPT = 1000  # statement ids a session remembers for last_query_id(index)
 
@@ -200,27 +205,28 @@ class Session:
             processes.finish(process, error)
             raise
         if self.db.durability is not None and not isinstance(stmt, QUERY_TYPES):
-            result = self._logged(result)
+            result = self._logged(result, not isinstance(stmt, ROW_WRITES))
         if result.complete:
             processes.done(process, stmt, result)
         else:
             processes.attach(process, stmt, result)
         return result
 
-    def _logged(self, result: Result) -> Result:
+    def _logged(self, result: Result, definitions: bool) -> Result:
         """A write statement's Result whose changes reach the log: sealed after every step (a
         record per step: never half a statement), definitions checked at the end, and the end
-        held back until the record is durable (embedded use) or marked for the server to wait."""
+        held back until the record is durable (embedded use) or marked for the server to wait.
+        `definitions`: whether the statement may change the catalog's definitions (not just rows)."""
         db = self.db
         if result.complete:
             try:
-                result.commit_lsn = db.durability.seal(True)
+                result.commit_lsn = db.durability.seal(definitions)
                 if db.wait_durable:
                     db.durability.writer.wait(result.commit_lsn)
             except OSError as exc:
                 raise StorageError(str(exc)) from None
             return result
-        result._rows = _sealed_steps(db, result, result._rows)
+        result._rows = _sealed_steps(db, result, result._rows, definitions)
         return result
 
     def _start(self, sql: str, statement, attachment=None) -> tuple:
@@ -258,13 +264,13 @@ class Session:
 
 
 
-def _sealed_steps(db, result: Result, steps):
+def _sealed_steps(db, result: Result, steps, definitions: bool):
     durability = db.durability
     try:
         for batch in steps:
             durability.seal()
             yield batch
-        result.commit_lsn = durability.seal(True)
+        result.commit_lsn = durability.seal(definitions)
         if db.wait_durable:
             durability.writer.wait(result.commit_lsn)
     except OSError as exc:

@@ -13,7 +13,8 @@ import pytest
 
 import engine
 from engine import types as T
-from engine.durability import DataDirectoryInUse, diff_segments
+from engine.change_codec import rewrite_runs, rewritten_rows
+from engine.durability import DataDirectoryInUse
 from engine.journal import CorruptLog
 from engine.row_codec import decode_rows, encode_rows
 
@@ -57,17 +58,20 @@ def test_rows_of_every_stored_type_round_trip_exactly():
     assert type(back[0][5]) is int and type(back[0][6]) is decimal.Decimal
 
 
-def test_the_log_records_only_what_changed_and_finds_kept_rows_by_identity():
+@pytest.mark.parametrize("new_of", [
+    lambda old, shared: [old[0], (20,), old[2], old[3]],  # an UPDATE: same length, one replaced
+    lambda old, shared: [(0,), (20,), old[2], (30,)],  # replaced at both ends
+    lambda old, shared: [old[0], old[3]],  # a DELETE
+    lambda old, shared: [old[0], (20,), old[2], old[3], shared, (5,)],  # kept twice, added
+    lambda old, shared: [],
+])
+def test_a_rewrite_is_logged_as_runs_of_kept_rows_and_new_rows(new_of):
     old = [(1,), (2,), (3,), (4,)]
-    shared = old[1]
-    new = [old[0], (20,), old[2], old[3], shared, (5,)]  # replaced, kept, a kept row twice, added
-    segments = diff_segments([T.INT32], old, 4, new, len(new))
-    assert segments[0] == [0, 1]
-    rebuilt = []
-    for s in segments:
-        rebuilt.extend(old[s[0]:s[1]] if isinstance(s, list) else decode_rows([T.INT32], s))
-    assert rebuilt == new
-    assert diff_segments([T.INT32], old, 4, [], 0) == []
+    new = new_of(old, old[1])
+    runs, rows = rewrite_runs(old, 4, new, len(new))
+    assert rewritten_rows(old, runs, rows) == new
+    assert all(any(r is o for o in old) for r in new if not any(r is n for n in rows))
+    assert len(rows) <= 3
 
 
 def test_every_kind_of_change_survives_a_crash(data_dir):
@@ -203,3 +207,18 @@ def test_without_a_data_directory_nothing_is_written(tmp_path):
     q(db.session(), "CREATE TABLE t (a INT)")
     assert db.durability is None and db.commit_changes() is None
     assert os.listdir(tmp_path) == []
+
+
+def test_big_appends_and_rewrites_survive_in_chunks(data_dir):
+    db = engine.Database(data_dir=data_dir)
+    s = db.session()
+    q(s, "CREATE TABLE t (a INT, b VARCHAR NULL)")
+    q(s, "INSERT INTO t SELECT number, number::VARCHAR FROM numbers(45000)")
+    q(s, "UPDATE t SET b = NULL WHERE a % 2 = 0")
+    q(s, "DELETE FROM t WHERE a % 3 = 0")
+    expected = q(s, "SELECT a, b FROM t ORDER BY a")
+    crash(db)
+    db = reopen(data_dir)
+    assert q(db.session(), "SELECT a, b FROM t ORDER BY a") == expected
+    assert q(db.session(), "SELECT count(*) FROM t WHERE b IS NULL") == [(15000,)]
+    db.close()
