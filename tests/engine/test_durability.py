@@ -8,10 +8,12 @@ import decimal
 import glob
 import json
 import os
+import threading
 
 import pytest
 
 import engine
+from engine import journal
 from engine import types as T
 from engine.change_codec import rewrite_runs, rewritten_rows
 from engine.durability import DataDirectoryInUse
@@ -222,3 +224,33 @@ def test_big_appends_and_rewrites_survive_in_chunks(data_dir):
     assert q(db.session(), "SELECT a, b FROM t ORDER BY a") == expected
     assert q(db.session(), "SELECT count(*) FROM t WHERE b IS NULL") == [(15000,)]
     db.close()
+
+
+def test_commits_queued_during_an_fsync_share_the_next_one(tmp_path, monkeypatch):
+    """Group commit: while one fsync runs, every record submitted meanwhile waits for the next
+    fsync together; each waiter is called back once its record is on disk."""
+    gate = threading.Event()
+    syncs = []
+    real_fsync = os.fsync
+
+    def slow_fsync(fd):
+        syncs.append(fd)
+        if len(syncs) == 1:
+            gate.wait(10)  # hold the first fsync until everything else is queued
+        real_fsync(fd)
+
+    monkeypatch.setattr(journal.os, "fsync", slow_fsync)
+    writer = journal.LogWriter(str(tmp_path), 1)
+    opened = len(syncs)  # the new segment's header is fsynced too
+    gate_reached = threading.Event()
+    first = writer.submit(lambda lsn: (gate_reached.set(), [b'{"lsn":1,"changes":[]}'])[1])
+    gate_reached.wait(10)
+    done = []
+    lsns = [writer.submit(lambda lsn: [b'{"lsn":%d,"changes":[]}' % lsn]) for _ in range(50)]
+    for lsn in lsns:
+        writer.when_durable(lsn, lambda lsn=lsn: done.append(lsn))
+    gate.set()
+    writer.wait(lsns[-1])
+    writer.close()
+    assert first == 1 and sorted(done) == lsns
+    assert len(syncs) - opened <= 3  # the first record's fsync, then one (or two) for the 50
