@@ -25,6 +25,8 @@ def crash(db: engine.Database) -> None:
     """What SIGKILL leaves: the log as written (each statement waited for its record), no
     checkpoint, the lock released by the dying process."""
     durability = db.durability
+    if durability._checkpointing is not None:  # a dying process's threads die with it; here
+        durability._checkpointing.join()  # a checkpoint started at recovery must end first
     durability.writer.close()
     os.close(durability._lock_file)
     db.durability = None
