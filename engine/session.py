@@ -116,6 +116,11 @@ class Session:
         """Databend's txn_state of the session: 'AutoCommit', 'Active' or 'Fail'."""
         return txn_state(self)
 
+    def set_transaction(self, transaction) -> None:
+        """Make `transaction` (engine.transactions.Transaction, or None) the session's: a server
+        resumes a client's open transaction in the session of its next request."""
+        self.transaction = transaction
+
     def fail_transaction(self) -> None:
         """A statement of the session failed (here or in a server): an open transaction fails."""
         if self.transaction is not None:

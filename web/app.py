@@ -41,6 +41,7 @@ from web.query_request import (
     sql_bytes,
 )
 from web.sessions import TOO_MANY_CONNECTIONS, SessionStore
+from web.transactions import TransactionStore, refused_txn_state
 from web.upload import split_multipart, stage_headers, stored_path
 from web.wire import (
     DATABEND,
@@ -124,6 +125,9 @@ class QueryApp:
                                      self.config.pressure_idle_secs)
         self.sessions = SessionStore(clock, self.config.max_sessions,
                                      self.config.max_keep_session_secs)
+        # open transactions of client-side sessions between their requests (web.transactions)
+        self.transactions = TransactionStore(clock, self.config.max_sessions,
+                                             self.config.max_keep_session_secs)
         self._timer = timer
         if run_in_thread is None:
             from twisted.internet.threads import deferToThread as run_in_thread
@@ -143,6 +147,7 @@ class QueryApp:
         """Expire unread queries and idle server-side sessions (run every second or so)."""
         self.queries.sweep()
         self.sessions.sweep()
+        self.transactions.sweep()
 
     def shutdown(self) -> None:
         """The server is stopping: refuse new queries, fail the running ones with 1043 (their
@@ -268,7 +273,7 @@ class QueryApp:
             answer = Answer(query_id="", state=FAILED, error=QueryError(e.code, e.message),
                             session_id=r.session_id,
                             session=SessionView(r.database or "default", r.settings, r.session,
-                                                r.keep_secs))
+                                                r.keep_secs, refused_txn_state(r.session)))
             return self._send_answer(request, fmt, answer)
         if isinstance(query, Deferred):  # its statement is being parsed in a thread
             return query.addCallback(
@@ -299,6 +304,8 @@ class QueryApp:
             raise FailedToStart(TOO_MANY_CONNECTIONS, refusal)
         if kept is None and r.keep_secs > 0:
             kept = self.sessions.create(user, session, r.keep_secs, r.session)
+        if kept is None:  # a client-side session: its transaction, if any, was kept here
+            self.transactions.resume(r.session, user, session)
         page_rows = min(r.page_rows or config.default_rows_per_page, config.max_rows_per_page)
         buffer_rows = page_rows * config.buffer_pages
         if r.buffer_rows is not None:
@@ -315,7 +322,8 @@ class QueryApp:
             keep_secs=kept.keep_secs if kept else 0,
             result_timeout=min(result_timeout, config.max_result_timeout_secs),
             page_rows=page_rows, buffer_rows=buffer_rows, wait_secs=wait,
-            on_end=partial(self._query_ended, kept), observer=self.observer)
+            on_end=partial(self._query_ended, kept, session), observer=self.observer,
+            txn_internal=self.transactions.internal if kept is None else None)
         self.queries.add(query)
         self.observer.started(query, r.sql)
         if kept is not None:
@@ -376,11 +384,14 @@ class QueryApp:
             log.failure("engine failed to start query {id}", Failure(error), id=query.id)
             query.fail(INTERNAL, f"internal error: {error!r}")
 
-    def _query_ended(self, kept, query: Query) -> None:
+    def _query_ended(self, kept, session, query: Query) -> None:
         self.queries.ended(query)
         self.observer.ended(query)
         if kept is not None:
             self.sessions.finish(kept)
+        elif session.transaction is not None and session.txn_state == "Active":
+            # the client's next request resumes it (its session names this query)
+            self.transactions.keep(query.id, query.user, session.transaction)
 
     # -- following a query -----------------------------------------------------------------------
 

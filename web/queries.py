@@ -59,12 +59,14 @@ class Query:
                  "error", "schema", "affect", "closed", "started", "last_access", "ended_at",
                  "buffer", "next_page", "last_page", "_engine_session",
                  "_request_session", "_keep_secs", "_session_view", "_session_sent", "_progress_snapshot",
+                 "_txn_internal",
                  "_result", "_batches", "_render", "_task", "_on_end", "sql", "_observer")
 
     def __init__(self, query_id: str, user: str, clock, *, session, request_session: dict,
                  session_id: str = "", keep_secs: int = 0, result_timeout: int = 60,
                  page_rows: int = 10000, buffer_rows: int = 20000, wait_secs: int = 1,
-                 on_end: Callable[[Query], None] | None = None, observer=None):
+                 on_end: Callable[[Query], None] | None = None, observer=None,
+                 txn_internal: Callable[[str | None, str], str] | None = None):
         self.id = query_id
         self.user = user
         self.clock = clock
@@ -94,6 +96,9 @@ class Query:
         self._on_end = on_end
         self.sql = ""  # its SQL text (a prefix), for log events
         self._observer = observer  # web.observe.QueryObserver: times each step
+        # (the client's `internal`, query id) -> the answer's `internal` while the session's
+        # transaction is open (web.transactions); None for a server-side session
+        self._txn_internal = txn_internal
 
     # -- producing ---------------------------------------------------------------------------
 
@@ -106,7 +111,11 @@ class Query:
         self.buffer.memory = result.memory  # unread rows count against the query's memory
 
     def fail(self, code: int, message: str) -> None:
-        """End the query as Failed (an error before or while producing rows)."""
+        """End the query as Failed (an error before or while producing rows); the session's
+        open transaction fails with it (the engine does that too, unless the statement never
+        reached it: a long one failing to parse in a thread)."""
+        if self._engine_session is not None:
+            self._engine_session.fail_transaction()
         self._end(FAILED, QueryError(code, message))
 
     def step(self) -> bool:
@@ -258,7 +267,12 @@ class Query:
         s = self._engine_session
         if s is None:
             return self._session_view
-        return SessionView(s.database, dict(s.settings), self._request_session, self._keep_secs)
+        state = s.txn_state
+        internal = None
+        if state == "Active" and self._txn_internal is not None:
+            internal = self._txn_internal(self._request_session.get("internal"), self.id)
+        return SessionView(s.database, dict(s.settings), self._request_session, self._keep_secs,
+                           state, internal)
 
     @property
     def session_view(self) -> SessionView | None:
