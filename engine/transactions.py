@@ -209,7 +209,7 @@ def run_transaction_statement(session, ctx, stmt: A.TransactionStatement) -> Res
             session.transaction = Transaction()
     else:
         end_transaction(session, commit=stmt.action == "COMMIT")
-    return Result([], iter(()), progress=Progress())
+    return Result([], iter([]), progress=Progress())
 
 
 def txn_state(session) -> str:

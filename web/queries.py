@@ -111,11 +111,7 @@ class Query:
         self.buffer.memory = result.memory  # unread rows count against the query's memory
 
     def fail(self, code: int, message: str) -> None:
-        """End the query as Failed (an error before or while producing rows); the session's
-        open transaction fails with it (the engine does that too, unless the statement never
-        reached it: a long one failing to parse in a thread)."""
-        if self._engine_session is not None:
-            self._engine_session.fail_transaction()
+        """End the query as Failed (an error before or while producing rows)."""
         self._end(FAILED, QueryError(code, message))
 
     def step(self) -> bool:
@@ -190,6 +186,11 @@ class Query:
         self.state = state
         self.error = error
         self.ended_at = self.clock.seconds()
+        if state == FAILED and self._engine_session is not None:
+            # the session's open transaction fails with the statement, before the answer's
+            # session says its state (the engine does it too when the error reaches it; a long
+            # statement failing to parse in a thread, or a killed one, may not have yet)
+            self._engine_session.fail_transaction()
         self._session_view = self._current_session()
         self._release(state == FAILED)
         if self._on_end is not None:

@@ -150,3 +150,15 @@ def test_a_server_side_session_holds_its_transaction_and_is_kept_while_it_is_ope
     h.clock.advance(2)  # no transaction any more: kept its own keep time only
     h.app.sweep()
     assert h.post("SELECT 1", session_id=sid).json["error"]["code"] == 1053
+
+
+def test_a_killed_statement_fails_the_transaction():
+    h = Harness(inline_steps=1)
+    h.db.script("slow", [("n", "UInt64")], [[]] * 20)
+    session = post(h, "BEGIN")["session"]
+    running = post(h, "slow", session, pagination={"wait_time_secs": 0})
+    assert running["state"] == "Running" and running["session"]["txn_state"] == "Active"
+    h.get(running["kill_uri"], headers=DATABEND_HEADERS)
+    stats = h.get(running["stats_uri"], headers=DATABEND_HEADERS).json
+    assert stats["state"] == "Failed" and stats["session"]["txn_state"] == "Fail"
+    assert len(h.app.transactions) == 0  # nothing kept: the client's next request says Fail
