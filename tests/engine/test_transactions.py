@@ -7,6 +7,7 @@ import engine
 from engine import writers
 from engine.errors import EngineError
 from engine.limits import Limits
+from engine.stages import parse_location
 
 
 def rows(session, sql):
@@ -167,6 +168,31 @@ def test_set_use_show_and_describe_stay_inside_the_transaction(db):
     assert s.txn_state == "Active"
     rows(s, "ROLLBACK")
     assert ids(s) == [1, 2, 3]
+
+
+def test_copy_into_inside_a_transaction_loads_and_records_its_files_at_commit(db):
+    db.stages.put("root", parse_location("@~/in/f.csv"), b"7,x\n8,y\n")
+    s, other = db.session(), db.session()
+    rows(s, "BEGIN")
+    assert len(rows(s, "COPY INTO t FROM @~/in/ FILE_FORMAT = (TYPE = CSV)")) == 1
+    assert ids(s) == [1, 2, 3, 7, 8] and ids(other) == [1, 2, 3]
+    rows(s, "ROLLBACK")  # neither the rows nor the load history stay
+    assert len(rows(s, "COPY INTO t FROM @~/in/ FILE_FORMAT = (TYPE = CSV)")) == 1
+    rows(s, "BEGIN")
+    rows(s, "DELETE FROM t WHERE id > 3")
+    assert rows(s, "COPY INTO t FROM @~/in/ FILE_FORMAT = (TYPE = CSV)") == []  # loaded before
+    rows(s, "COMMIT")
+    assert ids(other) == [1, 2, 3]
+
+
+def test_insert_overwrite_inside_a_transaction_is_a_rewrite(db):
+    s, other = db.session(), db.session()
+    rows(s, "BEGIN")
+    rows(s, "INSERT OVERWRITE t VALUES (5, 'e')")
+    rows(other, "INSERT INTO t VALUES (6, 'f')")
+    assert ids(s) == [5]
+    rows(s, "COMMIT")
+    assert ids(other) == [5, 6]  # the other session's insert came after the snapshot: kept
 
 
 # ---------------------------------------------------------------- COMMIT and conflicts
