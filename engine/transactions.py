@@ -16,7 +16,6 @@ a transaction cannot hold (DDL) commits the open transaction first and then runs
 from __future__ import annotations
 
 import dataclasses
-import uuid
 
 from engine.errors import CURRENT_TRANSACTION_IS_ABORTED, UNRESOLVABLE_CONFLICT, EngineError
 from engine.result import Progress, Result
@@ -72,7 +71,6 @@ class Transaction:
 
     def __init__(self, state: str = ACTIVE):
         self.state = state
-        self.id = str(uuid.uuid4())
         self._copies: dict[int, _TableCopy] = {}  # id(shared table) -> its copy
         self._privates: set = set()  # the private copies (tables hash by identity)
         self._catalog: TransactionCatalog | None = None

@@ -304,7 +304,9 @@ class QueryApp:
             raise FailedToStart(TOO_MANY_CONNECTIONS, refusal)
         if kept is None and r.keep_secs > 0:
             kept = self.sessions.create(user, session, r.keep_secs, r.session)
-        if kept is None:  # a client-side session: its transaction, if any, was kept here
+        # a client-side session (the databend format's): its open transaction was kept here
+        client_side = kept is None and fmt == DATABEND
+        if client_side:
             self.transactions.resume(r.session, user, session)
         page_rows = min(r.page_rows or config.default_rows_per_page, config.max_rows_per_page)
         buffer_rows = page_rows * config.buffer_pages
@@ -322,8 +324,9 @@ class QueryApp:
             keep_secs=kept.keep_secs if kept else 0,
             result_timeout=min(result_timeout, config.max_result_timeout_secs),
             page_rows=page_rows, buffer_rows=buffer_rows, wait_secs=wait,
-            on_end=partial(self._query_ended, kept, session), observer=self.observer,
-            txn_internal=self.transactions.internal if kept is None else None)
+            on_end=partial(self._query_ended, kept, session if client_side else None),
+            observer=self.observer,
+            txn_internal=self.transactions.internal if client_side else None)
         self.queries.add(query)
         self.observer.started(query, r.sql)
         if kept is not None:
@@ -384,14 +387,14 @@ class QueryApp:
             log.failure("engine failed to start query {id}", Failure(error), id=query.id)
             query.fail(INTERNAL, f"internal error: {error!r}")
 
-    def _query_ended(self, kept, session, query: Query) -> None:
+    def _query_ended(self, kept, client_session, query: Query) -> None:
         self.queries.ended(query)
         self.observer.ended(query)
         if kept is not None:
             self.sessions.finish(kept)
-        elif session.transaction is not None and session.txn_state == "Active":
+        elif client_session is not None and client_session.txn_state == "Active":
             # the client's next request resumes it (its session names this query)
-            self.transactions.keep(query.id, query.user, session.transaction)
+            self.transactions.keep(query.id, query.user, client_session.transaction)
 
     # -- following a query -----------------------------------------------------------------------
 

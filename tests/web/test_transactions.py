@@ -162,3 +162,10 @@ def test_a_killed_statement_fails_the_transaction():
     stats = h.get(running["stats_uri"], headers=DATABEND_HEADERS).json
     assert stats["state"] == "Failed" and stats["session"]["txn_state"] == "Fail"
     assert len(h.app.transactions) == 0  # nothing kept: the client's next request says Fail
+
+
+def test_the_spec_format_runs_transactions_in_server_side_sessions_only(h):
+    one_off = h.post("BEGIN").json  # its session ends with the request: nothing to keep
+    assert one_off["state"] == "Succeeded"
+    assert one_off["session"] == {"database": "default", "keep_server_session_secs": 0, "settings": {}}
+    assert len(h.app.transactions) == 0
