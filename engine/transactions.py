@@ -16,8 +16,10 @@ a transaction cannot hold (DDL) commits the open transaction first and then runs
 from __future__ import annotations
 
 import dataclasses
+import weakref
 
 from engine.errors import CURRENT_TRANSACTION_IS_ABORTED, UNRESOLVABLE_CONFLICT, EngineError
+from engine.memory import LIST_SLOT_BYTES, QueryMemory
 from engine.result import Progress, Result
 from grammar import ast as A
 
@@ -69,18 +71,21 @@ class Transaction:
     belongs to one session at a time; a server may move it to the session of a client's next
     request (Databend's HTTP handler keeps it between requests)."""
 
-    def __init__(self, state: str = ACTIVE):
+    def __init__(self, state: str = ACTIVE, server_memory=None):
         self.state = state
         self._copies: dict[int, _TableCopy] = {}  # id(shared table) -> its copy
         self._privates: set = set()  # the private copies (tables hash by identity)
-        self._catalog: TransactionCatalog | None = None
+        # the copies' row slots, held against the server's memory budget (engine.memory) until
+        # the transaction ends or is dropped unended (a session or server forgetting it)
+        self.memory = None
+        if server_memory is not None:
+            self.memory = QueryMemory(server_memory, 0)
+            weakref.finalize(self, self.memory.release)
 
     def catalog(self, shared) -> TransactionCatalog:
-        """The catalog as this transaction's statements see it."""
-        view = self._catalog
-        if view is None or view.shared is not shared:
-            view = self._catalog = TransactionCatalog(shared, self)
-        return view
+        """The catalog as this transaction's statements see it (one per statement: nothing
+        refers back to the transaction, which is then freed as soon as nobody holds it)."""
+        return TransactionCatalog(shared, self)
 
     def private_copy(self, database: str, shared):
         """The transaction's copy of `shared`, made now at the table's first use."""
@@ -88,6 +93,8 @@ class Transaction:
             return shared
         copy = self._copies.get(id(shared))
         if copy is None:
+            if self.memory is not None:  # MemoryExceedsLimit (2411) fails the statement
+                self.memory.charge(len(shared.rows) * LIST_SLOT_BYTES)
             copy = self._copies[id(shared)] = _TableCopy(database, shared)
             self._privates.add(copy.private)
         return copy.private
@@ -99,8 +106,14 @@ class Transaction:
         """A statement failed: the transaction's changes are gone and it waits for its end."""
         if self.state == ACTIVE:
             self.state = FAIL
-            self._copies.clear()
-            self._privates.clear()
+            self.drop_copies()
+
+    def drop_copies(self) -> None:
+        """Forget the private copies (the transaction ended, failed or was committed)."""
+        self._copies.clear()
+        self._privates.clear()
+        if self.memory is not None:
+            self.memory.release()
 
     def failed_if(self, error) -> None:
         """A statement's end (Result.on_finish): one that failed fails the transaction."""
@@ -136,8 +149,7 @@ class Transaction:
             elif appended:
                 shared.append(appended)
             shared.copied_files.update(private.copied_files)
-        self._copies.clear()
-        self._privates.clear()
+        self.drop_copies()
 
 
 def _conflict(copy: _TableCopy, what: str) -> EngineError:
@@ -196,15 +208,20 @@ def end_transaction(session, commit: bool) -> None:
     """End the session's transaction: COMMIT applies an active one (the session is in
     AutoCommit afterwards even when that fails); ROLLBACK, or COMMIT of a failed one, drops it."""
     transaction, session.transaction = session.transaction, None
-    if commit and transaction is not None and transaction.state == ACTIVE:
-        transaction.commit(session.db.catalog)
+    if transaction is None:
+        return
+    try:
+        if commit and transaction.state == ACTIVE:
+            transaction.commit(session.db.catalog)
+    finally:
+        transaction.drop_copies()
 
 
 def run_transaction_statement(session, ctx, stmt: A.TransactionStatement) -> Result:
     """BEGIN (nothing when a transaction is open or failed already), COMMIT, ROLLBACK / ABORT."""
     if stmt.action == "BEGIN":
         if session.transaction is None:
-            session.transaction = Transaction()
+            session.transaction = Transaction(server_memory=session.db.memory)
     else:
         end_transaction(session, commit=stmt.action == "COMMIT")
     return Result([], iter([]), progress=Progress())

@@ -329,3 +329,38 @@ def test_writers_inside_a_transaction_serialize_on_its_private_copy():
     list(high)
     rows(s, "COMMIT")
     assert rows(s, "SELECT v, count(*) FROM w GROUP BY v ORDER BY v") == [(1, 50), (2, 50)]
+
+
+# ---------------------------------------------------------------- memory
+
+
+def test_private_copies_hold_server_memory_until_the_transaction_ends(db):
+    s = db.session()
+    before = db.memory.used
+    rows(s, "BEGIN")
+    rows(s, "SELECT * FROM t")
+    assert db.memory.used == before + 3 * 8  # one list slot per copied row
+    rows(s, "COMMIT")
+    assert db.memory.used == before
+    rows(s, "BEGIN")
+    rows(s, "SELECT * FROM t")
+    error_of(s, "SELECT nope")  # a failed transaction drops its copies at once
+    assert db.memory.used == before
+    rows(s, "ROLLBACK")
+    forgotten = db.session()
+    rows(forgotten, "BEGIN")
+    rows(forgotten, "SELECT * FROM t")
+    assert db.memory.used > before
+    del forgotten  # a session dropped with its transaction open
+    assert db.memory.used == before
+
+
+def test_a_copy_beyond_the_server_memory_budget_fails_the_statement():
+    database = engine.Database(limits=Limits(server_memory_bytes=100_000))
+    s = database.session()
+    rows(s, "CREATE TABLE big (x INT)")
+    for _ in range(20):  # 20,000 rows: a copy of 160,000 bytes
+        rows(s, "INSERT INTO big SELECT number FROM numbers(1000)")
+    rows(s, "BEGIN")
+    assert error_of(s, "SELECT count(*) FROM big").code == 2411
+    assert s.txn_state == "Fail" and database.memory.used == 0
