@@ -50,7 +50,7 @@ def _runs(ctx, build, steps, progress):
         except SnapshotChanged as changed:
             retries += 1
             if retries > RETRIES:
-                raise TableVersionMismatched(f"{changed.message} ({RETRIES} new runs were outdated "
-                                             f"again)") from None
+                raise TableVersionMismatched(f"{changed.message} (after {RETRIES} runs again on "
+                                             f"the new rows)") from None
         ctx.memory.release()  # what the outdated run held
         steps = build(progress)._rows  # bound again: a new snapshot of the current rows

@@ -3,6 +3,7 @@ a client-side session's transaction resumed by its next POST, and server-side se
 
 import json
 
+from engine.limits import Limits
 from tests.web.harness import DATABEND_HEADERS, Harness, run_now
 from tests.web.test_auth import basic
 from web.auth import Authenticator, hash_password
@@ -169,3 +170,19 @@ def test_the_spec_format_runs_transactions_in_server_side_sessions_only(h):
     assert one_off["state"] == "Succeeded"
     assert one_off["session"] == {"database": "default", "keep_server_session_secs": 0, "settings": {}}
     assert len(h.app.transactions) == 0
+
+
+def test_two_updates_of_one_table_from_two_requests_interleave_and_both_apply():
+    h = Harness(inline_steps=1)
+    h.db.real.limits = Limits(step_rows=10)  # UPDATEs of 100 rows take many steps
+    setup = ["CREATE TABLE w (k INT, v INT)", "INSERT INTO w SELECT number, 0 FROM numbers(100)"]
+    for sql in setup:
+        assert post(h, sql)["state"] == "Succeeded"
+    low = post(h, "UPDATE w SET v = 1 WHERE k < 50", pagination={"wait_time_secs": 0})
+    high = post(h, "UPDATE w SET v = 2 WHERE k >= 50", pagination={"wait_time_secs": 0})
+    assert low["state"] == high["state"] == "Running"  # both under way at once
+    h.pump(200)
+    for started in (low, high):
+        page = h.get(started["next_uri"], headers=DATABEND_HEADERS).json
+        assert page["state"] == "Succeeded" and page["data"] == [["50"]]
+    assert post(h, "SELECT v, count(*) FROM w GROUP BY v ORDER BY v")["data"] == [["1", "50"], ["2", "50"]]
