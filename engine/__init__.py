@@ -25,6 +25,10 @@ This is the contract web/ relies on (see ARCHITECTURE.md section 2):
 - `session.execute(sql, statement=None, query_id=None)`: the statement is in `db.processes`
   (engine.processes) under `query_id` (generated when None) until its Result ends, fails, is
   closed or dropped, then in the bounded query log; KILL QUERY calls the entry's `kill`.
+- `session.txn_state` is Databend's 'AutoCommit', 'Active' or 'Fail' (BEGIN / COMMIT /
+  ROLLBACK, engine.transactions); `session.transaction` is the open transaction, which a server
+  may move to another session with `set_transaction(transaction)`; `fail_transaction()` fails
+  it (a statement failed outside the engine).
 - `db.stages` (engine.stages.StageStore) holds uploaded files: `put(user, parse_location(
   "@~/path"), data)`; `session.execute("INSERT INTO t VALUES", attachment=StageAttachment(
   "@~/path", file_format_options, copy_options))` loads one (engine.stage_load).

@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine import types as T
 from engine.compile import Codegen
 from engine.conversion import value_converter
-from engine.errors import SEMANTIC, BadArguments, EngineError, TableVersionMismatched
+from engine.errors import SEMANTIC, BadArguments, EngineError
 from engine.executor import BATCH, Runtime
 from engine.expr import Expr, may_be_null
 from engine.memory import LIST_SLOT_BYTES, batch_bytes
@@ -18,6 +18,7 @@ from engine.planner import Planner
 from engine.result import Column, Progress, Result
 from engine.scope import Scope
 from engine.subquery import correlated_rows, prefetch_steps, subquery_runner
+from engine.writers import check_snapshot, serialized
 from grammar import ast as A
 
 UPDATED = "number of rows updated"
@@ -27,7 +28,7 @@ DELETED = "number of rows deleted"
 class _Target:
     """The table a statement writes, the snapshot it reads, and its binding context."""
 
-    def __init__(self, ctx, stmt):
+    def __init__(self, ctx, stmt, progress: Progress):
         database, name = ctx.resolve_table_name(stmt.table)
         self.ctx = ctx
         self.table = ctx.catalog.table(database, name, stmt.pos)
@@ -38,7 +39,7 @@ class _Target:
         self.rows, self.count = scan.rows, scan.count  # the snapshot
         self.scope = Scope(rel.columns)
         self.cols = {cid: f"r[{i}]" for i, cid in enumerate(scan.layout)}
-        self.progress = Progress()
+        self.progress = progress
         self.runtime = Runtime(ctx, self.progress, self.planner.nonnull)
         self.codegen = Codegen(lambda sq: subquery_runner(sq, self.runtime), self.planner.nonnull)
         self.where = None if stmt.where is None else self.planner.bind_where(stmt.where, self.scope)
@@ -61,12 +62,10 @@ class _Target:
             yield start, batch
 
     def commit(self, new_rows: list, changed: int) -> None:
-        """Swap in the new row list, keeping rows other statements appended meanwhile."""
+        """Swap in the new row list, keeping rows other statements appended meanwhile (a rewrite
+        by another statement meanwhile runs this one again: engine.writers)."""
         table = self.table
-        current = self.ctx.catalog.databases.get(self.database, {}).get(table.name)
-        if table.rows is not self.rows or current is not table:
-            raise TableVersionMismatched(f"table `{self.database}`.`{table.name}` was changed by another "
-                                         f"statement while this one ran; nothing was changed")
+        check_snapshot(self.ctx, self.database, table, self.rows)
         new_rows.extend(self.rows[self.count:])
         table.replace_rows(new_rows)
         self.progress.write_rows = changed
@@ -81,7 +80,11 @@ def _answer(name: str, target: _Target, steps) -> Result:
 
 
 def run_update(ctx, stmt: A.Update) -> Result:
-    target = _Target(ctx, stmt)
+    return serialized(ctx, lambda progress: _update(ctx, stmt, progress))
+
+
+def _update(ctx, stmt: A.Update, progress: Progress) -> Result:
+    target = _Target(ctx, stmt, progress)
     table = target.table
     assigned: dict[int, Expr] = {}
     for assignment in stmt.assignments:
@@ -165,7 +168,11 @@ def _has_subquery(e: Expr) -> bool:
 
 
 def run_delete(ctx, stmt: A.Delete) -> Result:
-    target = _Target(ctx, stmt)
+    return serialized(ctx, lambda progress: _delete(ctx, stmt, progress))
+
+
+def _delete(ctx, stmt: A.Delete, progress: Progress) -> Result:
+    target = _Target(ctx, stmt, progress)
     if target.where is None:
         return _answer(DELETED, target, _delete_all(target))
     keep = target.codegen.build(["b", "p"], [f"return [r for r in b if not ({target.condition()})]"])

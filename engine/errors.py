@@ -41,6 +41,10 @@ BAD_DATA_VALUE_TYPE = 1010
 NUMBER_ARGUMENTS_NOT_MATCH = 1028
 STORAGE_OTHER = 4000  # e.g. REPLACE: two source rows with the same key
 UNRESOLVABLE_CONFLICT = 4001  # e.g. MERGE: two source rows match one target row
+CURRENT_TRANSACTION_IS_ABORTED = 4002  # a statement in a failed transaction
+TRANSACTION_TIMEOUT = 4003  # an HTTP session's open transaction is gone from the server
+SESSION_LOST = 5111  # an HTTP session's transaction lives on another server
+INVALID_SESSION_STATE = 5112  # an HTTP session says Active but not where its transaction is
 INVALID_ARGUMENT = 2004
 
 

@@ -17,7 +17,6 @@ from engine.errors import (
     UNRESOLVABLE_CONFLICT,
     BadArguments,
     EngineError,
-    TableVersionMismatched,
 )
 from engine.executor import Runtime
 from engine.memory import LIST_SLOT_BYTES, batch_bytes
@@ -26,6 +25,7 @@ from engine.planner_clauses import split_equi_keys
 from engine.result import Column, Progress, Result
 from engine.scope import Scope, and_all, split_and
 from engine.subquery import prefetch_steps
+from engine.writers import check_snapshot, serialized
 from grammar import ast as A
 
 INSERTED, UPDATED, DELETED = "number of rows inserted", "number of rows updated", "number of rows deleted"
@@ -43,7 +43,7 @@ class _Clause:
 
 
 def run_merge(ctx, stmt: A.Merge) -> Result:
-    return _Merge(ctx, stmt).result(update_only=False)
+    return serialized(ctx, lambda progress: _Merge(ctx, stmt, progress).result(update_only=False))
 
 
 def run_update_from(ctx, stmt: A.Update) -> Result:
@@ -51,11 +51,11 @@ def run_update_from(ctx, stmt: A.Update) -> Result:
     on = stmt.where if stmt.where is not None else A.Literal(True, "bool", pos=stmt.pos)
     merge = A.Merge(stmt.table, stmt.alias, stmt.from_, on,
                     (A.MergeClause("UPDATE", None, stmt.assignments, pos=stmt.pos),), pos=stmt.pos)
-    return _Merge(ctx, merge).result(update_only=True)
+    return serialized(ctx, lambda progress: _Merge(ctx, merge, progress).result(update_only=True))
 
 
 class _Merge:
-    def __init__(self, ctx, stmt: A.Merge):
+    def __init__(self, ctx, stmt: A.Merge, progress: Progress):
         self.ctx = ctx
         self.stmt = stmt
         database, name = ctx.resolve_table_name(stmt.table)
@@ -70,7 +70,7 @@ class _Merge:
         self.width = width
         # a pair (target row, source row) is one tuple: the target's columns, then the source's
         self.cols = {cid: f"r[{i}]" for i, cid in enumerate(target.plan.layout + source.plan.layout)}
-        self.progress = Progress()
+        self.progress = progress
         self.runtime = Runtime(ctx, self.progress, planner.nonnull, planner.nonneg)
         self.codegen = self.runtime.codegen()
         both = Scope(target.columns + source.columns)
@@ -263,10 +263,7 @@ class _Merge:
 
     def _commit(self, new_rows, inserts) -> None:
         table = self.table
-        current = self.ctx.catalog.databases.get(self.database, {}).get(table.name)
-        if table.rows is not self.rows or current is not table:
-            raise TableVersionMismatched(f"table `{self.database}`.`{table.name}` was changed by another "
-                                         f"statement while this one ran; nothing was changed")
+        check_snapshot(self.ctx, self.database, table, self.rows)  # rewritten meanwhile: run again
         if new_rows is not None:
             new_rows.extend(self.rows[self.count:])  # rows other statements appended meanwhile
             table.replace_rows(new_rows)

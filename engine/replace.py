@@ -1,17 +1,18 @@
 """REPLACE INTO t ON (keys): the source's rows replace the table's rows with the same key values and
 the others are inserted. The source is converted in bounded steps, the kept rows are picked a step
-budget at a time, and the new row list is swapped in at the end (nothing changes on a failure)."""
+budget at a time, and the new row list is swapped in at the end (nothing changes on a failure;
+rows another statement rewrote meanwhile are picked again, engine.writers)."""
 
 from __future__ import annotations
 
 from engine import types as T
-from engine.errors import STORAGE_OTHER, EngineError, TableVersionMismatched
+from engine.errors import STORAGE_OTHER, EngineError
 from engine.memory import LIST_SLOT_BYTES, batch_bytes
+from engine.writers import RETRIES, SnapshotChanged, check_snapshot
 
 
 def replace_steps(ctx, table, database: str, keys: list[int], batches, progress):
     """Steps of REPLACE: `batches` yields lists of the table's full rows (converted) or []."""
-    rows, count = table.rows, len(table.rows)  # the snapshot
     memory = ctx.memory
     budget = max(1, ctx.limits.step_rows)
     incoming = []
@@ -32,16 +33,21 @@ def replace_steps(ctx, table, database: str, keys: list[int], batches, progress)
                                   f"one will be described): at row {n}, [{shown}]", code=STORAGE_OTHER)
             replaced.add(key)
         yield []
-    kept = []
-    for start in range(0, count, budget):
-        kept.extend(r for r in rows[start:min(start + budget, count)] if tuple(r[i] for i in keys) not in replaced)
-        memory.charge(min(budget, count - start) * LIST_SLOT_BYTES)
-        progress.scan_rows += min(budget, count - start)
-        yield []
-    current = ctx.catalog.databases.get(database, {}).get(table.name)
-    if table.rows is not rows or current is not table:
-        raise TableVersionMismatched(f"table `{database}`.`{table.name}` was changed by another "
-                                     f"statement while this one ran; nothing was changed")
+    for retry in range(RETRIES + 1):
+        rows, count = table.rows, len(table.rows)  # the snapshot
+        kept = []
+        for start in range(0, count, budget):
+            kept.extend(r for r in rows[start:min(start + budget, count)] if tuple(r[i] for i in keys) not in replaced)
+            memory.charge(min(budget, count - start) * LIST_SLOT_BYTES)
+            progress.scan_rows += min(budget, count - start)
+            yield []
+        try:
+            check_snapshot(ctx, database, table, rows)
+            break
+        except SnapshotChanged:  # another statement rewrote the rows: pick the kept ones again
+            memory.release(count * LIST_SLOT_BYTES)
+            if retry == RETRIES:
+                raise
     kept.extend(rows[count:])  # rows other statements appended meanwhile
     table.replace_rows(kept)
     table.append(incoming)

@@ -18,11 +18,12 @@ from engine.processes import ProcessList
 from engine.result import Progress, Result, as_engine_error
 from engine.stages import StageStore
 from engine.statements import QUERY_TYPES, run_statement
+from engine.transactions import before_statement, statement_catalog, txn_state
 from grammar import ast as A
 
 # Statements that change rows only, never definitions (a table they create is seen by the
 # recorder as a table id the last catalog image lacks): no catalog image is taken after them.
-ROW_WRITES = (A.Insert, A.Update, A.Delete, A.Replace, A.Merge, A.InsertMulti)
+ROW_WRITES = (A.Insert, A.Update, A.Delete, A.Replace, A.Merge, A.InsertMulti, A.TransactionStatement)
 
 QUERY_IDS_KEPT = 1000  # statement ids a session remembers for last_query_id(index)
 
@@ -97,7 +98,8 @@ class QueryContext:
 
     def __init__(self, session: Session):
         self.session = session
-        self.catalog = session.db.catalog
+        # the shared catalog, or in a transaction the view with its private table copies
+        self.catalog = statement_catalog(session)
         self.database = session.database
         self.user = session.user
         self.session_settings = session.settings
@@ -151,6 +153,23 @@ class Session:
         self.connection_id = str(uuid.uuid4())  # connection_id()
         # ids of the session's latest statements (last_query_id()), the oldest dropped first
         self.query_ids: deque[str] = deque(maxlen=QUERY_IDS_KEPT)
+        # the open explicit transaction (engine.transactions.Transaction), None in AutoCommit
+        self.transaction = None
+
+    @property
+    def txn_state(self) -> str:
+        """Databend's txn_state of the session: 'AutoCommit', 'Active' or 'Fail'."""
+        return txn_state(self)
+
+    def set_transaction(self, transaction) -> None:
+        """Make `transaction` (engine.transactions.Transaction, or None) the session's: a server
+        resumes a client's open transaction in the session of its next request."""
+        self.transaction = transaction
+
+    def fail_transaction(self) -> None:
+        """A statement of the session failed (here or in a server): an open transaction fails."""
+        if self.transaction is not None:
+            self.transaction.fail()
 
     def explicit_setting(self, name: str) -> str | None:
         """The session's or else the global value of `name`; None when neither was set."""
@@ -200,12 +219,12 @@ class Session:
         self.query_ids.append(process.query_id)
         try:
             stmt, result = self._start(sql, statement, attachment)
+            if self.db.durability is not None and not isinstance(stmt, QUERY_TYPES):
+                result = self._logged(result, not isinstance(stmt, ROW_WRITES))
         except BaseException as exc:  # EngineError, or KeyboardInterrupt and the like
             error = exc if isinstance(exc, EngineError) else AbortedQuery(type(exc).__name__)
             processes.finish(process, error)
             raise
-        if self.db.durability is not None and not isinstance(stmt, QUERY_TYPES):
-            result = self._logged(result, not isinstance(stmt, ROW_WRITES))
         if result.complete:
             processes.done(process, stmt, result)
         else:
@@ -238,6 +257,8 @@ class Session:
         ctx = None
         try:
             stmt = statement if statement is not None else self.parse(sql)
+            if self.transaction is not None:
+                before_statement(self, stmt)  # DDL commits it first; a failed one refuses (4002)
             # An unknown session database is not an error by itself (Databend's HTTP handler sets
             # it unchecked: dbt connects with its schema, then creates it); resolving a name in
             # it is (1003, from the catalog).
@@ -249,12 +270,15 @@ class Session:
         except BaseException as exc:  # noqa: BLE001 - free what it held; no raw exception escapes
             if ctx is not None:
                 ctx.memory.release()
+            self.fail_transaction()
             if isinstance(exc, EngineError) or not isinstance(exc, Exception):
                 raise
             if isinstance(exc, RecursionError):
                 raise InternalError("statement is nested too deeply") from None
             raise as_engine_error(exc) from exc
         result.memory = ctx.memory
+        if self.transaction is not None and not result.complete:
+            result.on_finish.append(self.transaction.failed_if)  # a statement failing mid-way
         if started is not None:
             result.set_deadline(self.db.clock, started + int(seconds))
         return stmt, result

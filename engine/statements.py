@@ -56,6 +56,7 @@ from engine.stage_objects import (
 )
 from engine.stage_statements import copy_into_table, list_stage, presign
 from engine.system import is_virtual_database, settings_rows, virtual_table, virtual_table_names
+from engine.transactions import run_transaction_statement
 from engine.unload import copy_into_stage
 from engine.view_statements import create_view, describe_view, drop_view
 from grammar import ast as A
@@ -560,4 +561,5 @@ _HANDLERS = {
     A.AlterTable: alter_table,
     A.RenameTable: run_rename_table,
     A.UndropTable: undrop_table,
+    A.TransactionStatement: run_transaction_statement,
 }

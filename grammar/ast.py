@@ -481,3 +481,11 @@ class Kill(Node):
 
     target: str
     object_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class TransactionStatement(Node):
+    """BEGIN [TRANSACTION] | COMMIT | ABORT | ROLLBACK; action is 'BEGIN', 'COMMIT' or 'ABORT'
+    (ROLLBACK is ABORT, as Databend parses it)."""
+
+    action: str

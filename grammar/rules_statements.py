@@ -195,6 +195,15 @@ class StatementRules(Transformer):
     def kill(self, target, object_id):
         return ast.Kill(target.value.upper(), object_id, pos=(target.line, target.column))
 
+    def begin_transaction(self, *_tokens):
+        return ast.TransactionStatement("BEGIN")
+
+    def commit_transaction(self, *_tokens):
+        return ast.TransactionStatement("COMMIT")
+
+    def abort_transaction(self, *_tokens):
+        return ast.TransactionStatement("ABORT")
+
     def kill_id_string(self, token):
         return unescape_string(token.value)
 

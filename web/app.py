@@ -42,6 +42,7 @@ from web.query_request import (
     sql_bytes,
 )
 from web.sessions import TOO_MANY_CONNECTIONS, SessionStore
+from web.transactions import TransactionStore, refused_txn_state
 from web.upload import split_multipart, stage_headers, stored_path
 from web.wire import (
     DATABEND,
@@ -125,6 +126,9 @@ class QueryApp:
                                      self.config.pressure_idle_secs)
         self.sessions = SessionStore(clock, self.config.max_sessions,
                                      self.config.max_keep_session_secs)
+        # open transactions of client-side sessions between their requests (web.transactions)
+        self.transactions = TransactionStore(clock, self.config.max_sessions,
+                                             self.config.max_keep_session_secs)
         self._timer = timer
         if run_in_thread is None:
             from twisted.internet.threads import deferToThread as run_in_thread
@@ -177,6 +181,7 @@ class QueryApp:
         """Expire unread queries and idle server-side sessions (run every second or so)."""
         self.queries.sweep()
         self.sessions.sweep()
+        self.transactions.sweep()
 
     def shutdown(self) -> None:
         """The server is stopping: refuse new queries, fail the running ones with 1043 (their
@@ -302,7 +307,7 @@ class QueryApp:
             answer = Answer(query_id="", state=FAILED, error=QueryError(e.code, e.message),
                             session_id=r.session_id,
                             session=SessionView(r.database or "default", r.settings, r.session,
-                                                r.keep_secs))
+                                                r.keep_secs, refused_txn_state(r.session)))
             return self._send_answer(request, fmt, answer)
         if isinstance(query, Deferred):  # its statement is being parsed in a thread
             return query.addCallback(
@@ -333,6 +338,10 @@ class QueryApp:
             raise FailedToStart(TOO_MANY_CONNECTIONS, refusal)
         if kept is None and r.keep_secs > 0:
             kept = self.sessions.create(user, session, r.keep_secs, r.session)
+        # a client-side session (the databend format's): its open transaction was kept here
+        client_side = kept is None and fmt == DATABEND
+        if client_side:
+            self.transactions.resume(r.session, user, session)
         page_rows = min(r.page_rows or config.default_rows_per_page, config.max_rows_per_page)
         buffer_rows = page_rows * config.buffer_pages
         if r.buffer_rows is not None:
@@ -349,7 +358,10 @@ class QueryApp:
             keep_secs=kept.keep_secs if kept else 0,
             result_timeout=min(result_timeout, config.max_result_timeout_secs),
             page_rows=page_rows, buffer_rows=buffer_rows, wait_secs=wait,
-            on_end=partial(self._query_ended, kept), observer=self.observer, durable=self.durable)
+            on_end=partial(self._query_ended, kept, session if client_side else None),
+            observer=self.observer,
+            txn_internal=self.transactions.internal if client_side else None,
+            durable=self.durable)
         self.queries.add(query)
         self.observer.started(query, r.sql)
         if kept is not None:
@@ -410,11 +422,14 @@ class QueryApp:
             log.failure("engine failed to start query {id}", Failure(error), id=query.id)
             query.fail(INTERNAL, f"internal error: {error!r}")
 
-    def _query_ended(self, kept, query: Query) -> None:
+    def _query_ended(self, kept, client_session, query: Query) -> None:
         self.queries.ended(query)
         self.observer.ended(query)
         if kept is not None:
             self.sessions.finish(kept)
+        elif client_session is not None and client_session.txn_state == "Active":
+            # the client's next request resumes it (its session names this query)
+            self.transactions.keep(query.id, query.user, client_session.transaction)
 
     # -- following a query -----------------------------------------------------------------------
 

@@ -31,8 +31,10 @@ class ServiceConfig:
     # When twice max_retained_queries hold unread results, queries unread for this long are
     # expired before their result timeout (longest idle first) so new queries can start.
     pressure_idle_secs: int = 10
-    max_sessions: int = 1000  # server-side sessions (keep_server_session_secs > 0)
-    max_keep_session_secs: int = 3600  # upper bound of keep_server_session_secs
+    # server-side sessions (keep_server_session_secs > 0); as many kept open transactions
+    max_sessions: int = 1000
+    # upper bound of keep_server_session_secs; an open transaction is kept that long
+    max_keep_session_secs: int = 3600
     max_rows_per_page: int = 100_000  # upper bound of pagination.max_rows_per_page
     default_rows_per_page: int = 10_000
     buffer_pages: int = 2  # a producer pauses once this many full pages are unread

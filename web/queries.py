@@ -59,13 +59,15 @@ class Query:
                  "error", "schema", "affect", "closed", "started", "last_access", "ended_at",
                  "buffer", "next_page", "last_page", "_engine_session",
                  "_request_session", "_keep_secs", "_session_view", "_session_sent", "_progress_snapshot",
+                 "_txn_internal",
                  "_result", "_batches", "_render", "_task", "_on_end", "sql", "_observer",
                  "_durable", "_durable_wait")
 
     def __init__(self, query_id: str, user: str, clock, *, session, request_session: dict,
                  session_id: str = "", keep_secs: int = 0, result_timeout: int = 60,
                  page_rows: int = 10000, buffer_rows: int = 20000, wait_secs: int = 1,
-                 on_end: Callable[[Query], None] | None = None, observer=None, durable=None):
+                 on_end: Callable[[Query], None] | None = None, observer=None,
+                 txn_internal: Callable[[str | None, str], str] | None = None, durable=None):
         self.id = query_id
         self.user = user
         self.clock = clock
@@ -99,6 +101,9 @@ class Query:
         # write statement ends (Succeeded is sent) only then
         self._durable = durable
         self._durable_wait: Deferred | None = None
+        # (the client's `internal`, query id) -> the answer's `internal` while the session's
+        # transaction is open (web.transactions); None for a server-side session
+        self._txn_internal = txn_internal
 
     # -- producing ---------------------------------------------------------------------------
 
@@ -209,6 +214,11 @@ class Query:
         self.state = state
         self.error = error
         self.ended_at = self.clock.seconds()
+        if state == FAILED and self._engine_session is not None:
+            # the session's open transaction fails with the statement, before the answer's
+            # session says its state (the engine does it too when the error reaches it; a long
+            # statement failing to parse in a thread, or a killed one, may not have yet)
+            self._engine_session.fail_transaction()
         self._session_view = self._current_session()
         self._release(state == FAILED)
         if self._on_end is not None:
@@ -286,7 +296,12 @@ class Query:
         s = self._engine_session
         if s is None:
             return self._session_view
-        return SessionView(s.database, dict(s.settings), self._request_session, self._keep_secs)
+        state = s.txn_state
+        internal = None
+        if state == "Active" and self._txn_internal is not None:
+            internal = self._txn_internal(self._request_session.get("internal"), self.id)
+        return SessionView(s.database, dict(s.settings), self._request_session, self._keep_secs,
+                           state, internal)
 
     @property
     def session_view(self) -> SessionView | None:

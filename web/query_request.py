@@ -91,9 +91,17 @@ def _text_list(value, name: str) -> list:
     return value
 
 
+def _txn_state(value, name: str) -> str:
+    """A session's txn_state: one of Databend's three (web.transactions reads it)."""
+    _text(value, name)
+    if value not in ("AutoCommit", "Active", "Fail"):
+        raise BadRequest(f"parse error: `{name}` must be AutoCommit, Active or Fail, not {_show(value)}")
+    return value
+
+
 # Fields of the session object the real server defines, other than database and settings
 # (which are read below): checked for their type only, then echoed back as sent.
-_SESSION_FIELDS = {"id": _text, "catalog": _text, "role": _text, "txn_state": _text,
+_SESSION_FIELDS = {"id": _text, "catalog": _text, "role": _text, "txn_state": _txn_state,
                    "internal": _text, "need_sticky": _bool, "need_keep_alive": _bool,
                    "secondary_roles": _text_list}
 

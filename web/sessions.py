@@ -73,9 +73,13 @@ class SessionStore:
         kept.expires_at = None
 
     def finish(self, kept: ServerSession) -> None:
-        """The session's query ended: keep it `keep_secs` from now."""
+        """The session's query ended: keep it `keep_secs` from now, or as long as sessions may
+        be kept while its transaction is open (or failed and not ended yet)."""
         kept.query = None
-        kept.expires_at = self.clock.seconds() + kept.keep_secs
+        keep = kept.keep_secs
+        if getattr(kept.engine_session, "transaction", None) is not None:
+            keep = max(keep, self.max_keep_secs)
+        kept.expires_at = self.clock.seconds() + keep
 
     def sweep(self) -> None:
         now = self.clock.seconds()

@@ -47,8 +47,8 @@ _LIMITS = [
                              "evicted; twice this many held at most (more: code 1067)"),
     ("pressure_idle_secs", "when twice max_retained_queries hold unread results, queries "
                            "unread this long are expired early, longest idle first"),
-    ("max_sessions", "server-side sessions at once (more: Failed, code 1067)"),
-    ("max_keep_session_secs", "upper bound of session.keep_server_session_secs"),
+    ("max_sessions", "server-side sessions at once (more: Failed, code 1067); as many open transactions"),
+    ("max_keep_session_secs", "upper bound of session.keep_server_session_secs and of an open transaction's keep"),
     ("max_rows_per_page", "upper bound of pagination.max_rows_per_page"),
     ("default_rows_per_page", "rows per page when the request does not say"),
     ("buffer_pages", "full pages a query buffers before its producer pauses"),

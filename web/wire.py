@@ -33,6 +33,8 @@ class SessionView:
     settings: dict[str, str]
     request: dict = field(default_factory=dict)  # keys the client sent, echoed verbatim
     keep_secs: int = 0
+    txn_state: str = "AutoCommit"  # the session's transaction: AutoCommit, Active or Fail
+    internal: str | None = None  # the `internal` text to send instead of the client's
 
 
 @dataclass(slots=True)
@@ -183,10 +185,12 @@ def _databend_session(view: SessionView | None) -> dict | None:
         database=view.database,
         role=view.request.get("role") or "account_admin",
         settings=view.settings,
-        txn_state=view.request.get("txn_state") or "AutoCommit",
-        need_sticky=False,
-        need_keep_alive=False,
+        txn_state=view.txn_state,
+        need_sticky=view.txn_state == "Active",  # an open transaction lives on this server
+        need_keep_alive=view.txn_state == "Active",
     )
+    if view.internal is not None:
+        echoed["internal"] = view.internal
     return echoed
 
 

@@ -129,3 +129,22 @@ def test_update_and_delete_positions():
 def test_kill_needs_a_target_and_one_id(sql):
     with pytest.raises(grammar.SqlSyntaxError, match="expecting|unexpected"):
         parse(sql)
+
+
+@pytest.mark.parametrize("sql, action", [
+    ("BEGIN", "BEGIN"), ("begin transaction;", "BEGIN"), ("COMMIT", "COMMIT"),
+    ("ROLLBACK", "ABORT"), ("abort;", "ABORT"),  # ROLLBACK is ABORT, as Databend parses it
+])
+def test_transaction_statements(sql, action):
+    assert parse(sql) == A.TransactionStatement(action)
+
+
+@pytest.mark.parametrize("sql", ["BEGIN WORK", "COMMIT TRANSACTION", "ROLLBACK TRANSACTION"])
+def test_transaction_statements_take_no_other_words(sql):
+    with pytest.raises(grammar.SqlSyntaxError, match="unexpected"):
+        parse(sql)
+
+
+def test_transaction_words_stay_names_elsewhere():
+    assert parse("SELECT begin, commit, rollback, abort FROM transaction") == select(
+        col("begin"), col("commit"), col("rollback"), col("abort"), from_=table("transaction"))

@@ -84,8 +84,11 @@ def reference_databend(a):
         session = {k: v for k, v in request.items() if k not in ("id", "keep_server_session_secs")}
         session.update(catalog=request.get("catalog") or "default", database=a.session.database,
                        role=request.get("role") or "account_admin", settings=a.session.settings,
-                       txn_state=request.get("txn_state") or "AutoCommit", need_sticky=False,
-                       need_keep_alive=False)
+                       txn_state=a.session.txn_state,
+                       need_sticky=a.session.txn_state == "Active",
+                       need_keep_alive=a.session.txn_state == "Active")
+        if a.session.internal is not None:
+            session["internal"] = a.session.internal
     affect = None
     if isinstance(a.affect, engine.UseDB):
         affect = {"type": "UseDB", "name": a.affect.name}
@@ -120,7 +123,9 @@ ANSWERS = [
                                {"database": "old", "id": "s1", "keep_server_session_secs": 9,
                                 "role": "r", "extra": [1, {"a": None}], "catalog": ""}, 30)),
     Answer("", FAILED, session_id="clïent \"id\"", error=QueryError(1067, "too many\n\"queries\""),
-           session=SessionView("d", {"k": "v"}, {"txn_state": "Active"}, 5)),
+           session=SessionView("d", {"k": "v"}, {"txn_state": "Active"}, 5, "Fail")),
+    Answer("q7", SUCCEEDED, session=SessionView("d", {}, {"internal": "{}"}, 0, "Active",
+                                                '{"last_query_ids":["q7"]}')),
     Answer("q3", FAILED, error=QueryError(1043, "canceled"), final=True, running_time_ms=12.0),
     Answer("q4", SUCCEEDED, affect=engine.UseDB("other"), session=SessionView("other", {})),
     Answer("q5", SUCCEEDED, affect=engine.ChangeSettings(("a", "b"), ("1", "2"), (False, True)),
