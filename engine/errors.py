@@ -42,6 +42,15 @@ NUMBER_ARGUMENTS_NOT_MATCH = 1028
 STORAGE_OTHER = 4000  # e.g. REPLACE: two source rows with the same key
 UNRESOLVABLE_CONFLICT = 4001  # e.g. MERGE: two source rows match one target row
 INVALID_ARGUMENT = 2004
+# users, roles and privileges (engine.users)
+ILLEGAL_GRANT = 1061
+UNKNOWN_USER = 2201
+USER_ALREADY_EXISTS = 2202
+UNKNOWN_ROLE = 2204
+INVALID_ROLE = 2206
+ROLE_ALREADY_EXISTS = 2216
+ILLEGAL_ROLE = 2217
+ILLEGAL_USER = 2218
 
 
 class EngineError(Exception):
@@ -124,7 +133,8 @@ class UnknownSession(EngineError):
 
 
 class PermissionDenied(EngineError):
-    """KILL QUERY of another user's statement by a user other than root."""
+    """A statement needing a privilege its user lacks (engine.users), or KILL QUERY of another
+    user's statement by a user other than root."""
 
     code = PERMISSION_DENIED
 

@@ -32,6 +32,7 @@ from engine.names import column_name
 from engine.planner_aggregate import AggregatePlanner
 from engine.planner_clauses import ClausePlanner, LateralPlanner
 from engine.planner_clauses import equi_pair as _equi_pair
+from engine.privileges import check_read
 from engine.recursive import RecursiveCte, WorkTable
 from engine.recursive_planner import RecursivePlanner
 from engine.scope import (
@@ -335,6 +336,8 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
                     return self.work_table_relation(cte, node)
                 return self._derived(cte.query, node.alias or cte.name, cte.columns, parent, ctes, node.pos)
             database, name = self.ctx.resolve_table_name(node.name)
+            if self.ctx.access is not None and not self.ctx.views_expanding:
+                check_read(self.ctx.access, database, name, node.pos)
             if is_virtual_database(database):
                 virtual = virtual_table(database, name, node.pos)
                 cols = virtual.columns

@@ -17,6 +17,7 @@ from engine.processes import ProcessList
 from engine.result import Progress, Result, as_engine_error
 from engine.stages import StageStore
 from engine.statements import QUERY_TYPES, run_statement
+from engine.users import UserStore
 
 QUERY_IDS_KEPT = 1000  # statement ids a session remembers for last_query_id(index)
 
@@ -38,6 +39,9 @@ class Database:
         self.stages = StageStore(self.limits.stage_bytes, self.limits.stage_file_bytes)
         # (method, user, location, expire) -> (headers JSON, URL) for PRESIGN; a server sets it
         self.presigner = None
+        # users, roles and privileges (engine.users): root, the server's configured users, and
+        # those SQL creates
+        self.users = UserStore()
 
     @property
     def databases(self):
@@ -55,6 +59,8 @@ class QueryContext:
         self.catalog = session.db.catalog
         self.database = session.database
         self.user = session.user
+        # the user's privileges (engine.users.Access), None for an administrator: nothing to check
+        self.access = session.db.users.access(session.user)
         self.session_settings = session.settings
         self.global_settings = session.db.global_settings
         self.limits = session.db.limits
@@ -103,6 +109,7 @@ class Session:
             for key, value in dict(settings or {}).items() if key.lower() in S.SETTINGS
         }
         self.user = user
+        self.role: str | None = None  # the role SET ROLE chose (engine.users.UserStore.current_role)
         self.connection_id = str(uuid.uuid4())  # connection_id()
         # ids of the session's latest statements (last_query_id()), the oldest dropped first
         self.query_ids: deque[str] = deque(maxlen=QUERY_IDS_KEPT)

@@ -9,45 +9,24 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
-import hmac
-import os
 import sys
 
 from twisted.internet.defer import Deferred, DeferredLock, succeed
 from twisted.internet.task import deferLater
 
+from engine.passwords import hash_password, is_encoded_hash, verify_password
 from web.errors import Unauthorized
+
+__all__ = ["Authenticator", "hash_password", "load_users", "verify_password"]
 
 AUTHENTICATE_FAILED = 5100
 UNKNOWN_USER = 2201
 
-_SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}
 _CACHE_LIMIT = 1024
 # After a failed password check of a user, their next check waits this long, doubling with
 # each further failure up to BACKOFF_MAX_SECS (a success resets it).
 BACKOFF_SECS = 0.25
 BACKOFF_MAX_SECS = 8.0
-
-
-def hash_password(password: str, salt: bytes | None = None) -> str:
-    salt = salt or os.urandom(16)
-    key = hashlib.scrypt(password.encode(), salt=salt, dklen=32, **_SCRYPT)
-    b64 = base64.b64encode
-    return f"scrypt${_SCRYPT['n']}${_SCRYPT['r']}${_SCRYPT['p']}${b64(salt).decode()}${b64(key).decode()}"
-
-
-def verify_password(password: str, encoded: str) -> bool:
-    try:
-        scheme, n, r, p, salt, key = encoded.split("$")
-        if scheme != "scrypt":
-            return False
-        expected = base64.b64decode(key)
-        got = hashlib.scrypt(password.encode(), salt=base64.b64decode(salt), n=int(n), r=int(r),
-                             p=int(p), dklen=len(expected))
-    except (ValueError, binascii.Error):
-        return False
-    return hmac.compare_digest(got, expected)
 
 
 def load_users(path: str) -> dict[str, str]:
@@ -59,7 +38,7 @@ def load_users(path: str) -> dict[str, str]:
             if not line or line.startswith("#"):
                 continue
             name, sep, encoded = line.partition(":")
-            if not sep or not name or not encoded.startswith("scrypt$") or encoded.count("$") != 5:
+            if not sep or not name or not is_encoded_hash(encoded):
                 raise ValueError(f"{path}:{number}: expected name:scrypt$n$r$p$salt$key")
             users[name] = encoded
     if not users:
