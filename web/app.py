@@ -118,6 +118,9 @@ class QueryApp:
         self.cooperator = cooperator
         self.config = config or ServiceConfig()
         self.auth = authenticator or Authenticator()
+        users = getattr(db, "users", None)  # the engine's users (CREATE USER) may log in too
+        if users is not None:
+            self.auth.use_sql_users(users)
         self.queries = QueryRegistry(clock, self.config.max_running_queries,
                                      self.config.max_retained_queries,
                                      self.config.max_running_queries_per_user,

@@ -1,4 +1,5 @@
-"""HTTP Basic authentication against built-in root (empty password) or a users file of hashes.
+"""HTTP Basic authentication against built-in root (empty password) or a users file of hashes,
+and the users CREATE USER made (the engine's user store, engine.users).
 
 A users file has one `name:hash` per line (`#` starts a comment). Make a line with
 `python -m web.auth NAME` (reads the password from the terminal or stdin); hashes are
@@ -49,14 +50,16 @@ def load_users(path: str) -> dict[str, str]:
 class Authenticator:
     """Checks the Authorization header of a request and names its user.
 
-    Without a users file only `root` with an empty password exists (no hashing: answered at
-    once). With one, a password is checked with scrypt (~65 ms of CPU) in a thread
+    Without a users file `root` with an empty password exists (no hashing: answered at once).
+    With one, its users do instead. Either way the users SQL created (`use_sql_users`, the
+    engine's user store) may log in too. A password is checked with scrypt (~65 ms of CPU) in a thread
     (`run_in_thread`, deferToThread by default), so `authenticate` returns a Deferred and the
     event loop keeps serving. Verifications of one user run one at a time, and each failed
     one delays that user's next by a back-off (BACKOFF_SECS, doubling to BACKOFF_MAX_SECS,
     reset by a success): guessing a password costs the server at most one hash per back-off
-    per user. Verified headers are remembered (a bounded cache; failures never are), so the
-    hash runs once per credential.
+    per user. Verified headers are remembered (a bounded cache; failures never are) with the
+    hash they matched, so the hash runs once per credential, and a dropped SQL user or a changed
+    password no longer logs in.
     """
 
     def __init__(self, users: dict[str, str] | None = None, *, clock=None,
@@ -64,10 +67,17 @@ class Authenticator:
         self._users = users
         self._clock = clock
         self._run_in_thread = run_in_thread
-        self._verified: dict[bytes, str] = {}
+        self._sql_users = None  # engine.users.UserStore, once use_sql_users is called
+        self._verified: dict[bytes, tuple[str, str | None]] = {}  # header -> (user, hash matched)
         self._failures: dict[str, int] = {}  # user -> failed verifications in a row
         self._retry_at: dict[str, float] = {}  # user -> earliest next verification
         self._locks: dict[str, DeferredLock] = {}
+
+    def use_sql_users(self, store) -> None:
+        """Let the users of `store` (engine.users.UserStore) log in, and make the users file's
+        users (or root) its bootstrap administrators."""
+        self._sql_users = store
+        store.add_bootstrap_users(dict(self._users) if self._users is not None else {"root": None})
 
     def authenticate(self, header: bytes | None) -> str | Deferred:
         """The user, or a Deferred firing with it; Unauthorized (raised or as the Deferred's
@@ -75,33 +85,43 @@ class Authenticator:
         if header is None:
             raise Unauthorized("Authentication error: no authorization header provided",
                                code=AUTHENTICATE_FAILED)
-        user = self._verified.get(header)
-        if user is not None:
-            return user
+        known = self._verified.get(header)
+        if known is not None:
+            user, encoded = known
+            if encoded is None or self._password_hash(user) == encoded:
+                return user
+            del self._verified[header]  # a dropped SQL user, or a changed password
         user, password = self._parse(header)
-        if self._users is None:
-            if user != "root":
-                raise Unauthorized(f"Authentication error: unknown user {user!r}",
-                                   code=UNKNOWN_USER)
+        if self._users is None and user == "root":
             if password != "":
                 raise Unauthorized("Authentication error: wrong password",
                                    code=AUTHENTICATE_FAILED)
-            self._remember(header, user)
+            self._remember(header, user, None)
             return user
-        encoded = self._users.get(user)
+        encoded = self._password_hash(user)
         if encoded is None:
             raise Unauthorized(f"Authentication error: unknown user {user!r}",
                                code=UNKNOWN_USER)
         lock = self._locks.setdefault(user, DeferredLock())
         d = lock.run(self._verify, user, password, encoded)
         d.addBoth(self._unlock, user, lock)
-        d.addCallback(self._verified_or_refused, header, user)
+        d.addCallback(self._verified_or_refused, header, user, encoded)
         return d
 
-    def _remember(self, header: bytes, user: str) -> None:
+    def _password_hash(self, user: str) -> str | None:
+        """The hash `user` logs in with: the users file's, else a SQL user's; None: no such user."""
+        if self._users is not None:
+            encoded = self._users.get(user)
+            if encoded is not None:
+                return encoded
+        elif user == "root":
+            return None
+        return self._sql_users.password_hash(user) if self._sql_users is not None else None
+
+    def _remember(self, header: bytes, user: str, encoded: str | None) -> None:
         if len(self._verified) >= _CACHE_LIMIT:
             self._verified.clear()
-        self._verified[header] = user
+        self._verified[header] = (user, encoded)
 
     def _now(self) -> float:
         return self._reactor().seconds()
@@ -139,10 +159,10 @@ class Authenticator:
             del self._locks[user]
         return result
 
-    def _verified_or_refused(self, ok: bool, header: bytes, user: str) -> str:
+    def _verified_or_refused(self, ok: bool, header: bytes, user: str, encoded: str) -> str:
         if not ok:
             raise Unauthorized("Authentication error: wrong password", code=AUTHENTICATE_FAILED)
-        self._remember(header, user)
+        self._remember(header, user, encoded)
         return user
 
     @staticmethod
