@@ -114,6 +114,15 @@ class Session:
         # ids of the session's latest statements (last_query_id()), the oldest dropped first
         self.query_ids: deque[str] = deque(maxlen=QUERY_IDS_KEPT)
 
+    def set_role(self, role: str, pos=None) -> None:
+        """SET ROLE (or a client's session role): InvalidRole (2206) unless the user has it."""
+        self.db.users.require_available_role(self.user, role, pos)
+        self.role = role
+
+    def current_role(self) -> str:
+        """current_role(): the role set while the user still has it, else its default role."""
+        return self.db.users.current_role(self.user, self.role)
+
     def explicit_setting(self, name: str) -> str | None:
         """The session's or else the global value of `name`; None when neither was set."""
         value = self.settings.get(name)

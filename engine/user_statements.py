@@ -11,7 +11,6 @@ from engine.errors import (
     ILLEGAL_GRANT,
     ILLEGAL_ROLE,
     ILLEGAL_USER,
-    INVALID_ROLE,
     EngineError,
     PermissionDenied,
     UnknownDatabase,
@@ -125,12 +124,7 @@ def drop_role(session, ctx, stmt: A.DropRole) -> Result:
 
 
 def set_role(session, ctx, stmt: A.SetRole) -> Result:
-    store = _store(ctx)
-    available = store.available_roles(session.user)
-    if stmt.name not in available:
-        raise EngineError(f"Invalid role {stmt.name} for current session, available: "
-                          f"{','.join(sorted(available))}", code=INVALID_ROLE, position=stmt.pos)
-    session.role = stmt.name
+    session.set_role(stmt.name, stmt.pos)
     return _result()
 
 

@@ -202,6 +202,13 @@ class UserStore:
         default = self.default_role(user)
         return default if default and default in available else PUBLIC
 
+    def require_available_role(self, user: str, role: str, pos=None) -> None:
+        """InvalidRole (2206) unless a session of `user` may SET ROLE `role`."""
+        available = self.available_roles(user)
+        if role not in available:
+            raise EngineError(f"Invalid role {role} for current session, available: "
+                              f"{','.join(sorted(available))}", code=INVALID_ROLE, position=pos)
+
     def access(self, user: str) -> Access | None:
         """What `user` may do; None for an administrator (every check passes)."""
         try:

@@ -295,6 +295,12 @@ class QueryApp:
             except engine.EngineError as e:
                 raise FailedToStart(e.code, e.message) from None
             request_session = r.session
+        role = r.session.get("role")
+        if role:  # the client's session role, as Databend sets it for each request
+            try:
+                session.set_role(role)
+            except engine.EngineError as e:
+                raise FailedToStart(e.code, e.message) from None
         if self.stopping:
             raise FailedToStart(ABORTED_QUERY, SHUTTING_DOWN)
         refusal = self.queries.refusal(user)

@@ -258,7 +258,8 @@ class Query:
         s = self._engine_session
         if s is None:
             return self._session_view
-        return SessionView(s.database, dict(s.settings), self._request_session, self._keep_secs)
+        return SessionView(s.database, dict(s.settings), self._request_session, self._keep_secs,
+                           s.current_role())
 
     @property
     def session_view(self) -> SessionView | None:

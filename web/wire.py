@@ -33,6 +33,7 @@ class SessionView:
     settings: dict[str, str]
     request: dict = field(default_factory=dict)  # keys the client sent, echoed verbatim
     keep_secs: int = 0
+    role: str | None = None  # the engine session's current role (None: the request's, else account_admin)
 
 
 @dataclass(slots=True)
@@ -181,7 +182,7 @@ def _databend_session(view: SessionView | None) -> dict | None:
     echoed.update(
         catalog=view.request.get("catalog") or "default",
         database=view.database,
-        role=view.request.get("role") or "account_admin",
+        role=view.role or view.request.get("role") or "account_admin",
         settings=view.settings,
         txn_state=view.request.get("txn_state") or "AutoCommit",
         need_sticky=False,

@@ -4,7 +4,7 @@ import base64
 
 from twisted.internet.task import Clock
 
-from tests.web.harness import Harness, run_now
+from tests.web.harness import DATABEND_HEADERS, Harness, run_now
 from web.auth import Authenticator, hash_password
 
 
@@ -57,3 +57,17 @@ def test_users_file_users_are_administrators_sql_cannot_drop():
     assert h.post("CREATE USER bob IDENTIFIED BY 'b'", auth=alice).json["state"] == "Succeeded"
     assert h.post("SELECT 1", auth=basic("bob", "b")).json["state"] == "Succeeded"
     assert h.post("SELECT 1", auth=basic("root", "")).status == 401  # not in the users file
+
+
+def test_session_role_is_the_engine_sessions_and_a_request_may_set_it():
+    h = Harness(authenticator=Authenticator(run_in_thread=run_now))
+    for sql in ("CREATE USER u IDENTIFIED BY 'pw'", "CREATE ROLE w", "GRANT ROLE w TO u"):
+        assert h.post(sql).json["state"] == "Succeeded", sql
+    databend = DATABEND_HEADERS  # the format whose answers carry the session
+    assert h.post("SELECT 1", headers=databend).json["session"]["role"] == "account_admin"
+    user = basic("u", "pw")
+    assert h.post("SELECT 1", auth=user, headers=databend).json["session"]["role"] == "public"
+    chosen = h.post("SELECT current_role()", auth=user, headers=databend, session={"role": "w"}).json
+    assert chosen["data"] == [["w"]] and chosen["session"]["role"] == "w"
+    refused = h.post("SELECT 1", auth=user, headers=databend, session={"role": "account_admin"}).json
+    assert refused["state"] == "Failed" and refused["error"]["code"] == 2206
