@@ -258,12 +258,13 @@ class ProcessList:
             return self.starting
         return process
 
-    def kill(self, query_id: str, user: str) -> None:
-        """KILL QUERY: only the statement's owner or root may stop it."""
+    def kill(self, query_id: str, user: str, any_user: bool = False) -> None:
+        """KILL QUERY: only the statement's owner or root (or, with `any_user`, the caller, an
+        administrator or a holder of SUPER) may stop it."""
         process = self.find(query_id)
         if process is None:
             raise UnknownSession(f"Not found session id {query_id}")
-        if user != process.user and user != "root":
+        if user != process.user and user != "root" and not any_user:
             raise PermissionDenied(
                 f"Permission denied: user '{user}' cannot kill query {query_id} of user "
                 f"'{process.user}' (only its owner or root may)")

@@ -144,8 +144,9 @@ def _schema_views(ctx):
 
 
 def _visible(ctx, user: str) -> bool:
-    """root sees every user's statements; anyone else only their own (their SQL may hold data)."""
-    return ctx.user == "root" or ctx.user == user
+    """Administrators (root, configured users, account_admin) see every user's statements;
+    anyone else only their own (their SQL may hold data)."""
+    return ctx.access is None or ctx.user == user
 
 
 def processes_rows(ctx):

@@ -313,3 +313,24 @@ def test_root_checks_cost_one_lookup(db):
     assert db.users.access("root") is None
     assert db.session().execute("SELECT 1") is not None
     assert db.users.access("u") is not None
+
+
+# ---------------------------------------------------------------- processes
+
+
+def test_administrators_and_super_see_and_kill_every_statement(db):
+    db.users.add_bootstrap_users({"admin": None})
+    rows(db.session(), "CREATE USER v IDENTIFIED BY 'p'")
+    for victim, killer in (("q1", "admin"), ("q2", "v")):
+        result = db.session(user="u").execute("SELECT number FROM numbers(1000000)", query_id=victim)
+        batches = result.batches()
+        next(batches)
+        assert (victim,) in rows(db.session(user="admin"), "SELECT id FROM system.processes")
+        assert (victim,) not in rows(db.session(user="v"), "SELECT id FROM system.processes")
+        if killer == "v":
+            assert error(db.session(user="v"), f"KILL QUERY '{victim}'").code == DENIED
+            rows(db.session(), "GRANT SUPER ON *.* TO v")
+        rows(db.session(user=killer), f"KILL QUERY '{victim}'")
+        with pytest.raises(engine.EngineError) as killed:
+            next(batches)
+        assert killed.value.code == 1043
