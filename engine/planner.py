@@ -337,7 +337,7 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
                 return self._derived(cte.query, node.alias or cte.name, cte.columns, parent, ctes, node.pos)
             database, name = self.ctx.resolve_table_name(node.name)
             if self.ctx.access is not None and not self.ctx.views_expanding:
-                check_read(self.ctx.access, database, name, node.pos)
+                check_read(self.ctx.access, database, name, node.pos, self.ctx.catalog)
             if is_virtual_database(database):
                 virtual = virtual_table(database, name, node.pos)
                 cols = virtual.columns

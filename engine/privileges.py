@@ -29,11 +29,16 @@ SYSTEM_TABLES_ANYONE_READS = frozenset({
 })
 
 
-def check_read(access, database: str, name: str, pos=None) -> None:
-    """SELECT on a table or view a query reads (not on what a view reads in its turn)."""
+def check_read(access, database: str, name: str, pos=None, catalog=None) -> None:
+    """SELECT on a table or view a query reads (not on what a view reads in its turn); with
+    `catalog`, a name written in another case is checked as the table's own name."""
+    if access.allows(SELECT, database, name):
+        return
     lowered = database.lower()
     if lowered == "information_schema" or (lowered == "system" and name.lower() in SYSTEM_TABLES_ANYONE_READS):
         return
+    if catalog is not None:
+        name = _stored_name(catalog, database, name) or name
     access.require(SELECT, database, name, pos)
 
 
@@ -42,16 +47,25 @@ def _table(ctx, access, parts, *privileges, pos=None) -> None:
     reports it unknown (as Databend, whose binder finds that first)."""
     database, name = ctx.resolve_table_name(parts)
     for privilege in privileges:
-        if not access.allows(privilege, database, name) and _exists(ctx, database, name):
-            access.require(privilege, database, name, pos)
+        if not access.allows(privilege, database, name):
+            stored = _stored_name(ctx.catalog, database, name)
+            if stored is not None:
+                access.require(privilege, database, stored, pos)
 
 
-def _exists(ctx, database: str, name: str) -> bool:
-    tables = ctx.catalog.databases.get(database)
+def _stored_name(catalog, database: str, name: str) -> str | None:
+    """The name of the table or view `name` (found whatever its case); None: there is none."""
+    tables = catalog.databases.get(database)
     if tables is None:
-        return False
+        return None
+    if name in tables:
+        return name
     lowered = name.lower()
-    return any(key.lower() == lowered for key in tables) or ctx.catalog.view(database, name) is not None
+    for key in tables:
+        if key.lower() == lowered:
+            return key
+    view = catalog.view(database, name)
+    return view.name if view is not None else None
 
 
 def _database(access, database: str, privilege: int, pos=None) -> None:
@@ -104,18 +118,18 @@ def _create_view(ctx, access, stmt: A.CreateView):
 def _copy_into_stage(ctx, access, stmt: A.CopyIntoStage):
     if stmt.table is not None:
         database, name = ctx.resolve_table_name(stmt.table)
-        check_read(access, database, name, stmt.pos)
+        check_read(access, database, name, stmt.pos, ctx.catalog)
 
 
 def _describe(ctx, access, stmt: A.Describe):
     database, name = ctx.resolve_table_name(stmt.table)
-    check_read(access, database, name, stmt.pos)
+    check_read(access, database, name, stmt.pos, ctx.catalog)
 
 
 def _show(ctx, access, stmt: A.Show):
     if stmt.table is not None:  # SHOW CREATE TABLE / VIEW, SHOW COLUMNS
         database, name = ctx.resolve_table_name(stmt.table)
-        check_read(access, stmt.database or database, name, stmt.pos)
+        check_read(access, stmt.database or database, name, stmt.pos, ctx.catalog)
 
 
 def _set_variable(ctx, access, stmt: A.SetVariable):

@@ -334,3 +334,13 @@ def test_administrators_and_super_see_and_kill_every_statement(db):
         with pytest.raises(engine.EngineError) as killed:
             next(batches)
         assert killed.value.code == 1043
+
+
+def test_a_table_named_in_another_case_is_checked_by_its_own_name(db):
+    root, user = db.session(), db.session(user="u")
+    rows(root, 'CREATE TABLE "Mixed" (a INT)')
+    rows(root, "GRANT SELECT, INSERT ON default.Mixed TO u")  # a plain name reads as lower case
+    assert db.users.users["u"]["grants"] == {("default", "Mixed"): (1 << 2) | (1 << 3)}
+    rows(user, "INSERT INTO mixed VALUES (1)")
+    assert rows(user, "SELECT a FROM MIXED") == [(1,)]
+    assert "'default'.'default'.'Mixed'" in error(user, "DELETE FROM mixed").message
