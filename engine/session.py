@@ -120,8 +120,12 @@ class Session:
         self.role = role
 
     def current_role(self) -> str:
-        """current_role(): the role set while the user still has it, else its default role."""
-        return self.db.users.current_role(self.user, self.role)
+        """current_role(): the role set while the user still has it (then public, for good, as
+        Databend resets it), else the user's default role."""
+        role = self.db.users.current_role(self.user, self.role)
+        if self.role is not None and role != self.role:
+            self.role = role
+        return role
 
     def explicit_setting(self, name: str) -> str | None:
         """The session's or else the global value of `name`; None when neither was set."""

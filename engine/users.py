@@ -194,11 +194,11 @@ class UserStore:
         return (record or {}).get("default_role") or ""
 
     def current_role(self, user: str, chosen: str | None) -> str:
-        """The session's role: the one SET ROLE chose while it stays available, else the
-        user's default role when available, else public."""
+        """The session's role: the one SET ROLE chose (public once it is no longer available),
+        else the user's default role when available, else public."""
         available = self.available_roles(user)
-        if chosen is not None and chosen in available:
-            return chosen
+        if chosen is not None:
+            return chosen if chosen in available else PUBLIC
         default = self.default_role(user)
         return default if default and default in available else PUBLIC
 
