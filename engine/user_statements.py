@@ -91,7 +91,7 @@ def create_user(session, ctx, stmt: A.CreateUser) -> Result:
     if stmt.if_not_exists and name in store.users:
         return _result()  # no hashing for nothing
     store.create_user(name, stmt.auth_type, hash_password(stmt.password), stmt.default_role or "",
-                      stmt.if_not_exists, stmt.or_replace, stmt.pos)
+                      stmt.if_not_exists, stmt.or_replace, stmt.pos, disabled=bool(stmt.disabled))
     return _result()
 
 
@@ -104,6 +104,8 @@ def alter_user(session, ctx, stmt: A.AlterUser) -> Result:
         changes.update(auth_type=stmt.auth_type, password=hash_password(stmt.password))
     if stmt.default_role is not None:
         changes["default_role"] = stmt.default_role
+    if stmt.disabled is not None:
+        changes["disabled"] = stmt.disabled
     store.alter_user(stmt.name, stmt.pos, **changes)
     return _result()
 
@@ -188,7 +190,7 @@ def users_rows(ctx) -> list[tuple]:
     store = _store(ctx)
     rows = []
     for name, u in sorted(store.users.items()):
-        rows.append((name, "%", u["auth_type"], u["default_role"], "NO", False, ", ".join(sorted(u["roles"])),
+        rows.append((name, "%", u["auth_type"], u["default_role"], "NO", u["disabled"], ", ".join(sorted(u["roles"])),
                      None, None, None, _timestamp(u["created_on"]), _timestamp(u["update_on"])))
     for name, encoded in sorted(store.bootstrap.items()):
         rows.append((name, "%", "no_password" if encoded is None else "sha256_password", ACCOUNT_ADMIN, "YES",

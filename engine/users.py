@@ -160,6 +160,11 @@ class UserStore:
         record = self.users.get(user)
         return record["password"] if record is not None else None
 
+    def is_disabled(self, user: str) -> bool:
+        """Whether the SQL user `user` may not log in (DISABLED = true)."""
+        record = self.users.get(user)
+        return record is not None and record["disabled"]
+
     # ------------------------------------------------------------ roles of a user
 
     def related_roles(self, names) -> set[str]:
@@ -251,7 +256,8 @@ class UserStore:
         return record
 
     def create_user(self, name: str, auth_type: str, password_hash: str, default_role: str,
-                    if_not_exists: bool = False, or_replace: bool = False, pos=None) -> None:
+                    if_not_exists: bool = False, or_replace: bool = False, pos=None,
+                    disabled: bool = False) -> None:
         if name in self.bootstrap:
             raise EngineError(f"Same name with configured user `{name}`", code=USER_ALREADY_EXISTS,
                               position=pos)
@@ -261,11 +267,11 @@ class UserStore:
             raise EngineError(f"User {identity(name)} already exists.", code=USER_ALREADY_EXISTS,
                               position=pos)
         self.users[name] = _new_principal(self._now(), auth_type=auth_type, password=password_hash,
-                                          default_role=default_role)
+                                          default_role=default_role, disabled=disabled)
         self.changed()
 
     def alter_user(self, name: str, pos=None, **changes) -> None:
-        """Set a user's password (auth_type, password) and/or default_role."""
+        """Set a user's password (auth_type, password), default_role and/or disabled."""
         self.check_not_bootstrap(name, pos)
         record = self.user(name, pos)
         record.update(changes)
@@ -347,7 +353,7 @@ class UserStore:
         return {
             "users": [
                 {"name": name, "auth_type": u["auth_type"], "password": u["password"],
-                 "default_role": u["default_role"], "roles": sorted(u["roles"]),
+                 "default_role": u["default_role"], "disabled": u["disabled"], "roles": sorted(u["roles"]),
                  "grants": _grants_list(u["grants"]), "created_on": u["created_on"],
                  "update_on": u["update_on"]}
                 for name, u in sorted(self.users.items())
@@ -363,7 +369,8 @@ class UserStore:
         """Replace the SQL-made state by a snapshot's (the bootstrap users stay)."""
         self.users = {
             u["name"]: {"auth_type": u["auth_type"], "password": u["password"],
-                        "default_role": u["default_role"], "roles": set(u["roles"]),
+                        "default_role": u["default_role"], "disabled": bool(u.get("disabled", False)),
+                        "roles": set(u["roles"]),
                         "grants": _grants_dict(u["grants"]), "created_on": u["created_on"],
                         "update_on": u["update_on"]}
             for u in data.get("users", ())

@@ -14,7 +14,7 @@ __all__ = ["CreateUser", "AlterUser", "DropUser", "CreateRole", "DropRole", "Gra
 @dataclass(frozen=True, slots=True)
 class CreateUser(Node):
     """CREATE [OR REPLACE] USER [IF NOT EXISTS] u IDENTIFIED [WITH auth_type] BY 'password'
-    [WITH DEFAULT_ROLE = 'r']."""
+    [WITH DEFAULT_ROLE = 'r', DISABLED = true|false]."""
 
     name: str
     auth_type: str
@@ -22,17 +22,20 @@ class CreateUser(Node):
     default_role: str | None = None
     if_not_exists: bool = False
     or_replace: bool = False
+    disabled: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class AlterUser(Node):
-    """ALTER USER u IDENTIFIED [WITH auth_type] BY 'password' [WITH DEFAULT_ROLE = 'r'], or
-    ALTER USER u WITH DEFAULT_ROLE = 'r' (password None)."""
+    """ALTER USER u IDENTIFIED [WITH auth_type] BY 'password' [WITH options], or ALTER USER u
+    WITH options (password None); options DEFAULT_ROLE = 'r', DISABLED = true|false (None: as
+    they were)."""
 
     name: str
     auth_type: str | None = None
     password: str | None = None
     default_role: str | None = None
+    disabled: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)

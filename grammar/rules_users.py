@@ -37,23 +37,30 @@ class UserRules(Transformer):
                                           + " or ".join(AUTH_TYPES), pos_of(auth_type), len(auth_type))
         return kind, unescape_string(password.value)
 
-    def with_default_role(self, role):
-        return str(role.value)
+    def user_options(self, *options):
+        """{'default_role': ..., 'disabled': ...}: the options given (a later one wins)."""
+        return dict(options)
 
-    def create_user(self, or_replace, if_not_exists, name, identified, default_role):
+    def default_role_option(self, role):
+        return "default_role", str(role.value)
+
+    def disabled_option(self, value):
+        return "disabled", value.value.lower() == "true"
+
+    def create_user(self, or_replace, if_not_exists, name, identified, options):
         if or_replace and if_not_exists:
             raise SemanticSyntaxError("option IF NOT EXISTS and OR REPLACE are incompatible.",
                                       pos_of(name), len(name.value))
         auth_type, password = identified
-        return ast.CreateUser(str(name.value), auth_type, password, default_role, bool(if_not_exists),
-                              bool(or_replace), pos=pos_of(name))
+        return ast.CreateUser(str(name.value), auth_type, password, if_not_exists=bool(if_not_exists),
+                              or_replace=bool(or_replace), **(options or {}), pos=pos_of(name))
 
-    def alter_user_password(self, name, identified, default_role):
+    def alter_user_password(self, name, identified, options):
         auth_type, password = identified
-        return ast.AlterUser(str(name.value), auth_type, password, default_role, pos=pos_of(name))
+        return ast.AlterUser(str(name.value), auth_type, password, **(options or {}), pos=pos_of(name))
 
-    def alter_user_default_role(self, name, default_role):
-        return ast.AlterUser(str(name.value), default_role=default_role, pos=pos_of(name))
+    def alter_user_options(self, name, options):
+        return ast.AlterUser(str(name.value), **options, pos=pos_of(name))
 
     def drop_user(self, if_exists, name):
         return ast.DropUser(str(name.value), bool(if_exists), pos=pos_of(name))

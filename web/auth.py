@@ -88,9 +88,9 @@ class Authenticator:
         known = self._verified.get(header)
         if known is not None:
             user, encoded = known
-            if encoded is None or self._password_hash(user) == encoded:
+            if encoded is None or (self._password_hash(user) == encoded and not self._disabled(user)):
                 return user
-            del self._verified[header]  # a dropped SQL user, or a changed password
+            del self._verified[header]  # a dropped or disabled SQL user, or a changed password
         user, password = self._parse(header)
         if self._users is None and user == "root":
             if password != "":
@@ -102,6 +102,9 @@ class Authenticator:
         if encoded is None:
             raise Unauthorized(f"Authentication error: unknown user {user!r}",
                                code=UNKNOWN_USER)
+        if self._disabled(user):
+            raise Unauthorized(f"AuthenticateFailure: user {user} is disabled. Not allowed to login",
+                               code=AUTHENTICATE_FAILED)
         lock = self._locks.setdefault(user, DeferredLock())
         d = lock.run(self._verify, user, password, encoded)
         d.addBoth(self._unlock, user, lock)
@@ -117,6 +120,12 @@ class Authenticator:
         elif user == "root":
             return None
         return self._sql_users.password_hash(user) if self._sql_users is not None else None
+
+    def _disabled(self, user: str) -> bool:
+        """A SQL user made with DISABLED = true (users-file users never are)."""
+        if self._users is not None and user in self._users:
+            return False
+        return self._sql_users is not None and self._sql_users.is_disabled(user)
 
     def _remember(self, header: bytes, user: str, encoded: str | None) -> None:
         if len(self._verified) >= _CACHE_LIMIT:

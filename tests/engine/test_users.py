@@ -114,6 +114,16 @@ def test_show_users_and_system_users(db):
     assert same is False  # the grants changed it
 
 
+def test_disabled_users(db):
+    root = db.session()
+    rows(root, "CREATE USER IF NOT EXISTS 'off' IDENTIFIED BY 'p' WITH DISABLED = true, DEFAULT_ROLE = 'r'")
+    assert db.users.is_disabled("off") and db.users.users["off"]["default_role"] == "r"
+    assert rows(root, "SELECT name, disabled FROM system.users WHERE name IN ('off', 'u') ORDER BY name") == [
+        ("off", True), ("u", False)]
+    rows(root, "ALTER USER off WITH DISABLED = false")
+    assert not db.users.is_disabled("off")
+
+
 # ---------------------------------------------------------------- roles
 
 

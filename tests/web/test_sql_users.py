@@ -46,6 +46,17 @@ def test_changed_password_and_dropped_user_no_longer_log_in():
     assert gone.status == 401 and b"unknown user 'u'" in gone.body
 
 
+def test_a_disabled_user_cannot_log_in():
+    h = Harness(authenticator=Authenticator(run_in_thread=run_now))
+    assert h.post("CREATE USER u IDENTIFIED BY 'pw'").json["state"] == "Succeeded"
+    assert h.post("SELECT 1", auth=basic("u", "pw")).json["state"] == "Succeeded"
+    assert h.post("ALTER USER u WITH DISABLED = true").json["state"] == "Succeeded"
+    refused = h.post("SELECT 1", auth=basic("u", "pw"))
+    assert refused.status == 401 and b"user u is disabled. Not allowed to login" in refused.body
+    assert h.post("ALTER USER u WITH DISABLED = false").json["state"] == "Succeeded"
+    assert h.post("SELECT 1", auth=basic("u", "pw")).json["state"] == "Succeeded"
+
+
 def test_users_file_users_are_administrators_sql_cannot_drop():
     h = Harness(authenticator=Authenticator({"alice": hash_password("a")}, run_in_thread=run_now))
     alice = basic("alice", "a")
