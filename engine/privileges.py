@@ -137,12 +137,18 @@ def _set_variable(ctx, access, stmt: A.SetVariable):
         access.require(SUPER, pos=stmt.pos)
 
 
+def _create_database(ctx, access, stmt: A.CreateDatabase):
+    """CREATE DATABASE: CREATE on *.* through the current role alone, as Databend checks it."""
+    session = ctx.session
+    session.db.users.current_role_access(session.user, session.current_role()).require(CREATE, pos=stmt.pos)
+
+
 def _needs_grant(ctx, access, stmt):
     access.require(GRANT, pos=stmt.pos)
 
 
 _CHECKS = {
-    A.CreateDatabase: lambda ctx, access, stmt: access.require(CREATE, pos=stmt.pos),
+    A.CreateDatabase: _create_database,
     A.DropDatabase: lambda ctx, access, stmt: _database(access, stmt.name, DROP, stmt.pos),
     A.CreateTable: _create_table,
     A.DropTable: lambda ctx, access, stmt: _table(ctx, access, stmt.name, DROP, pos=stmt.pos),

@@ -214,6 +214,20 @@ class UserStore:
             raise EngineError(f"Invalid role {role} for current session, available: "
                               f"{','.join(sorted(available))}", code=INVALID_ROLE, position=pos)
 
+    def current_role_access(self, user: str, role: str) -> Access:
+        """The privileges of `user` through its own grants and its current `role` only (with the
+        roles that role holds), for the checks Databend makes on the current role alone."""
+        roles = self.related_roles([role])
+        grants: dict = {GLOBAL: GLOBAL_PRIVILEGES} if ACCOUNT_ADMIN in roles else {}
+        record = self.users.get(user)
+        sources = [self.roles[r]["grants"] for r in roles]
+        if record is not None:
+            sources.append(record["grants"])
+        for source in sources:
+            for key, mask in source.items():
+                grants[key] = grants.get(key, 0) | mask
+        return Access(user, [role], grants)
+
     def access(self, user: str) -> Access | None:
         """What `user` may do; None for an administrator (every check passes)."""
         try:

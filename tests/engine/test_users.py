@@ -354,3 +354,16 @@ def test_a_table_named_in_another_case_is_checked_by_its_own_name(db):
     rows(user, "INSERT INTO mixed VALUES (1)")
     assert rows(user, "SELECT a FROM MIXED") == [(1,)]
     assert "'default'.'default'.'Mixed'" in error(user, "DELETE FROM mixed").message
+
+
+def test_create_database_is_checked_against_the_current_role(db):
+    root, user = db.session(), db.session(user="u")
+    rows(root, "CREATE ROLE creator")
+    rows(root, "GRANT CREATE ON *.* TO ROLE creator")
+    rows(root, "GRANT ROLE creator TO u")
+    e = error(user, "CREATE DATABASE e")  # the current role is public
+    assert e.message.startswith("Permission denied: privilege [Create] is required on *.* for user 'u'@'%' "
+                                "with roles [public]. Note:")
+    rows(user, "SET ROLE creator")
+    rows(user, "CREATE DATABASE e")
+    assert "e" in db.catalog.databases
