@@ -7,7 +7,8 @@ role holds grants and other roles. `account_admin` (every privilege, and every r
 users) have account_admin and cannot be dropped or altered by SQL.
 
 `snapshot()` is a JSON-serialisable dict of everything SQL changed; `restore(data)` rebuilds
-exactly that state. `access(user)` answers the privilege checks of a statement (None for an
+exactly that state (`version` counts the changes, so an unchanged store need not be
+snapshotted again). `access(user)` answers the privilege checks of a statement (None for an
 administrator: nothing to check), from a cache cleared by every change.
 """
 
@@ -130,6 +131,8 @@ class UserStore:
         self.users: dict[str, dict] = {}
         self.roles: dict[str, dict] = {}
         self._access: dict[str, Access | None] = {}
+        # counts the changes: a snapshot need not be taken again while it stays the same
+        self.version = 0
         self._add_builtin_roles()
 
     def _now(self) -> int:
@@ -144,6 +147,7 @@ class UserStore:
 
     def changed(self) -> None:
         self._access.clear()
+        self.version += 1
 
     # ------------------------------------------------------------ bootstrap users
 

@@ -367,3 +367,12 @@ def test_create_database_is_checked_against_the_current_role(db):
     rows(user, "SET ROLE creator")
     rows(user, "CREATE DATABASE e")
     assert "e" in db.catalog.databases
+
+
+def test_version_counts_changes_only(db):
+    before = db.users.version
+    rows(db.session(), "SELECT 1")
+    rows(db.session(), "SHOW GRANTS FOR u")
+    assert db.users.version == before
+    rows(db.session(), "CREATE ROLE r")
+    assert db.users.version > before
