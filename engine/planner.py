@@ -316,8 +316,15 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
         rels.append(self._relation(node, parent, ctes))
 
     def table_relation(self, ref: A.TableRef) -> Rel:
-        """One stored table as a FROM item (its scan reads the snapshot taken now)."""
-        return self._relation(ref, None, {})
+        """The stored table an UPDATE, DELETE or MERGE writes, as a FROM item (its scan reads
+        the snapshot taken now). Its write privilege was checked (engine.privileges), not
+        SELECT, as Databend checks a mutation's target."""
+        ctx = self.ctx
+        access, ctx.access = ctx.access, None
+        try:
+            return self._relation(ref, None, {})
+        finally:
+            ctx.access = access
 
     def bind_where(self, node, scope: Scope) -> Expr:
         """A WHERE condition over `scope` as a Boolean (no aggregates allowed); SELECT, UPDATE

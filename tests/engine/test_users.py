@@ -376,3 +376,17 @@ def test_version_counts_changes_only(db):
     assert db.users.version == before
     rows(db.session(), "CREATE ROLE r")
     assert db.users.version > before
+
+
+def test_a_mutation_needs_its_privilege_on_the_target_and_select_on_what_it_reads(db):
+    root, user = db.session(), db.session(user="u")
+    rows(root, "GRANT UPDATE, DELETE, INSERT ON t TO u")  # no SELECT on t: Databend asks none
+    assert rows(user, "DELETE FROM t WHERE a = 1") == [(1,)]
+    assert rows(user, "UPDATE t SET a = 20 WHERE a = 2") == [(1,)]
+    rows(root, "INSERT INTO d.x VALUES (20)")
+    for sql in ("DELETE FROM t WHERE a IN (SELECT b FROM d.x)", "UPDATE t SET a = 0 FROM d.x WHERE a = b",
+                "MERGE INTO t USING d.x ON a = b WHEN MATCHED THEN DELETE"):
+        assert "'default'.'d'.'x'" in error(user, sql).message, sql
+    rows(root, "GRANT SELECT ON d.* TO u")
+    assert rows(user, "MERGE INTO t USING d.x ON a = b WHEN MATCHED THEN DELETE") == [(1,)]
+    assert rows(root, "SELECT count(*) FROM t") == [(0,)]
