@@ -10,6 +10,7 @@ import binascii
 import hashlib
 import hmac
 import os
+import re
 
 SCRYPT_PARAMETERS = {"n": 2 ** 14, "r": 8, "p": 1}
 
@@ -38,3 +39,18 @@ def verify_password(password: str, encoded: str) -> bool:
 def is_encoded_hash(encoded: str) -> bool:
     """Whether `encoded` has the shape of a hash from hash_password."""
     return encoded.startswith("scrypt$") and encoded.count("$") == 5
+
+
+# IDENTIFIED [WITH auth_type] BY '<password>' in CREATE / ALTER USER
+_PASSWORD_CLAUSE = re.compile(r"(\bIDENTIFIED\b(?:\s+WITH\s+\w+)?\s+BY\s+)'(?:[^'\\]|''|\\.)*'",
+                              re.IGNORECASE | re.DOTALL)
+
+
+def redact_passwords(sql: str) -> str:
+    """`sql` with the password of a CREATE / ALTER USER shown as '******' (what the process
+    list, the query log and the server's log keep); other statements are returned as they are,
+    at the cost of one prefix test."""
+    head = sql[:256].lstrip()[:6].lower()
+    if not (head.startswith("create") or head.startswith("alter")):
+        return sql
+    return _PASSWORD_CLAUSE.sub(r"\1'******'", sql)

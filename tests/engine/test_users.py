@@ -390,3 +390,13 @@ def test_a_mutation_needs_its_privilege_on_the_target_and_select_on_what_it_read
     rows(root, "GRANT SELECT ON d.* TO u")
     assert rows(user, "MERGE INTO t USING d.x ON a = b WHEN MATCHED THEN DELETE") == [(1,)]
     assert rows(root, "SELECT count(*) FROM t") == [(0,)]
+
+
+def test_passwords_stay_out_of_the_process_list_and_the_query_log(db):
+    root = db.session()
+    rows(root, "CREATE USER IF NOT EXISTS w IDENTIFIED WITH sha256_password BY 'hunter2'")
+    rows(root, "ALTER USER w IDENTIFIED BY 'hunter3'")
+    texts = [text for (text,) in rows(root, "SELECT query_text FROM system.query_log")]
+    assert "CREATE USER IF NOT EXISTS w IDENTIFIED WITH sha256_password BY '******'" in texts
+    assert "ALTER USER w IDENTIFIED BY '******'" in texts
+    assert not any("hunter" in text for text in texts)
