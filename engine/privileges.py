@@ -68,8 +68,11 @@ def _stored_name(catalog, database: str, name: str) -> str | None:
     return view.name if view is not None else None
 
 
-def _database(access, database: str, privilege: int, pos=None) -> None:
-    access.require(privilege, database, None, pos)
+def _database(ctx, access, database: str, privilege: int, pos=None) -> None:
+    """A privilege on a database; one that does not exist is left to the statement (unknown
+    database, or nothing to do for IF EXISTS), as Databend."""
+    if not access.allows(privilege, database) and database in ctx.catalog.databases:
+        access.require(privilege, database, None, pos)
 
 
 def check_statement(ctx, stmt) -> None:
@@ -83,7 +86,7 @@ def check_statement(ctx, stmt) -> None:
 
 def _create_table(ctx, access, stmt: A.CreateTable):
     database, _ = ctx.resolve_table_name(stmt.name)
-    _database(access, database, CREATE, stmt.pos)
+    _database(ctx, access, database, CREATE, stmt.pos)
     if stmt.like is not None:
         _table(ctx, access, stmt.like, SELECT, pos=stmt.pos)
 
@@ -106,13 +109,13 @@ def _alter_table(ctx, access, stmt: A.AlterTable):
 def _rename_table(ctx, access, stmt: A.RenameTable):
     _table(ctx, access, stmt.name, ALTER, DROP, pos=stmt.pos)
     database, _ = ctx.resolve_table_name(stmt.new_name)
-    _database(access, database, CREATE, stmt.pos)
+    _database(ctx, access, database, CREATE, stmt.pos)
 
 
 def _create_view(ctx, access, stmt: A.CreateView):
     if stmt.alter:
         database, _ = ctx.resolve_table_name(stmt.name)
-        _database(access, database, ALTER, stmt.pos)
+        _database(ctx, access, database, ALTER, stmt.pos)
 
 
 def _copy_into_stage(ctx, access, stmt: A.CopyIntoStage):
@@ -149,11 +152,11 @@ def _needs_grant(ctx, access, stmt):
 
 _CHECKS = {
     A.CreateDatabase: _create_database,
-    A.DropDatabase: lambda ctx, access, stmt: _database(access, stmt.name, DROP, stmt.pos),
+    A.DropDatabase: lambda ctx, access, stmt: _database(ctx, access, stmt.name, DROP, stmt.pos),
     A.CreateTable: _create_table,
     A.DropTable: lambda ctx, access, stmt: _table(ctx, access, stmt.name, DROP, pos=stmt.pos),
     A.TruncateTable: lambda ctx, access, stmt: _table(ctx, access, stmt.name, DELETE, pos=stmt.pos),
-    A.UndropTable: lambda ctx, access, stmt: _database(access, ctx.resolve_table_name(stmt.name)[0],
+    A.UndropTable: lambda ctx, access, stmt: _database(ctx, access, ctx.resolve_table_name(stmt.name)[0],
                                                        DROP, stmt.pos),
     A.Insert: _insert,
     A.InsertMulti: _insert_multi,
@@ -166,7 +169,7 @@ _CHECKS = {
     A.AlterTable: _alter_table,
     A.RenameTable: _rename_table,
     A.CreateView: _create_view,
-    A.DropView: lambda ctx, access, stmt: _database(access, ctx.resolve_table_name(stmt.name)[0], DROP,
+    A.DropView: lambda ctx, access, stmt: _database(ctx, access, ctx.resolve_table_name(stmt.name)[0], DROP,
                                                     stmt.pos),
     A.Describe: _describe,
     A.Show: _show,

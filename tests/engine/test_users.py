@@ -400,3 +400,10 @@ def test_passwords_stay_out_of_the_process_list_and_the_query_log(db):
     assert "CREATE USER IF NOT EXISTS w IDENTIFIED WITH sha256_password BY '******'" in texts
     assert "ALTER USER w IDENTIFIED BY '******'" in texts
     assert not any("hunter" in text for text in texts)
+
+
+def test_an_unknown_database_is_reported_before_a_missing_privilege(db):
+    user = db.session(user="u")
+    assert error(user, "CREATE TABLE nodb.t (a INT)").code == 1003
+    rows(user, "DROP DATABASE IF EXISTS nodb")
+    assert error(user, "DROP DATABASE d").code == DENIED
