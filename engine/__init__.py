@@ -29,6 +29,10 @@ This is the contract web/ relies on (see ARCHITECTURE.md section 2):
   ROLLBACK, engine.transactions); `session.transaction` is the open transaction, which a server
   may move to another session with `set_transaction(transaction)`; `fail_transaction()` fails
   it (a statement failed outside the engine).
+- `db.users` (engine.users.UserStore) holds users, roles and grants: `add_bootstrap_users({name:
+  hash})` names administrators SQL cannot drop (root always is), `password_hash(user)` serves
+  logins, `snapshot()` / `restore(data)` give and rebuild the SQL-made state as JSON data; a
+  session's `user` and `role` (SET ROLE) decide what its statements may do (1063 otherwise).
 - `db.stages` (engine.stages.StageStore) holds uploaded files: `put(user, parse_location(
   "@~/path"), data)`; `session.execute("INSERT INTO t VALUES", attachment=StageAttachment(
   "@~/path", file_format_options, copy_options))` loads one (engine.stage_load).

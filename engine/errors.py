@@ -46,6 +46,15 @@ TRANSACTION_TIMEOUT = 4003  # an HTTP session's open transaction is gone from th
 SESSION_LOST = 5111  # an HTTP session's transaction lives on another server
 INVALID_SESSION_STATE = 5112  # an HTTP session says Active but not where its transaction is
 INVALID_ARGUMENT = 2004
+# users, roles and privileges (engine.users)
+ILLEGAL_GRANT = 1061
+UNKNOWN_USER = 2201
+USER_ALREADY_EXISTS = 2202
+UNKNOWN_ROLE = 2204
+INVALID_ROLE = 2206
+ROLE_ALREADY_EXISTS = 2216
+ILLEGAL_ROLE = 2217
+ILLEGAL_USER = 2218
 
 
 class EngineError(Exception):
@@ -128,7 +137,8 @@ class UnknownSession(EngineError):
 
 
 class PermissionDenied(EngineError):
-    """KILL QUERY of another user's statement by a user other than root."""
+    """A statement needing a privilege its user lacks (engine.users), or KILL QUERY of another
+    user's statement by a user other than root."""
 
     code = PERMISSION_DENIED
 

@@ -32,6 +32,7 @@ from engine.names import column_name
 from engine.planner_aggregate import AggregatePlanner
 from engine.planner_clauses import ClausePlanner, LateralPlanner
 from engine.planner_clauses import equi_pair as _equi_pair
+from engine.privileges import check_read
 from engine.recursive import RecursiveCte, WorkTable
 from engine.recursive_planner import RecursivePlanner
 from engine.scope import (
@@ -315,8 +316,15 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
         rels.append(self._relation(node, parent, ctes))
 
     def table_relation(self, ref: A.TableRef) -> Rel:
-        """One stored table as a FROM item (its scan reads the snapshot taken now)."""
-        return self._relation(ref, None, {})
+        """The stored table an UPDATE, DELETE or MERGE writes, as a FROM item (its scan reads
+        the snapshot taken now). Its write privilege was checked (engine.privileges), not
+        SELECT, as Databend checks a mutation's target."""
+        ctx = self.ctx
+        access, ctx.access = ctx.access, None
+        try:
+            return self._relation(ref, None, {})
+        finally:
+            ctx.access = access
 
     def bind_where(self, node, scope: Scope) -> Expr:
         """A WHERE condition over `scope` as a Boolean (no aggregates allowed); SELECT, UPDATE
@@ -335,6 +343,8 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
                     return self.work_table_relation(cte, node)
                 return self._derived(cte.query, node.alias or cte.name, cte.columns, parent, ctes, node.pos)
             database, name = self.ctx.resolve_table_name(node.name)
+            if self.ctx.access is not None and not self.ctx.views_expanding:
+                check_read(self.ctx.access, database, name, node.pos, self.ctx.catalog)
             if is_virtual_database(database):
                 virtual = virtual_table(database, name, node.pos)
                 cols = virtual.columns

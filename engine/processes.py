@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from engine.errors import ABORTED_QUERY, AbortedQuery, EngineError, PermissionDenied, UnknownSession
+from engine.passwords import redact_passwords
 from grammar import ast as A
 
 # Databend's message for a killed query
@@ -173,6 +174,7 @@ class ProcessList:
     def start(self, session, sql: str, query_id: str | None) -> Process:
         """Register a statement of `session` as running (an id is generated when None)."""
         query_id = query_id or f"{self._id_prefix}{next(self._id_counter):012x}"
+        sql = redact_passwords(sql)  # CREATE / ALTER USER: no password in the list or the log
         if len(sql) > self.sql_chars:
             sql = self._kept(sql)
         process = Process(query_id, session.user, session.database, sql, self.now(), self.clock(),
@@ -258,12 +260,13 @@ class ProcessList:
             return self.starting
         return process
 
-    def kill(self, query_id: str, user: str) -> None:
-        """KILL QUERY: only the statement's owner or root may stop it."""
+    def kill(self, query_id: str, user: str, any_user: bool = False) -> None:
+        """KILL QUERY: only the statement's owner or root (or, with `any_user`, the caller, an
+        administrator or a holder of SUPER) may stop it."""
         process = self.find(query_id)
         if process is None:
             raise UnknownSession(f"Not found session id {query_id}")
-        if user != process.user and user != "root":
+        if user != process.user and user != "root" and not any_user:
             raise PermissionDenied(
                 f"Permission denied: user '{user}' cannot kill query {query_id} of user "
                 f"'{process.user}' (only its owner or root may)")

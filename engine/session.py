@@ -19,6 +19,7 @@ from engine.result import Progress, Result, as_engine_error
 from engine.stages import StageStore
 from engine.statements import QUERY_TYPES, run_statement
 from engine.transactions import before_statement, statement_catalog, txn_state
+from engine.users import UserStore
 from grammar import ast as A
 
 # Statements that change rows only, never definitions (a table they create is seen by the
@@ -46,6 +47,9 @@ class Database:
         self.stages = StageStore(self.limits.stage_bytes, self.limits.stage_file_bytes)
         # (method, user, location, expire) -> (headers JSON, URL) for PRESIGN; a server sets it
         self.presigner = None
+        # users, roles and privileges (engine.users): root, the server's configured users, and
+        # those SQL creates
+        self.users = UserStore()
         # With a data directory every change is logged (engine.durability); a write statement's
         # Result then ends only once its record is on disk, unless `wait_durable` is False (a
         # server waits without blocking, through `durable_after`).
@@ -102,6 +106,8 @@ class QueryContext:
         self.catalog = statement_catalog(session)
         self.database = session.database
         self.user = session.user
+        # the user's privileges (engine.users.Access), None for an administrator: nothing to check
+        self.access = session.db.users.access(session.user)
         self.session_settings = session.settings
         self.global_settings = session.db.global_settings
         self.limits = session.db.limits
@@ -150,6 +156,7 @@ class Session:
             for key, value in dict(settings or {}).items() if key.lower() in S.SETTINGS
         }
         self.user = user
+        self.role: str | None = None  # the role SET ROLE chose (engine.users.UserStore.current_role)
         self.connection_id = str(uuid.uuid4())  # connection_id()
         # ids of the session's latest statements (last_query_id()), the oldest dropped first
         self.query_ids: deque[str] = deque(maxlen=QUERY_IDS_KEPT)
@@ -170,6 +177,19 @@ class Session:
         """A statement of the session failed (here or in a server): an open transaction fails."""
         if self.transaction is not None:
             self.transaction.fail()
+
+    def set_role(self, role: str, pos=None) -> None:
+        """SET ROLE (or a client's session role): InvalidRole (2206) unless the user has it."""
+        self.db.users.require_available_role(self.user, role, pos)
+        self.role = role
+
+    def current_role(self) -> str:
+        """current_role(): the role set while the user still has it (then public, for good, as
+        Databend resets it), else the user's default role."""
+        role = self.db.users.current_role(self.user, self.role)
+        if self.role is not None and role != self.role:
+            self.role = role
+        return role
 
     def explicit_setting(self, name: str) -> str | None:
         """The session's or else the global value of `name`; None when neither was set."""

@@ -42,6 +42,7 @@ from engine.memory import batch_bytes
 from engine.merge import run_merge, run_update_from
 from engine.names import default_text, quoted
 from engine.planner import Planner
+from engine.privileges import check_statement
 from engine.process_statements import kill
 from engine.replace import replace_steps
 from engine.result import ChangeSettings, Column, Progress, Result, UseDB
@@ -58,6 +59,7 @@ from engine.stage_statements import copy_into_table, list_stage, presign
 from engine.system import is_virtual_database, settings_rows, virtual_table, virtual_table_names
 from engine.transactions import run_transaction_statement
 from engine.unload import copy_into_stage
+from engine.user_statements import USER_HANDLERS
 from engine.view_statements import create_view, describe_view, drop_view
 from grammar import ast as A
 
@@ -72,6 +74,8 @@ def run_statement(session, ctx, stmt) -> Result:
     if handler is None:
         raise EngineError(f"unsupported statement {type(stmt).__name__}", code=UNIMPLEMENTED,
                           position=getattr(stmt, "pos", None))
+    if ctx.access is not None:
+        check_statement(ctx, stmt)
     return handler(session, ctx, stmt)
 
 
@@ -563,3 +567,4 @@ _HANDLERS = {
     A.UndropTable: undrop_table,
     A.TransactionStatement: run_transaction_statement,
 }
+_HANDLERS.update(USER_HANDLERS)

@@ -14,6 +14,7 @@ from engine import types as T
 from engine.catalog import VIRTUAL_DATABASES
 from engine.errors import UnknownTable
 from engine.processes import wall_datetime
+from engine.user_statements import ROLES_COLUMNS, USERS_COLUMNS, roles_rows, users_rows
 from engine.version import VERSION
 
 _S = T.STRING
@@ -143,8 +144,9 @@ def _schema_views(ctx):
 
 
 def _visible(ctx, user: str) -> bool:
-    """root sees every user's statements; anyone else only their own (their SQL may hold data)."""
-    return ctx.user == "root" or ctx.user == user
+    """Administrators (root, configured users, account_admin) see every user's statements;
+    anyone else only their own (their SQL may hold data)."""
+    return ctx.access is None or ctx.user == user
 
 
 def processes_rows(ctx):
@@ -224,6 +226,8 @@ SYSTEM_TABLES = {
     "temporary_tables": VirtualTable([("database", _S), ("name", _S), ("table_id", _U64), ("engine", _S)],
                                      _nothing, "SystemTemporaryTables"),
     "processes": VirtualTable(PROCESSES_COLUMNS, processes_rows, "SystemProcesses"),
+    "users": VirtualTable(USERS_COLUMNS, users_rows, "SystemUsers"),
+    "roles": VirtualTable(ROLES_COLUMNS, roles_rows, "SystemRoles"),
     "query_log": VirtualTable(QUERY_LOG_COLUMNS, _query_log, "SystemQueryLog"),
 }
 

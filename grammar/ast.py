@@ -13,6 +13,7 @@ from grammar.ast_base import Node, Pos
 from grammar.ast_ddl import *  # noqa: F403
 from grammar.ast_dml import *  # noqa: F403
 from grammar.ast_stages import *  # noqa: F403
+from grammar.ast_users import *  # noqa: F403
 
 __all__ = ["Node", "Pos"]  # with the names above and the classes below
 

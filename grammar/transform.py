@@ -21,13 +21,14 @@ from grammar.rules_json import JsonRules
 from grammar.rules_queries import QueryRules
 from grammar.rules_stages import StageRules
 from grammar.rules_statements import StatementRules
+from grammar.rules_users import UserRules
 from grammar.rules_windows import WindowRules
 
 __all__ = ["AstBuilder", "SemanticSyntaxError", "number_literal", "unescape_string"]
 
 
 @v_args(inline=True)
-class AstBuilder(JsonRules, WindowRules, StageRules, DmlRules, StatementRules, DdlRules, QueryRules, ExpressionRules):
+class AstBuilder(UserRules, JsonRules, WindowRules, StageRules, DmlRules, StatementRules, DdlRules, QueryRules, ExpressionRules):
     """One callback per grammar rule (or alias); tokens arrive with their positions."""
 
     # ------------------------------------------------------------ names

@@ -120,6 +120,9 @@ class QueryApp:
         self.cooperator = cooperator
         self.config = config or ServiceConfig()
         self.auth = authenticator or Authenticator()
+        users = getattr(db, "users", None)  # the engine's users (CREATE USER) may log in too
+        if users is not None:
+            self.auth.use_sql_users(users)
         self.queries = QueryRegistry(clock, self.config.max_running_queries,
                                      self.config.max_retained_queries,
                                      self.config.max_running_queries_per_user,
@@ -331,6 +334,12 @@ class QueryApp:
             except engine.EngineError as e:
                 raise FailedToStart(e.code, e.message) from None
             request_session = r.session
+        role = r.session.get("role")
+        if role:  # the client's session role, as Databend sets it for each request
+            try:
+                session.set_role(role)
+            except engine.EngineError as e:
+                raise FailedToStart(e.code, e.message) from None
         if self.stopping:
             raise FailedToStart(ABORTED_QUERY, SHUTTING_DOWN)
         refusal = self.queries.refusal(user)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from twisted.logger import Logger
 
+from engine.passwords import redact_passwords
 from engine.processes import KILLED_MESSAGE
 from web.wire import FAILED
 
@@ -37,7 +38,7 @@ class QueryObserver:
         self.slow_step_secs = slow_step_secs
 
     def started(self, query, sql: str) -> None:
-        query.sql = sql_prefix(sql)
+        query.sql = sql_prefix(redact_passwords(sql))  # no CREATE USER password in the log
         if self.log_start:
             log.debug("query {query_id} started by {user}: {sql}", query_event="start",
                       query_id=query.id, user=query.user, sql=query.sql)

@@ -301,7 +301,7 @@ class Query:
         if state == "Active" and self._txn_internal is not None:
             internal = self._txn_internal(self._request_session.get("internal"), self.id)
         return SessionView(s.database, dict(s.settings), self._request_session, self._keep_secs,
-                           state, internal)
+                           state, internal, s.current_role())
 
     @property
     def session_view(self) -> SessionView | None:

@@ -35,6 +35,7 @@ class SessionView:
     keep_secs: int = 0
     txn_state: str = "AutoCommit"  # the session's transaction: AutoCommit, Active or Fail
     internal: str | None = None  # the `internal` text to send instead of the client's
+    role: str | None = None  # the engine session's current role (None: the request's, else account_admin)
 
 
 @dataclass(slots=True)
@@ -183,7 +184,7 @@ def _databend_session(view: SessionView | None) -> dict | None:
     echoed.update(
         catalog=view.request.get("catalog") or "default",
         database=view.database,
-        role=view.request.get("role") or "account_admin",
+        role=view.role or view.request.get("role") or "account_admin",
         settings=view.settings,
         txn_state=view.txn_state,
         need_sticky=view.txn_state == "Active",  # an open transaction lives on this server

@@ -34,7 +34,7 @@ def context_value(name: str, ctx):
     if name == "connection_id":
         return ctx.session.connection_id, T.STRING
     if name == "current_role":
-        return "public", T.STRING
+        return ctx.session.current_role(), T.STRING
     if name == "last_query_id":
         return last_query_id(ctx, -1), T.STRING
     return None

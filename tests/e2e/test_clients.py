@@ -145,3 +145,20 @@ def test_py_replace_goes_through_presign_and_a_replace_into_attachment(py_client
     py_client.replace("default", "py_replace", ["k"], [(1, "new"), (3, "added")])
     _, rows = py_client.execute("SELECT k, v FROM default.py_replace ORDER BY k")
     assert rows == [(1, "new"), (2, "keep"), (3, "added")]
+
+
+def test_driver_logs_in_as_a_user_sql_made_and_meets_its_grants(conn, server):
+    conn.exec("CREATE TABLE IF NOT EXISTS default.secrets (x INT)")
+    conn.exec("INSERT INTO default.secrets VALUES (42)")
+    conn.exec("CREATE USER IF NOT EXISTS carol IDENTIFIED BY 'pw'")
+    carol = databend_driver.BlockingDatabendClient(
+        f"databend://carol:pw@127.0.0.1:{server.port}/default?sslmode=disable").get_conn()
+    assert carol.query_row("SELECT current_user(), current_role()").values() == ("'carol'@'%'", "public")
+    with pytest.raises(databend_driver.OperationalError, match=r"\[1063\]Permission denied"):
+        carol.query_row("SELECT x FROM default.secrets")
+    conn.exec("GRANT SELECT ON default.secrets TO carol")
+    assert carol.query_row("SELECT x FROM default.secrets").values() == (42,)
+    wrong = databend_driver.BlockingDatabendClient(
+        f"databend://carol:nope@127.0.0.1:{server.port}/default?sslmode=disable")
+    with pytest.raises(Exception, match="(?i)auth|401|password"):
+        wrong.get_conn().query_row("SELECT 1")

@@ -253,7 +253,7 @@ def test_context_functions():
                            ("user()", "String"), ("current_role()", "String")]
     assert len(connection) == 36 and connection == list(s.execute("SELECT connection_id()"))[0][0]
     assert last == previous == initial != ""
-    assert (user, role) == ("'root'@'%'", "public")
+    assert (user, role) == ("'root'@'%'", "account_admin")  # root has account_admin, as Databend
     assert list(engine.Database().session().execute("SELECT connection_id()"))[0][0] != connection
 
 

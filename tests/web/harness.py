@@ -135,6 +135,7 @@ class ScriptedDatabase:
         self.real = engine.Database()
         self.processes = self.real.processes  # KILL QUERY reaches the web queries through it
         self.stages = self.real.stages  # uploads land in the real engine's stages
+        self.users = self.real.users  # users CREATE USER made log in; the app adds its own
 
     def __getattr__(self, name):  # durability and the rest: the real engine's
         return getattr(self.real, name)
