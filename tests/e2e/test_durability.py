@@ -1,4 +1,5 @@
-"""A real `twistd queryhttp --data_dir` killed with SIGKILL while clients write: every
+"""A real `twistd queryhttp --data_dir` killed with SIGKILL while clients write (INSERT, UPDATE,
+DELETE, CREATE/DROP, transactions over several requests): every
 acknowledged effect survives the restart and no unacknowledged statement is half-applied; a
 clean restart, a torn and a corrupt log tail, and a second server on the same directory."""
 
@@ -20,21 +21,30 @@ from tests.e2e.test_twistd import call, post
 CLIENTS = 4
 
 
+DATABEND = {"X-DATABEND-ROUTE": "warehouse"}  # the databend format: sessions carry txn_state
+
+
 def run(url: str, sql: str, session: dict | None = None) -> dict:
     """The statement's final answer (following next_uri); raises OSError when the server went
-    away before it answered, i.e. the statement was not acknowledged."""
+    away before it answered, i.e. the statement was not acknowledged. With `session`, in the
+    databend format, as a driver keeps a transaction going."""
     body = {"sql": sql, "pagination": {"wait_time_secs": 5}}
+    headers = None
     if session is not None:
         body["session"] = session
-    status, answer = post(url, body)
+        headers = DATABEND
+    status, answer = post(url, body, headers=headers)
     data = list(answer.get("data") or [])
+    latest_session = answer.get("session")
     while answer.get("next_uri"):
-        status, raw = call(url, answer["next_uri"])
+        status, raw = call(url, answer["next_uri"], headers=headers)
         answer = json.loads(raw)
         data += answer.get("data") or []
+        latest_session = answer.get("session") or latest_session  # sent when it changes
     if status != 200:
         raise AssertionError(f"{sql}: HTTP {status} {answer}")
     answer["rows"] = data
+    answer["session"] = latest_session
     return answer
 
 
@@ -54,7 +64,9 @@ class Client:
         self.acked_rows: set[int] = set()
         self.deleted: set[int] = set()
         self.bumps = 0
+        self.transactions = 0  # committed and acknowledged
         self.in_flight: tuple | None = None
+        self.failure: BaseException | None = None  # an unexpected answer stops its writer
 
 
 class Writer(threading.Thread):
@@ -76,7 +88,36 @@ class Writer(threading.Thread):
         self.client.in_flight = None
         return True
 
+    def transaction(self, n: int) -> bool:
+        """BEGIN; a row and a counter bump; COMMIT: acknowledged by the COMMIT's answer."""
+        c = self.client
+        c.in_flight = ("txn", n)
+        session = {"database": "default"}
+        try:
+            for sql in ("BEGIN", f"INSERT INTO rows VALUES ({c.number}, {n}, 'v{n}')",
+                        f"UPDATE counters SET n = n + 1 WHERE client = {c.number}", "COMMIT"):
+                answer = run(self.url, sql, session)
+                if answer["state"] != "Succeeded" and sql == "COMMIT" and answer["error"]["code"] == 4001:
+                    c.in_flight = None  # lost a conflict with another client's bump: nothing applied
+                    return True
+                if answer["state"] != "Succeeded":
+                    raise AssertionError(f"{sql}: {answer['error']}")
+                session = answer["session"]
+        except (OSError, urllib.error.URLError, ValueError):
+            return False
+        c.acked_rows.add(n)
+        c.bumps += 1
+        c.transactions += 1
+        c.in_flight = None
+        return True
+
     def run(self):
+        try:
+            self.write()
+        except BaseException as exc:  # noqa: BLE001 - reported by the test, not lost in a thread
+            self.client.failure = exc
+
+    def write(self):
         c = self.client
         table = f"scratch_{c.number}"
         while True:
@@ -94,6 +135,10 @@ class Writer(threading.Thread):
                                     n - 2):
                     return
                 c.deleted.add(n - 2)
+            if n % 4 == 0:
+                c.seq += 1
+                if not self.transaction(c.seq):
+                    return
             if n % 7 == 0:
                 if not self.execute("ddl", f"CREATE OR REPLACE TABLE {table} (x int) AS SELECT {n}", n):
                     return
@@ -121,14 +166,18 @@ def _check_and_settle(url: str, clients: list[Client]) -> None:
         elif kind == "delete":
             expected = expected - {value}
             maybe = {value}
+        elif kind == "txn":  # all of it or nothing: its row and its bump together
+            maybe = {value}
+            bumped = value in have
+            assert counters[c.number] == c.bumps + bumped, (c.number, "half a transaction")
         missing = expected - have
         assert not missing, f"client {c.number}: acknowledged rows lost: {sorted(missing)[:10]}"
         extra = have - expected - maybe
         assert not extra, f"client {c.number}: rows nobody acknowledged: {sorted(extra)[:10]}"
-        high = c.bumps + (1 if kind == "bump" else 0)
+        high = c.bumps + (1 if kind in ("bump", "txn") else 0)
         assert c.bumps <= counters[c.number] <= high, (c.number, counters[c.number], c.bumps)
         # settle the statement in flight by what recovery kept of it
-        if kind == "insert" and value in have:
+        if kind in ("insert", "txn") and value in have:
             c.acked_rows.add(value)
         if kind == "delete" and value not in have:
             c.deleted.add(value)
@@ -158,6 +207,7 @@ def test_sigkill_while_clients_write_loses_nothing_acknowledged(tmp_path):
         for w in writers:
             w.join(30)
             assert not w.is_alive()
+            assert w.client.failure is None, repr(w.client.failure)
         assert sum(len(c.acked_rows) for c in clients) > 0, "no statement got through before the kill"
         server = RunningServer("--data_dir", data_dir)
         try:
@@ -167,6 +217,7 @@ def test_sigkill_while_clients_write_loses_nothing_acknowledged(tmp_path):
             server.stop()
             raise
     server.stop()
+    assert sum(c.transactions for c in clients) > 0, "no transaction committed"
 
 
 def test_clean_restart_keeps_everything_and_checkpoints(tmp_path):

@@ -256,3 +256,50 @@ def test_commits_queued_during_an_fsync_share_the_next_one(tmp_path, monkeypatch
     writer.close()
     assert first == 1 and sorted(done) == lsns
     assert len(syncs) - opened <= 3  # the first record's fsync, then one (or two) for the 50
+
+
+def test_users_roles_and_grants_survive_a_crash(data_dir):
+    db = engine.Database(data_dir=data_dir)
+    s = db.session()
+    q(s, "CREATE USER 'ann' IDENTIFIED BY 'secret' WITH DEFAULT_ROLE = 'analyst'")
+    q(s, "CREATE ROLE analyst")
+    q(s, "CREATE TABLE t (a INT)")
+    q(s, "GRANT SELECT ON default.t TO ROLE analyst")
+    q(s, "GRANT ROLE analyst TO 'ann'")
+    before = (q(s, "SHOW USERS"), q(s, "SHOW GRANTS FOR 'ann'"), q(s, "SHOW ROLES"))
+    crash(db)
+    db = reopen(data_dir)
+    s = db.session()
+    assert (q(s, "SHOW USERS"), q(s, "SHOW GRANTS FOR 'ann'"), q(s, "SHOW ROLES")) == before
+    stored = db.users.password_hash("ann")
+    assert stored.startswith("scrypt$") and "secret" not in json.dumps(db.users.snapshot())
+    ann = db.session(user="ann")
+    assert q(ann, "SELECT count(*) FROM t") == [(0,)]
+    with pytest.raises(engine.EngineError) as denied:
+        q(ann, "INSERT INTO t VALUES (1)")
+    assert denied.value.code == 1063
+    db.close()
+
+
+def test_a_committed_transaction_survives_whole_and_an_open_one_not_at_all(data_dir):
+    db = engine.Database(data_dir=data_dir)
+    s = db.session()
+    q(s, "CREATE TABLE acct (id INT, balance INT)")
+    q(s, "INSERT INTO acct VALUES (1, 100), (2, 0)")
+    before_begin = db.durability.recorder.last_lsn
+    q(s, "BEGIN")
+    q(s, "UPDATE acct SET balance = balance - 30 WHERE id = 1")
+    q(s, "UPDATE acct SET balance = balance + 30 WHERE id = 2")
+    q(s, "INSERT INTO acct VALUES (3, 5)")
+    q(s, "COMMIT")
+    records = db.durability.recorder.last_lsn
+    assert records == before_begin + 1  # the COMMIT is one log record
+    other = db.session()
+    q(other, "BEGIN")
+    q(other, "DELETE FROM acct WHERE id = 3")
+    q(other, "INSERT INTO acct VALUES (9, 9)")
+    assert db.durability.recorder.last_lsn == records  # nothing logged before COMMIT
+    crash(db)
+    db = reopen(data_dir)
+    assert q(db.session(), "SELECT id, balance FROM acct ORDER BY id") == [(1, 70), (2, 30), (3, 5)]
+    db.close()
