@@ -223,6 +223,10 @@ class UserStore:
         roles that role holds), for the checks Databend makes on the current role alone."""
         roles = self.related_roles([role])
         grants: dict = {GLOBAL: GLOBAL_PRIVILEGES} if ACCOUNT_ADMIN in roles else {}
+        return Access(user, [role], self._merged_grants(user, roles, grants))
+
+    def _merged_grants(self, user: str, roles, grants: dict) -> dict:
+        """`grants` with the user's own grants and those of `roles` added (masks or-ed)."""
         record = self.users.get(user)
         sources = [self.roles[r]["grants"] for r in roles]
         if record is not None:
@@ -230,7 +234,7 @@ class UserStore:
         for source in sources:
             for key, mask in source.items():
                 grants[key] = grants.get(key, 0) | mask
-        return Access(user, [role], grants)
+        return grants
 
     def access(self, user: str) -> Access | None:
         """What `user` may do; None for an administrator (every check passes)."""
@@ -245,15 +249,7 @@ class UserStore:
             if ACCOUNT_ADMIN in roles:
                 result = None
             else:
-                grants: dict = {}
-                record = self.users.get(user)
-                sources = [self.roles[r]["grants"] for r in roles]
-                if record is not None:
-                    sources.append(record["grants"])
-                for source in sources:
-                    for key, mask in source.items():
-                        grants[key] = grants.get(key, 0) | mask
-                result = Access(user, sorted(roles), grants)
+                result = Access(user, sorted(roles), self._merged_grants(user, roles, {}))
         if len(self._access) > 4096:
             self._access.clear()
         self._access[user] = result
