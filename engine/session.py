@@ -85,6 +85,12 @@ class Database:
             durability, self.durability = self.durability, None
             durability.close()
 
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
     @property
     def databases(self):
         return self.catalog.databases

@@ -186,6 +186,15 @@ def test_a_damaged_record_before_the_tail_refuses_to_start(data_dir):
         reopen(data_dir)
 
 
+def test_a_with_block_closes_the_directory_with_a_checkpoint(data_dir):
+    with engine.Database(data_dir=data_dir) as db:
+        q(db.session(), "CREATE TABLE t (a INT)")
+        q(db.session(), "INSERT INTO t VALUES (1)")
+    assert glob.glob(os.path.join(data_dir, "checkpoint-*.qhc"))
+    with engine.Database(data_dir=data_dir) as db:  # the lock was released
+        assert q(db.session(), "SELECT a FROM t") == [(1,)]
+
+
 def test_one_database_per_data_directory(data_dir):
     db = engine.Database(data_dir=data_dir)
     with pytest.raises(DataDirectoryInUse, match="in use by another process"):
