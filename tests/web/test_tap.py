@@ -122,3 +122,12 @@ def test_web_limit_options_reach_the_config():
 def test_bad_limit_options_are_usage_errors(args, name):
     with pytest.raises(usage.UsageError, match=name):
         parse(*args)
+
+
+def test_data_dir_and_fsync_reach_the_config():
+    assert parse().service_config().data_dir is None  # in memory unless asked
+    config = parse("--data_dir", "some/dir", "--fsync", "off").service_config()
+    assert (config.data_dir, config.fsync) == ("some/dir", False)
+    assert parse("--data_dir", "d").service_config().fsync is True  # fsync always by default
+    with pytest.raises(usage.UsageError, match="--fsync must be always or off"):
+        parse("--fsync", "sometimes")
