@@ -145,6 +145,8 @@ class DataDirectory:
         self._lock_file = _lock(self.path)
         self._checkpointing: threading.Thread | None = None
         self.checkpoint_error: BaseException | None = None
+        self.checkpoints = 0  # written since start
+        self.last_checkpoint_seconds = 0.0
         started = time.monotonic()
         stats = C.recover(db, self.path, apply_change, log)
         self.recovered = stats
@@ -193,8 +195,11 @@ class DataDirectory:
             thread.join()
 
     def _write_checkpoint(self, segment: int, snapshot) -> None:
+        started = time.monotonic()
         try:
             C.write_checkpoint(self.path, segment, snapshot, self.fsync)
+            self.checkpoints += 1
+            self.last_checkpoint_seconds = time.monotonic() - started
         except BaseException as exc:  # noqa: BLE001 - the log still holds everything; say so
             self.checkpoint_error = exc
             self.log(f"checkpoint failed (the log keeps every change): {exc!r}")

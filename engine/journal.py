@@ -108,6 +108,11 @@ class LogWriter:
         self.next_lsn = next_lsn
         self.durable_lsn = next_lsn - 1
         self.error: BaseException | None = None
+        # what /metrics shows: records and bytes written, fsyncs made (records / fsyncs is the
+        # group commit's batching)
+        self.records_written = 0
+        self.bytes_written = 0
+        self.fsyncs = 0
         self._stopping = False
         self._thread = threading.Thread(target=self._run, name="queryhttp-wal", daemon=True)
         self._thread.start()
@@ -215,6 +220,8 @@ class LogWriter:
             for piece in pieces:
                 self._file.write(piece)
             self.segment_bytes += HEADER.size + length
+            self.records_written += 1
+            self.bytes_written += HEADER.size + length
             last = lsn
         self._sync()
         return last
@@ -223,3 +230,4 @@ class LogWriter:
         self._file.flush()
         if self.fsync:
             os.fsync(self._file.fileno())
+            self.fsyncs += 1

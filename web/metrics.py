@@ -62,6 +62,9 @@ class Metrics:
               "them (0 when it does not)", registry=registry).set_function(
             lambda: _memory_used(db))
 
+        if getattr(db, "durability", None) is not None:
+            _durability_gauges(db, registry)
+
     def query_ended(self, state: str, code: int, seconds: float, rows: int, nbytes: int) -> None:
         self.queries.labels(state=state, code=str(code)).inc()
         self.latency.observe(max(seconds, 0.0))
@@ -70,6 +73,28 @@ class Metrics:
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+
+def _durability_gauges(db, registry) -> None:
+    """The data directory's log and checkpoints (with --data_dir only)."""
+    def reading(read):
+        def value():
+            durability = db.durability
+            return 0 if durability is None else read(durability)
+        return value
+
+    for name, help_text, read in (
+        ("queryhttp_log_records", "Log records written since start", lambda d: d.writer.records_written),
+        ("queryhttp_log_bytes", "Log bytes written since start", lambda d: d.writer.bytes_written),
+        ("queryhttp_log_fsyncs", "fsyncs of the log since start (records / fsyncs: group commit)",
+         lambda d: d.writer.fsyncs),
+        ("queryhttp_log_segment_bytes", "Bytes in the log since the last checkpoint began",
+         lambda d: d.writer.segment_bytes),
+        ("queryhttp_checkpoints", "Checkpoints written since start", lambda d: d.checkpoints),
+        ("queryhttp_last_checkpoint_seconds", "How long the last checkpoint took",
+         lambda d: d.last_checkpoint_seconds),
+    ):
+        Gauge(name, help_text, registry=registry).set_function(reading(read))
 
 
 def _paused(queries) -> int:

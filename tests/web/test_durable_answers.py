@@ -76,3 +76,16 @@ def test_a_dead_log_fails_writes_with_4000_and_reads_go_on(tmp_path):
     assert answer["state"] == "Failed"
     assert answer["error"]["code"] == 4000 and "No space left" in answer["error"]["message"]
     assert h.post("SELECT 1").json["data"] == [["1"]]
+
+
+def test_metrics_show_the_log_and_its_group_commit(tmp_path):
+    h, real, on_loop = durable_harness(tmp_path)
+    h.app.metrics = type(h.app.metrics)(h.app)  # built again: the harness made it before the data dir
+    answered(h, real, on_loop, h.start("POST", "/v1/query", {"sql": "CREATE TABLE t (a INT)"}))
+    answered(h, real, on_loop, h.start("POST", "/v1/query", {"sql": "INSERT INTO t VALUES (1)"}))
+    text = h.get("/metrics").body.decode()
+    records = float(text.split("\nqueryhttp_log_records ")[1].split()[0])
+    fsyncs = float(text.split("\nqueryhttp_log_fsyncs ")[1].split()[0])
+    assert records >= 2 and 1 <= fsyncs
+    assert "queryhttp_checkpoints 0.0" in text
+    real.close()
