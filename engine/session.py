@@ -221,6 +221,8 @@ class Session:
         try:
             return grammar.parse(sql, limits.expr_depth)
         except grammar.SqlSyntaxError as exc:
+            if exc.code != SqlSyntaxError.code:  # parsed, but against a rule (1065)
+                raise EngineError(exc.reason, code=exc.code, position=(exc.line, exc.column)) from None
             raise SqlSyntaxError(exc.message, position=(exc.line, exc.column)) from None
         except RecursionError:
             raise InternalError("statement is nested too deeply") from None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 SYNTAX_ERROR_CODE = 1005
+SEMANTIC_ERROR_CODE = 1065  # Databend's SemanticError
 # Lines longer than this are quoted only around the error.
 _MAX_QUOTED_LINE = 160
 _QUOTED_CONTEXT = 60
@@ -14,11 +15,16 @@ class SqlSyntaxError(Exception):
 
     code = SYNTAX_ERROR_CODE
 
-    def __init__(self, message: str, line: int = 1, column: int = 1):
+    def __init__(self, message: str, line: int = 1, column: int = 1, code: int = SYNTAX_ERROR_CODE,
+                 reason: str = ""):
         super().__init__(message)
         self.message = message
         self.line = line
         self.column = column
+        # a few statements parse but break a rule Databend reports as another code (1065:
+        # TOP n with LIMIT); `reason` is then the plain text it answers with
+        self.code = code
+        self.reason = reason
 
     @property
     def position(self) -> tuple[int, int]:
@@ -58,6 +64,7 @@ def _window(text: str, offset: int) -> tuple[str, int]:
     return prefix + text[start:end] + suffix, len(prefix) + offset - start
 
 
-def syntax_error(sql: str, line: int, column: int, reason: str, width: int = 1) -> SqlSyntaxError:
+def syntax_error(sql: str, line: int, column: int, reason: str, width: int = 1,
+                 code: int = SYNTAX_ERROR_CODE) -> SqlSyntaxError:
     """Build a SqlSyntaxError at (line, column) with the caret context."""
-    return SqlSyntaxError(format_syntax_error(sql, line, column, width, reason), line, column)
+    return SqlSyntaxError(format_syntax_error(sql, line, column, width, reason), line, column, code, reason)

@@ -112,14 +112,14 @@ def _parse(sql: str, max_depth: int = MAX_NESTING_DEPTH) -> ast.Node:
         statement = parser.parse(sql)
     except SemanticSyntaxError as exc:
         line, column = exc.pos
-        raise syntax_error(sql, line, column, exc.reason, exc.width) from None
+        raise syntax_error(sql, line, column, exc.reason, exc.width, exc.code) from None
     except UnexpectedInput as exc:
         raise _from_lark_error(sql, exc, parser) from None
     except VisitError as exc:
         original = exc.orig_exc
         if isinstance(original, SemanticSyntaxError):
             line, column = original.pos
-            raise syntax_error(sql, line, column, original.reason, original.width) from None
+            raise syntax_error(sql, line, column, original.reason, original.width, original.code) from None
         raise syntax_error(sql, 1, 1, f"cannot parse: {original}") from None
     except LarkError as exc:
         raise syntax_error(sql, 1, 1, f"cannot parse: {exc}") from None

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from lark import Token
 
 from grammar import ast
+from grammar.errors import SYNTAX_ERROR_CODE
 
 # Types a column or a CAST may name (Databend names and the usual aliases), upper-cased.
 KNOWN_TYPES = frozenset(
@@ -86,11 +87,12 @@ class SemanticSyntaxError(Exception):
     """A problem found while building the AST (unknown type, bad literal); parser.py turns it
     into a SqlSyntaxError with the caret context."""
 
-    def __init__(self, reason: str, pos: ast.Pos, width: int = 1):
+    def __init__(self, reason: str, pos: ast.Pos, width: int = 1, code: int = SYNTAX_ERROR_CODE):
         super().__init__(reason)
         self.reason = reason
         self.pos = pos or (1, 1)
         self.width = width
+        self.code = code  # Databend's code when it is not a syntax error (1005)
 
 
 def pos_of(item) -> ast.Pos:

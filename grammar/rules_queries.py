@@ -7,6 +7,7 @@ from dataclasses import replace
 from lark import Transformer, v_args
 
 from grammar import ast
+from grammar.errors import SEMANTIC_ERROR_CODE
 from grammar.keywords import IMPLICIT_ALIAS_FORBIDDEN_WORDS, NEVER_ALIAS_WORDS
 from grammar.rule_helpers import (
     RecursiveCtes,
@@ -36,8 +37,8 @@ class QueryRules(Transformer):
         limit, offset = limit_clause or (None, None)
         if isinstance(body, ast.Select) and body.top:  # TOP n is the LIMIT of the whole query
             if limit is not None:
-                raise SemanticSyntaxError("Duplicate LIMIT: TopN and Limit cannot be used together",
-                                          limit.pos, 5)
+                raise SemanticSyntaxError("Duplicate LIMIT: TopN and Limit cannot be used together.",
+                                          limit.pos, 5, code=SEMANTIC_ERROR_CODE)
             body, limit = replace(body, limit=None, top=False), body.limit
         body = attach_tail(body, order_by or (), limit, offset)
         if with_clause is not None:

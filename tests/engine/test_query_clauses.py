@@ -62,6 +62,7 @@ def test_select_list_clauses(s, sql, names, rows):
     "SELECT * EXCLUDE (z) FROM t",  # Column `z` in EXCLUDE list not found in FROM clause
     "SELECT * EXCLUDE (a, b, c) FROM t",  # SELECT with no columns
     "SELECT COLUMNS('zz') FROM t",
+    "SELECT TOP 2 a FROM t LIMIT 1",  # Duplicate LIMIT (checked against Databend 1.2.453)
 ])
 def test_select_list_clause_errors(s, sql):
     assert code_of(s, sql) == 1065

@@ -78,9 +78,11 @@ def test_top_exclude_and_semi_joins():
     assert kinds == ["LEFT SEMI", "LEFT ANTI", "LEFT SEMI", "RIGHT SEMI", "RIGHT ANTI"]
 
 
-def test_top_with_limit_is_refused():
-    with pytest.raises(SqlSyntaxError):
+def test_top_with_limit_is_refused_as_databend_does_with_1065():
+    with pytest.raises(SqlSyntaxError) as refused:
         parse("SELECT TOP 2 a FROM t LIMIT 1")
+    assert refused.value.code == 1065  # a SemanticError in Databend, not a syntax error
+    assert refused.value.reason == "Duplicate LIMIT: TopN and Limit cannot be used together."
 
 
 def test_predicates():
