@@ -104,11 +104,11 @@ def _parse_cached(sql: str, max_depth: int) -> ast.Node:
 
 
 def _parse(sql: str, max_depth: int = MAX_NESTING_DEPTH) -> ast.Node:
-    fast = parse_fast_insert(sql)
-    if fast is not None:
-        return fast
     parser = get_parser()
     try:
+        fast = parse_fast_insert(sql)
+        if fast is not None:
+            return fast
         statement = parser.parse(sql)
     except SemanticSyntaxError as exc:
         line, column = exc.pos

@@ -35,8 +35,9 @@ TYPED_LITERAL_TYPES = frozenset({"DATE", "TIMESTAMP", "DATETIME"})
 
 BINARY_OP_NAMES = {"!=": "<>", "==": "=", "MOD": "%"}
 
-# MySQL-style backslash escapes inside '...' strings; any other escaped character stands for
-# itself, except \% and \_ which keep their backslash (they are LIKE escapes).
+# Backslash escapes inside '...' strings (checked against Databend); \\, \' and \" stand for
+# the character, \% and \_ keep their backslash (LIKE escapes) as does any escape not listed.
+# \a, \v and \Z are read as the clients (databend-py, databend-sqlalchemy) write those characters.
 _BACKSLASH_ESCAPES = {
     "0": "\0",
     "a": "\a",
@@ -50,14 +51,29 @@ _BACKSLASH_ESCAPES = {
     "%": "\\%",
     "_": "\\_",
 }
-_STRING_ESCAPE_RE = re.compile(r"\\(.)|''", re.S)
+# \xH[H], \uH[HHH] and octal \O[OO] as Databend reads them (fewer digits are fine; `\x` or `\u`
+# with none is NUL), then any one character
+_STRING_ESCAPE_RE = re.compile(r"\\(x[0-9a-fA-F]{0,2}|u[0-9a-fA-F]{0,4}|[0-7]{1,3}|.)|''", re.S)
+_KEPT_AS_WRITTEN = frozenset("\\'\"")  # \\ \' \" stand for the character itself
 
 
 def _replace_escape(match: re.Match) -> str:
     escaped = match.group(1)
     if escaped is None:
         return "'"
-    return _BACKSLASH_ESCAPES.get(escaped, escaped)
+    first = escaped[0]
+    if len(escaped) > 1 or first in "xu" or first in "01234567":
+        if first in "xu":
+            code = int(escaped[1:] or "0", 16)
+            if 0xD800 <= code <= 0xDFFF:
+                raise SemanticSyntaxError(f"invalid escape \\{escaped}: a lone UTF-16 surrogate", (1, 1))
+            return chr(code)
+        return chr(int(escaped, 8))
+    known = _BACKSLASH_ESCAPES.get(first)
+    if known is not None:
+        return known
+    # Databend keeps the backslash of an escape it does not know (\q is two characters)
+    return first if first in _KEPT_AS_WRITTEN else "\\" + first
 
 
 def unescape_string(quoted: str) -> str:

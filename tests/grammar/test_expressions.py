@@ -2,8 +2,8 @@
 
 import pytest
 
+from grammar import SqlSyntaxError, parse
 from grammar import ast as A
-from grammar import parse
 from tests.grammar.helpers import (
     FALSE,
     NULL,
@@ -281,3 +281,19 @@ def test_client_escaped_strings_round_trip():
         assert expr(quoted) == s(text), quoted
         insert = parse(f"INSERT INTO t VALUES ({quoted}, {quoted})")
         assert insert.rows == ((s(text), s(text)),)
+
+
+@pytest.mark.parametrize("written, value", [  # each checked against Databend 1.2.453
+    (r"'caf\u00e9'", "café"), (r"'a\u00e'", "a\x0e"), (r"'a\u'", "a\x00"),
+    (r"'i\x41\x42'", "iAB"), (r"'c\x4'", "c\x04"), (r"'a\x'", "a\x00"),
+    (r"'j\101\102'", "jAB"), (r"'e\777'", "e\u01ff"), (r"'f\08'", "f\x008"), (r"'k\1'", "k\x01"),
+    (r"'h\q'", "h\\q"), (r"'a\8'", "a\\8"), (r"'a\U00000041'", "a\\U00000041"), (r"'l\%\_'", "l\\%\\_"),
+    (r"'a\"b'", 'a"b'), (r"'a\'b'", "a'b"), (r"'a\\b'", "a\\b"),
+])
+def test_backslash_escapes_read_as_databend_reads_them(written, value):
+    assert expr(written) == s(value)
+
+
+def test_a_lone_surrogate_escape_is_a_syntax_error():
+    with pytest.raises(SqlSyntaxError, match="lone UTF-16 surrogate"):
+        expr(r"'g\ud83d'")
