@@ -28,6 +28,8 @@ def type_default(t: T.SqlType):
         return T.to_timestamp(0)
     if t.name == "Variant":
         return "null"  # JSON null
+    if t.name == "Binary":
+        return b""
     return ""
 
 

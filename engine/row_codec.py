@@ -1,8 +1,10 @@
 """Rows and types as JSON for the data directory: a table's rows column by column, each value in
-the JSON form of its column type (no pickle: a short script can read every file)."""
+the JSON form of its column type (no pickle: a short script can read every file): Decimals as
+text, dates and timestamps as ISO text, Binary as base64, the rest as JSON holds them."""
 
 from __future__ import annotations
 
+import base64
 import datetime
 import decimal
 from operator import itemgetter
@@ -42,6 +44,8 @@ def encode_value(t: SqlType, v):
         return v if type(v) is int else str(v)  # wide integers are held as exact ints
     if t.name in _ISO_TYPES:
         return v.isoformat()
+    if t.name == "Binary":
+        return base64.b64encode(v).decode("ascii")
     return v
 
 
@@ -54,6 +58,8 @@ def decode_value(t: SqlType, v):
         return datetime.date.fromisoformat(v)
     if t.name == "Timestamp":
         return datetime.datetime.fromisoformat(v)
+    if t.name == "Binary":
+        return base64.b64decode(v)
     return v
 
 
@@ -62,6 +68,8 @@ def _encode_column(t: SqlType, values) -> list | tuple:
         return [v if v is None or type(v) is int else str(v) for v in values]
     if t.name in _ISO_TYPES:
         return [None if v is None else v.isoformat() for v in values]
+    if t.name == "Binary":  # base64 text
+        return [None if v is None else base64.b64encode(v).decode("ascii") for v in values]
     return values  # a tuple of JSON-native values: the encoder writes it as an array
 
 
@@ -86,6 +94,8 @@ def _decode_column(t: SqlType, values: list) -> list:
     if t.name == "Timestamp":
         parse = datetime.datetime.fromisoformat
         return [None if v is None else parse(v) for v in values]
+    if t.name == "Binary":
+        return [None if v is None else base64.b64decode(v) for v in values]
     return values
 
 

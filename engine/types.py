@@ -120,6 +120,7 @@ FLOAT32 = SqlType("Float32")
 STRING = SqlType("String")
 DATE = SqlType("Date")
 TIMESTAMP = SqlType("Timestamp")
+BINARY = SqlType("Binary")
 
 _ALIASES = {
     "BOOLEAN": "Boolean", "BOOL": "Boolean",
@@ -445,7 +446,19 @@ def to_string(v, t: SqlType = STRING):
         return v
     if isinstance(v, bool):
         return "true" if v else "false"
+    if isinstance(v, bytes):  # Binary: its bytes as UTF-8 text, when they are
+        try:
+            return v.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadArguments(f"invalid utf8 sequence while evaluating function `to_string({v.hex().upper()})`") from None
     return render_value(v)
+
+
+def to_binary(v, t: SqlType = BINARY) -> bytes:
+    """A Binary value: bytes as they are, text as its UTF-8 bytes."""
+    if isinstance(v, bytes):
+        return v
+    return (v if isinstance(v, str) else to_string(v)).encode("utf-8", "surrogatepass")
 
 
 def to_bool(v, t: SqlType = BOOLEAN):
@@ -509,8 +522,10 @@ def caster(t: SqlType):
         return lambda v: None
     if name == "Variant":
         return to_variant  # canonical JSON text (engine.variant)
-    if name in ("Binary", "Bitmap"):
-        return to_string  # held as text until these types get values of their own
+    if name == "Binary":
+        return to_binary
+    if name == "Bitmap":
+        return to_string  # held as text until it gets values of its own
     if name in NESTED_NAMES:
         def no_values(v):
             raise BadArguments(f"values of type {t.display()} are not supported yet")
@@ -534,6 +549,8 @@ def value_type(v) -> SqlType:
         return TIMESTAMP
     if isinstance(v, datetime.date):
         return DATE
+    if isinstance(v, bytes):
+        return BINARY
     return STRING
 
 
@@ -559,6 +576,8 @@ def render_value(v) -> str:
         return v.strftime("%Y-%m-%d %H:%M:%S.%f")
     if isinstance(v, decimal.Decimal):
         return format(v, "f")
+    if isinstance(v, bytes):
+        return v.hex().upper()  # Binary shows as upper-case hex, as Databend's
     return str(v)
 
 

@@ -32,6 +32,8 @@ _INT_WIDTHS = {"Int8": 1, "Int16": 2, "Int32": 4, "Int64": 8, "UInt8": 1, "UInt1
 
 
 def _utf8(v) -> bytes:
+    if isinstance(v, bytes):  # Binary
+        return v
     return (v if isinstance(v, str) else T.to_string(v)).encode("utf-8")
 
 
@@ -149,13 +151,9 @@ def _hex(v):
 
 def _hex_type(types):
     t = types[0]
-    if not (t.is_string or t.is_int):
+    if not (t.is_string or t.is_int or t.name == "Binary"):
         raise SemanticError(f"no overload satisfies `to_hex({t.display()})`")
     return T.STRING
-
-
-def _bytes_text(data: bytes) -> str:
-    return data.decode("utf-8", errors="replace")
 
 
 def _unhex(s):
@@ -165,7 +163,7 @@ def _unhex(s):
             raise BadArguments(f"Invalid character '{c}' at position {i}")
     if len(s) % 2:
         raise BadArguments("Odd number of digits")
-    return _bytes_text(bytes.fromhex(s))
+    return bytes.fromhex(s)
 
 
 def _to_base64(s):
@@ -175,7 +173,7 @@ def _to_base64(s):
 def _from_base64(s):
     data = _utf8(s)
     try:
-        return _bytes_text(base64.b64decode(data, validate=True))
+        return base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError):
         bad = next((i for i, b in enumerate(data) if chr(b) not in _BASE64_CHARS), 0)
         raise BadArguments(f"Invalid byte {data[bad] if data else 0}, offset {bad}.") from None
@@ -211,9 +209,10 @@ register("city64withseed", city_hash64_with_seed, fixed(T.UINT64), 2,
          specialize=_typed_hash(lambda data, seed: city_hash64_with_seed(data, int(seed))))
 register("uuid", _uuid, fixed(T.STRING), 0, aliases=("gen_random_uuid",), volatile=True)
 register("hex", _hex, _hex_type, 1, aliases=("to_hex",))
-register("unhex", _unhex, fixed(T.STRING), 1, aliases=("from_hex",))
+register("unhex", _unhex, fixed(T.BINARY), 1, aliases=("from_hex",))
 register("to_base64", _to_base64, fixed(T.STRING), 1)
-register("from_base64", _from_base64, fixed(T.STRING), 1)
+register("from_base64", _from_base64, fixed(T.BINARY), 1)
+register("to_binary", T.to_binary, _strings_only("to_binary", T.BINARY), 1)
 register("inet_aton", _inet_aton, fixed(UINT32), 1, aliases=("ipv4_string_to_num",))
 register("inet_ntoa", _inet_ntoa, fixed(T.STRING), 1, aliases=("ipv4_num_to_string",))
 
@@ -233,8 +232,8 @@ def _nullable(t):
 
 
 # try_ forms: NULL instead of an error (non-strict: they may answer NULL for any input)
-for _name, _fn, _t in (("try_from_hex", _unhex, T.STRING),
-                       ("try_from_base64", _from_base64, T.STRING), ("try_inet_aton", _inet_aton, UINT32),
+for _name, _fn, _t in (("try_from_hex", _unhex, T.BINARY),
+                       ("try_from_base64", _from_base64, T.BINARY), ("try_to_binary", T.to_binary, T.BINARY), ("try_inet_aton", _inet_aton, UINT32),
                        ("try_ipv4_string_to_num", _inet_aton, UINT32), ("try_inet_ntoa", _inet_ntoa, T.STRING),
                        ("try_ipv4_num_to_string", _inet_ntoa, T.STRING)):
     register(_name, _try(_fn), _nullable(_t), 1)

@@ -9,7 +9,7 @@ from engine.functions.registry import fixed, register
 
 
 def _length(s):
-    return len(s if isinstance(s, str) else T.render_value(s))
+    return len(s if isinstance(s, (str, bytes)) else T.render_value(s))  # Binary: its bytes
 
 
 def _upper(s):

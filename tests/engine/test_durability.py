@@ -51,7 +51,7 @@ def test_rows_of_every_stored_type_round_trip_exactly():
              T.SqlType("Binary")]
     rows = [
         (True, -(2**63), 2**64 - 1, float("nan"), 0.1 + 0.2, 10**30, decimal.Decimal("-12.34"), "é\udc80\x00",
-         datetime.date(1, 1, 1), datetime.datetime(2024, 2, 29, 23, 59, 59, 999999), '{"a":[1,2]}', "ab"),
+         datetime.date(1, 1, 1), datetime.datetime(2024, 2, 29, 23, 59, 59, 999999), '{"a":[1,2]}', b"\x00\xffab"),
         (False, 0, 0, float("-inf"), 1e308, None, None, "", datetime.date(9999, 12, 31),
          datetime.datetime(1970, 1, 1), None, None),
     ]
