@@ -8,7 +8,7 @@ import decimal
 from itertools import islice
 from operator import itemgetter
 
-from engine import expr as P
+from engine import plan as P
 from engine.batch_source import column_refs, resliced, row_vars
 from engine.errors import EngineError
 from engine.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, charge_growth

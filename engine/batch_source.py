@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import expr as P
+from engine import plan as P
 
 
 def column_refs(layout, var="r"):

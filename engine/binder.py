@@ -19,10 +19,7 @@ from engine.errors import (
     UnknownFunction,
     arithmetic_message,
 )
-from engine.expr import (
-    Expr,
-    Subquery,
-)
+from engine.expr import Expr, Subquery
 from engine.runtime import check_like_pattern, like_dynamic, like_matcher
 from engine.scope import AliasesFirst, Scope, StarColumn
 from grammar import ast as A

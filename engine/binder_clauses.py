@@ -6,8 +6,9 @@ from __future__ import annotations
 from engine import functions as F
 from engine import types as T
 from engine.errors import SEMANTIC, BadArguments, EngineError
-from engine.expr import Expr, Project, Subquery
+from engine.expr import Expr, Subquery
 from engine.functions.context import last_query_id
+from engine.plan import Project
 from grammar import ast as A
 
 FALSE = Expr("const", T.BOOLEAN, value=False)

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from engine import types as T
 from engine.errors import SEMANTIC, BadArguments, BadDataValueType, EngineError
-from engine.expr import AggSpec
 from engine.functions.collected import COLLECTED
+from engine.plan import AggSpec
 from engine.scope import Scope
 from engine.window_calls import window_calls
 from grammar import ast as A

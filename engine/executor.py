@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import chain, islice
 from operator import itemgetter
 
-from engine import expr as P
+from engine import plan as P
 from engine.aggregate import build_aggregate
 from engine.batch_source import column_refs, map_source, resliced, row_vars
 from engine.compile import Codegen

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from time import perf_counter
 
-from engine import expr as P
+from engine import plan as P
 from engine import types as T
 from engine.errors import UNIMPLEMENTED, EngineError
 from engine.executor import Runtime, build, describe, explain

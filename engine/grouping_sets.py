@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from engine import types as T
 from engine.errors import SEMANTIC, BadArguments, EngineError
-from engine.expr import Aggregate, Expr, SetOp
+from engine.expr import Expr
+from engine.plan import Aggregate, SetOp
 from engine.scope import has_aggregate
 from engine.window_calls import window_calls
 from grammar import ast as A

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.batch_source import column_refs
-from engine.expr import Expr, Plan
+from engine.expr import Expr
+from engine.plan import Plan
 from engine.subquery import prefetching
 
 

@@ -11,9 +11,10 @@ from engine.errors import (
     EngineError,
     UnknownFunction,
 )
-from engine.expr import (
+from engine.expr import Expr, column_ids, may_be_null
+from engine.names import column_name
+from engine.plan import (
     Distinct,
-    Expr,
     Filter,
     Join,
     Limit,
@@ -25,10 +26,7 @@ from engine.expr import (
     Scan,
     SetOp,
     Sort,
-    column_ids,
-    may_be_null,
 )
-from engine.names import column_name
 from engine.planner_aggregate import AggregatePlanner
 from engine.planner_clauses import ClausePlanner, LateralPlanner
 from engine.planner_clauses import equi_pair as _equi_pair

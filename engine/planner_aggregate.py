@@ -11,12 +11,7 @@ from engine.errors import (
     BadArguments,
     EngineError,
 )
-from engine.expr import (
-    Aggregate,
-    AggSpec,
-    Expr,
-    Plan,
-)
+from engine.expr import Expr
 from engine.functions.collected import COLLECTED
 from engine.grouping_sets import (
     dedupe_keys,
@@ -25,6 +20,7 @@ from engine.grouping_sets import (
     grouping_positions,
     grouping_sets_plan,
 )
+from engine.plan import Aggregate, AggSpec, Plan
 from engine.scope import (
     Scope,
     check_grouped,

@@ -15,8 +15,9 @@ from engine.errors import (
     EngineError,
     UnknownFunction,
 )
-from engine.expr import Expr, Join, Materialized, Numbers, Plan, Project, Sort, column_ids
+from engine.expr import Expr, column_ids
 from engine.lateral_join import LateralJoin
+from engine.plan import Join, Materialized, Numbers, Plan, Project, Sort
 from engine.scope import Rel, Scope, StarColumn, and_all, split_and
 from grammar import ast as A
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.errors import BadArguments
-from engine.expr import Plan
 from engine.memory import HASH_ENTRY_BYTES, batch_bytes
+from engine.plan import Plan
 from grammar import ast as A
 
 

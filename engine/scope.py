@@ -11,10 +11,8 @@ from engine.errors import (
     SEMANTIC,
     EngineError,
 )
-from engine.expr import (
-    Expr,
-    Plan,
-)
+from engine.expr import Expr
+from engine.plan import Plan
 from grammar import ast as A
 
 TRUE = Expr("const", T.BOOLEAN, value=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine import types as T
 from engine.errors import BadArguments, Unimplemented
-from engine.expr import Streamed
+from engine.plan import Streamed
 from engine.scope import Rel
 from engine.stage_load import FileFormat, record_batches, text_stream
 from engine.stage_objects import resolve_file_format

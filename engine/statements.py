@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import decimal
 
-from engine import expr as P
+from engine import plan as P
 from engine import settings as S
 from engine import types as T
 from engine.alter import alter_table

@@ -3,7 +3,7 @@ yield between them (uncorrelated ones before the first row, correlated ones a fe
 
 from __future__ import annotations
 
-from engine import expr as P
+from engine import plan as P
 from engine.errors import INTERNAL, EngineError
 from engine.memory import HASH_ENTRY_BYTES, growth_bytes
 from engine.quantified import decide, summarise, summary_bytes

@@ -10,8 +10,9 @@ from engine import functions as F
 from engine import types as T
 from engine.collected_specs import collected_spec, unfiltered
 from engine.errors import SEMANTIC, SYNTAX, BadArguments, EngineError, InvalidArgument
-from engine.expr import Expr, Plan, Project, Sort, Window, WindowFunc, may_be_null
+from engine.expr import Expr, may_be_null
 from engine.functions.collected import COLLECTED
+from engine.plan import Plan, Project, Sort, Window, WindowFunc
 from engine.scope import Scope
 from engine.window_calls import window_calls
 from engine.window_functions import RANKING, VALUE

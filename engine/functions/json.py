@@ -10,10 +10,10 @@ from engine import json_path
 from engine import types as T
 from engine import variant as V
 from engine.errors import BadArguments, SemanticError
-from engine.expr import AggSpec
 from engine.functions.collected import Collected
 from engine.functions.registry import ScalarFunction, fixed
 from engine.functions.registry import register as _register
+from engine.plan import AggSpec
 
 VARIANT = T.SqlType("Variant")
 VARIANT_OR_NULL = VARIANT.as_nullable(True)
