@@ -312,3 +312,20 @@ def test_a_committed_transaction_survives_whole_and_an_open_one_not_at_all(data_
     db = reopen(data_dir)
     assert q(db.session(), "SELECT id, balance FROM acct ORDER BY id") == [(1, 70), (2, 30), (3, 5)]
     db.close()
+
+
+def test_a_copy_committed_in_a_transaction_keeps_its_load_history(data_dir):
+    db = engine.Database(data_dir=data_dir)
+    s = db.session()
+    q(s, "CREATE TABLE t (a INT)")
+    db.stages.put("root", engine.parse_location("@~/one.csv"), b"1\n2\n")
+    db.commit_changes()
+    q(s, "BEGIN")
+    q(s, "COPY INTO t FROM @~/one.csv FILE_FORMAT = (TYPE = CSV)")
+    q(s, "COMMIT")
+    crash(db)
+    db = reopen(data_dir)
+    s = db.session()
+    assert q(s, "SELECT a FROM t ORDER BY a") == [(1,), (2,)]
+    assert q(s, "COPY INTO t FROM @~/one.csv FILE_FORMAT = (TYPE = CSV)") == []  # loaded already
+    db.close()
