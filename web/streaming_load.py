@@ -2,12 +2,14 @@
 streaming load).
 
 The SQL comes in the header `X-Databend-SQL`: `INSERT INTO [db.]t [(cols)] [VALUES] FROM
-@_databend_load FILE_FORMAT = (...)` (`VALUES (?, ?, ...)` of placeholders only is taken too);
+@_databend_load FILE_FORMAT = (...)` (or with `VALUES (?, ..., constant or expression)`);
 the file is the multipart/form-data field `upload`. The file is staged under the user stage
 (`@~/_databend_load/<query id>`, removed again whatever happens) and loaded by `COPY INTO t
 [(cols)] FROM @~/... FILE_FORMAT = (...)`, so it goes through the same readers and column
-converters as COPY INTO, in bounded steps on the event loop. The answer is Databend's
-`{"id": query id, "stats": {"rows": rows loaded, "bytes": file bytes}}`; an error is
+converters as COPY INTO, in bounded steps on the event loop; `VALUES (?, ?, 'x')` with other
+expressions than `?` loads through `COPY INTO t (cols) FROM (SELECT $1, $2, 'x' FROM @~/...)`.
+The answer is Databend's `{"id": query id, "stats": {"rows": rows loaded, "bytes": file
+bytes}}`; an error is
 `{"error": {"code", "message"}}` with HTTP 400 (415 when the body is no multipart upload).
 """
 
@@ -32,7 +34,7 @@ STAGED_FOLDER = "_databend_load"
 # INSERT [/*+ hints */] INTO <target> [VALUES [(...)]] FROM @_databend_load <file format...>
 _INSERT_RE = re.compile(
     r"^\s*INSERT\s+(?:/\*.*?\*/\s*)?(?:INTO\s+)(?P<target>.+?)\s*"
-    r"(?:\bVALUES\s*(?P<values>\([^()]*\))?\s*)?"
+    r"(?:\bVALUES\s*(?P<values>\(.*\))?\s*)?"
     r"\bFROM\s+@_databend_load\b(?P<options>.*?)\s*;?\s*$",
     re.IGNORECASE | re.DOTALL)
 _TARGET_RE = re.compile(r"^[\w.`\"]+\s*(\([^()]*\))?$", re.DOTALL)
@@ -58,14 +60,29 @@ def copy_statement(header_sql: str, staged_location: str) -> str:
         raise HTTPError(f"cannot read the target table of the streaming load from {target!r}",
                         code=1005)
     values = match.group("values")
-    if values is not None:
-        items = [item.strip() for item in values[1:-1].split(",")]
-        if any(item != "?" for item in items):
-            raise HTTPError("VALUES with expressions besides ? placeholders is not supported "
-                            "here in a streaming load (list the file's columns instead)",
-                            code=1002)
     options = match.group("options").strip()
-    return f"COPY INTO {target} FROM {staged_location} {options}".rstrip()
+    if values is None or not values[1:-1].replace("?", "").replace(",", "").strip():
+        return f"COPY INTO {target} FROM {staged_location} {options}".rstrip()
+    # VALUES (?, ?, 'BJ'): each ? is the file's next field ($1, $2 ...), the rest as written
+    return f"COPY INTO {target} FROM (SELECT {_numbered_placeholders(values[1:-1])} " \
+           f"FROM {staged_location}) {options}".rstrip()
+
+
+def _numbered_placeholders(text: str) -> str:
+    """`text` with each ? outside quotes replaced by $1, $2 ... in order."""
+    out, number, quote = [], 0, None
+    for char in text:
+        if quote is not None:
+            if char == quote:
+                quote = None
+        elif char in "'\"`":
+            quote = char
+        elif char == "?":
+            number += 1
+            out.append(f"${number}")
+            continue
+        out.append(char)
+    return "".join(out)
 
 
 def database_of(context_header: bytes | None) -> str | None:

@@ -49,6 +49,18 @@ def test_columns_values_placeholders_and_a_reused_query_id():
         ["3", "Carol", "BJ"], ["4", "Dave", "BJ"]]
 
 
+def test_values_with_constants_and_expressions_besides_placeholders():
+    h = Harness()
+    h.post("CREATE TABLE people (id INT, name VARCHAR, age INT, city VARCHAR)")
+    sql = ("insert into people(name, age, city, id) values (?, ?, 'B?J', ? * 10) "
+           "from @_databend_load file_format=(type=csv skip_header=1)")
+    reply = _load(h, sql, b"name,age,id\nCarol,25,1\nDave,52,2\n")
+    assert reply.status == 200 and reply.json["stats"]["rows"] == 2, reply.body
+    assert h.post("SELECT * FROM people ORDER BY id").json["data"] == [
+        ["10", "Carol", "25", "B?J"], ["20", "Dave", "52", "B?J"]]
+    assert _staged(h) == []
+
+
 def test_ndjson_and_tsv_files():
     h = Harness()
     h.post("CREATE TABLE t (a INT, b VARCHAR)")
@@ -78,9 +90,6 @@ def test_requests_it_refuses():
     assert missing.status == 400 and "X-Databend-SQL" in missing.json["error"]["message"]
     no_placeholder = _load(h, "insert into t values (1)", b"1\n")
     assert no_placeholder.status == 400 and "@_databend_load" in no_placeholder.json["error"]["message"]
-    expressions = _load(h, "insert into t values (? + 1) from @_databend_load file_format=(type=csv)",
-                        b"1\n")
-    assert expressions.status == 400 and expressions.json["error"]["code"] == 1002
     unknown = _load(h, "insert into nope from @_databend_load file_format=(type=csv)", b"1\n")
     assert unknown.status == 400 and unknown.json["error"]["code"] == 1025
     not_multipart = h.request("PUT", "/v1/streaming_load", b"1\n", {
@@ -97,6 +106,9 @@ def test_the_sql_rewrite_and_the_session_context_header():
         "COPY INTO t1 FROM @~/f file_format = (type = CSV)"
     assert copy_statement("INSERT INTO d.t (a, b) FROM @_databend_load FILE_FORMAT=(TYPE=CSV);",
                           "@~/f") == "COPY INTO d.t (a, b) FROM @~/f FILE_FORMAT=(TYPE=CSV)"
+    assert copy_statement("INSERT INTO t (a, b) VALUES (?, concat(?, '?')) FROM @_databend_load "
+                          "FILE_FORMAT = (TYPE = CSV)", "@~/f") == \
+        "COPY INTO t (a, b) FROM (SELECT $1, concat($2, '?') FROM @~/f) FILE_FORMAT = (TYPE = CSV)"
     assert database_of(b'{"database": "db1"}') == "db1"
     assert database_of(b"eyJkYXRhYmFzZSI6ICJkYjIifQ") == "db2"  # base64 of {"database": "db2"}
     assert database_of(b"garbage") is None and database_of(None) is None
