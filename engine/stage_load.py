@@ -299,8 +299,9 @@ def read_file_rows(ctx, fmt: FileFormat, data: bytes, name: str, target: LoadTar
         if fmt.type == "parquet":  # rows as dicts by column name, like NDJSON's
             batches = parquet_record_batches(data, target.names, step_rows)
         elif fast is not None and plain_applies(fmt, data):  # batches of columns, mostly
-            batches = plain_batches(fmt, data, len(target.names), step_rows, lambda tail: record_batches(
-                fmt, text_stream(tail, fmt.compression), step_rows))
+            batches = plain_batches(fmt, data, len(target.names), step_rows,
+                                    lambda tail: record_batches(fmt, text_stream(tail, fmt.compression),
+                                                                step_rows))
             skip = 0  # left out already
         else:
             batches = record_batches(fmt, text_stream(data, fmt.compression), step_rows)
@@ -312,21 +313,22 @@ def read_file_rows(ctx, fmt: FileFormat, data: bytes, name: str, target: LoadTar
                 batch = next(batches, None)
                 if batch is None:
                     break
-                first, records, *columns = batch
+                first, records, *plain = batch
+                columns = plain[0] if plain else None  # plain_batches' columns of a batch
                 if skip >= first:  # header records to skip in this batch
                     cut = min(skip - first + 1, len(records))
                     records, first = records[cut:], first + cut
                 rows = None
                 if fast is not None:
                     try:
-                        if columns and columns[0] is not None:
-                            rows = fast.columns(columns[0], len(columns[0][0]))
+                        if columns is not None:
+                            rows = fast.columns(columns, len(columns[0]))
                         else:
                             rows = fast(records)
                     except (Refused, ValueError, TypeError, KeyError, ArithmeticError, EngineError):
                         rows = None  # the slow path says why
-                if rows is None and records is None:
-                    records = [list(record) for record in zip(*columns[0], strict=True)]
+                if rows is None and records is None:  # refused columns: the slow path's records
+                    records = [list(record) for record in zip(*columns, strict=True)]
                 if rows is None:
                     all_fast = False
                     rows, stop = _convert_slowly(first, records, fmt, target, on_error, outcome)
