@@ -55,6 +55,9 @@ class FileFormat:
     null_display: str
     compression: str
     empty_field_as: str
+    # FALSE: a record of fewer fields takes the missing columns' defaults (or NULL), one of
+    # more fields has the extra ones ignored
+    error_on_column_count_mismatch: bool = True
 
     @classmethod
     def from_options(cls, options: dict) -> FileFormat:
@@ -83,8 +86,12 @@ class FileFormat:
         empty = merged["empty_field_as"].lower()
         if empty not in ("null", "string", "field_default"):
             raise BadArguments(f"empty_field_as must be NULL, STRING or FIELD_DEFAULT, not {empty!r}")
+        mismatch = str(merged.get("error_on_column_count_mismatch", "true")).strip().lower()
+        if mismatch not in ("true", "false"):
+            raise BadArguments(f"error_on_column_count_mismatch must be TRUE or FALSE, not "
+                               f"{mismatch!r}")
         return cls(kind, delimiter, record, skip, merged["quote"][:1], merged["null_display"],
-                   compression, empty)
+                   compression, empty, mismatch == "true")
 
 
 def truthy(value) -> bool:
@@ -238,13 +245,15 @@ class LoadTarget:
     defaults: list
     positions: list  # where the written columns are in the table
     table_defaults: list  # every table column's default (for the columns not written)
+    missing: list = field(default_factory=list)  # per written column: its DEFAULT, else NULL
 
     @classmethod
     def of(cls, table, positions, converters, fill) -> LoadTarget:
         defaults = [c.default if c.default is not None else type_default(c.type) for c in table.columns]
         columns = [table.columns[i] for i in positions]
         return cls([c.name for c in columns], [c.type for c in columns], converters, fill,
-                   [defaults[i] for i in positions], list(positions), defaults)
+                   [defaults[i] for i in positions], list(positions), defaults,
+                   [c.default for c in columns])
 
 
 @dataclass(slots=True)
@@ -360,12 +369,14 @@ def _convert_slowly(first: int, records: list, fmt: FileFormat, target: LoadTarg
         try:
             if fmt.type == "ndjson" or fmt.type == "parquet":
                 values = [record.get(column.lower()) for column in names]
-            elif len(record) != width:
+            elif len(record) != width and (fmt.error_on_column_count_mismatch or not record
+                                           or (record == [""] and width != 1)):
                 if not record or (record == [""] and width != 1):
                     continue  # a blank line
                 raise BadArguments(f"expected {width} fields, got {len(record)}, at line {number}")
             else:
-                values = [_field(text, fmt, defaults[i]) for i, text in enumerate(record)]
+                values = [_field(text, fmt, defaults[i]) for i, text in enumerate(record[:width])]
+                values += target.missing[len(values):]  # fewer fields (no count check)
             try:
                 row = tuple([conv(v) for conv, v in zip(converters, values, strict=True)])
             except EngineError as exc:

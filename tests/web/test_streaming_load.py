@@ -61,6 +61,18 @@ def test_values_with_constants_and_expressions_besides_placeholders():
     assert _staged(h) == []
 
 
+def test_only_the_first_fields_with_error_on_column_count_mismatch_false():
+    h = Harness()
+    h.post("CREATE TABLE people (id INT, name VARCHAR)")
+    sql = ("insert into people(id, name) from @_databend_load file_format=(type=csv "
+           "skip_header=1 error_on_column_count_mismatch=false)")
+    assert _load(h, sql, b"id,name,age\n1,Alice,30\n").json["stats"]["rows"] == 1
+    assert h.post("SELECT * FROM people").json["data"] == [["1", "Alice"]]
+    refused = _load(h, sql.replace(" error_on_column_count_mismatch=false", ""),
+                    b"id,name,age\n1,Bob,41\n")
+    assert refused.status == 400 and "expected 2 fields, got 3" in refused.json["error"]["message"]
+
+
 def test_ndjson_and_tsv_files():
     h = Harness()
     h.post("CREATE TABLE t (a INT, b VARCHAR)")
