@@ -3,6 +3,7 @@ the file in the multipart field `upload`)."""
 
 import engine
 from tests.web.harness import Harness
+from tests.web.test_durable_answers import answered, durable_harness
 from web.streaming_load import copy_statement, database_of
 
 BOUNDARY = "----queryhttp-streaming"
@@ -124,3 +125,20 @@ def test_the_sql_rewrite_and_the_session_context_header():
     assert database_of(b'{"database": "db1"}') == "db1"
     assert database_of(b"eyJkYXRhYmFzZSI6ICJkYjIifQ") == "db2"  # base64 of {"database": "db2"}
     assert database_of(b"garbage") is None and database_of(None) is None
+
+
+def test_with_a_data_directory_the_answer_waits_for_the_log_and_the_rows_survive(tmp_path):
+    h, real, on_loop = durable_harness(tmp_path)
+    answered(h, real, on_loop, h.start("POST", "/v1/query", {"sql": "CREATE TABLE t (a INT)"}))
+    call = h.start("PUT", "/v1/streaming_load", _multipart(b"1\n2\n"), {
+        "Content-Type": f"multipart/form-data; boundary={BOUNDARY}",
+        "X-Databend-SQL": "insert into t from @_databend_load file_format = (type = csv)"})
+    h.pump(5)
+    assert not call.done  # loaded and logged, not yet known to be on disk
+    reply = answered(h, real, on_loop, call)
+    assert reply.status == 200 and reply.json["stats"]["rows"] == 2
+    real.close()
+    again = engine.Database(data_dir=str(tmp_path / "data"))
+    assert list(again.session().execute("SELECT sum(a) FROM t")) == [(3,)]
+    assert again.stages.list("root", engine.parse_location("@~")) == []
+    again.close()
