@@ -4,7 +4,7 @@ streaming load).
 The SQL comes in the header `X-Databend-SQL`: `INSERT INTO [db.]t [(cols)] [VALUES] FROM
 @_databend_load FILE_FORMAT = (...)` (or with `VALUES (?, ..., constant or expression)`);
 the file is the multipart/form-data field `upload`. The file is staged under the user stage
-(`@~/_databend_load/<query id>`, removed again whatever happens) and loaded by `COPY INTO t
+(`@~/_databend_load/<random name>`, removed again whatever happens) and loaded by `COPY INTO t
 [(cols)] FROM @~/... FILE_FORMAT = (...)`, so it goes through the same readers and column
 converters as COPY INTO, in bounded steps on the event loop; `VALUES (?, ?, 'x')` with other
 expressions than `?` loads through `COPY INTO t (cols) FROM (SELECT $1, $2, 'x' FROM @~/...)`.
@@ -150,7 +150,7 @@ class StreamingLoad:
             if not content_type.lower().startswith(b"multipart/form-data"):
                 raise UnsupportedMedia("streaming_load takes a multipart/form-data body with the "
                                        "file in the field `upload`")
-            staged = f"@~/{STAGED_FOLDER}/{self.query_id}"
+            staged = f"@~/{STAGED_FOLDER}/{uuid.uuid4().hex}"  # unique, whatever the query id
             statement = f"{copy_statement(sql, staged)} PURGE = TRUE FORCE = TRUE"
         except HTTPError as error:
             return self._error(error.status, error.code, error.message)
