@@ -6,14 +6,16 @@ same rows and the floor: Python's csv module reading the file into typed rows.
     python -m bench.load --rows 100000
 
 Rows are (id INT, name VARCHAR, score DOUBLE, flag BOOLEAN). Every number is rows per second of
-one run, all measured in the same process run (each with gc.collect() before it, the inputs
-gc.freeze()-d). The floor, as in bench.engine, is the same computation in plain Python: the csv
+the median of --rounds runs (3 by default), all measured in the same process run (each with
+gc.collect() before it, the inputs gc.freeze()-d); the rounds alternate the measurements, so the
+machine's noise hits them all, and the ratio column is the median of each round's ratio. The
+database runs in memory (no --data_dir). The floor, as in bench.engine, is the same computation in plain Python: the csv
 module reads the file and each field is converted to its column's type (the row tuples a
 hand-written loader would keep); the ratio column is the floor's time over each one's (the goal
 for COPY INTO is >= 0.5). The csv module merely iterating over the file, converting nothing, is
-shown too. load_file includes the upload, the HTTP round trips and the server's load; stream_load
-also has the driver turn Python rows into CSV first; sqlite3 gets the rows already parsed (its
-executemany is C code).
+shown too. load_file includes the connection, the upload, the HTTP round trips and the server's
+load; stream_load also has the driver turn Python rows into CSV first; sqlite3 gets the rows
+already parsed (its executemany is C code).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import gc
 import io
 import os
 import sqlite3
+import statistics
 import tempfile
 import time
 
@@ -99,6 +102,7 @@ def stream_load(port: int, rows: list) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each (the median)")
     parser.add_argument("--no-http", action="store_true", help="skip stream_load over HTTP")
     args = parser.parse_args()
     list(engine.Database().session().execute("SELECT 1"))  # the parser is built once, not timed
@@ -107,29 +111,36 @@ def main() -> None:
     typed_rows = [(int(a), b, float(c), d == "true") for a, b, c, d in text_rows]
     gc.collect()
     gc.freeze()  # the inputs are not what is measured: collections should not walk them
-    results = [("floor: csv module + conversion to typed rows", timed(lambda: floor(data))),
-               ("csv module iterating, converting nothing", timed(lambda: csv_iteration(data)))]
-    results.append(("queryhttp COPY INTO (embedded)", timed(lambda: copy_into(data))))
-    results.append(("sqlite3 executemany (rows parsed)", timed(lambda: sqlite_executemany(typed_rows))))
-    if not args.no_http:
-        server = ServerProcess(queryhttp_command("--max_upload_bytes", str(1 << 30)),
-                               name="queryhttp")
-        with tempfile.TemporaryDirectory() as folder:
+    measures = [("floor: csv module + conversion to typed rows", lambda: floor(data)),
+                ("csv module iterating, converting nothing", lambda: csv_iteration(data)),
+                ("queryhttp COPY INTO (embedded)", lambda: copy_into(data)),
+                ("sqlite3 executemany (rows parsed)", lambda: sqlite_executemany(typed_rows))]
+    with tempfile.TemporaryDirectory() as folder:
+        server = None
+        if not args.no_http:
             path = os.path.join(folder, "data.csv")
             with open(path, "wb") as out:
                 out.write(data)
-            try:
-                results.append(("queryhttp load_file (HTTP: upload + load, driver)",
-                                timed(lambda: load_file(server.port, path, args.rows))))
-                results.append(("queryhttp stream_load (HTTP; the driver writes the CSV)",
-                                timed(lambda: stream_load(server.port, text_rows))))
-            finally:
+            server = ServerProcess(queryhttp_command("--max_upload_bytes", str(1 << 30)),
+                                   name="queryhttp")
+            measures += [("queryhttp load_file (HTTP: upload + load, driver)",
+                          lambda: load_file(server.port, path, args.rows)),
+                         ("queryhttp stream_load (HTTP; the driver writes the CSV)",
+                          lambda: stream_load(server.port, text_rows))]
+        try:
+            times: dict = {name: [] for name, _ in measures}
+            for _ in range(args.rounds):
+                for name, fn in measures:
+                    times[name].append(timed(fn))
+        finally:
+            if server is not None:
                 server.stop()
-    base = results[0][1]
-    print(f"| load of {args.rows:,} rows | rows/s | floor time / time |")
+    floors = times[measures[0][0]]
+    print(f"| load of {args.rows:,} rows (median of {args.rounds}) | rows/s | floor time / time |")
     print("|---|---:|---:|")
-    for name, seconds in results:
-        print(f"| {name} | {args.rows / seconds:,.0f} | {base / seconds:.2f}x |")
+    for name, _ in measures:
+        ratio = statistics.median(f / t for f, t in zip(floors, times[name], strict=True))
+        print(f"| {name} | {args.rows / statistics.median(times[name]):,.0f} | {ratio:.2f}x |")
 
 
 if __name__ == "__main__":

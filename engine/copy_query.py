@@ -13,6 +13,7 @@ from engine.result import Column, Progress, Result
 from engine.stage_load import truthy
 from engine.stage_scan import StageReading
 from engine.stages import StageLocation, parse_location
+from engine.variant import caster_from_variant
 from grammar import ast as A
 
 _NULLABLE_STRING = T.STRING.as_nullable(True)
@@ -39,7 +40,7 @@ def copy_from_query(ctx, stmt: A.CopyIntoTable) -> Result:
     positions = column_plan(table, stmt.columns)
     converters, fill = insert_plan(table, positions, ctx.timezone)
     reading = StageReading(table.copied_files, (ctx.user, _query_stage(stmt.query)),
-                           truthy(options.get("force", "false")))
+                           truthy(options.get("force", "false")), options)
     ctx.stage_reading = reading
     planner = Planner(ctx)
     plan, _ = planner.plan_query(stmt.query)
@@ -47,12 +48,28 @@ def copy_from_query(ctx, stmt: A.CopyIntoTable) -> Result:
     if len(plan.layout) != len(positions):
         raise BadArguments(f"Fields in select statement is not equal with expected, select fields: "
                            f"{len(plan.layout)}, insert fields: {len(positions)}", position=stmt.pos)
+    converters = [_from_variant(conv, table.columns[p].type) if t.name == "Variant" else conv
+                  for conv, p, t in zip(converters, positions, plan.types, strict=True)]
     progress = Progress()
     run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
     steps = _query_copy_steps(ctx, table, run(()), converters, fill, reading,
                               truthy(options.get("purge", "false")), progress)
     return Result([Column(n, t.display()) for n, t in COPY_COLUMNS], steps, progress=progress,
                   types=[t for _, t in COPY_COLUMNS])
+
+
+def _from_variant(converter, target: T.SqlType):
+    """A column's converter for VARIANT values (NDJSON's $1:field): cast as Databend casts a
+    VARIANT to the column's type (JSON null is NULL); a VARIANT column takes them as they are."""
+    if target.name == "Variant":
+        return converter
+    cast = caster_from_variant(target, converter)
+
+    def convert(value):
+        if value is None or value == "null":
+            return converter(None)
+        return cast(value)
+    return convert
 
 
 def _query_stage(query) -> str:

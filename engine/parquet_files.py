@@ -10,9 +10,12 @@ Without pyarrow, asking for Parquet is error 1002 with the command that installs
 
 from __future__ import annotations
 
+import datetime
 import io
 
+from engine import types as T
 from engine.errors import BadArguments, Unimplemented
+from engine.variant import to_variant
 
 try:
     import pyarrow
@@ -82,3 +85,75 @@ def write_parquet(names: list[str], types: list, rows: list[tuple]) -> bytes:
     out = io.BytesIO()
     parquet.write_table(pyarrow.Table.from_arrays(arrays, schema=schema), out)
     return out.getvalue()
+
+
+def _engine_type(arrow_type, nullable: bool):
+    """The engine type a Parquet column reads as (SELECT ... FROM @stage): integers, floats,
+    strings, booleans, dates, timestamps and decimals as such, anything else as a VARIANT."""
+    types = pyarrow.types
+    name = None
+    if types.is_integer(arrow_type):
+        name = ("UInt" if types.is_unsigned_integer(arrow_type) else "Int") + str(arrow_type.bit_width)
+    elif types.is_float32(arrow_type):
+        name = "Float32"
+    elif types.is_floating(arrow_type):
+        name = "Float64"
+    elif types.is_string(arrow_type) or types.is_large_string(arrow_type):
+        name = "String"
+    elif types.is_boolean(arrow_type):
+        name = "Boolean"
+    elif types.is_date(arrow_type):
+        name = "Date"
+    elif types.is_timestamp(arrow_type):
+        name = "Timestamp"
+    elif types.is_decimal(arrow_type):
+        return T.SqlType("Decimal", nullable, arrow_type.precision, arrow_type.scale)
+    elif types.is_binary(arrow_type) or types.is_large_binary(arrow_type):
+        name = "Binary"
+    return T.SqlType(name or "Variant", nullable)
+
+
+def _open(data: bytes):
+    require_parquet()
+    try:
+        return parquet.ParquetFile(io.BytesIO(data))
+    except (pyarrow.ArrowException, OSError) as exc:
+        raise BadArguments(f"the file cannot be read as PARQUET ({type(exc).__name__})") from None
+
+
+def scan_schema(data: bytes) -> list[tuple[str, T.SqlType]]:
+    """(name, engine type) of each column of a Parquet file, in the file's order."""
+    return [(f.name, _engine_type(f.type, f.nullable)) for f in _open(data).schema_arrow]
+
+
+def _scan_value(t: T.SqlType):
+    """A function: a value pyarrow gives for a column of type t -> the engine's value."""
+    if t.name == "Timestamp":
+        def naive_utc(v):
+            if v is None or v.tzinfo is None:
+                return v
+            return v.astimezone(datetime.UTC).replace(tzinfo=None)
+        return naive_utc
+    if t.name == "Variant":
+        return lambda v: None if v is None else to_variant(v)
+    return None
+
+
+def scan_batches(data: bytes, types: list, size: int):
+    """The rows of a Parquet file as tuples (its columns in order, values as `types` of
+    scan_schema say), at most `size` rows a batch."""
+    reader = _open(data)
+    fixes = [_scan_value(t) for t in types]
+    try:
+        for batch in reader.iter_batches(batch_size=size):
+            columns = []
+            for i, column in enumerate(batch.columns):
+                if pyarrow.types.is_timestamp(column.type) and column.type.unit == "ns":
+                    column = column.cast(pyarrow.timestamp("us", column.type.tz), safe=False)
+                values = column.to_pylist()
+                if fixes[i] is not None:
+                    values = [fixes[i](v) for v in values]
+                columns.append(values)
+            yield list(zip(*columns, strict=True)) if columns else []
+    except (pyarrow.ArrowException, OSError) as exc:
+        raise BadArguments(f"the file cannot be read as PARQUET ({type(exc).__name__})") from None

@@ -153,15 +153,19 @@ def batch_converter(types: list, converters: list, defaults: list, positions: li
         if not records:
             return []
         # a record of another width makes the transposition fail (ValueError): slow path
-        converted = [c(col) for c, col in zip(columns, zip(*records, strict=True), strict=True)]
+        return convert_columns(zip(*records, strict=True), len(records))
+
+    def convert_columns(texts, n: int):
+        """The rows of a batch given as its columns of field texts (n records)."""
+        converted = [c(col) for c, col in zip(columns, texts, strict=True)]
         if len(converted) != width:  # records of no field at all
             raise Refused
         if in_order:
             return list(zip(*converted, strict=True))
-        n = len(records)
         full = [converted[i] if i is not None else repeat(table_defaults[j], n)
                 for j, i in enumerate(layout)]
         return list(zip(*full, strict=False))  # the repeats are endless; the rest are n long
 
     convert.stats = stats
+    convert.columns = convert_columns
     return convert

@@ -23,6 +23,7 @@ from engine.conversion import type_default
 from engine.errors import BadArguments, BadBytes, EngineError, Unimplemented
 from engine.memory import batch_bytes
 from engine.parquet_files import record_batches as parquet_record_batches
+from engine.plain_text import plain_applies, plain_batches
 from engine.record_convert import Refused, batch_converter, collection_paused
 from engine.stages import StageLocation, parse_location
 
@@ -54,6 +55,9 @@ class FileFormat:
     null_display: str
     compression: str
     empty_field_as: str
+    # FALSE: a record of fewer fields takes the missing columns' defaults (or NULL), one of
+    # more fields has the extra ones ignored
+    error_on_column_count_mismatch: bool = True
 
     @classmethod
     def from_options(cls, options: dict) -> FileFormat:
@@ -82,8 +86,12 @@ class FileFormat:
         empty = merged["empty_field_as"].lower()
         if empty not in ("null", "string", "field_default"):
             raise BadArguments(f"empty_field_as must be NULL, STRING or FIELD_DEFAULT, not {empty!r}")
+        mismatch = str(merged.get("error_on_column_count_mismatch", "true")).strip().lower()
+        if mismatch not in ("true", "false"):
+            raise BadArguments(f"error_on_column_count_mismatch must be TRUE or FALSE, not "
+                               f"{mismatch!r}")
         return cls(kind, delimiter, record, skip, merged["quote"][:1], merged["null_display"],
-                   compression, empty)
+                   compression, empty, mismatch == "true")
 
 
 def truthy(value) -> bool:
@@ -237,13 +245,15 @@ class LoadTarget:
     defaults: list
     positions: list  # where the written columns are in the table
     table_defaults: list  # every table column's default (for the columns not written)
+    missing: list = field(default_factory=list)  # per written column: its DEFAULT, else NULL
 
     @classmethod
     def of(cls, table, positions, converters, fill) -> LoadTarget:
         defaults = [c.default if c.default is not None else type_default(c.type) for c in table.columns]
         columns = [table.columns[i] for i in positions]
         return cls([c.name for c in columns], [c.type for c in columns], converters, fill,
-                   [defaults[i] for i in positions], list(positions), defaults)
+                   [defaults[i] for i in positions], list(positions), defaults,
+                   [c.default for c in columns])
 
 
 @dataclass(slots=True)
@@ -297,6 +307,11 @@ def read_file_rows(ctx, fmt: FileFormat, data: bytes, name: str, target: LoadTar
     try:
         if fmt.type == "parquet":  # rows as dicts by column name, like NDJSON's
             batches = parquet_record_batches(data, target.names, step_rows)
+        elif fast is not None and plain_applies(fmt, data):  # batches of columns, mostly
+            batches = plain_batches(fmt, data, len(target.names), step_rows,
+                                    lambda tail: record_batches(fmt, text_stream(tail, fmt.compression),
+                                                                step_rows))
+            skip = 0  # left out already
         else:
             batches = record_batches(fmt, text_stream(data, fmt.compression), step_rows)
         while True:
@@ -307,16 +322,22 @@ def read_file_rows(ctx, fmt: FileFormat, data: bytes, name: str, target: LoadTar
                 batch = next(batches, None)
                 if batch is None:
                     break
-                first, records = batch
+                first, records, *plain = batch
+                columns = plain[0] if plain else None  # plain_batches' columns of a batch
                 if skip >= first:  # header records to skip in this batch
                     cut = min(skip - first + 1, len(records))
                     records, first = records[cut:], first + cut
                 rows = None
                 if fast is not None:
                     try:
-                        rows = fast(records)
+                        if columns is not None:
+                            rows = fast.columns(columns, len(columns[0]))
+                        else:
+                            rows = fast(records)
                     except (Refused, ValueError, TypeError, KeyError, ArithmeticError, EngineError):
                         rows = None  # the slow path says why
+                if rows is None and records is None:  # refused columns: the slow path's records
+                    records = [list(record) for record in zip(*columns, strict=True)]
                 if rows is None:
                     all_fast = False
                     rows, stop = _convert_slowly(first, records, fmt, target, on_error, outcome)
@@ -348,12 +369,14 @@ def _convert_slowly(first: int, records: list, fmt: FileFormat, target: LoadTarg
         try:
             if fmt.type == "ndjson" or fmt.type == "parquet":
                 values = [record.get(column.lower()) for column in names]
-            elif len(record) != width:
+            elif len(record) != width and (fmt.error_on_column_count_mismatch or not record
+                                           or (record == [""] and width != 1)):
                 if not record or (record == [""] and width != 1):
                     continue  # a blank line
                 raise BadArguments(f"expected {width} fields, got {len(record)}, at line {number}")
             else:
-                values = [_field(text, fmt, defaults[i]) for i, text in enumerate(record)]
+                values = [_field(text, fmt, defaults[i]) for i, text in enumerate(record[:width])]
+                values += target.missing[len(values):]  # fewer fields (no count check)
             try:
                 row = tuple([conv(v) for conv, v in zip(converters, values, strict=True)])
             except EngineError as exc:

@@ -42,6 +42,7 @@ from web.query_request import (
     sql_bytes,
 )
 from web.sessions import TOO_MANY_CONNECTIONS, SessionStore
+from web.streaming_load import StreamingLoad
 from web.transactions import TransactionStore, refused_txn_state
 from web.upload import split_multipart, stage_headers, stored_path
 from web.wire import (
@@ -519,6 +520,12 @@ class QueryApp:
                 lambda _: self._send(request, 200, encode_json(body), _JSON))
 
         return d.addCallback(store)
+
+    @app.route("/v1/streaming_load", methods=["PUT"])
+    @authenticated
+    def streaming_load(self, request, user: str):
+        """Databend's HTTP streaming load: upload and INSERT in one request (web.streaming_load)."""
+        return StreamingLoad(self, request, user).run()
 
     def _presign_base(self, request) -> None:
         """PRESIGN's URLs point where this client reached the server (its Host header)."""

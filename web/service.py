@@ -116,9 +116,20 @@ class QueryHTTPService(service.MultiService):
         sweeper.setName("sweeper")
         sweeper.setServiceParent(self)
 
+    def privilegedStartService(self):
+        # twistd binds the listener here, before startService: the parser is warmed first, so
+        # the port (and the line announcing it) opens only once requests are answered at once
+        self._warm_up()
+        super().privilegedStartService()
+
     def startService(self):
-        freeze_startup_heap(self.app.db)
+        self._warm_up()
         super().startService()
+
+    def _warm_up(self):
+        if not getattr(self, "_warmed_up", False):
+            self._warmed_up = True
+            freeze_startup_heap(self.app.db)
 
     def stopService(self):
         """Stop listening and sweeping, then end every running query (waiting polls answer

@@ -16,7 +16,7 @@ class LeanRequest(server.Request):
     `max_body_bytes`; the handler then answers 413."""
 
     max_body_bytes = 10 * 1024 * 1024
-    # file uploads (PUT /v1/upload_to_stage) may be larger than other bodies
+    # file uploads (PUT /v1/upload_to_stage, /v1/streaming_load) may be larger than other bodies
     max_upload_bytes = 256 * 1024 * 1024
 
     def __init__(self, *args, **kwargs):
@@ -28,13 +28,19 @@ class LeanRequest(server.Request):
 
     def gotLength(self, length):
         # the request line is read already (the channel keeps its path): an upload gets its own
-        # limit; twisted.web then spools a large body to a temporary file, not to memory
+        # limit, and its body is kept in memory (it becomes a staged file, which lives in memory:
+        # a temporary file would only add a write and a read of it); twisted.web spools other
+        # large bodies to a temporary file
         path = getattr(self.channel, "_path", b"") or b""
         path = path.split(b"?", 1)[0]
-        if path.rstrip(b"/").endswith(b"/v1/upload_to_stage") or b"/v1/presigned/" in path:
+        upload = path.rstrip(b"/").endswith((b"/v1/upload_to_stage", b"/v1/streaming_load")) \
+            or b"/v1/presigned/" in path
+        if upload:
             self._body_limit = self.max_upload_bytes
         if length is not None and length > self._body_limit:
             self.body_too_large = True
+            self.content = io.BytesIO()
+        elif upload:
             self.content = io.BytesIO()
         else:
             super().gotLength(length)

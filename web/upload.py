@@ -44,8 +44,11 @@ def split_multipart(content_file, content_type: bytes | None) -> list[tuple[str,
     if not content_type or not content_type.lower().startswith(b"multipart/form-data") or not match:
         raise BadRequest("upload_to_stage takes a multipart/form-data body with the file in the "
                          "field `upload`")
-    content_file.seek(0)
-    body = content_file.read()
+    if hasattr(content_file, "getvalue"):  # a body kept in memory: its bytes, not a copy
+        body = content_file.getvalue()
+    else:
+        content_file.seek(0)
+        body = content_file.read()
     delimiter = b"--" + match.group(1)
     files = []
     position = body.find(delimiter)

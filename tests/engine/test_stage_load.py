@@ -191,3 +191,18 @@ def test_a_load_sets_the_null_and_negative_flags_a_scan_would():
     wide = db.catalog.table("default", "w", None)
     assert wide.has_negative == [True, False, False, False, True]  # the default -1 of e too
     assert list(s.execute("SELECT count(*) FROM w WHERE a < 0 AND e < 0")) == [(1,)]
+
+
+def test_error_on_column_count_mismatch_false_ignores_extra_fields_and_fills_missing_ones():
+    db = engine.Database()
+    s = db.session()
+    s.execute("CREATE TABLE p (id INT, name VARCHAR, city VARCHAR DEFAULT 'BJ')")
+    _put(db, "@~/p.csv", b"1,a,x,extra\n2,b\n3,c,y\n")
+    fmt = {"type": "CSV", "error_on_column_count_mismatch": "false"}
+    assert _load(s, "INSERT INTO p VALUES", "@~/p.csv", fmt) == [(3,)]
+    assert list(s.execute("SELECT * FROM p ORDER BY id")) == [(1, "a", "x"), (2, "b", "BJ"),
+                                                               (3, "c", "y")]
+    with pytest.raises(engine.EngineError, match="expected 3 fields, got 4, at line 1"):
+        _load(s, "INSERT INTO p VALUES", "@~/p.csv", {"type": "CSV"})
+    with pytest.raises(engine.EngineError, match="must be TRUE or FALSE"):
+        _load(s, "INSERT INTO p VALUES", "@~/p.csv", {"error_on_column_count_mismatch": "maybe"})

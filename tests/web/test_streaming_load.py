@@ -1,0 +1,144 @@
+"""PUT /v1/streaming_load: Databend's upload-and-INSERT in one request (X-Databend-SQL header,
+the file in the multipart field `upload`)."""
+
+import engine
+from tests.web.harness import Harness
+from tests.web.test_durable_answers import answered, durable_harness
+from web.streaming_load import copy_statement, database_of
+
+BOUNDARY = "----queryhttp-streaming"
+
+
+def _multipart(data: bytes, filename: str = "data.csv", field: str = "upload") -> bytes:
+    return (f"--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{field}\"; "
+            f"filename=\"{filename}\"\r\nContent-Type: application/octet-stream\r\n\r\n").encode() \
+        + data + f"\r\n--{BOUNDARY}--\r\n".encode()
+
+
+def _load(h, sql, data, query_id="load-1", headers=None):
+    all_headers = {"Content-Type": f"multipart/form-data; boundary={BOUNDARY}",
+                   "X-DATABEND-QUERY-ID": query_id}
+    if sql is not None:
+        all_headers["X-Databend-SQL"] = sql
+    all_headers.update(headers or {})
+    return h.request("PUT", "/v1/streaming_load", _multipart(data), all_headers)
+
+
+def _staged(h) -> list:
+    return h.db.stages.list("root", engine.parse_location("@~"))
+
+
+def test_a_csv_file_loads_and_the_answer_is_databends():
+    h = Harness()
+    h.post("CREATE TABLE people (id INT, name VARCHAR, age INT)")
+    reply = _load(h, "insert into people from @_databend_load file_format=(type=csv skip_header=1)",
+                  b"id,name,age\n1,Alice,30\n2,\"B,ob\",41\n")
+    assert reply.status == 200, reply.body
+    assert reply.json == {"id": "load-1", "stats": {"rows": 2, "bytes": 35}}
+    assert h.post("SELECT * FROM people ORDER BY id").json["data"] == [
+        ["1", "Alice", "30"], ["2", "B,ob", "41"]]
+    assert _staged(h) == []  # the uploaded file is not left in the user stage
+
+
+def test_columns_values_placeholders_and_a_reused_query_id():
+    h = Harness()
+    h.post("CREATE TABLE people (id INT, name VARCHAR, city VARCHAR DEFAULT 'BJ')")
+    sql = "INSERT INTO default.people(name, id) VALUES (?, ?) FROM @_databend_load FILE_FORMAT = (TYPE = CSV)"
+    assert _load(h, sql, b"Carol,3\n").json["stats"]["rows"] == 1
+    assert _load(h, sql, b"Dave,4\n").json["stats"]["rows"] == 1  # same query id: loaded again
+    assert h.post("SELECT id, name, city FROM people ORDER BY id").json["data"] == [
+        ["3", "Carol", "BJ"], ["4", "Dave", "BJ"]]
+
+
+def test_values_with_constants_and_expressions_besides_placeholders():
+    h = Harness()
+    h.post("CREATE TABLE people (id INT, name VARCHAR, age INT, city VARCHAR)")
+    sql = ("insert into people(name, age, city, id) values (?, ?, 'B?J', ? * 10) "
+           "from @_databend_load file_format=(type=csv skip_header=1)")
+    reply = _load(h, sql, b"name,age,id\nCarol,25,1\nDave,52,2\n")
+    assert reply.status == 200 and reply.json["stats"]["rows"] == 2, reply.body
+    assert h.post("SELECT * FROM people ORDER BY id").json["data"] == [
+        ["10", "Carol", "25", "B?J"], ["20", "Dave", "52", "B?J"]]
+    assert _staged(h) == []
+
+
+def test_only_the_first_fields_with_error_on_column_count_mismatch_false():
+    h = Harness()
+    h.post("CREATE TABLE people (id INT, name VARCHAR)")
+    sql = ("insert into people(id, name) from @_databend_load file_format=(type=csv "
+           "skip_header=1 error_on_column_count_mismatch=false)")
+    assert _load(h, sql, b"id,name,age\n1,Alice,30\n").json["stats"]["rows"] == 1
+    assert h.post("SELECT * FROM people").json["data"] == [["1", "Alice"]]
+    refused = _load(h, sql.replace(" error_on_column_count_mismatch=false", ""),
+                    b"id,name,age\n1,Bob,41\n")
+    assert refused.status == 400 and "expected 2 fields, got 3" in refused.json["error"]["message"]
+
+
+def test_ndjson_and_tsv_files():
+    h = Harness()
+    h.post("CREATE TABLE t (a INT, b VARCHAR)")
+    assert _load(h, "insert into t values from @_databend_load file_format = (type = ndjson)",
+                 b'{"a": 1, "b": "x"}\n{"b": "y", "a": 2}\n').json["stats"]["rows"] == 2
+    assert _load(h, "insert into t from @_databend_load file_format = (type = tsv)",
+                 b"3\tz\n").json["stats"]["rows"] == 1
+    assert h.post("SELECT a, b FROM t ORDER BY a").json["data"] == [
+        ["1", "x"], ["2", "y"], ["3", "z"]]
+
+
+def test_a_bad_value_is_a_400_with_the_code_and_nothing_is_inserted():
+    h = Harness()
+    h.post("CREATE TABLE t (a INT, b VARCHAR)")
+    reply = _load(h, "insert into t from @_databend_load file_format = (type = csv)",
+                  b"1,x\nnope,y\n")
+    assert reply.status == 400
+    assert reply.json["error"]["code"] == 1046 and "line 2" in reply.json["error"]["message"]
+    assert h.post("SELECT count(*) FROM t").json["data"] == [["0"]]
+    assert _staged(h) == []
+
+
+def test_requests_it_refuses():
+    h = Harness()
+    h.post("CREATE TABLE t (a INT)")
+    missing = _load(h, None, b"1\n")
+    assert missing.status == 400 and "X-Databend-SQL" in missing.json["error"]["message"]
+    no_placeholder = _load(h, "insert into t values (1)", b"1\n")
+    assert no_placeholder.status == 400 and "@_databend_load" in no_placeholder.json["error"]["message"]
+    unknown = _load(h, "insert into nope from @_databend_load file_format=(type=csv)", b"1\n")
+    assert unknown.status == 400 and unknown.json["error"]["code"] == 1025
+    not_multipart = h.request("PUT", "/v1/streaming_load", b"1\n", {
+        "Content-Type": "text/csv",
+        "X-Databend-SQL": "insert into t from @_databend_load file_format=(type=csv)"})
+    assert not_multipart.status == 415
+    assert h.request("POST", "/v1/streaming_load", b"", {}).status == 405
+    assert _staged(h) == []
+
+
+def test_the_sql_rewrite_and_the_session_context_header():
+    assert copy_statement("insert /*+ set_var(x=1) */ into t1 values  from @_databend_load "
+                          "file_format = (type = CSV)", "@~/f") == \
+        "COPY INTO t1 FROM @~/f file_format = (type = CSV)"
+    assert copy_statement("INSERT INTO d.t (a, b) FROM @_databend_load FILE_FORMAT=(TYPE=CSV);",
+                          "@~/f") == "COPY INTO d.t (a, b) FROM @~/f FILE_FORMAT=(TYPE=CSV)"
+    assert copy_statement("INSERT INTO t (a, b) VALUES (?, concat(?, '?')) FROM @_databend_load "
+                          "FILE_FORMAT = (TYPE = CSV)", "@~/f") == \
+        "COPY INTO t (a, b) FROM (SELECT $1, concat($2, '?') FROM @~/f) FILE_FORMAT = (TYPE = CSV)"
+    assert database_of(b'{"database": "db1"}') == "db1"
+    assert database_of(b"eyJkYXRhYmFzZSI6ICJkYjIifQ") == "db2"  # base64 of {"database": "db2"}
+    assert database_of(b"garbage") is None and database_of(None) is None
+
+
+def test_with_a_data_directory_the_answer_waits_for_the_log_and_the_rows_survive(tmp_path):
+    h, real, on_loop = durable_harness(tmp_path)
+    answered(h, real, on_loop, h.start("POST", "/v1/query", {"sql": "CREATE TABLE t (a INT)"}))
+    call = h.start("PUT", "/v1/streaming_load", _multipart(b"1\n2\n"), {
+        "Content-Type": f"multipart/form-data; boundary={BOUNDARY}",
+        "X-Databend-SQL": "insert into t from @_databend_load file_format = (type = csv)"})
+    h.pump(5)
+    assert not call.done  # loaded and logged, not yet known to be on disk
+    reply = answered(h, real, on_loop, call)
+    assert reply.status == 200 and reply.json["stats"]["rows"] == 2
+    real.close()
+    again = engine.Database(data_dir=str(tmp_path / "data"))
+    assert list(again.session().execute("SELECT sum(a) FROM t")) == [(3,)]
+    assert again.stages.list("root", engine.parse_location("@~")) == []
+    again.close()
