@@ -45,7 +45,8 @@ def _precedence(node) -> int:
         return _COMPARE
     if isinstance(node, A.FunctionCall) and node.operator in _JSON_ACCESS:
         return _ATOM if node.operator in ("[]", ":") else _UNARY
-    if isinstance(node, A.FunctionCall) and node.operator is not None and node.operator != "in":
+    if isinstance(node, A.FunctionCall) and node.operator is not None and node.operator != "in" \
+            and node.operator not in _NESTED_LITERALS:
         return _COMPARE
     if isinstance(node, A.Cast) and node.double_colon:
         return _CAST
@@ -135,6 +136,19 @@ def _json_access(n: A.FunctionCall) -> str:
     return f"{_operand(operand, _UNARY)} {n.operator} {_operand(key, _UNARY + 1)}"
 
 
+_NESTED_LITERALS = frozenset({"[...]", "{...}", "(...)"})
+
+
+def _nested_literal(n: A.FunctionCall) -> str:
+    """As Databend names literals: [1, 2], {'a':1,'b':2} (no spaces), (1, 'x')."""
+    items = [display(a) for a in n.args]
+    if n.operator == "[...]":
+        return f"[{', '.join(items)}]"
+    if n.operator == "{...}":
+        return "{" + ",".join(f"{k}:{v}" for k, v in zip(items[0::2], items[1::2], strict=True)) + "}"
+    return f"({', '.join(items)})"
+
+
 def _bound(b: A.FrameBound) -> str:
     if b.offset is None:
         return b.kind.lower()
@@ -148,6 +162,8 @@ def _func(n: A.FunctionCall) -> str:
         return f"{n.name}(*)"
     if n.operator in _JSON_ACCESS:
         return _json_access(n)
+    if n.operator in _NESTED_LITERALS:
+        return _nested_literal(n)
     if n.operator == "in":
         return f"position({display(n.args[0])} in {display(n.args[1])})"
     if n.operator is not None:  # a REGEXP b, a NOT RLIKE b, a ILIKE b

@@ -7,7 +7,8 @@ import datetime
 import decimal
 from operator import itemgetter
 
-from engine.types import SqlType
+from engine import nested
+from engine.types import NESTED_NAMES, SqlType
 
 # Column types whose Python values JSON holds as they are (bool, int, float, str; floats
 # round-trip exactly through repr, NaN and infinities as the NaN/Infinity extension).
@@ -42,6 +43,8 @@ def encode_value(t: SqlType, v):
         return v if type(v) is int else str(v)  # wide integers are held as exact ints
     if t.name in _ISO_TYPES:
         return v.isoformat()
+    if t.name in NESTED_NAMES:
+        return nested.to_json(t, v)  # arrays and tuples as arrays, maps as arrays of [key, value]
     return v
 
 
@@ -54,6 +57,8 @@ def decode_value(t: SqlType, v):
         return datetime.date.fromisoformat(v)
     if t.name == "Timestamp":
         return datetime.datetime.fromisoformat(v)
+    if t.name in NESTED_NAMES:
+        return nested.from_json(t, v)
     return v
 
 
@@ -62,6 +67,8 @@ def _encode_column(t: SqlType, values) -> list | tuple:
         return [v if v is None or type(v) is int else str(v) for v in values]
     if t.name in _ISO_TYPES:
         return [None if v is None else v.isoformat() for v in values]
+    if t.name in NESTED_NAMES:
+        return [nested.to_json(t, v) for v in values]
     return values  # a tuple of JSON-native values: the encoder writes it as an array
 
 
@@ -86,6 +93,8 @@ def _decode_column(t: SqlType, values: list) -> list:
     if t.name == "Timestamp":
         parse = datetime.datetime.fromisoformat
         return [None if v is None else parse(v) for v in values]
+    if t.name in NESTED_NAMES:
+        return [nested.from_json(t, v) for v in values]
     return values
 
 

@@ -10,6 +10,7 @@ import struct
 from dataclasses import dataclass, replace
 from typing import NoReturn
 
+from engine import nested as _nested
 from engine.datetimes import UTC, date_from_days, parse_date, parse_timestamp, timestamp_from_int
 from engine.errors import BadArguments, SqlSyntaxError
 from engine.variant import to_variant
@@ -293,6 +294,8 @@ def common_type(types) -> SqlType:
             result = t.as_nullable(False)
         elif result.name != t.name or result.name == "Decimal":
             result = _unify(result, t.as_nullable(False))
+        elif result.args and result != t.as_nullable(False):
+            result = _nested.unify(result, t.as_nullable(False))
     if result is None:
         return NULL
     return result.as_nullable(nullable)
@@ -512,9 +515,7 @@ def caster(t: SqlType):
     if name in ("Binary", "Bitmap"):
         return to_string  # held as text until these types get values of their own
     if name in NESTED_NAMES:
-        def no_values(v):
-            raise BadArguments(f"values of type {t.display()} are not supported yet")
-        return no_values
+        return _nested.caster(t)  # engine.nested
     raise BadArguments(f"cannot cast to {t.display()}")
 
 
@@ -534,6 +535,8 @@ def value_type(v) -> SqlType:
         return TIMESTAMP
     if isinstance(v, datetime.date):
         return DATE
+    if isinstance(v, _nested.NESTED_VALUE_TYPES):
+        raise BadArguments("a nested value has no type of its own")
     return STRING
 
 
@@ -559,6 +562,8 @@ def render_value(v) -> str:
         return v.strftime("%Y-%m-%d %H:%M:%S.%f")
     if isinstance(v, decimal.Decimal):
         return format(v, "f")
+    if isinstance(v, _nested.NESTED_VALUE_TYPES):
+        return _nested.render(v)
     return str(v)
 
 
@@ -590,5 +595,7 @@ def renderer_for(t: SqlType):
         return str
     if name == "Timestamp":
         return _render_timestamp
+    if name in NESTED_NAMES:
+        return _nested.renderer(t)
     return render_value
 

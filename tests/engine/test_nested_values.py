@@ -1,0 +1,214 @@
+"""ARRAY, MAP and TUPLE values: literals and their types, [] access, casts, comparison, storage,
+persistence, the array_* / map_* functions, NULLs, errors and the wire text (golden answers
+as Databend 1.2.453 gives them)."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from engine.errors import EngineError
+
+
+@pytest.fixture
+def s():
+    return engine.Database().session()
+
+
+def wire(session, sql):
+    """(column names, type names, wire rows) of a query, NULL shown as NULL."""
+    result = session.execute(sql)
+    batch = list(result)
+    names = [c.name for c in result.schema]
+    types = [t.display() for t in result.types]
+    return names, types, result.renderer(True)(batch)
+
+
+def run(session, sql):
+    return list(session.execute(sql))
+
+
+def one(session, sql):
+    """The wire text of a one-row, one-column query."""
+    return wire(session, sql)[2][0][0]
+
+
+def error(session, sql):
+    with pytest.raises(EngineError) as info:
+        list(session.execute(sql))
+    return info.value.code, str(info.value)
+
+
+# ---------------------------------------------------------------- literals, types, wire text
+
+
+def test_literals_names_types_and_wire_text(s):
+    names, types, rows = wire(s, "SELECT (1,'x'), [1, NULL], ['a','b'], [], {}, [1, 2.5], [1, -1], "
+                                 "[[1],[2,3]], {'a':1,'b':NULL}, (1, NULL)")
+    assert names == ["(1, 'x')", "[1, null]", "['a', 'b']", "[]", "{}", "[1, 2.5]", "[1, - 1]", "[[1], [2, 3]]",
+                     "{'a':1,'b':null}", "(1, null)"]
+    assert types == ["Tuple(UInt8, String)", "Array(Nullable(UInt8))", "Array(String)", "Array(Nothing)",
+                     "Map(Nothing)", "Array(Decimal(4, 1))", "Array(Int16)", "Array(Array(UInt8))",
+                     "Map(String, Nullable(UInt8))", "Tuple(UInt8, NULL)"]
+    assert rows == [("(1,'x')", "[1,NULL]", "['a','b']", "[]", "{}", "[1.0,2.5]", "[1,-1]", "[[1],[2,3]]",
+                     "{'a':1,'b':NULL}", "(1,NULL)")]
+
+
+def test_nested_strings_dates_and_booleans_are_written_as_databend_writes_them(s):
+    assert one(s, "SELECT ['a', 'it''s', NULL]") == "['a','it\\'s',NULL]"
+    assert one(s, "SELECT [DATE '2020-01-01']") == "['2020-01-01']"
+    assert one(s, "SELECT [true, false]") == "[1,0]"
+    assert one(s, "SELECT [[1,2],[]]") == "[[1,2],[]]"
+    assert one(s, "SELECT [[],[1]]") == "[[],[1]]"
+
+
+def test_typeof(s):
+    assert wire(s, "SELECT typeof([1,2]), typeof({'a':1}), typeof([]), typeof({})")[2] == [
+        ("ARRAY(UINT8)", "MAP(STRING, UINT8)", "ARRAY(NOTHING)", "MAP(NOTHING)")]
+
+
+def test_map_literal_keys_must_be_unique(s):
+    code, message = error(s, "SELECT {'a':1, 'a':2}")
+    assert code == 1006 and "map keys have to be unique" in message
+
+
+def test_grouping_sets_still_read_a_parenthesized_list(s):
+    run(s, "CREATE TABLE g (a INT, b INT)")
+    run(s, "INSERT INTO g VALUES (1, 2)")
+    assert wire(s, "SELECT a, b, count(*) FROM g GROUP BY GROUPING SETS ((a, b), ()) ORDER BY a")[2] == [
+        ("1", "2", "1"), ("NULL", "NULL", "1")]
+
+
+# ---------------------------------------------------------------- access
+
+
+def test_subscripts(s):
+    names, types, rows = wire(s, "SELECT [1,2,3][1], [1,2,3][0], [1,2,3][5], {'a':1}['a'], {'a':1}['b'], "
+                                 "(1,'x')[1], (1,'x')[2]")
+    assert names == ["[1, 2, 3][1]", "[1, 2, 3][0]", "[1, 2, 3][5]", "{'a':1}['a']", "{'a':1}['b']",
+                     "(1, 'x')[1]", "(1, 'x')[2]"]
+    assert rows == [("1", "NULL", "NULL", "1", "NULL", "1", "x")]
+
+
+def test_subscripts_of_columns_are_nullable(s):
+    run(s, "CREATE TABLE tn (id INT, a ARRAY(INT), m MAP(STRING, INT), t TUPLE(INT, STRING))")
+    run(s, "INSERT INTO tn VALUES (1, [1,2], {'x':1}, (1,'a')), (2, [], {}, (2, 'b')), (3, NULL, NULL, NULL)")
+    names, types, rows = wire(s, "SELECT id, a[1], m['x'], t[2] FROM tn ORDER BY id")
+    assert types == ["Nullable(Int32)", "Nullable(Int32)", "Nullable(Int32)", "Nullable(String)"]
+    assert rows == [("1", "1", "1", "a"), ("2", "NULL", "NULL", "b"), ("3", "NULL", "NULL", "NULL")]
+
+
+def test_tuple_index_out_of_range_is_refused(s):
+    code, _ = error(s, "SELECT (1, 'x')[3]")
+    assert code == 1006
+
+
+# ---------------------------------------------------------------- casts and comparison
+
+
+def test_casts(s):
+    assert one(s, "SELECT [1,2]::ARRAY(STRING)") == "['1','2']"
+    assert one(s, "SELECT '[1,2]'::ARRAY(INT)") == "[1,2]"
+    assert one(s, "SELECT '{''a'':1}'::MAP(STRING, INT)") == "{'a':1}"
+    assert one(s, "SELECT '(1,''x'')'::TUPLE(INT, STRING)") == "(1,'x')"
+    assert one(s, "SELECT [1,2]::STRING") == "[1,2]"
+    assert one(s, "SELECT [1,2]::ARRAY(DECIMAL(5,2))") == "[1.00,2.00]"
+    code, _ = error(s, "SELECT '[1,'::ARRAY(INT)")
+    assert code == 1006
+    assert one(s, "SELECT TRY_CAST('[1,' AS ARRAY(INT))") == "NULL"
+
+
+def test_comparison(s):
+    assert wire(s, "SELECT [1,2] > [1], [1,2] = [1,2.0], (1,2) < (1,3), [NULL] = [NULL]")[2] == [("1", "1", "1", "1")]
+
+
+# ---------------------------------------------------------------- storage
+
+
+def test_insert_values_insert_select_group_by_and_distinct(s):
+    run(s, "CREATE TABLE tn (id INT, a ARRAY(INT), m MAP(STRING, INT), t TUPLE(INT, STRING))")
+    run(s, "INSERT INTO tn VALUES (1, [1,2], {'x':1}, (1,'a')), (2, [], {}, (2, 'b')), (3, NULL, NULL, NULL)")
+    run(s, "INSERT INTO tn SELECT id + 10, array_append(a, 9), m, t FROM tn WHERE id < 3")
+    assert wire(s, "SELECT * FROM tn ORDER BY id")[2] == [
+        ("1", "[1,2]", "{'x':1}", "(1,'a')"), ("2", "[]", "{}", "(2,'b')"), ("3", "NULL", "NULL", "NULL"),
+        ("11", "[1,2,9]", "{'x':1}", "(1,'a')"), ("12", "[9]", "{}", "(2,'b')")]
+    assert wire(s, "SELECT a, count(*) FROM tn GROUP BY a ORDER BY a")[2] == [
+        ("[]", "1"), ("[1,2]", "1"), ("[1,2,9]", "1"), ("[9]", "1"), ("NULL", "1")]
+    assert sorted(wire(s, "SELECT DISTINCT m FROM tn")[2]) == [("NULL",), ("{'x':1}",), ("{}",)]
+    assert wire(s, "SELECT id FROM tn WHERE a = [1,2]")[2] == [("1",)]
+
+
+def test_nested_values_survive_a_close_and_reopen(tmp_path):
+    data_dir = str(tmp_path / "data")
+    db = engine.Database(data_dir=data_dir)
+    s = db.session()
+    run(s, "CREATE TABLE tn (id INT, a ARRAY(DECIMAL(5, 2)), m MAP(STRING, DATE), t TUPLE(INT, STRING), "
+              "aa ARRAY(ARRAY(STRING)))")
+    run(s, "INSERT INTO tn VALUES (1, [1.5, NULL], {'d': '2020-01-02'}, (1, 'x'), [['a'], [], [NULL]]), "
+              "(2, NULL, {}, NULL, [])")
+    db.durability.checkpoint(wait=True)  # these rows in a checkpoint file
+    run(s, "INSERT INTO tn VALUES (3, [], {'e': NULL}, (3, NULL), [['b', 'c']])")  # in the log only
+    before = run(s, "SELECT * FROM tn ORDER BY id")
+    db.close()
+    reopened = engine.Database(data_dir=data_dir)
+    after = list(reopened.session().execute("SELECT * FROM tn ORDER BY id"))
+    assert after == before
+    assert [type(v).__name__ for v in after[0][1:]] == ["ArrayValue", "MapValue", "TupleValue", "ArrayValue"]
+    reopened.close()
+
+
+# ---------------------------------------------------------------- functions
+
+
+def test_array_functions(s):
+    names, types, rows = wire(s, "SELECT length([1,2]), array_length([1,2]), contains([1,2], 1), "
+                                 "array_contains([1,2], 3), array_concat([1],[2.5]), array_distinct([1,1,2]), "
+                                 "array_sort([3,1,2]), array_sort([3,1,NULL], 'DESC'), "
+                                 "array_sort([3,1,NULL], 'ASC', 'NULLS FIRST')")
+    assert names[-1] == "array_sort([3, 1, null], 'asc', 'nulls first')"
+    assert types[4:] == ["Array(Decimal(4, 1))", "Array(UInt8)", "Array(UInt8)", "Array(Nullable(UInt8))",
+                         "Array(Nullable(UInt8))"]
+    assert rows == [("2", "2", "1", "0", "[1.0,2.5]", "[1,2]", "[1,2,3]", "[NULL,3,1]", "[NULL,1,3]")]
+
+
+def test_more_array_functions(s):
+    _, types, rows = wire(s, "SELECT array_slice([1,2,3,4], 2, 3), array_indexof([1,2,3], 2), "
+                             "array_to_string(['a','b'], ','), array_flatten([[1,2],[3]]), array_append([1,2], 3), "
+                             "array_prepend(0, [1,2]), array_remove_first([1,2,3]), array_remove_last([1,2,3]), "
+                             "array_unique([1,1,2])")
+    assert types[3] == "Array(UInt8)"
+    assert rows == [("[2,3]", "2", "a,b", "[1,2,3]", "[1,2,3]", "[0,1,2]", "[2,3]", "[1,2]", "2")]
+
+
+def test_array_aggregates(s):
+    _, types, rows = wire(s, "SELECT array_sum([1,2,3]), array_avg([1,2,3]), array_min([1,2,3]), "
+                             "array_max([1,2,3]), array_count([1,NULL,3]), array_sum([1.5, 2]), array_sum([]), "
+                             "array_max([]), array_count([])")
+    assert types[1] == "Float64" and types[5] == "Decimal(2, 1)"
+    assert rows == [("6", "2", "1", "3", "2", "3.5", "NULL", "NULL", "0")]
+    code, _ = error(s, "SELECT array_sum(['a'])")
+    assert code == 1006
+
+
+def test_range_split_and_maps(s):
+    _, types, rows = wire(s, "SELECT range(1, 5), split('a,b,c', ','), map_keys({'a':1}), map_values({'a':1}), "
+                             "map_size({'a':1, 'b':2}), map_contains_key({'a':1}, 'a')")
+    assert types[:2] == ["Array(UInt64)", "Array(String)"]
+    assert rows == [("[1,2,3,4]", "['a','b','c']", "['a']", "[1]", "2", "1")]
+
+
+def test_functions_over_columns_and_nulls(s):
+    run(s, "CREATE TABLE tn (id INT, a ARRAY(INT))")
+    run(s, "INSERT INTO tn VALUES (1, [3,1,2]), (2, NULL), (3, [NULL, 5])")
+    _, types, rows = wire(s, "SELECT id, length(a), array_sort(a), contains(a, 5), array_sum(a), a[2] "
+                             "FROM tn ORDER BY id")
+    assert types[1:3] == ["Nullable(UInt64)", "Nullable(Array(Nullable(Int32)))"]
+    assert rows == [("1", "3", "[1,2,3]", "0", "6", "1"), ("2", "NULL", "NULL", "NULL", "NULL", "NULL"),
+                    ("3", "2", "[NULL,5]", "1", "5", "5")]
+
+
+def test_functions_refuse_what_is_not_an_array(s):
+    code, _ = error(s, "SELECT array_sort(1)")
+    assert code == 1006
+    code, _ = error(s, "SELECT map_keys([1])")
+    assert code == 1006
