@@ -218,6 +218,7 @@ class ExpressionBinder(ClauseBinder):
         return e
 
     def _compare(self, op, left, right):
+        F.check_nested_comparison(op, left.type, right.type)
         left, right = self._comparable(left, right)
         nullable = left.type.can_be_null or right.type.can_be_null
         if left.type.name == "Null" or right.type.name == "Null":

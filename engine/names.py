@@ -136,7 +136,7 @@ def _json_access(n: A.FunctionCall) -> str:
     return f"{_operand(operand, _UNARY)} {n.operator} {_operand(key, _UNARY + 1)}"
 
 
-_NESTED_LITERALS = frozenset({"[...]", "{...}", "(...)"})
+_NESTED_LITERALS = frozenset({"[...]", "{...}", "(...)", "."})
 
 
 def _nested_literal(n: A.FunctionCall) -> str:
@@ -162,6 +162,8 @@ def _func(n: A.FunctionCall) -> str:
         return f"{n.name}(*)"
     if n.operator in _JSON_ACCESS:
         return _json_access(n)
+    if n.operator == ".":  # a tuple's field: t.1
+        return f"{_operand(n.args[0], _ATOM)}.{n.args[1].value}"
     if n.operator in _NESTED_LITERALS:
         return _nested_literal(n)
     if n.operator == "in":

@@ -14,15 +14,40 @@ from engine import types as T
 from engine.errors import BadArguments
 
 
-class ArrayValue(tuple):
+def _order_key(v) -> tuple:
+    """Elements in Databend's order: NULL before every value (so [1, NULL] < [1, 2])."""
+    return tuple((0, 0) if x is None else (1, x) for x in v)
+
+
+class _Ordered(tuple):
+    """A tuple ordered as Databend orders nested values (Python cannot compare None and 1)."""
+
+    __slots__ = ()
+
+    def __lt__(self, other):
+        return _order_key(self) < _order_key(other)
+
+    def __le__(self, other):
+        return _order_key(self) <= _order_key(other)
+
+    def __gt__(self, other):
+        return _order_key(self) > _order_key(other)
+
+    def __ge__(self, other):
+        return _order_key(self) >= _order_key(other)
+
+    __hash__ = tuple.__hash__
+
+
+class ArrayValue(_Ordered):
     __slots__ = ()
 
 
-class TupleValue(tuple):
+class TupleValue(_Ordered):
     __slots__ = ()
 
 
-class MapValue(tuple):
+class MapValue(_Ordered):
     """(key, value) pairs."""
 
     __slots__ = ()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine.functions import arrays, casts, conditionals, dates, hashes, numeric, regex, strings  # noqa: F401
 from engine.functions import json as _json  # noqa: F401
 from engine.functions.aggregates import AGGREGATES, aggregate_type
-from engine.functions.arrays import nested_override
+from engine.functions.arrays import check_nested_comparison, nested_override
 from engine.functions.bitwise import BITWISE_FUNCTIONS
 from engine.functions.casts import CAST_FUNCTIONS
 from engine.functions.context import CONTEXT_FUNCTIONS, context_value
@@ -39,7 +39,7 @@ ALWAYS_NULLABLE = frozenset({"coalesce", "ifnull", "nvl"})
 # rounding functions whose constant Decimal(p, 0) answers fold into integer constants
 INTEGRAL_FOLDS = frozenset({"round", "truncate", "floor", "ceil", "ceiling"})
 
-__all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS", "CONTEXT_FUNCTIONS",
+__all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS", "check_nested_comparison", "CONTEXT_FUNCTIONS",
            "INTEGRAL_FOLDS", "JSON_OPERATORS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
            "SCALARS", "ScalarFunction", "aggregate_type", "all_function_names", "context_value",
            "date_arithmetic", "function_override", "function_rows", "interval_call", "temporal_cast",

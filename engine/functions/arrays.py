@@ -7,7 +7,7 @@ import math
 
 from engine import nested as N
 from engine import types as T
-from engine.errors import BadArguments
+from engine.errors import BadArguments, SemanticError
 from engine.functions.registry import ScalarFunction, fixed, register
 
 # ---------------------------------------------------------------- literals
@@ -327,3 +327,16 @@ def nested_override(name: str, types) -> ScalarFunction | None:
         return None
     return _OVERRIDES.get((name, types[0].name))
 
+
+
+_COMPARISON_NAMES = {"=": "eq", "<>": "noteq", "!=": "noteq", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
+
+
+def check_nested_comparison(op: str, left: T.SqlType, right: T.SqlType) -> None:
+    """Refuse, as Databend does, comparing maps, or a nested value with a value of another kind."""
+    kinds = {t.name for t in (left, right) if t.name != "Null"}
+    if not kinds & T.NESTED_NAMES:
+        return
+    if "Map" in kinds or len(kinds) > 1:
+        name = _COMPARISON_NAMES.get(op, op)
+        raise SemanticError(f"no overload satisfies `{name}({left.display()}, {right.display()})`")

@@ -212,3 +212,32 @@ def test_functions_refuse_what_is_not_an_array(s):
     assert code == 1006
     code, _ = error(s, "SELECT map_keys([1])")
     assert code == 1006
+
+
+# ---------------------------------------------------------------- tuple fields, ordering
+
+
+def test_tuple_fields_by_dot(s):
+    run(s, "CREATE TABLE tt (t TUPLE(INT, STRING), a INT)")
+    run(s, "INSERT INTO tt VALUES ((5, 'q'), 1)")
+    names, types, rows = wire(s, "SELECT t.1, tt.t.2, (1, 'x').2 FROM tt")
+    assert names == ["t.1", "tt.t.2", "(1, 'x').2"]
+    assert types == ["Nullable(Int32)", "Nullable(String)", "String"]
+    assert rows == [("5", "q", "x")]
+    code, _ = error(s, "SELECT a 1 FROM tt")
+    assert code == 1005
+
+
+def test_nulls_order_first_inside_nested_values(s):
+    assert wire(s, "SELECT [1,NULL] < [1,2], [[1,NULL]] > [[1,NULL]], (1, NULL) < (1, 2)")[2] == [("1", "0", "1")]
+    run(s, "CREATE TABLE tn (a ARRAY(INT))")
+    run(s, "INSERT INTO tn VALUES ([1, NULL]), ([1, 2]), (NULL), ([NULL]), ([])")
+    assert [r[0] for r in wire(s, "SELECT a FROM tn ORDER BY a")[2]] == ["[]", "[NULL]", "[1,NULL]", "[1,2]", "NULL"]
+    assert wire(s, "SELECT max(a), min(a) FROM tn")[2] == [("[1,2]", "[]")]
+
+
+def test_maps_and_mixed_kinds_do_not_compare(s):
+    code, message = error(s, "SELECT {'a':1} = {'a':1}")
+    assert (code, message) == (1065, "no overload satisfies `eq(Map(String, UInt8), Map(String, UInt8))`")
+    code, message = error(s, "SELECT [1] < 1")
+    assert (code, message) == (1065, "no overload satisfies `lt(Array(UInt8), UInt8)`")
