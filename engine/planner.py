@@ -373,6 +373,8 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
         if isinstance(node, A.TableFunction):
             if node.name in ("generate_series", "range"):
                 return self.series_relation(node)
+            if node.name == "unnest":
+                return self.unnest_relation(node)
             if node.name != "numbers" or len(node.args) != 1:
                 raise UnknownFunction(f"Unknown table function {node.name}", position=node.pos)
             n = self._const_int(node.args[0], "numbers()")

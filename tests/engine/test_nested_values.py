@@ -241,3 +241,23 @@ def test_maps_and_mixed_kinds_do_not_compare(s):
     assert (code, message) == (1065, "no overload satisfies `eq(Map(String, UInt8), Map(String, UInt8))`")
     code, message = error(s, "SELECT [1] < 1")
     assert (code, message) == (1065, "no overload satisfies `lt(Array(UInt8), UInt8)`")
+
+
+# ---------------------------------------------------------------- array_agg, unnest
+
+
+def test_array_agg_and_list(s):
+    run(s, "CREATE TABLE ag (k INT, v VARCHAR)")
+    run(s, "INSERT INTO ag VALUES (1, 'a'), (1, 'b'), (2, 'c'), (2, NULL)")
+    _, types, rows = wire(s, "SELECT k, array_agg(v), list(v) FROM ag GROUP BY k ORDER BY k")
+    assert types[1] == "Array(Nullable(String))"
+    assert rows == [("1", "['a','b']", "['a','b']"), ("2", "['c']", "['c']")]
+    assert wire(s, "SELECT array_agg(DISTINCT k) FROM ag")[2] == [("[1,2]",)]
+    assert wire(s, "SELECT array_agg(k) FROM ag WHERE k > 5")[2] == [("[]",)]
+
+
+def test_unnest_as_a_table_function(s):
+    names, types, rows = wire(s, "SELECT * FROM unnest([1,2,3])")
+    assert (names, types, rows) == (["value"], ["Nullable(UInt8)"], [("1",), ("2",), ("3",)])
+    assert wire(s, "SELECT value * 2 FROM unnest([1, NULL]) AS u")[2] == [("2",), ("NULL",)]
+    assert wire(s, "SELECT * FROM unnest([])")[2] == []
