@@ -23,6 +23,7 @@ from engine.expr import (
     Expr,
     Subquery,
 )
+from engine.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
 from engine.runtime import check_like_pattern, like_dynamic, like_matcher
 from engine.scope import AliasesFirst, Scope, StarColumn
 from grammar import ast as A
@@ -434,6 +435,8 @@ class ExpressionBinder(ClauseBinder):
             return self._bind_Like(A.Like(operand, pattern, n.negated, pos=n.pos), scope, aliases)
         if n.negated:
             return self._not(self._bind_FunctionCall(replace(n, negated=False), scope, aliases))
+        if name in LAMBDA_FUNCTIONS:  # array_transform(arr, x -> x + 1)... (engine.lambdas)
+            return bind_lambda_call(self, n, scope, aliases)
         args = [self.bind(a, scope, aliases) for a in n.args]
         if name == "last_query_id":
             return self.bind_last_query_id(args, n.pos)

@@ -8,6 +8,7 @@ import pytest
 
 import engine
 from engine.errors import EngineError
+from engine.stages import parse_location
 
 
 @pytest.fixture
@@ -261,3 +262,39 @@ def test_unnest_as_a_table_function(s):
     assert (names, types, rows) == (["value"], ["Nullable(UInt8)"], [("1",), ("2",), ("3",)])
     assert wire(s, "SELECT value * 2 FROM unnest([1, NULL]) AS u")[2] == [("2",), ("NULL",)]
     assert wire(s, "SELECT * FROM unnest([])")[2] == []
+
+
+# ---------------------------------------------------------------- lambdas, COPY
+
+
+def test_lambdas(s):
+    names, types, rows = wire(s, "SELECT array_transform([1, 2], x -> x + 1), array_filter([1,NULL,3], x -> x > 1), "
+                                 "array_transform(['a'], x -> concat(x, 'b')), array_apply([1], x -> x * 2), "
+                                 "array_reduce([1,2,3], (x, y) -> x + y), array_reduce([1.5, 2], (a, b) -> a + b)")
+    assert names[:2] == ["array_transform([1, 2], x -> x + 1)", "array_filter([1, null, 3], x -> x > 1)"]
+    assert types == ["Array(UInt16)", "Array(Nullable(UInt8))", "Array(String)", "Array(UInt16)",
+                     "Nullable(Int64)", "Nullable(Decimal(38, 1))"]
+    assert rows == [("[2,3]", "[3]", "['ab']", "[2]", "6", "3.5")]
+    code, message = error(s, "SELECT array_transform([1,2], (x, y) -> x)")
+    assert code == 1065 and "array_transform expects 1 parameter, but got 2" in message
+
+
+def test_lambdas_over_columns(s):
+    run(s, "CREATE TABLE tl (id INT, a ARRAY(INT))")
+    run(s, "INSERT INTO tl VALUES (1, [1,2,3]), (2, NULL), (3, [NULL, 4])")
+    assert wire(s, "SELECT id, array_transform(a, x -> x * 10), array_filter(a, x -> x % 2 = 1), "
+                   "array_reduce(a, (s, x) -> s + x) FROM tl ORDER BY id")[2] == [
+        ("1", "[10,20,30]", "[1,3]", "6"), ("2", "NULL", "NULL", "NULL"), ("3", "[NULL,40]", "[]", "NULL")]
+
+
+def test_copy_reads_nested_values_from_csv_and_ndjson():
+    db = engine.Database()
+    s = db.session()
+    run(s, "CREATE TABLE tn (id INT, a ARRAY(INT), m MAP(STRING, INT), t TUPLE(INT, STRING))")
+    db.stages.put("root", parse_location("@~/n.csv"), b'1,"[1,2]","{\'x\':1}","(1,\'a\')"\n2,[],{},"(2,NULL)"\n')
+    db.stages.put("root", parse_location("@~/n.ndjson"),
+                  b'{"id": 3, "a": [3, null], "m": {"y": 2}, "t": [3, "c"]}\n')
+    run(s, "COPY INTO tn FROM @~/n.csv FILE_FORMAT = (TYPE = CSV)")
+    run(s, "COPY INTO tn FROM @~/n.ndjson FILE_FORMAT = (TYPE = NDJSON)")
+    assert wire(s, "SELECT * FROM tn ORDER BY id")[2] == [
+        ("1", "[1,2]", "{'x':1}", "(1,'a')"), ("2", "[]", "{}", "(2,NULL)"), ("3", "[3,NULL]", "{'y':2}", "(3,'c')")]

@@ -1,0 +1,134 @@
+"""Lambda arguments of array functions: array_transform(arr, x -> x + 1), array_filter(arr, x -> x > 1),
+array_reduce(arr, (acc, x) -> acc + x).
+
+The parser reads `x -> body` with the JSON arrow, which binds tighter than most operators, so
+`x -> x + 1` arrives as `(x -> x) + 1`: the arrow sits on the left edge of the tree. `split_lambda`
+takes it out again (parameters, body). The body is bound in a scope of its parameters alone and
+compiled into its own Python function; the array function calls it per element."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine import nested as N
+from engine import types as T
+from engine.compile import Codegen
+from engine.errors import BadArguments, SemanticError
+from engine.expr import Expr
+from engine.functions.registry import ScalarFunction
+from engine.scope import Scope
+from grammar import ast as A
+
+LAMBDA_FUNCTIONS = frozenset({"array_transform", "array_apply", "array_filter", "array_reduce"})
+_PARAMETERS = {"array_transform": 1, "array_apply": 1, "array_filter": 1, "array_reduce": 2}
+
+
+def _is_arrow(node) -> bool:
+    return isinstance(node, A.FunctionCall) and node.operator == "->"
+
+
+def split_lambda(node):
+    """(parameter names, body) of a lambda written `x -> body` or `(a, b) -> body`, or None."""
+    if _is_arrow(node):
+        params, body = node.args
+        return _names(params), body
+    for field in ("left", "operand"):
+        child = getattr(node, field, None)
+        if child is not None and not isinstance(node, A.UnaryOp):
+            found = split_lambda(child)
+            if found is not None:
+                return found[0], replace(node, **{field: found[1]})
+    if isinstance(node, A.FunctionCall) and node.operator is not None and node.args:
+        found = split_lambda(node.args[0])
+        if found is not None:
+            return found[0], replace(node, args=(found[1], *node.args[1:]))
+    return None
+
+
+def _names(params) -> tuple[str, ...]:
+    items = params.args if isinstance(params, A.FunctionCall) and params.operator == "(...)" else (params,)
+    names = []
+    for item in items:
+        if not (isinstance(item, A.ColumnRef) and len(item.parts) == 1):
+            raise SemanticError("a lambda's parameters must be plain names", position=getattr(item, "pos", None))
+        names.append(item.parts[0].lower())
+    return tuple(names)
+
+
+def bind_lambda_call(binder, n: A.FunctionCall, scope, aliases) -> Expr:
+    """Bind array_transform / array_filter / array_reduce (binder: the statement's Planner)."""
+    name = n.name
+    if len(n.args) != 2:
+        raise BadArguments(f"function {name} takes 2 arguments, got {len(n.args)}", position=n.pos)
+    array = binder.bind(n.args[0], scope, aliases)
+    found = split_lambda(n.args[1])
+    if found is None:
+        raise SemanticError(f"the second argument of {name} must be a lambda", position=n.pos)
+    params, body_node = found
+    expected = _PARAMETERS[name]
+    if len(params) != expected:
+        raise SemanticError(f"incorrect number of parameters in lambda function, {name} expects {expected} "
+                            f"parameter{'s' if expected > 1 else ''}, but got {len(params)}", position=n.pos)
+    if array.type.name == "Null":
+        return Expr("const", T.NULL, value=None)
+    if array.type.name != "Array":
+        raise BadArguments(f"{name} expects an array, got {array.type.display()}", position=n.pos)
+    element = N.element_of(array.type)
+    element = T.NULL if element.name == "Nothing" else element
+    types = [element] * len(params)
+    body, fn = _compile(binder, params, types, body_node)
+    if name == "array_reduce":
+        # the accumulator takes the body's type (an Int64 sum of UInt8s), as Databend types it
+        types = [body.type.as_nullable(body.type.can_be_null or element.can_be_null), element]
+        body, fn = _compile(binder, params, types, body_node)
+        result = _reduce_type(body.type)
+        impl = _reducer(fn)
+    elif name == "array_filter":
+        if body.type.name not in ("Boolean", "Null"):
+            raise BadArguments(f"the lambda of array_filter must answer a Boolean, not {body.type.display()}",
+                               position=n.pos)
+        result = array.type
+        impl = _filterer(fn)
+    else:
+        result = N.array_type(body.type).as_nullable(array.type.nullable)
+        impl = _transformer(fn)
+    function = ScalarFunction(name, impl, None, 1, 1)
+    return Expr("func", result, (array,), function)
+
+
+def _compile(binder, params, types, body_node):
+    cids = [binder.cid() for _ in params]
+    columns = [(None, p, cid, t) for p, cid, t in zip(params, cids, types, strict=True)]
+    body = binder.bind(body_node, Scope(columns))
+    cg = Codegen()
+    variables = [f"x{i}" for i in range(len(params))]
+    source = cg.expr(body, dict(zip(cids, variables, strict=True)))
+    return body, cg.build(variables, [f"return {source}"], name="_lambda")
+
+
+def _reduce_type(t: T.SqlType) -> T.SqlType:
+    """As Databend types array_reduce: integers as Int64, Decimals as Decimal(38, s), nullable."""
+    if t.is_int:
+        return T.INT64.as_nullable(True)
+    if t.name == "Decimal":
+        return T.SqlType("Decimal", True, 38 if t.precision <= 38 else 76, t.scale)
+    return t.as_nullable(True)
+
+
+def _transformer(fn):
+    return lambda arr: N.ArrayValue([fn(x) for x in arr])
+
+
+def _filterer(fn):
+    return lambda arr: N.ArrayValue([x for x in arr if fn(x) is True])
+
+
+def _reducer(fn):
+    def reduce(arr):
+        if not arr:
+            return None
+        acc = arr[0]
+        for x in arr[1:]:
+            acc = fn(acc, x)
+        return acc
+    return reduce
