@@ -24,6 +24,7 @@ from engine.expr import (
     Subquery,
 )
 from engine.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
+from engine.nested import typeof_name as nested_typeof
 from engine.runtime import check_like_pattern, like_dynamic, like_matcher
 from engine.scope import AliasesFirst, Scope, StarColumn
 from grammar import ast as A
@@ -443,7 +444,8 @@ class ExpressionBinder(ClauseBinder):
         if name == "typeof":
             if len(args) != 1:
                 raise BadArguments("typeof expects one argument", position=n.pos)
-            return Expr("const", T.STRING, value=args[0].type.sql_name(with_null=True))
+            t = args[0].type
+            return Expr("const", T.STRING, value=nested_typeof(t) if t.args else t.sql_name(with_null=True))
         if name in F.OPERATOR_FUNCTIONS and len(args) == 2:  # plus(a, b) is a + b
             return self._arith(F.OPERATOR_FUNCTIONS[name], args[0], args[1], n.pos)
         if name in F.NEGATION_FUNCTIONS and len(args) == 1:

@@ -116,6 +116,19 @@ def common_element_type(types) -> T.SqlType:
     return T.common_type(types)
 
 
+def typeof_name(t: T.SqlType) -> str:
+    """TYPEOF's spelling of a nested type: ARRAY(UINT8 NULL), TUPLE(INT32 NULL, STRING) NULL
+    (element nullability shown, tuple field names not: unlike DESCRIBE)."""
+    if t.name in T.NESTED_NAMES:
+        parts = [typeof_name(a) for a in t.args]
+        base = f"{t.name.upper()}({', '.join(parts)})"
+    elif t.name in ("Null", "Nothing"):
+        return t.name.upper()
+    else:
+        base = t.as_nullable(False).display().upper()
+    return base + " NULL" if t.nullable else base
+
+
 # ---------------------------------------------------------------- casts
 
 

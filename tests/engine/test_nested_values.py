@@ -64,8 +64,16 @@ def test_nested_strings_dates_and_booleans_are_written_as_databend_writes_them(s
 
 
 def test_typeof(s):
-    assert wire(s, "SELECT typeof([1,2]), typeof({'a':1}), typeof([]), typeof({})")[2] == [
-        ("ARRAY(UINT8)", "MAP(STRING, UINT8)", "ARRAY(NOTHING)", "MAP(NOTHING)")]
+    assert wire(s, "SELECT typeof([1,2]), typeof({'a':1}), typeof([]), typeof({}), typeof([1, NULL]), "
+                   "typeof((1, 'a'))")[2] == [
+        ("ARRAY(UINT8)", "MAP(STRING, UINT8)", "ARRAY(NOTHING)", "MAP(NOTHING)", "ARRAY(UINT8 NULL)",
+         "TUPLE(UINT8, STRING)")]
+    run(s, "CREATE TABLE tq (a ARRAY(INT), t TUPLE(INT, STRING), n TUPLE(x INT, y STRING))")
+    run(s, "INSERT INTO tq VALUES ([1, NULL], (NULL, 'x'), (1, 'y'))")
+    assert wire(s, "SELECT typeof(a), typeof(t), typeof(n) FROM tq")[2] == [
+        ("ARRAY(INT32 NULL) NULL", "TUPLE(INT32 NULL, STRING NULL) NULL", "TUPLE(INT32 NULL, STRING NULL) NULL")]
+    # DESCRIBE keeps its own spelling
+    assert [r[1] for r in run(s, "DESC tq")] == ["ARRAY(INT32)", "TUPLE(1 INT32, 2 STRING)", "TUPLE(X INT32, Y STRING)"]
 
 
 def test_map_literal_keys_must_be_unique(s):
