@@ -276,6 +276,10 @@ register("array_sum", _array_sum, _sum_type, 1)
 register("array_avg", _array_avg, lambda ts: (_numeric_element(ts, "array_avg"), T.FLOAT64.as_nullable(True))[1], 1)
 register("array_min", _array_min, _ELEMENT_OR_NULL, 1)
 register("array_max", _array_max, _ELEMENT_OR_NULL, 1)
+# unnest(arr) in a SELECT list: the array itself here, spread over rows by the planner (engine.unnest)
+register("unnest", lambda a: a, lambda ts: T.NULL if ts[0].name == "Null" else
+         (N.element_of(ts[0]) if N.element_of(ts[0]).name != "Nothing" else T.NULL).as_nullable(True), 1,
+         strict=False, volatile=True)  # never folded: the planner must see the call
 register("range", _range, fixed(N.array_type(T.UINT64)), 2)
 register("split", _split, fixed(N.array_type(T.STRING)), 2)
 register("map_keys", lambda m: m.keys(), lambda ts: N.array_type(_map(ts, "map_keys")[0]), 1)

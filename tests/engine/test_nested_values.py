@@ -306,3 +306,15 @@ def test_copy_reads_nested_values_from_csv_and_ndjson():
     run(s, "COPY INTO tn FROM @~/n.ndjson FILE_FORMAT = (TYPE = NDJSON)")
     assert wire(s, "SELECT * FROM tn ORDER BY id")[2] == [
         ("1", "[1,2]", "{'x':1}", "(1,'a')"), ("2", "[]", "{}", "(2,NULL)"), ("3", "[3,NULL]", "{'y':2}", "(3,'c')")]
+
+
+def test_unnest_in_the_select_list(s):
+    names, types, rows = wire(s, "SELECT unnest([1,2]) AS u, 5 AS k")
+    assert (names, types, rows) == (["u", "k"], ["Nullable(UInt8)", "UInt8"], [("1", "5"), ("2", "5")])
+    assert wire(s, "SELECT unnest([]), 1")[2] == []
+    run(s, "CREATE TABLE tu (id INT, a ARRAY(INT))")
+    run(s, "INSERT INTO tu VALUES (1, [1,2]), (2, NULL), (3, []), (4, [7])")
+    assert wire(s, "SELECT id, unnest(a) FROM tu ORDER BY id")[2] == [("1", "1"), ("1", "2"), ("4", "7")]
+    assert wire(s, "SELECT id, unnest(a) AS x FROM tu ORDER BY x DESC LIMIT 2")[2] == [("4", "7"), ("1", "2")]
+    # side by side: the shorter array padded with NULL
+    assert wire(s, "SELECT unnest([1,2]), unnest(['a','b','c'])")[2] == [("1", "a"), ("2", "b"), ("NULL", "c")]
