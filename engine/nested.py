@@ -11,6 +11,7 @@ import decimal
 import functools
 
 from engine import types as T
+from engine import variant as V
 from engine.errors import BadArguments
 
 
@@ -143,7 +144,11 @@ def caster(t: T.SqlType):
                 v = parse_text(v, t)
             if not isinstance(v, (ArrayValue, list, tuple)) or isinstance(v, (MapValue, TupleValue)):
                 _refuse(v, t)
-            return ArrayValue(None if x is None else cast(x) for x in v)
+            out = ArrayValue(None if x is None else cast(x) for x in v)
+            if not element.can_be_null and element.name != "Nothing" and None in out:
+                raise BadArguments(f"unable to cast NULL to type `{element.display()}`: the elements of "
+                                   f"{t.as_nullable(False).display()} are NOT NULL")
+            return out
         return to_array
     if t.name == "Map":
         key_type, value_type = map_parts(t)
@@ -183,6 +188,44 @@ def _element_caster(t: T.SqlType):
 
 def _refuse(v, t: T.SqlType):
     raise BadArguments(f"unable to cast {render(v)} to type `{t.display()}`")
+
+
+def to_variant(v) -> str:
+    """CAST(x AS VARIANT) of any value: an ARRAY as a JSON array, a MAP as an object, a TUPLE as
+    an object keyed "1", "2"... (as Databend converts them); other values as engine.variant does."""
+    if isinstance(v, NESTED_VALUE_TYPES):
+        return V.to_variant(_plain(v))
+    return V.to_variant(v)
+
+
+def _plain(v):
+    """A nested value as Python JSON values (lists, dicts, numbers, strings)."""
+    cls = type(v)
+    if cls is ArrayValue:
+        return [_plain(x) for x in v]
+    if cls is MapValue:
+        return {T.to_string(k): _plain(x) for k, x in v}
+    if cls is TupleValue:
+        return {str(i): _plain(x) for i, x in enumerate(v, 1)}
+    if v is None or isinstance(v, bool | int | float | str):
+        return v
+    return V.parse(V.from_value(v))
+
+
+def caster_from_variant(t: T.SqlType):
+    """CAST(variant AS ARRAY / MAP / TUPLE): JSON arrays and objects converted element by element."""
+    cast = caster(t)
+
+    def convert(text):
+        value = V.parse(text)
+        if t.name == "Map" and isinstance(value, dict):
+            value = list(value.items())
+        if not isinstance(value, list):
+            raise BadArguments(f"unable to cast {text} to type `{t.display()}`")
+        if t.name != "Map":
+            value = [V.dumps(x) if isinstance(x, dict | list) else x for x in value]
+        return cast(value)
+    return convert
 
 
 # ---------------------------------------------------------------- text

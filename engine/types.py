@@ -13,7 +13,6 @@ from typing import NoReturn
 from engine import nested as _nested
 from engine.datetimes import UTC, date_from_days, parse_date, parse_timestamp, timestamp_from_int
 from engine.errors import BadArguments, SqlSyntaxError
-from engine.variant import to_variant
 
 INT_RANGES = {
     "UInt8": (0, 2**8 - 1), "UInt16": (0, 2**16 - 1), "UInt32": (0, 2**32 - 1), "UInt64": (0, 2**64 - 1),
@@ -511,7 +510,7 @@ def caster(t: SqlType):
     if name == "Null":
         return lambda v: None
     if name == "Variant":
-        return to_variant  # canonical JSON text (engine.variant)
+        return _nested.to_variant  # canonical JSON text (engine.variant; nested values converted)
     if name in ("Binary", "Bitmap"):
         return to_string  # held as text until these types get values of their own
     if name in NESTED_NAMES:

@@ -318,3 +318,20 @@ def test_unnest_in_the_select_list(s):
     assert wire(s, "SELECT id, unnest(a) AS x FROM tu ORDER BY x DESC LIMIT 2")[2] == [("4", "7"), ("1", "2")]
     # side by side: the shorter array padded with NULL
     assert wire(s, "SELECT unnest([1,2]), unnest(['a','b','c'])")[2] == [("1", "a"), ("2", "b"), ("NULL", "c")]
+
+
+def test_variant_casts(s):
+    assert wire(s, "SELECT [1,2]::VARIANT, {'a':1}::VARIANT, (1,'x')::VARIANT, ['a', NULL]::VARIANT")[2] == [
+        ("[1,2]", '{"a":1}', '{"1":1,"2":"x"}', '["a",null]')]
+    assert wire(s, "SELECT parse_json('[1,2]')::ARRAY(INT), parse_json('{\"a\":1}')::MAP(STRING, INT), "
+                   "parse_json('[[1],[2,3]]')::ARRAY(ARRAY(INT))")[2] == [("[1,2]", "{'a':1}", "[[1],[2,3]]")]
+    code, _ = error(s, "SELECT parse_json('1')::ARRAY(INT)")
+    assert code == 1006
+
+
+def test_not_null_elements_refuse_null(s):
+    run(s, "CREATE TABLE nn (a ARRAY(INT NOT NULL))")
+    code, message = error(s, "INSERT INTO nn VALUES ([1, NULL])")
+    assert code == 1006 and "NOT NULL" in message
+    run(s, "INSERT INTO nn VALUES ([1, 2])")
+    assert wire(s, "SELECT a FROM nn")[2] == [("[1,2]",)]
