@@ -3,6 +3,7 @@ functions, range and split; result types as Databend's (engine.nested holds the 
 
 from __future__ import annotations
 
+import decimal
 import math
 
 from engine import nested as N
@@ -120,6 +121,9 @@ def _concat_type(types):
 
 
 def _contains(arr, x):
+    """Whether x is an element; for a NULL x, TRUE when the array holds a NULL, else NULL."""
+    if x is None:
+        return True if None in arr else None
     return x in arr
 
 
@@ -216,6 +220,27 @@ def _array_avg(arr):
     return math.fsum(float(x) for x in values) / len(values)
 
 
+def _avg_type(types):
+    """Float64, or for Decimal(p, s) elements a Decimal of scale max(s, 4) (as Databend)."""
+    t = _numeric_element(types, "array_avg").as_nullable(False)
+    if t.name == "Decimal":
+        return T.SqlType("Decimal", True, 38 if t.precision <= 38 else 76, max(t.scale, 4))
+    return T.FLOAT64.as_nullable(True)
+
+
+def _make_avg(result: T.SqlType):
+    if result.name != "Decimal":
+        return _array_avg
+    quantum = decimal.Decimal(1).scaleb(-result.scale)
+
+    def average(arr):
+        values = [x for x in arr if x is not None]
+        if not values:
+            return None
+        return (sum(values, decimal.Decimal(0)) / len(values)).quantize(quantum, rounding=decimal.ROUND_HALF_UP)
+    return average
+
+
 def _array_min(arr):
     values = [x for x in arr if x is not None]
     return min(values) if values else None
@@ -235,8 +260,6 @@ def _range(start, end):
 
 def _split(s, sep):
     s, sep = T.to_string(s), T.to_string(sep)
-    if s == "":
-        return N.ArrayValue()
     if sep == "":
         return N.ArrayValue((s,))
     return N.ArrayValue(s.split(sep))
@@ -273,7 +296,7 @@ register("array_remove_last", lambda a: N.ArrayValue(a[:-1]), _same_array, 1)
 register("array_unique", lambda a: len({x for x in a if x is not None}), fixed(T.UINT64), 1)
 register("array_count", lambda a: sum(1 for x in a if x is not None), fixed(T.UINT64), 1)
 register("array_sum", _array_sum, _sum_type, 1)
-register("array_avg", _array_avg, lambda ts: (_numeric_element(ts, "array_avg"), T.FLOAT64.as_nullable(True))[1], 1)
+register("array_avg", _array_avg, _avg_type, 1, specialize=lambda ts: _make_avg(_avg_type(ts)))
 register("array_min", _array_min, _ELEMENT_OR_NULL, 1)
 register("array_max", _array_max, _ELEMENT_OR_NULL, 1)
 # unnest(arr) in a SELECT list: the array itself here, spread over rows by the planner (engine.unnest)

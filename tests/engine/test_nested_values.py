@@ -335,3 +335,15 @@ def test_not_null_elements_refuse_null(s):
     assert code == 1006 and "NOT NULL" in message
     run(s, "INSERT INTO nn VALUES ([1, 2])")
     assert wire(s, "SELECT a FROM nn")[2] == [("[1,2]",)]
+
+
+def test_edge_answers_as_databend_gives_them(s):
+    _, types, rows = wire(s, "SELECT array_avg([1.25]), array_avg([100.123456]), split('', ','), split('abc', ''), "
+                             "array_concat([1], [NULL]), array_append([1], NULL), array_prepend(NULL, [1]), "
+                             "array_flatten([[1,NULL],[2]]), array_min(['b','a']), array_distinct([1,NULL,NULL]), "
+                             "array_unique([1,NULL,NULL]), array_indexof([1,NULL], NULL), array_remove_first([]), "
+                             "array_sort([3,1,NULL]), array_sort([3,1,NULL], 'DESC', 'NULLS LAST'), "
+                             "contains([1, NULL], NULL), contains([1, 2], NULL)")
+    assert types[:2] == ["Decimal(5, 4)", "Decimal(9, 6)"]
+    assert rows == [("1.2500", "100.123456", "['']", "['abc']", "[1,NULL]", "[1,NULL]", "[NULL,1]", "[1,NULL,2]", "a",
+                     "[1]", "1", "2", "[]", "[NULL,1,3]", "[3,1,NULL]", "1", "NULL")]
