@@ -24,6 +24,7 @@ from engine.expr import (
     Subquery,
 )
 from engine.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
+from engine.nested import cast_type as nested_cast_type
 from engine.nested import typeof_name as nested_typeof
 from engine.runtime import check_like_pattern, like_dynamic, like_matcher
 from engine.scope import AliasesFirst, Scope, StarColumn
@@ -418,7 +419,7 @@ class ExpressionBinder(ClauseBinder):
 
     def _bind_Cast(self, n: A.Cast, scope, aliases):
         operand = self.bind(n.operand, scope, aliases)
-        t = T.type_from_ast(n.type)
+        t = nested_cast_type(n.type)  # T.type_from_ast, but NOT NULL elements (engine.nested)
         return self._cast(operand, t, n.try_)
 
     def _bind_FunctionCall(self, n: A.FunctionCall, scope: Scope, aliases):

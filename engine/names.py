@@ -6,6 +6,7 @@ from __future__ import annotations
 import decimal
 from dataclasses import replace
 
+from engine.nested import cast_type, typeof_name
 from engine.types import type_from_ast
 from grammar import ast as A
 
@@ -79,6 +80,9 @@ def _literal(n: A.Literal) -> str:
 
 def _type(t: A.TypeName) -> str:
     try:
+        written = cast_type(t)
+        if written.args:  # array(int32 null), map(string, int32), tuple(int32, string)
+            return typeof_name(written).lower()
         return type_from_ast(t).display().lower()
     except Exception:  # noqa: BLE001 - an unknown type is reported by the binder, not here
         return t.name.lower()

@@ -130,6 +130,17 @@ def typeof_name(t: T.SqlType) -> str:
     return base + " NULL" if t.nullable else base
 
 
+def cast_type(tn) -> T.SqlType:
+    """The type a CAST names (a `grammar.ast.TypeName`): unlike in DDL, the elements of a nested
+    type are NOT NULL unless written NULL (CAST(x AS ARRAY(INT)) is Array(Int32), as Databend)."""
+    written = T.type_from_ast(tn)  # (checks what is written)
+    if not written.args or tn.name.upper() not in ("ARRAY", "MAP", "TUPLE"):
+        return written
+    args = tuple(cast_type(a) if a.name.upper() in ("ARRAY", "MAP", "TUPLE")
+                 else T.type_from_ast(a, default_nullable=False) for a in tn.args)
+    return T.SqlType(written.name, written.nullable, args=args, field_names=written.field_names)
+
+
 # ---------------------------------------------------------------- casts
 
 

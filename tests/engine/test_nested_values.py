@@ -347,3 +347,12 @@ def test_edge_answers_as_databend_gives_them(s):
     assert types[:2] == ["Decimal(5, 4)", "Decimal(9, 6)"]
     assert rows == [("1.2500", "100.123456", "['']", "['abc']", "[1,NULL]", "[1,NULL]", "[NULL,1]", "[1,NULL,2]", "a",
                      "[1]", "1", "2", "[]", "[NULL,1,3]", "[3,1,NULL]", "1", "NULL")]
+
+
+def test_cast_targets_have_not_null_elements_unless_written_null(s):
+    names, types, _ = wire(s, "SELECT [1]::ARRAY(INT), [1]::ARRAY(INT NULL), {'a':1}::MAP(STRING, INT), "
+                              "CAST([1] AS ARRAY(INT64)), [[1]]::ARRAY(ARRAY(INT))")
+    assert names == ["[1]::array(int32)", "[1]::array(int32 null)", "{'a':1}::map(string, int32)",
+                     "cast([1] as array(int64))", "[[1]]::array(array(int32))"]
+    assert types == ["Array(Int32)", "Array(Nullable(Int32))", "Map(String, Int32)", "Array(Int64)",
+                     "Array(Array(Int32))"]
