@@ -65,6 +65,23 @@ def _make_map_literal(types):
 
 register("array_literal", None, _array_literal_type, 0, 1 << 16, strict=False, specialize=_make_array_literal)
 register("map_literal", None, _map_literal_type, 0, 1 << 16, strict=False, specialize=_make_map_literal)
+def _map_of_arrays_type(types):
+    keys, values = _element(types, 0), _element(types, 1)
+    if keys.name == "Nothing":
+        return T.SqlType("Map", args=(N.nothing(),))
+    return N.map_type(keys.as_nullable(False), values)
+
+
+def _map_of_arrays(keys, values):
+    if len(keys) != len(values):
+        raise BadArguments(f"key list has a different size from value list ({len(keys)} keys, "
+                           f"{len(values)} values)")
+    if len(set(keys)) != len(keys):
+        raise BadArguments("map keys have to be unique")
+    return N.MapValue(zip(keys, values, strict=True))
+
+
+register("map", _map_of_arrays, _map_of_arrays_type, 2)
 register("tuple_literal", lambda *xs: N.TupleValue(xs), lambda types: T.SqlType("Tuple", args=tuple(types)),
          1, 1 << 16, strict=False)
 

@@ -356,3 +356,14 @@ def test_cast_targets_have_not_null_elements_unless_written_null(s):
                      "cast([1] as array(int64))", "[[1]]::array(array(int32))"]
     assert types == ["Array(Int32)", "Array(Nullable(Int32))", "Map(String, Int32)", "Array(Int64)",
                      "Array(Array(Int32))"]
+
+
+def test_map_function_and_computed_keys(s):
+    _, types, rows = wire(s, "SELECT map(['a', 'b'], [1, 2]), map([], [])")
+    assert (types, rows) == (["Map(String, UInt8)", "Map(Nothing)"], [("{'a':1,'b':2}", "{}")])
+    code, message = error(s, "SELECT map([1], [1, 2])")
+    assert code == 1006 and "key list has a different size from value list (1 keys, 2 values)" in message
+    run(s, "CREATE TABLE mk (k VARCHAR, v INT)")
+    run(s, "INSERT INTO mk VALUES ('x', 1), ('y', 2)")
+    assert wire(s, "SELECT {k: v}, {(k || '!'): v + 1} FROM mk ORDER BY k")[2] == [
+        ("{'x':1}", "{'x!':2}"), ("{'y':2}", "{'y!':3}")]
