@@ -69,18 +69,18 @@ def bind_lambda_call(binder, n: A.FunctionCall, scope, aliases) -> Expr:
     if len(params) != expected:
         raise SemanticError(f"incorrect number of parameters in lambda function, {name} expects {expected} "
                             f"parameter{'s' if expected > 1 else ''}, but got {len(params)}", position=n.pos)
-    if array.type.name == "Null":
+    if array.type.name == "Null" or (array.kind == "const" and array.value is None):
         return Expr("const", T.NULL, value=None)
     if array.type.name != "Array":
         raise BadArguments(f"{name} expects an array, got {array.type.display()}", position=n.pos)
     element = N.element_of(array.type)
     element = T.NULL if element.name == "Nothing" else element
     types = [element] * len(params)
-    body, fn = _compile(binder, params, types, body_node)
+    body, fn, outer = _compile(binder, params, types, body_node, scope)
     if name == "array_reduce":
         # the accumulator takes the body's type (an Int64 sum of UInt8s), as Databend types it
         types = [body.type.as_nullable(body.type.can_be_null or element.can_be_null), element]
-        body, fn = _compile(binder, params, types, body_node)
+        body, fn, outer = _compile(binder, params, types, body_node, scope)
         result = _reduce_type(body.type)
         impl = _reducer(fn)
     elif name == "array_filter":
@@ -92,18 +92,22 @@ def bind_lambda_call(binder, n: A.FunctionCall, scope, aliases) -> Expr:
     else:
         result = N.array_type(body.type).as_nullable(array.type.nullable)
         impl = _transformer(fn)
-    function = ScalarFunction(name, impl, None, 1, 1)
-    return Expr("func", result, (array,), function)
+    # not strict: the array may be NULL (answered NULL), the outer values too (the body decides)
+    function = ScalarFunction(name, impl, None, 1 + len(outer), 1 + len(outer), strict=False)
+    return Expr("func", result, (array, *outer), function)
 
 
-def _compile(binder, params, types, body_node):
+def _compile(binder, params, types, body_node, outer_scope):
+    """(bound body, compiled body, outer expressions it reads): a column of the query the body
+    names becomes a parameter `p[i]` of the compiled function, its value passed in per row."""
     cids = [binder.cid() for _ in params]
     columns = [(None, p, cid, t) for p, cid, t in zip(params, cids, types, strict=True)]
-    body = binder.bind(body_node, Scope(columns))
+    scope = Scope(columns, outer_scope, ctes=outer_scope.ctes)
+    body = binder.bind(body_node, scope)
     cg = Codegen()
     variables = [f"x{i}" for i in range(len(params))]
     source = cg.expr(body, dict(zip(cids, variables, strict=True)))
-    return body, cg.build(variables, [f"return {source}"], name="_lambda")
+    return body, cg.build([*variables, "p"], [f"return {source}"], name="_lambda"), scope.params
 
 
 def _reduce_type(t: T.SqlType) -> T.SqlType:
@@ -116,19 +120,19 @@ def _reduce_type(t: T.SqlType) -> T.SqlType:
 
 
 def _transformer(fn):
-    return lambda arr: N.ArrayValue([fn(x) for x in arr])
+    return lambda arr, *p: None if arr is None else N.ArrayValue([fn(x, p) for x in arr])
 
 
 def _filterer(fn):
-    return lambda arr: N.ArrayValue([x for x in arr if fn(x) is True])
+    return lambda arr, *p: None if arr is None else N.ArrayValue([x for x in arr if fn(x, p) is True])
 
 
 def _reducer(fn):
-    def reduce(arr):
+    def reduce(arr, *p):
         if not arr:
             return None
         acc = arr[0]
         for x in arr[1:]:
-            acc = fn(acc, x)
+            acc = fn(acc, x, p)
         return acc
     return reduce

@@ -367,3 +367,13 @@ def test_map_function_and_computed_keys(s):
     run(s, "INSERT INTO mk VALUES ('x', 1), ('y', 2)")
     assert wire(s, "SELECT {k: v}, {(k || '!'): v + 1} FROM mk ORDER BY k")[2] == [
         ("{'x':1}", "{'x!':2}"), ("{'y':2}", "{'y!':3}")]
+
+
+def test_lambdas_read_the_query_columns(s):
+    run(s, "CREATE TABLE tl (id INT, a ARRAY(INT))")
+    run(s, "INSERT INTO tl VALUES (1, [1,2,3]), (2, NULL), (3, [NULL, 4])")
+    assert wire(s, "SELECT id, array_transform(a, x -> x + id), array_filter(a, x -> x > id), "
+                   "array_reduce(a, (s, x) -> s + x * id) FROM tl ORDER BY id")[2] == [
+        ("1", "[2,3,4]", "[2,3]", "6"), ("2", "NULL", "NULL", "NULL"), ("3", "[NULL,7]", "[4]", "NULL")]
+    assert wire(s, "SELECT id, (SELECT array_transform([1,2], x -> x * tl.id)) FROM tl ORDER BY id")[2] == [
+        ("1", "[1,2]"), ("2", "[2,4]"), ("3", "[3,6]")]
