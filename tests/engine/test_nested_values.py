@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 import engine
+from engine import nested as N
 from engine.errors import EngineError
+from engine.memory import value_bytes
 from engine.stages import parse_location
 
 
@@ -377,3 +379,9 @@ def test_lambdas_read_the_query_columns(s):
         ("1", "[2,3,4]", "[2,3]", "6"), ("2", "NULL", "NULL", "NULL"), ("3", "[NULL,7]", "[4]", "NULL")]
     assert wire(s, "SELECT id, (SELECT array_transform([1,2], x -> x * tl.id)) FROM tl ORDER BY id")[2] == [
         ("1", "[1,2]"), ("2", "[2,4]"), ("3", "[3,6]")]
+
+
+def test_memory_estimates_count_the_elements_of_nested_values():
+    small, big = N.ArrayValue(("x",)), N.ArrayValue(("x" * 1000,) * 100)
+    assert value_bytes((1, big)) - value_bytes((1, small)) > 100 * 1000
+    assert value_bytes(N.MapValue((("k", big),))) > 100 * 1000
