@@ -72,6 +72,12 @@ def _map_of_arrays_type(types):
     return N.map_type(keys.as_nullable(False), values)
 
 
+def _checked_map_of_arrays_type(types):
+    if types[0].name != "Array" or types[1].name != "Array":
+        raise SemanticError(f"no overload satisfies `map({', '.join(t.display() for t in types)})`")
+    return _map_of_arrays_type(types)
+
+
 def _map_of_arrays(keys, values):
     if len(keys) != len(values):
         raise BadArguments(f"key list has a different size from value list ({len(keys)} keys, "
@@ -81,7 +87,7 @@ def _map_of_arrays(keys, values):
     return N.MapValue(zip(keys, values, strict=True))
 
 
-register("map", _map_of_arrays, _map_of_arrays_type, 2)
+register("map", _map_of_arrays, lambda ts: _checked_map_of_arrays_type(ts), 2)
 register("tuple_literal", lambda *xs: N.TupleValue(xs), lambda types: T.SqlType("Tuple", args=tuple(types)),
          1, 1 << 16, strict=False)
 
@@ -102,8 +108,10 @@ def _map_at(m, key):
 
 def _tuple_field_type(types, values):
     t, index = types[0], values[1]
-    if not isinstance(index, int) or not 1 <= index <= len(t.args):
-        raise BadArguments(f"tuple index must be a constant between 1 and {len(t.args)}")
+    if not isinstance(index, int) or isinstance(index, bool):
+        raise SemanticError("a tuple index must be an integer constant")
+    if not 1 <= index <= len(t.args):
+        raise SemanticError(f"tuple index {index} is out of bounds for length {len(t.args)}")
     return t.args[index - 1].as_nullable(t.args[index - 1].nullable or t.nullable)
 
 
@@ -118,10 +126,16 @@ _TUPLE_AT = ScalarFunction("get", _tuple_at, _tuple_field_type, 2, 2, strict=Fal
 # ---------------------------------------------------------------- array functions
 
 
+class _NoOverload(Exception):
+    """An argument of the wrong kind: `_register` words it as Databend does (error 1065)."""
+
+
 def _array(types, i=0):
     t = types[i]
+    if t.name == "Null":  # a NULL array (non-strict functions see it): answered NULL
+        return N.array_type(N.nothing())
     if t.name != "Array":
-        raise BadArguments(f"expected an Array argument, got {t.display()}")
+        raise _NoOverload
     return t
 
 
@@ -155,7 +169,7 @@ def _sort_key(nulls_first: bool):
 def _sort(arr, order="ASC", nulls=None):
     descending = str(order).strip().upper() == "DESC"
     if str(order).strip().upper() not in ("ASC", "DESC"):
-        raise BadArguments("Sorting order must be either ASC or DESC")
+        raise SemanticError("Sorting order must be either ASC or DESC")
     nulls_first = True if nulls is None else str(nulls).strip().upper() == "NULLS FIRST"
     values = sorted((x for x in arr if x is not None), reverse=descending)
     none = [None] * (len(arr) - len(values))
@@ -191,7 +205,7 @@ def _flatten(arr):
 def _flatten_type(types):
     inner = _element(types)
     if inner.name != "Array":
-        raise BadArguments(f"array_flatten expects an array of arrays, got {types[0].display()}")
+        raise _NoOverload
     return inner.as_nullable(False)
 
 
@@ -206,7 +220,7 @@ def _prepend_type(types):
 def _numeric_element(types, name):
     t = _element(types)
     if not (t.is_numeric or t.name in ("Nothing", "Null")):
-        raise BadArguments(f"no overload satisfies `{name}({types[0].display()})`")
+        raise _NoOverload
     return t
 
 
@@ -284,48 +298,72 @@ def _split(s, sep):
 
 def _map(types, name):
     if types[0].name != "Map":
-        raise BadArguments(f"no overload satisfies `{name}({types[0].display()})`")
+        raise _NoOverload
     return N.map_parts(types[0])
 
 
 def _nullable_boolean(types):
+    _array(types)
     return T.BOOLEAN.as_nullable(types[0].can_be_null)
 
 
 _ELEMENT_OR_NULL = lambda types: _element(types).as_nullable(True)  # noqa: E731
 
-register("array_length", len, fixed(T.UINT64), 1, aliases=("array_size",))
-register("array_contains", _contains, _nullable_boolean, 2, strict=False, specialize=lambda ts: _null_array(_contains))
-register("array_concat", lambda a, b: N.ArrayValue(a + b), _concat_type, 2,
+def _integers(types, result):
+    if not all(t.is_int for t in types):
+        raise _NoOverload
+    return result
+
+
+def _register(name, impl, rule, *args, **options):
+    """register(), with an argument of the wrong kind refused as Databend refuses it."""
+    def checked(types, *values):
+        try:
+            return rule(types, *values)
+        except _NoOverload:
+            shown = ", ".join(t.display() for t in types)
+            raise SemanticError(f"no overload satisfies `{name}({shown})`") from None
+    register(name, impl, checked, *args, **options)
+
+
+def _after_array(t: T.SqlType):
+    """Result type rule: `t`, once the first argument is an array."""
+    return lambda types: (_array(types), t)[1]
+
+
+_register("array_length", len, _after_array(T.UINT64), 1, aliases=("array_size",))
+_register("array_contains", _contains, _nullable_boolean, 2, strict=False, specialize=lambda ts: _null_array(_contains))
+_register("array_concat", lambda a, b: N.ArrayValue(a + b), _concat_type, 2,
          specialize=lambda ts: _converting_concat(ts))
-register("array_distinct", _distinct, _same_array, 1)
-register("array_sort", _sort, _same_array, 1, 3)
-register("array_slice", _slice, _same_array, 2, 3, aliases=("slice",))
-register("array_indexof", _indexof, lambda ts: T.UINT64.as_nullable(ts[0].can_be_null), 2, strict=False, specialize=lambda ts: _null_array(_indexof))
-register("array_to_string", _to_string, fixed(T.STRING), 2)
-register("array_flatten", _flatten, _flatten_type, 1)
-register("array_append", lambda a, x: N.ArrayValue((*a, x)), _append_type, 2, strict=False,
+_register("array_distinct", _distinct, _same_array, 1)
+_register("array_sort", _sort, _same_array, 1, 3)
+_register("array_slice", _slice, _same_array, 2, 3, aliases=("slice",))
+_register("array_indexof", _indexof, lambda ts: (_array(ts), T.UINT64.as_nullable(ts[0].can_be_null))[1], 2,
+          strict=False, specialize=lambda ts: _null_array(_indexof))
+_register("array_to_string", _to_string, _after_array(T.STRING), 2)
+_register("array_flatten", _flatten, _flatten_type, 1)
+_register("array_append", lambda a, x: N.ArrayValue((*a, x)), _append_type, 2, strict=False,
          specialize=lambda ts: _null_array(lambda a, x: N.ArrayValue((*a, x))))
-register("array_prepend", lambda x, a: N.ArrayValue((x, *a)), _prepend_type, 2, strict=False,
+_register("array_prepend", lambda x, a: N.ArrayValue((x, *a)), _prepend_type, 2, strict=False,
          specialize=lambda ts: _null_second(lambda x, a: N.ArrayValue((x, *a))))
-register("array_remove_first", lambda a: N.ArrayValue(a[1:]), _same_array, 1)
-register("array_remove_last", lambda a: N.ArrayValue(a[:-1]), _same_array, 1)
-register("array_unique", lambda a: len({x for x in a if x is not None}), fixed(T.UINT64), 1)
-register("array_count", lambda a: sum(1 for x in a if x is not None), fixed(T.UINT64), 1)
-register("array_sum", _array_sum, _sum_type, 1)
-register("array_avg", _array_avg, _avg_type, 1, specialize=lambda ts: _make_avg(_avg_type(ts)))
-register("array_min", _array_min, _ELEMENT_OR_NULL, 1)
-register("array_max", _array_max, _ELEMENT_OR_NULL, 1)
+_register("array_remove_first", lambda a: N.ArrayValue(a[1:]), _same_array, 1)
+_register("array_remove_last", lambda a: N.ArrayValue(a[:-1]), _same_array, 1)
+_register("array_unique", lambda a: len({x for x in a if x is not None}), _after_array(T.UINT64), 1)
+_register("array_count", lambda a: sum(1 for x in a if x is not None), _after_array(T.UINT64), 1)
+_register("array_sum", _array_sum, _sum_type, 1)
+_register("array_avg", _array_avg, _avg_type, 1, specialize=lambda ts: _make_avg(_avg_type(ts)))
+_register("array_min", _array_min, _ELEMENT_OR_NULL, 1)
+_register("array_max", _array_max, _ELEMENT_OR_NULL, 1)
 # unnest(arr) in a SELECT list: the array itself here, spread over rows by the planner (engine.unnest)
-register("unnest", lambda a: a, lambda ts: T.NULL if ts[0].name == "Null" else
+_register("unnest", lambda a: a, lambda ts: T.NULL if ts[0].name == "Null" else
          (N.element_of(ts[0]) if N.element_of(ts[0]).name != "Nothing" else T.NULL).as_nullable(True), 1,
          strict=False, volatile=True)  # never folded: the planner must see the call
-register("range", _range, fixed(N.array_type(T.UINT64)), 2)
-register("split", _split, fixed(N.array_type(T.STRING)), 2)
-register("map_keys", lambda m: m.keys(), lambda ts: N.array_type(_map(ts, "map_keys")[0]), 1)
-register("map_values", lambda m: m.values(), lambda ts: N.array_type(_map(ts, "map_values")[1]), 1)
-register("map_size", len, lambda ts: (_map(ts, "map_size"), T.UINT64)[1], 1)
-register("map_contains_key", lambda m, k: any(key == k for key, _ in m),
+_register("range", _range, lambda ts: _integers(ts, N.array_type(T.UINT64)), 2)
+_register("split", _split, fixed(N.array_type(T.STRING)), 2)
+_register("map_keys", lambda m: m.keys(), lambda ts: N.array_type(_map(ts, "map_keys")[0]), 1)
+_register("map_values", lambda m: m.values(), lambda ts: N.array_type(_map(ts, "map_values")[1]), 1)
+_register("map_size", len, lambda ts: (_map(ts, "map_size"), T.UINT64)[1], 1)
+_register("map_contains_key", lambda m, k: any(key == k for key, _ in m),
          lambda ts: (_map(ts, "map_contains_key"), T.BOOLEAN)[1], 2)
 
 
