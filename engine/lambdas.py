@@ -15,11 +15,12 @@ from engine import types as T
 from engine.compile import Codegen
 from engine.errors import BadArguments, SemanticError
 from engine.expr import Expr
+from engine.functions.arrays import LAMBDA_FUNCTIONS
 from engine.functions.registry import ScalarFunction
 from engine.scope import Scope
 from grammar import ast as A
 
-LAMBDA_FUNCTIONS = frozenset({"array_transform", "array_apply", "array_filter", "array_reduce"})
+__all__ = ["LAMBDA_FUNCTIONS", "bind_lambda_call", "split_lambda"]
 _PARAMETERS = {"array_transform": 1, "array_apply": 1, "array_filter": 1, "array_reduce": 2}
 
 

@@ -7,7 +7,12 @@ from __future__ import annotations
 from engine.functions import arrays, casts, conditionals, dates, hashes, numeric, regex, strings  # noqa: F401
 from engine.functions import json as _json  # noqa: F401
 from engine.functions.aggregates import AGGREGATES, aggregate_type
-from engine.functions.arrays import check_nested_comparison, nested_override
+from engine.functions.arrays import (
+    LAMBDA_FUNCTIONS,
+    LITERAL_BUILDERS,
+    check_nested_comparison,
+    nested_override,
+)
 from engine.functions.bitwise import BITWISE_FUNCTIONS
 from engine.functions.casts import CAST_FUNCTIONS
 from engine.functions.context import CONTEXT_FUNCTIONS, context_value
@@ -54,8 +59,9 @@ def function_override(name: str, types):
 
 def all_function_names() -> list[str]:
     bitwise = {fn.name for fn in BITWISE_FUNCTIONS.values()}
-    return sorted(set(SCALARS) | AGGREGATES | CONTEXT_FUNCTIONS | set(CAST_FUNCTIONS) | bitwise
-                  | set(OPERATOR_FUNCTIONS) | NEGATION_FUNCTIONS | UNIT_CALLS | {"typeof", "to_date"})
+    return sorted((set(SCALARS) - LITERAL_BUILDERS) | AGGREGATES | CONTEXT_FUNCTIONS | set(CAST_FUNCTIONS) | bitwise
+                  | set(OPERATOR_FUNCTIONS) | NEGATION_FUNCTIONS | UNIT_CALLS | LAMBDA_FUNCTIONS
+                  | {"typeof", "to_date"})
 
 
 def function_rows() -> list[tuple[str, bool, str, str, str]]:

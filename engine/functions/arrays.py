@@ -63,6 +63,11 @@ def _make_map_literal(types):
     return build
 
 
+# the functions [..], {..} and (.., ..) are built with (not listed by SHOW FUNCTIONS)
+LITERAL_BUILDERS = frozenset({"array_literal", "map_literal", "tuple_literal"})
+# bound by engine.lambdas (their second argument is a lambda), listed with the others
+LAMBDA_FUNCTIONS = frozenset({"array_transform", "array_apply", "array_filter", "array_reduce"})
+
 register("array_literal", None, _array_literal_type, 0, 1 << 16, strict=False, specialize=_make_array_literal)
 register("map_literal", None, _map_literal_type, 0, 1 << 16, strict=False, specialize=_make_map_literal)
 def _map_of_arrays_type(types):
