@@ -46,7 +46,7 @@ from engine.scope import (
 )
 from engine.stage_scan import stage_relation
 from engine.system import is_virtual_database, virtual_table
-from engine.unnest import UnnestRows, is_unnest
+from engine.unnest import has_unnest, spread_arrays
 from engine.views import expand_view
 from engine.window_calls import window_calls
 from engine.window_planner import WindowPlanner
@@ -216,7 +216,7 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
             sort_keys.append((pos, item.desc, item.nulls_first))
         all_exprs = select_exprs + extra
         if sort_keys and not q.distinct and all(all_exprs[k[0]].kind == "col" for k in sort_keys) \
-                and not any(is_unnest(e) for e in select_exprs):
+                and not any(has_unnest(e) for e in select_exprs):
             # sort the input rows and project afterwards: a top-k then projects only k rows
             child_pos = {cid: i for i, cid in enumerate(plan.layout)}
             keys = [(child_pos[all_exprs[pos].value], desc, nf) for pos, desc, nf in sort_keys]
@@ -238,11 +238,8 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
     def _project(self, child: Plan, exprs: list) -> Plan:
         layout = [self.cid() for _ in exprs]
         self.nonnull.update(c for c, e in zip(layout, exprs, strict=False) if not may_be_null(e, self.nonnull))
-        spread = [i for i, e in enumerate(exprs) if is_unnest(e)]
-        if spread:  # unnest(arr) in the select list: one row per element (engine.unnest)
-            plan = Project(layout, [e.args[0].type if i in spread else e.type for i, e in enumerate(exprs)],
-                           child=child, exprs=[e.args[0] if i in spread else e for i, e in enumerate(exprs)])
-            return UnnestRows(layout, [e.type for e in exprs], child=plan, positions=spread)
+        if any(has_unnest(e) for e in exprs):  # unnest(arr) in the select list: one row per element
+            child, exprs = spread_arrays(child, exprs, self.cid)
         return Project(layout, [e.type for e in exprs], child=child, exprs=exprs)
 
     def _order_target(self, node, select_asts, names, aliases, items):

@@ -322,6 +322,9 @@ def test_unnest_in_the_select_list(s):
     assert wire(s, "SELECT id, unnest(a) AS x FROM tu ORDER BY x DESC LIMIT 2")[2] == [("4", "7"), ("1", "2")]
     # side by side: the shorter array padded with NULL
     assert wire(s, "SELECT unnest([1,2]), unnest(['a','b','c'])")[2] == [("1", "a"), ("2", "b"), ("NULL", "c")]
+    # inside an expression (as Databend 1.2.453: Int64 NULL)
+    _, types, rows = wire(s, "SELECT id, unnest(a) + 1 FROM tu ORDER BY id")
+    assert (types[1], rows) == ("Nullable(Int64)", [("1", "2"), ("1", "3"), ("4", "8")])
 
 
 def test_variant_casts(s):
