@@ -20,6 +20,9 @@ from engine.errors import (
     arithmetic_message,
 )
 from engine.expr import Expr, Subquery
+from engine.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
+from engine.nested import cast_type as nested_cast_type
+from engine.nested import typeof_name as nested_typeof
 from engine.runtime import check_like_pattern, like_dynamic, like_matcher
 from engine.scope import AliasesFirst, Scope, StarColumn
 from grammar import ast as A
@@ -215,6 +218,7 @@ class ExpressionBinder(ClauseBinder):
         return e
 
     def _compare(self, op, left, right):
+        F.check_nested_comparison(op, left.type, right.type)
         left, right = self._comparable(left, right)
         nullable = left.type.can_be_null or right.type.can_be_null
         if left.type.name == "Null" or right.type.name == "Null":
@@ -412,7 +416,7 @@ class ExpressionBinder(ClauseBinder):
 
     def _bind_Cast(self, n: A.Cast, scope, aliases):
         operand = self.bind(n.operand, scope, aliases)
-        t = T.type_from_ast(n.type)
+        t = nested_cast_type(n.type)  # T.type_from_ast, but NOT NULL elements (engine.nested)
         return self._cast(operand, t, n.try_)
 
     def _bind_FunctionCall(self, n: A.FunctionCall, scope: Scope, aliases):
@@ -430,13 +434,16 @@ class ExpressionBinder(ClauseBinder):
             return self._bind_Like(A.Like(operand, pattern, n.negated, pos=n.pos), scope, aliases)
         if n.negated:
             return self._not(self._bind_FunctionCall(replace(n, negated=False), scope, aliases))
+        if name in LAMBDA_FUNCTIONS:  # array_transform(arr, x -> x + 1)... (engine.lambdas)
+            return bind_lambda_call(self, n, scope, aliases)
         args = [self.bind(a, scope, aliases) for a in n.args]
         if name == "last_query_id":
             return self.bind_last_query_id(args, n.pos)
         if name == "typeof":
             if len(args) != 1:
                 raise BadArguments("typeof expects one argument", position=n.pos)
-            return Expr("const", T.STRING, value=args[0].type.sql_name(with_null=True))
+            t = args[0].type
+            return Expr("const", T.STRING, value=nested_typeof(t) if t.args else t.sql_name(with_null=True))
         if name in F.OPERATOR_FUNCTIONS and len(args) == 2:  # plus(a, b) is a + b
             return self._arith(F.OPERATOR_FUNCTIONS[name], args[0], args[1], n.pos)
         if name in F.NEGATION_FUNCTIONS and len(args) == 1:

@@ -22,6 +22,7 @@ from engine.recursive import build_recursive_union, build_work_table_scan
 from engine.semi_join import build_semi_join
 from engine.sort import build_sort, limit_batches
 from engine.subquery import correlated_rows, prefetching, subquery_runner
+from engine.unnest import build_unnest_rows
 from engine.window import build_window
 
 BATCH = 2048
@@ -418,6 +419,7 @@ _BUILDERS = {
     "RecursiveUnion": build_recursive_union,
     "WorkTableScan": build_work_table_scan,
     "LateralJoin": build_lateral_join,
+    "UnnestRows": build_unnest_rows,
     "Window": build_window,
 }
 

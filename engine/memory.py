@@ -31,10 +31,18 @@ HASH_ENTRY_BYTES = 64
 
 
 def value_bytes(value) -> int:
-    """Estimated bytes of one value (a tuple or list counted with its items, one level deep)."""
+    """Estimated bytes of one value (a tuple or list counted with its items, one level deep; an
+    ARRAY / MAP / TUPLE value among them, a tuple subclass, with all of its own)."""
     if type(value) is tuple or type(value) is list:
-        return getsizeof(value) + sum([getsizeof(v) for v in value])
+        return getsizeof(value) + sum([getsizeof(v) if not isinstance(v, tuple) else _nested_bytes(v)
+                                       for v in value])
+    if isinstance(value, tuple):
+        return _nested_bytes(value)
     return getsizeof(value)
+
+
+def _nested_bytes(value) -> int:
+    return getsizeof(value) + sum([_nested_bytes(v) if isinstance(v, tuple) else getsizeof(v) for v in value])
 
 
 def row_bytes(row) -> int:

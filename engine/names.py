@@ -6,6 +6,7 @@ from __future__ import annotations
 import decimal
 from dataclasses import replace
 
+from engine.nested import cast_type, typeof_name
 from engine.types import type_from_ast
 from grammar import ast as A
 
@@ -45,7 +46,8 @@ def _precedence(node) -> int:
         return _COMPARE
     if isinstance(node, A.FunctionCall) and node.operator in _JSON_ACCESS:
         return _ATOM if node.operator in ("[]", ":") else _UNARY
-    if isinstance(node, A.FunctionCall) and node.operator is not None and node.operator != "in":
+    if isinstance(node, A.FunctionCall) and node.operator is not None and node.operator != "in" \
+            and node.operator not in _NESTED_LITERALS:
         return _COMPARE
     if isinstance(node, A.Cast) and node.double_colon:
         return _CAST
@@ -78,6 +80,9 @@ def _literal(n: A.Literal) -> str:
 
 def _type(t: A.TypeName) -> str:
     try:
+        written = cast_type(t)
+        if written.args:  # array(int32 null), map(string, int32), tuple(int32, string)
+            return typeof_name(written).lower()
         return type_from_ast(t).display().lower()
     except Exception:  # noqa: BLE001 - an unknown type is reported by the binder, not here
         return t.name.lower()
@@ -135,6 +140,19 @@ def _json_access(n: A.FunctionCall) -> str:
     return f"{_operand(operand, _UNARY)} {n.operator} {_operand(key, _UNARY + 1)}"
 
 
+_NESTED_LITERALS = frozenset({"[...]", "{...}", "(...)", "."})
+
+
+def _nested_literal(n: A.FunctionCall) -> str:
+    """As Databend names literals: [1, 2], {'a':1,'b':2} (no spaces), (1, 'x')."""
+    items = [display(a) for a in n.args]
+    if n.operator == "[...]":
+        return f"[{', '.join(items)}]"
+    if n.operator == "{...}":
+        return "{" + ",".join(f"{k}:{v}" for k, v in zip(items[0::2], items[1::2], strict=True)) + "}"
+    return f"({', '.join(items)})"
+
+
 def _bound(b: A.FrameBound) -> str:
     if b.offset is None:
         return b.kind.lower()
@@ -148,6 +166,10 @@ def _func(n: A.FunctionCall) -> str:
         return f"{n.name}(*)"
     if n.operator in _JSON_ACCESS:
         return _json_access(n)
+    if n.operator == ".":  # a tuple's field: t.1
+        return f"{_operand(n.args[0], _ATOM)}.{n.args[1].value}"
+    if n.operator in _NESTED_LITERALS:
+        return _nested_literal(n)
     if n.operator == "in":
         return f"position({display(n.args[0])} in {display(n.args[1])})"
     if n.operator is not None:  # a REGEXP b, a NOT RLIKE b, a ILIKE b

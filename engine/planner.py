@@ -44,6 +44,7 @@ from engine.scope import (
 )
 from engine.stage_scan import stage_relation
 from engine.system import is_virtual_database, virtual_table
+from engine.unnest import has_unnest, spread_arrays
 from engine.views import expand_view
 from engine.window_calls import window_calls
 from engine.window_planner import WindowPlanner
@@ -212,7 +213,8 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
                     extra.append(e)
             sort_keys.append((pos, item.desc, item.nulls_first))
         all_exprs = select_exprs + extra
-        if sort_keys and not q.distinct and all(all_exprs[k[0]].kind == "col" for k in sort_keys):
+        if sort_keys and not q.distinct and all(all_exprs[k[0]].kind == "col" for k in sort_keys) \
+                and not any(has_unnest(e) for e in select_exprs):
             # sort the input rows and project afterwards: a top-k then projects only k rows
             child_pos = {cid: i for i, cid in enumerate(plan.layout)}
             keys = [(child_pos[all_exprs[pos].value], desc, nf) for pos, desc, nf in sort_keys]
@@ -231,9 +233,11 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
             plan = Project([self.cid() for _ in keep], [e.type for e in keep], child=plan, exprs=keep)
         return plan, names
 
-    def _project(self, child: Plan, exprs: list) -> Project:
+    def _project(self, child: Plan, exprs: list) -> Plan:
         layout = [self.cid() for _ in exprs]
         self.nonnull.update(c for c, e in zip(layout, exprs, strict=False) if not may_be_null(e, self.nonnull))
+        if any(has_unnest(e) for e in exprs):  # unnest(arr) in the select list: one row per element
+            child, exprs = spread_arrays(child, exprs, self.cid)
         return Project(layout, [e.type for e in exprs], child=child, exprs=exprs)
 
     def _order_target(self, node, select_asts, names, aliases, items):
@@ -371,6 +375,8 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
         if isinstance(node, A.TableFunction):
             if node.name in ("generate_series", "range"):
                 return self.series_relation(node)
+            if node.name == "unnest":
+                return self.unnest_relation(node)
             if node.name != "numbers" or len(node.args) != 1:
                 raise UnknownFunction(f"Unknown table function {node.name}", position=node.pos)
             n = self._const_int(node.args[0], "numbers()")

@@ -152,6 +152,20 @@ class ClausePlanner:
             column = node.column_aliases[0]
         return Rel(plan, [(node.alias or name, column, plan.layout[0], plan.types[0])])
 
+    def unnest_relation(self, node: A.TableFunction) -> Rel:
+        """unnest(array): one row per element, in a column named `value` (the element type, nullable)."""
+        if len(node.args) != 1:
+            raise EngineError(f"Function `unnest` expect to have 1 arguments, but got {len(node.args)}",
+                              code=NUMBER_ARGUMENTS_NOT_MATCH, position=node.pos)
+        arg = self.bind(node.args[0], Scope([]))
+        if arg.kind != "const" or arg.type.name not in ("Array", "Null"):
+            raise BadArguments("unnest takes a constant array", position=node.pos)
+        element = arg.type.args[0] if arg.type.args and arg.type.args[0].name != "Nothing" else T.NULL
+        rows = [(x,) for x in (arg.value or ())]
+        plan = Materialized([self.cid()], [element.as_nullable(True)], produce=lambda ctx: rows, label="unnest")
+        column = node.column_aliases[0] if node.column_aliases else "value"
+        return Rel(plan, [(node.alias or "unnest", column, plan.layout[0], plan.types[0])])
+
     # ------------------------------------------------------------ SEMI / ANTI joins
 
     def semi_join_relation(self, node: A.Join, parent, ctes) -> Rel:

@@ -9,7 +9,8 @@ import datetime
 import decimal
 from operator import itemgetter
 
-from engine.types import SqlType
+from engine import nested
+from engine.types import NESTED_NAMES, SqlType
 
 # Column types whose Python values JSON holds as they are (bool, int, float, str; floats
 # round-trip exactly through repr, NaN and infinities as the NaN/Infinity extension).
@@ -46,6 +47,8 @@ def encode_value(t: SqlType, v):
         return v.isoformat()
     if t.name == "Binary":
         return base64.b64encode(v).decode("ascii")
+    if t.name in NESTED_NAMES:
+        return nested.to_json(t, v)  # arrays and tuples as arrays, maps as arrays of [key, value]
     return v
 
 
@@ -60,6 +63,8 @@ def decode_value(t: SqlType, v):
         return datetime.datetime.fromisoformat(v)
     if t.name == "Binary":
         return base64.b64decode(v)
+    if t.name in NESTED_NAMES:
+        return nested.from_json(t, v)
     return v
 
 
@@ -70,6 +75,8 @@ def _encode_column(t: SqlType, values) -> list | tuple:
         return [None if v is None else v.isoformat() for v in values]
     if t.name == "Binary":  # base64 text
         return [None if v is None else base64.b64encode(v).decode("ascii") for v in values]
+    if t.name in NESTED_NAMES:
+        return [nested.to_json(t, v) for v in values]
     return values  # a tuple of JSON-native values: the encoder writes it as an array
 
 
@@ -96,6 +103,8 @@ def _decode_column(t: SqlType, values: list) -> list:
         return [None if v is None else parse(v) for v in values]
     if t.name == "Binary":
         return [None if v is None else base64.b64decode(v) for v in values]
+    if t.name in NESTED_NAMES:
+        return [nested.from_json(t, v) for v in values]
     return values
 
 

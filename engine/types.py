@@ -10,9 +10,9 @@ import struct
 from dataclasses import dataclass, replace
 from typing import NoReturn
 
+from engine import nested as _nested
 from engine.datetimes import UTC, date_from_days, parse_date, parse_timestamp, timestamp_from_int
 from engine.errors import BadArguments, SqlSyntaxError
-from engine.variant import to_variant
 
 INT_RANGES = {
     "UInt8": (0, 2**8 - 1), "UInt16": (0, 2**16 - 1), "UInt32": (0, 2**32 - 1), "UInt64": (0, 2**64 - 1),
@@ -294,6 +294,8 @@ def common_type(types) -> SqlType:
             result = t.as_nullable(False)
         elif result.name != t.name or result.name == "Decimal":
             result = _unify(result, t.as_nullable(False))
+        elif result.args and result != t.as_nullable(False):
+            result = _nested.unify(result, t.as_nullable(False))
     if result is None:
         return NULL
     return result.as_nullable(nullable)
@@ -521,15 +523,13 @@ def caster(t: SqlType):
     if name == "Null":
         return lambda v: None
     if name == "Variant":
-        return to_variant  # canonical JSON text (engine.variant)
+        return _nested.to_variant  # canonical JSON text (engine.variant; nested values converted)
     if name == "Binary":
         return to_binary
     if name == "Bitmap":
         return to_string  # held as text until it gets values of its own
     if name in NESTED_NAMES:
-        def no_values(v):
-            raise BadArguments(f"values of type {t.display()} are not supported yet")
-        return no_values
+        return _nested.caster(t)  # engine.nested
     raise BadArguments(f"cannot cast to {t.display()}")
 
 
@@ -551,6 +551,8 @@ def value_type(v) -> SqlType:
         return DATE
     if isinstance(v, bytes):
         return BINARY
+    if isinstance(v, _nested.NESTED_VALUE_TYPES):
+        raise BadArguments("a nested value has no type of its own")
     return STRING
 
 
@@ -578,6 +580,8 @@ def render_value(v) -> str:
         return format(v, "f")
     if isinstance(v, bytes):
         return v.hex().upper()  # Binary shows as upper-case hex, as Databend's
+    if isinstance(v, _nested.NESTED_VALUE_TYPES):
+        return _nested.render(v)
     return str(v)
 
 
@@ -609,5 +613,7 @@ def renderer_for(t: SqlType):
         return str
     if name == "Timestamp":
         return _render_timestamp
+    if name in NESTED_NAMES:
+        return _nested.renderer(t)
     return render_value
 

@@ -92,4 +92,6 @@ class WindowRules(Transformer):
         return (first, *rest)
 
     def grouping_set(self, expr):
+        if isinstance(expr, ast.FunctionCall) and expr.operator == "(...)":
+            return expr.args  # `(a, b)`: a list of expressions, not a tuple value
         return (expr,)

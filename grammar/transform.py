@@ -18,6 +18,7 @@ from grammar.rules_ddl import DdlRules
 from grammar.rules_dml import DmlRules
 from grammar.rules_expressions import ExpressionRules
 from grammar.rules_json import JsonRules
+from grammar.rules_nested import NestedRules
 from grammar.rules_queries import QueryRules
 from grammar.rules_stages import StageRules
 from grammar.rules_statements import StatementRules
@@ -28,7 +29,7 @@ __all__ = ["AstBuilder", "SemanticSyntaxError", "number_literal", "unescape_stri
 
 
 @v_args(inline=True)
-class AstBuilder(UserRules, JsonRules, WindowRules, StageRules, DmlRules, StatementRules, DdlRules, QueryRules, ExpressionRules):
+class AstBuilder(NestedRules, UserRules, JsonRules, WindowRules, StageRules, DmlRules, StatementRules, DdlRules, QueryRules, ExpressionRules):
     """One callback per grammar rule (or alias); tokens arrive with their positions."""
 
     # ------------------------------------------------------------ names

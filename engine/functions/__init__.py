@@ -4,16 +4,24 @@ modules that fill it. Adding a function is one `register(...)` entry in its fami
 from __future__ import annotations
 
 # the family modules register their functions on import
-from engine.functions import casts, conditionals, dates, hashes, numeric, regex, strings  # noqa: F401
+from engine.functions import arrays, casts, conditionals, dates, hashes, numeric, regex, strings  # noqa: F401
 from engine.functions import json as _json  # noqa: F401
 from engine.functions.aggregates import AGGREGATES, aggregate_type
+from engine.functions.arrays import (
+    LAMBDA_FUNCTIONS,
+    LITERAL_BUILDERS,
+    check_nested_comparison,
+    nested_override,
+)
 from engine.functions.bitwise import BITWISE_FUNCTIONS
 from engine.functions.casts import CAST_FUNCTIONS
 from engine.functions.context import CONTEXT_FUNCTIONS, context_value
 from engine.functions.date_operators import date_arithmetic
 from engine.functions.date_units import UNIT_CALLS, interval_call, unit_call
 from engine.functions.dates import (
-    function_override,
+    function_override as date_override,
+)
+from engine.functions.dates import (
     temporal_cast,
     try_call_of,
     with_timezone,
@@ -36,17 +44,24 @@ ALWAYS_NULLABLE = frozenset({"coalesce", "ifnull", "nvl"})
 # rounding functions whose constant Decimal(p, 0) answers fold into integer constants
 INTEGRAL_FOLDS = frozenset({"round", "truncate", "floor", "ceil", "ceiling"})
 
-__all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS", "CONTEXT_FUNCTIONS",
+__all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS", "check_nested_comparison", "CONTEXT_FUNCTIONS",
            "INTEGRAL_FOLDS", "JSON_OPERATORS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
            "SCALARS", "ScalarFunction", "aggregate_type", "all_function_names", "context_value",
            "date_arithmetic", "function_override", "function_rows", "interval_call", "temporal_cast",
            "try_call_of", "unit_call", "variant_aggregate", "variant_cast", "variant_comparison", "with_limits", "with_timezone"]
 
 
+def function_override(name: str, types):
+    """Another family's version of a function for these argument types (arrays' length, dates'
+    to_string...), or None."""
+    return nested_override(name, types) or date_override(name, types)
+
+
 def all_function_names() -> list[str]:
     bitwise = {fn.name for fn in BITWISE_FUNCTIONS.values()}
-    return sorted(set(SCALARS) | AGGREGATES | CONTEXT_FUNCTIONS | set(CAST_FUNCTIONS) | bitwise
-                  | set(OPERATOR_FUNCTIONS) | NEGATION_FUNCTIONS | UNIT_CALLS | {"typeof", "to_date"})
+    return sorted((set(SCALARS) - LITERAL_BUILDERS) | AGGREGATES | CONTEXT_FUNCTIONS | set(CAST_FUNCTIONS) | bitwise
+                  | set(OPERATOR_FUNCTIONS) | NEGATION_FUNCTIONS | UNIT_CALLS | LAMBDA_FUNCTIONS
+                  | {"typeof", "to_date"})
 
 
 def function_rows() -> list[tuple[str, bool, str, str, str]]:

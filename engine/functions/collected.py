@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from engine import nested as N
 from engine import types as T
 
 
@@ -201,6 +202,11 @@ def _conditional(kind):
     return final
 
 
+def _array_agg(values, _params):
+    """The group's values in arrival order, NULLs left out (as every aggregate here leaves them)."""
+    return N.ArrayValue(v for v in values if v is not None)
+
+
 def _sum_type(types):
     t = types[0]
     if t.is_int:
@@ -238,6 +244,9 @@ _ENTRIES = [
     Collected("avg_if", (2, 2), _float, _conditional("avg")),
     Collected("min_if", (2, 2), _same, _conditional("min")),
     Collected("max_if", (2, 2), _same, _conditional("max")),
+    # an Array of the argument's type; no rows give []
+    Collected("array_agg", (1, 1), lambda ts: N.array_type(ts[0]), _array_agg),
+    Collected("list", (1, 1), lambda ts: N.array_type(ts[0]), _array_agg),
 ]
 
 COLLECTED = {c.name: c for c in _ENTRIES}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 
 from engine import json_path
+from engine import nested as N
 from engine import types as T
 from engine import variant as V
 from engine.errors import BadArguments, SemanticError
@@ -269,4 +270,6 @@ def variant_cast(source: T.SqlType, target: T.SqlType):
         return None
     if target.name == "Decimal":
         raise BadArguments(f"unable to cast type `Variant` to type `{target.as_nullable(False).display()}`")
+    if target.name in T.NESTED_NAMES:
+        return N.caster_from_variant(target)
     return V.caster_from_variant(target, T.caster(target))

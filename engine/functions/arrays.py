@@ -1,0 +1,429 @@
+"""ARRAY, MAP and TUPLE functions: the literal constructors, [] access, array_* and map_*
+functions, range and split; result types as Databend's (engine.nested holds the values)."""
+
+from __future__ import annotations
+
+import decimal
+import math
+
+from engine import nested as N
+from engine import types as T
+from engine.errors import BadArguments, SemanticError
+from engine.functions.registry import ScalarFunction, fixed, register
+
+# ---------------------------------------------------------------- literals
+
+
+def _array_literal_type(types):
+    return N.array_type(N.common_element_type(types))
+
+
+def _converter(source: T.SqlType, target: T.SqlType):
+    """A function converting a non-NULL value of `source` to `target`, or None when the value
+    is already right (integers into a wider integer type)."""
+    s, t = source.as_nullable(False), target.as_nullable(False)
+    if s == t or t.name in ("Nothing", "Null") or s.name in ("Nothing", "Null") or (s.is_int and t.is_int) \
+            or (t.is_float and (s.is_int or s.is_float) and not (t.name == "Float32" and s.name != "Float32")):
+        return None
+    return T.caster(t)
+
+
+def _make_array_literal(types):
+    element = N.common_element_type(types)
+    converters = [_converter(t, element) for t in types]
+    if not any(converters):
+        return lambda *xs: N.ArrayValue(xs)
+
+    def build(*xs):
+        return N.ArrayValue(x if x is None or c is None else c(x) for c, x in zip(converters, xs, strict=True))
+    return build
+
+
+def _map_literal_type(types):
+    if len(types) % 2:
+        raise BadArguments("a map literal needs a value for each key")
+    if not types:
+        return T.SqlType("Map", args=(N.nothing(),))
+    key = T.common_type(types[0::2]).as_nullable(False)
+    return N.map_type(key, T.common_type(types[1::2]))
+
+
+def _make_map_literal(types):
+    if not types:
+        return lambda: N.MapValue()
+    t = _map_literal_type(types)
+    converters = [_converter(a, part) for a, part in zip(types, t.args * (len(types) // 2), strict=True)]
+
+    def build(*xs):
+        xs = [x if x is None or c is None else c(x) for c, x in zip(converters, xs, strict=True)]
+        keys = xs[0::2]
+        if len(set(keys)) != len(keys):
+            raise BadArguments("map keys have to be unique")
+        return N.MapValue(zip(keys, xs[1::2], strict=True))
+    return build
+
+
+# the functions [..], {..} and (.., ..) are built with (not listed by SHOW FUNCTIONS)
+LITERAL_BUILDERS = frozenset({"array_literal", "map_literal", "tuple_literal"})
+# bound by engine.lambdas (their second argument is a lambda), listed with the others
+LAMBDA_FUNCTIONS = frozenset({"array_transform", "array_apply", "array_filter", "array_reduce"})
+
+register("array_literal", None, _array_literal_type, 0, 1 << 16, strict=False, specialize=_make_array_literal)
+register("map_literal", None, _map_literal_type, 0, 1 << 16, strict=False, specialize=_make_map_literal)
+def _map_of_arrays_type(types):
+    keys, values = _element(types, 0), _element(types, 1)
+    if keys.name == "Nothing":
+        return T.SqlType("Map", args=(N.nothing(),))
+    return N.map_type(keys.as_nullable(False), values)
+
+
+def _checked_map_of_arrays_type(types):
+    if types[0].name != "Array" or types[1].name != "Array":
+        raise SemanticError(f"no overload satisfies `map({', '.join(t.display() for t in types)})`")
+    return _map_of_arrays_type(types)
+
+
+def _map_of_arrays(keys, values):
+    if len(keys) != len(values):
+        raise BadArguments(f"key list has a different size from value list ({len(keys)} keys, "
+                           f"{len(values)} values)")
+    if len(set(keys)) != len(keys):
+        raise BadArguments("map keys have to be unique")
+    return N.MapValue(zip(keys, values, strict=True))
+
+
+register("map", _map_of_arrays, lambda ts: _checked_map_of_arrays_type(ts), 2)
+register("tuple_literal", lambda *xs: N.TupleValue(xs), lambda types: T.SqlType("Tuple", args=tuple(types)),
+         1, 1 << 16, strict=False)
+
+# ---------------------------------------------------------------- [] access
+
+
+def _array_at(arr, index):
+    """arr[i], 1-based; NULL out of range."""
+    if arr is None or index is None:
+        return None
+    i = int(index)
+    return arr[i - 1] if 1 <= i <= len(arr) else None
+
+
+def _map_at(m, key):
+    return None if m is None else m.get(key)
+
+
+def _tuple_field_type(types, values):
+    t, index = types[0], values[1]
+    if not isinstance(index, int) or isinstance(index, bool):
+        raise SemanticError("a tuple index must be an integer constant")
+    if not 1 <= index <= len(t.args):
+        raise SemanticError(f"tuple index {index} is out of bounds for length {len(t.args)}")
+    return t.args[index - 1].as_nullable(t.args[index - 1].nullable or t.nullable)
+
+
+def _tuple_at(tup, index):
+    return None if tup is None else tup[int(index) - 1]
+
+
+_ARRAY_AT = ScalarFunction("get", _array_at, lambda ts: N.element_of(ts[0]).as_nullable(True), 2, 2, strict=False)
+_MAP_AT = ScalarFunction("get", _map_at, lambda ts: N.map_parts(ts[0])[1].as_nullable(True), 2, 2, strict=False)
+_TUPLE_AT = ScalarFunction("get", _tuple_at, _tuple_field_type, 2, 2, strict=False, by_value=True)
+
+# ---------------------------------------------------------------- array functions
+
+
+class _NoOverload(Exception):
+    """An argument of the wrong kind: `_register` words it as Databend does (error 1065)."""
+
+
+def _array(types, i=0):
+    t = types[i]
+    if t.name == "Null":  # a NULL array (non-strict functions see it): answered NULL
+        return N.array_type(N.nothing())
+    if t.name != "Array":
+        raise _NoOverload
+    return t
+
+
+def _same_array(types):
+    return _array(types)
+
+
+def _element(types, i=0):
+    return N.element_of(_array(types, i))
+
+
+def _concat_type(types):
+    return N.array_type(T.common_type([_element(types, 0), _element(types, 1)]))
+
+
+def _contains(arr, x):
+    """Whether x is an element; for a NULL x, TRUE when the array holds a NULL, else NULL."""
+    if x is None:
+        return True if None in arr else None
+    return x in arr
+
+
+def _distinct(arr):
+    return N.ArrayValue(dict.fromkeys(x for x in arr if x is not None))
+
+
+def _sort_key(nulls_first: bool):
+    return lambda x: (0 if nulls_first else 1, 0) if x is None else (1 if nulls_first else 0, x)
+
+
+def _sort(arr, order="ASC", nulls=None):
+    descending = str(order).strip().upper() == "DESC"
+    if str(order).strip().upper() not in ("ASC", "DESC"):
+        raise SemanticError("Sorting order must be either ASC or DESC")
+    nulls_first = True if nulls is None else str(nulls).strip().upper() == "NULLS FIRST"
+    values = sorted((x for x in arr if x is not None), reverse=descending)
+    none = [None] * (len(arr) - len(values))
+    return N.ArrayValue(none + values if nulls_first else values + none)
+
+
+def _slice(arr, start, end=None):
+    n = len(arr)
+    start = int(start)
+    begin = start - 1 if start > 0 else max(n + start, 0) if start < 0 else 0
+    if end is None:
+        return N.ArrayValue(arr[begin:])
+    end = int(end)
+    stop = end if end >= 0 else n + end + 1
+    return N.ArrayValue(arr[begin:max(stop, begin)])
+
+
+def _indexof(arr, x):
+    for i, v in enumerate(arr, 1):
+        if v == x:
+            return i
+    return 0
+
+
+def _to_string(arr, sep):
+    return str(sep).join(T.to_string(x) for x in arr if x is not None)
+
+
+def _flatten(arr):
+    return N.ArrayValue(x for inner in arr if inner is not None for x in inner)
+
+
+def _flatten_type(types):
+    inner = _element(types)
+    if inner.name != "Array":
+        raise _NoOverload
+    return inner.as_nullable(False)
+
+
+def _append_type(types):
+    return N.array_type(T.common_type([_element(types), types[1]]))
+
+
+def _prepend_type(types):
+    return N.array_type(T.common_type([types[0], _element(types, 1)]))
+
+
+def _numeric_element(types, name):
+    t = _element(types)
+    if not (t.is_numeric or t.name in ("Nothing", "Null")):
+        raise _NoOverload
+    return t
+
+
+def _sum_type(types):
+    t = _numeric_element(types, "array_sum").as_nullable(False)
+    if t.is_int:
+        return (T.UINT64 if t.name.startswith("U") else T.INT64).as_nullable(True)
+    if t.name == "Decimal":
+        return T.SqlType("Decimal", True, 38 if t.precision <= 38 else 76, t.scale)
+    if t.name == "Nothing":
+        return T.NULL
+    return T.FLOAT64.as_nullable(True)
+
+
+def _array_sum(arr):
+    values = [x for x in arr if x is not None]
+    if not values:
+        return None
+    if any(isinstance(x, float) for x in values):
+        return math.fsum(float(x) for x in values)
+    return sum(values)
+
+
+def _array_avg(arr):
+    values = [x for x in arr if x is not None]
+    if not values:
+        return None
+    return math.fsum(float(x) for x in values) / len(values)
+
+
+def _avg_type(types):
+    """Float64, or for Decimal(p, s) elements a Decimal of scale max(s, 4) (as Databend)."""
+    t = _numeric_element(types, "array_avg").as_nullable(False)
+    if t.name == "Decimal":
+        return T.SqlType("Decimal", True, 38 if t.precision <= 38 else 76, max(t.scale, 4))
+    return T.FLOAT64.as_nullable(True)
+
+
+def _make_avg(result: T.SqlType):
+    if result.name != "Decimal":
+        return _array_avg
+    quantum = decimal.Decimal(1).scaleb(-result.scale)
+
+    def average(arr):
+        values = [x for x in arr if x is not None]
+        if not values:
+            return None
+        return (sum(values, decimal.Decimal(0)) / len(values)).quantize(quantum, rounding=decimal.ROUND_HALF_UP)
+    return average
+
+
+def _array_min(arr):
+    values = [x for x in arr if x is not None]
+    return min(values) if values else None
+
+
+def _array_max(arr):
+    values = [x for x in arr if x is not None]
+    return max(values) if values else None
+
+
+def _range(start, end):
+    start, end = int(start), int(end)
+    if end - start > 1_000_000:
+        raise BadArguments("the range is too big: at most 1000000 elements")
+    return N.ArrayValue(range(start, end))
+
+
+def _split(s, sep):
+    s, sep = T.to_string(s), T.to_string(sep)
+    if sep == "":
+        return N.ArrayValue((s,))
+    return N.ArrayValue(s.split(sep))
+
+
+def _map(types, name):
+    if types[0].name != "Map":
+        raise _NoOverload
+    return N.map_parts(types[0])
+
+
+def _nullable_boolean(types):
+    _array(types)
+    return T.BOOLEAN.as_nullable(types[0].can_be_null)
+
+
+_ELEMENT_OR_NULL = lambda types: _element(types).as_nullable(True)  # noqa: E731
+
+def _integers(types, result):
+    if not all(t.is_int for t in types):
+        raise _NoOverload
+    return result
+
+
+def _register(name, impl, rule, *args, **options):
+    """register(), with an argument of the wrong kind refused as Databend refuses it."""
+    def checked(types, *values):
+        try:
+            return rule(types, *values)
+        except _NoOverload:
+            shown = ", ".join(t.display() for t in types)
+            raise SemanticError(f"no overload satisfies `{name}({shown})`") from None
+    register(name, impl, checked, *args, **options)
+
+
+def _after_array(t: T.SqlType):
+    """Result type rule: `t`, once the first argument is an array."""
+    return lambda types: (_array(types), t)[1]
+
+
+_register("array_length", len, _after_array(T.UINT64), 1, aliases=("array_size",))
+_register("array_contains", _contains, _nullable_boolean, 2, strict=False, specialize=lambda ts: _null_array(_contains))
+_register("array_concat", lambda a, b: N.ArrayValue(a + b), _concat_type, 2,
+         specialize=lambda ts: _converting_concat(ts))
+_register("array_distinct", _distinct, _same_array, 1)
+_register("array_sort", _sort, _same_array, 1, 3)
+_register("array_slice", _slice, _same_array, 2, 3, aliases=("slice",))
+_register("array_indexof", _indexof, lambda ts: (_array(ts), T.UINT64.as_nullable(ts[0].can_be_null))[1], 2,
+          strict=False, specialize=lambda ts: _null_array(_indexof))
+_register("array_to_string", _to_string, _after_array(T.STRING), 2)
+_register("array_flatten", _flatten, _flatten_type, 1)
+_register("array_append", lambda a, x: N.ArrayValue((*a, x)), _append_type, 2, strict=False,
+         specialize=lambda ts: _null_array(lambda a, x: N.ArrayValue((*a, x))))
+_register("array_prepend", lambda x, a: N.ArrayValue((x, *a)), _prepend_type, 2, strict=False,
+         specialize=lambda ts: _null_second(lambda x, a: N.ArrayValue((x, *a))))
+_register("array_remove_first", lambda a: N.ArrayValue(a[1:]), _same_array, 1)
+_register("array_remove_last", lambda a: N.ArrayValue(a[:-1]), _same_array, 1)
+_register("array_unique", lambda a: len({x for x in a if x is not None}), _after_array(T.UINT64), 1)
+_register("array_count", lambda a: sum(1 for x in a if x is not None), _after_array(T.UINT64), 1)
+_register("array_sum", _array_sum, _sum_type, 1)
+_register("array_avg", _array_avg, _avg_type, 1, specialize=lambda ts: _make_avg(_avg_type(ts)))
+_register("array_min", _array_min, _ELEMENT_OR_NULL, 1)
+_register("array_max", _array_max, _ELEMENT_OR_NULL, 1)
+# unnest(arr) in a SELECT list: the array itself here, spread over rows by the planner (engine.unnest)
+_register("unnest", lambda a: a, lambda ts: T.NULL if ts[0].name == "Null" else
+         (N.element_of(ts[0]) if N.element_of(ts[0]).name != "Nothing" else T.NULL).as_nullable(True), 1,
+         strict=False, volatile=True)  # never folded: the planner must see the call
+_register("range", _range, lambda ts: _integers(ts, N.array_type(T.UINT64)), 2)
+_register("split", _split, fixed(N.array_type(T.STRING)), 2)
+_register("map_keys", lambda m: m.keys(), lambda ts: N.array_type(_map(ts, "map_keys")[0]), 1)
+_register("map_values", lambda m: m.values(), lambda ts: N.array_type(_map(ts, "map_values")[1]), 1)
+_register("map_size", len, lambda ts: (_map(ts, "map_size"), T.UINT64)[1], 1)
+_register("map_contains_key", lambda m, k: any(key == k for key, _ in m),
+         lambda ts: (_map(ts, "map_contains_key"), T.BOOLEAN)[1], 2)
+
+
+def _null_array(fn):
+    """fn(arr, x) answering NULL for a NULL array (x may be NULL)."""
+    return lambda a, x: None if a is None else fn(a, x)
+
+
+def _null_second(fn):
+    return lambda x, a: None if a is None else fn(x, a)
+
+
+def _converting_concat(types):
+    target = _concat_type(types)
+    element = N.element_of(target)
+    left = _converter(N.element_of(types[0]), element)
+    right = _converter(N.element_of(types[1]), element)
+    if left is None and right is None:
+        return lambda a, b: N.ArrayValue(a + b)
+
+    def concat(a, b):
+        a = a if left is None else tuple(x if x is None else left(x) for x in a)
+        b = b if right is None else tuple(x if x is None else right(x) for x in b)
+        return N.ArrayValue(a + b)
+    return concat
+
+
+# functions of another family whose arrays and maps this module answers
+_OVERRIDES = {
+    ("length", "Array"): ScalarFunction("length", len, fixed(T.UINT64), 1, 1),
+    ("contains", "Array"): ScalarFunction("contains", _null_array(_contains), _nullable_boolean, 2, 2, strict=False),
+    ("json_subscript", "Array"): _ARRAY_AT,
+    ("json_subscript", "Map"): _MAP_AT,
+    ("json_subscript", "Tuple"): _TUPLE_AT,
+    ("get", "Array"): _ARRAY_AT,
+    ("get", "Map"): _MAP_AT,
+}
+
+
+def nested_override(name: str, types) -> ScalarFunction | None:
+    """This module's version of `name` when its first argument is an Array, Map or Tuple."""
+    if not types or types[0].name not in T.NESTED_NAMES:
+        return None
+    return _OVERRIDES.get((name, types[0].name))
+
+
+
+_COMPARISON_NAMES = {"=": "eq", "<>": "noteq", "!=": "noteq", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
+
+
+def check_nested_comparison(op: str, left: T.SqlType, right: T.SqlType) -> None:
+    """Refuse, as Databend does, comparing maps, or a nested value with a value of another kind."""
+    kinds = {t.name for t in (left, right) if t.name != "Null"}
+    if not kinds & T.NESTED_NAMES:
+        return
+    if "Map" in kinds or len(kinds) > 1:
+        name = _COMPARISON_NAMES.get(op, op)
+        raise SemanticError(f"no overload satisfies `{name}({left.display()}, {right.display()})`")

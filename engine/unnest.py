@@ -1,0 +1,99 @@
+"""unnest(array) in a SELECT list, alone or inside an expression (`unnest(a) + 1`): a projection
+computes the arrays beside the input columns, `UnnestRows` turns each row into one row per
+element (several arrays go side by side, the shorter padded with NULL; a NULL or empty array
+gives no row), then the select expressions read the elements, as Databend's set-returning unnest."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from engine.expr import Expr
+from engine.plan import Plan, Project
+
+
+@dataclass(eq=False)
+class UnnestRows(Plan):
+    """positions: the columns of `child` that hold the arrays to spread over rows."""
+
+    child: Plan = None
+    positions: list = field(default_factory=list)
+
+    def children(self):
+        return [self.child]
+
+
+def is_unnest(e: Expr) -> bool:
+    return e.kind == "func" and e.value.name == "unnest"
+
+
+def has_unnest(e: Expr) -> bool:
+    return is_unnest(e) or any(has_unnest(a) for a in e.args if isinstance(a, Expr))
+
+
+def _calls(e: Expr, found: list) -> None:
+    if is_unnest(e):
+        found.append(e)
+        return
+    for a in e.args:
+        if isinstance(a, Expr):
+            _calls(a, found)
+
+
+def _replaced(e: Expr, columns: dict) -> Expr:
+    if id(e) in columns:
+        return columns[id(e)]
+    if not e.args:
+        return e
+    return replace(e, args=tuple(_replaced(a, columns) if isinstance(a, Expr) else a for a in e.args))
+
+
+def spread_arrays(child: Plan, exprs: list, new_cid) -> tuple[Plan, list]:
+    """(plan giving one row per element, `exprs` reading the elements) for select expressions
+    with unnest calls; new_cid() makes column ids."""
+    calls: list = []
+    for e in exprs:
+        _calls(e, calls)
+    passed = [Expr("col", t, value=c) for c, t in zip(child.layout, child.types, strict=True)]
+    arrays = [call.args[0] for call in calls]
+    array_cids = [new_cid() for _ in calls]
+    layout = [new_cid() for _ in passed] + array_cids
+    computed = Project(layout, [e.type for e in passed + arrays], child=child, exprs=passed + arrays)
+    elements = [call.type for call in calls]
+    spread = UnnestRows(layout, [e.type for e in passed] + elements, child=computed,
+                       positions=list(range(len(passed), len(layout))))
+    # the input columns keep their meaning under their new ids; each call reads its element column
+    columns = {id(call): Expr("col", call.type, value=cid) for call, cid in zip(calls, array_cids, strict=True)}
+    renamed = {old.value: Expr("col", old.type, value=cid) for old, cid in zip(passed, layout, strict=False)}
+    return spread, [_renamed(_replaced(e, columns), renamed) for e in exprs]
+
+
+def _renamed(e: Expr, renamed: dict) -> Expr:
+    if e.kind == "col":
+        return renamed.get(e.value, e)
+    if not e.args:
+        return e
+    return replace(e, args=tuple(_renamed(a, renamed) if isinstance(a, Expr) else a for a in e.args))
+
+
+def build_unnest_rows(plan: UnnestRows, rt):
+    child_run = rt.build(plan.child)
+    positions = plan.positions
+    budget = rt.step_rows
+
+    def run(p):
+        for batch in child_run(p):
+            out = []
+            for row in batch:
+                arrays = [row[i] for i in positions]
+                count = max([len(a) for a in arrays if a is not None], default=0)
+                for k in range(count):
+                    values = list(row)
+                    for i, a in zip(positions, arrays, strict=True):
+                        values[i] = a[k] if a is not None and k < len(a) else None
+                    out.append(tuple(values))
+                if len(out) >= budget:
+                    yield out
+                    out = []
+            yield out
+
+    return run
