@@ -13,7 +13,7 @@ import math
 
 from engine.errors import BadArguments
 from engine.limits import Limits
-from engine.types import render_value
+from engine.render import render_value
 
 
 def _str(v):

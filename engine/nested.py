@@ -10,6 +10,7 @@ import datetime
 import decimal
 import functools
 
+from engine import render as R
 from engine import types as T
 from engine import variant as V
 from engine.errors import BadArguments
@@ -367,8 +368,8 @@ def render(v) -> str:
     if cls is str:
         return _quote(v)
     if isinstance(v, datetime.date):
-        return _quote(T.render_value(v))
-    return T.render_value(v)
+        return _quote(R.render_value(v))
+    return R.render_value(v)
 
 
 def renderer(t: T.SqlType):
@@ -386,11 +387,11 @@ def renderer(t: T.SqlType):
 
 def _element_renderer(t: T.SqlType):
     if t.name in ("String", "Date", "Timestamp", "Variant", "Binary", "Bitmap"):
-        inner = T.renderer_for(t)
+        inner = R.renderer_for(t)
         return lambda x: "NULL" if x is None else _quote(inner(x))
     if t.name in ("Nothing", "Null"):
         return render
-    inner = renderer(t) if t.name in T.NESTED_NAMES else T.renderer_for(t)
+    inner = renderer(t) if t.name in T.NESTED_NAMES else R.renderer_for(t)
     return lambda x: "NULL" if x is None else inner(x)
 
 

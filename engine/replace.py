@@ -5,7 +5,7 @@ rows another statement rewrote meanwhile are picked again, engine.writers)."""
 
 from __future__ import annotations
 
-from engine import types as T
+from engine import render as R
 from engine.errors import STORAGE_OTHER, EngineError
 from engine.memory import LIST_SLOT_BYTES, batch_bytes
 from engine.writers import RETRIES, SnapshotChanged, check_snapshot
@@ -28,7 +28,7 @@ def replace_steps(ctx, table, database: str, keys: list[int], batches, progress)
             if None in key:
                 continue
             if key in replaced:
-                shown = ", ".join(f'"{table.columns[i].name}":{T.render_value(r[i])}' for i in keys)
+                shown = ", ".join(f'"{table.columns[i].name}":{R.render_value(r[i])}' for i in keys)
                 raise EngineError("duplicated data detected in the values being replaced into (only the first "
                                   f"one will be described): at row {n}, [{shown}]", code=STORAGE_OTHER)
             replaced.add(key)

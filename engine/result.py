@@ -10,7 +10,7 @@ from gc import isenabled as gc_isenabled
 from itertools import chain
 
 from engine import datetimes as D
-from engine import types as T
+from engine import render as R
 from engine.errors import AbortedQuery, EngineError, as_engine_error
 
 TIME_LIMIT_MESSAGE = "Aborted query, because the execution time exceeds the maximum execution time limit"
@@ -146,7 +146,7 @@ class Result:
         nothing (64 queries' buffers of 20,000 rows: a 105 ms pause as lists, 15 ms as tuples)."""
         null = "NULL" if null_as_str else None
         types = self.types or [None] * len(self.schema)
-        convs = [T.renderer_for(t) if t is not None else T.render_value for t in types]
+        convs = [R.renderer_for(t) if t is not None else R.render_value for t in types]
         if self.timezone != "UTC":  # Timestamps are stored in UTC, shown in the session zone
             shown = D.timestamp_renderer(D.zone(self.timezone))
             convs = [shown if t is not None and t.name == "Timestamp" else c for c, t in zip(convs, types, strict=True)]

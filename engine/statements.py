@@ -6,6 +6,7 @@ from __future__ import annotations
 import decimal
 
 from engine import plan as P
+from engine import render as R
 from engine import settings as S
 from engine import types as T
 from engine.alter import alter_table
@@ -416,7 +417,7 @@ def _setting_text(node, planner) -> str:
     v = e.value
     if isinstance(v, bool):
         return "1" if v else "0"
-    return T.render_value(v) if not isinstance(v, str) else v
+    return R.render_value(v) if not isinstance(v, str) else v
 
 
 def _set(session, ctx, stmt: A.SetVariable):
@@ -525,7 +526,7 @@ def _default_text(t):
     if composite is not None:
         return composite
     v = type_default(t)
-    return T.render_value(v) if not isinstance(v, str) else "''"
+    return R.render_value(v) if not isinstance(v, str) else "''"
 
 
 def _explain(session, ctx, stmt: A.Explain):

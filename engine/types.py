@@ -347,7 +347,7 @@ def _cast_fail(v, t: SqlType) -> NoReturn:
         reason = "invalid digit found in string" if t.name in INT_RANGES else \
             "cannot parse to type `BOOLEAN`"
         raise BadArguments(f"{reason} while evaluating function `{_conversion_name(t)}('{v}')`")
-    shown = "'" + v.replace("'", "''") + "'" if isinstance(v, str) else render_value(v)
+    shown = "'" + v.replace("'", "''") + "'" if isinstance(v, str) else _render.render_value(v)
     raise BadArguments(f"fail to cast {shown} to {t.display()}")
 
 
@@ -379,7 +379,7 @@ def to_int(v, t: SqlType = INT64):
         _cast_fail(v, t)
     lo, hi = INT_RANGES.get(t.name, (None, None))
     if lo is not None and not lo <= out <= hi:
-        shown = f"'{v}'" if isinstance(v, str) else render_value(v)
+        shown = f"'{v}'" if isinstance(v, str) else _render.render_value(v)
         raise BadArguments(f"number overflowed while evaluating function `{_conversion_name(t)}({shown})`")
     return out
 
@@ -413,13 +413,13 @@ def render_float32(v: float) -> str:
     """A Float32 value as its shortest decimal text that reads back as the same single-precision
     number (0.10000000149011612 shows as 0.1, as Databend shows it)."""
     if not math.isfinite(v) or v == int(v) and abs(v) < 1e16:
-        return render_float(v)
+        return _render.render_float(v)
     packed = _FLOAT32.pack(v)
     for digits in range(1, 10):
         text = f"{v:.{digits}g}"
         if _FLOAT32.pack(float(text)) == packed:
-            return render_float(float(text))
-    return render_float(v)
+            return _render.render_float(float(text))
+    return _render.render_float(v)
 
 
 def to_decimal(v, t: SqlType):
@@ -453,7 +453,7 @@ def to_string(v, t: SqlType = STRING):
             return v.decode("utf-8")
         except UnicodeDecodeError:
             raise BadArguments(f"invalid utf8 sequence while evaluating function `to_string({v.hex().upper()})`") from None
-    return render_value(v)
+    return _render.render_value(v)
 
 
 def to_binary(v, t: SqlType = BINARY) -> bytes:
@@ -556,64 +556,6 @@ def value_type(v) -> SqlType:
     return STRING
 
 
-# ---------------------------------------------------------------- rendering
-
-
-def render_float(v: float) -> str:
-    if v != v:
-        return "NaN"
-    if v in (math.inf, -math.inf):
-        return "Infinity" if v > 0 else "-Infinity"
-    if v == int(v) and abs(v) < 1e16:
-        return str(int(v))
-    return repr(v)
-
-
-def render_value(v) -> str:
-    if isinstance(v, bool):
-        return "1" if v else "0"
-    if isinstance(v, float):
-        return render_float(v)
-    if isinstance(v, datetime.datetime):
-        return v.strftime("%Y-%m-%d %H:%M:%S.%f")
-    if isinstance(v, decimal.Decimal):
-        return format(v, "f")
-    if isinstance(v, bytes):
-        return v.hex().upper()  # Binary shows as upper-case hex, as Databend's
-    if isinstance(v, _nested.NESTED_VALUE_TYPES):
-        return _nested.render(v)
-    return str(v)
-
-
-def _render_bool(v):
-    return "1" if v else "0"
-
-
-def _render_timestamp(v):
-    return v.strftime("%Y-%m-%d %H:%M:%S.%f")
-
-
-def renderer_for(t: SqlType):
-    """A function value (not None) -> wire string for values of type t."""
-    name = t.name
-    if name in INT_NAMES or name == "String":
-        return str
-    if name == "Boolean":
-        return _render_bool
-    if name == "Float32":
-        return render_float32
-    if name == "Float64":
-        return render_float
-    if name == "Decimal":
-        spec = f".{t.scale}f"
-        # integers beyond 64 bits are Decimal(n, 0) held as exact ints: format(int, "f") would
-        # go through a float (18446744073709551617 -> "18446744073709551616")
-        return lambda v: format(decimal.Decimal(v) if type(v) is int else v, spec)
-    if name == "Date":
-        return str
-    if name == "Timestamp":
-        return _render_timestamp
-    if name in NESTED_NAMES:
-        return _nested.renderer(t)
-    return render_value
-
+# to_string shows values as the wire does (engine.render, which reads this module's types:
+# imported as a module, read at call time)
+from engine import render as _render  # noqa: E402

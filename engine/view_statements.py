@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 
+from engine import render as R
 from engine import types as T
 from engine.catalog import View
 from engine.conversion import type_default
@@ -102,7 +103,7 @@ def describe_view(ctx, view: View, pos=None) -> Result:
             default = "NULL"
         else:
             v = type_default(t)
-            default = "''" if isinstance(v, str) else T.render_value(v)
+            default = "''" if isinstance(v, str) else R.render_value(v)
         rows.append((name, t.sql_name(), "YES" if t.can_be_null else "NO", default, ""))
     schema = [Column(n, "String") for n in ("Field", "Type", "Null", "Default", "Extra")]
     return Result(schema, iter([rows]), progress=Progress(), types=[T.STRING] * 5)

@@ -8,6 +8,7 @@ import functools
 
 from engine import json_path
 from engine import nested as N
+from engine import render as R
 from engine import types as T
 from engine import variant as V
 from engine.errors import BadArguments, SemanticError
@@ -157,7 +158,7 @@ def _json_object(*values):
 
 def _object_refused(reason, values):
     shown = ", ".join("NULL" if v is None else "'" + v.replace("'", "\\'") + "'" if isinstance(v, str)
-                      else T.render_value(v) for v in values)
+                      else R.render_value(v) for v in values)
     raise BadArguments(f"{reason} while evaluating function `json_object({shown})`")
 
 

@@ -8,6 +8,7 @@ import math
 import random
 
 from engine import bounded as B
+from engine import render as R
 from engine import types as T
 from engine.errors import BadArguments
 from engine.functions.registry import fixed, register
@@ -209,7 +210,7 @@ def _humanize(v, base, units, sized):
     scaled = v / base ** exponent
     if sized:
         return f"{sign}{scaled:.2f} {units[exponent]}"
-    return f"{sign}{T.render_float(float(f'{scaled:.2f}'))}{units[exponent]}"
+    return f"{sign}{R.render_float(float(f'{scaled:.2f}'))}{units[exponent]}"
 
 
 def _humanize_number(v):

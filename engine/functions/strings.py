@@ -3,25 +3,26 @@
 from __future__ import annotations
 
 from engine import bounded as B
+from engine import render as R
 from engine import types as T
 from engine.errors import SemanticError
 from engine.functions.registry import fixed, register
 
 
 def _length(s):
-    return len(s if isinstance(s, (str, bytes)) else T.render_value(s))  # Binary: its bytes
+    return len(s if isinstance(s, (str, bytes)) else R.render_value(s))  # Binary: its bytes
 
 
 def _upper(s):
-    return (s if isinstance(s, str) else T.render_value(s)).upper()
+    return (s if isinstance(s, str) else R.render_value(s)).upper()
 
 
 def _lower(s):
-    return (s if isinstance(s, str) else T.render_value(s)).lower()
+    return (s if isinstance(s, str) else R.render_value(s)).lower()
 
 
 def _str(v):
-    return v if isinstance(v, str) else T.render_value(v)
+    return v if isinstance(v, str) else R.render_value(v)
 
 
 def _substring(s, start, length=None):

@@ -1,0 +1,71 @@
+"""Wire text of values: what a client sees for each type (Databend's spelling of floats,
+booleans, timestamps, decimals, Binary as upper-case hex, nested values)."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import math
+
+from engine import nested as _nested
+from engine.types import INT_NAMES, NESTED_NAMES, SqlType, render_float32
+
+
+def render_float(v: float) -> str:
+    if v != v:
+        return "NaN"
+    if v in (math.inf, -math.inf):
+        return "Infinity" if v > 0 else "-Infinity"
+    if v == int(v) and abs(v) < 1e16:
+        return str(int(v))
+    return repr(v)
+
+
+def render_value(v) -> str:
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if isinstance(v, float):
+        return render_float(v)
+    if isinstance(v, datetime.datetime):
+        return v.strftime("%Y-%m-%d %H:%M:%S.%f")
+    if isinstance(v, decimal.Decimal):
+        return format(v, "f")
+    if isinstance(v, bytes):
+        return v.hex().upper()  # Binary shows as upper-case hex, as Databend's
+    if isinstance(v, _nested.NESTED_VALUE_TYPES):
+        return _nested.render(v)
+    return str(v)
+
+
+def _render_bool(v):
+    return "1" if v else "0"
+
+
+def _render_timestamp(v):
+    return v.strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def renderer_for(t: SqlType):
+    """A function value (not None) -> wire string for values of type t."""
+    name = t.name
+    if name in INT_NAMES or name == "String":
+        return str
+    if name == "Boolean":
+        return _render_bool
+    if name == "Float32":
+        return render_float32
+    if name == "Float64":
+        return render_float
+    if name == "Decimal":
+        spec = f".{t.scale}f"
+        # integers beyond 64 bits are Decimal(n, 0) held as exact ints: format(int, "f") would
+        # go through a float (18446744073709551617 -> "18446744073709551616")
+        return lambda v: format(decimal.Decimal(v) if type(v) is int else v, spec)
+    if name == "Date":
+        return str
+    if name == "Timestamp":
+        return _render_timestamp
+    if name in NESTED_NAMES:
+        return _nested.renderer(t)
+    return render_value
+
