@@ -7,7 +7,6 @@ three are tuples, so they hash (GROUP BY, DISTINCT) and compare element by eleme
 from __future__ import annotations
 
 import datetime
-import decimal
 import functools
 
 from engine import render as R
@@ -393,57 +392,3 @@ def _element_renderer(t: T.SqlType):
         return render
     inner = renderer(t) if t.name in T.NESTED_NAMES else R.renderer_for(t)
     return lambda x: "NULL" if x is None else inner(x)
-
-
-# ---------------------------------------------------------------- JSON form (data directory)
-
-
-def to_json(t: T.SqlType, v):
-    """A nested value as JSON: arrays and tuples as arrays, maps as arrays of [key, value]."""
-    if v is None:
-        return None
-    if t.name == "Array":
-        element = element_of(t)
-        return [_scalar_to_json(element, x) for x in v]
-    if t.name == "Map":
-        kt, vt = map_parts(t)
-        return [[_scalar_to_json(kt, k), _scalar_to_json(vt, x)] for k, x in v]
-    return [_scalar_to_json(a, x) for a, x in zip(t.args, v, strict=True)]
-
-
-def from_json(t: T.SqlType, v):
-    if v is None:
-        return None
-    if t.name == "Array":
-        element = element_of(t)
-        return ArrayValue(_scalar_from_json(element, x) for x in v)
-    if t.name == "Map":
-        kt, vt = map_parts(t)
-        return MapValue((_scalar_from_json(kt, k), _scalar_from_json(vt, x)) for k, x in v)
-    return TupleValue(_scalar_from_json(a, x) for a, x in zip(t.args, v, strict=True))
-
-
-def _scalar_to_json(t: T.SqlType, v):
-    if v is None:
-        return None
-    if t.name in T.NESTED_NAMES:
-        return to_json(t, v)
-    if t.name == "Decimal":
-        return v if type(v) is int else str(v)
-    if isinstance(v, datetime.date):
-        return v.isoformat()
-    return v
-
-
-def _scalar_from_json(t: T.SqlType, v):
-    if v is None:
-        return None
-    if t.name in T.NESTED_NAMES:
-        return from_json(t, v)
-    if t.name == "Decimal":
-        return v if type(v) is int else decimal.Decimal(v)
-    if t.name == "Date":
-        return datetime.date.fromisoformat(v)
-    if t.name == "Timestamp":
-        return datetime.datetime.fromisoformat(v)
-    return v

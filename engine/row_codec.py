@@ -48,7 +48,7 @@ def encode_value(t: SqlType, v):
     if t.name == "Binary":
         return base64.b64encode(v).decode("ascii")
     if t.name in NESTED_NAMES:
-        return nested.to_json(t, v)  # arrays and tuples as arrays, maps as arrays of [key, value]
+        return _nested_to_json(t, v)  # arrays and tuples as arrays, maps as arrays of [key, value]
     return v
 
 
@@ -64,7 +64,7 @@ def decode_value(t: SqlType, v):
     if t.name == "Binary":
         return base64.b64decode(v)
     if t.name in NESTED_NAMES:
-        return nested.from_json(t, v)
+        return _nested_from_json(t, v)
     return v
 
 
@@ -76,7 +76,7 @@ def _encode_column(t: SqlType, values) -> list | tuple:
     if t.name == "Binary":  # base64 text
         return [None if v is None else base64.b64encode(v).decode("ascii") for v in values]
     if t.name in NESTED_NAMES:
-        return [nested.to_json(t, v) for v in values]
+        return [_nested_to_json(t, v) for v in values]
     return values  # a tuple of JSON-native values: the encoder writes it as an array
 
 
@@ -104,7 +104,7 @@ def _decode_column(t: SqlType, values: list) -> list:
     if t.name == "Binary":
         return [None if v is None else base64.b64decode(v) for v in values]
     if t.name in NESTED_NAMES:
-        return [nested.from_json(t, v) for v in values]
+        return [_nested_from_json(t, v) for v in values]
     return values
 
 
@@ -113,3 +113,27 @@ def decode_rows(types: list[SqlType], data: dict) -> list[tuple]:
         return []
     columns = [_decode_column(t, c) for t, c in zip(types, data["columns"], strict=True)]
     return list(zip(*columns, strict=True))
+
+
+def _nested_to_json(t: SqlType, v):
+    """A nested value as JSON: arrays and tuples as arrays, maps as arrays of [key, value],
+    elements in their own types' JSON form."""
+    if v is None:
+        return None
+    if t.name == "Array":
+        return [encode_value(nested.element_of(t), x) for x in v]
+    if t.name == "Map":
+        kt, vt = nested.map_parts(t)
+        return [[encode_value(kt, k), encode_value(vt, x)] for k, x in v]
+    return [encode_value(a, x) for a, x in zip(t.args, v, strict=True)]
+
+
+def _nested_from_json(t: SqlType, v):
+    if v is None:
+        return None
+    if t.name == "Array":
+        return nested.ArrayValue(decode_value(nested.element_of(t), x) for x in v)
+    if t.name == "Map":
+        kt, vt = nested.map_parts(t)
+        return nested.MapValue((decode_value(kt, k), decode_value(vt, x)) for k, x in v)
+    return nested.TupleValue(decode_value(a, x) for a, x in zip(t.args, v, strict=True))
