@@ -47,7 +47,7 @@ _PASSWORD_CLAUSE = re.compile(r"(\bIDENTIFIED\b(?:\s+WITH\s+\w+)?\s+BY\s+)'(?:[^
 
 
 # first characters no CREATE / ALTER statement starts with (spaces and comments may come first)
-_NOT_USER_STATEMENT = frozenset("bBdDeEgGiIkKlLmMpPrRsStTuUvVwW(")
+NOT_USER_STATEMENT = frozenset("bBdDeEgGiIkKlLmMpPrRsStTuUvVwW(")
 
 
 def redact_passwords(sql: str) -> str:
@@ -55,7 +55,7 @@ def redact_passwords(sql: str) -> str:
     list, the query log and the server's log keep); other statements are returned as they are,
     at the cost of one prefix test."""
     first = sql[:1]
-    if first in _NOT_USER_STATEMENT:  # most statements: one slice and one set lookup
+    if first in NOT_USER_STATEMENT:  # most statements: one slice and one set lookup
         return sql
     head = sql[:256].lstrip()[:6].lower()
     if not (head.startswith("create") or head.startswith("alter")):

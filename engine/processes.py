@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from engine.errors import ABORTED_QUERY, AbortedQuery, EngineError, PermissionDenied, UnknownSession
-from engine.passwords import redact_passwords
+from engine.passwords import NOT_USER_STATEMENT, redact_passwords
 from grammar import ast as A
 
 # Databend's message for a killed query
@@ -174,7 +174,8 @@ class ProcessList:
     def start(self, session, sql: str, query_id: str | None) -> Process:
         """Register a statement of `session` as running (an id is generated when None)."""
         query_id = query_id or f"{self._id_prefix}{next(self._id_counter):012x}"
-        sql = redact_passwords(sql)  # CREATE / ALTER USER: no password in the list or the log
+        if sql[:1] not in NOT_USER_STATEMENT:  # CREATE / ALTER USER: no password in the list or log
+            sql = redact_passwords(sql)
         if len(sql) > self.sql_chars:
             sql = self._kept(sql)
         process = Process(query_id, session.user, session.database, sql, self.now(), self.clock(),

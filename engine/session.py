@@ -110,7 +110,7 @@ class QueryContext:
     def __init__(self, session: Session):
         self.session = session
         # the shared catalog, or in a transaction the view with its private table copies
-        self.catalog = statement_catalog(session)
+        self.catalog = session.db.catalog if session.transaction is None else statement_catalog(session)
         self.database = session.database
         self.user = session.user
         # the user's privileges (engine.users.Access), None for an administrator: nothing to check

@@ -104,11 +104,12 @@ def _parse_cached(sql: str, max_depth: int) -> ast.Node:
 
 
 def _parse(sql: str, max_depth: int = MAX_NESTING_DEPTH) -> ast.Node:
-    parser = get_parser()
+    parser = None
     try:
-        fast = parse_fast_insert(sql)
+        fast = parse_fast_insert(sql)  # inside: a bad escape in it is a SemanticSyntaxError
         if fast is not None:
             return fast
+        parser = get_parser()
         statement = parser.parse(sql)
     except SemanticSyntaxError as exc:
         line, column = exc.pos
