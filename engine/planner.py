@@ -377,6 +377,8 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
                 return self.series_relation(node)
             if node.name == "unnest":
                 return self.unnest_relation(node)
+            if node.name in ("json_each", "json_array_elements"):
+                return self.json_rows_relation(node)
             if node.name != "numbers" or len(node.args) != 1:
                 raise UnknownFunction(f"Unknown table function {node.name}", position=node.pos)
             n = self._const_int(node.args[0], "numbers()")

@@ -16,6 +16,7 @@ from engine.errors import (
     UnknownFunction,
 )
 from engine.expr import Expr, column_ids
+from engine.functions.json_sets import array_elements, each_field
 from engine.lateral_join import LateralJoin
 from engine.plan import Join, Materialized, Numbers, Plan, Project, Sort
 from engine.scope import Rel, Scope, StarColumn, and_all, split_and
@@ -165,6 +166,30 @@ class ClausePlanner:
         plan = Materialized([self.cid()], [element.as_nullable(True)], produce=lambda ctx: rows, label="unnest")
         column = node.column_aliases[0] if node.column_aliases else "value"
         return Rel(plan, [(node.alias or "unnest", column, plan.layout[0], plan.types[0])])
+
+    def json_rows_relation(self, node: A.TableFunction) -> Rel:
+        """json_each(v) (columns key, value) or json_array_elements(v) (column value) in FROM: one
+        row per field or element of a constant VARIANT (engine.functions.json_sets)."""
+        if len(node.args) != 1:
+            raise EngineError(f"Function `{node.name}` expect to have 1 arguments, but got {len(node.args)}",
+                              code=NUMBER_ARGUMENTS_NOT_MATCH, position=node.pos)
+        arg = self.bind(node.args[0], Scope([]))
+        if arg.type.name not in ("Variant", "Null"):
+            raise EngineError(f"no overload satisfies `{node.name}({arg.type.display()})`.", code=SEMANTIC,
+                              position=node.pos)
+        if arg.kind != "const":
+            raise BadArguments(f"{node.name} in FROM takes a constant VARIANT", position=node.pos)
+        variant = T.SqlType("Variant", True)
+        if node.name == "json_each":
+            rows = [tuple(pair) for pair in (each_field(arg.value) or ())]
+            names, types = ["key", "value"], [T.STRING.as_nullable(True), variant]
+        else:
+            rows = [(x,) for x in (array_elements(arg.value) or ())]
+            names, types = ["value"], [variant]
+        plan = Materialized([self.cid() for _ in names], types, produce=lambda ctx: rows, label=node.name)
+        if node.column_aliases:
+            names = list(node.column_aliases) + names[len(node.column_aliases):]
+        return Rel(plan, [(node.alias or node.name, n, c, t) for n, c, t in zip(names, plan.layout, types, strict=True)])
 
     # ------------------------------------------------------------ SEMI / ANTI joins
 

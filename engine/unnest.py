@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from engine import nested as N
 from engine.expr import Expr
+from engine.functions.json_sets import SET_RETURNING
 from engine.plan import Plan, Project
 
 
@@ -23,7 +25,16 @@ class UnnestRows(Plan):
 
 
 def is_unnest(e: Expr) -> bool:
-    return e.kind == "func" and e.value.name == "unnest"
+    """unnest, or another set-returning call spread the same way (engine.functions.json_sets)."""
+    return e.kind == "func" and e.value.name in SET_RETURNING
+
+
+def _spread_list(call: Expr) -> Expr:
+    """The list a set-returning call spreads: unnest's argument, else the call itself (its value
+    is the list of what it returns)."""
+    if call.value.name == "unnest":
+        return call.args[0]
+    return replace(call, type=N.array_type(call.type))
 
 
 def has_unnest(e: Expr) -> bool:
@@ -54,7 +65,7 @@ def spread_arrays(child: Plan, exprs: list, new_cid) -> tuple[Plan, list]:
     for e in exprs:
         _calls(e, calls)
     passed = [Expr("col", t, value=c) for c, t in zip(child.layout, child.types, strict=True)]
-    arrays = [call.args[0] for call in calls]
+    arrays = [_spread_list(call) for call in calls]
     array_cids = [new_cid() for _ in calls]
     layout = [new_cid() for _ in passed] + array_cids
     computed = Project(layout, [e.type for e in passed + arrays], child=child, exprs=passed + arrays)

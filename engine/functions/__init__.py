@@ -6,6 +6,7 @@ from __future__ import annotations
 # the family modules register their functions on import
 from engine.functions import arrays, casts, conditionals, dates, hashes, numeric, regex, strings  # noqa: F401
 from engine.functions import json as _json  # noqa: F401
+from engine.functions import json_sets as _json_sets  # noqa: F401
 from engine.functions.aggregates import AGGREGATES, aggregate_type
 from engine.functions.arrays import (
     LAMBDA_FUNCTIONS,
