@@ -8,7 +8,6 @@ import datetime
 
 import grammar
 from engine.catalog import Table, TableColumn, View
-from engine.names import display
 from engine.row_codec import decode_value, encode_value, type_from_json, type_to_json
 from engine.stages import NamedStage
 
@@ -36,8 +35,10 @@ def table_image(table: Table) -> dict:
 
 
 def _view_image(view: View) -> dict:
+    # the text is SQL as written (or as CREATE VIEW rewrote it for a column list): it parses back
+    # to the same query, whatever its syntax
     return {"id": view.table_id, "database": view.database, "name": view.name, "text": view.text,
-            "query": display(view.query), "created_on": _time(view.created_on),
+            "created_on": _time(view.created_on),
             "updated_on": _time(view.updated_on),
             "columns": [[name, type_to_json(t)] for name, t in view.columns]}
 
@@ -79,7 +80,7 @@ def _restore_table(data: dict, old: Table | None) -> Table:
 
 
 def _restore_view(data: dict) -> View:
-    query = grammar.parse(data["query"])
+    query = grammar.parse(data["text"])
     view = View(data["database"], data["name"], query, data["text"], table_id=data["id"],
                 created_on=_parse_time(data["created_on"]), updated_on=_parse_time(data["updated_on"]))
     view.columns = [(name, type_from_json(t)) for name, t in data["columns"]]

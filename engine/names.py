@@ -296,11 +296,17 @@ _JOIN_WORDS = {"INNER": "inner join", "LEFT": "left outer join", "RIGHT": "right
                "FULL": "full outer join", "CROSS": "cross join"}
 
 
+def _table_arg(a) -> str:
+    return f"{a.name} => {display(a.value)}" if isinstance(a, A.NamedArg) else display(a)
+
+
 def _from(n) -> str:
     if isinstance(n, A.TableRef):
         return ".".join(n.name) + _alias(n.alias)
     if isinstance(n, A.TableFunction):
-        return f"{n.name}({', '.join(display(a) for a in n.args)})" + _alias(n.alias)
+        return f"{n.name}({', '.join(_table_arg(a) for a in n.args)})" + _alias(n.alias)
+    if isinstance(n, A.LateralFunction):
+        return "lateral " + _from(n.function)
     if isinstance(n, A.SubqueryRef):
         columns = f"({', '.join(n.column_aliases)})" if n.column_aliases else ""
         return f"({_query(n.query)}){_alias(n.alias)}{columns}"

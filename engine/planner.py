@@ -3,6 +3,9 @@ into a logical plan (expressions are bound by engine.binder)."""
 
 from __future__ import annotations
 
+import dataclasses
+
+from engine import flatten
 from engine import types as T
 from engine.binder import ExpressionBinder
 from engine.errors import (
@@ -288,6 +291,8 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
         return out
 
     def _from_item(self, node, rels: list, pool: list, parent, ctes):
+        if isinstance(node, A.Join) and isinstance(node.right, A.LateralFunction):
+            node = dataclasses.replace(node, right=flatten.lateral_ref(node.right))  # engine.flatten
         if isinstance(node, A.Join) and isinstance(node.right, A.LateralRef):
             return self.lateral_join(node, rels, pool, parent, ctes)
         if isinstance(node, A.Join) and node.kind in ("CROSS", "INNER"):
@@ -370,6 +375,10 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
             return self._derived(node.query, node.alias, node.column_aliases, parent, ctes, node.pos)
         if isinstance(node, A.StageRef):
             return stage_relation(self, node)
+        if isinstance(node, A.LateralFunction):  # first in FROM: nothing before it to read
+            function = node.function
+            return self._derived(flatten.as_query(function), function.alias or function.name,
+                                 function.column_aliases, parent, ctes, node.pos)
         if isinstance(node, A.ValuesRef):
             return self.values_relation(node)
         if isinstance(node, A.TableFunction):
@@ -379,6 +388,9 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
                 return self.unnest_relation(node)
             if node.name in ("json_each", "json_array_elements"):
                 return self.json_rows_relation(node)
+            if node.name == "flatten":
+                return self._derived(flatten.as_query(node), node.alias or "flatten", node.column_aliases,
+                                     parent, ctes, node.pos)
             if node.name != "numbers" or len(node.args) != 1:
                 raise UnknownFunction(f"Unknown table function {node.name}", position=node.pos)
             n = self._const_int(node.args[0], "numbers()")

@@ -12,7 +12,8 @@ if TYPE_CHECKING:  # annotations only: grammar.ast imports this module
     from grammar.ast import Assignment, OrderItem
 
 __all__ = ["Default", "IsDistinctFrom", "IsTruth", "QuantifiedComparison", "Values",
-           "ValuesRef", "LateralRef", "Replace", "MergeClause", "Merge", "IntoTarget",
+           "ValuesRef", "LateralRef", "NamedArg", "LateralFunction", "Replace", "MergeClause", "Merge",
+           "IntoTarget",
            "InsertMulti"]
 
 
@@ -75,6 +76,22 @@ class LateralRef(Node):
     query: Node
     alias: str | None = None
     column_aliases: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NamedArg(Node):
+    """`name => value`, an argument of a table function given by name (FLATTEN(input => v))."""
+
+    name: str
+    value: Node
+
+
+@dataclass(frozen=True, slots=True)
+class LateralFunction(Node):
+    """LATERAL f(args) [AS] alias in FROM: a table function whose arguments read the FROM items
+    before it (LATERAL FLATTEN(input => t.v) f)."""
+
+    function: Node  # the TableFunction
 
 
 @dataclass(frozen=True, slots=True)

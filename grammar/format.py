@@ -216,8 +216,12 @@ def _table(node: A.Node) -> Doc:
         return cat(_parenthesized(pretty_query(node.query)),
                    text(f" AS {node.alias}{_column_list(node.column_aliases)}") if node.alias else NIL)
     if isinstance(node, A.TableFunction):
-        return cat(text(f"{node.name}("), _inline([pretty_expr(a) for a in node.args]), text(")"),
+        args = [cat(text(f"{a.name} => "), pretty_expr(a.value)) if isinstance(a, A.NamedArg) else pretty_expr(a)
+                for a in node.args]
+        return cat(text(f"{node.name}("), _inline(args), text(")"),
                    text(f" AS {node.alias}{_column_list(node.column_aliases)}") if node.alias else NIL)
+    if isinstance(node, A.LateralFunction):
+        return cat(text("LATERAL "), _table(node.function))
     if isinstance(node, A.Join):
         kind = node.kind.upper()
         doc = cat(_table(node.left), LINE, text("NATURAL ") if node.natural else NIL,

@@ -160,6 +160,16 @@ class QueryRules(Transformer):
             ident_name(name).lower(), args or (), alias_name, columns, pos=(name.line, name.column)
         )
 
+    def named_args(self, *args):
+        return args
+
+    def named_arg(self, name, value):
+        return ast.NamedArg(name.value.lower(), value, pos=(name.line, name.column))
+
+    def lateral_function(self, keyword, name, args, alias):
+        function = self.table_function(name, args, alias)
+        return ast.LateralFunction(function, pos=(keyword.line, keyword.column))
+
     def subquery_ref(self, query, alias):
         alias_name, columns = (ident_name(alias[0]), alias[1]) if alias else (None, None)
         return ast.SubqueryRef(query, alias_name, columns, pos=query.pos)

@@ -58,9 +58,14 @@ def function_override(name: str, types):
     return nested_override(name, types) or date_override(name, types)
 
 
+# registered for the planner's own calls, not functions a user calls: the builders of [..], {..}
+# and (..) literals, and FLATTEN's set-returning row function (engine.flatten)
+UNLISTED = LITERAL_BUILDERS | {"_flatten_rows"}
+
+
 def all_function_names() -> list[str]:
     bitwise = {fn.name for fn in BITWISE_FUNCTIONS.values()}
-    return sorted((set(SCALARS) - LITERAL_BUILDERS) | AGGREGATES | CONTEXT_FUNCTIONS | set(CAST_FUNCTIONS) | bitwise
+    return sorted((set(SCALARS) - UNLISTED) | AGGREGATES | CONTEXT_FUNCTIONS | set(CAST_FUNCTIONS) | bitwise
                   | set(OPERATOR_FUNCTIONS) | NEGATION_FUNCTIONS | UNIT_CALLS | LAMBDA_FUNCTIONS
                   | {"typeof", "to_date"})
 

@@ -53,3 +53,67 @@ def test_json_each_of_a_non_variant_is_1065(s):
     with pytest.raises(engine.EngineError) as err:
         list(s.execute("SELECT * FROM json_each(1)"))
     assert err.value.code == 1065 and "no overload satisfies `json_each(UInt8)`" in err.value.message
+
+
+NESTED = "parse_json('{\"a\":1,\"b\":[2,{\"c\":3}]}')"
+
+
+@pytest.mark.parametrize("sql, rows", [  # each checked against Databend 1.2.453
+    (f"SELECT seq, key, path, index, value::varchar, this::varchar FROM flatten(input => {NESTED}, recursive => true)",
+     [("1", "a", "a", None, "1", '{"a":1,"b":[2,{"c":3}]}'),
+      ("1", "b", "b", None, '[2,{"c":3}]', '{"a":1,"b":[2,{"c":3}]}'),
+      ("1", None, "b[0]", "0", "2", '[2,{"c":3}]'), ("1", None, "b[1]", "1", '{"c":3}', '[2,{"c":3}]'),
+      ("1", "c", "b[1].c", None, "3", '{"c":3}')]),
+    ("SELECT seq, key, path, index, value::varchar FROM flatten(input => parse_json('[10,20]'))",
+     [("1", None, "[0]", "0", "10"), ("1", None, "[1]", "1", "20")]),
+    ("SELECT key, path, value::varchar FROM flatten(input => parse_json('{\"a\":{\"x\":[1]}}'), path => 'a')",
+     [("x", "a.x", "[1]")]),
+    ("SELECT seq, key, path, index, value FROM flatten(input => parse_json('[]'), outer => true)",
+     [("1", None, None, None, None)]),
+    ("SELECT seq FROM flatten(input => parse_json('5'))", []),
+    ("SELECT path FROM flatten(input => parse_json('{\"a\":[1]}'), recursive => true, mode => 'object')", [("a",)]),
+])
+def test_flatten(s, sql, rows):
+    assert answer(s, sql)[2] == rows
+
+
+def test_flatten_names_and_types(s):
+    names, types, _ = answer(s, "SELECT f.* FROM flatten(input => parse_json('[1]')) f")
+    assert names == ["seq", "key", "path", "index", "value", "this"]
+    assert types == ["Nullable(UInt64)", "Nullable(String)", "Nullable(String)", "Nullable(UInt64)",
+                     "Nullable(Variant)", "Nullable(Variant)"]
+
+
+def test_lateral_table_functions_run_once_per_row(s):
+    list(s.execute("CREATE TABLE ft (id INT, v VARIANT)"))
+    list(s.execute("INSERT INTO ft VALUES (1, parse_json('[1,2]')), (2, parse_json('[3]'))"))
+    assert answer(s, "SELECT ft.id, f.seq, f.value::varchar AS v FROM ft, LATERAL FLATTEN(input => ft.v) f "
+                     "ORDER BY 1, 3")[2] == [("1", "1", "1"), ("1", "1", "2"), ("2", "2", "3")]
+    assert answer(s, "SELECT ft.id, x.value FROM ft, LATERAL json_array_elements(ft.v) x ORDER BY 1, 2")[2] == [
+        ("1", "1"), ("1", "2"), ("2", "3")]
+    assert answer(s, "SELECT ft.id, u.value FROM ft, LATERAL unnest([ft.id, ft.id * 10]) u ORDER BY 1, 2")[2] == [
+        ("1", "1"), ("1", "10"), ("2", "2"), ("2", "20")]
+
+
+@pytest.mark.parametrize("sql, message", [
+    ("SELECT * FROM flatten(parse_json('[1]'))", "by name"),
+    ("SELECT * FROM flatten(input => parse_json('[1]'), depth => 2)", "no argument `depth`"),
+    ("SELECT * FROM flatten(path => 'a')", "needs `input =>"),
+    ("SELECT * FROM flatten(input => parse_json('[1]'), mode => 'rows')", "Invalid mode"),
+])
+def test_flatten_errors(s, sql, message):
+    with pytest.raises(engine.EngineError) as err:
+        list(s.execute(sql))
+    assert err.value.code == 1006 and message in err.value.message
+
+
+def test_a_view_over_lateral_flatten_survives_the_data_directory(tmp_path):
+    with engine.Database(data_dir=str(tmp_path / "d")) as db:
+        s = db.session()
+        list(s.execute("CREATE TABLE ft (id INT, v VARIANT)"))
+        list(s.execute("INSERT INTO ft VALUES (1, parse_json('[1,2]'))"))
+        list(s.execute("CREATE VIEW fv AS SELECT ft.id, f.value FROM ft, LATERAL FLATTEN(input => ft.v) f"))
+        assert [r[0] for r in s.execute("EXPLAIN SYNTAX SELECT * FROM ft, LATERAL FLATTEN(input => ft.v) f")][-1] \
+            == "    LATERAL flatten(input => ft.v) AS f"
+    with engine.Database(data_dir=str(tmp_path / "d")) as db:
+        assert answer(db.session(), "SELECT * FROM fv ORDER BY 2")[2] == [("1", "1"), ("1", "2")]
