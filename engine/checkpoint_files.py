@@ -4,15 +4,14 @@ renamed into place when complete; recovery loads the newest one and replays the 
 
 from __future__ import annotations
 
-import base64
 import glob
 import json
 import os
 import re
 
 from engine.catalog_image import tables_by_id
+from engine.change_codec import ENCODE_CHUNK_ROWS, encode_change
 from engine.journal import (
-    HEADER,
     MAGIC,
     CorruptLog,
     frame,
@@ -20,10 +19,9 @@ from engine.journal import (
     read_records,
     segment_name,
 )
-from engine.row_codec import encode_rows
 
 CHECKPOINT_MAGIC = b"QUERYHTTP-CHECKPOINT 1\n"
-CHUNK_ROWS = 20_000  # rows per checkpoint record (one JSON encoder call, which holds the GIL)
+CHUNK_ROWS = ENCODE_CHUNK_ROWS  # rows per checkpoint record: one append change, one encoder call
 
 
 def checkpoint_name(segment: int) -> str:
@@ -47,21 +45,24 @@ def capture(db, image_text: str) -> dict:
     return {"image": image_text, "tables": tables, "staged": staged}
 
 
+def _changes(snapshot: dict):
+    """The changes that rebuild the snapshot: the catalog, then every table's rows in chunks (sliced
+    one at a time), then the staged files."""
+    yield ("catalog", snapshot["image"])
+    for table_id, types, rows, count in snapshot["tables"]:
+        for start in range(0, count, CHUNK_ROWS):
+            yield ("append", table_id, types, rows[start:min(start + CHUNK_ROWS, count)])
+    for staged in snapshot["staged"]:
+        yield ("stage_put", *staged)
+
+
 def write_checkpoint(directory: str, segment: int, snapshot: dict, fsync: bool) -> None:
     final = os.path.join(directory, checkpoint_name(segment))
     temporary = final + ".tmp"
     with open(temporary, "wb") as f:
         f.write(CHECKPOINT_MAGIC)
-        f.write(frame(('{"op":"catalog","image":' + snapshot["image"] + "}").encode()))
-        for table_id, types, rows, count in snapshot["tables"]:
-            for start in range(0, count, CHUNK_ROWS):
-                chunk = rows[start:min(start + CHUNK_ROWS, count)]
-                body = {"op": "append", "table": table_id, "rows": encode_rows(types, chunk)}
-                f.write(frame(json.dumps(body, separators=(",", ":")).encode()))
-        for owner, stage, path, staged in snapshot["staged"]:
-            body = {"op": "stage_put", "owner": owner, "stage": stage, "path": path,
-                    "modified": staged.last_modified, "data": base64.b64encode(staged.data).decode()}
-            f.write(frame(json.dumps(body, separators=(",", ":")).encode()))
+        for change in _changes(snapshot):  # each record one change, as the log writes it
+            f.write(frame("".join(encode_change(change)).encode()))
         f.write(frame(b'{"op":"end"}'))
         f.flush()
         if fsync:
@@ -150,4 +151,4 @@ def _truncate(path: str, size: int) -> None:
         os.fsync(f.fileno())
 
 
-__all__ = ["HEADER", "capture", "recover", "write_checkpoint"]
+__all__ = ["capture", "recover", "write_checkpoint"]

@@ -21,13 +21,18 @@ from engine.catalog_image import catalog_image, restore_catalog, tables_by_id
 from engine.change_codec import decode_chunks, record_pieces, rewritten_rows, staged_file
 from engine.journal import LogWriter, fsync_directory
 from engine.row_codec import decode_rows
-from engine.stages import USER_STAGE, StagedFile
+from engine.stages import StagedFile
 
 CHECKPOINT_LOG_BYTES = 64 << 20  # a checkpoint starts once the log's segment passes this
 
 
 class DataDirectoryInUse(Exception):
     pass
+
+
+def image_text(image: dict) -> str:
+    """A catalog image as the log writes it (compact, keys sorted: equal images, equal texts)."""
+    return json.dumps(image, separators=(",", ":"), sort_keys=True)
 
 
 class Recorder:
@@ -71,7 +76,7 @@ class Recorder:
             definitions = any(c[0] in ("append", "edit") and c[1] not in known for c in pending)
         if definitions:
             image = catalog_image(self.db)
-            text = json.dumps(image, separators=(",", ":"), sort_keys=True)
+            text = image_text(image)
             if text != self.last_image:
                 self.note_image(text, image)
                 pending.insert(0, ("catalog", text))
@@ -152,8 +157,8 @@ class DataDirectory:
         self.recovered = stats
         self.writer = LogWriter(self.path, stats["next_segment"], fsync=fsync, next_lsn=stats["next_lsn"])
         self.recorder = Recorder(db, self.writer)
-        text = json.dumps(catalog_image(db), separators=(",", ":"), sort_keys=True)
-        self.recorder.note_image(text, json.loads(text))
+        image = catalog_image(db)
+        self.recorder.note_image(image_text(image), image)
         self._attach()
         seconds = time.monotonic() - started
         stats["seconds"] = seconds
@@ -229,4 +234,4 @@ def _lock(path: str) -> int:
     return fd
 
 
-__all__ = ["DataDirectory", "DataDirectoryInUse", "Recorder", "USER_STAGE"]
+__all__ = ["DataDirectory", "DataDirectoryInUse", "Recorder"]

@@ -209,6 +209,14 @@ def to_variant(v) -> str:
     return V.to_variant(v)
 
 
+def from_value(v) -> str:
+    """to_variant(x) of any value: nested values as to_variant converts them, others as
+    engine.variant.from_value does (text becomes a JSON string)."""
+    if isinstance(v, NESTED_VALUE_TYPES):
+        return V.to_variant(_plain(v))
+    return V.from_value(v)
+
+
 def _plain(v):
     """A nested value as Python JSON values (lists, dicts, numbers, strings)."""
     cls = type(v)

@@ -102,9 +102,9 @@ def build_unnest_rows(plan: UnnestRows, rt):
                     for i, a in zip(positions, arrays, strict=True):
                         values[i] = a[k] if a is not None and k < len(a) else None
                     out.append(tuple(values))
-                if len(out) >= budget:
-                    yield out
-                    out = []
+                    if len(out) >= budget:  # within a row too: one array may hold a million elements
+                        yield out
+                        out = []
             yield out
 
     return run

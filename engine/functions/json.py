@@ -53,7 +53,7 @@ def register(name, impl, result, min_args, max_args=None, strict=True, kinds=(),
 register("parse_json", V.parse_json, fixed(VARIANT), 1, kinds=("string",))
 register("try_parse_json", lambda s: None if s is None else V.try_parse_json(s), fixed(VARIANT_OR_NULL), 1,
          strict=False, kinds=("string",))
-register("to_variant", V.from_value, fixed(VARIANT), 1)
+register("to_variant", N.from_value, fixed(VARIANT), 1)
 register("check_json", lambda s: None if s is None else V.check_json(s), fixed(STRING_OR_NULL), 1,
          strict=False, kinds=("string",))
 
@@ -136,7 +136,7 @@ def _element(v):
     """An argument of json_array / json_object as a JSON value (NULL is JSON null)."""
     if v is None:
         return None
-    return V.load(V.from_value(v))
+    return V.load(N.from_value(v))
 
 
 def _json_array(*values):
@@ -229,7 +229,7 @@ JSON_OPERATORS: dict[str, ScalarFunction] = {
 }
 
 
-_TO_VARIANT = ScalarFunction("to_variant", V.from_value, fixed(VARIANT), 1, 1)
+_TO_VARIANT = ScalarFunction("to_variant", N.from_value, fixed(VARIANT), 1, 1)
 _ORDER_KEY = ScalarFunction("variant_order_key", V.order_key, fixed(VARIANT), 1, 1)
 
 

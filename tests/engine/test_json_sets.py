@@ -117,3 +117,10 @@ def test_a_view_over_lateral_flatten_survives_the_data_directory(tmp_path):
             == "    LATERAL flatten(input => ft.v) AS f"
     with engine.Database(data_dir=str(tmp_path / "d")) as db:
         assert answer(db.session(), "SELECT * FROM fv ORDER BY 2")[2] == [("1", "1"), ("1", "2")]
+
+
+def test_to_variant_and_json_array_take_nested_values_as_json(s):
+    # checked against Databend 1.2.453: to_variant(range(0, 3)) is [0,1,2], not a string
+    assert answer(s, "SELECT to_variant(range(0, 3)), to_variant({'k': 1}), "
+                     "to_variant([1, 2]) = parse_json('[1,2]'), json_array([1, 2], 'x')")[2] == [
+        ("[0,1,2]", '{"k":1}', "1", '[[1,2],"x"]')]

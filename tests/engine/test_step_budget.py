@@ -391,3 +391,14 @@ def test_explain_analyze_runs_the_query_in_budget_steps_then_answers_the_tree():
     assert max(scans) <= BUDGET and sum(scans) == 3000
     assert sizes[:30] == [0] * 30 and sizes[-1] == len(rows) > 0
     assert "    ├── output rows: 12" in [r[0] for r in rows]  # 11 values and NULL
+
+
+@pytest.mark.parametrize("sql, total", [
+    ("SELECT unnest(range(0, 1000))", 1000),  # one input row, one array far past the budget
+    ("SELECT number, unnest(range(0, 250)) FROM numbers(3)", 750),
+    ("SELECT json_path_query(to_variant(range(0, 1000)), '$[*]')", 1000),
+    ("SELECT f.index FROM (SELECT to_variant(range(0, 1000)) AS v) AS t, LATERAL FLATTEN(input => t.v) f", 1000),
+])
+def test_set_returning_calls_spread_a_big_array_over_budget_sized_steps(sql, total):
+    sizes, _, rows = _steps(_session().execute(sql))
+    assert max(sizes) <= BUDGET and len(rows) == total
