@@ -94,9 +94,10 @@ class SqliteEngine:
         self.conn.execute(W.D_DDL)
         self.conn.executemany("INSERT INTO t VALUES (?,?,?,?,?)", t)
         self.conn.executemany("INSERT INTO d VALUES (?,?,?)", d)
-        self.conn.execute(W.EV_DDL)
-        self.conn.executemany("INSERT INTO ev VALUES (?,?,?)",
-                              [(i, ts.isoformat(sep=" "), day.isoformat()) for i, ts, day in W.gen_events(t)])
+        self.conn.execute(W.EV_DDL_TEXT)
+        self.conn.executemany("INSERT INTO ev VALUES (?,?,?,?)",
+                              [(i, ts.isoformat(sep=" "), day.isoformat(), attrs)
+                               for i, ts, day, attrs in W.gen_events(t)])
         self.conn.commit()
         self.load_seconds = time.perf_counter() - t0
 
@@ -130,7 +131,7 @@ class SqlglotEngine:
         t0 = time.perf_counter()
         self.execute = execute
         self.tables = {"t": Table(W.T_COLS, t), "d": Table(W.D_COLS, d),
-                       "ev": Table(("id", "ts", "d"), W.gen_events(t))}
+                       "ev": Table(("id", "ts", "d", "attrs"), W.gen_events(t))}
         self.load_seconds = time.perf_counter() - t0
 
     def select(self, q):

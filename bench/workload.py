@@ -4,7 +4,7 @@ Tables
   t  (big):  id INT, grp INT (0..99), val DOUBLE, name VARCHAR, flag BOOLEAN
   d  (dim):  gid INT (0..999), label VARCHAR, weight DOUBLE     -- 1,000 rows
   t2 (insert target): same columns as t, starts empty
-  ev (events): id INT, ts TIMESTAMP, d DATE -- derived from t (see gen_events)
+  ev (events): id INT, ts TIMESTAMP, d DATE, attrs VARIANT -- derived from t (see gen_events)
 
 Every SELECT has a "floor": the same computation in plain idiomatic Python over lists of
 tuples (comprehensions, sorted/heapq, dict-based GROUP BY), roughly the best a pure-Python
@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import datetime
 import heapq
+import json
 import random
 from itertools import accumulate
 from operator import itemgetter
@@ -158,10 +159,13 @@ def _f_window_running(t, d):
 
 # --------------------------------------------------------------------------
 # Date workload: table ev (events), derived from t so every engine sees the same rows:
-#   ev: id INT, ts TIMESTAMP (2020-01-01 + val * 126,000 s: about four years), d DATE (ts's day)
+#   ev: id INT, ts TIMESTAMP (2020-01-01 + val * 126,000 s: about four years), d DATE (ts's day),
+#       attrs VARIANT (a JSON object {"kind": "k<grp % 7>", "n": <id % 100>}, held as its text)
 # --------------------------------------------------------------------------
 
-EV_DDL = "CREATE TABLE ev (id INTEGER, ts TIMESTAMP, d DATE)"
+EV_DDL = "CREATE TABLE ev (id INTEGER, ts TIMESTAMP, d DATE, attrs VARIANT)"
+# engines without a VARIANT type keep the JSON text
+EV_DDL_TEXT = "CREATE TABLE ev (id INTEGER, ts TIMESTAMP, d DATE, attrs TEXT)"
 _EV_START = datetime.datetime(2020, 1, 1)
 _EVENTS: dict = {}
 
@@ -173,14 +177,15 @@ def gen_events(t) -> list[tuple]:
         rows = []
         for r in t:
             ts = _EV_START + datetime.timedelta(microseconds=int(r[2] * 126_000_000_000))
-            rows.append((r[0], ts, ts.date()))
+            attrs = json.dumps({"kind": f"k{r[1] % 7}", "n": r[0] % 100}, separators=(",", ":"))
+            rows.append((r[0], ts, ts.date(), attrs))
         _EVENTS.clear()
         _EVENTS[id(t)] = rows
     return rows
 
 
 def events_values_row(r) -> str:
-    return f"({r[0]}, '{r[1].isoformat(sep=' ')}', '{r[2].isoformat()}')"
+    return f"({r[0]}, '{r[1].isoformat(sep=' ')}', '{r[2].isoformat()}', '{r[3]}')"
 
 
 def _f_date_group(t, d):
@@ -197,6 +202,14 @@ _JAN_2022, _FEB_2022 = datetime.date(2022, 1, 1), datetime.date(2022, 2, 1)
 
 def _f_date_filter(t, d):
     return [(r[0], r[2]) for r in gen_events(t) if _JAN_2022 <= r[2] < _FEB_2022]
+
+
+def _f_json_access(t, d):
+    out = []
+    for r in gen_events(t):
+        attrs = json.loads(r[3])
+        out.append((r[0], attrs["n"], attrs["kind"]))
+    return out
 
 
 QUERIES = [
@@ -232,6 +245,11 @@ QUERIES = [
          sqlite_sql="SELECT date(ts, 'start of month') AS m, COUNT(*) AS n FROM ev GROUP BY 1"),
     dict(name="date_filter", kind="set", floor=_f_date_filter,
          sql="SELECT id, d FROM ev WHERE d >= '2022-01-01' AND d < '2022-02-01'"),
+    # two key reads of a VARIANT per row, each cast; the floor parses each row's JSON once
+    dict(name="json_access", kind="set", floor=_f_json_access,
+         sql="SELECT id, attrs:n::INT AS n, attrs:kind::STRING AS kind FROM ev",
+         sqlite_sql="SELECT id, CAST(json_extract(attrs, '$.n') AS INTEGER), "
+                    "json_extract(attrs, '$.kind') FROM ev"),
 ]
 
 # Queries also run at 1,000,000 rows (scan / aggregate family).
