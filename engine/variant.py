@@ -66,11 +66,22 @@ def _skip_space(text: str, i: int) -> int:
     return i
 
 
+# the standard decoder's scanner (C): json.loads without its wrapper and whitespace matching,
+# which cost as much again as the scan on short stored texts
+_SCAN = json.JSONDecoder().scan_once
+
+
 def load(text: str):
     """The Python value of a stored (canonical) VARIANT text (or of JSON text given in its place)."""
     try:
+        value, end = _SCAN(text, 0)
+        if end == len(text):
+            return value
+    except (StopIteration, ValueError, RecursionError, TypeError):
+        pass  # not canonical (spaces, a fault, not text): the full path below decides
+    try:
         return json.loads(text)
-    except (ValueError, RecursionError):
+    except (ValueError, RecursionError, TypeError):
         if not isinstance(text, str):
             _not_json(text)
         try:
@@ -238,6 +249,30 @@ def get(text, key):
         return None
     found = _get(load(text), key)
     return None if found is _MISSING else dumps(found)
+
+
+def get_as(key, target, caster):
+    """CAST(v[key] AS target) as one function of the VARIANT text: the element is converted as
+    read, not written back to text and parsed again (same answers and errors as the two steps)."""
+    text_cast = caster_from_variant(target, caster)
+
+    def convert(found):
+        if target.name == "String":
+            return found if isinstance(found, str) else dumps(found)
+        if found is None or isinstance(found, dict | list) or isinstance(found, float) and target.is_int \
+                or target.name == "Boolean" and not isinstance(found, bool | str):
+            return text_cast(dumps(found))  # refused, with the element's text in the message
+        try:
+            return caster(found)
+        except BadArguments:
+            raise _cast_refused(dumps(found), target) from None
+
+    def get_cast(text):
+        if text is None:
+            return None
+        found = _get(load(text), key)
+        return None if found is _MISSING else convert(found)
+    return get_cast
 
 
 def get_text(text, key):
