@@ -14,7 +14,7 @@ from engine.errors import (
     EngineError,
     UnknownFunction,
 )
-from engine.expr import Expr, column_ids, may_be_null
+from engine.expr import Col, Expr, column_ids, may_be_null
 from engine.names import column_name
 from engine.plan import (
     Distinct,
@@ -114,7 +114,7 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
             return plan
         exprs = []
         for cid, have, want in zip(plan.layout, plan.types, types, strict=False):
-            e = Expr("col", have, value=cid)
+            e = Col(have, column=cid)
             exprs.append(e if have.as_nullable(False) == want.as_nullable(False) or want.name == "Null"
                          else self._cast(e, want.as_nullable(have.can_be_null), False))
         return Project([self.cid() for _ in types], [e.type for e in exprs], child=plan, exprs=exprs)
@@ -232,7 +232,7 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
         plan = self._limit(plan, q.limit, q.offset)
         if extra:
             n = len(select_exprs)
-            keep = [Expr("col", t, value=c) for c, t in zip(plan.layout[:n], plan.types[:n], strict=False)]
+            keep = [Col(t, column=c) for c, t in zip(plan.layout[:n], plan.types[:n], strict=False)]
             plan = Project([self.cid() for _ in keep], [e.type for e in keep], child=plan, exprs=keep)
         return plan, names
 
@@ -311,8 +311,8 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
                         lc = self._lookup(A.ColumnRef((name,), pos=node.pos), left_cols)
                         rc = self._lookup(A.ColumnRef((name,), pos=node.pos), right_cols)
                         self.star_hidden.add(rc[2])
-                        pool.append(self._compare("=", Expr("col", lc[3], value=lc[2]),
-                                                  Expr("col", rc[3], value=rc[2])))
+                        pool.append(self._compare("=", Col(lc[3], column=lc[2]),
+                                                  Col(rc[3], column=rc[2])))
             return
         if isinstance(node, A.Join) and " " in node.kind:  # LEFT|RIGHT SEMI|ANTI
             rels.append(self.semi_join_relation(node, parent, ctes))
@@ -428,7 +428,7 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
             lc = self._lookup(A.ColumnRef((name,), pos=node.pos), left.columns)
             rc = self._lookup(A.ColumnRef((name,), pos=node.pos), right.columns)
             self.star_hidden.add(rc[2])  # after a RIGHT swap, rc is the written left side
-            conds.append(self._compare("=", Expr("col", lc[3], value=lc[2]), Expr("col", rc[3], value=rc[2])))
+            conds.append(self._compare("=", Col(lc[3], column=lc[2]), Col(rc[3], column=rc[2])))
         lset, rset = set(left.plan.layout), set(right.plan.layout)
         lkeys, rkeys, residual = [], [], []
         for c in conds:

@@ -15,7 +15,7 @@ from engine.errors import (
     EngineError,
     UnknownFunction,
 )
-from engine.expr import Expr, column_ids
+from engine.expr import Col, Const, Expr, column_ids
 from engine.functions.json_sets import array_elements, each_field
 from engine.lateral_join import LateralJoin
 from engine.plan import Join, Materialized, Numbers, Plan, Project, Sort
@@ -136,13 +136,13 @@ class ClausePlanner:
                                position=node.pos)
         span = hi - lo if name == "generate_series" else hi - lo - (1 if step > 0 else -1)
         count = max(0, span // step + 1)
-        number = Expr("col", T.UINT64, value=self.cid())
+        number = Col(T.UINT64, column=self.cid())
         source = Numbers([number.value], [T.UINT64], count=count)
-        offset = self._arith("*", self._cast(number, T.INT64, False), Expr("const", T.INT64, value=step))
+        offset = self._arith("*", self._cast(number, T.INT64, False), Const(T.INT64, value=step))
         if is_date:
-            value = self._arith("+", Expr("const", T.DATE, value=start.value), offset)
+            value = self._arith("+", Const(T.DATE, value=start.value), offset)
         else:
-            value = self._cast(self._arith("+", Expr("const", T.INT64, value=lo), offset), T.INT64, False)
+            value = self._cast(self._arith("+", Const(T.INT64, value=lo), offset), T.INT64, False)
         plan = Project([self.cid()], [value.type.as_nullable(False)], child=source, exprs=[value])
         self.nonnull.add(plan.layout[0])
         column = name
@@ -208,7 +208,7 @@ class ClausePlanner:
         for name in node.using or ():
             ref = A.ColumnRef((name,), pos=node.pos)
             kc, oc = self._lookup(ref, keep.columns), self._lookup(ref, other.columns)
-            conds.append(self._compare("=", Expr("col", kc[3], value=kc[2]), Expr("col", oc[3], value=oc[2])))
+            conds.append(self._compare("=", Col(kc[3], column=kc[2]), Col(oc[3], column=oc[2])))
         kset, oset = set(keep.plan.layout), set(other.plan.layout)
         kkeys, okeys, residual = split_equi_keys(conds, kset, oset)
         plan = Join(list(keep.plan.layout), list(keep.plan.types), left=keep.plan, right=other.plan,

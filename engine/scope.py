@@ -11,11 +11,11 @@ from engine.errors import (
     SEMANTIC,
     EngineError,
 )
-from engine.expr import Expr
+from engine.expr import And, Const, Expr
 from engine.plan import Plan
 from grammar import ast as A
 
-TRUE = Expr("const", T.BOOLEAN, value=True)
+TRUE = Const(T.BOOLEAN, value=True)
 
 
 @dataclass(eq=False)
@@ -53,7 +53,7 @@ def and_all(conds: list[Expr]) -> Expr | None:
         return None
     if len(conds) == 1:
         return conds[0]
-    return Expr("and", T.BOOLEAN.as_nullable(any(c.type.can_be_null for c in conds)), tuple(conds))
+    return And(T.BOOLEAN.as_nullable(any(c.type.can_be_null for c in conds)), args=tuple(conds))
 
 
 def folds_to_value(e: Expr) -> bool:

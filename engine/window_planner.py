@@ -10,7 +10,7 @@ from engine import functions as F
 from engine import types as T
 from engine.collected_specs import collected_spec, unfiltered
 from engine.errors import SEMANTIC, SYNTAX, BadArguments, EngineError, InvalidArgument
-from engine.expr import Expr, may_be_null
+from engine.expr import Col, Const, Expr, may_be_null
 from engine.functions.collected import COLLECTED
 from engine.plan import Plan, Project, Sort, Window, WindowFunc
 from engine.scope import Scope
@@ -72,7 +72,7 @@ class WindowPlanner:
             # only registering the aggregates the window reads (GROUP BY planning)
             for part in window_parts(n, self.named_windows):
                 self.bind(part, scope, aliases)
-            return Expr("const", T.NULL, value=None)
+            return Const(T.NULL, value=None)
         raise EngineError("window functions are not allowed here", code=SEMANTIC, position=n.pos)
 
     def _bind_FunctionCall(self, n: A.FunctionCall, scope: Scope, aliases):
@@ -135,7 +135,7 @@ class WindowPlanner:
         funcs = [self._window_func(call, spec, bind, place) for call, spec in members]
         if extra:
             new = [c for c, i in position.items() if i >= len(layout)]
-            exprs = [Expr("col", t, value=c) for c, t in zip(layout, types, strict=False)] + extra
+            exprs = [Col(t, column=c) for c, t in zip(layout, types, strict=False)] + extra
             layout = layout + new
             types = types + [e.type for e in extra]
             plan = Project(layout, types, child=plan, exprs=exprs)
@@ -146,7 +146,7 @@ class WindowPlanner:
         node = Window(layout + out_cids, types + [f.type for f in funcs], child=plan, partition=partition,
                       order=order, funcs=funcs)
         for (call, _), cid, f in zip(members, out_cids, funcs, strict=False):
-            self.window_columns[call] = Expr("col", f.type, value=cid)
+            self.window_columns[call] = Col(f.type, column=cid)
             if not f.type.can_be_null:
                 self.nonnull.add(cid)
         return node
