@@ -11,7 +11,7 @@ import decimal
 
 from engine import types as T
 from engine.bounded import concat_overflow
-from engine.expr import Expr, may_be_null
+from engine.expr import Cast, Expr, Like, SubqueryExpr, may_be_null
 from engine.limits import Limits
 from engine.runtime import (
     DECIMAL_CONTEXT,
@@ -229,8 +229,9 @@ class Codegen:
             return f"(None if ({t} := {inner}) is None else not {t})"
         return inner
 
-    def _v_like(self, e: Expr, cols) -> str:
-        neg, (kind, arg) = e.value
+    def _v_like(self, e: Like, cols) -> str:
+        neg = e.negated
+        kind, arg = e.matcher
         k = self.bind(arg)
         if kind == "dynamic":  # arg(s, pattern) for a pattern taken from a column
             test = self._guarded(e.args, cols, lambda s, p: f"{k}({s}, {p})")
@@ -257,8 +258,8 @@ class Codegen:
             parts.append(f"{self.expr(args[i + 1], cols)} if {self.pred(args[i], cols)} else ")
         return "(" + "".join(parts) + self.expr(args[-1], cols) + ")"
 
-    def _v_cast(self, e: Expr, cols) -> str:
-        target, try_ = e.value
+    def _v_cast(self, e: Cast, cols) -> str:
+        target, try_ = e.target, e.try_
         operand = e.args[0]
         fn = T.caster(target)
         if target.name == "Float64" and (operand.type.is_int or operand.type.is_float
@@ -337,8 +338,8 @@ class Codegen:
         f = self.bind(e.value.impl)
         return self._guarded(e.args, cols, lambda *xs: f"{f}({', '.join(xs)})")
 
-    def _v_subquery(self, e: Expr, cols) -> str:
-        sq = e.value
+    def _v_subquery(self, e: SubqueryExpr, cols) -> str:
+        sq = e.subquery
         evaluate = self.subquery_runner(sq)
         if sq.correlated:
             self.correlated.append(sq)

@@ -154,10 +154,6 @@ class Like(Expr):
     matcher: tuple
     kind: ClassVar[str] = "like"
 
-    @property
-    def value(self) -> Any:
-        return (self.negated, self.matcher)
-
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)
 class Case(Expr):
@@ -173,10 +169,6 @@ class Cast(Expr):
     target: SqlType
     try_: bool
     kind: ClassVar[str] = "cast"
-
-    @property
-    def value(self) -> Any:
-        return (self.target, self.try_)
 
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)
@@ -199,10 +191,6 @@ class SubqueryExpr(Expr):
     subquery: Subquery
     kind: ClassVar[str] = "subquery"
 
-    @property
-    def value(self) -> Any:
-        return self.subquery
-
 
 @dataclass(eq=False, slots=True)
 class Subquery:
@@ -219,11 +207,12 @@ class Subquery:
 
 def column_ids(e: Expr, out: set) -> set:
     """Every column id an expression reads (including those passed into subqueries)."""
-    if e.kind == "col":
-        out.add(e.value)
-    elif e.kind == "subquery":
-        for p in e.value.params:
-            column_ids(p, out)
+    match e:
+        case Col(column=column):
+            out.add(column)
+        case SubqueryExpr(subquery=sq):
+            for p in sq.params:
+                column_ids(p, out)
     for a in e.args:
         column_ids(a, out)
     return out
@@ -231,31 +220,32 @@ def column_ids(e: Expr, out: set) -> set:
 
 def may_be_null(e: Expr, nonnull) -> bool:
     """Whether `e` can evaluate to NULL, given column ids known to hold no NULL."""
-    kind = e.kind
-    if kind == "col":
-        return e.type.can_be_null and e.value not in nonnull
-    if kind == "const":
-        return e.value is None
-    if kind in ("arith", "neg", "cmp", "not", "and", "or", "inlist", "like"):
-        return any(may_be_null(a, nonnull) for a in e.args)
-    if kind == "isnull":
-        return False
-    if kind == "cast":
-        target, try_ = e.value
-        return try_ or target.name == "Null" or may_be_null(e.args[0], nonnull)
-    if kind == "func":
-        if e.value.strict:
-            return e.type.can_be_null and any(may_be_null(a, nonnull) for a in e.args)
-        return e.type.can_be_null
-    if kind == "case":
-        results = [e.args[i] for i in range(1, len(e.args) - 1, 2)] + [e.args[-1]]
-        return any(may_be_null(r, nonnull) for r in results)
+    match e:
+        case Col(column=column):
+            return e.type.can_be_null and column not in nonnull
+        case Const(value=value):
+            return value is None
+        case Arith() | Neg() | Cmp() | Not() | And() | Or() | InList() | Like():
+            return any(may_be_null(a, nonnull) for a in e.args)
+        case IsNull():
+            return False
+        case Cast(target=target, try_=try_):
+            return try_ or target.name == "Null" or may_be_null(e.args[0], nonnull)
+        case Func(fn=fn):
+            if fn.strict:
+                return e.type.can_be_null and any(may_be_null(a, nonnull) for a in e.args)
+            return e.type.can_be_null
+        case Case(args=args):
+            results = [args[i] for i in range(1, len(args) - 1, 2)] + [args[-1]]
+            return any(may_be_null(r, nonnull) for r in results)
     return e.type.can_be_null
 
 
 def has_param(e: Expr) -> bool:
-    if e.kind == "param":
-        return True
-    if e.kind == "subquery" and any(has_param(p) for p in e.value.params):
-        return True
+    """Whether `e` reads a value of an enclosing query (directly or through a subquery)."""
+    match e:
+        case Param():
+            return True
+        case SubqueryExpr(subquery=sq) if any(has_param(p) for p in sq.params):
+            return True
     return any(has_param(a) for a in e.args)

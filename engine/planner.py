@@ -14,7 +14,7 @@ from engine.errors import (
     EngineError,
     UnknownFunction,
 )
-from engine.expr import Col, Expr, column_ids, may_be_null
+from engine.expr import Col, Expr, SubqueryExpr, column_ids, may_be_null
 from engine.names import column_name
 from engine.plan import (
     Distinct,
@@ -436,7 +436,7 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
             if pair:
                 lkeys.append(pair[0])
                 rkeys.append(pair[1])
-            elif kind == "LEFT" and column_ids(c, set()) <= rset and c.kind != "subquery":
+            elif kind == "LEFT" and column_ids(c, set()) <= rset and not isinstance(c, SubqueryExpr):
                 right = Rel(Filter(right.plan.layout, right.plan.types, child=right.plan, predicate=c),
                             right.columns)
             else:

@@ -11,7 +11,7 @@ from engine.errors import (
     SEMANTIC,
     EngineError,
 )
-from engine.expr import And, Const, Expr
+from engine.expr import And, Cast, Const, Expr, Neg, SubqueryExpr
 from engine.plan import Plan
 from grammar import ast as A
 
@@ -61,7 +61,7 @@ def folds_to_value(e: Expr) -> bool:
     argument that is not a NULL literal folds so (`COALESCE(NULL, COALESCE(3, x), y)`)."""
     if e.kind == "const":
         return e.value is not None
-    if e.kind in ("neg", "cast"):
+    if isinstance(e, (Neg, Cast)):
         return folds_to_value(e.args[0])
     if e.kind == "func" and e.value.name in ("coalesce", "ifnull"):
         for a in e.args:
@@ -93,8 +93,8 @@ def check_grouped(e: Expr, ungrouped: dict) -> None:
     elif kind == "case" and args[-1].kind == "const" and args[-1].value is None:
         args = [a for i, a in enumerate(args[:-1])
                 if i % 2 == 0 or not (args[i - 1].kind == "const" and not args[i - 1].value)]
-    elif kind == "subquery":
-        for p in e.value.params:
+    elif isinstance(e, SubqueryExpr):
+        for p in e.subquery.params:
             check_grouped(p, ungrouped)
     for a in args:
         check_grouped(a, ungrouped)
