@@ -11,7 +11,7 @@ import decimal
 
 from engine import types as T
 from engine.bounded import concat_overflow
-from engine.expr import Cast, Expr, Like, SubqueryExpr, may_be_null
+from engine.expr import Cast, Expr, Func, Like, SubqueryExpr, may_be_null
 from engine.limits import Limits
 from engine.runtime import (
     DECIMAL_CONTEXT,
@@ -271,8 +271,8 @@ class Codegen:
         f = self.bind(fn)
         return self._guarded(e.args, cols, lambda x: f"{f}({x})")
 
-    def _v_func(self, e: Expr, cols) -> str:
-        fn = e.value
+    def _v_func(self, e: Func, cols) -> str:
+        fn = e.fn
         lazy = _LAZY_FUNCTIONS.get(fn.name)
         if lazy is not None:
             return lazy(self, e, cols)
@@ -281,7 +281,7 @@ class Codegen:
             return self._guarded(e.args, cols, lambda *xs: f"{f}({', '.join(xs)})")
         return f"{f}({', '.join(self.expr(a, cols) for a in e.args)})"
 
-    def _coalesce(self, e: Expr, cols) -> str:
+    def _coalesce(self, e: Func, cols) -> str:
         """COALESCE / IFNULL as a conditional chain: an argument runs only when all before it
         are NULL, so `COALESCE(x, 1 DIV 0)` fails only for rows where x is NULL."""
         tail = "None"
@@ -296,23 +296,23 @@ class Codegen:
                 tail = f"({t} if ({t} := {src}) is not None else {tail})"
         return tail
 
-    def _if(self, e: Expr, cols) -> str:
+    def _if(self, e: Func, cols) -> str:
         """IF(c, a, b): only the chosen branch runs."""
         cond, then, otherwise = e.args
         return f"({self.expr(then, cols)} if {self.pred(cond, cols)} else {self.expr(otherwise, cols)})"
 
-    def _nullif(self, e: Expr, cols) -> str:
+    def _nullif(self, e: Func, cols) -> str:
         """NULLIF(a, b): b runs only when a is not NULL (otherwise the answer is NULL anyway)."""
         a, b = e.args
         ta, tb = self.temp(), self.temp()
         return (f"(None if ({ta} := {self.expr(a, cols)}) is None else "
                 f"({ta} if ({tb} := {self.expr(b, cols)}) is None or {ta} != {tb} else None))")
 
-    def _concat(self, e: Expr, cols) -> str:
+    def _concat(self, e: Func, cols) -> str:
         """CONCAT / `||` of strings as plain `+` (NULL-guarded) after checking the summed lengths
         against string_result_chars; other types go through the (checked) function."""
         if all(a.type.is_string for a in e.args):
-            fn = e.value
+            fn = e.fn
             max_chars = fn.limits.string_result_chars if fn.limits else Limits().string_result_chars
             # constant operands' lengths are known now: only the others are measured per row
             fixed = sum(len(a.value) for a in e.args if a.kind == "const" and isinstance(a.value, str))
@@ -335,7 +335,7 @@ class Codegen:
                         f"else {k_refuse}({', '.join(parts)}))")
 
             return self._guarded(e.args, cols, checked)
-        f = self.bind(e.value.impl)
+        f = self.bind(e.fn.impl)
         return self._guarded(e.args, cols, lambda *xs: f"{f}({', '.join(xs)})")
 
     def _v_subquery(self, e: SubqueryExpr, cols) -> str:

@@ -178,10 +178,6 @@ class Func(Expr):
     fn: ScalarFunction
     kind: ClassVar[str] = "func"
 
-    @property
-    def value(self) -> Any:
-        return self.fn
-
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)
 class SubqueryExpr(Expr):

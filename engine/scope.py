@@ -11,7 +11,7 @@ from engine.errors import (
     SEMANTIC,
     EngineError,
 )
-from engine.expr import And, Cast, Const, Expr, Neg, SubqueryExpr
+from engine.expr import And, Cast, Const, Expr, Func, Neg, SubqueryExpr
 from engine.plan import Plan
 from grammar import ast as A
 
@@ -63,7 +63,7 @@ def folds_to_value(e: Expr) -> bool:
         return e.value is not None
     if isinstance(e, (Neg, Cast)):
         return folds_to_value(e.args[0])
-    if e.kind == "func" and e.value.name in ("coalesce", "ifnull"):
+    if isinstance(e, Func) and e.fn.name in ("coalesce", "ifnull"):
         for a in e.args:
             if not (a.kind == "const" and a.value is None):
                 return folds_to_value(a)
@@ -87,7 +87,7 @@ def check_grouped(e: Expr, ungrouped: dict) -> None:
                               position=getattr(node, "pos", None))
         return
     args = e.args
-    if kind == "func" and e.value.name in ("coalesce", "ifnull"):
+    if isinstance(e, Func) and e.fn.name in ("coalesce", "ifnull"):
         if folds_to_value(e):
             return
     elif kind == "case" and args[-1].kind == "const" and args[-1].value is None:

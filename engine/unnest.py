@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from engine import nested as N
-from engine.expr import Col, Expr
+from engine.expr import Col, Expr, Func
 from engine.functions.json_sets import SET_RETURNING
 from engine.plan import Plan, Project
 
@@ -26,13 +26,13 @@ class UnnestRows(Plan):
 
 def is_unnest(e: Expr) -> bool:
     """unnest, or another set-returning call spread the same way (engine.functions.json_sets)."""
-    return e.kind == "func" and e.value.name in SET_RETURNING
+    return isinstance(e, Func) and e.fn.name in SET_RETURNING
 
 
-def _spread_list(call: Expr) -> Expr:
+def _spread_list(call: Func) -> Expr:
     """The list a set-returning call spreads: unnest's argument, else the call itself (its value
     is the list of what it returns)."""
-    if call.value.name == "unnest":
+    if call.fn.name == "unnest":
         return call.args[0]
     return replace(call, type=N.array_type(call.type))
 
