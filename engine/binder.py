@@ -125,7 +125,14 @@ class ExpressionBinder(ClauseBinder):
         raise UnknownColumn(f"column {'.'.join(n.parts)} doesn't exist", position=n.pos)
 
     def _param(self, scope: Scope, outer_expr: Expr) -> Expr:
-        key = (outer_expr.kind, outer_expr.value)
+        # the same outer column (or outer parameter) passes in once
+        match outer_expr:
+            case Col(column=column):
+                key = ("column", column)
+            case Param(index=outer_index):
+                key = ("param", outer_index)
+            case _:
+                key = ("expression", id(outer_expr))
         index = scope.param_keys.get(key)
         if index is None:
             index = len(scope.params)
@@ -168,7 +175,7 @@ class ExpressionBinder(ClauseBinder):
             t = operand.type
         if t.name == "Boolean":  # as Databend: minus has no Boolean overload
             raise SemanticError(f"no overload satisfies `minus({t.display()})`", position=n.pos)
-        if operand.kind == "const":
+        if isinstance(operand, Const):
             if operand.value is None:
                 return operand
             v = -operand.value
@@ -219,7 +226,7 @@ class ExpressionBinder(ClauseBinder):
         if rt.name == "Null":
             return Const(T.NULL, value=None)
         e = Arith(rt.as_nullable(nullable), args=(left, right), op=op)
-        if left.kind == "const" and right.kind == "const":
+        if isinstance(left, Const) and isinstance(right, Const):
 
             if left.value is None or right.value is None:
                 return Const(T.NULL, value=None)
@@ -246,7 +253,7 @@ class ExpressionBinder(ClauseBinder):
         if left.type.name == "Null" or right.type.name == "Null":
             return Const(T.NULL, value=None)
         e = Cmp(T.BOOLEAN.as_nullable(nullable), args=(left, right), op=op)
-        if left.kind == "const" and right.kind == "const":
+        if isinstance(left, Const) and isinstance(right, Const):
             return Const(T.BOOLEAN, value=evaluate_constant(e))
         return e
 
@@ -319,7 +326,7 @@ class ExpressionBinder(ClauseBinder):
 
     def _bind_IsNull(self, n: A.IsNull, scope, aliases):
         operand = self.bind(n.operand, scope, aliases)
-        if operand.kind == "const":
+        if isinstance(operand, Const):
             return Const(T.BOOLEAN, value=(operand.value is None) != n.negated)
         if not operand.type.can_be_null:
             return Const(T.BOOLEAN, value=n.negated)
@@ -354,7 +361,7 @@ class ExpressionBinder(ClauseBinder):
                 coerced.append(item)
                 continue
             a, b = self._comparable(operand, item)
-            if a is not operand and a.kind != "const":
+            if a is not operand and not isinstance(a, Const):
                 # the operand needed conversion: compare item by item instead
                 return self._in_as_comparisons(operand, items, n.negated)
             if a is operand and b is item:
@@ -362,7 +369,7 @@ class ExpressionBinder(ClauseBinder):
             coerced.append(b)
         nullable = operand.type.can_be_null or any(i.type.can_be_null for i in coerced)
         e = InList(T.BOOLEAN.as_nullable(nullable), args=(operand, *coerced), negated=n.negated)
-        if operand.kind == "const" and all(i.kind == "const" for i in coerced):
+        if isinstance(operand, Const) and all(isinstance(i, Const) for i in coerced):
             v = evaluate_constant(e)
             return Const(T.BOOLEAN if v is not None else T.NULL, value=v)
         return e
@@ -379,7 +386,7 @@ class ExpressionBinder(ClauseBinder):
         if not pattern.type.is_string and pattern.type.name != "Null":
             pattern = self._cast(pattern, T.STRING.as_nullable(pattern.type.can_be_null), False)
         nullable = operand.type.can_be_null or pattern.type.can_be_null
-        if pattern.kind == "const":
+        if isinstance(pattern, Const):
             if pattern.value is None:
                 return Const(T.NULL, value=None)
             text = str(pattern.value)
@@ -418,7 +425,7 @@ class ExpressionBinder(ClauseBinder):
         # casts the session time zone decides (text/Date -> Timestamp, Timestamp -> Date/text)
         zoned = F.temporal_cast(e.type, t, self.ctx.timezone) if e.type.name != t.name else None
         zoned = zoned or F.variant_cast(e.type, t)
-        if e.kind == "const":
+        if isinstance(e, Const):
             if e.value is None:
                 return Const(t if t.name != "Null" else T.NULL, value=None)
             try:
@@ -474,7 +481,7 @@ class ExpressionBinder(ClauseBinder):
         if target is not None and not (len(args) == 2 and name == "to_string"):  # to_string(d, fmt)
             if len(args) != 1:
                 raise BadArguments(f"{name} expects one argument", position=n.pos)
-            if args[0].kind == "const" and args[0].value is None:
+            if isinstance(args[0], Const) and args[0].value is None:
                 return Const(T.NULL, value=None)  # to_int8(NULL) is NULL (CAST keeps its type)
             return self._cast(args[0], *target)
         fn = F.function_override(name, [a.type for a in args]) or F.SCALARS.get(name) \
@@ -494,7 +501,7 @@ class ExpressionBinder(ClauseBinder):
         types = [a.type for a in args]
         result = fn.result
         if fn.by_value:
-            values = [a.value if a.kind == "const" else None for a in args]
+            values = [a.value if isinstance(a, Const) else None for a in args]
             result = lambda ts: fn.result(ts, values)  # noqa: E731
         if fn.strict:
             if any(t.name == "Null" for t in types):
@@ -514,7 +521,7 @@ class ExpressionBinder(ClauseBinder):
         if fn.specialize is not None:
             fn = replace(fn, impl=fn.specialize([a.type for a in args]))
         e = Func(rt, args=tuple(args), fn=fn)
-        if all(a.kind == "const" for a in args) and not fn.volatile:
+        if all(isinstance(a, Const) for a in args) and not fn.volatile:
             v = evaluate_constant(e)
             if v is None:
                 return Const(T.NULL, value=None)

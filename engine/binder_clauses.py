@@ -30,7 +30,7 @@ class ClauseBinder:
 
     def bind_last_query_id(self, args, pos) -> Expr:
         """last_query_id(index): the id of an earlier statement of the session."""
-        if len(args) != 1 or args[0].kind != "const" or not isinstance(args[0].value, int):
+        if len(args) != 1 or not isinstance(args[0], Const) or not isinstance(args[0].value, int):
             raise BadArguments("last_query_id takes one constant integer index", position=pos)
         return Const(T.STRING, value=last_query_id(self.ctx, args[0].value))
 
@@ -40,11 +40,11 @@ class ClauseBinder:
         equal = self._false_if_null(self._compare("=", left, right))
         both_null = self._logic(And, [self._is_null(left), self._is_null(right)])
         same = self._logic(Or, [both_null, equal])
-        same = replace(same, type=T.BOOLEAN) if same.kind != "const" else same
+        same = same if isinstance(same, Const) else replace(same, type=T.BOOLEAN)
         return same if n.negated else self._not(same)
 
     def _is_null(self, e: Expr) -> Expr:
-        if e.kind == "const":
+        if isinstance(e, Const):
             return Const(T.BOOLEAN, value=e.value is None)
         if not e.type.can_be_null:
             return Const(T.BOOLEAN, value=False)
@@ -65,7 +65,7 @@ class ClauseBinder:
         column = Col(sq.plan.types[0], column=sq.plan.layout[0])
         operand, column = self._comparable(operand, column)
         plan = sq.plan
-        if column.kind != "col":  # the subquery's values converted to the operand's type
+        if not isinstance(column, Col):  # the subquery's values converted to the operand's type
             plan = Project([self.cid()], [column.type], child=plan, exprs=[column])
         quantified = Subquery("quantified", plan, sq.params, correlated=sq.correlated,
                               quantifier=(n.op, "ALL" if n.quantifier == "ALL" else "ANY"))

@@ -11,7 +11,7 @@ import decimal
 
 from engine import types as T
 from engine.bounded import concat_overflow
-from engine.expr import Cast, Expr, Func, Like, SubqueryExpr, may_be_null
+from engine.expr import Cast, Col, Const, Expr, Func, Like, Param, SubqueryExpr, may_be_null
 from engine.limits import Limits
 from engine.runtime import (
     DECIMAL_CONTEXT,
@@ -24,7 +24,8 @@ from engine.runtime import (
 )
 
 _CMP = {"=": "==", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-_SIMPLE_KINDS = ("col", "param", "const")
+# operands cheap enough to read twice (a NULL check, then the value)
+_SIMPLE = (Col, Param, Const)
 
 # Decimal + - * in the engine's wide context (engine.runtime.DECIMAL_CONTEXT), not Python's
 # 28-digit default
@@ -91,21 +92,20 @@ class Codegen:
     # ------------------------------------------------------------ values
 
     def expr(self, e: Expr, cols) -> str:
-        kind = e.kind
-        if kind == "col":
-            return cols[e.value]
-        if kind == "param":
-            return f"p[{int(e.value)}]"
-        if kind == "const":
-            v = e.value
-            if v is None:
-                return "None"
-            if v is True:
-                return "True"
-            if v is False:
-                return "False"
-            return self.bind(v)
-        return getattr(self, "_v_" + kind)(e, cols)
+        match e:
+            case Col(column=column):
+                return cols[column]
+            case Param(index=index):
+                return f"p[{int(index)}]"
+            case Const(value=v):
+                if v is None:
+                    return "None"
+                if v is True:
+                    return "True"
+                if v is False:
+                    return "False"
+                return self.bind(v)
+        return getattr(self, "_v_" + e.kind)(e, cols)
 
     def _null_checks(self, operands, cols, test: str):
         """Sources of `operands` and, for the nullable ones, checks `<src> <test>` (test is
@@ -116,7 +116,7 @@ class Codegen:
         for o in operands:
             src = self.expr(o, cols)
             if self.nullable(o):
-                if o.kind in _SIMPLE_KINDS:
+                if isinstance(o, _SIMPLE):
                     checks.append(f"{src} {test}")
                 else:
                     t = self.temp()
@@ -152,7 +152,7 @@ class Codegen:
             if op in ("+", "-", "*", "/"):
                 return f"({x} {op} {y})"
             unsigned = a.type.name.startswith("U") and b.type.name.startswith("U")
-            if a.kind == "col" and a.value in self.nonneg and a.type.is_int and b.kind == "const" and b.type.is_int \
+            if isinstance(a, Col) and a.column in self.nonneg and a.type.is_int and isinstance(b, Const) and b.type.is_int \
                     and isinstance(b.value, int) and b.value > 0:
                 # no negative dividend in the data: truncated and floored division agree
                 unsigned = True
@@ -160,8 +160,8 @@ class Codegen:
                 return f"({x} // {y})" if unsigned else f"{self.bind(div_trunc)}({x}, {y})"
             if unsigned:
                 return f"({x} % {y})"
-            if a.type.is_int and b.kind == "const" and isinstance(b.value, int) and b.value > 0 \
-                    and a.kind in _SIMPLE_KINDS:
+            if a.type.is_int and isinstance(b, Const) and isinstance(b.value, int) and b.value > 0 \
+                    and isinstance(a, _SIMPLE):
                 # the sign of the dividend, as MySQL and Databend do
                 return f"({x} % {y} if {x} >= 0 else -(-{x} % {y}))"
             return f"{self.bind(mod_trunc)}({x}, {y})"
@@ -216,7 +216,7 @@ class Codegen:
         operand, *items = e.args
         neg = e.value
         src = self.expr(operand, cols)
-        if all(i.kind == "const" for i in items):
+        if all(isinstance(i, Const) for i in items):
             values = frozenset(i.value for i in items if i.value is not None)
             has_null = any(i.value is None for i in items)
             if not has_null and not self.nullable(operand):
@@ -289,7 +289,7 @@ class Codegen:
             src = self.expr(arg, cols)
             if not self.nullable(arg):
                 tail = src
-            elif arg.kind in _SIMPLE_KINDS:
+            elif isinstance(arg, _SIMPLE):
                 tail = f"({src} if {src} is not None else {tail})"
             else:
                 t = self.temp()
@@ -315,9 +315,9 @@ class Codegen:
             fn = e.fn
             max_chars = fn.limits.string_result_chars if fn.limits else Limits().string_result_chars
             # constant operands' lengths are known now: only the others are measured per row
-            fixed = sum(len(a.value) for a in e.args if a.kind == "const" and isinstance(a.value, str))
+            fixed = sum(len(a.value) for a in e.args if isinstance(a, Const) and isinstance(a.value, str))
             k_room, k_refuse = self.bind(max_chars - fixed), self.bind(concat_overflow(max_chars))
-            measured = [not (a.kind == "const" and isinstance(a.value, str)) for a in e.args]
+            measured = [not (isinstance(a, Const) and isinstance(a.value, str)) for a in e.args]
 
             def checked(*xs):
                 parts, sizes = [], []
@@ -367,7 +367,7 @@ class Codegen:
                 return f"({self.expr(a, cols)} == {self.expr(b, cols)})"
             (sa, sb), checks = self._null_checks((a, b), cols, "is not None")
             return "(" + " and ".join(checks + [f"{sa} {op} {sb}"]) + ")"
-        if kind == "const":
+        if isinstance(e, Const):
             return "True" if e.value is True else "False"
         src = self.expr(e, cols)
         if self.nullable(e):

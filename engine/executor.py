@@ -15,6 +15,7 @@ from engine import plan as P
 from engine.aggregate import build_aggregate
 from engine.batch_source import column_refs, map_source, resliced, row_vars
 from engine.compile import Codegen
+from engine.expr import Col
 from engine.join import build_join
 from engine.lateral_join import build_lateral_join
 from engine.memory import HASH_ENTRY_BYTES, batch_bytes, charge_growth
@@ -93,7 +94,7 @@ def _build_map(plan, rt, as_set=False):
     cg = _codegen(rt)
     cols = None
     if isinstance(child, P.Scan) and exprs is not None \
-            and [e.value if e.kind == "col" else None for e in exprs] != list(child.layout):
+            and [e.column if isinstance(e, Col) else None for e in exprs] != list(child.layout):
         cols = row_vars(child)  # not for an identity projection: that one passes `r` on
     unpacked = cols is not None
     if not unpacked:
@@ -251,8 +252,8 @@ def _project_before_sort(plan, sort: P.Sort, exprs):
     Every row is projected either way, so the same values (and errors) come out."""
     position = {}
     for i, e in enumerate(exprs):
-        if e.kind == "col":
-            position.setdefault(e.value, i)
+        if isinstance(e, Col):
+            position.setdefault(e.column, i)
     keys = []
     for pos, desc, nulls_first in sort.keys:
         i = position.get(sort.child.layout[pos])
@@ -337,11 +338,11 @@ def _distinct_values(child, rt):
     without rows; whether those are bare values of one column rather than row tuples)."""
     if isinstance(child, (P.Project, P.Filter)):
         source, pred, exprs = _map_parts(child)
-        if pred is None and exprs and all(e.kind == "col" for e in exprs) \
+        if pred is None and exprs and all(isinstance(e, Col) for e in exprs) \
                 and not (isinstance(source, P.Join) and source.kind in ("INNER", "CROSS")):
             # plain columns: an itemgetter over the row (one C call per row, no generated loop)
             pos = {cid: i for i, cid in enumerate(source.layout)}
-            getter = itemgetter(*[pos[e.value] for e in exprs])
+            getter = itemgetter(*[pos[e.column] for e in exprs])
             source_run = _build_one_pass(source, rt)
 
             def run_columns(p):

@@ -51,10 +51,6 @@ class Col(Expr):
     column: int
     kind: ClassVar[str] = "col"
 
-    @property
-    def value(self) -> Any:
-        return self.column
-
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)
 class Param(Expr):
@@ -62,10 +58,6 @@ class Param(Expr):
 
     index: int
     kind: ClassVar[str] = "param"
-
-    @property
-    def value(self) -> Any:
-        return self.index
 
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)

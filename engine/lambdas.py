@@ -70,7 +70,7 @@ def bind_lambda_call(binder, n: A.FunctionCall, scope, aliases) -> Expr:
     if len(params) != expected:
         raise SemanticError(f"incorrect number of parameters in lambda function, {name} expects {expected} "
                             f"parameter{'s' if expected > 1 else ''}, but got {len(params)}", position=n.pos)
-    if array.type.name == "Null" or (array.kind == "const" and array.value is None):
+    if array.type.name == "Null" or (isinstance(array, Const) and array.value is None):
         return Const(T.NULL, value=None)
     if array.type.name != "Array":
         raise BadArguments(f"{name} expects an array, got {array.type.display()}", position=n.pos)

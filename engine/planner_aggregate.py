@@ -67,7 +67,7 @@ class AggregatePlanner:
                 grouping_keys.append(grouping_positions(call, group_asts))
                 grouping_cols[call] = Col(T.UINT32, column=self.cid())
         key_by_ast = {g: (c, k.type) for g, c, k in zip(group_asts, key_cids, keys, strict=False)}
-        key_by_col = {k.value: (c, k.type) for c, k in zip(key_cids, keys, strict=False) if k.kind == "col"}
+        key_by_col = {k.column: (c, k.type) for c, k in zip(key_cids, keys, strict=False) if isinstance(k, Col)}
         aggs: list[AggSpec] = []
         agg_cids: list[int] = []
         agg_index: dict = {}
@@ -92,13 +92,13 @@ class AggregatePlanner:
                 return Col(aggs[i].type, column=agg_cids[i])
             return None
 
-        def column_hook(e: Expr, node):
+        def column_hook(e: Col, node):
             """A raw input column seen outside aggregates: a group key, or any() of the group. The
             latter is an error (`check_grouped`) unless constant folding leaves it unreachable."""
-            if e.value in key_by_col:
-                c, t = key_by_col[e.value]
+            if e.column in key_by_col:
+                c, t = key_by_col[e.column]
                 return Col(t, column=c)
-            key = ("any", e.value)
+            key = ("any", e.column)
             if key not in agg_index:
                 aggs.append(AggSpec("any", e, False, e.type.as_nullable(True)))
                 agg_cids.append(planner.cid())
@@ -126,7 +126,7 @@ class AggregatePlanner:
                     bind_out(o.expr)
                 except EngineError:
                     pass
-        layout = key_cids + [e.value for e in grouping_cols.values()] + agg_cids
+        layout = key_cids + [e.column for e in grouping_cols.values()] + agg_cids
         types = [k.type for k in keys] + [T.UINT32 for _ in grouping_cols] + [a.type for a in aggs]
         if sets is not None:
             node = grouping_sets_plan(layout, types, plan, keys, grouping_keys, aggs, sets)

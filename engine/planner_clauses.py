@@ -42,7 +42,7 @@ class ClausePlanner:
             bound = []
             for item in row:
                 e = self.bind(item, Scope([]))
-                if e.kind != "const":
+                if not isinstance(e, Const):
                     raise BadArguments("VALUES takes constant expressions", position=getattr(item, "pos", None))
                 bound.append(e)
             consts.append(bound)
@@ -116,7 +116,7 @@ class ClausePlanner:
                               code=NUMBER_ARGUMENTS_NOT_MATCH, position=node.pos)
         args = [self.bind(a, Scope([])) for a in node.args]
         for a, written in zip(args, node.args, strict=False):
-            if a.kind != "const" or a.value is None:
+            if not isinstance(a, Const) or a.value is None:
                 raise BadArguments(f"{name} takes constant arguments", position=getattr(written, "pos", None))
         start, stop = args[0], args[1]
         step = args[2].value if len(args) == 3 else 1
@@ -137,7 +137,7 @@ class ClausePlanner:
         span = hi - lo if name == "generate_series" else hi - lo - (1 if step > 0 else -1)
         count = max(0, span // step + 1)
         number = Col(T.UINT64, column=self.cid())
-        source = Numbers([number.value], [T.UINT64], count=count)
+        source = Numbers([number.column], [T.UINT64], count=count)
         offset = self._arith("*", self._cast(number, T.INT64, False), Const(T.INT64, value=step))
         if is_date:
             value = self._arith("+", Const(T.DATE, value=start.value), offset)
@@ -159,7 +159,7 @@ class ClausePlanner:
             raise EngineError(f"Function `unnest` expect to have 1 arguments, but got {len(node.args)}",
                               code=NUMBER_ARGUMENTS_NOT_MATCH, position=node.pos)
         arg = self.bind(node.args[0], Scope([]))
-        if arg.kind != "const" or arg.type.name not in ("Array", "Null"):
+        if not isinstance(arg, Const) or arg.type.name not in ("Array", "Null"):
             raise BadArguments("unnest takes a constant array", position=node.pos)
         element = arg.type.args[0] if arg.type.args and arg.type.args[0].name != "Nothing" else T.NULL
         rows = [(x,) for x in (arg.value or ())]
@@ -177,7 +177,7 @@ class ClausePlanner:
         if arg.type.name not in ("Variant", "Null"):
             raise EngineError(f"no overload satisfies `{node.name}({arg.type.display()})`.", code=SEMANTIC,
                               position=node.pos)
-        if arg.kind != "const":
+        if not isinstance(arg, Const):
             raise BadArguments(f"{node.name} in FROM takes a constant VARIANT", position=node.pos)
         variant = T.SqlType("Variant", True)
         if node.name == "json_each":

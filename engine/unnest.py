@@ -74,13 +74,13 @@ def spread_arrays(child: Plan, exprs: list, new_cid) -> tuple[Plan, list]:
                        positions=list(range(len(passed), len(layout))))
     # the input columns keep their meaning under their new ids; each call reads its element column
     columns = {id(call): Col(call.type, column=cid) for call, cid in zip(calls, array_cids, strict=True)}
-    renamed = {old.value: Col(old.type, column=cid) for old, cid in zip(passed, layout, strict=False)}
+    renamed = {old.column: Col(old.type, column=cid) for old, cid in zip(passed, layout, strict=False)}
     return spread, [_renamed(_replaced(e, columns), renamed) for e in exprs]
 
 
 def _renamed(e: Expr, renamed: dict) -> Expr:
-    if e.kind == "col":
-        return renamed.get(e.value, e)
+    if isinstance(e, Col):
+        return renamed.get(e.column, e)
     if not e.args:
         return e
     return replace(e, args=tuple(_renamed(a, renamed) if isinstance(a, Expr) else a for a in e.args))

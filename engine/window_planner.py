@@ -121,8 +121,8 @@ class WindowPlanner:
         extra: list[Expr] = []
 
         def place(e: Expr) -> int:
-            if e.kind == "col" and e.value in position:
-                return position[e.value]
+            if isinstance(e, Col) and e.column in position:
+                return position[e.column]
             cid = self.cid()
             position[cid] = len(layout) + len(extra)
             extra.append(e)
@@ -175,7 +175,7 @@ class WindowPlanner:
                 nullable = True
                 if len(func.args) > 2:
                     d = bind(func.args[2])
-                    if d.kind != "const":
+                    if not isinstance(d, Const):
                         raise InvalidArgument(f'The third argument to the function "{name}" must be a constant',
                                               position=func.pos)
                     d = self._cast(d, t, False) if d.value is not None and t.name != "Null" else d
@@ -216,7 +216,7 @@ class WindowPlanner:
             e = self.bind(func.args[index], Scope([]))
         except EngineError:
             e = None  # reads a column: not a constant
-        if e is None or e.kind != "const" or not isinstance(e.value, int) or isinstance(e.value, bool):
+        if e is None or not isinstance(e, Const) or not isinstance(e.value, int) or isinstance(e.value, bool):
             if name == "ntile":
                 raise InvalidArgument("The argument of `ntile` must be constant.", position=func.pos)
             which = "second" if index == 1 else "first"
@@ -236,7 +236,7 @@ class WindowPlanner:
             offset = None
             if b.offset is not None:
                 e = self.bind(b.offset, Scope([]))
-                if e.kind != "const" or not isinstance(e.value, (int, float, decimal.Decimal)) \
+                if not isinstance(e, Const) or not isinstance(e.value, (int, float, decimal.Decimal)) \
                         or isinstance(e.value, bool) or e.value < 0:
                     raise EngineError("a window frame offset must be a non-negative number", code=SEMANTIC,
                                       position=b.pos)
