@@ -1,6 +1,6 @@
 """Code generation: bound expressions -> Python source for whole-batch loops, compiled once per query.
 
-Safety: generated source is assembled only from fixed templates chosen by node kind. Every value
+Safety: generated source is assembled only from fixed templates chosen by expression class. Every value
 that comes from the query (literals, names, patterns, functions) is passed in as a closure
 variable named `_k<n>`; no user text is ever placed in the source.
 """
@@ -11,7 +11,26 @@ import decimal
 
 from engine import types as T
 from engine.bounded import concat_overflow
-from engine.expr import Cast, Col, Const, Expr, Func, Like, Param, SubqueryExpr, may_be_null
+from engine.expr import (
+    And,
+    Arith,
+    Case,
+    Cast,
+    Cmp,
+    Col,
+    Const,
+    Expr,
+    Func,
+    InList,
+    IsNull,
+    Like,
+    Neg,
+    Not,
+    Or,
+    Param,
+    SubqueryExpr,
+    may_be_null,
+)
 from engine.limits import Limits
 from engine.runtime import (
     DECIMAL_CONTEXT,
@@ -92,6 +111,7 @@ class Codegen:
     # ------------------------------------------------------------ values
 
     def expr(self, e: Expr, cols) -> str:
+        """Source of `e`'s value; `cols` maps column ids to the sources reading them."""
         match e:
             case Col(column=column):
                 return cols[column]
@@ -105,7 +125,33 @@ class Codegen:
                 if v is False:
                     return "False"
                 return self.bind(v)
-        return getattr(self, "_v_" + e.kind)(e, cols)
+            case Arith():
+                return self._v_arith(e, cols)
+            case Neg():
+                return self._v_neg(e, cols)
+            case Cmp():
+                return self._v_cmp(e, cols)
+            case And():
+                return self._v_and(e, cols)
+            case Or():
+                return self._v_or(e, cols)
+            case Not():
+                return self._v_not(e, cols)
+            case IsNull():
+                return self._v_isnull(e, cols)
+            case InList():
+                return self._v_inlist(e, cols)
+            case Like():
+                return self._v_like(e, cols)
+            case Case():
+                return self._v_case(e, cols)
+            case Cast():
+                return self._v_cast(e, cols)
+            case Func():
+                return self._v_func(e, cols)
+            case SubqueryExpr():
+                return self._v_subquery(e, cols)
+        raise TypeError(f"the code generator has no template for {type(e).__name__}")
 
     def _null_checks(self, operands, cols, test: str):
         """Sources of `operands` and, for the nullable ones, checks `<src> <test>` (test is
@@ -133,8 +179,8 @@ class Codegen:
             return f"(None if {' or '.join(checks)} else {body})"
         return body
 
-    def _v_arith(self, e: Expr, cols) -> str:
-        op = e.value
+    def _v_arith(self, e: Arith, cols) -> str:
+        op = e.op
         a, b = e.args
         fa = a.type.name == "Decimal" and (b.type.is_float or e.type.is_float)
         fb = b.type.name == "Decimal" and (a.type.is_float or e.type.is_float)
@@ -168,24 +214,24 @@ class Codegen:
 
         return self._guarded(e.args, cols, tmpl)
 
-    def _v_neg(self, e: Expr, cols) -> str:
+    def _v_neg(self, e: Neg, cols) -> str:
         return self._guarded(e.args, cols, lambda x: f"(-{x})")
 
-    def _v_cmp(self, e: Expr, cols) -> str:
-        op = _CMP[e.value]
+    def _v_cmp(self, e: Cmp, cols) -> str:
+        op = _CMP[e.op]
         return self._guarded(e.args, cols, lambda x, y: f"({x} {op} {y})")
 
-    def _v_and(self, e: Expr, cols) -> str:
+    def _v_and(self, e: And, cols) -> str:
         if not self.nullable(e):
             return "(" + " and ".join(self.expr(a, cols) for a in e.args) + ")"
         return self._logic3(e, cols, False)
 
-    def _v_or(self, e: Expr, cols) -> str:
+    def _v_or(self, e: Or, cols) -> str:
         if not self.nullable(e):
             return "(" + " or ".join(self.expr(a, cols) for a in e.args) + ")"
         return self._logic3(e, cols, True)
 
-    def _logic3(self, e: Expr, cols, decisive: bool) -> str:
+    def _logic3(self, e: And | Or, cols, decisive: bool) -> str:
         """Three-valued AND (decisive False) / OR (decisive True), evaluated left to right and
         stopping at the first decisive operand, so `x <> 0 AND 10 DIV x > 1` never divides by 0.
 
@@ -205,16 +251,16 @@ class Codegen:
         undecided = f"(None if {' or '.join(t + ' is None' for t in temps)} else {not decisive})"
         return f"({word} if {' or '.join(tests)} else {undecided})"
 
-    def _v_not(self, e: Expr, cols) -> str:
+    def _v_not(self, e: Not, cols) -> str:
         return self._guarded(e.args, cols, lambda x: f"(not {x})")
 
-    def _v_isnull(self, e: Expr, cols) -> str:
+    def _v_isnull(self, e: IsNull, cols) -> str:
         src = self.expr(e.args[0], cols)
-        return f"({src} is not None)" if e.value else f"({src} is None)"
+        return f"({src} is not None)" if e.negated else f"({src} is None)"
 
-    def _v_inlist(self, e: Expr, cols) -> str:
+    def _v_inlist(self, e: InList, cols) -> str:
         operand, *items = e.args
-        neg = e.value
+        neg = e.negated
         src = self.expr(operand, cols)
         if all(isinstance(i, Const) for i in items):
             values = frozenset(i.value for i in items if i.value is not None)
@@ -251,7 +297,7 @@ class Codegen:
             return f"(not {test})"
         return test
 
-    def _v_case(self, e: Expr, cols) -> str:
+    def _v_case(self, e: Case, cols) -> str:
         args = e.args
         parts = []
         for i in range(0, len(args) - 1, 2):
@@ -355,20 +401,19 @@ class Codegen:
 
     def pred(self, e: Expr, cols) -> str:
         """Source that is truthy exactly when `e` is TRUE (NULL and FALSE both reject)."""
-        kind = e.kind
-        if kind == "and":
-            return "(" + " and ".join(self.pred(a, cols) for a in e.args) + ")"
-        if kind == "or":
-            return "(" + " or ".join(self.pred(a, cols) for a in e.args) + ")"
-        if kind == "cmp" and self.nullable(e):
-            a, b = e.args
-            op = _CMP[e.value]
-            if op == "==" and not (self.nullable(a) and self.nullable(b)):
-                return f"({self.expr(a, cols)} == {self.expr(b, cols)})"
-            (sa, sb), checks = self._null_checks((a, b), cols, "is not None")
-            return "(" + " and ".join(checks + [f"{sa} {op} {sb}"]) + ")"
-        if isinstance(e, Const):
-            return "True" if e.value is True else "False"
+        match e:
+            case And():
+                return "(" + " and ".join(self.pred(a, cols) for a in e.args) + ")"
+            case Or():
+                return "(" + " or ".join(self.pred(a, cols) for a in e.args) + ")"
+            case Cmp(args=(a, b)) if self.nullable(e):
+                op = _CMP[e.op]
+                if op == "==" and not (self.nullable(a) and self.nullable(b)):
+                    return f"({self.expr(a, cols)} == {self.expr(b, cols)})"
+                (sa, sb), checks = self._null_checks((a, b), cols, "is not None")
+                return "(" + " and ".join(checks + [f"{sa} {op} {sb}"]) + ")"
+            case Const(value=value):
+                return "True" if value is True else "False"
         src = self.expr(e, cols)
         if self.nullable(e):
             return f"({src} is True)"

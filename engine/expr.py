@@ -4,7 +4,7 @@ nodes: engine.plan)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from engine.types import SqlType
 
@@ -23,14 +23,6 @@ class Expr:
     type: SqlType
     args: tuple = field(default=(), kw_only=True)
 
-    # transitional: the kind name and the one value legacy readers switch on (removed once every
-    # reader matches on the class)
-    kind: ClassVar[str] = ""
-
-    @property
-    def value(self) -> Any:
-        return None
-
     @property
     def nullable(self) -> bool:
         return self.type.nullable or self.type.name == "Null"
@@ -41,7 +33,6 @@ class Const(Expr):
     """A constant value (None for NULL)."""
 
     value: Any
-    kind: ClassVar[str] = "const"
 
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)
@@ -49,7 +40,6 @@ class Col(Expr):
     """A column of the input rows, by column id."""
 
     column: int
-    kind: ClassVar[str] = "col"
 
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)
@@ -57,7 +47,6 @@ class Param(Expr):
     """A value of the enclosing query passed into a subquery: p[index] of the outer values."""
 
     index: int
-    kind: ClassVar[str] = "param"
 
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)
@@ -65,18 +54,11 @@ class Arith(Expr):
     """args[0] op args[1], op one of + - * / DIV %."""
 
     op: str
-    kind: ClassVar[str] = "arith"
-
-    @property
-    def value(self) -> Any:
-        return self.op
 
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)
 class Neg(Expr):
     """-args[0]."""
-
-    kind: ClassVar[str] = "neg"
 
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)
@@ -84,32 +66,21 @@ class Cmp(Expr):
     """args[0] op args[1], op one of = <> < <= > >=."""
 
     op: str
-    kind: ClassVar[str] = "cmp"
-
-    @property
-    def value(self) -> Any:
-        return self.op
 
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)
 class And(Expr):
-    """Three-valued AND of all args (two or more, none itself an And)."""
-
-    kind: ClassVar[str] = "and"
+    """Three-valued AND of args, evaluated left to right (stops at the first FALSE)."""
 
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)
 class Or(Expr):
-    """Three-valued OR of all args (two or more, none itself an Or)."""
-
-    kind: ClassVar[str] = "or"
+    """Three-valued OR of args, evaluated left to right (stops at the first TRUE)."""
 
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)
 class Not(Expr):
     """NOT args[0]."""
-
-    kind: ClassVar[str] = "not"
 
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)
@@ -117,11 +88,6 @@ class IsNull(Expr):
     """args[0] IS NULL (IS NOT NULL when negated)."""
 
     negated: bool
-    kind: ClassVar[str] = "isnull"
-
-    @property
-    def value(self) -> Any:
-        return self.negated
 
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)
@@ -129,11 +95,6 @@ class InList(Expr):
     """args[0] [NOT] IN (args[1], args[2], ...)."""
 
     negated: bool
-    kind: ClassVar[str] = "inlist"
-
-    @property
-    def value(self) -> Any:
-        return self.negated
 
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)
@@ -144,14 +105,11 @@ class Like(Expr):
 
     negated: bool
     matcher: tuple
-    kind: ClassVar[str] = "like"
 
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)
 class Case(Expr):
     """CASE WHEN args[0] THEN args[1] WHEN args[2] THEN args[3] ... ELSE args[-1] END."""
-
-    kind: ClassVar[str] = "case"
 
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)
@@ -160,7 +118,6 @@ class Cast(Expr):
 
     target: SqlType
     try_: bool
-    kind: ClassVar[str] = "cast"
 
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)
@@ -168,7 +125,6 @@ class Func(Expr):
     """A scalar function call fn(*args)."""
 
     fn: ScalarFunction
-    kind: ClassVar[str] = "func"
 
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)
@@ -177,7 +133,6 @@ class SubqueryExpr(Expr):
     args[0] with its rows."""
 
     subquery: Subquery
-    kind: ClassVar[str] = "subquery"
 
 
 @dataclass(eq=False, slots=True)

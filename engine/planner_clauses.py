@@ -15,7 +15,7 @@ from engine.errors import (
     EngineError,
     UnknownFunction,
 )
-from engine.expr import Col, Const, Expr, column_ids
+from engine.expr import Cmp, Col, Const, Expr, column_ids
 from engine.functions.json_sets import array_elements, each_field
 from engine.lateral_join import LateralJoin
 from engine.plan import Join, Materialized, Numbers, Plan, Project, Sort
@@ -218,7 +218,7 @@ class ClausePlanner:
 
 def equi_pair(c: Expr, left: set, right: set):
     """For `a = b` with a over the left columns and b over the right (or swapped): (a, b)."""
-    if c.kind != "cmp" or c.value != "=":
+    if not (isinstance(c, Cmp) and c.op == "="):
         return None
     a, b = c.args
     ra, rb = column_ids(a, set()), column_ids(b, set())
