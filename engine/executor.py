@@ -17,13 +17,18 @@ from engine.batch_source import column_refs, map_source, resliced, row_vars
 from engine.compile import Codegen
 from engine.expr import Col
 from engine.join import build_join
-from engine.lateral_join import build_lateral_join
+from engine.lateral_join import LateralJoin, build_lateral_join
 from engine.memory import HASH_ENTRY_BYTES, batch_bytes, charge_growth
-from engine.recursive import build_recursive_union, build_work_table_scan
+from engine.recursive import (
+    RecursiveUnion,
+    WorkTableScan,
+    build_recursive_union,
+    build_work_table_scan,
+)
 from engine.semi_join import build_semi_join
 from engine.sort import build_sort, limit_batches
 from engine.subquery import correlated_rows, prefetching, subquery_runner
-from engine.unnest import build_unnest_rows
+from engine.unnest import UnnestRows, build_unnest_rows
 from engine.window import build_window
 
 BATCH = 2048
@@ -55,11 +60,10 @@ class Runtime:
 
 def build(plan: P.Plan, rt: Runtime):
     """plan -> run(p) returning an iterator of batches; p is the tuple of outer values."""
-    kind = type(plan).__name__
-    if kind in ("Filter", "Project"):
-        run = _build_map(plan, rt)
-    else:
-        run = _BUILDERS[kind](plan, rt)
+    builder = _BUILDERS.get(type(plan))
+    if builder is None:
+        raise TypeError(f"the executor has no operator for the plan node {type(plan).__name__}")
+    run = builder(plan, rt)
     if rt.profile is not None:  # EXPLAIN ANALYZE: count rows and time per operator
         run = rt.profile.wrap(plan, run)
     return run
@@ -405,23 +409,27 @@ def _build_setop(plan: P.SetOp, rt):
     return run
 
 
+# plan node class -> its operator's builder(plan, rt) (exact classes: a subclass of a plan node
+# is a different node and needs its own entry)
 _BUILDERS = {
-    "Scan": _build_scan,
-    "Numbers": _build_numbers,
-    "OneRow": _build_one,
-    "Materialized": _build_materialized,
-    "Streamed": _build_streamed,
-    "Join": _build_join,
-    "Aggregate": build_aggregate,
-    "Sort": _build_sort,
-    "Limit": _build_limit,
-    "Distinct": _build_distinct,
-    "SetOp": _build_setop,
-    "RecursiveUnion": build_recursive_union,
-    "WorkTableScan": build_work_table_scan,
-    "LateralJoin": build_lateral_join,
-    "UnnestRows": build_unnest_rows,
-    "Window": build_window,
+    P.Scan: _build_scan,
+    P.Numbers: _build_numbers,
+    P.OneRow: _build_one,
+    P.Materialized: _build_materialized,
+    P.Streamed: _build_streamed,
+    P.Filter: _build_map,
+    P.Project: _build_map,
+    P.Join: _build_join,
+    P.Aggregate: build_aggregate,
+    P.Sort: _build_sort,
+    P.Limit: _build_limit,
+    P.Distinct: _build_distinct,
+    P.SetOp: _build_setop,
+    RecursiveUnion: build_recursive_union,
+    WorkTableScan: build_work_table_scan,
+    LateralJoin: build_lateral_join,
+    UnnestRows: build_unnest_rows,
+    P.Window: build_window,
 }
 
 
