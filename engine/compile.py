@@ -112,11 +112,9 @@ class Codegen:
 
     def expr(self, e: Expr, cols) -> str:
         """Source of `e`'s value; `cols` maps column ids to the sources reading them."""
-        match e:
+        match e:  # the leaves: most nodes of a tree
             case Col(column=column):
                 return cols[column]
-            case Param(index=index):
-                return f"p[{int(index)}]"
             case Const(value=v):
                 if v is None:
                     return "None"
@@ -125,33 +123,12 @@ class Codegen:
                 if v is False:
                     return "False"
                 return self.bind(v)
-            case Arith():
-                return self._v_arith(e, cols)
-            case Neg():
-                return self._v_neg(e, cols)
-            case Cmp():
-                return self._v_cmp(e, cols)
-            case And():
-                return self._v_and(e, cols)
-            case Or():
-                return self._v_or(e, cols)
-            case Not():
-                return self._v_not(e, cols)
-            case IsNull():
-                return self._v_isnull(e, cols)
-            case InList():
-                return self._v_inlist(e, cols)
-            case Like():
-                return self._v_like(e, cols)
-            case Case():
-                return self._v_case(e, cols)
-            case Cast():
-                return self._v_cast(e, cols)
-            case Func():
-                return self._v_func(e, cols)
-            case SubqueryExpr():
-                return self._v_subquery(e, cols)
-        raise TypeError(f"the code generator has no template for {type(e).__name__}")
+            case Param(index=index):
+                return f"p[{int(index)}]"
+        template = _TEMPLATES.get(type(e))
+        if template is None:
+            raise TypeError(f"the code generator has no template for {type(e).__name__}")
+        return template(self, e, cols)
 
     def _null_checks(self, operands, cols, test: str):
         """Sources of `operands` and, for the nullable ones, checks `<src> <test>` (test is
@@ -419,6 +396,24 @@ class Codegen:
             return f"({src} is True)"
         return src
 
+
+# expression class -> the method rendering it (by exact class: compiling a class missing here,
+# a subclass included, raises)
+_TEMPLATES = {
+    Arith: Codegen._v_arith,
+    Neg: Codegen._v_neg,
+    Cmp: Codegen._v_cmp,
+    And: Codegen._v_and,
+    Or: Codegen._v_or,
+    Not: Codegen._v_not,
+    IsNull: Codegen._v_isnull,
+    InList: Codegen._v_inlist,
+    Like: Codegen._v_like,
+    Case: Codegen._v_case,
+    Cast: Codegen._v_cast,
+    Func: Codegen._v_func,
+    SubqueryExpr: Codegen._v_subquery,
+}
 
 _LAZY_FUNCTIONS = {"coalesce": Codegen._coalesce, "ifnull": Codegen._coalesce, "if": Codegen._if,
                    "nullif": Codegen._nullif, "concat": Codegen._concat}

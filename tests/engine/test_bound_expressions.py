@@ -248,6 +248,11 @@ class Mystery(Expr):
     """An expression class the code generator has no template for."""
 
 
+@dataclasses.dataclass(eq=False, frozen=True, slots=True, kw_only=True)
+class SpecialCmp(Cmp):
+    """A subclass of a known class: still a class the code generator does not know."""
+
+
 def test_code_generator_refuses_an_unknown_expression_class():
     cg = Codegen()
     with pytest.raises(TypeError, match="Mystery"):
@@ -259,6 +264,10 @@ def test_code_generator_refuses_an_unknown_expression_class():
     nested = Arith(INT, args=(Const(INT, value=1), Mystery(INT)), op="+")
     with pytest.raises(TypeError, match="Mystery"):
         cg.expr(nested, {})
+    one = Const(INT, value=1)
+    with pytest.raises(TypeError, match="SpecialCmp"):
+        cg.expr(SpecialCmp(T.BOOLEAN, args=(one, one), op="="), {})
+    assert cg.expr(Cmp(T.BOOLEAN, args=(one, one), op="="), {}) == "(_k0 == _k0)"
 
 
 def _plan_classes(cls=P.Plan):
