@@ -11,6 +11,7 @@ from operator import itemgetter
 from engine import plan as P
 from engine.batch_source import column_refs, resliced, row_vars
 from engine.errors import EngineError
+from engine.expr import Col
 from engine.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, charge_growth
 from engine.subquery import correlated_rows, prefetching
 
@@ -193,8 +194,8 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
         if v is not None:
             nullable_of[v] = nullable_of.get(v, False) or cg.nullable(a.arg)
     position = {cid: i for i, cid in enumerate(plan.child.layout)}
-    column_of = {v: position[a.arg.value] for a, v in zip(aggs, value_names, strict=False)
-                 if v is not None and a.arg.kind == "col" and not a.extra}
+    column_of = {v: position[a.arg.column] for a, v in zip(aggs, value_names, strict=False)
+                 if v is not None and isinstance(a.arg, Col) and not a.extra}
     for src, name in arg_src.items():
         if name in column_of:
             # a plain column: gathered by a C-level itemgetter map

@@ -20,6 +20,7 @@ from engine.errors import (
     UnknownColumn,
     UnknownTable,
 )
+from engine.expr import Const
 from engine.memory import batch_bytes
 from engine.names import default_text
 from engine.planner import Planner
@@ -71,7 +72,7 @@ def table_column(ctx, cd: A.ColumnDef) -> TableColumn:
     default = default_sql = None
     if cd.default is not None:
         e = Planner(ctx).bind(cd.default, Scope([]))
-        if e.kind != "const":
+        if not isinstance(e, Const):
             raise BadArguments("DEFAULT must be a constant expression", position=cd.default.pos)
         default = None if e.value is None else T.caster(t)(e.value)
         default_sql = default_text(default, cd.default)

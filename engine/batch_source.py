@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine import plan as P
+from engine.expr import Col
 
 
 def column_refs(layout, var="r"):
@@ -14,7 +15,7 @@ def map_source(cg, child_layout, pred, exprs, var="r", cols=None):
     """(projection, condition) source of a comprehension over rows of `child_layout`: the row
     itself when `exprs` are its columns in order, and an empty condition without `pred`."""
     cols = cols if cols is not None else column_refs(child_layout, var)
-    if exprs is not None and [e.value if e.kind == "col" else None for e in exprs] == list(child_layout):
+    if exprs is not None and [e.column if isinstance(e, Col) else None for e in exprs] == list(child_layout):
         exprs = None
     proj = var if exprs is None else "(" + "".join(cg.expr(e, cols) + ", " for e in exprs) + ")"
     cond = "" if pred is None else " if " + cg.pred(pred, cols)

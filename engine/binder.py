@@ -19,7 +19,26 @@ from engine.errors import (
     UnknownFunction,
     arithmetic_message,
 )
-from engine.expr import Expr, Subquery
+from engine.expr import (
+    And,
+    Arith,
+    Case,
+    Cast,
+    Cmp,
+    Col,
+    Const,
+    Expr,
+    Func,
+    InList,
+    IsNull,
+    Like,
+    Neg,
+    Not,
+    Or,
+    Param,
+    Subquery,
+    SubqueryExpr,
+)
 from engine.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
 from engine.nested import cast_type as nested_cast_type
 from engine.nested import typeof_name as nested_typeof
@@ -29,6 +48,9 @@ from grammar import ast as A
 
 # constant folding of decimals: room for Decimal256 values (Python's default keeps 28 digits)
 _FOLD_CONTEXT = decimal.Context(prec=90, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+
+# NOT (a op b) is a (inverse op) b
+_INVERSE_COMPARISON = {"=": "<>", "<>": "=", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
 
 
 class ExpressionBinder(ClauseBinder):
@@ -61,21 +83,21 @@ class ExpressionBinder(ClauseBinder):
         if kind == "int":
             t = T.int_literal_type(n.value)
             # beyond 76 digits Databend reads an integer literal as a Float64
-            return Expr("const", t, value=float(n.value) if t.is_float else n.value)
+            return Const(t, value=float(n.value) if t.is_float else n.value)
         if kind == "decimal":
             text = str(n.value)
-            return Expr("const", T.decimal_literal_type(text), value=decimal.Decimal(text))
+            return Const(T.decimal_literal_type(text), value=decimal.Decimal(text))
         if kind == "float":
             value, t = T.exponent_literal(float(n.value))
-            return Expr("const", t, value=value)
+            return Const(t, value=value)
         if kind == "string":
-            return Expr("const", T.STRING, value=n.value)
+            return Const(T.STRING, value=n.value)
         if kind == "bool":
-            return Expr("const", T.BOOLEAN, value=bool(n.value))
-        return Expr("const", T.NULL, value=None)
+            return Const(T.BOOLEAN, value=bool(n.value))
+        return Const(T.NULL, value=None)
 
     def _bind_StarColumn(self, n: StarColumn, scope: Scope, aliases):
-        e = Expr("col", n.type, value=n.cid)
+        e = Col(n.type, column=n.cid)
         if scope.group_hook is not None:
             return scope.group_hook[1](e, n)
         return e
@@ -83,7 +105,7 @@ class ExpressionBinder(ClauseBinder):
     def _bind_ColumnRef(self, n: A.ColumnRef, scope: Scope, aliases):
         found = self._try_lookup(n, scope.columns)
         if found is not None:
-            e = Expr("col", found[3], value=found[2])
+            e = Col(found[3], column=found[2])
             if scope.group_hook is not None:
                 return scope.group_hook[1](e, n)
             return e
@@ -103,13 +125,20 @@ class ExpressionBinder(ClauseBinder):
         raise UnknownColumn(f"column {'.'.join(n.parts)} doesn't exist", position=n.pos)
 
     def _param(self, scope: Scope, outer_expr: Expr) -> Expr:
-        key = (outer_expr.kind, outer_expr.value)
+        # the same outer column (or outer parameter) passes in once
+        match outer_expr:
+            case Col(column=column):
+                key = ("column", column)
+            case Param(index=outer_index):
+                key = ("param", outer_index)
+            case _:
+                key = ("expression", id(outer_expr))
         index = scope.param_keys.get(key)
         if index is None:
             index = len(scope.params)
             scope.params.append(outer_expr)
             scope.param_keys[key] = index
-        return Expr("param", outer_expr.type, value=index)
+        return Param(outer_expr.type, index=index)
 
     def _try_lookup(self, n: A.ColumnRef, columns):
         try:
@@ -146,16 +175,16 @@ class ExpressionBinder(ClauseBinder):
             t = operand.type
         if t.name == "Boolean":  # as Databend: minus has no Boolean overload
             raise SemanticError(f"no overload satisfies `minus({t.display()})`", position=n.pos)
-        if operand.kind == "const":
+        if isinstance(operand, Const):
             if operand.value is None:
                 return operand
             v = -operand.value
-            return Expr("const", T.value_type(v) if t.is_int else t, value=v)
+            return Const(T.value_type(v) if t.is_int else t, value=v)
         if t.is_int:
             rt = T.negation_type(t)
         else:
             rt = t.as_nullable(False)
-        return Expr("neg", rt.as_nullable(t.can_be_null), (operand,))
+        return Neg(rt.as_nullable(t.can_be_null), args=(operand,))
 
     def _bind_BinaryOp(self, n: A.BinaryOp, scope, aliases):
         op = n.op
@@ -166,7 +195,7 @@ class ExpressionBinder(ClauseBinder):
         right = self.bind(n.right, scope, aliases)
         if op in ("AND", "OR"):
             left, right = self._boolean(left), self._boolean(right)
-            return self._logic(op.lower(), [left, right])
+            return self._logic(And if op == "AND" else Or, [left, right])
         if op in ("=", "<>", "<", "<=", ">", ">="):
             return self._compare(op, left, right)
         if op == "||":
@@ -195,12 +224,12 @@ class ExpressionBinder(ClauseBinder):
         nullable = left.type.can_be_null or right.type.can_be_null
         rt = T.arithmetic_type(op, left.type, right.type)
         if rt.name == "Null":
-            return Expr("const", T.NULL, value=None)
-        e = Expr("arith", rt.as_nullable(nullable), (left, right), op)
-        if left.kind == "const" and right.kind == "const":
+            return Const(T.NULL, value=None)
+        e = Arith(rt.as_nullable(nullable), args=(left, right), op=op)
+        if isinstance(left, Const) and isinstance(right, Const):
 
             if left.value is None or right.value is None:
-                return Expr("const", T.NULL, value=None)
+                return Const(T.NULL, value=None)
             try:
                 v = evaluate_constant(e)
             except (ArithmeticError, decimal.InvalidOperation):
@@ -214,7 +243,7 @@ class ExpressionBinder(ClauseBinder):
                     raise BadArguments("arithmetic overflow", position=pos)
                 # as Databend types a folded decimal: by its digits (1.5 + 2.25 is Decimal(3, 2))
                 t = T.SqlType("Decimal", False, max(len(v.as_tuple().digits), rt.scale, 1), rt.scale)
-            return Expr("const", t, value=v)
+            return Const(t, value=v)
         return e
 
     def _compare(self, op, left, right):
@@ -222,10 +251,10 @@ class ExpressionBinder(ClauseBinder):
         left, right = self._comparable(left, right)
         nullable = left.type.can_be_null or right.type.can_be_null
         if left.type.name == "Null" or right.type.name == "Null":
-            return Expr("const", T.NULL, value=None)
-        e = Expr("cmp", T.BOOLEAN.as_nullable(nullable), (left, right), op)
-        if left.kind == "const" and right.kind == "const":
-            return Expr("const", T.BOOLEAN, value=evaluate_constant(e))
+            return Const(T.NULL, value=None)
+        e = Cmp(T.BOOLEAN.as_nullable(nullable), args=(left, right), op=op)
+        if isinstance(left, Const) and isinstance(right, Const):
+            return Const(T.BOOLEAN, value=evaluate_constant(e))
         return e
 
     def _comparable(self, left, right):
@@ -258,56 +287,56 @@ class ExpressionBinder(ClauseBinder):
             return self._cast(e, T.BOOLEAN.as_nullable(e.type.can_be_null), e.type.is_string)
         raise BadArguments(f"expected a Boolean, got {e.type.display()}")
 
-    def _logic(self, kind, args):
+    def _logic(self, cls: type[And | Or], args):
+        """AND (cls And) or OR (cls Or) of `args`: nested ones of the same class flattened,
+        constants folded."""
         flat = []
         for a in args:
-            if a.kind == kind:
+            if type(a) is cls:
                 flat.extend(a.args)
             else:
                 flat.append(a)
-        if all(a.kind == "const" for a in flat):
+        if all(type(a) is Const for a in flat):
             vals = [a.value for a in flat]
-            if kind == "and":
+            if cls is And:
                 v = False if False in vals else None if None in vals else True
             else:
                 v = True if True in vals else None if None in vals else False
-            return Expr("const", T.BOOLEAN if v is not None else T.NULL, value=v)
+            return Const(T.BOOLEAN if v is not None else T.NULL, value=v)
         nullable = any(a.type.can_be_null for a in flat)
-        return Expr(kind, T.BOOLEAN.as_nullable(nullable), tuple(flat))
+        return cls(T.BOOLEAN.as_nullable(nullable), args=tuple(flat))
 
     def _not(self, e: Expr) -> Expr:
-        kind = e.kind
-        if kind == "const":
-            return Expr("const", e.type, value=None if e.value is None else not e.value)
-        if kind == "not":
-            return e.args[0]
-        if kind == "cmp":
-            inverse = {"=": "<>", "<>": "=", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}[e.value]
-            return Expr("cmp", e.type, e.args, inverse)
-        if kind in ("and", "or"):
-            return Expr("or" if kind == "and" else "and", e.type, tuple(self._not(a) for a in e.args))
-        if kind in ("isnull", "inlist"):
-            return Expr(kind, e.type, e.args, not e.value)
-        if kind == "like":
-            return Expr(kind, e.type, e.args, (not e.value[0], e.value[1]))
-        if kind == "subquery" and e.value.mode in ("exists", "in"):
-            sq = e.value
-            return Expr(kind, e.type, e.args, Subquery(sq.mode, sq.plan, sq.params, not sq.negated, sq.correlated))
-        return Expr("not", e.type, (e,))
+        match e:
+            case Const(value=v):
+                return Const(e.type, value=None if v is None else not v)
+            case Not(args=(operand,)):
+                return operand
+            case Cmp(op=op):
+                return replace(e, op=_INVERSE_COMPARISON[op])
+            case And():
+                return Or(e.type, args=tuple(self._not(a) for a in e.args))
+            case Or():
+                return And(e.type, args=tuple(self._not(a) for a in e.args))
+            case IsNull(negated=negated) | InList(negated=negated) | Like(negated=negated):
+                return replace(e, negated=not negated)
+            case SubqueryExpr(subquery=sq) if sq.mode in ("exists", "in"):
+                return replace(e, subquery=replace(sq, negated=not sq.negated))
+        return Not(e.type, args=(e,))
 
     def _bind_IsNull(self, n: A.IsNull, scope, aliases):
         operand = self.bind(n.operand, scope, aliases)
-        if operand.kind == "const":
-            return Expr("const", T.BOOLEAN, value=(operand.value is None) != n.negated)
+        if isinstance(operand, Const):
+            return Const(T.BOOLEAN, value=(operand.value is None) != n.negated)
         if not operand.type.can_be_null:
-            return Expr("const", T.BOOLEAN, value=n.negated)
-        return Expr("isnull", T.BOOLEAN, (operand,), n.negated)
+            return Const(T.BOOLEAN, value=n.negated)
+        return IsNull(T.BOOLEAN, args=(operand,), negated=n.negated)
 
     def _bind_Between(self, n: A.Between, scope, aliases):
         operand = self.bind(n.operand, scope, aliases)
         low = self.bind(n.low, scope, aliases)
         high = self.bind(n.high, scope, aliases)
-        e = self._logic("and", [self._compare(">=", operand, low), self._compare("<=", operand, high)])
+        e = self._logic(And, [self._compare(">=", operand, low), self._compare("<=", operand, high)])
         return self._not(e) if n.negated else e
 
     def _bind_InList(self, n: A.InList, scope, aliases):
@@ -332,21 +361,21 @@ class ExpressionBinder(ClauseBinder):
                 coerced.append(item)
                 continue
             a, b = self._comparable(operand, item)
-            if a is not operand and a.kind != "const":
+            if a is not operand and not isinstance(a, Const):
                 # the operand needed conversion: compare item by item instead
                 return self._in_as_comparisons(operand, items, n.negated)
             if a is operand and b is item:
                 as_is.add(item.type)  # the conversion depends on the two types only
             coerced.append(b)
         nullable = operand.type.can_be_null or any(i.type.can_be_null for i in coerced)
-        e = Expr("inlist", T.BOOLEAN.as_nullable(nullable), (operand, *coerced), n.negated)
-        if operand.kind == "const" and all(i.kind == "const" for i in coerced):
+        e = InList(T.BOOLEAN.as_nullable(nullable), args=(operand, *coerced), negated=n.negated)
+        if isinstance(operand, Const) and all(isinstance(i, Const) for i in coerced):
             v = evaluate_constant(e)
-            return Expr("const", T.BOOLEAN if v is not None else T.NULL, value=v)
+            return Const(T.BOOLEAN if v is not None else T.NULL, value=v)
         return e
 
     def _in_as_comparisons(self, operand, items, negated):
-        e = self._logic("or", [self._compare("=", operand, i) for i in items])
+        e = self._logic(Or, [self._compare("=", operand, i) for i in items])
         return self._not(e) if negated else e
 
     def _bind_Like(self, n: A.Like, scope, aliases):
@@ -357,14 +386,14 @@ class ExpressionBinder(ClauseBinder):
         if not pattern.type.is_string and pattern.type.name != "Null":
             pattern = self._cast(pattern, T.STRING.as_nullable(pattern.type.can_be_null), False)
         nullable = operand.type.can_be_null or pattern.type.can_be_null
-        if pattern.kind == "const":
+        if isinstance(pattern, Const):
             if pattern.value is None:
-                return Expr("const", T.NULL, value=None)
+                return Const(T.NULL, value=None)
             text = str(pattern.value)
             check_like_pattern(text, self.ctx.limits.like_pattern_chars)
-            return Expr("like", T.BOOLEAN.as_nullable(nullable), (operand,), (n.negated, like_matcher(text)))
+            return Like(T.BOOLEAN.as_nullable(nullable), args=(operand,), negated=n.negated, matcher=like_matcher(text))
         dynamic = ("dynamic", like_dynamic(self.ctx.limits.like_pattern_chars))
-        return Expr("like", T.BOOLEAN.as_nullable(nullable), (operand, pattern), (n.negated, dynamic))
+        return Like(T.BOOLEAN.as_nullable(nullable), args=(operand, pattern), negated=n.negated, matcher=dynamic)
 
     def _bind_Case(self, n: A.Case, scope, aliases):
         args = []
@@ -376,12 +405,12 @@ class ExpressionBinder(ClauseBinder):
             r = self.bind(res, scope, aliases)
             args.extend([c, r])
             results.append(r)
-        else_ = self.bind(n.else_, scope, aliases) if n.else_ is not None else Expr("const", T.NULL, value=None)
+        else_ = self.bind(n.else_, scope, aliases) if n.else_ is not None else Const(T.NULL, value=None)
         results.append(else_)
         t = T.common_type([r.type for r in results])
         args = [a if i % 2 == 0 else self._to_type(a, t) for i, a in enumerate(args)]
         args.append(self._to_type(else_, t))
-        return Expr("case", t, tuple(args))
+        return Case(t, args=tuple(args))
 
     def _to_type(self, e: Expr, t: T.SqlType) -> Expr:
         if e.type.name == "Null" or e.type.as_nullable(False) == t.as_nullable(False):
@@ -396,20 +425,20 @@ class ExpressionBinder(ClauseBinder):
         # casts the session time zone decides (text/Date -> Timestamp, Timestamp -> Date/text)
         zoned = F.temporal_cast(e.type, t, self.ctx.timezone) if e.type.name != t.name else None
         zoned = zoned or F.variant_cast(e.type, t)
-        if e.kind == "const":
+        if isinstance(e, Const):
             if e.value is None:
-                return Expr("const", t if t.name != "Null" else T.NULL, value=None)
+                return Const(t if t.name != "Null" else T.NULL, value=None)
             try:
-                return Expr("const", t.as_nullable(False), value=(zoned or T.caster(t))(e.value))
+                return Const(t.as_nullable(False), value=(zoned or T.caster(t))(e.value))
             except EngineError:
                 if try_:
-                    return Expr("const", T.NULL, value=None)  # as Databend types a failed constant TRY_CAST
+                    return Const(T.NULL, value=None)  # as Databend types a failed constant TRY_CAST
                 raise
         if zoned is not None:  # TRY: not strict (the function answers NULL itself, so may_be_null says so)
             fn = F.ScalarFunction("try_cast", F.try_call_of(zoned), None, 1, 1, strict=False) if try_ else \
                 F.ScalarFunction("cast", zoned, None, 1, 1)
-            return Expr("func", t, (e,), fn)
-        return Expr("cast", t, (e,), (t, try_))
+            return Func(t, args=(e,), fn=fn)
+        return Cast(t, args=(e,), target=t, try_=try_)
 
     def _bind_Interval(self, n: A.Interval, scope, aliases):
         raise SemanticError("Unsupported interval expression yet.", position=n.pos)
@@ -425,7 +454,7 @@ class ExpressionBinder(ClauseBinder):
             raise EngineError(f"aggregate function {name} is not allowed here", code=SEMANTIC, position=n.pos)
         if name in F.CONTEXT_FUNCTIONS and not n.args:
             value, t = F.context_value(name, self.ctx)
-            return Expr("const", t, value=value)
+            return Const(t, value=value)
         unit_call = F.unit_call(name, n.args, n.pos)  # DATE_ADD(DAY, 1, d), EXTRACT(YEAR FROM d)...
         if unit_call is not None:
             return self._function(unit_call[0], [self.bind(a, scope, aliases) for a in unit_call[1]], n.pos)
@@ -443,7 +472,7 @@ class ExpressionBinder(ClauseBinder):
             if len(args) != 1:
                 raise BadArguments("typeof expects one argument", position=n.pos)
             t = args[0].type
-            return Expr("const", T.STRING, value=nested_typeof(t) if t.args else t.sql_name(with_null=True))
+            return Const(T.STRING, value=nested_typeof(t) if t.args else t.sql_name(with_null=True))
         if name in F.OPERATOR_FUNCTIONS and len(args) == 2:  # plus(a, b) is a + b
             return self._arith(F.OPERATOR_FUNCTIONS[name], args[0], args[1], n.pos)
         if name in F.NEGATION_FUNCTIONS and len(args) == 1:
@@ -452,8 +481,8 @@ class ExpressionBinder(ClauseBinder):
         if target is not None and not (len(args) == 2 and name == "to_string"):  # to_string(d, fmt)
             if len(args) != 1:
                 raise BadArguments(f"{name} expects one argument", position=n.pos)
-            if args[0].kind == "const" and args[0].value is None:
-                return Expr("const", T.NULL, value=None)  # to_int8(NULL) is NULL (CAST keeps its type)
+            if isinstance(args[0], Const) and args[0].value is None:
+                return Const(T.NULL, value=None)  # to_int8(NULL) is NULL (CAST keeps its type)
             return self._cast(args[0], *target)
         fn = F.function_override(name, [a.type for a in args]) or F.SCALARS.get(name) \
             or (F.JSON_OPERATORS.get(name) if n.operator else None)
@@ -472,11 +501,11 @@ class ExpressionBinder(ClauseBinder):
         types = [a.type for a in args]
         result = fn.result
         if fn.by_value:
-            values = [a.value if a.kind == "const" else None for a in args]
+            values = [a.value if isinstance(a, Const) else None for a in args]
             result = lambda ts: fn.result(ts, values)  # noqa: E731
         if fn.strict:
             if any(t.name == "Null" for t in types):
-                return Expr("const", T.NULL, value=None)
+                return Const(T.NULL, value=None)
             rt = result([t.as_nullable(False) for t in types]).as_nullable(any(t.can_be_null for t in types))
         else:
             rt = result(types)
@@ -491,18 +520,18 @@ class ExpressionBinder(ClauseBinder):
             args = [self._to_type(a, rt) for a in args]
         if fn.specialize is not None:
             fn = replace(fn, impl=fn.specialize([a.type for a in args]))
-        e = Expr("func", rt, tuple(args), fn)
-        if all(a.kind == "const" for a in args) and not fn.volatile:
+        e = Func(rt, args=tuple(args), fn=fn)
+        if all(isinstance(a, Const) for a in args) and not fn.volatile:
             v = evaluate_constant(e)
             if v is None:
-                return Expr("const", T.NULL, value=None)
+                return Const(T.NULL, value=None)
             t = rt.as_nullable(False)
             if t.name == "Decimal" and t.scale == 0 and fn.name in F.INTEGRAL_FOLDS:
                 v = int(v)  # Databend folds FLOOR(1.5), ROUND(1234.5, -2) into integer constants
                 t = T.int_literal_type(v)
             elif (t.is_int and type(v) is int) or (t.name == "Decimal" and isinstance(v, decimal.Decimal)):
                 t = T.value_type(v)  # folded answers are typed by value: length('abc') is a UInt8
-            return Expr("const", t, value=v)
+            return Const(t, value=v)
         return e
 
     def _subquery(self, query, scope: Scope, mode: str) -> Subquery:
@@ -514,20 +543,18 @@ class ExpressionBinder(ClauseBinder):
         sq, names = self._subquery(n.query, scope, "scalar")
         if len(sq.plan.layout) != 1:
             raise EngineError("scalar subquery must return one column", code=SEMANTIC, position=n.pos)
-        return Expr("subquery", sq.plan.types[0].as_nullable(True), (), sq)
+        return SubqueryExpr(sq.plan.types[0].as_nullable(True), subquery=sq)
 
     def _bind_Exists(self, n: A.Exists, scope, aliases):
         sq, _ = self._subquery(n.query, scope, "exists")
-        sq.negated = n.negated
-        return Expr("subquery", T.BOOLEAN, (), sq)
+        return SubqueryExpr(T.BOOLEAN, subquery=replace(sq, negated=n.negated))
 
     def _bind_InSubquery(self, n: A.InSubquery, scope, aliases):
         operand = self.bind(n.operand, scope, aliases)
         sq, _ = self._subquery(n.query, scope, "in")
         if len(sq.plan.layout) != 1:
             raise EngineError("IN subquery must return one column", code=SEMANTIC, position=n.pos)
-        sq.negated = n.negated
-        return Expr("subquery", T.BOOLEAN.as_nullable(True), (operand,), sq)
+        return SubqueryExpr(T.BOOLEAN.as_nullable(True), args=(operand,), subquery=replace(sq, negated=n.negated))
 
     def _bind_Star(self, n, scope, aliases):
         raise EngineError("'*' is not allowed here", code=SEMANTIC, position=n.pos)

@@ -3,15 +3,17 @@ IS [NOT] TRUE|FALSE and `x op ALL|ANY|SOME (subquery)` (a mixin of the expressio
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine import functions as F
 from engine import types as T
 from engine.errors import SEMANTIC, BadArguments, EngineError
-from engine.expr import Expr, Subquery
+from engine.expr import And, Col, Const, Expr, IsNull, Or, Subquery, SubqueryExpr
 from engine.functions.context import last_query_id
 from engine.plan import Project
 from grammar import ast as A
 
-FALSE = Expr("const", T.BOOLEAN, value=False)
+FALSE = Const(T.BOOLEAN, value=False)
 
 
 class ClauseBinder:
@@ -24,29 +26,29 @@ class ClauseBinder:
             return e
         out = self._function(F.SCALARS["coalesce"], [e, FALSE])
         # COALESCE answers Nullable as Databend types it; with a FALSE last this one never is NULL
-        return Expr(out.kind, out.type.as_nullable(False), out.args, out.value)
+        return replace(out, type=out.type.as_nullable(False))
 
     def bind_last_query_id(self, args, pos) -> Expr:
         """last_query_id(index): the id of an earlier statement of the session."""
-        if len(args) != 1 or args[0].kind != "const" or not isinstance(args[0].value, int):
+        if len(args) != 1 or not isinstance(args[0], Const) or not isinstance(args[0].value, int):
             raise BadArguments("last_query_id takes one constant integer index", position=pos)
-        return Expr("const", T.STRING, value=last_query_id(self.ctx, args[0].value))
+        return Const(T.STRING, value=last_query_id(self.ctx, args[0].value))
 
     def _bind_IsDistinctFrom(self, n: A.IsDistinctFrom, scope, aliases):
         left = self.bind(n.left, scope, aliases)
         right = self.bind(n.right, scope, aliases)
         equal = self._false_if_null(self._compare("=", left, right))
-        both_null = self._logic("and", [self._is_null(left), self._is_null(right)])
-        same = self._logic("or", [both_null, equal])
-        same = Expr(same.kind, T.BOOLEAN, same.args, same.value) if same.kind != "const" else same
+        both_null = self._logic(And, [self._is_null(left), self._is_null(right)])
+        same = self._logic(Or, [both_null, equal])
+        same = same if isinstance(same, Const) else replace(same, type=T.BOOLEAN)
         return same if n.negated else self._not(same)
 
     def _is_null(self, e: Expr) -> Expr:
-        if e.kind == "const":
-            return Expr("const", T.BOOLEAN, value=e.value is None)
+        if isinstance(e, Const):
+            return Const(T.BOOLEAN, value=e.value is None)
         if not e.type.can_be_null:
-            return Expr("const", T.BOOLEAN, value=False)
-        return Expr("isnull", T.BOOLEAN, (e,), False)
+            return Const(T.BOOLEAN, value=False)
+        return IsNull(T.BOOLEAN, args=(e,), negated=False)
 
     def _bind_IsTruth(self, n: A.IsTruth, scope, aliases):
         operand = self._boolean(self.bind(n.operand, scope, aliases))
@@ -60,11 +62,11 @@ class ClauseBinder:
         if len(sq.plan.layout) != 1:
             raise EngineError(f"Subquery must return only one column, but got {len(sq.plan.layout)} columns",
                               code=SEMANTIC, position=n.pos)
-        column = Expr("col", sq.plan.types[0], value=sq.plan.layout[0])
+        column = Col(sq.plan.types[0], column=sq.plan.layout[0])
         operand, column = self._comparable(operand, column)
         plan = sq.plan
-        if column.kind != "col":  # the subquery's values converted to the operand's type
+        if not isinstance(column, Col):  # the subquery's values converted to the operand's type
             plan = Project([self.cid()], [column.type], child=plan, exprs=[column])
         quantified = Subquery("quantified", plan, sq.params, correlated=sq.correlated,
                               quantifier=(n.op, "ALL" if n.quantifier == "ALL" else "ANY"))
-        return Expr("subquery", T.BOOLEAN.as_nullable(True), (operand,), quantified)
+        return SubqueryExpr(T.BOOLEAN.as_nullable(True), args=(operand,), subquery=quantified)

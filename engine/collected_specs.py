@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from engine import types as T
 from engine.errors import SEMANTIC, BadArguments, BadDataValueType, EngineError
+from engine.expr import Const
 from engine.functions.collected import COLLECTED
 from engine.plan import AggSpec
 from engine.scope import Scope
@@ -81,6 +82,6 @@ def _constant(planner, node, name):
         e = planner.bind(node, Scope([]))
     except EngineError:
         e = None
-    if e is None or e.kind != "const":
+    if e is None or not isinstance(e, Const):
         raise BadArguments(f"the parameters of {name} must be constants", position=getattr(node, "pos", None))
     return e.value

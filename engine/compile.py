@@ -1,6 +1,6 @@
 """Code generation: bound expressions -> Python source for whole-batch loops, compiled once per query.
 
-Safety: generated source is assembled only from fixed templates chosen by node kind. Every value
+Safety: generated source is assembled only from fixed templates chosen by expression class. Every value
 that comes from the query (literals, names, patterns, functions) is passed in as a closure
 variable named `_k<n>`; no user text is ever placed in the source.
 """
@@ -11,7 +11,26 @@ import decimal
 
 from engine import types as T
 from engine.bounded import concat_overflow
-from engine.expr import Expr, may_be_null
+from engine.expr import (
+    And,
+    Arith,
+    Case,
+    Cast,
+    Cmp,
+    Col,
+    Const,
+    Expr,
+    Func,
+    InList,
+    IsNull,
+    Like,
+    Neg,
+    Not,
+    Or,
+    Param,
+    SubqueryExpr,
+    may_be_null,
+)
 from engine.limits import Limits
 from engine.runtime import (
     DECIMAL_CONTEXT,
@@ -24,7 +43,8 @@ from engine.runtime import (
 )
 
 _CMP = {"=": "==", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-_SIMPLE_KINDS = ("col", "param", "const")
+# operands cheap enough to read twice (a NULL check, then the value)
+_SIMPLE = (Col, Param, Const)
 
 # Decimal + - * in the engine's wide context (engine.runtime.DECIMAL_CONTEXT), not Python's
 # 28-digit default
@@ -91,21 +111,24 @@ class Codegen:
     # ------------------------------------------------------------ values
 
     def expr(self, e: Expr, cols) -> str:
-        kind = e.kind
-        if kind == "col":
-            return cols[e.value]
-        if kind == "param":
-            return f"p[{int(e.value)}]"
-        if kind == "const":
-            v = e.value
-            if v is None:
-                return "None"
-            if v is True:
-                return "True"
-            if v is False:
-                return "False"
-            return self.bind(v)
-        return getattr(self, "_v_" + kind)(e, cols)
+        """Source of `e`'s value; `cols` maps column ids to the sources reading them."""
+        match e:  # the leaves: most nodes of a tree
+            case Col(column=column):
+                return cols[column]
+            case Const(value=v):
+                if v is None:
+                    return "None"
+                if v is True:
+                    return "True"
+                if v is False:
+                    return "False"
+                return self.bind(v)
+            case Param(index=index):
+                return f"p[{int(index)}]"
+        template = _TEMPLATES.get(type(e))
+        if template is None:
+            raise TypeError(f"the code generator has no template for {type(e).__name__}")
+        return template(self, e, cols)
 
     def _null_checks(self, operands, cols, test: str):
         """Sources of `operands` and, for the nullable ones, checks `<src> <test>` (test is
@@ -116,7 +139,7 @@ class Codegen:
         for o in operands:
             src = self.expr(o, cols)
             if self.nullable(o):
-                if o.kind in _SIMPLE_KINDS:
+                if isinstance(o, _SIMPLE):
                     checks.append(f"{src} {test}")
                 else:
                     t = self.temp()
@@ -133,8 +156,8 @@ class Codegen:
             return f"(None if {' or '.join(checks)} else {body})"
         return body
 
-    def _v_arith(self, e: Expr, cols) -> str:
-        op = e.value
+    def _v_arith(self, e: Arith, cols) -> str:
+        op = e.op
         a, b = e.args
         fa = a.type.name == "Decimal" and (b.type.is_float or e.type.is_float)
         fb = b.type.name == "Decimal" and (a.type.is_float or e.type.is_float)
@@ -152,7 +175,7 @@ class Codegen:
             if op in ("+", "-", "*", "/"):
                 return f"({x} {op} {y})"
             unsigned = a.type.name.startswith("U") and b.type.name.startswith("U")
-            if a.kind == "col" and a.value in self.nonneg and a.type.is_int and b.kind == "const" and b.type.is_int \
+            if isinstance(a, Col) and a.column in self.nonneg and a.type.is_int and isinstance(b, Const) and b.type.is_int \
                     and isinstance(b.value, int) and b.value > 0:
                 # no negative dividend in the data: truncated and floored division agree
                 unsigned = True
@@ -160,32 +183,32 @@ class Codegen:
                 return f"({x} // {y})" if unsigned else f"{self.bind(div_trunc)}({x}, {y})"
             if unsigned:
                 return f"({x} % {y})"
-            if a.type.is_int and b.kind == "const" and isinstance(b.value, int) and b.value > 0 \
-                    and a.kind in _SIMPLE_KINDS:
+            if a.type.is_int and isinstance(b, Const) and isinstance(b.value, int) and b.value > 0 \
+                    and isinstance(a, _SIMPLE):
                 # the sign of the dividend, as MySQL and Databend do
                 return f"({x} % {y} if {x} >= 0 else -(-{x} % {y}))"
             return f"{self.bind(mod_trunc)}({x}, {y})"
 
         return self._guarded(e.args, cols, tmpl)
 
-    def _v_neg(self, e: Expr, cols) -> str:
+    def _v_neg(self, e: Neg, cols) -> str:
         return self._guarded(e.args, cols, lambda x: f"(-{x})")
 
-    def _v_cmp(self, e: Expr, cols) -> str:
-        op = _CMP[e.value]
+    def _v_cmp(self, e: Cmp, cols) -> str:
+        op = _CMP[e.op]
         return self._guarded(e.args, cols, lambda x, y: f"({x} {op} {y})")
 
-    def _v_and(self, e: Expr, cols) -> str:
+    def _v_and(self, e: And, cols) -> str:
         if not self.nullable(e):
             return "(" + " and ".join(self.expr(a, cols) for a in e.args) + ")"
         return self._logic3(e, cols, False)
 
-    def _v_or(self, e: Expr, cols) -> str:
+    def _v_or(self, e: Or, cols) -> str:
         if not self.nullable(e):
             return "(" + " or ".join(self.expr(a, cols) for a in e.args) + ")"
         return self._logic3(e, cols, True)
 
-    def _logic3(self, e: Expr, cols, decisive: bool) -> str:
+    def _logic3(self, e: And | Or, cols, decisive: bool) -> str:
         """Three-valued AND (decisive False) / OR (decisive True), evaluated left to right and
         stopping at the first decisive operand, so `x <> 0 AND 10 DIV x > 1` never divides by 0.
 
@@ -205,18 +228,18 @@ class Codegen:
         undecided = f"(None if {' or '.join(t + ' is None' for t in temps)} else {not decisive})"
         return f"({word} if {' or '.join(tests)} else {undecided})"
 
-    def _v_not(self, e: Expr, cols) -> str:
+    def _v_not(self, e: Not, cols) -> str:
         return self._guarded(e.args, cols, lambda x: f"(not {x})")
 
-    def _v_isnull(self, e: Expr, cols) -> str:
+    def _v_isnull(self, e: IsNull, cols) -> str:
         src = self.expr(e.args[0], cols)
-        return f"({src} is not None)" if e.value else f"({src} is None)"
+        return f"({src} is not None)" if e.negated else f"({src} is None)"
 
-    def _v_inlist(self, e: Expr, cols) -> str:
+    def _v_inlist(self, e: InList, cols) -> str:
         operand, *items = e.args
-        neg = e.value
+        neg = e.negated
         src = self.expr(operand, cols)
-        if all(i.kind == "const" for i in items):
+        if all(isinstance(i, Const) for i in items):
             values = frozenset(i.value for i in items if i.value is not None)
             has_null = any(i.value is None for i in items)
             if not has_null and not self.nullable(operand):
@@ -229,8 +252,9 @@ class Codegen:
             return f"(None if ({t} := {inner}) is None else not {t})"
         return inner
 
-    def _v_like(self, e: Expr, cols) -> str:
-        neg, (kind, arg) = e.value
+    def _v_like(self, e: Like, cols) -> str:
+        neg = e.negated
+        kind, arg = e.matcher
         k = self.bind(arg)
         if kind == "dynamic":  # arg(s, pattern) for a pattern taken from a column
             test = self._guarded(e.args, cols, lambda s, p: f"{k}({s}, {p})")
@@ -250,15 +274,15 @@ class Codegen:
             return f"(not {test})"
         return test
 
-    def _v_case(self, e: Expr, cols) -> str:
+    def _v_case(self, e: Case, cols) -> str:
         args = e.args
         parts = []
         for i in range(0, len(args) - 1, 2):
             parts.append(f"{self.expr(args[i + 1], cols)} if {self.pred(args[i], cols)} else ")
         return "(" + "".join(parts) + self.expr(args[-1], cols) + ")"
 
-    def _v_cast(self, e: Expr, cols) -> str:
-        target, try_ = e.value
+    def _v_cast(self, e: Cast, cols) -> str:
+        target, try_ = e.target, e.try_
         operand = e.args[0]
         fn = T.caster(target)
         if target.name == "Float64" and (operand.type.is_int or operand.type.is_float
@@ -270,8 +294,8 @@ class Codegen:
         f = self.bind(fn)
         return self._guarded(e.args, cols, lambda x: f"{f}({x})")
 
-    def _v_func(self, e: Expr, cols) -> str:
-        fn = e.value
+    def _v_func(self, e: Func, cols) -> str:
+        fn = e.fn
         lazy = _LAZY_FUNCTIONS.get(fn.name)
         if lazy is not None:
             return lazy(self, e, cols)
@@ -280,7 +304,7 @@ class Codegen:
             return self._guarded(e.args, cols, lambda *xs: f"{f}({', '.join(xs)})")
         return f"{f}({', '.join(self.expr(a, cols) for a in e.args)})"
 
-    def _coalesce(self, e: Expr, cols) -> str:
+    def _coalesce(self, e: Func, cols) -> str:
         """COALESCE / IFNULL as a conditional chain: an argument runs only when all before it
         are NULL, so `COALESCE(x, 1 DIV 0)` fails only for rows where x is NULL."""
         tail = "None"
@@ -288,35 +312,35 @@ class Codegen:
             src = self.expr(arg, cols)
             if not self.nullable(arg):
                 tail = src
-            elif arg.kind in _SIMPLE_KINDS:
+            elif isinstance(arg, _SIMPLE):
                 tail = f"({src} if {src} is not None else {tail})"
             else:
                 t = self.temp()
                 tail = f"({t} if ({t} := {src}) is not None else {tail})"
         return tail
 
-    def _if(self, e: Expr, cols) -> str:
+    def _if(self, e: Func, cols) -> str:
         """IF(c, a, b): only the chosen branch runs."""
         cond, then, otherwise = e.args
         return f"({self.expr(then, cols)} if {self.pred(cond, cols)} else {self.expr(otherwise, cols)})"
 
-    def _nullif(self, e: Expr, cols) -> str:
+    def _nullif(self, e: Func, cols) -> str:
         """NULLIF(a, b): b runs only when a is not NULL (otherwise the answer is NULL anyway)."""
         a, b = e.args
         ta, tb = self.temp(), self.temp()
         return (f"(None if ({ta} := {self.expr(a, cols)}) is None else "
                 f"({ta} if ({tb} := {self.expr(b, cols)}) is None or {ta} != {tb} else None))")
 
-    def _concat(self, e: Expr, cols) -> str:
+    def _concat(self, e: Func, cols) -> str:
         """CONCAT / `||` of strings as plain `+` (NULL-guarded) after checking the summed lengths
         against string_result_chars; other types go through the (checked) function."""
         if all(a.type.is_string for a in e.args):
-            fn = e.value
+            fn = e.fn
             max_chars = fn.limits.string_result_chars if fn.limits else Limits().string_result_chars
             # constant operands' lengths are known now: only the others are measured per row
-            fixed = sum(len(a.value) for a in e.args if a.kind == "const" and isinstance(a.value, str))
+            fixed = sum(len(a.value) for a in e.args if isinstance(a, Const) and isinstance(a.value, str))
             k_room, k_refuse = self.bind(max_chars - fixed), self.bind(concat_overflow(max_chars))
-            measured = [not (a.kind == "const" and isinstance(a.value, str)) for a in e.args]
+            measured = [not (isinstance(a, Const) and isinstance(a.value, str)) for a in e.args]
 
             def checked(*xs):
                 parts, sizes = [], []
@@ -334,11 +358,11 @@ class Codegen:
                         f"else {k_refuse}({', '.join(parts)}))")
 
             return self._guarded(e.args, cols, checked)
-        f = self.bind(e.value.impl)
+        f = self.bind(e.fn.impl)
         return self._guarded(e.args, cols, lambda *xs: f"{f}({', '.join(xs)})")
 
-    def _v_subquery(self, e: Expr, cols) -> str:
-        sq = e.value
+    def _v_subquery(self, e: SubqueryExpr, cols) -> str:
+        sq = e.subquery
         evaluate = self.subquery_runner(sq)
         if sq.correlated:
             self.correlated.append(sq)
@@ -354,25 +378,42 @@ class Codegen:
 
     def pred(self, e: Expr, cols) -> str:
         """Source that is truthy exactly when `e` is TRUE (NULL and FALSE both reject)."""
-        kind = e.kind
-        if kind == "and":
-            return "(" + " and ".join(self.pred(a, cols) for a in e.args) + ")"
-        if kind == "or":
-            return "(" + " or ".join(self.pred(a, cols) for a in e.args) + ")"
-        if kind == "cmp" and self.nullable(e):
-            a, b = e.args
-            op = _CMP[e.value]
-            if op == "==" and not (self.nullable(a) and self.nullable(b)):
-                return f"({self.expr(a, cols)} == {self.expr(b, cols)})"
-            (sa, sb), checks = self._null_checks((a, b), cols, "is not None")
-            return "(" + " and ".join(checks + [f"{sa} {op} {sb}"]) + ")"
-        if kind == "const":
-            return "True" if e.value is True else "False"
+        match e:
+            case And():
+                return "(" + " and ".join(self.pred(a, cols) for a in e.args) + ")"
+            case Or():
+                return "(" + " or ".join(self.pred(a, cols) for a in e.args) + ")"
+            case Cmp(args=(a, b)) if self.nullable(e):
+                op = _CMP[e.op]
+                if op == "==" and not (self.nullable(a) and self.nullable(b)):
+                    return f"({self.expr(a, cols)} == {self.expr(b, cols)})"
+                (sa, sb), checks = self._null_checks((a, b), cols, "is not None")
+                return "(" + " and ".join(checks + [f"{sa} {op} {sb}"]) + ")"
+            case Const(value=value):
+                return "True" if value is True else "False"
         src = self.expr(e, cols)
         if self.nullable(e):
             return f"({src} is True)"
         return src
 
+
+# expression class -> the method rendering it (by exact class: compiling a class missing here,
+# a subclass included, raises)
+_TEMPLATES = {
+    Arith: Codegen._v_arith,
+    Neg: Codegen._v_neg,
+    Cmp: Codegen._v_cmp,
+    And: Codegen._v_and,
+    Or: Codegen._v_or,
+    Not: Codegen._v_not,
+    IsNull: Codegen._v_isnull,
+    InList: Codegen._v_inlist,
+    Like: Codegen._v_like,
+    Case: Codegen._v_case,
+    Cast: Codegen._v_cast,
+    Func: Codegen._v_func,
+    SubqueryExpr: Codegen._v_subquery,
+}
 
 _LAZY_FUNCTIONS = {"coalesce": Codegen._coalesce, "ifnull": Codegen._coalesce, "if": Codegen._if,
                    "nullif": Codegen._nullif, "concat": Codegen._concat}

@@ -12,7 +12,7 @@ from engine.compile import Codegen
 from engine.conversion import value_converter
 from engine.errors import SEMANTIC, BadArguments, EngineError
 from engine.executor import BATCH, Runtime
-from engine.expr import Expr, may_be_null
+from engine.expr import Expr, SubqueryExpr, may_be_null
 from engine.memory import LIST_SLOT_BYTES, batch_bytes
 from engine.planner import Planner
 from engine.result import Column, Progress, Result
@@ -161,7 +161,7 @@ def _update_steps(target: _Target, every, hits, may_write_null, may_write_negati
 
 
 def _has_subquery(e: Expr) -> bool:
-    return e.kind == "subquery" or any(_has_subquery(a) for a in e.args)
+    return isinstance(e, SubqueryExpr) or any(_has_subquery(a) for a in e.args)
 
 
 # ---------------------------------------------------------------- DELETE

@@ -15,14 +15,20 @@ from engine import plan as P
 from engine.aggregate import build_aggregate
 from engine.batch_source import column_refs, map_source, resliced, row_vars
 from engine.compile import Codegen
+from engine.expr import Col
 from engine.join import build_join
-from engine.lateral_join import build_lateral_join
+from engine.lateral_join import LateralJoin, build_lateral_join
 from engine.memory import HASH_ENTRY_BYTES, batch_bytes, charge_growth
-from engine.recursive import build_recursive_union, build_work_table_scan
+from engine.recursive import (
+    RecursiveUnion,
+    WorkTableScan,
+    build_recursive_union,
+    build_work_table_scan,
+)
 from engine.semi_join import build_semi_join
 from engine.sort import build_sort, limit_batches
 from engine.subquery import correlated_rows, prefetching, subquery_runner
-from engine.unnest import build_unnest_rows
+from engine.unnest import UnnestRows, build_unnest_rows
 from engine.window import build_window
 
 BATCH = 2048
@@ -54,11 +60,10 @@ class Runtime:
 
 def build(plan: P.Plan, rt: Runtime):
     """plan -> run(p) returning an iterator of batches; p is the tuple of outer values."""
-    kind = type(plan).__name__
-    if kind in ("Filter", "Project"):
-        run = _build_map(plan, rt)
-    else:
-        run = _BUILDERS[kind](plan, rt)
+    builder = _BUILDERS.get(type(plan))
+    if builder is None:
+        raise TypeError(f"the executor has no operator for the plan node {type(plan).__name__}")
+    run = builder(plan, rt)
     if rt.profile is not None:  # EXPLAIN ANALYZE: count rows and time per operator
         run = rt.profile.wrap(plan, run)
     return run
@@ -93,7 +98,7 @@ def _build_map(plan, rt, as_set=False):
     cg = _codegen(rt)
     cols = None
     if isinstance(child, P.Scan) and exprs is not None \
-            and [e.value if e.kind == "col" else None for e in exprs] != list(child.layout):
+            and [e.column if isinstance(e, Col) else None for e in exprs] != list(child.layout):
         cols = row_vars(child)  # not for an identity projection: that one passes `r` on
     unpacked = cols is not None
     if not unpacked:
@@ -251,8 +256,8 @@ def _project_before_sort(plan, sort: P.Sort, exprs):
     Every row is projected either way, so the same values (and errors) come out."""
     position = {}
     for i, e in enumerate(exprs):
-        if e.kind == "col":
-            position.setdefault(e.value, i)
+        if isinstance(e, Col):
+            position.setdefault(e.column, i)
     keys = []
     for pos, desc, nulls_first in sort.keys:
         i = position.get(sort.child.layout[pos])
@@ -337,11 +342,11 @@ def _distinct_values(child, rt):
     without rows; whether those are bare values of one column rather than row tuples)."""
     if isinstance(child, (P.Project, P.Filter)):
         source, pred, exprs = _map_parts(child)
-        if pred is None and exprs and all(e.kind == "col" for e in exprs) \
+        if pred is None and exprs and all(isinstance(e, Col) for e in exprs) \
                 and not (isinstance(source, P.Join) and source.kind in ("INNER", "CROSS")):
             # plain columns: an itemgetter over the row (one C call per row, no generated loop)
             pos = {cid: i for i, cid in enumerate(source.layout)}
-            getter = itemgetter(*[pos[e.value] for e in exprs])
+            getter = itemgetter(*[pos[e.column] for e in exprs])
             source_run = _build_one_pass(source, rt)
 
             def run_columns(p):
@@ -404,23 +409,27 @@ def _build_setop(plan: P.SetOp, rt):
     return run
 
 
+# plan node class -> its operator's builder(plan, rt) (exact classes: a subclass of a plan node
+# is a different node and needs its own entry)
 _BUILDERS = {
-    "Scan": _build_scan,
-    "Numbers": _build_numbers,
-    "OneRow": _build_one,
-    "Materialized": _build_materialized,
-    "Streamed": _build_streamed,
-    "Join": _build_join,
-    "Aggregate": build_aggregate,
-    "Sort": _build_sort,
-    "Limit": _build_limit,
-    "Distinct": _build_distinct,
-    "SetOp": _build_setop,
-    "RecursiveUnion": build_recursive_union,
-    "WorkTableScan": build_work_table_scan,
-    "LateralJoin": build_lateral_join,
-    "UnnestRows": build_unnest_rows,
-    "Window": build_window,
+    P.Scan: _build_scan,
+    P.Numbers: _build_numbers,
+    P.OneRow: _build_one,
+    P.Materialized: _build_materialized,
+    P.Streamed: _build_streamed,
+    P.Filter: _build_map,
+    P.Project: _build_map,
+    P.Join: _build_join,
+    P.Aggregate: build_aggregate,
+    P.Sort: _build_sort,
+    P.Limit: _build_limit,
+    P.Distinct: _build_distinct,
+    P.SetOp: _build_setop,
+    RecursiveUnion: build_recursive_union,
+    WorkTableScan: build_work_table_scan,
+    LateralJoin: build_lateral_join,
+    UnnestRows: build_unnest_rows,
+    P.Window: build_window,
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine import types as T
 from engine.errors import SEMANTIC, BadArguments, EngineError
-from engine.expr import Expr
+from engine.expr import Const
 from engine.plan import Aggregate, SetOp
 from engine.scope import has_aggregate
 from engine.window_calls import window_calls
@@ -101,9 +101,9 @@ def grouping_sets_plan(layout, types, child, keys, grouping_keys, aggs, sets):
     (lists the planner may still extend)."""
     plan = None
     for grouped in sets:
-        set_keys = [k if i in grouped else Expr("const", k.type.as_nullable(True), value=None)
+        set_keys = [k if i in grouped else Const(k.type.as_nullable(True), value=None)
                     for i, k in enumerate(keys)]
-        set_keys += [Expr("const", T.UINT32, value=grouping_value(positions, grouped))
+        set_keys += [Const(T.UINT32, value=grouping_value(positions, grouped))
                      for positions in grouping_keys]
         node = Aggregate(layout, types, child=child, keys=set_keys, aggs=aggs, grouping_set=True)
         plan = node if plan is None else SetOp(layout, types, op="UNION", all=True, left=plan, right=node)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine import types as T
 from engine.errors import BadArguments
 from engine.executor import Runtime
-from engine.expr import Expr
+from engine.expr import Col
 from engine.memory import batch_bytes
 from engine.planner import Planner
 from engine.result import Column, Progress, Result
@@ -38,7 +38,7 @@ def run_insert_multi(ctx, stmt: A.InsertMulti, insert_plan, column_plan) -> Resu
         if into.values is not None:
             exprs = [planner.bind(v, scope) for v in into.values]
         else:
-            exprs = [Expr("col", t, value=c) for c, t in zip(plan.layout, plan.types, strict=False)]
+            exprs = [Col(t, column=c) for c, t in zip(plan.layout, plan.types, strict=False)]
         if len(exprs) != len(positions):
             raise BadArguments("The number of columns in the target and the source must be the same",
                                position=into.pos)

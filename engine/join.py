@@ -12,7 +12,7 @@ from __future__ import annotations
 from itertools import islice
 
 from engine.batch_source import column_refs, map_source
-from engine.expr import Expr
+from engine.expr import And
 from engine.memory import HASH_ENTRY_BYTES, batch_bytes
 from engine.subquery import correlated_rows, prefetching
 
@@ -32,7 +32,7 @@ def build_join(plan, rt, pred=None, exprs=None):
     nl, nr = len(plan.left.layout), len(plan.right.layout)
     residual = plan.residual
     if inner and residual is not None:
-        pred = residual if pred is None else Expr("and", pred.type, (residual, pred))
+        pred = residual if pred is None else And(pred.type, args=(residual, pred))
         residual = None
     key_of = None
     if plan.left_keys:

@@ -14,7 +14,7 @@ from engine import nested as N
 from engine import types as T
 from engine.compile import Codegen
 from engine.errors import BadArguments, SemanticError
-from engine.expr import Expr
+from engine.expr import Const, Expr, Func
 from engine.functions.arrays import LAMBDA_FUNCTIONS
 from engine.functions.registry import ScalarFunction
 from engine.scope import Scope
@@ -70,8 +70,8 @@ def bind_lambda_call(binder, n: A.FunctionCall, scope, aliases) -> Expr:
     if len(params) != expected:
         raise SemanticError(f"incorrect number of parameters in lambda function, {name} expects {expected} "
                             f"parameter{'s' if expected > 1 else ''}, but got {len(params)}", position=n.pos)
-    if array.type.name == "Null" or (array.kind == "const" and array.value is None):
-        return Expr("const", T.NULL, value=None)
+    if array.type.name == "Null" or (isinstance(array, Const) and array.value is None):
+        return Const(T.NULL, value=None)
     if array.type.name != "Array":
         raise BadArguments(f"{name} expects an array, got {array.type.display()}", position=n.pos)
     element = N.element_of(array.type)
@@ -95,7 +95,7 @@ def bind_lambda_call(binder, n: A.FunctionCall, scope, aliases) -> Expr:
         impl = _transformer(fn)
     # not strict: the array may be NULL (answered NULL), the outer values too (the body decides)
     function = ScalarFunction(name, impl, None, 1 + len(outer), 1 + len(outer), strict=False)
-    return Expr("func", result, (array, *outer), function)
+    return Func(result, args=(array, *outer), fn=function)
 
 
 def _compile(binder, params, types, body_node, outer_scope):

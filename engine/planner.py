@@ -14,7 +14,7 @@ from engine.errors import (
     EngineError,
     UnknownFunction,
 )
-from engine.expr import Expr, column_ids, may_be_null
+from engine.expr import Col, Const, Expr, SubqueryExpr, column_ids, may_be_null
 from engine.names import column_name
 from engine.plan import (
     Distinct,
@@ -114,7 +114,7 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
             return plan
         exprs = []
         for cid, have, want in zip(plan.layout, plan.types, types, strict=False):
-            e = Expr("col", have, value=cid)
+            e = Col(have, column=cid)
             exprs.append(e if have.as_nullable(False) == want.as_nullable(False) or want.name == "Null"
                          else self._cast(e, want.as_nullable(have.can_be_null), False))
         return Project([self.cid() for _ in types], [e.type for e in exprs], child=plan, exprs=exprs)
@@ -127,10 +127,10 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
                                   position=e.pos)
             return (e.value - 1, item.desc, item.nulls_first)
         bound = self.bind(e, Scope(cols))
-        if bound.kind != "col":
+        if not isinstance(bound, Col):
             raise EngineError("ORDER BY of a set operation must name an output column", code=SEMANTIC,
                               position=e.pos)
-        return (plan.layout.index(bound.value), item.desc, item.nulls_first)
+        return (plan.layout.index(bound.column), item.desc, item.nulls_first)
 
     def _limit(self, plan: Plan, limit, offset) -> Plan:
         if limit is None and offset is None:
@@ -141,7 +141,7 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
 
     def _const_int(self, node, what: str) -> int:
         e = self.bind(node, Scope([]))
-        if e.kind != "const" or not isinstance(e.value, int) or isinstance(e.value, bool) or e.value < 0:
+        if not isinstance(e, Const) or not isinstance(e.value, int) or isinstance(e.value, bool) or e.value < 0:
             raise BadArguments(f"{what} takes a non-negative integer constant",
                                position=getattr(node, "pos", None))
         return e.value
@@ -204,7 +204,7 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
             if pos is None:
                 e = bind_out(item.expr)
                 for i, se in enumerate(select_exprs):
-                    if se.kind == "col" and e.kind == "col" and se.value == e.value:
+                    if isinstance(se, Col) and isinstance(e, Col) and se.column == e.column:
                         pos = i
                         break
                 else:
@@ -216,11 +216,11 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
                     extra.append(e)
             sort_keys.append((pos, item.desc, item.nulls_first))
         all_exprs = select_exprs + extra
-        if sort_keys and not q.distinct and all(all_exprs[k[0]].kind == "col" for k in sort_keys) \
+        if sort_keys and not q.distinct and all(isinstance(all_exprs[k[0]], Col) for k in sort_keys) \
                 and not any(has_unnest(e) for e in select_exprs):
             # sort the input rows and project afterwards: a top-k then projects only k rows
             child_pos = {cid: i for i, cid in enumerate(plan.layout)}
-            keys = [(child_pos[all_exprs[pos].value], desc, nf) for pos, desc, nf in sort_keys]
+            keys = [(child_pos[all_exprs[pos].column], desc, nf) for pos, desc, nf in sort_keys]
             plan = Sort(plan.layout, plan.types, child=plan, keys=keys)
             plan = self._limit(plan, q.limit, q.offset)
             return self._project(plan, select_exprs), names
@@ -232,7 +232,7 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
         plan = self._limit(plan, q.limit, q.offset)
         if extra:
             n = len(select_exprs)
-            keep = [Expr("col", t, value=c) for c, t in zip(plan.layout[:n], plan.types[:n], strict=False)]
+            keep = [Col(t, column=c) for c, t in zip(plan.layout[:n], plan.types[:n], strict=False)]
             plan = Project([self.cid() for _ in keep], [e.type for e in keep], child=plan, exprs=keep)
         return plan, names
 
@@ -311,8 +311,8 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
                         lc = self._lookup(A.ColumnRef((name,), pos=node.pos), left_cols)
                         rc = self._lookup(A.ColumnRef((name,), pos=node.pos), right_cols)
                         self.star_hidden.add(rc[2])
-                        pool.append(self._compare("=", Expr("col", lc[3], value=lc[2]),
-                                                  Expr("col", rc[3], value=rc[2])))
+                        pool.append(self._compare("=", Col(lc[3], column=lc[2]),
+                                                  Col(rc[3], column=rc[2])))
             return
         if isinstance(node, A.Join) and " " in node.kind:  # LEFT|RIGHT SEMI|ANTI
             rels.append(self.semi_join_relation(node, parent, ctes))
@@ -428,7 +428,7 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
             lc = self._lookup(A.ColumnRef((name,), pos=node.pos), left.columns)
             rc = self._lookup(A.ColumnRef((name,), pos=node.pos), right.columns)
             self.star_hidden.add(rc[2])  # after a RIGHT swap, rc is the written left side
-            conds.append(self._compare("=", Expr("col", lc[3], value=lc[2]), Expr("col", rc[3], value=rc[2])))
+            conds.append(self._compare("=", Col(lc[3], column=lc[2]), Col(rc[3], column=rc[2])))
         lset, rset = set(left.plan.layout), set(right.plan.layout)
         lkeys, rkeys, residual = [], [], []
         for c in conds:
@@ -436,7 +436,7 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
             if pair:
                 lkeys.append(pair[0])
                 rkeys.append(pair[1])
-            elif kind == "LEFT" and column_ids(c, set()) <= rset and c.kind != "subquery":
+            elif kind == "LEFT" and column_ids(c, set()) <= rset and not isinstance(c, SubqueryExpr):
                 right = Rel(Filter(right.plan.layout, right.plan.types, child=right.plan, predicate=c),
                             right.columns)
             else:

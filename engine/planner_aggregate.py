@@ -3,6 +3,8 @@ the select list, HAVING and ORDER BY over groups, and the grouped-column rule.""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine import functions as F
 from engine import types as T
 from engine.collected_specs import collected_spec, unfiltered
@@ -11,7 +13,7 @@ from engine.errors import (
     BadArguments,
     EngineError,
 )
-from engine.expr import Expr
+from engine.expr import Col, Expr
 from engine.functions.collected import COLLECTED
 from engine.grouping_sets import (
     dedupe_keys,
@@ -57,15 +59,15 @@ class AggregatePlanner:
         group_asts, sets = dedupe_keys(group_asts, sets)
         keys = [self.bind(g, scope) for g in group_asts]
         if sets is not None:  # Databend: every key of grouping sets is nullable
-            keys = [Expr(k.kind, k.type.as_nullable(True), k.args, k.value) for k in keys]
+            keys = [replace(k, type=k.type.as_nullable(True)) for k in keys]
         key_cids = [self.cid() for _ in keys]
         grouping_keys, grouping_cols = [], {}  # GROUPING(...) calls: constant keys of each set
         if sets is not None:
             for call in grouping_calls([*select_asts, q.having, q.qualify, *(o.expr for o in q.order_by)]):
                 grouping_keys.append(grouping_positions(call, group_asts))
-                grouping_cols[call] = Expr("col", T.UINT32, value=self.cid())
+                grouping_cols[call] = Col(T.UINT32, column=self.cid())
         key_by_ast = {g: (c, k.type) for g, c, k in zip(group_asts, key_cids, keys, strict=False)}
-        key_by_col = {k.value: (c, k.type) for c, k in zip(key_cids, keys, strict=False) if k.kind == "col"}
+        key_by_col = {k.column: (c, k.type) for c, k in zip(key_cids, keys, strict=False) if isinstance(k, Col)}
         aggs: list[AggSpec] = []
         agg_cids: list[int] = []
         agg_index: dict = {}
@@ -76,7 +78,7 @@ class AggregatePlanner:
             """Called for each AST node while binding in the aggregated context."""
             if node in key_by_ast:
                 c, t = key_by_ast[node]
-                return Expr("col", t, value=c)
+                return Col(t, column=c)
             if node in grouping_cols:
                 return grouping_cols[node]
             if isinstance(node, A.FunctionCall) and node.name in F.AGGREGATES:
@@ -87,23 +89,23 @@ class AggregatePlanner:
                     agg_cids.append(planner.cid())
                     agg_index[key] = len(aggs) - 1
                 i = agg_index[key]
-                return Expr("col", aggs[i].type, value=agg_cids[i])
+                return Col(aggs[i].type, column=agg_cids[i])
             return None
 
-        def column_hook(e: Expr, node):
+        def column_hook(e: Col, node):
             """A raw input column seen outside aggregates: a group key, or any() of the group. The
             latter is an error (`check_grouped`) unless constant folding leaves it unreachable."""
-            if e.value in key_by_col:
-                c, t = key_by_col[e.value]
-                return Expr("col", t, value=c)
-            key = ("any", e.value)
+            if e.column in key_by_col:
+                c, t = key_by_col[e.column]
+                return Col(t, column=c)
+            key = ("any", e.column)
             if key not in agg_index:
                 aggs.append(AggSpec("any", e, False, e.type.as_nullable(True)))
                 agg_cids.append(planner.cid())
                 agg_index[key] = len(aggs) - 1
                 ungrouped[agg_cids[-1]] = node
             i = agg_index[key]
-            return Expr("col", aggs[i].type, value=agg_cids[i])
+            return Col(aggs[i].type, column=agg_cids[i])
 
         agg_scope = Scope(scope.columns, scope.parent, scope.params, scope.param_keys, (hook, column_hook),
                           scope.ctes)
@@ -124,7 +126,7 @@ class AggregatePlanner:
                     bind_out(o.expr)
                 except EngineError:
                     pass
-        layout = key_cids + [e.value for e in grouping_cols.values()] + agg_cids
+        layout = key_cids + [e.column for e in grouping_cols.values()] + agg_cids
         types = [k.type for k in keys] + [T.UINT32 for _ in grouping_cols] + [a.type for a in aggs]
         if sets is not None:
             node = grouping_sets_plan(layout, types, plan, keys, grouping_keys, aggs, sets)

@@ -15,7 +15,7 @@ from engine.errors import (
     EngineError,
     UnknownFunction,
 )
-from engine.expr import Expr, column_ids
+from engine.expr import Cmp, Col, Const, Expr, column_ids
 from engine.functions.json_sets import array_elements, each_field
 from engine.lateral_join import LateralJoin
 from engine.plan import Join, Materialized, Numbers, Plan, Project, Sort
@@ -42,7 +42,7 @@ class ClausePlanner:
             bound = []
             for item in row:
                 e = self.bind(item, Scope([]))
-                if e.kind != "const":
+                if not isinstance(e, Const):
                     raise BadArguments("VALUES takes constant expressions", position=getattr(item, "pos", None))
                 bound.append(e)
             consts.append(bound)
@@ -116,7 +116,7 @@ class ClausePlanner:
                               code=NUMBER_ARGUMENTS_NOT_MATCH, position=node.pos)
         args = [self.bind(a, Scope([])) for a in node.args]
         for a, written in zip(args, node.args, strict=False):
-            if a.kind != "const" or a.value is None:
+            if not isinstance(a, Const) or a.value is None:
                 raise BadArguments(f"{name} takes constant arguments", position=getattr(written, "pos", None))
         start, stop = args[0], args[1]
         step = args[2].value if len(args) == 3 else 1
@@ -136,13 +136,13 @@ class ClausePlanner:
                                position=node.pos)
         span = hi - lo if name == "generate_series" else hi - lo - (1 if step > 0 else -1)
         count = max(0, span // step + 1)
-        number = Expr("col", T.UINT64, value=self.cid())
-        source = Numbers([number.value], [T.UINT64], count=count)
-        offset = self._arith("*", self._cast(number, T.INT64, False), Expr("const", T.INT64, value=step))
+        number = Col(T.UINT64, column=self.cid())
+        source = Numbers([number.column], [T.UINT64], count=count)
+        offset = self._arith("*", self._cast(number, T.INT64, False), Const(T.INT64, value=step))
         if is_date:
-            value = self._arith("+", Expr("const", T.DATE, value=start.value), offset)
+            value = self._arith("+", Const(T.DATE, value=start.value), offset)
         else:
-            value = self._cast(self._arith("+", Expr("const", T.INT64, value=lo), offset), T.INT64, False)
+            value = self._cast(self._arith("+", Const(T.INT64, value=lo), offset), T.INT64, False)
         plan = Project([self.cid()], [value.type.as_nullable(False)], child=source, exprs=[value])
         self.nonnull.add(plan.layout[0])
         column = name
@@ -159,7 +159,7 @@ class ClausePlanner:
             raise EngineError(f"Function `unnest` expect to have 1 arguments, but got {len(node.args)}",
                               code=NUMBER_ARGUMENTS_NOT_MATCH, position=node.pos)
         arg = self.bind(node.args[0], Scope([]))
-        if arg.kind != "const" or arg.type.name not in ("Array", "Null"):
+        if not isinstance(arg, Const) or arg.type.name not in ("Array", "Null"):
             raise BadArguments("unnest takes a constant array", position=node.pos)
         element = arg.type.args[0] if arg.type.args and arg.type.args[0].name != "Nothing" else T.NULL
         rows = [(x,) for x in (arg.value or ())]
@@ -177,7 +177,7 @@ class ClausePlanner:
         if arg.type.name not in ("Variant", "Null"):
             raise EngineError(f"no overload satisfies `{node.name}({arg.type.display()})`.", code=SEMANTIC,
                               position=node.pos)
-        if arg.kind != "const":
+        if not isinstance(arg, Const):
             raise BadArguments(f"{node.name} in FROM takes a constant VARIANT", position=node.pos)
         variant = T.SqlType("Variant", True)
         if node.name == "json_each":
@@ -208,7 +208,7 @@ class ClausePlanner:
         for name in node.using or ():
             ref = A.ColumnRef((name,), pos=node.pos)
             kc, oc = self._lookup(ref, keep.columns), self._lookup(ref, other.columns)
-            conds.append(self._compare("=", Expr("col", kc[3], value=kc[2]), Expr("col", oc[3], value=oc[2])))
+            conds.append(self._compare("=", Col(kc[3], column=kc[2]), Col(oc[3], column=oc[2])))
         kset, oset = set(keep.plan.layout), set(other.plan.layout)
         kkeys, okeys, residual = split_equi_keys(conds, kset, oset)
         plan = Join(list(keep.plan.layout), list(keep.plan.types), left=keep.plan, right=other.plan,
@@ -218,7 +218,7 @@ class ClausePlanner:
 
 def equi_pair(c: Expr, left: set, right: set):
     """For `a = b` with a over the left columns and b over the right (or swapped): (a, b)."""
-    if c.kind != "cmp" or c.value != "=":
+    if not (isinstance(c, Cmp) and c.op == "="):
         return None
     a, b = c.args
     ra, rb = column_ids(a, set()), column_ids(b, set())

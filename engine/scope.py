@@ -11,11 +11,11 @@ from engine.errors import (
     SEMANTIC,
     EngineError,
 )
-from engine.expr import Expr
+from engine.expr import And, Case, Cast, Col, Const, Expr, Func, Neg, SubqueryExpr
 from engine.plan import Plan
 from grammar import ast as A
 
-TRUE = Expr("const", T.BOOLEAN, value=True)
+TRUE = Const(T.BOOLEAN, value=True)
 
 
 @dataclass(eq=False)
@@ -38,13 +38,15 @@ class Scope:
 
 
 def split_and(e: Expr) -> list[Expr]:
-    if e.kind == "and":
-        out = []
-        for a in e.args:
-            out.extend(split_and(a))
-        return out
-    if e.kind == "const" and e.value is True:
-        return []
+    """The conjuncts of `e` (none for TRUE)."""
+    match e:
+        case And():
+            out = []
+            for a in e.args:
+                out.extend(split_and(a))
+            return out
+        case Const(value=True):
+            return []
     return [e]
 
 
@@ -53,21 +55,26 @@ def and_all(conds: list[Expr]) -> Expr | None:
         return None
     if len(conds) == 1:
         return conds[0]
-    return Expr("and", T.BOOLEAN.as_nullable(any(c.type.can_be_null for c in conds)), tuple(conds))
+    return And(T.BOOLEAN.as_nullable(any(c.type.can_be_null for c in conds)), args=tuple(conds))
 
 
 def folds_to_value(e: Expr) -> bool:
     """Whether constant folding makes `e` a non-NULL constant: a literal, or a COALESCE whose first
     argument that is not a NULL literal folds so (`COALESCE(NULL, COALESCE(3, x), y)`)."""
-    if e.kind == "const":
-        return e.value is not None
-    if e.kind in ("neg", "cast"):
-        return folds_to_value(e.args[0])
-    if e.kind == "func" and e.value.name in ("coalesce", "ifnull"):
-        for a in e.args:
-            if not (a.kind == "const" and a.value is None):
-                return folds_to_value(a)
+    match e:
+        case Const(value=value):
+            return value is not None
+        case Neg() | Cast():
+            return folds_to_value(e.args[0])
+        case Func(fn=fn) if fn.name in ("coalesce", "ifnull"):
+            for a in e.args:
+                if not _is_null_literal(a):
+                    return folds_to_value(a)
     return False
+
+
+def _is_null_literal(e: Expr) -> bool:
+    return isinstance(e, Const) and e.value is None
 
 
 class AliasesFirst(dict):
@@ -78,24 +85,25 @@ def check_grouped(e: Expr, ungrouped: dict) -> None:
     """Databend's rule: a column outside aggregates must be a GROUP BY expression. Like Databend, a
     branch constant folding drops needs no check: `COALESCE(3, x)` and `CASE 1 WHEN 2 THEN x END`
     (but not `COALESCE(y, 3, x)` nor `CASE 1 WHEN 2 THEN x ELSE 3 END`, which Databend rejects)."""
-    kind = e.kind
-    if kind == "col":
-        node = ungrouped.get(e.value)
-        if node is not None:
-            raise EngineError(f'column "{node.parts[-1]}" must appear in the GROUP BY clause '
-                              "or be used in an aggregate function", code=SEMANTIC,
-                              position=getattr(node, "pos", None))
-        return
     args = e.args
-    if kind == "func" and e.value.name in ("coalesce", "ifnull"):
-        if folds_to_value(e):
+    match e:
+        case Col(column=column):
+            node = ungrouped.get(column)
+            if node is not None:
+                raise EngineError(f'column "{node.parts[-1]}" must appear in the GROUP BY clause '
+                                  "or be used in an aggregate function", code=SEMANTIC,
+                                  position=getattr(node, "pos", None))
             return
-    elif kind == "case" and args[-1].kind == "const" and args[-1].value is None:
-        args = [a for i, a in enumerate(args[:-1])
-                if i % 2 == 0 or not (args[i - 1].kind == "const" and not args[i - 1].value)]
-    elif kind == "subquery":
-        for p in e.value.params:
-            check_grouped(p, ungrouped)
+        case Func(fn=fn) if fn.name in ("coalesce", "ifnull"):
+            if folds_to_value(e):
+                return
+        case Case() if _is_null_literal(args[-1]):
+            # ELSE NULL (or none): a WHEN whose condition folded to FALSE or NULL drops its result
+            args = [a for i, a in enumerate(args[:-1])
+                    if i % 2 == 0 or not (isinstance(args[i - 1], Const) and not args[i - 1].value)]
+        case SubqueryExpr(subquery=sq):
+            for p in sq.params:
+                check_grouped(p, ungrouped)
     for a in args:
         check_grouped(a, ungrouped)
 

@@ -33,6 +33,7 @@ from engine.errors import (
 )
 from engine.executor import BATCH, Runtime, build
 from engine.explain_analyze import run_explain
+from engine.expr import Const
 from engine.functions import function_rows
 from engine.insert_multi import run_insert_multi
 from engine.insert_plan import column_plan as _column_plan
@@ -157,7 +158,7 @@ def _create_table(session, ctx, stmt: A.CreateTable):
         default_sql = None
         if cd.default is not None:
             e = planner.bind(cd.default, Scope([]))
-            if e.kind != "const":
+            if not isinstance(e, Const):
                 raise BadArguments("DEFAULT must be a constant expression", position=cd.default.pos)
             default = None if e.value is None else T.caster(t)(e.value)
             default_sql = default_text(default, cd.default)
@@ -209,7 +210,7 @@ def _literal_value(node, ctx):
     if type(node) is A.Default:
         raise _DefaultItem  # the row is converted again knowing each item's column
     e = Planner(ctx).bind(node, Scope([]))
-    if e.kind != "const":
+    if not isinstance(e, Const):
         raise BadArguments("VALUES takes constant expressions", position=getattr(node, "pos", None))
     return e.value
 
@@ -412,7 +413,7 @@ def _setting_text(node, planner) -> str:
     if isinstance(node, A.ColumnRef):
         return ".".join(node.parts)
     e = planner.bind(node, Scope([]))
-    if e.kind != "const":
+    if not isinstance(e, Const):
         raise BadArguments("SET takes a constant value", position=getattr(node, "pos", None))
     v = e.value
     if isinstance(v, bool):

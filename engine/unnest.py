@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from engine import nested as N
-from engine.expr import Expr
+from engine.expr import Col, Expr, Func
 from engine.functions.json_sets import SET_RETURNING
 from engine.plan import Plan, Project
 
@@ -26,13 +26,13 @@ class UnnestRows(Plan):
 
 def is_unnest(e: Expr) -> bool:
     """unnest, or another set-returning call spread the same way (engine.functions.json_sets)."""
-    return e.kind == "func" and e.value.name in SET_RETURNING
+    return isinstance(e, Func) and e.fn.name in SET_RETURNING
 
 
-def _spread_list(call: Expr) -> Expr:
+def _spread_list(call: Func) -> Expr:
     """The list a set-returning call spreads: unnest's argument, else the call itself (its value
     is the list of what it returns)."""
-    if call.value.name == "unnest":
+    if call.fn.name == "unnest":
         return call.args[0]
     return replace(call, type=N.array_type(call.type))
 
@@ -64,7 +64,7 @@ def spread_arrays(child: Plan, exprs: list, new_cid) -> tuple[Plan, list]:
     calls: list = []
     for e in exprs:
         _calls(e, calls)
-    passed = [Expr("col", t, value=c) for c, t in zip(child.layout, child.types, strict=True)]
+    passed = [Col(t, column=c) for c, t in zip(child.layout, child.types, strict=True)]
     arrays = [_spread_list(call) for call in calls]
     array_cids = [new_cid() for _ in calls]
     layout = [new_cid() for _ in passed] + array_cids
@@ -73,14 +73,14 @@ def spread_arrays(child: Plan, exprs: list, new_cid) -> tuple[Plan, list]:
     spread = UnnestRows(layout, [e.type for e in passed] + elements, child=computed,
                        positions=list(range(len(passed), len(layout))))
     # the input columns keep their meaning under their new ids; each call reads its element column
-    columns = {id(call): Expr("col", call.type, value=cid) for call, cid in zip(calls, array_cids, strict=True)}
-    renamed = {old.value: Expr("col", old.type, value=cid) for old, cid in zip(passed, layout, strict=False)}
+    columns = {id(call): Col(call.type, column=cid) for call, cid in zip(calls, array_cids, strict=True)}
+    renamed = {old.column: Col(old.type, column=cid) for old, cid in zip(passed, layout, strict=False)}
     return spread, [_renamed(_replaced(e, columns), renamed) for e in exprs]
 
 
 def _renamed(e: Expr, renamed: dict) -> Expr:
-    if e.kind == "col":
-        return renamed.get(e.value, e)
+    if isinstance(e, Col):
+        return renamed.get(e.column, e)
     if not e.args:
         return e
     return replace(e, args=tuple(_renamed(a, renamed) if isinstance(a, Expr) else a for a in e.args))

@@ -10,7 +10,7 @@ from engine import functions as F
 from engine import types as T
 from engine.collected_specs import collected_spec, unfiltered
 from engine.errors import SEMANTIC, SYNTAX, BadArguments, EngineError, InvalidArgument
-from engine.expr import Expr, may_be_null
+from engine.expr import Col, Const, Expr, may_be_null
 from engine.functions.collected import COLLECTED
 from engine.plan import Plan, Project, Sort, Window, WindowFunc
 from engine.scope import Scope
@@ -72,7 +72,7 @@ class WindowPlanner:
             # only registering the aggregates the window reads (GROUP BY planning)
             for part in window_parts(n, self.named_windows):
                 self.bind(part, scope, aliases)
-            return Expr("const", T.NULL, value=None)
+            return Const(T.NULL, value=None)
         raise EngineError("window functions are not allowed here", code=SEMANTIC, position=n.pos)
 
     def _bind_FunctionCall(self, n: A.FunctionCall, scope: Scope, aliases):
@@ -121,8 +121,8 @@ class WindowPlanner:
         extra: list[Expr] = []
 
         def place(e: Expr) -> int:
-            if e.kind == "col" and e.value in position:
-                return position[e.value]
+            if isinstance(e, Col) and e.column in position:
+                return position[e.column]
             cid = self.cid()
             position[cid] = len(layout) + len(extra)
             extra.append(e)
@@ -135,7 +135,7 @@ class WindowPlanner:
         funcs = [self._window_func(call, spec, bind, place) for call, spec in members]
         if extra:
             new = [c for c, i in position.items() if i >= len(layout)]
-            exprs = [Expr("col", t, value=c) for c, t in zip(layout, types, strict=False)] + extra
+            exprs = [Col(t, column=c) for c, t in zip(layout, types, strict=False)] + extra
             layout = layout + new
             types = types + [e.type for e in extra]
             plan = Project(layout, types, child=plan, exprs=exprs)
@@ -146,7 +146,7 @@ class WindowPlanner:
         node = Window(layout + out_cids, types + [f.type for f in funcs], child=plan, partition=partition,
                       order=order, funcs=funcs)
         for (call, _), cid, f in zip(members, out_cids, funcs, strict=False):
-            self.window_columns[call] = Expr("col", f.type, value=cid)
+            self.window_columns[call] = Col(f.type, column=cid)
             if not f.type.can_be_null:
                 self.nonnull.add(cid)
         return node
@@ -175,7 +175,7 @@ class WindowPlanner:
                 nullable = True
                 if len(func.args) > 2:
                     d = bind(func.args[2])
-                    if d.kind != "const":
+                    if not isinstance(d, Const):
                         raise InvalidArgument(f'The third argument to the function "{name}" must be a constant',
                                               position=func.pos)
                     d = self._cast(d, t, False) if d.value is not None and t.name != "Null" else d
@@ -216,7 +216,7 @@ class WindowPlanner:
             e = self.bind(func.args[index], Scope([]))
         except EngineError:
             e = None  # reads a column: not a constant
-        if e is None or e.kind != "const" or not isinstance(e.value, int) or isinstance(e.value, bool):
+        if e is None or not isinstance(e, Const) or not isinstance(e.value, int) or isinstance(e.value, bool):
             if name == "ntile":
                 raise InvalidArgument("The argument of `ntile` must be constant.", position=func.pos)
             which = "second" if index == 1 else "first"
@@ -236,7 +236,7 @@ class WindowPlanner:
             offset = None
             if b.offset is not None:
                 e = self.bind(b.offset, Scope([]))
-                if e.kind != "const" or not isinstance(e.value, (int, float, decimal.Decimal)) \
+                if not isinstance(e, Const) or not isinstance(e.value, (int, float, decimal.Decimal)) \
                         or isinstance(e.value, bool) or e.value < 0:
                     raise EngineError("a window frame offset must be a non-negative number", code=SEMANTIC,
                                       position=b.pos)
