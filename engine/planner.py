@@ -16,6 +16,7 @@ from engine.errors import (
 )
 from engine.expr import Expr, column_ids, may_be_null
 from engine.names import column_name
+from engine.pivot import PlannedRel, pivot_relation, unpivot_relation, unpivot_select
 from engine.plan import (
     Distinct,
     Filter,
@@ -149,6 +150,8 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
     # ------------------------------------------------------------ SELECT
 
     def _select(self, q: A.Select, parent: Scope | None, ctes) -> tuple[Plan, list[str]]:
+        if isinstance(q.from_, A.Unpivot):  # Databend's select-list rewrite (engine.pivot)
+            q = unpivot_select(q)
         with self.windows_of(q):
             return self._select_body(q, parent, ctes)
 
@@ -284,6 +287,9 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
                 if not cols and not qual and scope.columns == []:
                     raise EngineError("SELECT * with no tables specified is not valid", code=SEMANTIC,
                                       position=item.pos)
+                if not any(qual or cid not in self.star_hidden for _, _, cid, _ in cols):
+                    # as Databend: a `*` that adds no column (all excluded) is an error
+                    raise EngineError("SELECT with no columns", code=SEMANTIC, position=item.pos)
             else:
                 out.append(item)
         if not out and items:
@@ -373,6 +379,12 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
             return Rel(plan, [(alias, c.name, cid, c.type) for c, cid in zip(table.columns, layout, strict=False)])
         if isinstance(node, A.SubqueryRef):
             return self._derived(node.query, node.alias, node.column_aliases, parent, ctes, node.pos)
+        if isinstance(node, PlannedRel):
+            return node.rel
+        if isinstance(node, A.Pivot):
+            return pivot_relation(self, node, parent, ctes)
+        if isinstance(node, A.Unpivot):
+            return unpivot_relation(self, node, parent, ctes)
         if isinstance(node, A.StageRef):
             return stage_relation(self, node)
         if isinstance(node, A.LateralFunction):  # first in FROM: nothing before it to read
