@@ -188,12 +188,55 @@ def unpivot_relation(planner, node: A.Unpivot, parent, ctes) -> Rel:
     return rel
 
 
+def _conjuncts(node) -> list:
+    if isinstance(node, A.BinaryOp) and node.op.upper() == "AND":
+        return _conjuncts(node.left) + _conjuncts(node.right)
+    return [node]
+
+
+def _names_any(node, names: set) -> bool:
+    """Whether an AST reads a column named one of `names` (anywhere, subqueries included)."""
+    if isinstance(node, A.ColumnRef):
+        return node.parts[-1].lower() in names
+    if isinstance(node, A.Node):
+        return any(_names_any(getattr(node, f), names) for f in node.__dataclass_fields__ if f != "pos")
+    if isinstance(node, tuple):
+        return any(_names_any(x, names) for x in node)
+    return False
+
+
+def _filtered_source(node: A.Unpivot, where, generated: tuple):
+    """(the UNPIVOT with the WHERE conjuncts that read only source columns applied to its
+    source, the rest of the WHERE): Databend filters the source rows before it builds their
+    arrays, so a row the WHERE drops never has its values converted."""
+    if where is None:
+        return node, None
+    names = {n.lower() for n in generated}
+    conjuncts = _conjuncts(where)
+    early = [c for c in conjuncts if not _names_any(c, names)]
+    if not early:
+        return node, where
+    late = [c for c in conjuncts if _names_any(c, names)]
+    pos = node.pos
+    condition = early[0]
+    for c in early[1:]:
+        condition = A.BinaryOp("AND", condition, c, pos=c.pos)
+    select = A.Select((A.SelectItem(A.Star(pos=pos), pos=pos),), from_=node.source, where=condition, pos=pos)
+    source = A.SubqueryRef(select, source_alias(node.source), pos=node.source.pos)
+    rest = late[0] if late else None
+    for c in late[1:]:
+        rest = A.BinaryOp("AND", rest, c, pos=c.pos)
+    return replace(node, source=source), rest
+
+
 def unpivot_select(q: A.Select) -> A.Select:
     """A SELECT whose FROM is one UNPIVOT, as Databend rewrites it: the name and value columns
-    appended to the select list, its first `*` leaving out the listed columns and those two."""
+    appended to the select list, its first `*` leaving out the listed columns and those two,
+    and its WHERE applied to the source rows where it can be."""
     node = q.from_
     pos = node.pos
     generated = (node.name_column, node.value_column)
+    node, where = _filtered_source(node, q.where, generated)
     hidden = tuple(c.name for c in node.columns) + generated
     items = list(q.items)
     for i, item in enumerate(items):
@@ -204,5 +247,5 @@ def unpivot_select(q: A.Select) -> A.Select:
             items[i] = replace(item, expr=replace(star, exclude=star.exclude + added))
             break
     items += [A.SelectItem(A.ColumnRef((name,), pos=pos), pos=pos) for name in generated]
-    return replace(q, items=tuple(items))
+    return replace(q, items=tuple(items), from_=node, where=where)
 
