@@ -8,7 +8,7 @@ over the planned source (so every limit and the step budget apply as to any quer
 - `src UNPIVOT (v FOR n IN (c1, c2))` is `SELECT *, unnest(['c1', 'c2']) AS n, unnest([c1, c2])
   AS v FROM src`: one row per listed column of each source row, NULL values kept. As in
   Databend, a SELECT whose whole FROM is the UNPIVOT gets the two columns appended to its
-  select list, its first `*` leaving out the listed columns (`unpivot_select`)."""
+  select list, and its `*` leaves out the listed columns (`unpivot_columns`)."""
 
 from __future__ import annotations
 
@@ -22,10 +22,13 @@ from engine.errors import (
     SemanticError,
     SqlSyntaxError,
     Unimplemented,
+    UnknownColumn,
     UnknownFunction,
 )
 from engine.names import display
-from engine.scope import Rel, Scope
+from engine.plan import Filter
+from engine.scope import Rel, Scope, StarColumn, and_all
+from engine.window_calls import window_calls
 from grammar import ast as A
 
 
@@ -167,12 +170,29 @@ def _unnest(items: list, pos) -> A.FunctionCall:
     return A.FunctionCall("unnest", (array,), pos=pos)
 
 
-def unpivot_relation(planner, node: A.Unpivot, parent, ctes) -> Rel:
+def _filtered(rel: Rel, conditions: list) -> Rel:
+    """`rel` with only the rows where every bound condition holds."""
+    plan = Filter(rel.plan.layout, rel.plan.types, child=rel.plan, predicate=and_all(conditions))
+    return Rel(plan, rel.columns)
+
+
+def unpivot_relation(planner, node, parent, ctes) -> Rel:
+    where = None
+    if isinstance(node, UnpivotQuery):
+        node, where = node.unpivot, node.where
     source = planner._relation(node.source, parent, ctes)
+    early, late = [], []
+    for condition in _conjuncts(where) if where is not None else ():
+        try:  # a condition naming only source (or outer) columns filters the source rows
+            early.append(planner.bind_where(condition, Scope(source.columns, parent, ctes=ctes)))
+        except UnknownColumn:
+            late.append(condition)
+    if early:
+        source = _filtered(source, early)
     pos = node.pos
     scope = Scope(source.columns, parent, ctes=ctes)
     refs = [A.ColumnRef((c.name,), pos=c.pos) for c in node.columns]
-    types = [planner.bind(ref, scope).type for ref in refs]  # an unknown column: 1065
+    types = [planner.bind(ref, scope).type for ref in refs]  # an unknown column is an error here
     value_type = unpivot_value_type(types, pos)
     values = [_converted(ref, t, value_type) for ref, t in zip(refs, types, strict=True)]
     labels = [A.Literal(c.label if c.label is not None else c.written, "string", pos=c.pos) for c in node.columns]
@@ -181,11 +201,28 @@ def unpivot_relation(planner, node: A.Unpivot, parent, ctes) -> Rel:
              A.SelectItem(_unnest(values, pos), node.value_column, pos=pos))
     select = A.Select(items, from_=PlannedRel(source, pos=pos), pos=pos)
     rel = planner._derived(select, source_alias(node.source), None, parent, ctes, pos)
-    # the listed columns stay readable by name (WHERE, as in Databend) but `*` leaves them out
+    # the listed columns stay readable by name (WHERE, as in Databend) but no `*` shows them
     listed = {c.name.lower() for c in node.columns}
-    planner.star_hidden.update(cid for _, name, cid, _ in rel.columns[:len(source.columns)]
-                               if name.lower() in listed)
+    planner.star_excluded.update(cid for _, name, cid, _ in rel.columns[:len(source.columns)]
+                                 if name.lower() in listed)
+    if late:  # the others read the new columns, a source column of the same name first (Databend)
+        kept = rel.columns[:len(source.columns)]
+        names = {c[1].lower() for c in kept}
+        visible = Scope(kept + [c for c in rel.columns[len(source.columns):] if c[1].lower() not in names],
+                        parent, ctes=ctes)
+        rel = _filtered(rel, [planner.bind_where(c, visible) for c in late])
     return rel
+
+
+def unpivot_columns(planner, from_, rels: list) -> list:
+    """The select items Databend appends to a SELECT whose whole FROM is one UNPIVOT: its name
+    and value columns, which its `*` leaves out (none for any other FROM)."""
+    if not isinstance(from_, UnpivotQuery):
+        return []
+    generated = rels[0].columns[-2:]
+    planner.star_excluded.update(cid for _, _, cid, _ in generated)
+    return [A.SelectItem(StarColumn((alias, name) if alias else (name,), cid, t, pos=from_.pos), None)
+            for alias, name, cid, t in generated]
 
 
 def _conjuncts(node) -> list:
@@ -194,58 +231,19 @@ def _conjuncts(node) -> list:
     return [node]
 
 
-def _names_any(node, names: set) -> bool:
-    """Whether an AST reads a column named one of `names` (anywhere, subqueries included)."""
-    if isinstance(node, A.ColumnRef):
-        return node.parts[-1].lower() in names
-    if isinstance(node, A.Node):
-        return any(_names_any(getattr(node, f), names) for f in node.__dataclass_fields__ if f != "pos")
-    if isinstance(node, tuple):
-        return any(_names_any(x, names) for x in node)
-    return False
+@dataclass(frozen=True)
+class UnpivotQuery(A.Node):
+    """A SELECT's whole FROM when it is one UNPIVOT, with that SELECT's WHERE: Databend filters
+    the source rows by the conditions on source columns before it builds their arrays (a row
+    dropped is never converted), the rest after."""
 
-
-def _filtered_source(node: A.Unpivot, where, generated: tuple):
-    """(the UNPIVOT with the WHERE conjuncts that read only source columns applied to its
-    source, the rest of the WHERE): Databend filters the source rows before it builds their
-    arrays, so a row the WHERE drops never has its values converted."""
-    if where is None:
-        return node, None
-    names = {n.lower() for n in generated}
-    conjuncts = _conjuncts(where)
-    early = [c for c in conjuncts if not _names_any(c, names)]
-    if not early:
-        return node, where
-    late = [c for c in conjuncts if _names_any(c, names)]
-    pos = node.pos
-    condition = early[0]
-    for c in early[1:]:
-        condition = A.BinaryOp("AND", condition, c, pos=c.pos)
-    select = A.Select((A.SelectItem(A.Star(pos=pos), pos=pos),), from_=node.source, where=condition, pos=pos)
-    source = A.SubqueryRef(select, source_alias(node.source), pos=node.source.pos)
-    rest = late[0] if late else None
-    for c in late[1:]:
-        rest = A.BinaryOp("AND", rest, c, pos=c.pos)
-    return replace(node, source=source), rest
+    unpivot: A.Unpivot = None
+    where: A.Node | None = None
 
 
 def unpivot_select(q: A.Select) -> A.Select:
-    """A SELECT whose FROM is one UNPIVOT, as Databend rewrites it: the name and value columns
-    appended to the select list, its first `*` leaving out the listed columns and those two,
-    and its WHERE applied to the source rows where it can be."""
-    node = q.from_
-    pos = node.pos
-    generated = (node.name_column, node.value_column)
-    node, where = _filtered_source(node, q.where, generated)
-    hidden = tuple(c.name for c in node.columns) + generated
-    items = list(q.items)
-    for i, item in enumerate(items):
-        star = item.expr
-        if isinstance(star, A.Star):
-            written = {name.lower() for name in star.exclude}
-            added = tuple(dict.fromkeys(n for n in hidden if n.lower() not in written))
-            items[i] = replace(item, expr=replace(star, exclude=star.exclude + added))
-            break
-    items += [A.SelectItem(A.ColumnRef((name,), pos=pos), pos=pos) for name in generated]
-    return replace(q, items=tuple(items), from_=node, where=where)
-
+    """A SELECT whose FROM is one UNPIVOT, its WHERE handed to the UNPIVOT (the select list is
+    completed while planning: `unpivot_columns`)."""
+    if q.where is not None and window_calls(q.where, []):
+        return q  # the SELECT refuses it
+    return replace(q, from_=UnpivotQuery(q.from_, q.where, pos=q.from_.pos), where=None)

@@ -16,7 +16,14 @@ from engine.errors import (
 )
 from engine.expr import Expr, column_ids, may_be_null
 from engine.names import column_name
-from engine.pivot import PlannedRel, pivot_relation, unpivot_relation, unpivot_select
+from engine.pivot import (
+    PlannedRel,
+    UnpivotQuery,
+    pivot_relation,
+    unpivot_columns,
+    unpivot_relation,
+    unpivot_select,
+)
 from engine.plan import (
     Distinct,
     Filter,
@@ -68,6 +75,8 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
         self.nonneg: set[int] = set()
         # right-hand columns of JOIN ... USING: `SELECT *` shows the joined column once
         self.star_hidden: set[int] = set()
+        # columns no `*` shows, qualified or not: UNPIVOT's listed and appended columns (engine.pivot)
+        self.star_excluded: set[int] = set()
 
     def cid(self) -> int:
         self.next_cid += 1
@@ -170,7 +179,8 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
             pool.extend(split_and(self.bind_where(q.where, scope)))
         plan = self._join_rels(rels, pool)
 
-        items = self._expand_items(q.items, scope)
+        appended = unpivot_columns(self, q.from_, rels)  # Databend appends UNPIVOT's two columns
+        items = self._expand_items(q.items, scope) + appended
         # HAVING alone does not aggregate: without GROUP BY or aggregates it filters rows like WHERE
         aggregating = bool(q.group_by) or any(has_aggregate(i.expr) for i in items) or any(
             has_aggregate(o.expr) for o in q.order_by) or (q.having is not None and has_aggregate(q.having))
@@ -280,14 +290,14 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
                                           position=item.expr.pos)
                 cols = self.star_columns(item.expr, cols)
                 for alias, name, cid, t in cols:
-                    if not qual and cid in self.star_hidden:
+                    if (not qual and cid in self.star_hidden) or cid in self.star_excluded:
                         continue
                     parts = (alias, name) if alias is not None else (name,)
                     out.append(A.SelectItem(StarColumn(parts, cid, t, pos=item.pos), None))
                 if not cols and not qual and scope.columns == []:
                     raise EngineError("SELECT * with no tables specified is not valid", code=SEMANTIC,
                                       position=item.pos)
-                if not any(qual or cid not in self.star_hidden for _, _, cid, _ in cols):
+                if all((not qual and cid in self.star_hidden) or cid in self.star_excluded for _, _, cid, _ in cols):
                     # as Databend: a `*` that adds no column (all excluded) is an error
                     raise EngineError("SELECT with no columns", code=SEMANTIC, position=item.pos)
             else:
@@ -383,7 +393,7 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
             return node.rel
         if isinstance(node, A.Pivot):
             return pivot_relation(self, node, parent, ctes)
-        if isinstance(node, A.Unpivot):
+        if isinstance(node, A.Unpivot | UnpivotQuery):
             return unpivot_relation(self, node, parent, ctes)
         if isinstance(node, A.StageRef):
             return stage_relation(self, node)

@@ -252,6 +252,19 @@ def test_unpivot(session, sql, columns, rows):
     assert answer(session, sql) == (columns, rows)
 
 
+def test_unpivot_columns_named_as_source_columns_are_both_kept(session):
+    # Databend 1.2.453: the source's q3 (not listed) and the value column q3 both answered
+    columns, rows = answer(session, "SELECT * FROM quarterly UNPIVOT(q3 FOR k IN (q1, q2)) ORDER BY id, k LIMIT 2")
+    assert columns == Q_REST + [("k", STR), ("q3", I32)]
+    assert rows == [(1, "x", "p", 5, D1, "q1", 10), (1, "x", "p", 5, D1, "q2", None)]
+    # in the WHERE a source column's name means the source column, before the new column's
+    columns, rows = answer(session, "SELECT * FROM quarterly UNPIVOT(q1 FOR k IN (q1, q2)) WHERE q1 = 30 ORDER BY k")
+    assert columns == Q_REST + [("k", STR), ("q1", I32)]
+    assert rows == [(3, "z", "12", 7, D3, "q1", 30), (3, "z", "12", 7, D3, "q2", 40)]
+    sql = "SELECT id FROM quarterly UNPIVOT(q1 FOR k IN (q1, q2)) WHERE q1 = 30 OR k = 'q2' ORDER BY id, k"
+    assert [(r[0], r[-1]) for r in answer(session, sql)[1]] == [(1, None), (2, 20), (3, 30), (3, 40)]
+
+
 def test_unpivot_of_a_subquery_and_labels_as_current_databend(session):
     # not in Databend 1.2.453: a subquery source (answered as the CTE form above), and labels
     # `c AS 'label'` / `c 'label'` (the current Databend docs' example)
