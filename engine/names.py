@@ -329,7 +329,8 @@ def _pivoted(n) -> str:
     if isinstance(n, A.Pivot):
         values = ", ".join(display(v) for v in n.values)
         return f"{text} pivot({display(n.aggregate)} for {n.key} in ({values}))"
-    columns = ", ".join(c.written if c.label is None else f"{c.written} as {quoted(c.label)}" for c in n.columns)
+    columns = ", ".join(c.source_text if c.label is None else f"{c.source_text} as {quoted(c.label)}"
+                        for c in n.columns)
     return f"{text} unpivot({n.value_column} for {n.name_column} in ({columns}))"
 
 

@@ -247,6 +247,13 @@ class UnpivotColumn(Node):
     written: str
     label: str | None = None
 
+    @property
+    def source_text(self) -> str:
+        """The name as SQL writes it back: in double quotes when written quoted (its case kept)."""
+        if self.name == self.written.lower():
+            return self.written
+        return '"' + self.written.replace('"', '""') + '"'
+
 
 @dataclass(frozen=True, slots=True)
 class Unpivot(Node):

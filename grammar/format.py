@@ -247,9 +247,9 @@ def _pivoted(node: A.Pivot | A.Unpivot) -> Doc:
         values = ", ".join(_flat(pretty_expr(v)) for v in node.values)
         operator = f" PIVOT({_flat(pretty_expr(node.aggregate))} FOR {node.key} IN ({values}))"
     else:
-        columns = ", ".join(c.written if c.label is None else f"{c.written} AS {literal_text(A.Literal(c.label, 'string'))}"
-                            for c in node.columns)
-        operator = f" UNPIVOT({node.value_column} FOR {node.name_column} IN ({columns}))"
+        names = ", ".join(c.source_text if c.label is None else
+                          f"{c.source_text} AS {literal_text(A.Literal(c.label, 'string'))}" for c in node.columns)
+        operator = f" UNPIVOT({node.value_column} FOR {node.name_column} IN ({names}))"
     columns = getattr(source, "column_aliases", None)
     alias = f" AS {source.alias}{_column_list(columns)}" if source.alias else ""
     return cat(doc, text(operator + alias))

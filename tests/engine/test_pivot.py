@@ -354,3 +354,10 @@ def test_views_keep_their_pivot_text_and_answer_as_the_query(session):
     finally:
         list(session.execute("DROP VIEW pivoted"))
         list(session.execute("DROP VIEW unpivoted"))
+
+
+def test_explain_syntax_of_quoted_unpivot_names_reads_again(session):
+    sql = "SELECT * FROM quarterly UNPIVOT(v FOR k IN (Q1, \"Q2\" 'x', \"q3\"))"
+    lines = [r[0] for r in session.execute("EXPLAIN SYNTAX " + sql)]
+    assert lines[2] == "    quarterly UNPIVOT(v FOR k IN (Q1, \"Q2\" AS 'x', q3))"
+    assert parse("\n".join(lines)) == parse(sql)
