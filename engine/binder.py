@@ -154,7 +154,7 @@ class ExpressionBinder(ClauseBinder):
         if not matches:
             raise UnknownColumn(f"column {'.'.join(parts)} doesn't exist", position=n.pos)
         if len(matches) > 1 and qual is None:
-            visible = [m for m in matches if m[2] not in self.star_hidden]
+            visible = [m for m in matches if m[2] not in self.star_hidden and m[2] not in self.star_excluded]
             matches = visible or matches
         if len(matches) > 1 and len({m[2] for m in matches}) > 1:
             # the same name in several tables: ambiguous unless qualified

@@ -310,6 +310,8 @@ def _from(n) -> str:
     if isinstance(n, A.SubqueryRef):
         columns = f"({', '.join(n.column_aliases)})" if n.column_aliases else ""
         return f"({_query(n.query)}){_alias(n.alias)}{columns}"
+    if isinstance(n, A.Pivot | A.Unpivot):
+        return _pivoted(n)
     if isinstance(n, A.Join):
         natural = "natural " if n.natural else ""
         text = f"{_from(n.left)} {natural}{_JOIN_WORDS.get(n.kind, 'join')} {_from(n.right)}"
@@ -319,6 +321,17 @@ def _from(n) -> str:
             text += f" using({', '.join(n.using)})"
         return text
     return display(n)
+
+
+def _pivoted(n) -> str:
+    """Databend's text of a pivoted FROM item: `t as a pivot(sum(x) for k in ('v'))`."""
+    text = _from(n.source)
+    if isinstance(n, A.Pivot):
+        values = ", ".join(display(v) for v in n.values)
+        return f"{text} pivot({display(n.aggregate)} for {n.key} in ({values}))"
+    columns = ", ".join(c.source_text if c.label is None else f"{c.source_text} as {quoted(c.label)}"
+                        for c in n.columns)
+    return f"{text} unpivot({n.value_column} for {n.name_column} in ({columns}))"
 
 
 _PRINTERS = {

@@ -16,6 +16,14 @@ from engine.errors import (
 )
 from engine.expr import Col, Const, Expr, SubqueryExpr, column_ids, may_be_null
 from engine.names import column_name
+from engine.pivot import (
+    PlannedRel,
+    UnpivotQuery,
+    pivot_relation,
+    unpivot_columns,
+    unpivot_relation,
+    unpivot_select,
+)
 from engine.plan import (
     Distinct,
     Filter,
@@ -67,6 +75,8 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
         self.nonneg: set[int] = set()
         # right-hand columns of JOIN ... USING: `SELECT *` shows the joined column once
         self.star_hidden: set[int] = set()
+        # columns no `*` shows, qualified or not: UNPIVOT's listed and appended columns (engine.pivot)
+        self.star_excluded: set[int] = set()
 
     def cid(self) -> int:
         self.next_cid += 1
@@ -149,6 +159,8 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
     # ------------------------------------------------------------ SELECT
 
     def _select(self, q: A.Select, parent: Scope | None, ctes) -> tuple[Plan, list[str]]:
+        if isinstance(q.from_, A.Unpivot):  # Databend's select-list rewrite (engine.pivot)
+            q = unpivot_select(q)
         with self.windows_of(q):
             return self._select_body(q, parent, ctes)
 
@@ -167,7 +179,8 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
             pool.extend(split_and(self.bind_where(q.where, scope)))
         plan = self._join_rels(rels, pool)
 
-        items = self._expand_items(q.items, scope)
+        appended = unpivot_columns(self, q.from_, rels)  # Databend appends UNPIVOT's two columns
+        items = self._expand_items(q.items, scope) + appended
         # HAVING alone does not aggregate: without GROUP BY or aggregates it filters rows like WHERE
         aggregating = bool(q.group_by) or any(has_aggregate(i.expr) for i in items) or any(
             has_aggregate(o.expr) for o in q.order_by) or (q.having is not None and has_aggregate(q.having))
@@ -277,13 +290,16 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
                                           position=item.expr.pos)
                 cols = self.star_columns(item.expr, cols)
                 for alias, name, cid, t in cols:
-                    if not qual and cid in self.star_hidden:
+                    if (not qual and cid in self.star_hidden) or cid in self.star_excluded:
                         continue
                     parts = (alias, name) if alias is not None else (name,)
                     out.append(A.SelectItem(StarColumn(parts, cid, t, pos=item.pos), None))
                 if not cols and not qual and scope.columns == []:
                     raise EngineError("SELECT * with no tables specified is not valid", code=SEMANTIC,
                                       position=item.pos)
+                if all((not qual and cid in self.star_hidden) or cid in self.star_excluded for _, _, cid, _ in cols):
+                    # as Databend: a `*` that adds no column (all excluded) is an error
+                    raise EngineError("SELECT with no columns", code=SEMANTIC, position=item.pos)
             else:
                 out.append(item)
         if not out and items:
@@ -373,6 +389,12 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
             return Rel(plan, [(alias, c.name, cid, c.type) for c, cid in zip(table.columns, layout, strict=False)])
         if isinstance(node, A.SubqueryRef):
             return self._derived(node.query, node.alias, node.column_aliases, parent, ctes, node.pos)
+        if isinstance(node, PlannedRel):
+            return node.rel
+        if isinstance(node, A.Pivot):
+            return pivot_relation(self, node, parent, ctes)
+        if isinstance(node, A.Unpivot | UnpivotQuery):
+            return unpivot_relation(self, node, parent, ctes)
         if isinstance(node, A.StageRef):
             return stage_relation(self, node)
         if isinstance(node, A.LateralFunction):  # first in FROM: nothing before it to read

@@ -97,7 +97,7 @@ class ClausePlanner:
             raise EngineError(f"invalid COLUMNS pattern: {exc}", code=SEMANTIC, position=node.pos) from None
         out = []
         for alias, name, cid, t in scope.columns:
-            if cid in self.star_hidden or not regex.search(name):
+            if cid in self.star_hidden or cid in self.star_excluded or not regex.search(name):
                 continue
             parts = (alias, name) if alias is not None else (name,)
             out.append(A.SelectItem(StarColumn(parts, cid, t, pos=item.pos), None))

@@ -226,6 +226,46 @@ class SubqueryRef(Node):
     alias: str | None = None
     column_aliases: tuple[str, ...] | None = None
 
+@dataclass(frozen=True, slots=True)
+class Pivot(Node):
+    """`source PIVOT (aggregate FOR key IN (values))`: source is a TableRef or a SubqueryRef,
+    whose alias names the pivoted rows; aggregate and values as written (the planner checks
+    them, as Databend does at binding)."""
+
+    source: Node
+    aggregate: Node
+    key: str
+    values: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class UnpivotColumn(Node):
+    """One column of UNPIVOT's IN list: its name (as names resolve), its name as written (case
+    kept, quotes dropped) and its label (`c AS 'label'`), None when not given."""
+
+    name: str
+    written: str
+    label: str | None = None
+
+    @property
+    def source_text(self) -> str:
+        """The name as SQL writes it back: in double quotes when written quoted (its case kept)."""
+        if self.name == self.written.lower():
+            return self.written
+        return '"' + self.written.replace('"', '""') + '"'
+
+
+@dataclass(frozen=True, slots=True)
+class Unpivot(Node):
+    """`source UNPIVOT (value_column FOR name_column IN (columns))`: one row per listed column
+    of each source row, the column's label in name_column and its value in value_column."""
+
+    source: Node
+    value_column: str
+    name_column: str
+    columns: tuple[UnpivotColumn, ...]
+
+
 
 @dataclass(frozen=True, slots=True)
 class Join(Node):

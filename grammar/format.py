@@ -222,6 +222,8 @@ def _table(node: A.Node) -> Doc:
                    text(f" AS {node.alias}{_column_list(node.column_aliases)}") if node.alias else NIL)
     if isinstance(node, A.LateralFunction):
         return cat(text("LATERAL "), _table(node.function))
+    if isinstance(node, A.Pivot | A.Unpivot):
+        return _pivoted(node)
     if isinstance(node, A.Join):
         kind = node.kind.upper()
         doc = cat(_table(node.left), LINE, text("NATURAL ") if node.natural else NIL,
@@ -232,6 +234,25 @@ def _table(node: A.Node) -> Doc:
             doc = doc + text(f" USING({', '.join(node.using)})")
         return doc
     return text(type(node).__name__)
+
+
+def _pivoted(node: A.Pivot | A.Unpivot) -> Doc:
+    """`t PIVOT(...) AS a`: Databend 1.2.453 prints the source's alias after the operator."""
+    source = node.source
+    if isinstance(source, A.TableRef):
+        doc = text(_name(source.name))
+    else:
+        doc = _parenthesized(pretty_query(source.query))
+    if isinstance(node, A.Pivot):
+        values = ", ".join(_flat(pretty_expr(v)) for v in node.values)
+        operator = f" PIVOT({_flat(pretty_expr(node.aggregate))} FOR {node.key} IN ({values}))"
+    else:
+        names = ", ".join(c.source_text if c.label is None else
+                          f"{c.source_text} AS {literal_text(A.Literal(c.label, 'string'))}" for c in node.columns)
+        operator = f" UNPIVOT({node.value_column} FOR {node.name_column} IN ({names}))"
+    columns = getattr(source, "column_aliases", None)
+    alias = f" AS {source.alias}{_column_list(columns)}" if source.alias else ""
+    return cat(doc, text(operator + alias))
 
 
 def _order_item(o: A.OrderItem) -> Doc:

@@ -402,3 +402,20 @@ def test_explain_analyze_runs_the_query_in_budget_steps_then_answers_the_tree():
 def test_set_returning_calls_spread_a_big_array_over_budget_sized_steps(sql, total):
     sizes, _, rows = _steps(_session().execute(sql))
     assert max(sizes) <= BUDGET and len(rows) == total
+
+
+@pytest.mark.parametrize("sql, total", [
+    # 3000 rows grouped into 250 pivoted rows of four aggregates
+    ("SELECT * FROM sales PIVOT(sum(v) FOR k IN ('0', '1', '2', '3'))", 250),
+    # 3000 rows spread into two rows each
+    ("SELECT * FROM sales UNPIVOT(x FOR n IN (g, v))", 6000),
+])
+def test_pivot_and_unpivot_of_a_big_table_run_in_budget_sized_steps(sql, total):
+    def loaded(step_rows):
+        s = _session(step_rows)
+        list(s.execute("CREATE TABLE sales (g INT, k VARCHAR, v INT)"))
+        list(s.execute("INSERT INTO sales SELECT number % 250, CAST(number % 4 AS VARCHAR), number FROM numbers(3000)"))
+        return s
+    sizes, _, rows = _steps(loaded(BUDGET).execute(sql))
+    assert max(sizes) <= BUDGET and len(rows) == total
+    assert rows == list(loaded(8192).execute(sql))

@@ -4,6 +4,7 @@ import pytest
 
 from grammar import ast as A
 from grammar import parse
+from grammar.errors import SqlSyntaxError
 from tests.grammar.helpers import bop, col, fn, item, num, s, select, table
 
 STAR = A.Star()
@@ -84,6 +85,19 @@ QUERIES = [
                                A.Join("INNER", table("b"), table("c"), on=num(1))))),
     ("SELECT * FROM ( a AS x CROSS JOIN b )",
      select(STAR, from_=A.Join("CROSS", table("a", alias="x"), table("b")))),
+    # PIVOT / UNPIVOT after a table or a subquery; the alias before or after the operator
+    ("SELECT * FROM t PIVOT(SUM(x) FOR Key IN ('a', 1))",
+     select(STAR, from_=A.Pivot(table("t"), fn("sum", col("x")), "key", (s("a"), num(1))))),
+    ("SELECT * FROM db.t AS m PIVOT(count(x) FOR k IN ('a')) JOIN u ON 1",
+     select(STAR, from_=A.Join("INNER", A.Pivot(table("db", "t", alias="m"), fn("count", col("x")), "k", (s("a"),)),
+                               table("u"), on=num(1)))),
+    ("SELECT * FROM t PIVOT(max(x) FOR k IN ('a')) m",
+     select(STAR, from_=A.Pivot(table("t", alias="m"), fn("max", col("x")), "k", (s("a"),)))),
+    ("SELECT * FROM (SELECT 1) s UNPIVOT(V FOR k IN (Ab, \"Cd\" AS 'x', e 'y')) ORDER BY 1",
+     select(STAR, from_=A.Unpivot(A.SubqueryRef(select(num(1)), "s"), "v", "k",
+                                  (A.UnpivotColumn("ab", "Ab"), A.UnpivotColumn("Cd", "Cd", "x"),
+                                   A.UnpivotColumn("e", "e", "y"))),
+            order_by=(A.OrderItem(num(1)),))),
 ]
 
 
@@ -162,3 +176,17 @@ def test_star_positions():
     statement = parse("SELECT *, t.* FROM t")
     assert statement.items[0].expr.pos == (1, 8)
     assert statement.items[1].expr.pos == (1, 11)
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT * FROM t AS a PIVOT(sum(x) FOR k IN ('a')) AS b",  # two aliases
+    "SELECT * FROM t PIVOT(sum(x) FOR k IN ())",
+    "SELECT * FROM t UNPIVOT(v FOR k IN (a AS))",
+    "SELECT * FROM t UNPIVOT(v FOR k IN (a + 1))",
+    "SELECT * FROM t UNPIVOT(v FOR k IN (select))",
+    "SELECT * FROM t AS pivot",
+])
+def test_pivot_syntax_errors(sql):
+    with pytest.raises(SqlSyntaxError) as caught:
+        parse(sql)
+    assert caught.value.code == 1005
