@@ -139,8 +139,9 @@ def _views(ctx):
 
 
 def _schema_views(ctx):
-    """information_schema.views as Databend 1.2.453 fills it (view_definition is NULL there)."""
-    return [("default", db, v.name, None, "NONE", 0, False, 0, 0, 0) for db, v in _stored_views(ctx)]
+    """information_schema.views as current Databend fills it (view_definition is the view's query;
+    Databend 1.2.453 left it NULL)."""
+    return [("default", db, v.name, v.text, "NONE", 0, False, 0, 0, 0) for db, v in _stored_views(ctx)]
 
 
 def _visible(ctx, user: str) -> bool:
@@ -304,7 +305,7 @@ INFORMATION_SCHEMA_TABLES = {
         ("default_collation_name", _NULL), ("sql_path", _NULL),
     ], _schemata, "VIEW"),
     "views": VirtualTable([
-        ("table_catalog", _S), ("table_schema", _S), ("table_name", _S), ("view_definition", _NULL),
+        ("table_catalog", _S), ("table_schema", _S), ("table_name", _S), ("view_definition", _S),
         ("check_option", _S), ("is_updatable", T.UINT8), ("is_insertable_into", T.BOOLEAN),
         ("is_trigger_updatable", T.UINT8), ("is_trigger_deletable", T.UINT8),
         ("is_trigger_insertable_into", T.UINT8),
