@@ -59,9 +59,12 @@ class DisplayPrinter:
 
     avg_rewrite = True
 
+    def __init__(self):
+        self.printers = {node_type: getattr(self, method) for node_type, method in _METHODS.items()}
+
     def text(self, node) -> str:
-        method = _METHODS.get(type(node))
-        return getattr(self, method)(node) if method else type(node).__name__.lower()
+        printer = self.printers.get(type(node))
+        return printer(node) if printer is not None else type(node).__name__.lower()
 
     # ------------------------------------------------------------ hooks
 
@@ -109,7 +112,7 @@ class DisplayPrinter:
     # ------------------------------------------------------------ expressions
 
     def column_ref(self, n: A.ColumnRef) -> str:
-        return self.name(n.parts)
+        return ".".join(n.parts)
 
     def star(self, n: A.Star) -> str:
         return ".".join((*(self.ident(p) for p in n.table), "*")) if n.table else "*"
@@ -251,8 +254,10 @@ class DisplayPrinter:
         return " ".join(parts)
 
     def binary(self, n: A.BinaryOp) -> str:
-        strength = BINARY_PRECEDENCE.get(n.op, COMPARE)
-        op = self.kw(n.op.lower()) if n.op.isalpha() else n.op
+        op = n.op
+        strength = BINARY_PRECEDENCE.get(op, COMPARE)
+        if op.isalpha():
+            op = self.kw(op.lower())
         return f"{self.operand(n.left, strength)} {op} {self.operand(n.right, strength, right=True)}"
 
     def unary(self, n: A.UnaryOp) -> str:

@@ -79,12 +79,14 @@ class ViewTextPrinter(N.DisplayPrinter):
     avg_rewrite = False
 
     def __init__(self, quote_all: bool = False):
+        super().__init__()
         self.quote_all = quote_all
 
     def text(self, node) -> str:
-        if type(node) not in N._METHODS:
+        printer = self.printers.get(type(node))
+        if printer is None:
             raise Unprintable(type(node).__name__)
-        return super().text(node)
+        return printer(node)
 
     # ------------------------------------------------------------ hooks
 
@@ -102,6 +104,9 @@ class ViewTextPrinter(N.DisplayPrinter):
         if strength < parent or (strength == parent and strength != N.ATOM and (right or parent == N.COMPARE)):
             return f"({text})"
         return text
+
+    def column_ref(self, n: A.ColumnRef) -> str:
+        return self.name(n.parts)
 
     def binary(self, n: A.BinaryOp) -> str:
         strength = N.BINARY_PRECEDENCE.get(n.op, N.COMPARE)
