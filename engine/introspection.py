@@ -14,6 +14,7 @@ from engine.result import Column, Progress, Result
 from engine.runtime import check_like_pattern, like_predicate
 from engine.system import is_virtual_database, virtual_table, virtual_table_names
 from engine.view_statements import view_columns
+from engine.visibility import visibility, visible_table
 from grammar import ast as A
 
 INTROSPECTION_KINDS = frozenset({"TABLES", "VIEWS", "CREATE_VIEW", "CREATE_DATABASE", "COLUMNS", "TABLE_STATUS",
@@ -65,14 +66,15 @@ def data_size(table) -> int:
 
 
 def _database_entries(ctx, db: str):
-    """(name, kind, object) of the database's tables and views, sorted by name; kind is
-    'table', 'view' or 'system' (a virtual table)."""
+    """(name, kind, object) of the database's tables and views the session's user may see,
+    sorted by name; kind is 'table', 'view' or 'system' (a virtual table)."""
     if is_virtual_database(db):
         return [(n, "system", virtual_table(db, n)) for n in virtual_table_names(db)]
     tables = ctx.catalog.database(db)
     entries = [(name, "table", t) for name, t in tables.items()]
     entries += [(name, "view", v) for name, v in ctx.catalog.views.get(db, {}).items()]
-    return sorted(entries, key=lambda e: e[0])
+    seen = visibility(ctx)
+    return sorted((e for e in entries if visible_table(seen, db, e[0])), key=lambda e: e[0])
 
 
 _FULL_TABLES_COLUMNS = [
@@ -110,7 +112,8 @@ def _show_views(ctx, stmt: A.Show, match) -> Result:
     else:
         ctx.catalog.database(db)
         views = sorted(ctx.catalog.views.get(db, {}).values(), key=lambda v: v.name)
-    views = [v for v in views if match(v.name)]
+    seen = visibility(ctx)
+    views = [v for v in views if match(v.name) and visible_table(seen, db, v.name)]
     if not stmt.full:
         return _rows_result([(f"Views_in_{db}", _S), ("view_query", _S)], [(v.name, v.text) for v in views])
     rows = [(v.name, db, "default", "public", "VIEW", _local(ctx, v.created_on), v.text) for v in views]

@@ -177,6 +177,8 @@ _CHECKS = {
     A.CreateUser: _needs_grant,
     A.AlterUser: _needs_grant,
     A.DropUser: _needs_grant,
+    # current Databend asks SUPER on *.* to describe any user, the session's own included
+    A.DescribeUser: lambda ctx, access, stmt: access.require(SUPER, pos=stmt.pos),
     A.CreateRole: _needs_grant,
     A.DropRole: _needs_grant,
     A.GrantPrivileges: _needs_grant,

@@ -58,7 +58,13 @@ from engine.stage_objects import (
     show_stage_objects,
 )
 from engine.stage_statements import copy_into_table, list_stage, presign
-from engine.system import is_virtual_database, settings_rows, virtual_table, virtual_table_names
+from engine.system import (
+    database_names,
+    is_virtual_database,
+    settings_rows,
+    virtual_table,
+    virtual_table_names,
+)
 from engine.transactions import run_transaction_statement
 from engine.unload import copy_into_stage
 from engine.user_statements import USER_HANDLERS
@@ -465,8 +471,7 @@ def _show(session, ctx, stmt: A.Show):
         return run_show(session, ctx, stmt)
     match = _like_filter(stmt.like, ctx.limits)
     if kind == "DATABASES":
-        names = sorted(set(ctx.catalog.databases) | {"system", "information_schema"})
-        return _rows_result([("databases_in_default", T.STRING)], [(n,) for n in names if match(n)])
+        return _rows_result([("databases_in_default", T.STRING)], [(n,) for n in database_names(ctx) if match(n)])
     if kind == "TABLES":
         db = stmt.database or ctx.database
         names = virtual_table_names(db) if is_virtual_database(db) else sorted(ctx.catalog.database(db))

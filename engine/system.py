@@ -16,6 +16,7 @@ from engine.errors import UnknownTable
 from engine.processes import wall_datetime
 from engine.user_statements import ROLES_COLUMNS, USERS_COLUMNS, roles_rows, users_rows
 from engine.version import VERSION
+from engine.visibility import visibility, visible_database, visible_table
 
 _S = T.STRING
 _U64 = T.UINT64
@@ -39,11 +40,13 @@ def _local(ctx, moment: datetime.datetime) -> datetime.datetime:
 
 
 def _stored_tables(ctx):
-    """(database, table) for every stored table, sorted."""
+    """(database, table) for every stored table the session's user may see, sorted."""
+    seen = visibility(ctx)
     for db in sorted(ctx.catalog.databases):
         tables = ctx.catalog.databases[db]
         for name in sorted(tables):
-            yield db, tables[name]
+            if visible_table(seen, db, name):
+                yield db, tables[name]
 
 
 def _listed_virtual_tables():
@@ -60,17 +63,25 @@ def _default_text(column) -> str:
 # ---------------------------------------------------------------- system
 
 
-def _databases(ctx):
+def database_names(ctx) -> list[str]:
+    """The databases the session's user may see (system and information_schema always), sorted."""
+    seen = visibility(ctx)
     names = set(ctx.catalog.databases) | set(VIRTUAL_DATABASES)
-    return [("default", n) for n in sorted(names)]
+    return [n for n in sorted(names) if visible_database(seen, n)]
+
+
+def _databases(ctx):
+    return [("default", n) for n in database_names(ctx)]
 
 
 def _stored_views(ctx):
-    """(database, view) for every view, sorted."""
+    """(database, view) for every view the session's user may see, sorted."""
+    seen = visibility(ctx)
     for db in sorted(ctx.catalog.views):
         views = ctx.catalog.views[db]
         for name in sorted(views):
-            yield db, views[name]
+            if visible_table(seen, db, name):
+                yield db, views[name]
 
 
 def _tables(ctx):
@@ -139,8 +150,9 @@ def _views(ctx):
 
 
 def _schema_views(ctx):
-    """information_schema.views as Databend 1.2.453 fills it (view_definition is NULL there)."""
-    return [("default", db, v.name, None, "NONE", 0, False, 0, 0, 0) for db, v in _stored_views(ctx)]
+    """information_schema.views as current Databend fills it (view_definition is the view's query;
+    Databend 1.2.453 left it NULL)."""
+    return [("default", db, v.name, v.text, "NONE", 0, False, 0, 0, 0) for db, v in _stored_views(ctx)]
 
 
 def _visible(ctx, user: str) -> bool:
@@ -275,9 +287,8 @@ def _schema_columns(ctx):
 
 
 def _schemata(ctx):
-    names = set(ctx.catalog.databases) | set(VIRTUAL_DATABASES)
     # as Databend fills it, catalog_name is the schema's own name
-    return [(n, n, "default", None, None, None, None, None) for n in sorted(names)]
+    return [(n, n, "default", None, None, None, None, None) for n in database_names(ctx)]
 
 
 INFORMATION_SCHEMA_TABLES = {
@@ -304,7 +315,7 @@ INFORMATION_SCHEMA_TABLES = {
         ("default_collation_name", _NULL), ("sql_path", _NULL),
     ], _schemata, "VIEW"),
     "views": VirtualTable([
-        ("table_catalog", _S), ("table_schema", _S), ("table_name", _S), ("view_definition", _NULL),
+        ("table_catalog", _S), ("table_schema", _S), ("table_name", _S), ("view_definition", _S),
         ("check_option", _S), ("is_updatable", T.UINT8), ("is_insertable_into", T.BOOLEAN),
         ("is_trigger_updatable", T.UINT8), ("is_trigger_deletable", T.UINT8),
         ("is_trigger_insertable_into", T.UINT8),

@@ -1,5 +1,5 @@
-"""Users, roles and privileges as statements: CREATE / ALTER / DROP USER, CREATE / DROP ROLE,
-GRANT, REVOKE, SHOW USERS / ROLES / GRANTS, SET ROLE, and the system.users / system.roles rows
+"""Users, roles and privileges as statements: CREATE / ALTER / DROP / DESCRIBE USER, CREATE / DROP
+ROLE, GRANT, REVOKE, SHOW USERS / ROLES / GRANTS, SET ROLE, and the system.users / system.roles rows
 (engine.users holds the state; engine.privileges says who may run what)."""
 
 from __future__ import annotations
@@ -48,6 +48,13 @@ SHOW_USERS_COLUMNS = ("name", "hostname", "auth_type", "is_configured", "default
                       "network_policy", "password_policy", "must_change_password")
 SHOW_ROLES_COLUMNS = [("name", _S), ("inherited_roles", T.UINT64), ("inherited_roles_name", _S),
                       ("is_current", T.BOOLEAN), ("is_default", T.BOOLEAN)]
+# DESC USER as current Databend answers it
+DESCRIBE_USER_COLUMNS = [
+    ("name", _S), ("hostname", _S), ("auth_type", _S), ("default_role", _S), ("default_warehouse", _S),
+    ("roles", _S), ("disabled", T.BOOLEAN), ("network_policy", _NULLABLE_S), ("password_policy", _NULLABLE_S),
+    ("must_change_password", T.BOOLEAN.as_nullable(True)), ("workload_group", _NULLABLE_S),
+    ("public_keys", T.UINT64.as_nullable(True)),
+]
 SHOW_GRANTS_COLUMNS = [("privileges", _S), ("object_name", _S), ("object_id", T.UINT64.as_nullable(True)),
                        ("grant_to", _S), ("name", _S), ("grants", _NULLABLE_S)]
 
@@ -108,6 +115,20 @@ def alter_user(session, ctx, stmt: A.AlterUser) -> Result:
         changes["disabled"] = stmt.disabled
     store.alter_user(stmt.name, stmt.pos, **changes)
     return _result()
+
+
+def describe_user(session, ctx, stmt: A.DescribeUser) -> Result:
+    """One row of the user's settings (SUPER on *.* was checked: engine.privileges)."""
+    store = _store(ctx)
+    name = stmt.name
+    if name in store.bootstrap:
+        encoded = store.bootstrap[name]
+        row = (name, "%", "no_password" if encoded is None else "sha256_password", ACCOUNT_ADMIN, "",
+               ACCOUNT_ADMIN, False)
+    else:
+        u = store.user(name, stmt.pos)
+        row = (name, "%", u["auth_type"], u["default_role"], "", ", ".join(sorted(u["roles"])), u["disabled"])
+    return _result(DESCRIBE_USER_COLUMNS, [row + (None, None, None, None, None)])
 
 
 def drop_user(session, ctx, stmt: A.DropUser) -> Result:
@@ -282,6 +303,7 @@ USER_HANDLERS = {
     A.CreateUser: create_user,
     A.AlterUser: alter_user,
     A.DropUser: drop_user,
+    A.DescribeUser: describe_user,
     A.CreateRole: create_role,
     A.DropRole: drop_role,
     A.SetRole: set_role,

@@ -21,6 +21,7 @@ from engine.names import display
 from engine.planner import Planner
 from engine.result import Column, Progress, Result
 from engine.system import is_virtual_database
+from engine.view_text import ViewTextPrinter, view_text
 from engine.views import expand_view
 from grammar import ast as A
 
@@ -45,13 +46,15 @@ def create_view(session, ctx, stmt: A.CreateView) -> Result:
         raise EngineError(f"'{name}' as view Already Exists", code=VIEW_ALREADY_EXISTS, position=stmt.pos)
     if existing is not None:
         name = existing.name
-    sql = ctx.sql
-    # the query's text as written; rebuilt from the tree when the statement's text is unknown
-    written = sql[stmt.query_offset:] if sql is not None and stmt.query_offset <= len(sql) else display(stmt.query)
-    raw = written.strip().rstrip(";").strip()
-    query, text = _view_query_with(stmt, name, raw)
+    stored = view_text(stmt.query, database, name, stmt.columns)
+    if stored is not None:  # Databend's text, which reads back as the same query
+        query, text = stored
+    else:  # the text as written (rebuilt from the tree when the statement's text is unknown)
+        sql = ctx.sql
+        written = sql[stmt.query_offset:] if sql is not None and stmt.query_offset <= len(sql) else display(stmt.query)
+        query, text = _view_query_with(stmt, name, written.strip().rstrip(";").strip())
     if stmt.columns:
-        count = len(view_columns(ctx, View(database, name, stmt.query, raw), stmt.pos))
+        count = len(view_columns(ctx, View(database, name, stmt.query, text), stmt.pos))
         if count != len(stmt.columns):
             raise EngineError(f"column name length mismatch, expect {count}, got {len(stmt.columns)}",
                               code=BAD_DATA_ARRAY_LENGTH, position=stmt.pos)
@@ -69,7 +72,8 @@ def _view_query_with(stmt: A.CreateView, name: str, text: str):
         return stmt.query, text
     query = A.Select((A.SelectItem(A.Star(pos=stmt.pos), pos=stmt.pos),),
                      from_=A.SubqueryRef(stmt.query, name, stmt.columns, pos=stmt.pos), pos=stmt.pos)
-    return query, f"select * from ({text}) {name}({', '.join(stmt.columns)})"
+    printer = ViewTextPrinter()  # names quoted where needed, so the text reads back
+    return query, f"select * from ({text}) {printer.ident(name)}{printer.column_list(stmt.columns)}"
 
 
 def drop_view(session, ctx, stmt: A.DropView) -> Result:

@@ -1,5 +1,5 @@
-"""Syntax tree nodes of users, roles and privileges: CREATE / ALTER / DROP USER, CREATE / DROP
-ROLE, GRANT, REVOKE, SHOW USERS / ROLES / GRANTS, SET ROLE (re-exported by grammar.ast)."""
+"""Syntax tree nodes of users, roles and privileges: CREATE / ALTER / DROP / DESCRIBE USER, CREATE /
+DROP ROLE, GRANT, REVOKE, SHOW USERS / ROLES / GRANTS, SET ROLE (re-exported by grammar.ast)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from grammar.ast_base import Node
 
-__all__ = ["CreateUser", "AlterUser", "DropUser", "CreateRole", "DropRole", "GrantPrivileges",
+__all__ = ["CreateUser", "AlterUser", "DropUser", "DescribeUser", "CreateRole", "DropRole", "GrantPrivileges",
            "GrantRole", "ShowAccounts", "SetRole"]
 
 
@@ -42,6 +42,13 @@ class AlterUser(Node):
 class DropUser(Node):
     name: str
     if_exists: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DescribeUser(Node):
+    """DESC[RIBE] USER u."""
+
+    name: str
 
 
 @dataclass(frozen=True, slots=True)

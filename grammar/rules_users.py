@@ -1,5 +1,5 @@
-"""Parse callbacks for users, roles and privileges: CREATE / ALTER / DROP USER, CREATE / DROP
-ROLE, GRANT, REVOKE, SHOW USERS / ROLES / GRANTS and SET ROLE."""
+"""Parse callbacks for users, roles and privileges: CREATE / ALTER / DROP / DESCRIBE USER, CREATE /
+DROP ROLE, GRANT, REVOKE, SHOW USERS / ROLES / GRANTS and SET ROLE."""
 
 from __future__ import annotations
 
@@ -67,6 +67,15 @@ class UserRules(Transformer):
 
     def show_users(self):
         return ast.ShowAccounts("USERS")
+
+    def describe_user(self, name):
+        if name is None:  # DESC user: the table named user
+            return ast.Describe(("user",))
+        return ast.DescribeUser(str(name.value), pos=pos_of(name))
+
+    def describe_user_table(self, table):
+        """DESC user.t: the table t of the database named user."""
+        return ast.Describe(("user", str(table.value)))
 
     def create_role(self, if_not_exists, name):
         return ast.CreateRole(str(name.value), bool(if_not_exists), pos=pos_of(name))

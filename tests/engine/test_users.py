@@ -124,6 +124,57 @@ def test_disabled_users(db):
     assert not db.users.is_disabled("off")
 
 
+def test_describe_user(db):
+    # the columns of current Databend's DESC USER (Databend 1.2.453 has no DESC USER)
+    root = db.session()
+    rows(root, "CREATE ROLE r2")
+    rows(root, "CREATE ROLE r1")
+    rows(root, "GRANT ROLE r2 TO u")
+    rows(root, "GRANT ROLE r1 TO u")
+    rows(root, "ALTER USER u WITH DEFAULT_ROLE = 'r2', DISABLED = true")
+    assert columns(root, "DESC USER u") == [
+        ("name", "String"), ("hostname", "String"), ("auth_type", "String"), ("default_role", "String"),
+        ("default_warehouse", "String"), ("roles", "String"), ("disabled", "Boolean"),
+        ("network_policy", "Nullable(String)"), ("password_policy", "Nullable(String)"),
+        ("must_change_password", "Nullable(Boolean)"), ("workload_group", "Nullable(String)"),
+        ("public_keys", "Nullable(UInt64)")]
+    assert rows(root, "DESCRIBE USER 'u'@'%'") == [
+        ("u", "%", "double_sha1_password", "r2", "", "r1, r2", True, None, None, None, None, None)]
+    assert rows(root, "DESC USER root") == [
+        ("root", "%", "no_password", "account_admin", "", "account_admin", False, None, None, None, None, None)]
+    e = error(root, "DESC USER nobody")
+    assert (e.code, e.message) == (2201, "User 'nobody'@'%' does not exist.")
+
+
+def test_describe_user_takes_super_even_for_oneself(db):
+    # current Databend checks SUPER on *.* for DESC USER, whoever is described
+    root, user = db.session(), db.session(user="u")
+    rows(root, "CREATE USER v IDENTIFIED BY 'p'")
+    for sql in ("DESC USER u", "DESC USER v", "DESC USER nobody"):  # the privilege is checked first
+        e = error(user, sql)
+        assert (e.code, e.message) == (DENIED, "Permission denied: privilege [Super] is required on *.* for user "
+                                               "'u'@'%' with roles [public]. Note: Please ensure that your current "
+                                               "role have the appropriate permissions to create a new "
+                                               "Warehouse|Database|Table|UDF|Stage."), sql
+    rows(root, "CREATE ROLE admins")
+    rows(root, "GRANT SUPER ON *.* TO ROLE admins")
+    rows(root, "GRANT ROLE admins TO u")  # through any of its roles
+    assert [r[0] for r in rows(user, "DESC USER u")] == ["u"]
+    assert [r[0] for r in rows(user, "DESC USER v")] == ["v"]
+    assert error(user, "DESC USER nobody").code == 2201
+
+
+def test_desc_of_a_table_named_user_describes_the_table(db):
+    root = db.session()
+    rows(root, "CREATE TABLE user (a INT)")
+    rows(root, "CREATE DATABASE user")
+    rows(root, "CREATE TABLE user.t (b VARCHAR)")
+    for sql in ("DESC user", "DESCRIBE user", 'DESC "user"'):
+        assert rows(root, sql) == [("a", "INT", "YES", "NULL", "")], sql
+    assert rows(root, "DESC user.t") == [("b", "VARCHAR", "YES", "NULL", "")]
+    assert error(root, "DESC USER user").code == 2201
+
+
 # ---------------------------------------------------------------- roles
 
 

@@ -111,14 +111,14 @@ def test_names_in_a_view_resolve_in_the_views_database(s):
 def test_show_create_and_show_views(s):
     rows(s, "CREATE VIEW v AS SELECT a, b FROM t WHERE a > 1;")
     rows(s, "CREATE VIEW v2 (x, y) AS SELECT * FROM v")
-    # Databend 1.2.453 stores its own formatting (SELECT a, b FROM default.t ...); the text as
-    # written is kept here
-    assert rows(s, "SHOW CREATE TABLE v") == [("v", "CREATE VIEW `default`.`v` AS SELECT a, b FROM t WHERE a > 1")]
+    # the query as Databend 1.2.453 re-prints it, tables qualified by the view's database
+    assert rows(s, "SHOW CREATE TABLE v") == [
+        ("v", "CREATE VIEW `default`.`v` AS SELECT a, b FROM default.t WHERE a > 1")]
     assert schema(s, "SHOW CREATE TABLE v") == [("Table", "String"), ("Create Table", "String")]
     assert rows(s, "SHOW CREATE VIEW v2") == [
-        ("v2", "CREATE VIEW `default`.`v2` AS select * from (SELECT * FROM v) v2(x, y)")]
+        ("v2", "CREATE VIEW `default`.`v2` AS select * from (SELECT * FROM default.v) v2(x, y)")]
     assert rows(s, "SHOW VIEWS LIKE 'v%'") == [
-        ("v", "SELECT a, b FROM t WHERE a > 1"), ("v2", "select * from (SELECT * FROM v) v2(x, y)")]
+        ("v", "SELECT a, b FROM default.t WHERE a > 1"), ("v2", "select * from (SELECT * FROM default.v) v2(x, y)")]
     assert schema(s, "SHOW VIEWS") == [("Views_in_default", "String"), ("view_query", "String")]
     assert schema(s, "SHOW FULL VIEWS") == [
         ("views", "String"), ("database", "String"), ("catalog", "String"), ("owner", "Nullable(String)"),
@@ -139,9 +139,11 @@ def test_describe_a_view(s):
 def test_views_in_system_and_information_schema(s):
     rows(s, "CREATE VIEW v AS SELECT a FROM t")
     assert rows(s, "SELECT catalog, database, name, engine, engine_full, view_query FROM system.views") == [
-        ("default", "default", "v", "VIEW", "VIEW", "SELECT a FROM t")]
+        ("default", "default", "v", "VIEW", "VIEW", "SELECT a FROM default.t")]
+    # current Databend fills view_definition with the view's query (1.2.453 left it NULL)
     assert rows(s, "SELECT * FROM information_schema.views") == [
-        ("default", "default", "v", None, "NONE", 0, False, 0, 0, 0)]
+        ("default", "default", "v", "SELECT a FROM default.t", "NONE", 0, False, 0, 0, 0)]
+    assert schema(s, "SELECT view_definition FROM information_schema.views") == [("view_definition", "String")]
     # current Databend lists views in system.tables (engine VIEW) and information_schema.tables
     assert rows(s, "SELECT name, engine, table_type FROM system.tables WHERE database = 'default' ORDER BY name") == [
         ("t", "FUSE", "BASE TABLE"), ("v", "VIEW", "VIEW")]
@@ -164,7 +166,7 @@ def test_rename_table_renames_a_view(s):
     rows(s, "RENAME TABLE v TO v2")  # as Databend 1.2.453 (dbt renames its new views so)
     rows(s, "ALTER TABLE v2 RENAME TO v3")
     assert rows(s, "SELECT * FROM v3 ORDER BY a") == [(1,), (2,)]
-    assert rows(s, "SHOW VIEWS") == [("v3", "SELECT a FROM t")]
+    assert rows(s, "SHOW VIEWS") == [("v3", "SELECT a FROM default.t")]
     assert error_code(s, "RENAME TABLE v3 TO t") == 2302
 
 
