@@ -11,7 +11,6 @@ import struct
 
 from engine.errors import BadArguments
 from engine.limits import Limits
-from engine.variant import sql_literal
 
 U64_MAX = 2**64 - 1
 EMPTY: frozenset = frozenset()
@@ -60,8 +59,9 @@ def _long_int(digits: str) -> int:
 
 def _invalid_text(text: str) -> BadArguments:
     shown = text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + "..."
+    # the call shows the text quoted as it is (Databend escapes no quote there: to_bitmap('a'b'))
     return BadArguments(f"BadBytes. Code: 1046, Text = Invalid Bitmap value: {_rust_debug(shown)}. "
-                        f"while evaluating function `to_bitmap({sql_literal(shown)})`")
+                        f"while evaluating function `to_bitmap('{shown}')`")
 
 
 # Rust's `{:?}` of a str: quotes, backslashes and control characters escaped

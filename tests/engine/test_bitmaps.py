@@ -65,14 +65,17 @@ def test_to_bitmap_drops_whitespace_anywhere_and_takes_a_plus_sign(s):
         ("1,2", "12", "1,3", "18446744073709551615", "1,2")]
 
 
-@pytest.mark.parametrize("text, shown_value", [
-    ("a", '"a"'), ("", '""'), ("1,,2", '"1,,2"'), ("1,", '"1,"'), ("-1", '"-1"'), ("1.0", '"1.0"'),
-    ("0x10", '"0x10"'), ("18446744073709551616", '"18446744073709551616"'), ("1_0", '"1_0"'),
+@pytest.mark.parametrize("literal, shown_value, call", [
+    ("a", '"a"', "'a'"), ("", '""', "''"), ("1,,2", '"1,,2"', "'1,,2'"), ("1,", '"1,"', "'1,'"),
+    ("-1", '"-1"', "'-1'"), ("1.0", '"1.0"', "'1.0'"), ("0x10", '"0x10"', "'0x10'"),
+    ("18446744073709551616", '"18446744073709551616"', "'18446744073709551616'"), ("1_0", '"1_0"', "'1_0'"),
+    # the value in Rust's debug form (a double quote escaped); the call quotes it as it is
+    ('a"b', '"a\\"b"', "'a\"b'"), ("a''b", '"a\'b"', "'a'b'"),
 ])
-def test_to_bitmap_refuses_text_that_is_not_unsigned_numbers(s, text, shown_value):
-    assert refused(s, f"SELECT to_bitmap('{text}')") == (
+def test_to_bitmap_refuses_text_that_is_not_unsigned_numbers(s, literal, shown_value, call):
+    assert refused(s, f"SELECT to_bitmap('{literal}')") == (
         1006, f"BadBytes. Code: 1046, Text = Invalid Bitmap value: {shown_value}. "
-              f"while evaluating function `to_bitmap('{text}')`")
+              f"while evaluating function `to_bitmap({call})`")
 
 
 @pytest.mark.parametrize("sql, message", [
