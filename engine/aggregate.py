@@ -1,6 +1,7 @@
 """Aggregation: GROUP BY (and global) aggregates as generated batch code, one input batch per
-step; collected aggregates (median, string_agg, quantiles...) keep their values per group.
-Memory held by groups is charged to the query."""
+step; collected aggregates (median, string_agg, quantiles...) keep their values per group, folded
+ones (the BITMAP aggregates) one state per group that their Folder updates row by row. Memory
+held by groups is charged to the query."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from operator import itemgetter
 
 from engine import plan as P
 from engine.batch_source import column_refs, resliced, row_vars
+from engine.bitmap_values import ELEMENT_BYTES
 from engine.errors import EngineError
 from engine.expr import Col
 from engine.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, charge_growth
@@ -24,6 +26,14 @@ def collected_final(agg):
     if agg.distinct:
         return lambda values: final(list(dict.fromkeys(values)), params)
     return lambda values: final(values, params)
+
+
+def charge_folders(folders, memory) -> None:
+    """Charge the numbers the folded aggregates' states gained (once per batch)."""
+    for folder in folders:
+        if folder.grown:
+            memory.charge(folder.grown * ELEMENT_BYTES)
+            folder.grown = 0
 
 
 def build_aggregate(plan: P.Aggregate, rt):
@@ -98,11 +108,19 @@ def build_aggregate(plan: P.Aggregate, rt):
 
     out_cg = rt.codegen()
     finals = []  # source of each aggregate's value from the accumulator list `a`
+    folders = []  # memory: the folded aggregates' Folders, whose states grow
     for i, a in enumerate(aggs):
         v = value_names[i]
         nullable = a.arg is not None and cg.nullable(a.arg)
         if a.collected is not None:
             finals.append(f"{out_cg.bind(collected_final(a))}(a[{slot('collect', v, nullable)}])")
+        elif a.folded is not None:  # a state a group (never shared: each Folder has its own)
+            folder = a.folded.folder(a.params, a.distinct)
+            folders.append(folder)
+            s, fold = len(init), cg.bind(folder.fold)
+            init.append(f"{fold}(None, {v})")
+            update.append(f"a[{s}] = {fold}(a[{s}], {v})")
+            finals.append(f"{out_cg.bind(folder.final)}(a[{s}])")
         elif a.distinct and v is not None:
             fn = _distinct_final(a.name, slot("distinct", v, nullable), a)
             finals.append(f"{out_cg.bind(fn)}(a)")
@@ -143,6 +161,8 @@ def build_aggregate(plan: P.Aggregate, rt):
                 groups = charge_growth(rt.memory, acc, groups, HASH_ENTRY_BYTES)
                 if collecting:
                     rt.memory.charge(len(batch) * collecting * COLLECTED_VALUE_BYTES)
+                if folders:
+                    charge_folders(folders, rt.memory)
             yield []
         # the groups in chunks straight off the dict (no step copies every group at once)
         items = iter(acc.items())
@@ -209,9 +229,13 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
         else:
             lines.append(f"{name} = [{src} for r in b]")
     summed = set()  # argument lists whose batch sum is computed already (SUM and AVG share it)
+    folders = {}  # position -> the Folder of a folded aggregate
     for i, (a, v) in enumerate(zip(aggs, value_names, strict=False)):
         if a.collected is not None:
             lines.append(f"st[{i}].extend({v})")
+        elif a.folded is not None:
+            folders[i] = a.folded.folder(a.params, a.distinct)
+            lines.append(f"st[{i}] = {cg.bind(folders[i].fold_many)}(st[{i}], {v})")
         elif a.distinct:
             lines.append(f"st[{i}].update({v})")
         elif a.name == "count":
@@ -231,13 +255,13 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
             lines += [f"if {v} and st[{i}] is None:", f"    st[{i}] = {v}[0]"]
     step = cg.build(["b", "p", "st", "cnt"], lines or ["pass"])
 
-    distinct_slots = [i for i, a in enumerate(aggs) if a.distinct]  # memory: sets that grow
+    distinct_slots = [i for i, a in enumerate(aggs) if a.distinct and a.folded is None]  # memory: sets that grow
 
     collected = [i for i, a in enumerate(aggs) if a.collected is not None]  # memory: lists that grow
 
     def run(p):
-        st = [[] if a.collected is not None else set() if a.distinct else 0 if a.name == "count" else None
-              for a in aggs]
+        st = [[] if a.collected is not None else None if a.folded is not None else set() if a.distinct
+              else 0 if a.name == "count" else None for a in aggs]
         cnt = [0] * len(aggs)
         held = [0] * len(aggs)  # memory: values of each DISTINCT set or collected list charged so far
         seen = False  # any input row (the empty grouping set of no rows is no group)
@@ -249,6 +273,8 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
                     held[i] = charge_growth(rt.memory, st[i], held[i], HASH_ENTRY_BYTES)
                 for i in collected:
                     held[i] = charge_growth(rt.memory, st[i], held[i], LIST_SLOT_BYTES)
+                if folders:
+                    charge_folders(folders.values(), rt.memory)
             yield []
         if plan.grouping_set and not seen:
             return
@@ -257,6 +283,8 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
             v = st[i]
             if a.collected is not None:
                 row.append(collected_final(a)(v))
+            elif a.folded is not None:
+                row.append(folders[i].final(v))
             elif a.distinct:
                 row.append(_distinct_final(a.name, 0, a)([v]))
             elif a.name == "avg":

@@ -248,6 +248,7 @@ class ExpressionBinder(ClauseBinder):
 
     def _compare(self, op, left, right):
         F.check_nested_comparison(op, left.type, right.type)
+        F.check_bitmap_comparison(op, left.type, right.type)
         left, right = self._comparable(left, right)
         nullable = left.type.can_be_null or right.type.can_be_null
         if left.type.name == "Null" or right.type.name == "Null":
@@ -258,6 +259,7 @@ class ExpressionBinder(ClauseBinder):
         return e
 
     def _comparable(self, left, right):
+        F.check_bitmap_comparison("=", left.type, right.type)  # IN lists
         variant_keys = F.variant_comparison(left, right, self._function)
         if variant_keys is not None:
             return variant_keys
@@ -423,7 +425,9 @@ class ExpressionBinder(ClauseBinder):
     def _cast(self, e: Expr, t: T.SqlType, try_: bool) -> Expr:
         t = t.as_nullable(e.type.can_be_null or try_ or t.nullable)
         # casts the session time zone decides (text/Date -> Timestamp, Timestamp -> Date/text)
-        zoned = F.temporal_cast(e.type, t, self.ctx.timezone) if e.type.name != t.name else None
+        zoned = F.bitmap_cast(e, t, try_, self.ctx.limits)
+        if zoned is None and e.type.name != t.name:
+            zoned = F.temporal_cast(e.type, t, self.ctx.timezone)
         zoned = zoned or F.variant_cast(e.type, t)
         if isinstance(e, Const):
             if e.value is None:

@@ -30,6 +30,8 @@ def type_default(t: T.SqlType):
         return "null"  # JSON null
     if t.name == "Binary":
         return b""
+    if t.name == "Bitmap":
+        return frozenset()  # the empty bitmap
     return ""
 
 

@@ -102,6 +102,9 @@ class AggSpec:
     extra: tuple = ()
     params: tuple = ()
     collected: Any = None
+    # a folded aggregate (engine.functions.bitmap_aggregates): one state per group, updated row
+    # by row through the entry's Folder
+    folded: Any = None
 
 
 @dataclass(eq=False)

@@ -163,6 +163,8 @@ class AggregatePlanner:
                 raise EngineError("aggregate function calls cannot be nested", code=SEMANTIC, position=node.pos)
         if name in COLLECTED:
             return collected_spec(self, node, lambda a: self.bind(a, scope))
+        if name in F.BITMAP_AGGREGATES:
+            return F.bitmap_aggregate_spec(node, lambda a: self.bind(a, scope), lambda p: self.bind(p, Scope([])))
         if node.star:
             if name != "count" or node.distinct:
                 raise EngineError(f"{name}(*) is not allowed", code=SEMANTIC, position=node.pos)
@@ -177,6 +179,9 @@ class AggregatePlanner:
         variant_extreme = F.variant_aggregate(name, arg)  # MIN / MAX in the order of VARIANT values
         if variant_extreme is not None:
             return variant_extreme
+        bitmap_extreme = F.bitmap_extreme(name, arg)  # MIN / MAX in Databend's order of bitmaps
+        if bitmap_extreme is not None:
+            return bitmap_extreme
         if name in ("sum", "avg") and not (arg.type.is_numeric or arg.type.name in ("Boolean", "Null")):
             if arg.type.is_string:
                 arg = self._cast(arg, T.FLOAT64.as_nullable(True), True)

@@ -1,5 +1,5 @@
 """Wire text of values: what a client sees for each type (Databend's spelling of floats,
-booleans, timestamps, decimals, Binary as upper-case hex, nested values)."""
+booleans, timestamps, decimals, Binary as upper-case hex, nested values, `<bitmap binary>`)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import decimal
 import math
 
 from engine import nested as _nested
+from engine.bitmap_values import WIRE_TEXT as _BITMAP_TEXT
 from engine.types import INT_NAMES, NESTED_NAMES, SqlType, render_float32
 
 
@@ -34,11 +35,17 @@ def render_value(v) -> str:
         return v.hex().upper()  # Binary shows as upper-case hex, as Databend's
     if isinstance(v, _nested.NESTED_VALUE_TYPES):
         return _nested.render(v)
+    if type(v) is frozenset:
+        return _BITMAP_TEXT
     return str(v)
 
 
 def _render_bool(v):
     return "1" if v else "0"
+
+
+def _render_bitmap(v):
+    return _BITMAP_TEXT  # Databend shows no numbers of a bitmap in a result (to_string does)
 
 
 def _render_timestamp(v):
@@ -67,5 +74,7 @@ def renderer_for(t: SqlType):
         return _render_timestamp
     if name in NESTED_NAMES:
         return _nested.renderer(t)
+    if name == "Bitmap":
+        return _render_bitmap
     return render_value
 

@@ -1,6 +1,7 @@
 """Rows and types as JSON for the data directory: a table's rows column by column, each value in
 the JSON form of its column type (no pickle: a short script can read every file): Decimals as
-text, dates and timestamps as ISO text, Binary as base64, the rest as JSON holds them."""
+text, dates and timestamps as ISO text, Binary as base64, a BITMAP as the array of its numbers
+(ascending), the rest as JSON holds them."""
 
 from __future__ import annotations
 
@@ -47,6 +48,8 @@ def encode_value(t: SqlType, v):
         return v.isoformat()
     if t.name == "Binary":
         return base64.b64encode(v).decode("ascii")
+    if t.name == "Bitmap":
+        return sorted(v)
     if t.name in NESTED_NAMES:
         return _nested_to_json(t, v)  # arrays and tuples as arrays, maps as arrays of [key, value]
     return v
@@ -63,6 +66,8 @@ def decode_value(t: SqlType, v):
         return datetime.datetime.fromisoformat(v)
     if t.name == "Binary":
         return base64.b64decode(v)
+    if t.name == "Bitmap":
+        return frozenset(v)
     if t.name in NESTED_NAMES:
         return _nested_from_json(t, v)
     return v
@@ -75,6 +80,8 @@ def _encode_column(t: SqlType, values) -> list | tuple:
         return [None if v is None else v.isoformat() for v in values]
     if t.name == "Binary":  # base64 text
         return [None if v is None else base64.b64encode(v).decode("ascii") for v in values]
+    if t.name == "Bitmap":  # the numbers, ascending
+        return [None if v is None else sorted(v) for v in values]
     if t.name in NESTED_NAMES:
         return [_nested_to_json(t, v) for v in values]
     return values  # a tuple of JSON-native values: the encoder writes it as an array
@@ -103,6 +110,8 @@ def _decode_column(t: SqlType, values: list) -> list:
         return [None if v is None else parse(v) for v in values]
     if t.name == "Binary":
         return [None if v is None else base64.b64decode(v) for v in values]
+    if t.name == "Bitmap":
+        return [None if v is None else frozenset(v) for v in values]
     if t.name in NESTED_NAMES:
         return [_nested_from_json(t, v) for v in values]
     return values

@@ -10,6 +10,7 @@ import struct
 from dataclasses import dataclass, replace
 from typing import NoReturn
 
+from engine import bitmap_values as _bitmaps
 from engine import nested as _nested
 from engine.datetimes import UTC, date_from_days, parse_date, parse_timestamp, timestamp_from_int
 from engine.errors import BadArguments, SqlSyntaxError
@@ -121,6 +122,7 @@ STRING = SqlType("String")
 DATE = SqlType("Date")
 TIMESTAMP = SqlType("Timestamp")
 BINARY = SqlType("Binary")
+BITMAP = SqlType("Bitmap")
 
 _ALIASES = {
     "BOOLEAN": "Boolean", "BOOL": "Boolean",
@@ -446,6 +448,8 @@ def to_decimal(v, t: SqlType):
 def to_string(v, t: SqlType = STRING):
     if isinstance(v, str):
         return v
+    if type(v) is frozenset:  # a BITMAP: its numbers, comma-separated
+        return _bitmaps.to_text(v)
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, bytes):  # Binary: its bytes as UTF-8 text, when they are
@@ -461,6 +465,18 @@ def to_binary(v, t: SqlType = BINARY) -> bytes:
     if isinstance(v, bytes):
         return v
     return (v if isinstance(v, str) else to_string(v)).encode("utf-8", "surrogatepass")
+
+
+def to_bitmap(v, t: SqlType = BITMAP) -> frozenset:
+    """A BITMAP value (engine.bitmap_values): a bitmap as it is, text parsed ('1, 2'), an
+    unsigned integer as the bitmap of itself; other values refused in Databend's words."""
+    if type(v) is frozenset:
+        return v
+    if isinstance(v, str):
+        return _bitmaps.parse(v)
+    if type(v) is int and 0 <= v <= _bitmaps.U64_MAX:
+        return frozenset((v,))
+    raise BadArguments(f"unable to cast type `{value_type(v).display()}` to type `Bitmap`")
 
 
 def to_bool(v, t: SqlType = BOOLEAN):
@@ -527,7 +543,7 @@ def caster(t: SqlType):
     if name == "Binary":
         return to_binary
     if name == "Bitmap":
-        return to_string  # held as text until it gets values of its own
+        return to_bitmap
     if name in NESTED_NAMES:
         return _nested.caster(t)  # engine.nested
     raise BadArguments(f"cannot cast to {t.display()}")
@@ -551,6 +567,8 @@ def value_type(v) -> SqlType:
         return DATE
     if isinstance(v, bytes):
         return BINARY
+    if type(v) is frozenset:
+        return BITMAP
     if isinstance(v, _nested.NESTED_VALUE_TYPES):
         raise BadArguments("a nested value has no type of its own")
     return STRING

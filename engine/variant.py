@@ -223,6 +223,8 @@ def from_value(v) -> str:
         return dumps(v.isoformat())
     if isinstance(v, bytes):
         return dumps(v.hex().upper())
+    if type(v) is frozenset:  # a BITMAP: the array of its numbers, ascending
+        return dumps(sorted(v))
     return dumps(str(v))
 
 

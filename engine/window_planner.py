@@ -189,6 +189,11 @@ class WindowPlanner:
         if name not in F.AGGREGATES:
             raise EngineError(f"function {name} is not a window or aggregate function", code=SEMANTIC,
                               position=func.pos)
+        if name in F.BITMAP_AGGREGATES:  # folded over each frame's values
+            spec_ = F.bitmap_aggregate_spec(func, bind, lambda p: self.bind(p, Scope([])))
+            positions = [place(spec_.arg), *(place(x) for x in spec_.extra)]
+            return WindowFunc(name, positions, spec_.params, frame, spec_.type, distinct=func.distinct,
+                              collected=spec_.folded.collected())
         if name in COLLECTED:
             spec_ = collected_spec(self, func, bind)
             positions = [place(spec_.arg), *(place(x) for x in spec_.extra)]
@@ -203,6 +208,9 @@ class WindowPlanner:
         if name in ("sum", "avg") and arg.type.is_string:
             arg = self._cast(arg, T.FLOAT64.as_nullable(True), True)
         spec_ = self._agg_spec_of(func, arg)
+        if spec_.folded is not None:  # MIN / MAX of bitmaps
+            return WindowFunc(name, [place(arg)], (), frame, spec_.type, distinct=func.distinct,
+                              collected=spec_.folded.collected())
         t = spec_.type if name == "count" else spec_.type.as_nullable(True)
         if name == "avg" and arg.type.name == "Decimal":
             # Databend 1.2.453: a window AVG of a Decimal keeps at least 4 decimal places

@@ -4,7 +4,17 @@ modules that fill it. Adding a function is one `register(...)` entry in its fami
 from __future__ import annotations
 
 # the family modules register their functions on import
-from engine.functions import arrays, casts, conditionals, dates, hashes, numeric, regex, strings  # noqa: F401
+from engine.functions import (  # noqa: F401
+    arrays,
+    bitmaps,
+    casts,
+    conditionals,
+    dates,
+    hashes,
+    numeric,
+    regex,
+    strings,
+)
 from engine.functions import json as _json  # noqa: F401
 from engine.functions import json_sets as _json_sets  # noqa: F401
 from engine.functions.aggregates import AGGREGATES, aggregate_type
@@ -14,6 +24,12 @@ from engine.functions.arrays import (
     check_nested_comparison,
     nested_override,
 )
+from engine.functions.bitmap_aggregates import (
+    BITMAP_AGGREGATES,
+    bitmap_aggregate_spec,
+    bitmap_extreme,
+)
+from engine.functions.bitmaps import bitmap_cast, check_bitmap_comparison
 from engine.functions.bitwise import BITWISE_FUNCTIONS
 from engine.functions.casts import CAST_FUNCTIONS
 from engine.functions.context import CONTEXT_FUNCTIONS, context_value
@@ -45,7 +61,9 @@ ALWAYS_NULLABLE = frozenset({"coalesce", "ifnull", "nvl"})
 # rounding functions whose constant Decimal(p, 0) answers fold into integer constants
 INTEGRAL_FOLDS = frozenset({"round", "truncate", "floor", "ceil", "ceiling"})
 
-__all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS", "check_nested_comparison", "CONTEXT_FUNCTIONS",
+__all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS",
+           "bitmap_aggregate_spec", "bitmap_cast", "bitmap_extreme", "check_bitmap_comparison",
+           "check_nested_comparison", "CONTEXT_FUNCTIONS",
            "INTEGRAL_FOLDS", "JSON_OPERATORS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
            "SCALARS", "ScalarFunction", "aggregate_type", "all_function_names", "context_value",
            "date_arithmetic", "function_override", "function_rows", "interval_call", "temporal_cast",

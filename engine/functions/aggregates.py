@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from engine import types as T
+from engine.functions.bitmap_aggregates import BITMAP_AGGREGATES
 from engine.functions.collected import COLLECTED
 
-# the aggregates the executor folds row by row, and those it computes from collected values
+# the aggregates the executor folds row by row, those it computes from collected values, and
+# the BITMAP aggregates (their own folds)
 FOLDED = frozenset({"count", "sum", "avg", "min", "max", "any"})
-AGGREGATES = FOLDED | frozenset(COLLECTED)
+AGGREGATES = FOLDED | frozenset(COLLECTED) | frozenset(BITMAP_AGGREGATES)
 
 
 def aggregate_type(name: str, arg: T.SqlType | None) -> T.SqlType:
