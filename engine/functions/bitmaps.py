@@ -15,6 +15,7 @@ from engine import nested as N
 from engine import types as T
 from engine import variant as V
 from engine.errors import BadArguments, SemanticError
+from engine.expr import Const
 from engine.functions.registry import register
 
 BITMAP = T.BITMAP
@@ -192,7 +193,7 @@ def bitmap_cast(operand, target: T.SqlType, try_: bool, limits):
     s, t = source.name, target.name
     if "Bitmap" not in (s, t) or s in ("Null", t):
         return None
-    value = operand.value if operand.kind == "const" else None
+    value = operand.value if isinstance(operand, Const) else None
     limit = limits.array_elements
     if t == "Variant":  # TRY_CAST too
         return V.from_value
