@@ -439,6 +439,9 @@ class ExpressionBinder(ClauseBinder):
                     return Const(T.NULL, value=None)  # as Databend types a failed constant TRY_CAST
                 raise
         if zoned is not None:  # TRY: not strict (the function answers NULL itself, so may_be_null says so)
+            fused = F.variant_get_cast(e, t)  # v:k::T in one call, the element converted as read
+            if fused is not None:
+                zoned, e = fused
             fn = F.ScalarFunction("try_cast", F.try_call_of(zoned), None, 1, 1, strict=False) if try_ else \
                 F.ScalarFunction("cast", zoned, None, 1, 1)
             return Func(t, args=(e,), fn=fn)

@@ -253,14 +253,33 @@ def get(text, key):
     return None if found is _MISSING else dumps(found)
 
 
+_LAST_LOADED = (None, None)  # (text, its value): the last text _load_once parsed
+
+
+def _load_once(text):
+    """load(text), remembering the last text by identity, so the key reads of one row (v:a and
+    v:b of the same stored text) parse it once. Callers only read the value, never change it."""
+    global _LAST_LOADED
+    last = _LAST_LOADED
+    if last[0] is text:
+        return last[1]
+    value = load(text)
+    _LAST_LOADED = (text, value)
+    return value
+
+
 def get_as(key, target, caster):
     """CAST(v[key] AS target) as one function of the VARIANT text: the element is converted as
     read, not written back to text and parsed again (same answers and errors as the two steps)."""
     text_cast = caster_from_variant(target, caster)
+    string = target.name == "String"
+    # the element type that converts directly: a JSON string to a String (the element itself),
+    # an integer to an integer type
+    direct = str if string else int if target.is_int else None
 
     def convert(found):
-        if target.name == "String":
-            return found if isinstance(found, str) else dumps(found)
+        if string:
+            return found if isinstance(found, str) else dumps(found)  # else its JSON text
         if found is None or isinstance(found, dict | list) or isinstance(found, float) and target.is_int \
                 or target.name == "Boolean" and not isinstance(found, bool | str):
             return text_cast(dumps(found))  # refused, with the element's text in the message
@@ -269,11 +288,26 @@ def get_as(key, target, caster):
         except BadArguments:
             raise _cast_refused(dumps(found), target) from None
 
-    def get_cast(text):
-        if text is None:
-            return None
-        found = _get(load(text), key)
-        return None if found is _MISSING else convert(found)
+    if isinstance(key, str):
+        def get_cast(text):
+            if text is None:
+                return None
+            value = _load_once(text)
+            found = value.get(key, _MISSING) if type(value) is dict else _MISSING
+            if type(found) is direct:  # the common cases, without convert's tests
+                if string:
+                    return found
+                try:
+                    return caster(found)
+                except BadArguments:
+                    raise _cast_refused(dumps(found), target) from None
+            return None if found is _MISSING else convert(found)
+    else:
+        def get_cast(text):
+            if text is None:
+                return None
+            found = _get(_load_once(text), key)
+            return None if found is _MISSING else convert(found)
     return get_cast
 
 

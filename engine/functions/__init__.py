@@ -48,6 +48,7 @@ from engine.functions.json import (
     variant_aggregate,
     variant_cast,
     variant_comparison,
+    variant_get_cast,
 )
 from engine.functions.numeric import (
     NEGATION_FUNCTIONS,
@@ -67,7 +68,7 @@ __all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES", "BITWISE_FUNCTI
            "INTEGRAL_FOLDS", "JSON_OPERATORS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
            "SCALARS", "ScalarFunction", "aggregate_type", "all_function_names", "context_value",
            "date_arithmetic", "function_override", "function_rows", "interval_call", "temporal_cast",
-           "try_call_of", "unit_call", "variant_aggregate", "variant_cast", "variant_comparison", "with_limits", "with_timezone"]
+           "try_call_of", "unit_call", "variant_aggregate", "variant_cast", "variant_comparison", "variant_get_cast", "with_limits", "with_timezone"]
 
 
 def function_override(name: str, types):

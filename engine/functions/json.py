@@ -12,6 +12,7 @@ from engine import render as R
 from engine import types as T
 from engine import variant as V
 from engine.errors import BadArguments, SemanticError
+from engine.expr import Const, Func
 from engine.functions.collected import Collected
 from engine.functions.registry import ScalarFunction, fixed
 from engine.functions.registry import register as _register
@@ -263,6 +264,18 @@ def variant_aggregate(name: str, arg) -> AggSpec | None:
     if name not in VARIANT_EXTREMES or arg.type.name != "Variant":
         return None
     return AggSpec(name, arg, False, VARIANT_OR_NULL, collected=VARIANT_EXTREMES[name])
+
+
+def variant_get_cast(operand, target: T.SqlType):
+    """CAST(v[key] AS target) / v:key::target with a constant key, as one function of v that
+    converts the element as read (engine.variant.get_as): (function, v), or None when the cast
+    is not of that form. The element is never written back to text and parsed again."""
+    if not (isinstance(operand, Func) and operand.fn.impl is _get and isinstance(operand.args[1], Const)):
+        return None
+    key = operand.args[1].value
+    if key is None or target.name in ("Variant", "Null", "Decimal") or target.name in T.NESTED_NAMES:
+        return None
+    return V.get_as(key, target, T.caster(target)), operand.args[0]
 
 
 def variant_cast(source: T.SqlType, target: T.SqlType):
