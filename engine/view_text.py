@@ -19,24 +19,11 @@ from engine.errors import EngineError
 from engine.nested import cast_type
 from engine.types import decimal_literal_type, exponent_literal, int_literal_type, type_from_ast
 from grammar import ast as A
+from grammar.format import TYPE_NAMES
 from grammar.keywords import IMPLICIT_ALIAS_FORBIDDEN_WORDS, NEVER_ALIAS_WORDS, RESERVED_WORDS
 
 _PLAIN_NAME = re.compile(r"[^\W\d][\w$]*")
 _KEYWORDS = RESERVED_WORDS | NEVER_ALIAS_WORDS | IMPLICIT_ALIAS_FORBIDDEN_WORDS
-# Databend's display names of the types a statement can name
-_TYPE_NAMES = {
-    "BOOLEAN": "BOOLEAN", "BOOL": "BOOLEAN",
-    "TINYINT": "Int8", "INT8": "Int8", "SMALLINT": "Int16", "INT16": "Int16",
-    "INT": "Int32", "INTEGER": "Int32", "INT32": "Int32", "BIGINT": "Int64", "INT64": "Int64",
-    "TINYINT UNSIGNED": "UInt8", "UINT8": "UInt8", "SMALLINT UNSIGNED": "UInt16", "UINT16": "UInt16",
-    "INT UNSIGNED": "UInt32", "UINT32": "UInt32", "BIGINT UNSIGNED": "UInt64", "UINT64": "UInt64",
-    "FLOAT": "Float32", "FLOAT32": "Float32", "REAL": "Float32",
-    "DOUBLE": "Float64", "FLOAT64": "Float64", "DOUBLE PRECISION": "Float64",
-    "VARCHAR": "STRING", "STRING": "STRING", "TEXT": "STRING", "CHAR": "STRING",
-    "DATE": "DATE", "TIMESTAMP": "TIMESTAMP", "DATETIME": "TIMESTAMP",
-    "VARIANT": "VARIANT", "JSON": "VARIANT", "BINARY": "BINARY", "VARBINARY": "BINARY",
-    "BITMAP": "BITMAP",
-}
 # the calls Databend parses as syntax of their own and prints with an upper-case name
 _SYNTAX_CALLS = frozenset({"trim", "extract", "date_part", "date_add", "date_sub", "date_trunc"})
 _JOIN_WORDS = {"INNER": "INNER JOIN", "LEFT": "LEFT OUTER JOIN", "RIGHT": "RIGHT OUTER JOIN",
@@ -143,7 +130,7 @@ class ViewTextPrinter(N.DisplayPrinter):
                 inner = [f"{self.ident(f)} {i}" for f, i in zip(t.field_names, inner, strict=True)]
             text = f"{name}({', '.join(inner)})"
         else:
-            text = _TYPE_NAMES.get(name)
+            text = TYPE_NAMES.get(name)
             if text is None:
                 raise Unprintable(name)
         if t.nullable is True:

@@ -11,7 +11,7 @@ NEST = 4
 WIDTH = 10
 
 # Databend's display names of the types a statement can name
-_TYPE_NAMES = {
+TYPE_NAMES = {
     "BOOLEAN": "BOOLEAN", "BOOL": "BOOLEAN",
     "TINYINT": "Int8", "INT8": "Int8", "SMALLINT": "Int16", "INT16": "Int16",
     "INT": "Int32", "INTEGER": "Int32", "INT32": "Int32", "BIGINT": "Int64", "INT64": "Int64",
@@ -375,7 +375,7 @@ def type_text(t: A.TypeName) -> str:
         return f"Decimal({precision}, {scale})"
     if name == "NULLABLE" and t.args:
         return f"Nullable({type_text(t.args[0])})"
-    shown = _TYPE_NAMES.get(name, name)
+    shown = TYPE_NAMES.get(name, name)
     if t.args:
         return f"{shown}({', '.join(type_text(a) for a in t.args)})"
     return shown
