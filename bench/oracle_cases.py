@@ -29,6 +29,11 @@ SETUP = [
     "parse_json('true'), [-5, 0, 5]), "
     "(8, 2, 5, 77, 5, 55, 2.5, 3.14, 'Zebra', false, '2024-03-01', '2024-03-01 00:00:01', 12.5, "
     "parse_json('{\"n\":\"12\",\"a\":[]}'), [100, 200])",
+    "CREATE TABLE sales (empid INT, amount INT, month VARCHAR)",
+    "INSERT INTO sales VALUES (1, 10000, 'JAN'), (1, 400, 'JAN'), (2, 4500, 'JAN'), (2, 35000, 'JAN'), "
+    "(1, 5000, 'FEB'), (1, 3000, 'FEB'), (2, 200, 'FEB'), (2, 90500, 'FEB'), (1, 6000, 'MAR'), (3, NULL, 'MAR')",
+    "CREATE TABLE quarters (id INT, q1 INT, q2 INT, q3 INT)",
+    "INSERT INTO quarters VALUES (1, 10, 20, NULL), (2, -5, 0, 7)",
 ]
 
 NUMERIC_COLUMNS = ["i8", "i32", "u16", "i64", "f", "dec", "g", "r"]
@@ -52,8 +57,8 @@ TEMPLATES = {
         ("{0}:n::BIGINT", "v"), ("TRY_CAST({0}:n AS INT)", "v"), ("{0}[0]::INT", "v"),
         ("{0}['a'][1]::INT", "v"), ("array_length({0})", "a"), ("array_sum({0})", "a"),
         ("{0}[1]", "a"), ("array_max({0})", "a"), ("array_min({0})", "a"),
-        ("{0} * 9223372036854775807", "n"), ("{0} + 9223372036854775000", "n"),
-        ("{0} - 9223372036854775000", "n"), ("{0} * 4611686018427387904", "n"),
+        ("{0} * 9223372036854775807", "k"), ("{0} + 9223372036854775000", "k"),
+        ("{0} - 9223372036854775000", "k"), ("{0} * 4611686018427387904", "k"),
     ],
     "str": [
         ("upper({0})", "s"), ("lower({0})", "s"), ("concat({0}, {1})", "ss"), ("{0} || {1}", "ss"),
@@ -72,7 +77,6 @@ TEMPLATES = {
         ("{0} OR {1}", "bb"), ("NOT {0}", "b"), ("{0} IS NULL", "n"), ("{0} IS NOT NULL", "s"),
         ("{0} BETWEEN -5 AND 50", "n"), ("{0} IN (1, 5, 127, 0)", "n"), ("{0} < {1}", "dd"),
         ("{0}", "b"), ("is_object({0})", "v"), ("is_array({0})", "v"), ("{0}:n IS NULL", "v"),
-        ("contains({0}, 1::INT)", "a"),
     ],
     "date": [
         ("add_days({0}, 1)", "d"), ("add_months({0}, 1)", "d"), ("to_start_of_month({0})", "d"),
@@ -83,9 +87,10 @@ TEMPLATES = {
         ("{0}", "t"),
     ],
 }
-# holes of kinds without templates of their own (i, v, a, r) always take a leaf
+# holes of kinds without templates of their own (i, v, a, r, k) always take a leaf; k: an integer
+# column (Databend 1.2.453's sums of floats and decimals near 2**64 are off by 2**64)
 _LEAVES = {"n": NUMERIC_COLUMNS, "s": ["s"], "b": ["b"], "d": ["d"], "t": ["ts"], "i": SMALL_INTS,
-           "v": ["v"], "a": ["arr"], "r": ["r"]}
+           "v": ["v"], "a": ["arr"], "r": ["r"], "k": ["i8", "i32", "u16", "i64", "g"]}
 _HOLE_KIND = {"n": "num", "s": "str", "b": "bool", "d": "date", "t": "ts"}
 
 
@@ -142,10 +147,11 @@ FIXED = [
     "SELECT g, sum(i64 * 1000000000000000), avg(i64 * 1000000000000000) FROM t GROUP BY g ORDER BY g",
     "SELECT sum(9223372036854775807 + i8) FROM t",
     "SELECT -(-9223372036854775807 - 1)",
-    "SELECT 18446744073709551615 + 1, 9223372036854775807 + 1, -9223372036854775807 - 3",
+    "SELECT 9223372036854775807 + 1, i64 + 9223372036854775807 FROM t ORDER BY id",
     "SELECT i64 DIV 7, i64 % 7, i64 // 7 FROM t ORDER BY id",
-    "SELECT * FROM (SELECT g, s, i32 FROM t) PIVOT (sum(i32) FOR s IN ('apple', 'Banana', 'Zebra')) ORDER BY g",
-    "SELECT * FROM (SELECT id, i8, i32 FROM t) UNPIVOT (val FOR col IN (i8, i32)) ORDER BY id, col",
+    "SELECT * FROM sales PIVOT (sum(amount) FOR month IN ('JAN', 'FEB', 'MAR')) ORDER BY empid",
+    "SELECT * FROM sales PIVOT (count(amount) FOR month IN ('JAN', 'FEB')) ORDER BY empid",
+    "SELECT * FROM quarters UNPIVOT (amount FOR quarter IN (q1, q2, q3)) ORDER BY id, quarter",
     "SELECT id, row_number() OVER (PARTITION BY g ORDER BY id), rank() OVER (ORDER BY g), "
     "sum(i32) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t ORDER BY id",
     "SELECT id, lag(s, 1, 'none') OVER (ORDER BY id), lead(i8) OVER (ORDER BY id), "
@@ -157,8 +163,8 @@ FIXED = [
     "SELECT id, v:a[0]::INT, v['s']::STRING, json_typeof(v:a) FROM t ORDER BY id",
     "SELECT to_string(CAST(0.1 AS FLOAT)), CAST(CAST(1.5 AS FLOAT) AS VARCHAR), CAST(r AS VARCHAR) FROM t ORDER BY id",
     "SELECT round(-0.4), round(-0.4::DOUBLE), truncate(-0.4::DOUBLE), round(-4, -1)",
-    "SELECT any_value(s), arg_min(s, i32), arg_max(s, i32), median(i32), stddev_pop(i32), var_samp(i32), "
-    "count_if(b), sum_if(i32, b) FROM t",
+    "SELECT arg_min(s, i32), arg_max(s, i32), median(i32), stddev_pop(i32), count_if(b), sum_if(i32, b) FROM t",
+    "SELECT g, arg_min(s, id), quantile_cont(0.5)(i32), covar_pop(i32, i8), corr(i32, i8) FROM t GROUP BY g ORDER BY g",
     "SELECT string_agg(s, '-') WITHIN GROUP (ORDER BY s) FROM t",
-    "SELECT id, i32 IS DISTINCT FROM i8, b IS TRUE, b IS NOT FALSE FROM t ORDER BY id",
+    "SELECT id, i32 IS DISTINCT FROM i8, i8 IS NOT DISTINCT FROM NULL FROM t ORDER BY id",
 ]
