@@ -13,6 +13,7 @@ from engine.compile import evaluate_constant
 from engine.errors import (
     SEMANTIC,
     BadArguments,
+    ColumnNotFound,
     EngineError,
     SemanticError,
     UnknownColumn,
@@ -122,7 +123,7 @@ class ExpressionBinder(ClauseBinder):
                 e = None
             if e is not None:
                 return self._param(scope, e)
-        raise UnknownColumn(f"column {'.'.join(n.parts)} doesn't exist", position=n.pos)
+        raise ColumnNotFound(f"column {'.'.join(n.parts)} doesn't exist", position=n.pos)
 
     def _param(self, scope: Scope, outer_expr: Expr) -> Expr:
         # the same outer column (or outer parameter) passes in once
@@ -152,7 +153,7 @@ class ExpressionBinder(ClauseBinder):
         qual = parts[-2].lower() if len(parts) >= 2 else None
         matches = [c for c in columns if c[1].lower() == name and (qual is None or (c[0] or "").lower() == qual)]
         if not matches:
-            raise UnknownColumn(f"column {'.'.join(parts)} doesn't exist", position=n.pos)
+            raise ColumnNotFound(f"column {'.'.join(parts)} doesn't exist", position=n.pos)
         if len(matches) > 1 and qual is None:
             visible = [m for m in matches if m[2] not in self.star_hidden and m[2] not in self.star_excluded]
             matches = visible or matches

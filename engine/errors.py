@@ -90,6 +90,13 @@ class UnknownColumn(EngineError):
     code = UNKNOWN_COLUMN
 
 
+class ColumnNotFound(UnknownColumn):
+    """A column a query names that none of the tables in scope has: Databend's binder answers
+    1065 (a SemanticError), where ALTER TABLE's `Cannot find column` is 1058."""
+
+    code = SEMANTIC
+
+
 class UnknownFunction(EngineError):
     code = UNKNOWN_FUNCTION
 

@@ -229,7 +229,7 @@ def test_an_error_marks_its_place_in_the_editor(page):
     assert page.eval_on_selector("#sql", "e => e.selectionStart") == sql.index("FROM")
     shot(page, "08-syntax-error")
     run(page, "SELECT nope\nFROM numbers(3)", state="Failed")  # no position: found by name
-    assert page.text_content("#error-code").startswith("Error 1058")
+    assert page.text_content("#error-code").startswith("Error 1065")
     assert page.text_content("mark#error-mark") == "nope"
     page.press("#sql", "End")
     page.keyboard.type(" ")

@@ -37,7 +37,7 @@ def test_driver_failed_transaction_refuses_statements_until_rollback(server):
     conn.exec("CREATE TABLE txn_f (x INT)")
     conn.exec("BEGIN")
     conn.exec("INSERT INTO txn_f VALUES (1)")
-    with pytest.raises(Exception, match="1058"):
+    with pytest.raises(Exception, match="1065"):
         conn.exec("SELECT nope FROM txn_f")
     with pytest.raises(Exception, match="4002"):
         conn.exec("INSERT INTO txn_f VALUES (2)")

@@ -117,13 +117,13 @@ ERRORS = [
     ("DELETE FROM nope", 1025),
     ("DELETE FROM nodb.u", 1003),
     ("UPDATE u SET nope = 1", 1006),  # Databend: Unable to get field named "nope"
-    ("UPDATE u SET label = 'x' WHERE nope = 1", 1058),
-    ("DELETE FROM u WHERE nope = 1", 1058),
+    ("UPDATE u SET label = 'x' WHERE nope = 1", 1065),
+    ("DELETE FROM u WHERE nope = 1", 1065),
     ("UPDATE u SET id = 1, ID = 2", 1006),  # multiple assignments to one column
     ("UPDATE u SET id = max(id)", 1065),
     ("UPDATE u SET id = (SELECT 1)", 1065),  # Databend: no subquery in the update list
     ("DELETE FROM u WHERE count(*) > 1", 1065),
-    ("UPDATE u SET id = 1 WHERE t.a = 1", 1058),
+    ("UPDATE u SET id = 1 WHERE t.a = 1", 1065),
     ("DELETE FROM system.one", 1002),
     ("UPDATE information_schema.tables SET table_name = 'x'", 1002),
     ("UPDATE u SET id = 'abc' || label", 1006),

@@ -144,7 +144,7 @@ def test_select_fields_of_a_staged_csv(db):
     assert _run(db, "SELECT count(*), max(CAST($1 AS INT)) FROM @~/f.csv")[1] == [(2, 2)]
     with pytest.raises(engine.EngineError) as err:
         _run(db, "SELECT $3 FROM @~/f.csv")
-    assert err.value.code == 1058
+    assert err.value.code == 1065
 
 
 def test_copy_into_a_table_from_a_query_over_a_stage(db):

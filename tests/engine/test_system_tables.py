@@ -110,7 +110,7 @@ def test_virtual_databases_can_be_used_shown_and_described(db):
 @pytest.mark.parametrize("sql, code", [
     ("SELECT * FROM information_schema.nope", 1025),
     ("SELECT * FROM system.nope", 1025),
-    ("SELECT nope FROM information_schema.tables", 1058),
+    ("SELECT nope FROM information_schema.tables", 1065),
     ("CREATE DATABASE information_schema", 2301),
     ("INSERT INTO system.one VALUES (1)", 1002),
     ("TRUNCATE TABLE information_schema.tables", 1002),

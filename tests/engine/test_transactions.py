@@ -113,7 +113,7 @@ def test_a_failed_statement_fails_the_transaction_until_its_end(db):
     s, other = db.session(), db.session()
     rows(s, "BEGIN")
     rows(s, "INSERT INTO t VALUES (4, 'd')")
-    assert error_of(s, "SELECT nope FROM t").code == 1058
+    assert error_of(s, "SELECT nope FROM t").code == 1065
     assert s.txn_state == "Fail"
     error = error_of(s, "SELECT 1")
     assert (error.code, error.message) == (

@@ -69,7 +69,7 @@ def test_a_failed_statement_answers_txn_state_fail_and_later_ones_4002(h):
     session = post(h, "BEGIN")["session"]
     session = post(h, "INSERT INTO t VALUES (1)", session)["session"]
     failed = post(h, "SELECT nope FROM t", session)
-    assert failed["state"] == "Failed" and failed["error"]["code"] == 1058
+    assert failed["state"] == "Failed" and failed["error"]["code"] == 1065
     assert failed["session"]["txn_state"] == "Fail"
     assert failed["session"]["need_sticky"] is False
     refused = post(h, "SELECT 1", failed["session"])
