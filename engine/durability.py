@@ -51,6 +51,8 @@ class Recorder:
             self.pending.append(("append", table.table_id, [c.type for c in table.columns], rows))
 
     def replaced(self, table, old: list, new: list) -> None:
+        if not old and not new:
+            return  # nothing to say (a new, empty table entering the catalog)
         self.pending.append(("edit", table.table_id, [c.type for c in table.columns], old, len(old), new, len(new)))
 
     def staged(self, owner: str, stage: str, path: str, staged: StagedFile) -> None:

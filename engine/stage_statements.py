@@ -15,7 +15,7 @@ import datetime
 from engine import types as T
 from engine.copy_query import COPY_COLUMNS as _COPY_COLUMNS
 from engine.copy_query import COPY_OPTIONS as _COPY_OPTIONS
-from engine.copy_query import copy_from_query
+from engine.copy_query import copy_from_query, note_loaded
 from engine.errors import BadArguments, EngineError
 from engine.insert_plan import column_plan, insert_plan
 from engine.result import Column, Progress, Result
@@ -141,7 +141,7 @@ def _copy_steps(ctx, table, target, fmt, on_error, files, location, purge, histo
     ctx.memory.release()  # the rows are the table's now
     stages = ctx.session.db.stages
     for path, staged, _ in loaded:
-        history[(*owner, path)] = staged.last_modified
+        note_loaded(history, (*owner, path), staged, purge)
         if purge:
             stages.remove(ctx.user, StageLocation(location.stage, path))
     progress.write_rows = len(rows)
