@@ -35,6 +35,7 @@ UNDROP_TABLE_HAS_NO_HISTORY = 2309
 MEMORY_EXCEEDS_LIMIT = 2411
 UNKNOWN_STAGE = 2501
 STAGE_ALREADY_EXISTS = 2502
+ILLEGAL_FILE_FORMAT = 2508
 UNKNOWN_VARIABLE = 2801
 WRONG_VALUE_FOR_VARIABLE = 2803
 BAD_DATA_VALUE_TYPE = 1010
@@ -185,6 +186,12 @@ class UnknownStage(EngineError):
 
 class StageAlreadyExists(EngineError):
     code = STAGE_ALREADY_EXISTS
+
+
+class IllegalFileFormat(EngineError):
+    """FILE_FORMAT options Databend refuses (its IllegalFileFormat)."""
+
+    code = ILLEGAL_FILE_FORMAT
 
 
 def arithmetic_message(exc: BaseException) -> str:

@@ -19,7 +19,7 @@ from engine.parquet_files import scan_batches, scan_schema
 from engine.plan import Streamed
 from engine.scope import Rel
 from engine.stage_load import FileFormat, record_batches, text_stream
-from engine.stage_objects import resolve_file_format
+from engine.stage_objects import copy_file_format, resolve_file_format
 from engine.stages import StageLocation, parse_location, stage_pattern
 from engine.variant import try_parse_json
 from grammar import ast as A
@@ -44,17 +44,15 @@ class StageReading:
         self.read: list[tuple[str, object, int]] = []  # (path, StagedFile, records)
 
 
-def stage_format(stages, location: StageLocation, name: str | None) -> FileFormat:
-    """The file format of a stage scan: FILE_FORMAT => a type or a named format, else the named
-    stage's own, else CSV."""
-    named = stages.named.get(location.stage)
-    options = dict(named.file_format) if named else {}
-    if name is not None:
-        if name.lower() in _TYPES:
-            options = {"type": name.lower()}
-        else:
-            options = resolve_file_format(stages, {"format_name": name})
-    return FileFormat.from_options(options)
+def scan_format(stages, location: StageLocation, name: str | None, copy_format, pos) -> FileFormat:
+    """The file format of a stage scan: FILE_FORMAT => a type or a named format; else as the
+    COPY whose query this is reads the stage (its FILE_FORMAT = (...), else the named stage's
+    own format, else CSV: copy_file_format)."""
+    if name is None:
+        return copy_file_format(stages, location.stage, copy_format, pos)
+    if name.lower() in _TYPES:
+        return FileFormat.from_options({"type": name.lower()})
+    return FileFormat.from_options(resolve_file_format(stages, {"format_name": name}))
 
 
 def stage_relation(planner, node: A.StageRef) -> Rel:
@@ -70,11 +68,7 @@ def stage_relation(planner, node: A.StageRef) -> Rel:
     file_format = options.get("file_format")
     if file_format is not None and not isinstance(file_format, str):
         raise BadArguments("FILE_FORMAT => takes a format name or type, e.g. 'csv'", position=node.pos)
-    if file_format is None and copy_options.get("file_format"):
-        fmt = FileFormat.from_options(resolve_file_format(
-            stages, {str(k).lower(): str(v) for k, v in copy_options["file_format"]}))
-    else:
-        fmt = stage_format(stages, location, file_format)
+    fmt = scan_format(stages, location, file_format, copy_options.get("file_format"), node.pos)
     pattern = options.get("pattern", copy_options.get("pattern"))
     files = stages.choose(ctx.user, location, options.get("files", copy_options.get("files")),
                           stage_pattern(ctx.limits, pattern))
