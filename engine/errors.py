@@ -188,6 +188,18 @@ class StageAlreadyExists(EngineError):
     code = STAGE_ALREADY_EXISTS
 
 
+class UnreadableFile(Exception):  # noqa: N818 - a reader's signal, made an EngineError by its caller
+    """What a staged file's reader raises for something its format cannot read: `reason` (as
+    Databend words it) and the record's 0-based `line` when the reader knows it. Not an
+    EngineError: the code reading the file knows its path and makes the error
+    (engine.stage_load.file_error)."""
+
+    def __init__(self, reason: str, line: int | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.line = line
+
+
 class IllegalFileFormat(EngineError):
     """FILE_FORMAT options Databend refuses (its IllegalFileFormat)."""
 

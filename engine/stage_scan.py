@@ -14,11 +14,18 @@ from __future__ import annotations
 from itertools import islice
 
 from engine import types as T
-from engine.errors import BadArguments
+from engine.errors import BadArguments, UnreadableFile
 from engine.parquet_files import scan_batches, scan_schema
 from engine.plan import Streamed
 from engine.scope import Rel
-from engine.stage_load import FileFormat, record_batches, text_stream
+from engine.stage_load import (
+    READ_ERRORS,
+    FileFormat,
+    file_error,
+    json_row_problem,
+    record_batches,
+    text_stream,
+)
 from engine.stage_objects import copy_file_format, resolve_file_format
 from engine.stages import StageLocation, parse_location, stage_pattern
 from engine.variant import try_parse_json
@@ -76,7 +83,7 @@ def stage_relation(planner, node: A.StageRef) -> Rel:
         names, types = ["$1"], [VARIANT]
         produce_file = _ndjson_rows
     elif fmt.type == "parquet":
-        names, types = _parquet_columns(files)
+        names, types = _parquet_columns(fmt, files)
         produce_file = _parquet_rows(types)
     else:
         width = _width(fmt, files)  # of all the files, also those a COPY will skip
@@ -98,9 +105,12 @@ def stage_relation(planner, node: A.StageRef) -> Rel:
     def produce(query_ctx, batch_rows: int):
         for path, staged in files:
             count = 0
-            for rows in produce_file(fmt, path, staged.data, batch_rows):
-                count += len(rows)
-                yield [row + row for row in rows] if positional else rows
+            try:
+                for rows in produce_file(fmt, path, staged.data, batch_rows):
+                    count += len(rows)
+                    yield [row + row for row in rows] if positional else rows
+            except READ_ERRORS as exc:  # named as COPY names it
+                raise file_error(fmt, path, staged.data, exc, count + fmt.skip_header) from None
             if reading is not None:
                 reading.read.append((path, staged, count))
 
@@ -138,18 +148,20 @@ def _ndjson_rows(fmt: FileFormat, path: str, data: bytes, batch_rows: int):
                 continue
             value = try_parse_json(line)
             if value is None:
-                raise BadArguments(f"invalid JSON at line {number} of @{path} (NDJSON: one JSON "
-                                   "value a line)")
+                raise UnreadableFile(json_row_problem(line), number - 1)
             rows.append((value,))
         yield rows
 
 
-def _parquet_columns(files) -> tuple[list, list]:
+def _parquet_columns(fmt: FileFormat, files) -> tuple[list, list]:
     """The column names and types of the Parquet files (the first file's schema; every other
     file must have the same)."""
     schema = None
     for path, staged in files:
-        this = scan_schema(staged.data)
+        try:
+            this = scan_schema(staged.data)
+        except READ_ERRORS as exc:
+            raise file_error(fmt, path, staged.data, exc, 0) from None
         if schema is None:
             schema = this
         elif this != schema:
@@ -169,10 +181,14 @@ def _parquet_rows(types: list):
 
 def _width(fmt: FileFormat, files) -> int:
     """Fields of the first record of the first file (at least 1): the columns $1 .. $n."""
-    for _, staged in files:
-        for _, records in record_batches(fmt, text_stream(staged.data, fmt.compression), 1 + fmt.skip_header):
-            records = records[fmt.skip_header:]
-            if records:
-                return max(1, len(records[0]))
-            break
+    for path, staged in files:
+        try:
+            for _, records in record_batches(fmt, text_stream(staged.data, fmt.compression),
+                                             1 + fmt.skip_header):
+                records = records[fmt.skip_header:]
+                if records:
+                    return max(1, len(records[0]))
+                break
+        except READ_ERRORS as exc:
+            raise file_error(fmt, path, staged.data, exc, 0) from None
     return 1
