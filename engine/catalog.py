@@ -68,16 +68,27 @@ class Table:
     def append(self, rows: list[tuple], known: tuple[list, list] | None = None) -> None:
         """Append rows (already converted); the only way rows enter a table. `known` is, when
         the caller knows them, per column whether the rows hold a NULL and a negative integer
-        (a bulk load learns them while converting): the rows are then not scanned for them."""
+        (a bulk load learns them while converting, a COMMIT from its private copy): the rows
+        are then not scanned for them."""
         if known is not None:
-            for flags, seen in zip((self.has_null, self.has_negative), known, strict=True):
-                for i, flag in enumerate(seen):
-                    if flag:
-                        flags[i] = True
-            self.rows.extend(rows)
-            if self.recorder is not None:
-                self.recorder.appended(self, rows)
-            return
+            self.note_flags(known)
+        else:
+            self.scan_flags(rows)
+        self.rows.extend(rows)
+        if self.recorder is not None:
+            self.recorder.appended(self, rows)
+
+    def note_flags(self, known: tuple[list, list]) -> None:
+        """has_null / has_negative set where `known` (per column: a NULL, a negative integer)
+        says so; they are cleared only by TRUNCATE (a flag may stay set: it only costs the
+        generated code a check)."""
+        for flags, seen in zip((self.has_null, self.has_negative), known, strict=True):
+            for i, flag in enumerate(seen):
+                if flag:
+                    flags[i] = True
+
+    def scan_flags(self, rows: list[tuple]) -> None:
+        """has_null / has_negative for `rows` entering the table, found by scanning them."""
         has_null = self.has_null
         if len(rows) == 1:
             row = rows[0]
@@ -100,9 +111,6 @@ class Table:
                 # filter(None, ...) drops NULLs (and zeros, which do not matter here)
                 elif min(filter(None, map(itemgetter(i), rows)), default=0) < 0:
                     has_negative[i] = True
-        self.rows.extend(rows)
-        if self.recorder is not None:
-            self.recorder.appended(self, rows)
 
     def replace_rows(self, new_rows: list) -> None:
         """Put a new row list in place of the current one (UPDATE, DELETE, MERGE, REPLACE,

@@ -1,15 +1,17 @@
 """Log changes as JSON text and back: appended rows, a table's rewritten row list as runs over
 its old one (what UPDATE, DELETE, MERGE and REPLACE leave), staged files, the catalog image.
 
-Encoding runs in the log's writer thread, in pieces: the C JSON encoder holds the GIL for a
-whole call, so rows are encoded ENCODE_CHUNK_ROWS at a time and the event loop's thread gets
-the interpreter between pieces.
+Encoding runs in the log's writer thread (or the checkpoint's), in pieces: a C encoder holds
+the GIL for a whole call, so rows are encoded ENCODE_CHUNK_ROWS at a time and a staged file's
+base64 STAGED_SLICE_BYTES at a time, and the event loop's thread gets the interpreter between
+pieces.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Iterator
 from itertools import compress
 from operator import is_, not_
 
@@ -17,6 +19,9 @@ from engine.row_codec import decode_rows, encode_rows
 from engine.stages import StagedFile
 
 ENCODE_CHUNK_ROWS = 20_000  # rows per JSON encoder call (~5-10 ms each)
+# file bytes per base64 call (~5 ms); a multiple of 3, so the slices' texts join into the
+# file's one base64 text (no padding between them)
+STAGED_SLICE_BYTES = 3 << 20
 SCAN_SLICE = 65_536  # rows per C-level identity scan (~2 ms)
 LOOKAHEAD = 32  # how far ahead a row missing in place is looked for before the id map
 
@@ -25,8 +30,10 @@ def _dump(value) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def row_chunks(types, rows) -> list[str]:
-    return [_dump(encode_rows(types, rows[i:i + ENCODE_CHUNK_ROWS])) for i in range(0, len(rows), ENCODE_CHUNK_ROWS)]
+def row_chunks(types, rows) -> Iterator[str]:
+    """Rows as JSON texts, ENCODE_CHUNK_ROWS rows each, encoded as they are asked for."""
+    for i in range(0, len(rows), ENCODE_CHUNK_ROWS):
+        yield _dump(encode_rows(types, rows[i:i + ENCODE_CHUNK_ROWS]))
 
 
 class _Runs:
@@ -104,52 +111,58 @@ def rewrite_runs(old: list, old_len: int, new: list, new_len: int) -> tuple[list
     return out.runs, out.rows
 
 
-def encode_change(change: tuple) -> list[str]:
-    """One pending change as pieces of JSON text whose concatenation is one or more changes
-    separated by commas (a big append becomes one append change per chunk)."""
+def encode_change(change: tuple) -> Iterator[str | bytes]:
+    """One pending change as pieces of JSON text (str or ASCII bytes) whose concatenation is
+    one or more changes separated by commas (a big append becomes one append change per
+    chunk); each piece is encoded when it is asked for."""
     kind = change[0]
     if kind == "catalog":
-        return ['{"op":"catalog","image":', change[1], "}"]
-    if kind == "append":
+        yield from ('{"op":"catalog","image":', change[1], "}")
+    elif kind == "append":
         _, table_id, types, rows = change
         head = '{"op":"append","table":' + str(table_id) + ',"rows":'
-        pieces: list[str] = []
-        for chunk in row_chunks(types, rows):
-            pieces += (",", head, chunk, "}")
-        return pieces[1:]
-    if kind == "edit":
+        for i, chunk in enumerate(row_chunks(types, rows)):
+            yield from ("," if i else "", head, chunk, "}")
+    elif kind == "edit":
         _, table_id, types, old, old_len, new, new_len = change
         runs, rows = rewrite_runs(old, old_len, new, new_len)
-        chunks = row_chunks(types, rows)
-        pieces = ['{"op":"edit","table":' + str(table_id) + ',"runs":[']
+        yield '{"op":"edit","table":' + str(table_id) + ',"runs":['
         for i in range(0, len(runs), SCAN_SLICE):  # a million ints in one encoder call: ~80 ms
-            pieces += ("," if i else "", _dump(runs[i:i + SCAN_SLICE])[1:-1])
-        pieces.append('],"rows":[')
-        for i, chunk in enumerate(chunks):
-            pieces += ("," if i else "", chunk)
-        pieces.append("]}")
-        return pieces
-    if kind == "stage_put":
+            yield from ("," if i else "", _dump(runs[i:i + SCAN_SLICE])[1:-1])
+        yield '],"rows":['
+        for i, chunk in enumerate(row_chunks(types, rows)):
+            yield from ("," if i else "", chunk)
+        yield "]}"
+    elif kind == "stage_put":
         _, owner, stage, path, staged = change
-        body = {"op": "stage_put", "owner": owner, "stage": stage, "path": path,
-                "modified": staged.last_modified, "data": base64.b64encode(staged.data).decode()}
+        head = _dump({"op": "stage_put", "owner": owner, "stage": stage, "path": path,
+                      "modified": staged.last_modified})
+        yield head[:-1] + ',"data":"'
+        yield from base64_slices(staged.data)
+        yield '"}'
     elif kind == "stage_remove":
         _, owner, stage, path = change
-        body = {"op": "stage_remove", "owner": owner, "stage": stage, "path": path}
+        yield _dump({"op": "stage_remove", "owner": owner, "stage": stage, "path": path})
     else:  # stage_clear
-        body = {"op": "stage_clear", "stage": change[1]}
-    return [_dump(body)]
+        yield _dump({"op": "stage_clear", "stage": change[1]})
 
 
-def record_pieces(lsn: int, changes: list) -> list[bytes]:
-    """A log record's payload as pieces of bytes (written one after another)."""
-    pieces = ['{"lsn":' + str(lsn) + ',"changes":[']
+def base64_slices(data: bytes) -> Iterator[bytes]:
+    """`data` as base64, STAGED_SLICE_BYTES of it per piece (the pieces joined are the base64
+    of the whole; base64 needs no JSON escaping)."""
+    view = memoryview(data)
+    for start in range(0, len(data), STAGED_SLICE_BYTES):
+        yield base64.b64encode(view[start:start + STAGED_SLICE_BYTES])
+
+
+def record_pieces(lsn: int, changes: list) -> Iterator[str | bytes]:
+    """A log record's payload as pieces (journal.write_record writes them one after another)."""
+    yield '{"lsn":' + str(lsn) + ',"changes":['
     for i, change in enumerate(changes):
         if i:
-            pieces.append(",")
-        pieces += encode_change(change)
-    pieces.append("]}")
-    return [p.encode() for p in pieces]
+            yield ","
+        yield from encode_change(change)
+    yield "]}"
 
 
 def rewritten_rows(old: list, runs: list[int], rows: list) -> list:

@@ -14,10 +14,10 @@ from engine.change_codec import ENCODE_CHUNK_ROWS, encode_change
 from engine.journal import (
     MAGIC,
     CorruptLog,
-    frame,
     fsync_directory,
     read_records,
     segment_name,
+    write_record,
 )
 
 CHECKPOINT_MAGIC = b"QUERYHTTP-CHECKPOINT 1\n"
@@ -41,7 +41,8 @@ def capture(db, image_text: str) -> dict:
     """What a checkpoint writes, taken at once on the engine's thread: row lists are never
     changed in place, so (list, length) pairs stay a consistent snapshot while a thread writes."""
     tables = [(t.table_id, [c.type for c in t.columns], t.rows, len(t.rows)) for t in tables_by_id(db).values()]
-    staged = [(owner, stage, path, f) for owner, stage, files in db.stages.all_files() for path, f in files.items()]
+    staged = [(owner, stage, path, f) for owner, stage, files in db.stages.all_files()
+              for path, f in files.items() if f.logged]
     return {"image": image_text, "tables": tables, "staged": staged}
 
 
@@ -61,9 +62,9 @@ def write_checkpoint(directory: str, segment: int, snapshot: dict, fsync: bool) 
     temporary = final + ".tmp"
     with open(temporary, "wb") as f:
         f.write(CHECKPOINT_MAGIC)
-        for change in _changes(snapshot):  # each record one change, as the log writes it
-            f.write(frame("".join(encode_change(change)).encode()))
-        f.write(frame(b'{"op":"end"}'))
+        for change in _changes(snapshot):  # each record one change, in the log's pieces
+            write_record(f, encode_change(change))
+        write_record(f, (b'{"op":"end"}',))
         f.flush()
         if fsync:
             os.fsync(f.fileno())

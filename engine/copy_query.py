@@ -80,6 +80,16 @@ def _query_stage(query) -> str:
     raise BadArguments("COPY INTO <table> FROM (query) reads a stage: SELECT $1, ... FROM @stage")
 
 
+def note_loaded(history: dict, key: tuple, staged, purged: bool) -> None:
+    """A loaded file into its table's load history (which COPY reads to skip files loaded
+    before), unless it is purged or temporary: a file no longer there needs no entry (one
+    uploaded again at the path is a new file), and the history is in every catalog image."""
+    if purged or not staged.logged:
+        history.pop(key, None)
+    else:
+        history[key] = staged.last_modified
+
+
 def _query_copy_steps(ctx, table, batches, converters, fill, reading, purge, progress):
     rows = []
     for batch in batches:
@@ -96,7 +106,7 @@ def _query_copy_steps(ctx, table, batches, converters, fill, reading, purge, pro
     stages = ctx.session.db.stages
     stage = reading.owner[1]
     for path, staged, _ in reading.read:
-        table.copied_files[(*reading.owner, path)] = staged.last_modified
+        note_loaded(table.copied_files, (*reading.owner, path), staged, purge)
         if purge:
             stages.remove(ctx.user, StageLocation(stage, path))
     progress.write_rows = len(rows)

@@ -51,6 +51,8 @@ class Recorder:
             self.pending.append(("append", table.table_id, [c.type for c in table.columns], rows))
 
     def replaced(self, table, old: list, new: list) -> None:
+        if not old and not new:
+            return  # nothing to say (a new, empty table entering the catalog)
         self.pending.append(("edit", table.table_id, [c.type for c in table.columns], old, len(old), new, len(new)))
 
     def staged(self, owner: str, stage: str, path: str, staged: StagedFile) -> None:
@@ -90,15 +92,6 @@ class Recorder:
 # ---------------------------------------------------------------- replay
 
 
-def _note_flags(table, rows: list) -> None:
-    """has_null / has_negative for rows put back by replay (conservative: never cleared)."""
-    for i, column in enumerate(table.columns):
-        if column.type.nullable and not table.has_null[i] and any(r[i] is None for r in rows):
-            table.has_null[i] = True
-        if column.type.is_int and not table.has_negative[i] and any(r[i] is not None and r[i] < 0 for r in rows):
-            table.has_negative[i] = True
-
-
 def apply_change(db, tables: dict, change: dict) -> dict:
     """Apply one logged change to db (whose recorder is off); returns the tables by id."""
     op = change["op"]
@@ -114,7 +107,7 @@ def apply_change(db, tables: dict, change: dict) -> dict:
             table.append(decode_rows(types, change["rows"]))
             return tables
         rows = decode_chunks(types, change["rows"])
-        _note_flags(table, rows)
+        table.scan_flags(rows)  # the new rows' (flags are never cleared but by TRUNCATE)
         table.rows = rewritten_rows(table.rows, change["runs"], rows)
         return tables
     stages = db.stages

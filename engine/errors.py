@@ -35,6 +35,7 @@ UNDROP_TABLE_HAS_NO_HISTORY = 2309
 MEMORY_EXCEEDS_LIMIT = 2411
 UNKNOWN_STAGE = 2501
 STAGE_ALREADY_EXISTS = 2502
+ILLEGAL_FILE_FORMAT = 2508
 UNKNOWN_VARIABLE = 2801
 WRONG_VALUE_FOR_VARIABLE = 2803
 BAD_DATA_VALUE_TYPE = 1010
@@ -192,6 +193,24 @@ class UnknownStage(EngineError):
 
 class StageAlreadyExists(EngineError):
     code = STAGE_ALREADY_EXISTS
+
+
+class UnreadableFile(Exception):  # noqa: N818 - a reader's signal, made an EngineError by its caller
+    """What a staged file's reader raises for something its format cannot read: `reason` (as
+    Databend words it) and the record's 0-based `line` when the reader knows it. Not an
+    EngineError: the code reading the file knows its path and makes the error
+    (engine.stage_load.file_error)."""
+
+    def __init__(self, reason: str, line: int | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.line = line
+
+
+class IllegalFileFormat(EngineError):
+    """FILE_FORMAT options Databend refuses (its IllegalFileFormat)."""
+
+    code = ILLEGAL_FILE_FORMAT
 
 
 def arithmetic_message(exc: BaseException) -> str:

@@ -13,7 +13,7 @@ import struct
 import threading
 import zlib
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 MAGIC = b"QUERYHTTP-WAL 1\n"
 HEADER = struct.Struct("<II")
@@ -24,8 +24,24 @@ class CorruptLog(Exception):
     """A record before the log's tail fails its checksum: the data directory needs a person."""
 
 
-def frame(payload: bytes) -> bytes:
-    return HEADER.pack(len(payload), zlib.crc32(payload)) + payload
+def write_record(file, pieces: Iterable[str | bytes]) -> int:
+    """Write one record to `file`: its header, then its payload, given as pieces of text or
+    bytes whose concatenation is the payload (each encoded on its own: a piece is small enough
+    that no call holds the interpreter long); returns the bytes written. The pieces are
+    gathered before anything is written, as the header comes first and holds the payload's
+    length and checksum. Log segments and checkpoints are both written through here."""
+    chunks = []
+    length = checksum = 0
+    for piece in pieces:
+        if isinstance(piece, str):
+            piece = piece.encode()
+        chunks.append(piece)
+        length += len(piece)
+        checksum = zlib.crc32(piece, checksum)
+    file.write(HEADER.pack(length, checksum))
+    for chunk in chunks:
+        file.write(chunk)
+    return HEADER.size + length
 
 
 def read_records(data: bytes, start: int) -> tuple[list[bytes], int, str | None]:
@@ -89,8 +105,8 @@ class LogWriter:
     """Appends records to the current segment from a writer thread, in submission order.
 
     `submit(encode)` queues a function of the record's sequence number returning the payload
-    as a list of bytes pieces (run in the thread, so encoding a
-    million rows never holds up the caller) and returns its log sequence number; `when_durable
+    as pieces (write_record; run in the thread, so encoding a million rows never holds up the
+    caller) and returns its log sequence number; `when_durable
     (lsn, callback)` calls back (in the writer thread, or at once) when that record and every one
     before it are on disk: written and, with fsync on, fsynced. Records queued while an fsync
     runs share the next one."""
@@ -211,17 +227,10 @@ class LogWriter:
                 self._open_segment(item)
                 continue
             # the payload comes in pieces (no joined copy of many megabytes; short GIL holds)
-            pieces = item(lsn)
-            length = checksum = 0
-            for piece in pieces:
-                length += len(piece)
-                checksum = zlib.crc32(piece, checksum)
-            self._file.write(HEADER.pack(length, checksum))
-            for piece in pieces:
-                self._file.write(piece)
-            self.segment_bytes += HEADER.size + length
+            size = write_record(self._file, item(lsn))
+            self.segment_bytes += size
             self.records_written += 1
-            self.bytes_written += HEADER.size + length
+            self.bytes_written += size
             last = lsn
         self._sync()
         return last

@@ -14,7 +14,7 @@ import datetime
 import io
 
 from engine import types as T
-from engine.errors import BadArguments, Unimplemented
+from engine.errors import Unimplemented, UnreadableFile
 from engine.variant import to_variant
 
 try:
@@ -23,6 +23,7 @@ try:
 except ImportError:  # the optional extra is not installed
     pyarrow = parquet = None
 
+BAD_PARQUET = "Bad PARQUET file (not a Parquet file, or a damaged one)"
 _MISSING = ("Parquet needs pyarrow, the optional extra: pip install 'queryhttp[parquet]' "
             "(CSV, TSV and NDJSON need nothing more)")
 
@@ -38,8 +39,8 @@ def record_batches(data: bytes, names: list[str], size: int):
     require_parquet()
     try:
         reader = parquet.ParquetFile(io.BytesIO(data))
-    except (pyarrow.ArrowException, OSError) as exc:
-        raise BadArguments(f"the file cannot be read as PARQUET ({type(exc).__name__})") from None
+    except (pyarrow.ArrowException, OSError):
+        raise UnreadableFile(BAD_PARQUET) from None
     by_name = {field.name.lower(): field.name for field in reader.schema_arrow}
     wanted = [by_name.get(n.lower()) for n in names]
     columns = sorted({w for w in wanted if w is not None})
@@ -52,8 +53,8 @@ def record_batches(data: bytes, names: list[str], size: int):
             keys = [n.lower() for n in names]
             yield number, [dict(zip(keys, row, strict=True)) for row in zip(*per_name, strict=True)]
             number += batch.num_rows
-    except (pyarrow.ArrowException, OSError) as exc:
-        raise BadArguments(f"the file cannot be read as PARQUET ({type(exc).__name__})") from None
+    except (pyarrow.ArrowException, OSError):
+        raise UnreadableFile(BAD_PARQUET, number - 1) from None
 
 
 def _arrow_type(t):
@@ -117,8 +118,8 @@ def _open(data: bytes):
     require_parquet()
     try:
         return parquet.ParquetFile(io.BytesIO(data))
-    except (pyarrow.ArrowException, OSError) as exc:
-        raise BadArguments(f"the file cannot be read as PARQUET ({type(exc).__name__})") from None
+    except (pyarrow.ArrowException, OSError):
+        raise UnreadableFile(BAD_PARQUET) from None
 
 
 def scan_schema(data: bytes) -> list[tuple[str, T.SqlType]]:
@@ -144,6 +145,7 @@ def scan_batches(data: bytes, types: list, size: int):
     scan_schema say), at most `size` rows a batch."""
     reader = _open(data)
     fixes = [_scan_value(t) for t in types]
+    line = 0
     try:
         for batch in reader.iter_batches(batch_size=size):
             columns = []
@@ -154,6 +156,7 @@ def scan_batches(data: bytes, types: list, size: int):
                 if fixes[i] is not None:
                     values = [fixes[i](v) for v in values]
                 columns.append(values)
+            line += batch.num_rows
             yield list(zip(*columns, strict=True)) if columns else []
-    except (pyarrow.ArrowException, OSError) as exc:
-        raise BadArguments(f"the file cannot be read as PARQUET ({type(exc).__name__})") from None
+    except (pyarrow.ArrowException, OSError):
+        raise UnreadableFile(BAD_PARQUET, line) from None

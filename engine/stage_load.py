@@ -12,15 +12,17 @@ is removed from the stage once its rows are in the table.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import gzip
 import io
 import json
+import zlib
 from dataclasses import dataclass, field
 from itertools import islice
 
 from engine.conversion import type_default
-from engine.errors import BadArguments, BadBytes, EngineError, Unimplemented
+from engine.errors import BadArguments, BadBytes, EngineError, Unimplemented, UnreadableFile
 from engine.memory import batch_bytes
 from engine.parquet_files import record_batches as parquet_record_batches
 from engine.plain_text import plain_applies, plain_batches
@@ -32,6 +34,9 @@ _DEFAULTS = {"type": "csv", "field_delimiter": ",", "record_delimiter": "\n", "s
              "quote": '"', "escape": "", "null_display": "\\N", "compression": "none",
              "empty_field_as": "null"}
 _FORMATS = ("csv", "tsv", "ndjson", "parquet")
+# what reading a file its format cannot read raises below the readers (bad UTF-8, damaged gzip
+# data, a record the csv module refuses, a reader's UnreadableFile)
+READ_ERRORS = (UnreadableFile, UnicodeDecodeError, OSError, EOFError, zlib.error, csv.Error)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,9 +130,9 @@ def record_batches(fmt: FileFormat, stream, size: int):
                 try:
                     value = json.loads(line)
                 except ValueError:
-                    raise BadArguments(f"invalid JSON at line {number + offset}") from None
+                    raise UnreadableFile(json_row_problem(line), number + offset - 1) from None
                 if not isinstance(value, dict):
-                    raise BadArguments(f"line {number + offset} is not a JSON object")
+                    raise UnreadableFile(json_row_problem(line), number + offset - 1)
                 records.append({str(k).lower(): v for k, v in value.items()})
             yield number, records
             number += len(chunk)
@@ -155,6 +160,56 @@ def record_batches(fmt: FileFormat, stream, size: int):
             return
         yield number, chunk
         number += len(chunk)
+
+
+def json_row_problem(line: str) -> str:
+    """Why a line of an NDJSON file is not a record, as Databend words it."""
+    try:
+        value = json.loads(line.rstrip("\r\n"))
+    except json.JSONDecodeError as exc:
+        return (f"Invalid JSON row: {exc.msg[:1].lower()}{exc.msg[1:]} at line {exc.lineno} "
+                f"column {exc.colno}")
+    except ValueError:
+        return "Invalid JSON row: not JSON"
+    return f"Invalid JSON row: a record is a JSON object, not {type(value).__name__}"
+
+
+def file_error(fmt: FileFormat, path: str, data: bytes, exc: BaseException, line: int) -> BadBytes:
+    """A staged file its format cannot read, as Databend says it: BadBytes (1046), why, then
+    the file (its path in the stage) and the 0-based line: `...\nat file 'd/f.csv', line 3`.
+    `line` is where reading was when the reader did not say."""
+    kind = fmt.type.upper()
+    if isinstance(exc, UnreadableFile):
+        reason = exc.reason
+        line = line if exc.line is None else exc.line
+    elif isinstance(exc, UnicodeDecodeError):
+        reason = f"Bad {kind} file (invalid UTF-8)"
+        line = _undecodable_line(data, fmt.compression)
+    elif isinstance(exc, csv.Error):
+        reason = f"Bad {kind} file ({exc})"  # e.g. field larger than field limit (131072)
+    else:
+        reason = f"Bad {kind} file (damaged or cut short compressed data)"
+    return BadBytes(f"{reason}\nat file '{path}', line {line}")
+
+
+def _undecodable_line(data: bytes, compression: str) -> int:
+    """The 0-based line of a file's first byte that is not UTF-8 (read again, a MiB at a time:
+    only for the error's message)."""
+    raw = io.BytesIO(data)
+    if compression == "gzip" or (compression == "auto" and data[:2] == b"\x1f\x8b"):
+        raw = gzip.GzipFile(fileobj=raw)
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    lines = 0
+    try:
+        while chunk := raw.read(1 << 20):
+            try:
+                decoder.decode(chunk)
+            except UnicodeDecodeError as exc:  # exc.object: bytes held over (no newline) + chunk
+                return lines + exc.object[:exc.start].count(b"\n")
+            lines += chunk.count(b"\n")
+    except (OSError, EOFError, zlib.error):
+        pass
+    return lines
 
 
 _TSV_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "0": "\0", "\\": "\\"}
@@ -289,10 +344,11 @@ def merged_known(outcomes) -> tuple[list, list] | None:
 
 
 def read_file_rows(ctx, fmt: FileFormat, data: bytes, name: str, target: LoadTarget, on_error: str):
-    """Convert the records of one file (a generator: yields [] every step_rows records and
-    returns a FileOutcome). on_error: `abort` raises at the first bad record (naming file, line
-    and column); `continue` skips bad records and counts them; `skip_file` stops at the first and
-    keeps no row of the file.
+    """Convert the records of one file, `name` (`@stage/path`; a generator: yields [] every
+    step_rows records and returns a FileOutcome). on_error: `abort` raises at the first bad
+    record (naming file, line and column); `continue` skips bad records and counts them;
+    `skip_file` stops at the first and keeps no row of the file. A file its format cannot read
+    at all is error 1046 as Databend words it (file_error), whatever ON_ERROR says.
 
     A batch of CSV/TSV records goes through the generated converter (engine.record_convert);
     a batch it refuses is converted again record by record, which says why."""
@@ -304,6 +360,7 @@ def read_file_rows(ctx, fmt: FileFormat, data: bytes, name: str, target: LoadTar
     outcome = FileOutcome([])
     all_fast = fast is not None
     skip = fmt.skip_header if fmt.type not in ("ndjson", "parquet") else 0
+    lines_read = 0  # records read so far: where an unreadable stretch is, when nothing says
     try:
         if fmt.type == "parquet":  # rows as dicts by column name, like NDJSON's
             batches = parquet_record_batches(data, target.names, step_rows)
@@ -324,6 +381,7 @@ def read_file_rows(ctx, fmt: FileFormat, data: bytes, name: str, target: LoadTar
                     break
                 first, records, *plain = batch
                 columns = plain[0] if plain else None  # plain_batches' columns of a batch
+                lines_read = first - 1 + (len(records) if records is not None else len(columns[0]))
                 if skip >= first:  # header records to skip in this batch
                     cut = min(skip - first + 1, len(records))
                     records, first = records[cut:], first + cut
@@ -350,9 +408,8 @@ def read_file_rows(ctx, fmt: FileFormat, data: bytes, name: str, target: LoadTar
             yield []
     except EngineError as exc:
         raise type(exc)(f"{exc.message} (loading {name})") from None
-    except (UnicodeDecodeError, OSError, EOFError, csv.Error) as exc:
-        raise BadArguments(f"loading {name}: the file cannot be read as {fmt.type.upper()} "
-                           f"({type(exc).__name__})") from None
+    except READ_ERRORS as exc:
+        raise file_error(fmt, name.partition("/")[2], data, exc, lines_read) from None
     if all_fast:
         outcome.known = known_flags(target, fast.stats, len(target.table_defaults))
     return outcome

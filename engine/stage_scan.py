@@ -14,12 +14,19 @@ from __future__ import annotations
 from itertools import islice
 
 from engine import types as T
-from engine.errors import BadArguments
+from engine.errors import BadArguments, UnreadableFile
 from engine.parquet_files import scan_batches, scan_schema
 from engine.plan import Streamed
 from engine.scope import Rel
-from engine.stage_load import FileFormat, record_batches, text_stream
-from engine.stage_objects import resolve_file_format
+from engine.stage_load import (
+    READ_ERRORS,
+    FileFormat,
+    file_error,
+    json_row_problem,
+    record_batches,
+    text_stream,
+)
+from engine.stage_objects import copy_file_format, resolve_file_format
 from engine.stages import StageLocation, parse_location, stage_pattern
 from engine.variant import try_parse_json
 from grammar import ast as A
@@ -44,17 +51,15 @@ class StageReading:
         self.read: list[tuple[str, object, int]] = []  # (path, StagedFile, records)
 
 
-def stage_format(stages, location: StageLocation, name: str | None) -> FileFormat:
-    """The file format of a stage scan: FILE_FORMAT => a type or a named format, else the named
-    stage's own, else CSV."""
-    named = stages.named.get(location.stage)
-    options = dict(named.file_format) if named else {}
-    if name is not None:
-        if name.lower() in _TYPES:
-            options = {"type": name.lower()}
-        else:
-            options = resolve_file_format(stages, {"format_name": name})
-    return FileFormat.from_options(options)
+def scan_format(stages, location: StageLocation, name: str | None, copy_format, pos) -> FileFormat:
+    """The file format of a stage scan: FILE_FORMAT => a type or a named format; else as the
+    COPY whose query this is reads the stage (its FILE_FORMAT = (...), else the named stage's
+    own format, else CSV: copy_file_format)."""
+    if name is None:
+        return copy_file_format(stages, location.stage, copy_format, pos)
+    if name.lower() in _TYPES:
+        return FileFormat.from_options({"type": name.lower()})
+    return FileFormat.from_options(resolve_file_format(stages, {"format_name": name}))
 
 
 def stage_relation(planner, node: A.StageRef) -> Rel:
@@ -70,11 +75,7 @@ def stage_relation(planner, node: A.StageRef) -> Rel:
     file_format = options.get("file_format")
     if file_format is not None and not isinstance(file_format, str):
         raise BadArguments("FILE_FORMAT => takes a format name or type, e.g. 'csv'", position=node.pos)
-    if file_format is None and copy_options.get("file_format"):
-        fmt = FileFormat.from_options(resolve_file_format(
-            stages, {str(k).lower(): str(v) for k, v in copy_options["file_format"]}))
-    else:
-        fmt = stage_format(stages, location, file_format)
+    fmt = scan_format(stages, location, file_format, copy_options.get("file_format"), node.pos)
     pattern = options.get("pattern", copy_options.get("pattern"))
     files = stages.choose(ctx.user, location, options.get("files", copy_options.get("files")),
                           stage_pattern(ctx.limits, pattern))
@@ -82,7 +83,7 @@ def stage_relation(planner, node: A.StageRef) -> Rel:
         names, types = ["$1"], [VARIANT]
         produce_file = _ndjson_rows
     elif fmt.type == "parquet":
-        names, types = _parquet_columns(files)
+        names, types = _parquet_columns(fmt, files)
         produce_file = _parquet_rows(types)
     else:
         width = _width(fmt, files)  # of all the files, also those a COPY will skip
@@ -104,9 +105,12 @@ def stage_relation(planner, node: A.StageRef) -> Rel:
     def produce(query_ctx, batch_rows: int):
         for path, staged in files:
             count = 0
-            for rows in produce_file(fmt, path, staged.data, batch_rows):
-                count += len(rows)
-                yield [row + row for row in rows] if positional else rows
+            try:
+                for rows in produce_file(fmt, path, staged.data, batch_rows):
+                    count += len(rows)
+                    yield [row + row for row in rows] if positional else rows
+            except READ_ERRORS as exc:  # named as COPY names it
+                raise file_error(fmt, path, staged.data, exc, count + fmt.skip_header) from None
             if reading is not None:
                 reading.read.append((path, staged, count))
 
@@ -144,18 +148,20 @@ def _ndjson_rows(fmt: FileFormat, path: str, data: bytes, batch_rows: int):
                 continue
             value = try_parse_json(line)
             if value is None:
-                raise BadArguments(f"invalid JSON at line {number} of @{path} (NDJSON: one JSON "
-                                   "value a line)")
+                raise UnreadableFile(json_row_problem(line), number - 1)
             rows.append((value,))
         yield rows
 
 
-def _parquet_columns(files) -> tuple[list, list]:
+def _parquet_columns(fmt: FileFormat, files) -> tuple[list, list]:
     """The column names and types of the Parquet files (the first file's schema; every other
     file must have the same)."""
     schema = None
     for path, staged in files:
-        this = scan_schema(staged.data)
+        try:
+            this = scan_schema(staged.data)
+        except READ_ERRORS as exc:
+            raise file_error(fmt, path, staged.data, exc, 0) from None
         if schema is None:
             schema = this
         elif this != schema:
@@ -175,10 +181,14 @@ def _parquet_rows(types: list):
 
 def _width(fmt: FileFormat, files) -> int:
     """Fields of the first record of the first file (at least 1): the columns $1 .. $n."""
-    for _, staged in files:
-        for _, records in record_batches(fmt, text_stream(staged.data, fmt.compression), 1 + fmt.skip_header):
-            records = records[fmt.skip_header:]
-            if records:
-                return max(1, len(records[0]))
-            break
+    for path, staged in files:
+        try:
+            for _, records in record_batches(fmt, text_stream(staged.data, fmt.compression),
+                                             1 + fmt.skip_header):
+                records = records[fmt.skip_header:]
+                if records:
+                    return max(1, len(records[0]))
+                break
+        except READ_ERRORS as exc:
+            raise file_error(fmt, path, staged.data, exc, 0) from None
     return 1

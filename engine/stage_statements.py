@@ -15,12 +15,12 @@ import datetime
 from engine import types as T
 from engine.copy_query import COPY_COLUMNS as _COPY_COLUMNS
 from engine.copy_query import COPY_OPTIONS as _COPY_OPTIONS
-from engine.copy_query import copy_from_query
+from engine.copy_query import copy_from_query, note_loaded
 from engine.errors import BadArguments, EngineError
 from engine.insert_plan import column_plan, insert_plan
 from engine.result import Column, Progress, Result
-from engine.stage_load import FileFormat, LoadTarget, merged_known, read_file_rows, truthy
-from engine.stage_objects import resolve_file_format
+from engine.stage_load import LoadTarget, merged_known, read_file_rows, truthy
+from engine.stage_objects import copy_file_format
 from engine.stages import StageLocation, parse_location, stage_pattern
 from grammar import ast as A
 
@@ -92,19 +92,13 @@ def copy_into_table(session, ctx, stmt: A.CopyIntoTable) -> Result:
     if unknown:
         raise BadArguments(f"unknown COPY option {unknown[0].upper()}", position=stmt.pos)
     pattern = stage_pattern(ctx.limits, options.get("pattern"))
-    file_format = options.get("file_format", ())
-    if isinstance(file_format, str):
-        raise BadArguments("FILE_FORMAT takes options in parentheses: FILE_FORMAT = (TYPE = CSV)",
-                           position=stmt.pos)
     location = parse_location(stmt.location)
     stages = ctx.session.db.stages
     stages.check_stage(location)
-    named = stages.named.get(location.stage)  # a named stage's own format and copy options
+    fmt = copy_file_format(stages, location.stage, options.get("file_format"), stmt.pos)
+    named = stages.named.get(location.stage)  # a named stage's copy options, under the COPY's
     if named is not None:
         options = {**named.copy_options, **options}
-    fmt = FileFormat.from_options(resolve_file_format(
-        stages, {**(named.file_format if named else {}),
-                 **{str(k).lower(): str(v) for k, v in file_format}}))
     on_error = _ON_ERROR.get(str(options.get("on_error", "abort")).lower())
     if on_error is None:
         raise BadArguments(f"ON_ERROR must be ABORT, CONTINUE or SKIP_FILE, not "
@@ -141,7 +135,7 @@ def _copy_steps(ctx, table, target, fmt, on_error, files, location, purge, histo
     ctx.memory.release()  # the rows are the table's now
     stages = ctx.session.db.stages
     for path, staged, _ in loaded:
-        history[(*owner, path)] = staged.last_modified
+        note_loaded(history, (*owner, path), staged, purge)
         if purge:
             stages.remove(ctx.user, StageLocation(location.stage, path))
     progress.write_rows = len(rows)

@@ -21,10 +21,13 @@ USER_STAGE = "~"
 
 @dataclass(slots=True)
 class StagedFile:
-    """One file in a stage: its bytes and when it was written (epoch seconds)."""
+    """One file in a stage: its bytes and when it was written (epoch seconds). A file put with
+    logged=False (a streaming load's upload, removed once loaded) never reaches the data
+    directory: neither its log nor its checkpoints."""
 
     data: bytes
     last_modified: float
+    logged: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,9 +169,10 @@ class StageStore:
     def check_stage_name(self, name: str) -> None:
         self._files("", name)
 
-    def put(self, user: str, location: StageLocation, data: bytes) -> str:
+    def put(self, user: str, location: StageLocation, data: bytes, logged: bool = True) -> str:
         """Store `data` at `location` (a file path, replacing a file already there); returns the
-        path stored. Refused, storing nothing, past the file or the total limit."""
+        path stored. Refused, storing nothing, past the file or the total limit. `logged`:
+        False for a temporary file the data directory does not keep (StagedFile)."""
         path = _clean_path(location.path)
         if not path:
             raise BadArguments("a file needs a path in the stage, e.g. @~/data.csv")
@@ -182,10 +186,14 @@ class StageStore:
         if held > self.total_bytes:
             raise BadArguments(f"storing {size} more bytes would take the stages past the limit "
                                f"stage_bytes = {self.total_bytes}")
-        staged = files[path] = StagedFile(data, self.clock())
+        staged = files[path] = StagedFile(data, self.clock(), logged)
         self.held = held
         if self.recorder is not None:
-            self.recorder.staged(user if location.stage == USER_STAGE else "", location.stage, path, staged)
+            owner = user if location.stage == USER_STAGE else ""
+            if logged:
+                self.recorder.staged(owner, location.stage, path, staged)
+            elif old is not None and old.logged:  # the kept file is gone
+                self.recorder.unstaged(owner, location.stage, path)
         return path
 
     def put_many(self, user: str, files: list[tuple[StageLocation, bytes]]) -> None:
@@ -251,6 +259,6 @@ class StageStore:
         for path, staged in removed:
             if files.pop(path, None) is not None:
                 self.held -= len(staged.data)
-                if self.recorder is not None:
+                if self.recorder is not None and staged.logged:
                     self.recorder.unstaged(user if location.stage == USER_STAGE else "", location.stage, path)
         return len(removed)

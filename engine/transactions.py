@@ -139,15 +139,14 @@ class Transaction:
                 raise _conflict(copy, "was changed by another statement")
         for copy, new_rows, appended in changes:  # nothing below can fail
             shared, private = copy.shared, copy.private
+            # the private copy's flags cover its rows (it started with the shared ones): the
+            # rows are not scanned again
+            known = (private.has_null, private.has_negative)
             if new_rows is not None:
                 shared.replace_rows(new_rows)
-                for flags, seen in ((shared.has_null, private.has_null),
-                                    (shared.has_negative, private.has_negative)):
-                    for i, flag in enumerate(seen):
-                        if flag:
-                            flags[i] = True
+                shared.note_flags(known)
             elif appended:
-                shared.append(appended)
+                shared.append(appended, known)
             shared.copied_files.update(private.copied_files)
         self.drop_copies()
 

@@ -26,7 +26,7 @@ from engine.parquet_files import require_parquet, write_parquet
 from engine.planner import Planner
 from engine.result import Column, Progress, Result
 from engine.stage_load import FileFormat, truthy
-from engine.stage_objects import resolve_file_format
+from engine.stage_objects import copy_file_format
 from engine.stages import StageLocation, parse_location
 from grammar import ast as A
 
@@ -47,14 +47,7 @@ def copy_into_stage(session, ctx, stmt: A.CopyIntoStage) -> Result:
     location = parse_location(stmt.location)
     stages = ctx.session.db.stages
     stages.check_stage(location)
-    named = stages.named.get(location.stage)
-    given = options.get("file_format", ())
-    if isinstance(given, str):
-        raise BadArguments("FILE_FORMAT takes options in parentheses: FILE_FORMAT = (TYPE = CSV)",
-                           position=stmt.pos)
-    fmt = FileFormat.from_options(resolve_file_format(
-        stages, {**(named.file_format if named else {}),
-                 **{str(k).lower(): str(v) for k, v in given}}))
+    fmt = copy_file_format(stages, location.stage, options.get("file_format"), stmt.pos)
     if fmt.type not in _EXTENSIONS:
         raise Unimplemented(f"unloading {fmt.type.upper()} is not supported", position=stmt.pos)
     try:

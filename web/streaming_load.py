@@ -4,7 +4,8 @@ streaming load).
 The SQL comes in the header `X-Databend-SQL`: `INSERT INTO [db.]t [(cols)] [VALUES] FROM
 @_databend_load FILE_FORMAT = (...)` (or with `VALUES (?, ..., constant or expression)`);
 the file is the multipart/form-data field `upload`. The file is staged under the user stage
-(`@~/_databend_load/<random name>`, removed again whatever happens) and loaded by `COPY INTO t
+(`@~/_databend_load/<random name>`, removed again whatever happens; a data directory keeps
+neither it nor a load history of it, only the rows loaded) and loaded by `COPY INTO t
 [(cols)] FROM @~/... FILE_FORMAT = (...)`, so it goes through the same readers and column
 converters as COPY INTO, in bounded steps on the event loop; `VALUES (?, ?, 'x')` with other
 expressions than `?` loads through `COPY INTO t (cols) FROM (SELECT $1, $2, 'x' FROM @~/...)`.
@@ -169,7 +170,9 @@ class StreamingLoad:
         database = database_of(self.request.getHeader(b"x-databend-query-context"))
         session = app.db.session(database=database or "default", user=user)
         self.location = engine.parse_location(staged)
-        app.db.stages.put(user, self.location, data)
+        # not logged: the rows the COPY loads are (a crash before the answer loses the upload,
+        # which the client was never told is loaded)
+        app.db.stages.put(user, self.location, data, logged=False)
         result = session.execute(statement, query_id=self.query_id)
         d = run_to_end(app.cooperator, result)
 

@@ -3,6 +3,7 @@ without a checkpoint) and a clean close; torn and corrupt logs; the lock; a fail
 
 from __future__ import annotations
 
+import base64
 import datetime
 import decimal
 import glob
@@ -13,12 +14,13 @@ import threading
 import pytest
 
 import engine
-from engine import journal
+from engine import durability, journal
 from engine import types as T
-from engine.change_codec import rewrite_runs, rewritten_rows
+from engine.change_codec import STAGED_SLICE_BYTES, encode_change, rewrite_runs, rewritten_rows
 from engine.durability import DataDirectoryInUse
 from engine.journal import CorruptLog
 from engine.row_codec import decode_rows, encode_rows
+from engine.stages import StagedFile
 
 
 def crash(db: engine.Database) -> None:
@@ -329,3 +331,79 @@ def test_a_copy_committed_in_a_transaction_keeps_its_load_history(data_dir):
     assert q(s, "SELECT a FROM t ORDER BY a") == [(1,), (2,)]
     assert q(s, "COPY INTO t FROM @~/one.csv FILE_FORMAT = (TYPE = CSV)") == []  # loaded already
     db.close()
+
+
+def test_statements_that_change_nothing_log_nothing_and_build_no_catalog_image(data_dir, monkeypatch):
+    db = engine.Database(data_dir=data_dir)
+    s = db.session()
+    q(s, "CREATE TABLE t (a INT)")
+    q(s, "CREATE STAGE st")
+    db.stages.put("root", engine.parse_location("@~/f.csv"), b"1\n")
+    db.commit_changes()
+    images = []
+    real_image = durability.catalog_image
+    monkeypatch.setattr(durability, "catalog_image", lambda d: images.append(1) or real_image(d))
+    lsn = db.durability.writer.next_lsn
+    for sql in ("SHOW TABLES", "SHOW DATABASES", "SHOW CREATE TABLE t", "DESCRIBE t",
+                "EXPLAIN SELECT * FROM t", "EXPLAIN ANALYZE SELECT * FROM t", "USE default",
+                "LIST @~", "SHOW STAGES", "DESC STAGE st", "SHOW USERS", "SHOW GRANTS",
+                "DESC USER root", "SET ROLE public", "SET max_threads = 4", "UNSET max_threads",
+                "SELECT * FROM t", "SELECT $1 FROM @~/f.csv"):
+        q(s, sql)
+    assert db.durability.writer.next_lsn == lsn and images == []
+    q(s, "SET GLOBAL max_threads = 3")  # these change what the directory keeps: logged
+    q(s, "REMOVE @~/f.csv")
+    assert db.durability.writer.next_lsn == lsn + 2 and len(images) == 2
+    db.close()
+    again = reopen(data_dir)
+    assert again.global_settings["max_threads"] == "3"
+    assert again.stages.list("root", engine.parse_location("@~")) == []
+    again.close()
+
+
+def test_a_staged_file_is_base64_encoded_in_slices_and_round_trips(data_dir):
+    size = 2 * STAGED_SLICE_BYTES + 1000
+    data = bytes(range(256)) * (size // 256) + b"tail"
+    pieces = list(encode_change(("stage_put", "root", "~", "big.bin", StagedFile(data, 1.5))))
+    slices = [p for p in pieces if isinstance(p, bytes)]
+    assert len(slices) == 3 and max(map(len, slices)) == STAGED_SLICE_BYTES // 3 * 4
+    assert json.loads(b"".join(p.encode() if isinstance(p, str) else p for p in pieces))["data"] == \
+        base64.b64encode(data).decode()
+    db = engine.Database(data_dir=data_dir)
+    db.stages.put("root", engine.parse_location("@~/big.bin"), data)
+    db.durability.writer.wait(db.commit_changes())
+    crash(db)  # from the log
+    db = reopen(data_dir)
+    assert db.stages.get("root", engine.parse_location("@~/big.bin")) == data
+    db.close()  # a clean close: a checkpoint holds it, the log nothing
+    assert glob.glob(os.path.join(data_dir, "checkpoint-*.qhc"))
+    assert all(os.path.getsize(p) == len(journal.MAGIC) for p in glob.glob(os.path.join(data_dir, "wal-*.log")))
+    db = reopen(data_dir)
+    assert db.stages.get("root", engine.parse_location("@~/big.bin")) == data
+    db.close()
+
+
+def test_a_temporary_staged_file_is_neither_logged_nor_checkpointed(data_dir):
+    db = engine.Database(data_dir=data_dir)
+    kept = engine.parse_location("@~/kept.csv")
+    db.stages.put("root", kept, b"old\n")
+    db.stages.put("root", engine.parse_location("@~/tmp.csv"), b"1\n", logged=False)
+    db.stages.put("root", kept, b"new\n", logged=False)  # the kept file it replaces is gone
+    db.durability.checkpoint(wait=True)
+    db.stages.put("root", engine.parse_location("@~/tmp2.csv"), b"2\n", logged=False)
+    db.stages.remove("root", engine.parse_location("@~/tmp2.csv"))
+    db.durability.writer.wait(db.commit_changes())
+    ops = [json.loads(p)["changes"] for p in _log_payloads(data_dir)]
+    assert all(c["op"] not in ("stage_put", "stage_remove") for changes in ops for c in changes)
+    crash(db)
+    again = reopen(data_dir)
+    assert again.stages.list("root", engine.parse_location("@~")) == []
+    again.close()
+
+
+def _log_payloads(data_dir) -> list:
+    payloads = []
+    for path in sorted(glob.glob(os.path.join(data_dir, "wal-*.log"))):
+        with open(path, "rb") as f:
+            payloads += journal.read_records(f.read(), len(journal.MAGIC))[0]
+    return payloads

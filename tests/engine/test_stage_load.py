@@ -150,10 +150,13 @@ def test_bad_files_name_the_problem_and_load_nothing():
     _put(db, "@~/cut.csv.gz", good[:len(good) // 2])
     with pytest.raises(engine.EngineError) as err:
         _load(s, location="@~/cut.csv.gz", fmt={"compression": "gzip"})
-    assert err.value.code == 1006 and "cannot be read as CSV" in err.value.message
-    _put(db, "@~/latin1.csv", "1,caf\u00e9,true,1\n".encode("latin-1"))
-    with pytest.raises(engine.EngineError, match="cannot be read as CSV"):
+    assert err.value.code == 1046 and err.value.message.startswith(
+        "Bad CSV file (damaged or cut short compressed data)\nat file 'cut.csv.gz', line ")
+    _put(db, "@~/latin1.csv", b"0,ok,true,1\n" + "1,caf\u00e9,true,1\n".encode("latin-1"))
+    with pytest.raises(engine.EngineError) as err:
         _load(s, location="@~/latin1.csv")
+    assert err.value.code == 1046 and err.value.message == (
+        "Bad CSV file (invalid UTF-8)\nat file 'latin1.csv', line 1")
     _put(db, "@~/short.csv", b"1,x,true,1\n2,y,false\n")
     with pytest.raises(engine.EngineError, match="expected 4 fields, got 3, at line 2"):
         _load(s, location="@~/short.csv")

@@ -65,6 +65,39 @@ def test_a_named_stage_is_shared_and_its_file_format_is_the_default(db):
     assert _run(db, "LIST @pipes")[1] == []
 
 
+def test_copy_reads_with_the_stages_format_unless_it_gives_its_own(db):
+    # as Databend 1.2.453 answers: the COPY's FILE_FORMAT = (...) replaces the stage's format (a
+    # '|' file read with FILE_FORMAT = (TYPE = CSV) has one field: 1046 "Number of columns in
+    # file (1) does not match ..."), for COPY from the stage and from a query over it alike; a
+    # FILE_FORMAT without TYPE or FORMAT_NAME is 2508; FILE_FORMAT = 'csv' is 1005 there
+    _run(db, "CREATE STAGE pipes FILE_FORMAT = (TYPE = CSV FIELD_DELIMITER = '|')")
+    _run(db, "CREATE TABLE t2 (a INT, b VARCHAR)")
+    db.stages.put("root", parse_location("@pipes/d/f.csv"), b"1|x\n2|y\n")
+    assert _run(db, "COPY INTO t2 FROM (SELECT $1, $2 FROM @pipes/d/)")[1] == [("d/f.csv", 2, 0, None, None)]
+    assert _run(db, "COPY INTO t2 FROM (SELECT $1, $2 FROM @pipes/d/) FORCE = TRUE "
+                    "FILE_FORMAT = (TYPE = CSV FIELD_DELIMITER = '|')")[1][0][1] == 2
+    assert _run(db, "COPY INTO t2 FROM @pipes/d/ FORCE = TRUE")[1][0][1] == 2
+    assert _run(db, "SELECT a, b FROM t2 ORDER BY a, b")[1] == [(1, "x")] * 3 + [(2, "y")] * 3
+    for copy in ("COPY INTO t2 FROM @pipes/d/ FORCE = TRUE",
+                 "COPY INTO t2 FROM (SELECT $1, $2 FROM @pipes/d/) FORCE = TRUE"):
+        with pytest.raises(engine.EngineError):  # read with ',': one field a record
+            _run(db, f"{copy} FILE_FORMAT = (TYPE = CSV)")
+        with pytest.raises(engine.EngineError) as err:
+            _run(db, f"{copy} FILE_FORMAT = (FIELD_DELIMITER = '|')")
+        assert err.value.code == 2508 and err.value.message == (
+            "Invalid FILE_FORMAT options: FILE_FORMAT must include at least one of the TYPE or "
+            "NAME option. Currently, neither is specified.")
+        with pytest.raises(engine.EngineError) as err:
+            _run(db, f"{copy} FILE_FORMAT = 'csv'")
+        assert err.value.code == 1006 and "FILE_FORMAT takes options in parentheses" in err.value.message
+    assert _run(db, "SELECT count(*) FROM t2")[1] == [(6,)]
+    # an unload writes with the stage's format, or with the COPY's own
+    _run(db, "COPY INTO @pipes/out1/ FROM (SELECT 1, 'x')")
+    _run(db, "COPY INTO @pipes/out2/ FROM (SELECT 1, 'x') FILE_FORMAT = (TYPE = CSV)")
+    assert sorted(_files(db, "@pipes/out1/").values()) == [b"1|\"x\"\n"]
+    assert sorted(_files(db, "@pipes/out2/").values()) == [b"1,\"x\"\n"]
+
+
 def test_external_stages_and_unknown_options_are_refused(db):
     with pytest.raises(engine.EngineError) as err:
         _run(db, "CREATE STAGE ext URL = 's3://bucket/path/'")

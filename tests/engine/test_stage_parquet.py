@@ -50,8 +50,10 @@ def test_copy_from_parquet_matches_columns_by_name(db):
 
 def test_a_damaged_parquet_file_is_an_error_that_loads_nothing(db):
     db.stages.put("root", parse_location("@~/bad.parquet"), b"PAR1 not really")
-    with pytest.raises(engine.EngineError, match="cannot be read as PARQUET"):
+    with pytest.raises(engine.EngineError) as err:
         _run(db, "COPY INTO t FROM @~/bad.parquet FILE_FORMAT = (TYPE = PARQUET)")
+    assert err.value.code == 1046 and err.value.message == (
+        "Bad PARQUET file (not a Parquet file, or a damaged one)\nat file 'bad.parquet', line 0")
     assert _run(db, "SELECT count(*) FROM t") == [(0,)]
 
 

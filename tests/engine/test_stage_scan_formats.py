@@ -3,6 +3,7 @@ is $1, a VARIANT) and Parquet (columns by name with the file's types, and by pos
 pyarrow, Parquet is a clear 1002."""
 
 import datetime
+import gzip
 import io
 
 import pytest
@@ -48,7 +49,47 @@ def test_ndjson_has_no_second_column_and_bad_json_names_the_line(db):
     db.stages.put("root", parse_location("@~/bad.ndjson"), b'{"a": 1}\n{"a": \n')
     with pytest.raises(engine.EngineError) as err:
         _run(db, "SELECT $1 FROM @~/bad.ndjson (FILE_FORMAT => 'ndjson')")
-    assert err.value.code == 1006 and "line 2" in err.value.message
+    # as Databend 1.2.453 words it (its reason: "expected value at line 1 column 6"); lines from 0
+    assert err.value.code == 1046 and err.value.message == (
+        "Invalid JSON row: expecting value at line 1 column 7\nat file 'bad.ndjson', line 1")
+
+
+def test_a_file_its_format_cannot_read_is_named_as_copy_names_it(db):
+    # Databend 1.2.453 answers such a file with 1046 and "<reason>\nat file '<path in the
+    # stage>', line <n from 0>" (e.g. "Invalid JSON row: ... at file 'c/f.csv', line 0"), for a
+    # query over the stage and a COPY alike
+    db.stages.put("root", parse_location("@~/bin/x.csv"), b"a,b\nc,\xff\xfe\n")
+    whole = gzip.compress(b"".join(b"%d,x\n" % i for i in range(5000)))
+    db.stages.put("root", parse_location("@~/gz/cut.csv.gz"), whole[:len(whole) // 2])
+    db.session().execute("CREATE TABLE t (a VARCHAR, b VARCHAR)")
+    for sql, message in [
+        ("SELECT $1 FROM @~/bin/", "Bad CSV file (invalid UTF-8)\nat file 'bin/x.csv', line 1"),
+        ("SELECT $1 FROM @~/bin/ (FILE_FORMAT => 'tsv')",
+         "Bad TSV file (invalid UTF-8)\nat file 'bin/x.csv', line 1"),
+        ("SELECT $1 FROM @~/bin/ (FILE_FORMAT => 'ndjson')",
+         "Bad NDJSON file (invalid UTF-8)\nat file 'bin/x.csv', line 1"),
+        ("SELECT $1 FROM @~/j/ (FILE_FORMAT => 'csv')", None),  # readable as CSV: no error
+        ("SELECT $1 FROM @~/bin/x.csv (FILE_FORMAT => 'parquet')", "Bad PARQUET file (not a "
+         "Parquet file, or a damaged one)\nat file 'bin/x.csv', line 0"),
+        ("COPY INTO t FROM (SELECT $1, $2 FROM @~/bin/)",
+         "Bad CSV file (invalid UTF-8)\nat file 'bin/x.csv', line 1"),
+        ("COPY INTO t FROM @~/bin/ FILE_FORMAT = (TYPE = CSV)",
+         "Bad CSV file (invalid UTF-8)\nat file 'bin/x.csv', line 1"),
+    ]:
+        if message is None:
+            _run(db, sql)
+            continue
+        with pytest.raises(engine.EngineError) as err:
+            _run(db, sql)
+        assert (err.value.code, err.value.message) == (1046, message), sql
+    db.session().execute("CREATE FILE FORMAT gzcsv TYPE = CSV COMPRESSION = AUTO")
+    for sql in ("SELECT count(*) FROM @~/gz/ (FILE_FORMAT => 'gzcsv')",
+                "COPY INTO t FROM @~/gz/ FILE_FORMAT = (TYPE = CSV COMPRESSION = AUTO)"):
+        with pytest.raises(engine.EngineError) as err:
+            _run(db, sql)
+        assert err.value.code == 1046 and err.value.message.startswith(
+            "Bad CSV file (damaged or cut short compressed data)\nat file 'gz/cut.csv.gz', line "), sql
+    assert _run(db, "SELECT count(*) FROM t")[1] == [(0,)]
 
 
 def test_copy_into_from_an_ndjson_query_casts_the_variants(db):

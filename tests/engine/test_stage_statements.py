@@ -78,6 +78,21 @@ def test_databend_py_copy_statement_with_purge(db):
     assert _run(db, "LIST @~")[1] == []
 
 
+def test_a_purged_file_leaves_no_load_history(db):
+    table = db.catalog.table("default", "t")
+    _put(db, "@~/kept.csv", b"1,a\n")
+    _put(db, "@~/gone.csv", b"2,b\n")
+    _put(db, "@~/q.csv", b"3,c\n")
+    _run(db, "COPY INTO t FROM @~/kept.csv FILE_FORMAT = (TYPE = CSV)")
+    _run(db, "COPY INTO t FROM @~/gone.csv FILE_FORMAT = (TYPE = CSV) PURGE = TRUE")
+    _run(db, "COPY INTO t FROM (SELECT $1, $2 FROM @~/q.csv) PURGE = TRUE")
+    assert list(table.copied_files) == [("root", "~", "kept.csv")]
+    _put(db, "@~/gone.csv", b"2,b\n")  # uploaded again: a new file, loaded again
+    assert _run(db, "COPY INTO t FROM @~/gone.csv FILE_FORMAT = (TYPE = CSV)")[1] == [
+        ("gone.csv", 1, 0, None, None)]
+    assert _run(db, "SELECT count(*) FROM t")[1] == [(4,)]
+
+
 def test_on_error_continue_skip_file_and_abort(db):
     _put(db, "@~/bad.csv", b"3,c\nx,d\n4,e\n")
     rows = _run(db, "COPY INTO t FROM @~/bad.csv FILE_FORMAT = (TYPE = CSV) ON_ERROR = continue")[1]

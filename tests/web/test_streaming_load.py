@@ -1,9 +1,14 @@
 """PUT /v1/streaming_load: Databend's upload-and-INSERT in one request (X-Databend-SQL header,
 the file in the multipart field `upload`)."""
 
+import glob
+import json
+import os
+
 import engine
+from engine import journal
 from tests.web.harness import Harness
-from tests.web.test_durable_answers import answered, durable_harness
+from tests.web.test_durable_answers import answered, durable_harness, wait_on_disk
 from web.streaming_load import copy_statement, database_of
 
 BOUNDARY = "----queryhttp-streaming"
@@ -140,5 +145,39 @@ def test_with_a_data_directory_the_answer_waits_for_the_log_and_the_rows_survive
     real.close()
     again = engine.Database(data_dir=str(tmp_path / "data"))
     assert list(again.session().execute("SELECT sum(a) FROM t")) == [(3,)]
+    assert again.stages.list("root", engine.parse_location("@~")) == []
+    again.close()
+
+
+def _logged_changes(data_dir) -> list:
+    """Every change in the data directory's log segments, in order."""
+    changes = []
+    for path in sorted(glob.glob(os.path.join(data_dir, "wal-*.log"))):
+        with open(path, "rb") as f:
+            payloads, _, _ = journal.read_records(f.read(), len(journal.MAGIC))
+        for payload in payloads:
+            changes += json.loads(payload)["changes"]
+    return changes
+
+
+def test_a_load_logs_its_rows_not_its_file_and_leaves_no_load_history(tmp_path):
+    h, real, on_loop = durable_harness(tmp_path)
+    answered(h, real, on_loop, h.start("POST", "/v1/query", {"sql": "CREATE TABLE t (a INT, s VARCHAR)"}))
+    image = real.durability.recorder.last_image
+    for n in range(5):
+        call = h.start("PUT", "/v1/streaming_load", _multipart(b"%d,%s\n" % (n, b"x" * 3000)), {
+            "Content-Type": f"multipart/form-data; boundary={BOUNDARY}",
+            "X-Databend-SQL": "insert into t from @_databend_load file_format = (type = csv)"})
+        assert answered(h, real, on_loop, call).json["stats"]["rows"] == 1
+    wait_on_disk(real)
+    ops = [c["op"] for c in _logged_changes(str(tmp_path / "data"))]
+    # the table, then per load its appended row: no staged file, no removal, no new image
+    assert ops == ["catalog"] + ["append"] * 5
+    assert real.durability.recorder.last_image == image  # no load history grew the catalog
+    assert real.catalog.table("default", "t").copied_files == {}
+    real.durability.checkpoint(wait=True)  # a checkpoint holds no staged file either
+    real.close()
+    again = engine.Database(data_dir=str(tmp_path / "data"))
+    assert list(again.session().execute("SELECT count(*), sum(a), min(length(s)) FROM t")) == [(5, 10, 3000)]
     assert again.stages.list("root", engine.parse_location("@~")) == []
     again.close()
