@@ -168,7 +168,8 @@ class Codegen:
                 return self._guarded(e.args, cols, self._integer_template(e, *ranges))
         fa = a.type.name == "Decimal" and (b.type.is_float or e.type.is_float)
         fb = b.type.name == "Decimal" and (a.type.is_float or e.type.is_float)
-        float_div = op == "DIV" and (a.type.is_float or b.type.is_float)
+        # DIV of a float or a decimal: through Float64 (as Databend computes it), saturated
+        float_div = op == "DIV" and any(x.type.is_float or x.type.name == "Decimal" for x in e.args)
 
         def tmpl(x, y):
             if fa:
@@ -182,7 +183,7 @@ class Codegen:
                 return f"{self.bind(_DECIMAL_OPERATIONS[op])}({x}, {y})"
             if op in ("+", "-", "*", "/"):
                 return f"({x} {op} {y})"
-            if float_div:  # through Float64, saturated into the Int32 / Int64 result
+            if float_div:
                 return f"{self.bind(W.integer_division(e.type.name))}({x}, {y})"
             if op == "DIV":
                 return f"{self.bind(div_trunc)}({x}, {y})"

@@ -5,6 +5,7 @@ the engine computes exactly and these helpers fold an exact result back into the
 
 from __future__ import annotations
 
+import decimal
 import functools
 
 from engine import types as T
@@ -90,6 +91,18 @@ def super_type(a: T.SqlType, b: T.SqlType) -> str:
     return ("Int" if signed else "UInt") + str(width)
 
 
+def as_float64(v) -> float:
+    """A number as Databend converts it to Float64: a Decimal as its unscaled integer over
+    10**scale, each a Float64 (9007199254740993.0 is 9007199254740994.0)."""
+    if isinstance(v, decimal.Decimal):
+        sign, digits, exponent = v.as_tuple()
+        unscaled = int("".join(map(str, digits)) or "0") * (-1 if sign else 1)
+        if exponent >= 0:
+            return float(unscaled * 10 ** exponent)
+        return float(unscaled) / float(10 ** -exponent)
+    return float(v)
+
+
 @functools.cache
 def integer_division(result: str):
     """a DIV b as Databend computes it: both as Float64, divided, truncated toward zero and
@@ -97,10 +110,10 @@ def integer_division(result: str):
     lo, hi = T.INT_RANGES[result]
 
     def divide(a, b):
-        divisor = float(b)
+        divisor = as_float64(b)
         if divisor == 0.0:
             raise ZeroDivisionError
-        q = float(a) / divisor
+        q = as_float64(a) / divisor
         if q != q:
             return 0
         if q >= hi:
