@@ -14,6 +14,7 @@ from engine.batch_source import column_refs, resliced, row_vars
 from engine.bitmap_values import ELEMENT_BYTES
 from engine.errors import EngineError
 from engine.expr import Col
+from engine.integer_wrap import total_wrapper, wrapped_mean
 from engine.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, charge_growth
 from engine.subquery import correlated_rows, prefetching
 
@@ -128,10 +129,12 @@ def build_aggregate(plan: P.Aggregate, rt):
             finals.append(f"a[{slot('count', v, nullable)}]")
         elif a.name == "avg":
             s_sum, s_cnt = slot("sum", v, nullable), slot("count", v, nullable)
-            if a.type.name == "Decimal":
+            if a.type.name == "Decimal" or _total(a) is not None:
                 finals.append(f"{out_cg.bind(_mean(a))}(a[{s_sum}], a[{s_cnt}])")
             else:
                 finals.append(f"(None if a[{s_cnt}] == 0 else float(a[{s_sum}]) / a[{s_cnt}])")
+        elif _total(a) is not None:  # an integer SUM: its total wrapped as Databend's
+            finals.append(f"{out_cg.bind(_total(a))}(a[{slot(a.name, v, nullable)}])")
         else:
             finals.append(f"a[{slot(a.name, v, nullable)}]")
     body = ["get = acc.get", "for r in b:"] + lines + [
@@ -173,9 +176,20 @@ def build_aggregate(plan: P.Aggregate, rt):
     return prefetching(cg, run)
 
 
+def _total(agg):
+    """The wrap of an integer SUM's (or AVG's) total (engine.integer_wrap), else None."""
+    if agg.name not in ("sum", "avg") or agg.arg is None:
+        return None
+    return total_wrapper(agg.arg.type)
+
+
 def _mean(agg):
-    """(total, count) -> AVG value: Float64, or for a Decimal argument a Decimal of the result
-    scale (Databend rounds AVG half up, and truncates AVG(DISTINCT))."""
+    """(total, count) -> AVG value: Float64 (of the wrapped total for integers), or for a Decimal
+    argument a Decimal of the result scale (Databend rounds AVG half up, and truncates
+    AVG(DISTINCT))."""
+    integers = wrapped_mean(agg.arg.type) if agg.arg is not None else None
+    if integers is not None:
+        return integers
     if agg.type.name != "Decimal":
         return lambda total, count: None if count == 0 else float(total) / count
     unit = decimal.Decimal(1).scaleb(-agg.type.scale)
@@ -194,7 +208,8 @@ def _distinct_final(name, s, agg=None):
     if name == "count":
         return lambda acc: len(acc[s])
     if name == "sum":
-        return lambda acc: sum(acc[s]) if acc[s] else None
+        total = _total(agg) or (lambda v: v)
+        return lambda acc: total(sum(acc[s])) if acc[s] else None
     if name == "avg":
         mean = _mean(agg)
         return lambda acc: mean(sum(acc[s]), len(acc[s]))
@@ -289,6 +304,8 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
                 row.append(_distinct_final(a.name, 0, a)([v]))
             elif a.name == "avg":
                 row.append(_mean(a)(v, cnt[i]))
+            elif _total(a) is not None:
+                row.append(_total(a)(v))
             else:
                 row.append(v)
         yield [tuple(row)]

@@ -7,6 +7,7 @@ import decimal
 from dataclasses import replace
 
 from engine import functions as F
+from engine import integer_wrap as W
 from engine import types as T
 from engine.binder_clauses import ClauseBinder
 from engine.compile import evaluate_constant
@@ -179,8 +180,10 @@ class ExpressionBinder(ClauseBinder):
         if isinstance(operand, Const):
             if operand.value is None:
                 return operand
-            v = -operand.value
-            return Const(T.value_type(v) if t.is_int else t, value=v)
+            if t.is_int:  # typed by value; beyond Int64 Databend's error
+                v = W.negate(operand.value, t.name)
+                return Const(T.value_type(v), value=v)
+            return Const(t, value=-operand.value)
         if t.is_int:
             rt = T.negation_type(t)
         else:
@@ -222,6 +225,10 @@ class ExpressionBinder(ClauseBinder):
             left = self._cast(left, T.FLOAT64.as_nullable(left.type.can_be_null), True)
         if right.type.is_string:
             right = self._cast(right, T.FLOAT64.as_nullable(right.type.can_be_null), True)
+        # as Databend, an integer constant operand counts as the narrowest type holding its value
+        # (9223372036854775807::INT64 + 1 is a UInt64 sum)
+        left, right = (Const(T.value_type(x.value), value=x.value) if isinstance(x, Const) and x.type.is_int
+                       and type(x.value) is int else x for x in (left, right))
         nullable = left.type.can_be_null or right.type.can_be_null
         rt = T.arithmetic_type(op, left.type, right.type)
         if rt.name == "Null":
@@ -434,7 +441,7 @@ class ExpressionBinder(ClauseBinder):
             if e.value is None:
                 return Const(t if t.name != "Null" else T.NULL, value=None)
             try:
-                return Const(t.as_nullable(False), value=(zoned or T.caster(t))(e.value))
+                return Const(t.as_nullable(False), value=(zoned or T.caster_from(e.type, t, folded=True))(e.value))
             except EngineError:
                 if try_:
                     return Const(T.NULL, value=None)  # as Databend types a failed constant TRY_CAST
@@ -506,6 +513,8 @@ class ExpressionBinder(ClauseBinder):
         if fn.name in F.NUMERIC_ARGUMENT_FUNCTIONS and any(a.type.is_string for a in args):
             args = [self._cast(a, T.FLOAT64.as_nullable(a.type.can_be_null), True) if a.type.is_string else a
                     for a in args]
+        if fn.name in ("concat", "concat_ws"):  # (Databend refuses numbers): floats as CAST writes them
+            args = [self._cast(a, T.STRING, False) if a.type.is_float else a for a in args]
         types = [a.type for a in args]
         result = fn.result
         if fn.by_value:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import decimal
 
+from engine import integer_wrap as W
 from engine import types as T
 from engine.bounded import concat_overflow
 from engine.expr import (
@@ -41,6 +42,7 @@ from engine.runtime import (
     mod_trunc,
     try_call,
 )
+from engine.value_ranges import RangeFinder, exact_range, fits, type_range
 
 _CMP = {"=": "==", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 # operands cheap enough to read twice (a NULL check, then the value)
@@ -58,6 +60,7 @@ class Codegen:
     def __init__(self, subquery_runner=None, nonnull=frozenset(), nonneg=frozenset()):
         self.nonnull = nonnull  # column ids known to hold no NULL in this query's snapshot
         self.nonneg = nonneg  # integer column ids known to hold no negative value in it
+        self.ranges = RangeFinder(nonneg)  # value ranges of integer expressions (overflow checks)
         self._nullable: dict[int, bool] = {}
         self.bindings: dict[str, object] = {}
         self._ids: dict[int, str] = {}
@@ -159,8 +162,14 @@ class Codegen:
     def _v_arith(self, e: Arith, cols) -> str:
         op = e.op
         a, b = e.args
+        if e.type.is_int and op != "/":
+            ranges = self.ranges.operands(e)
+            if ranges is not None:  # integer operands: Databend's wrapping, saturating, modulo
+                return self._guarded(e.args, cols, self._integer_template(e, *ranges))
         fa = a.type.name == "Decimal" and (b.type.is_float or e.type.is_float)
         fb = b.type.name == "Decimal" and (a.type.is_float or e.type.is_float)
+        # DIV of a float or a decimal: through Float64 (as Databend computes it), saturated
+        float_div = op == "DIV" and any(x.type.is_float or x.type.name == "Decimal" for x in e.args)
 
         def tmpl(x, y):
             if fa:
@@ -174,25 +183,62 @@ class Codegen:
                 return f"{self.bind(_DECIMAL_OPERATIONS[op])}({x}, {y})"
             if op in ("+", "-", "*", "/"):
                 return f"({x} {op} {y})"
-            unsigned = a.type.name.startswith("U") and b.type.name.startswith("U")
-            if isinstance(a, Col) and a.column in self.nonneg and a.type.is_int and isinstance(b, Const) and b.type.is_int \
-                    and isinstance(b.value, int) and b.value > 0:
-                # no negative dividend in the data: truncated and floored division agree
-                unsigned = True
+            if float_div:
+                return f"{self.bind(W.integer_division(e.type.name))}({x}, {y})"
             if op == "DIV":
-                return f"({x} // {y})" if unsigned else f"{self.bind(div_trunc)}({x}, {y})"
-            if unsigned:
-                return f"({x} % {y})"
-            if a.type.is_int and isinstance(b, Const) and isinstance(b.value, int) and b.value > 0 \
-                    and isinstance(a, _SIMPLE):
-                # the sign of the dividend, as MySQL and Databend do
-                return f"({x} % {y} if {x} >= 0 else -(-{x} % {y}))"
+                return f"{self.bind(div_trunc)}({x}, {y})"
             return f"{self.bind(mod_trunc)}({x}, {y})"
 
         return self._guarded(e.args, cols, tmpl)
 
+    def _integer_template(self, e: Arith, ra, rb):
+        """The template of an integer operator whose operands lie in ranges ra, rb: plain Python
+        arithmetic where the ranges show the exact answer is Databend's, its overflow rules
+        (engine.integer_wrap) where they may differ."""
+        op, (a, b), name = e.op, e.args, e.type.name
+        if op in ("+", "-", "*"):
+            exact = exact_range(op, ra, rb)
+            if fits(exact, type_range(e.type)):
+                return lambda x, y: f"({x} {op} {y})"
+            return lambda x, y: W.overflow_check(f"{x} {op} {y}", self.temp(), exact, name,
+                                                 self.bind(W.WRAPPERS[name]))
+        unsigned = a.type.name.startswith("U") and b.type.name.startswith("U")
+        if isinstance(a, Col) and a.column in self.nonneg and isinstance(b, Const) and isinstance(b.value, int) \
+                and b.value > 0:
+            # no negative dividend in the data: truncated and floored division agree
+            unsigned = True
+        if op == "DIV":
+            if not _exact_division(ra, rb, type_range(e.type)):
+                return lambda x, y: f"{self.bind(W.integer_division(name))}({x}, {y})"
+            if unsigned:
+                return lambda x, y: f"({x} // {y})"
+            return lambda x, y: f"{self.bind(div_trunc)}({x}, {y})"
+        common = W.super_type(a.type, b.type)
+        whole = T.INT_RANGES[common]
+        if common[0] == "I" and not (fits(ra, whole) and fits(rb, whole) and -W.EXACT_FLOAT_LIMIT < rb[0]
+                                     and rb[1] < W.EXACT_FLOAT_LIMIT):
+            return lambda x, y: f"{self.bind(W.signed_modulo(common, name))}({x}, {y})"
+        if unsigned:
+            return lambda x, y: f"({x} % {y})"
+        if isinstance(b, Const) and isinstance(b.value, int) and b.value > 0 and isinstance(a, _SIMPLE):
+            # the sign of the dividend, as MySQL and Databend do
+            return lambda x, y: f"({x} % {y} if {x} >= 0 else -(-{x} % {y}))"
+        return lambda x, y: f"{self.bind(mod_trunc)}({x}, {y})"
+
     def _v_neg(self, e: Neg, cols) -> str:
-        return self._guarded(e.args, cols, lambda x: f"(-{x})")
+        operand = e.args[0]
+        limit = W.negation_limit(operand.type.name)
+        r = self.ranges.of(operand) if limit is not None else None
+        if r is None or (r[0] > limit[1] if limit[0] == ">" else r[1] <= limit[1]):
+            return self._guarded(e.args, cols, lambda x: f"(-{x})")
+        # -x leaves Int64 for some x: Databend's error for those
+        refuse = self.bind(W.negation_overflow)
+
+        def checked(x):
+            t = self.temp()
+            return f"(-{t} if ({t} := {x}) {limit[0]} {limit[1]} else {refuse}({t}))"
+
+        return self._guarded(e.args, cols, checked)
 
     def _v_cmp(self, e: Cmp, cols) -> str:
         op = _CMP[e.op]
@@ -284,7 +330,7 @@ class Codegen:
     def _v_cast(self, e: Cast, cols) -> str:
         target, try_ = e.target, e.try_
         operand = e.args[0]
-        fn = T.caster(target)
+        fn = T.caster_from(operand.type, target)
         if target.name == "Float64" and (operand.type.is_int or operand.type.is_float
                                           or operand.type.name == "Decimal"):
             fn = float  # (a Float32 target rounds to single precision: T.to_float32)
@@ -427,6 +473,23 @@ _BUILTINS = {
     "abs": abs, "min": min, "max": max, "sum": sum, "tuple": tuple, "list": list, "id": id, "set": set,
     "map": map,
 }
+
+
+def _exact_division(ra, rb, result) -> bool:
+    """Whether integer division of values in ra by values in rb, done exactly, gives what
+    Databend's Float64 division gives: a dividend converting to Float64 exactly and a quotient
+    that needs no saturation into the result range."""
+    limit = W.EXACT_FLOAT_LIMIT
+    if not (-limit < ra[0] and ra[1] < limit):
+        return False
+    if rb[0] > 0:  # positive divisors: the quotient lies between 0 and the dividend
+        quotient = (min(ra[0], 0), max(ra[1], 0))
+    elif rb[1] < 0:
+        quotient = (min(-ra[1], 0), max(-ra[0], 0))
+    else:
+        most = max(-ra[0], ra[1])
+        quotient = (-most, most)
+    return fits(quotient, result)
 
 
 def evaluate_constant(e: Expr):

@@ -169,6 +169,7 @@ class WindowFunc:
     type: SqlType
     distinct: bool = False
     collected: Any = None  # a collected aggregate's registry entry (engine.functions.collected)
+    arg_type: SqlType | None = None  # SUM / AVG: their argument's type (integer totals wrap)
 
 
 @dataclass(eq=False)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import NoReturn
 
 from engine import bitmap_values as _bitmaps
+from engine import float_text as _float_text
 from engine import nested as _nested
 from engine.datetimes import UTC, date_from_days, parse_date, parse_timestamp, timestamp_from_int
 from engine.errors import BadArguments, SqlSyntaxError
@@ -236,7 +237,11 @@ def arithmetic_type(op: str, a: SqlType, b: SqlType) -> SqlType:
             return SqlType("Decimal", False, min(pa + 6 + sb, 76), min(sa + 6, 76))
         return FLOAT64
     if a.is_float or b.is_float or a.is_string or b.is_string:
-        return FLOAT64 if op != "DIV" else INT64
+        if op != "DIV":
+            return FLOAT64
+        # Databend: the wider operand's width (Float32 is 32 bits; text and decimals are read
+        # as Float64), so Float32 DIV Int16 is Int32
+        return INT32 if max(_float_div_width(a), _float_div_width(b)) <= 32 else INT64
     if a.name == "Decimal" or b.name == "Decimal":
         if op == "DIV":
             return INT64
@@ -269,6 +274,12 @@ def arithmetic_type(op: str, a: SqlType, b: SqlType) -> SqlType:
         # Databend: the divisor's width (doubled when the dividend is signed), the dividend's sign
         return _int_type(sa, wb * 2 if sa else wb)
     raise AssertionError(op)
+
+
+def _float_div_width(t: SqlType) -> int:
+    if t.is_int:
+        return _int_parts(t)[1]
+    return 32 if t.name in ("Float32", "Boolean") else 64
 
 
 def negation_type(t: SqlType) -> SqlType:
@@ -515,6 +526,14 @@ def to_timestamp(v, t: SqlType = TIMESTAMP):
     if isinstance(v, int) and not isinstance(v, bool):
         return timestamp_from_int(v)  # seconds, milliseconds or microseconds, by magnitude
     _cast_fail(v, t)
+
+
+def caster_from(source: SqlType, t: SqlType, folded: bool = False):
+    """caster(t) for values of type `source`: a float becomes text by its own precision
+    (engine.float_text; `folded`: a constant folded at bind time, written as Databend writes one)."""
+    if t.name == "String" and source.is_float:
+        return _float_text.TEXT_WRITERS[source.name == "Float32", folded]
+    return caster(t)
 
 
 def caster(t: SqlType):

@@ -14,6 +14,8 @@ from collections import Counter, deque
 from itertools import accumulate
 from operator import add, itemgetter
 
+from engine.integer_wrap import total_wrapper, wrapped_mean
+
 RANKING = frozenset({"row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile"})
 VALUE = frozenset({"lag", "lead", "first_value", "last_value", "nth_value"})
 
@@ -260,7 +262,9 @@ def make_aggregate(func, frame_of, running, peer_key=None):
     pos = func.args[0] if func.args else None
     final = _final(func)
     if running and not func.distinct and name in ("sum", "min", "max") and pos is not None:
-        return _running_fold(name, pos, peer_key)
+        total = total_wrapper(func.arg_type) if name == "sum" else None
+        fold = _running_fold(name, pos, peer_key)
+        return fold if total is None else _mapped(fold, total)
 
     def sliding(rows):
         frame = frame_of(rows)
@@ -287,6 +291,17 @@ def make_aggregate(func, frame_of, running, peer_key=None):
 
 
 _FOLDS = {"sum": add, "min": min, "max": max}
+
+
+def _mapped(evaluator, fn):
+    """`evaluator` with `fn` applied to each value it gives (an integer SUM's running totals are
+    kept exact and wrapped only as they are given out)."""
+
+    def for_rows(rows):
+        compute = evaluator(rows)
+        return lambda lo, hi: list(map(fn, compute(lo, hi)))
+
+    return for_rows
 
 
 def _running_fold(name, pos, peer_key):
@@ -472,8 +487,19 @@ def _final(func):
     if name == "count":
         return lambda acc: acc.result()[0]
     if name == "sum":
+        total = total_wrapper(func.arg_type)
+        if total is not None:  # integers: the total wrapped as Databend's
+            return lambda acc: total(acc.result()[1])
         return lambda acc: acc.result()[1]
     if name == "avg":
+        integers = wrapped_mean(func.arg_type)
+        if integers is not None:
+
+            def integer_average(acc):
+                count, total, _ = acc.result()
+                return integers(total, count)
+
+            return integer_average
         if func.type.name == "Decimal":
             unit = decimal.Decimal(1).scaleb(-func.type.scale)
             context = decimal.Context(prec=100)

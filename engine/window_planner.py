@@ -215,7 +215,7 @@ class WindowPlanner:
         if name == "avg" and arg.type.name == "Decimal":
             # Databend 1.2.453: a window AVG of a Decimal keeps at least 4 decimal places
             t = T.SqlType("Decimal", True, 38 if arg.type.precision <= 38 else 76, max(arg.type.scale, 4))
-        return WindowFunc(name, [place(arg)], (), frame, t, distinct=func.distinct)
+        return WindowFunc(name, [place(arg)], (), frame, t, distinct=func.distinct, arg_type=arg.type)
 
     def _window_constant(self, func: A.FunctionCall, index: int, name: str, positive=False) -> int:
         if len(func.args) <= index:

@@ -10,6 +10,7 @@ from engine import nested as N
 from engine import types as T
 from engine.errors import BadArguments, SemanticError
 from engine.functions.registry import ScalarFunction, fixed, register
+from engine.integer_wrap import total_wrapper, wrapped_mean
 
 # ---------------------------------------------------------------- literals
 
@@ -264,7 +265,18 @@ def _avg_type(types):
     return T.FLOAT64.as_nullable(True)
 
 
-def _make_avg(result: T.SqlType):
+def _make_sum(types):
+    """array_sum of integers: the total wrapped into Int64 / UInt64, as Databend's."""
+    total = total_wrapper(_element(types).as_nullable(False))
+    if total is None:
+        return _array_sum
+    return lambda arr: total(_array_sum(arr))
+
+
+def _make_avg(result: T.SqlType, types):
+    mean = wrapped_mean(_element(types).as_nullable(False))
+    if mean is not None:  # integers: the wrapped total over the count, as Databend's
+        return lambda arr: mean(sum(values := [x for x in arr if x is not None]), len(values))
     if result.name != "Decimal":
         return _array_avg
     quantum = decimal.Decimal(1).scaleb(-result.scale)
@@ -355,8 +367,8 @@ _register("array_remove_first", lambda a: N.ArrayValue(a[1:]), _same_array, 1)
 _register("array_remove_last", lambda a: N.ArrayValue(a[:-1]), _same_array, 1)
 _register("array_unique", lambda a: len({x for x in a if x is not None}), _after_array(T.UINT64), 1)
 _register("array_count", lambda a: sum(1 for x in a if x is not None), _after_array(T.UINT64), 1)
-_register("array_sum", _array_sum, _sum_type, 1)
-_register("array_avg", _array_avg, _avg_type, 1, specialize=lambda ts: _make_avg(_avg_type(ts)))
+_register("array_sum", _array_sum, _sum_type, 1, specialize=_make_sum)
+_register("array_avg", _array_avg, _avg_type, 1, specialize=lambda ts: _make_avg(_avg_type(ts), ts))
 _register("array_min", _array_min, _ELEMENT_OR_NULL, 1)
 _register("array_max", _array_max, _ELEMENT_OR_NULL, 1)
 # unnest(arr) in a SELECT list: the array itself here, spread over rows by the planner (engine.unnest)

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine import nested as N
 from engine import types as T
+from engine.integer_wrap import total_wrapper, wrapped_mean
 
 
 @dataclass(frozen=True)
@@ -189,11 +190,15 @@ def _string_agg(values, params):
 def _conditional(kind):
     """sum_if(x, cond) and friends: the aggregate of x over the rows whose cond is true."""
 
-    def final(values, _params):
+    def final(values, params):
         xs = [x for x, c in values if c and x is not None]
         if kind == "sum":
-            return sum(xs) if xs else None
+            total = total_wrapper(params[0] if params else None)
+            return None if not xs else total(sum(xs)) if total is not None else sum(xs)
         if kind == "avg":
+            mean = wrapped_mean(params[0] if params else None)
+            if mean is not None:
+                return mean(sum(xs), len(xs))
             return float(sum(xs)) / len(xs) if xs else None
         if kind == "min":
             return min(xs) if xs else None

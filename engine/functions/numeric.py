@@ -51,7 +51,10 @@ def _float_for_integers(make):
         def rounded(v, digits=0):
             r = inner(v, digits)
             # integer types (within 64 bits) answer Float64; wider integers are Decimal(n, 0)
-            return float(r) if type(r) is int and -_INT64_LIMIT <= v < 2 * _INT64_LIMIT else r
+            if type(r) is int and -_INT64_LIMIT <= v < 2 * _INT64_LIMIT:
+                # a negative number rounded to zero is -0.0, as Databend's Float64 rounding gives
+                return -0.0 if r == 0 and v < 0 else float(r)
+            return r
 
         return rounded
 

@@ -36,9 +36,11 @@ QUERIES = {
     "window": "SELECT a, ROW_NUMBER() OVER (PARTITION BY b ORDER BY a), SUM(a) OVER (ORDER BY a) FROM t",
     "order_by_expression": "SELECT a, c FROM t ORDER BY a * 3331 DESC LIMIT 2",
     "scalar_subquery": "SELECT a, (SELECT MAX(id) FROM u WHERE id < 80808) FROM t",
+    # Int64 arithmetic that may overflow: one inline comparison, the wrap called only beyond it
+    "integer_wrap": "SELECT id * 9999999999, -(id * 9999999999), id * 2 + 1 FROM u",
 }
 LITERALS = ["424242", "zzliteral", "31337", "7001", "caseliteral", "elseliteral", "likeliteral", "90001",
-            "90002", "90003", "55501", "12121", "joinliteral", "64646", "3331", "80808"]
+            "90002", "90003", "55501", "12121", "joinliteral", "64646", "3331", "80808", "9999999999"]
 
 
 def _database():
