@@ -206,7 +206,8 @@ class ExpressionBinder(ClauseBinder):
             return self._function(F.SCALARS["concat"], [left, right])
         if op in F.BITWISE_FUNCTIONS:
             return self._bitwise(op, [left, right], n.pos)
-        return self._arith(op, left, right, n.pos)
+        # `a // b` is DIV, as Databend reads it (its column name keeps the `//` it was written with)
+        return self._arith("DIV" if op == "//" else op, left, right, n.pos)
 
     def _bitwise(self, op, args, pos):
         """`& | # << >> ~`: strings are read as integers first (as Databend does)."""

@@ -20,7 +20,7 @@ BINARY_PRECEDENCE = {
     "OR": OR, "AND": AND,
     "=": COMPARE, "<>": COMPARE, "<": COMPARE, "<=": COMPARE, ">": COMPARE, ">=": COMPARE,
     "&": BIT, "|": BIT, "#": BIT, "<<": SHIFT, ">>": SHIFT,
-    "||": CONCAT, "+": ADD, "-": ADD, "*": MUL, "/": MUL, "DIV": MUL, "%": MUL,
+    "||": CONCAT, "+": ADD, "-": ADD, "*": MUL, "/": MUL, "DIV": MUL, "//": MUL, "%": MUL,
 }
 UNIT_CALLS = frozenset({"date_part", "date_add", "date_sub", "date_diff", "date_trunc", "extract"})
 _SUBSTRING_NAMES = frozenset({"substring", "substr", "mid"})

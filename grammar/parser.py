@@ -35,7 +35,7 @@ _TERMINAL_DISPLAY = {
     "NUMBER": "<LiteralNumber>",
     "COMP_OP": "<comparison>",
     "ADD_OP": "`+`, `-`",
-    "MUL_OP": "`/`, `%`",
+    "MUL_OP": "`/`, `//`, `%`",
     "CONCAT_OP": "`||`",
     "NULL_KW": "`NULL`",
     "INTEGER_KW": "`INTEGER`",

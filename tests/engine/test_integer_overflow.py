@@ -289,3 +289,14 @@ def test_overflow_checks_only_where_the_ranges_need_them(session, sql, checked):
     text = "".join(sources)
     assert ("9223372036854775807" in text or "9223372036854775808" in text
             or "18446744073709551615" in text) is checked
+
+
+def test_double_slash_is_div_and_keeps_its_spelling_in_the_column_name(session):
+    # checked against Databend 1.2.453: `a // b` is `a DIV b`, named as written
+    assert answer(session, "SELECT 7 // 2, -7 // 2, 7.5 // 2") == (
+        ["UInt8", "Int8", "UInt8"], [(3, -3, 3)])
+    assert [c.name for c in session.execute("SELECT 7 // 2, 7 DIV 2").schema] == ["7 // 2", "7 div 2"]
+    assert answer(session, "SELECT k, i64 // 7, f64 // 2, i64 // -2 FROM w WHERE k <= 3 ORDER BY k") == (
+        ["Nullable(Int32)", "Nullable(Int64)", "Nullable(Int64)", "Nullable(Int64)"],
+        [(1, -1317624576693539328, 9223372036854775807, 4611686018427387904),
+         (2, 1317624576693539328, -1, -4611686018427387904), (3, 0, 0, 0)])
