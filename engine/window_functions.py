@@ -251,16 +251,17 @@ def make_value(func, frame_of):
 # ---------------------------------------------------------------- aggregates
 
 
-def make_aggregate(func, frame_of, running, peer_key=None):
+def make_aggregate(func, frame_of, running, peer_key=None, nullable=True):
     """`running`: the frame is UNBOUNDED PRECEDING .. CURRENT ROW, of ROWS, or of RANGE with
-    `peer_key` (then a row's value is the fold through its last peer)."""
+    `peer_key` (then a row's value is the fold through its last peer). `nullable`: whether the
+    argument column may hold NULLs."""
     if func.collected is not None:
         return _collected(func, frame_of)
     name = func.name
     pos = func.args[0] if func.args else None
     final = _final(func)
     if running and not func.distinct and name in ("sum", "min", "max") and pos is not None:
-        return _running_fold(name, pos, peer_key)
+        return _running_fold(name, pos, peer_key, nullable)
 
     def sliding(rows):
         frame = frame_of(rows)
@@ -289,10 +290,10 @@ def make_aggregate(func, frame_of, running, peer_key=None):
 _FOLDS = {"sum": add, "min": min, "max": max}
 
 
-def _running_fold(name, pos, peer_key):
+def _running_fold(name, pos, peer_key, nullable=True):
     """SUM/MIN/MAX over a running frame: itertools.accumulate over each piece of values (a
-    generated-free C-level fold when the piece holds no NULL), then, for RANGE frames, every
-    row takes the value of its last peer."""
+    C-level fold when the piece holds no NULL: the argument column holds none, or the piece has
+    none), then, for RANGE frames, every row takes the value of its last peer."""
     op = _FOLDS[name]
 
     def skip_null(a, b):
@@ -301,7 +302,10 @@ def _running_fold(name, pos, peer_key):
         return b if a is None else op(a, b)
 
     def run(values, start):
-        fn = op if None not in values else skip_null
+        if nullable and None in values:
+            fn = skip_null
+        else:
+            fn = None if name == "sum" else op  # (accumulate adds with no function: no call per value)
         # (accumulate reads initial=None as no initial value: the first value starts the fold)
         return list(accumulate(values, fn)) if start is None else list(accumulate(values, fn, initial=start))[1:]
 
@@ -339,10 +343,10 @@ def _running_fold(name, pos, peer_key):
 
 def _distinct(rows, lo, hi, key):
     """Whether rows[lo:hi] have pairwise different keys (no peers: a running ROWS fold)."""
-    keys = list(map(key, rows[lo:hi]))
     try:
-        return len(set(keys)) == len(keys)
+        return len(set(map(key, rows[lo:hi]))) == hi - lo
     except TypeError:  # unhashable keys: check neighbours
+        keys = list(map(key, rows[lo:hi]))
         return all(a != b for a, b in zip(keys, keys[1:], strict=False))
 
 
