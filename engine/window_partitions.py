@@ -40,8 +40,9 @@ def partition_source(plan, rt):
     child = plan.child
     partition_key = _key(plan.partition)
     if isinstance(child, P.Sort) and plan.partition \
-            and child.keys == [(pos, False, False) for pos in plan.partition] + list(plan.order) \
-            and all(child.types[pos].name in _HASHED_KEY_TYPES for pos in plan.partition):
+            and child.keys == [(pos, False, True) for pos in plan.partition] + list(plan.order) \
+            and all(child.types[pos].name in _HASHED_KEY_TYPES for pos in plan.partition) \
+            and all(child.types[pos].name != "Bitmap" for pos, _, _ in plan.order):  # (the sort refuses those)
         return _hashed(child, plan, partition_key, rt)
     return _sorted(rt.build(child), partition_key, rt.memory)
 
