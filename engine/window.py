@@ -50,11 +50,14 @@ def _evaluator(func, order_key, value_key, desc, nulls_first, nullable):
     units, (skind, _), (ekind, _) = func.frame
     running = skind == "UNBOUNDED PRECEDING" and ekind == "CURRENT ROW"
     peer_key = None
+    # without ORDER BY every row is a peer: a RANGE frame's CURRENT ROW bound is the partition's
+    all_peers = units == "RANGE" and order_key is None
     if units == "RANGE":
-        # without ORDER BY every row is a peer: the frame is the whole partition
-        running = running and order_key is not None
+        running = running and not all_peers
         peer_key = order_key
-    return make_aggregate(func, frame_of, running, peer_key, any(map(nullable, func.args)))
+    whole = (skind == "UNBOUNDED PRECEDING" or all_peers and skind == "CURRENT ROW") \
+        and (ekind == "UNBOUNDED FOLLOWING" or all_peers and ekind == "CURRENT ROW")
+    return make_aggregate(func, frame_of, running, peer_key, any(map(nullable, func.args)), whole)
 
 
 def build_window(plan, rt, pred=None, exprs=None):

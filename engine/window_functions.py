@@ -251,17 +251,18 @@ def make_value(func, frame_of):
 # ---------------------------------------------------------------- aggregates
 
 
-def make_aggregate(func, frame_of, running, peer_key=None, nullable=True):
+def make_aggregate(func, frame_of, running, peer_key=None, nullable=True, whole=False):
     """`running`: the frame is UNBOUNDED PRECEDING .. CURRENT ROW, of ROWS, or of RANGE with
     `peer_key` (then a row's value is the fold through its last peer). `nullable`: whether the
-    argument column may hold NULLs."""
+    argument column may hold NULLs. `whole`: every row's frame is the whole partition."""
     if func.collected is not None:
         return _collected(func, frame_of)
     name = func.name
     pos = func.args[0] if func.args else None
     final = _final(func)
-    if running and not func.distinct and name in ("sum", "min", "max") and pos is not None:
-        return _running_fold(name, pos, peer_key, nullable)
+    if running and not func.distinct and (name in ("sum", "min", "max") and pos is not None
+                                          or name == "count" and pos is None):
+        return _running_fold(name, pos, peer_key, nullable and pos is not None)
 
     def sliding(rows):
         frame = frame_of(rows)
@@ -272,6 +273,13 @@ def make_aggregate(func, frame_of, running, peer_key=None, nullable=True):
             move = acc.move
             return [final(move(s, e)) for s, e in bounds]
 
+        def compute_whole(lo, hi):
+            if not value:  # (the first frame was folded by `prepare`, when the partition is large)
+                value.append(final(acc.move(0, len(rows))))
+            return [value[0]] * (hi - lo)
+
+        value: list = []  # with `whole`: the one frame's value, once folded
+
         def prepare(step):
             """Fold the first row's frame (up to the whole partition) a step of rows at a time."""
             if not rows:
@@ -281,19 +289,21 @@ def make_aggregate(func, frame_of, running, peer_key=None, nullable=True):
                 acc.move(s, min(end, e))
                 yield
 
+        compute = compute_whole if whole else compute
         compute.prepare = prepare
         return compute
 
     return sliding
 
 
-_FOLDS = {"sum": add, "min": min, "max": max}
+_FOLDS = {"sum": add, "count": add, "min": min, "max": max}
 
 
 def _running_fold(name, pos, peer_key, nullable=True):
-    """SUM/MIN/MAX over a running frame: itertools.accumulate over each piece of values (a
-    C-level fold when the piece holds no NULL: the argument column holds none, or the piece has
-    none), then, for RANGE frames, every row takes the value of its last peer."""
+    """SUM/MIN/MAX of the column at `pos`, or COUNT(*) (pos None: the sum of a 1 per row), over
+    a running frame: itertools.accumulate over each piece of values (a C-level fold when the
+    piece holds no NULL: the argument column holds none, or the piece has none), then, for
+    RANGE frames, every row takes the value of its last peer."""
     op = _FOLDS[name]
 
     def skip_null(a, b):
@@ -305,7 +315,7 @@ def _running_fold(name, pos, peer_key, nullable=True):
         if nullable and None in values:
             fn = skip_null
         else:
-            fn = None if name == "sum" else op  # (accumulate adds with no function: no call per value)
+            fn = op if name in ("min", "max") else None  # (accumulate adds with no function: no call per value)
         # (accumulate reads initial=None as no initial value: the first value starts the fold)
         return list(accumulate(values, fn)) if start is None else list(accumulate(values, fn, initial=start))[1:]
 
@@ -314,10 +324,13 @@ def _running_fold(name, pos, peer_key, nullable=True):
         peers = Peers(rows, peer_key) if peer_key is not None else None
         group_end = [None, None]  # (end, value) of a peer group reaching past a piece, once folded
 
+        def values(lo, hi):
+            return [1] * (hi - lo) if pos is None else list(map(itemgetter(pos), rows[lo:hi]))
+
         def compute(lo, hi):
             if hi <= lo:
                 return []
-            running = run(list(map(itemgetter(pos), rows[lo:hi])), state[0])
+            running = run(values(lo, hi), state[0])
             state[0] = running[-1]
             top = peers.group(hi - 1)[1] if peers is not None else hi
             if peers is None or top == hi and _distinct(rows, lo, hi, peer_key):
@@ -325,7 +338,7 @@ def _running_fold(name, pos, peer_key, nullable=True):
             if top > hi and group_end[0] != top:
                 # the last peer group goes on past the piece: its value is the fold through its end,
                 # folded once for all the pieces it spans
-                group_end[:] = [top, run(list(map(itemgetter(pos), rows[hi:top])), running[-1])[-1]]
+                group_end[:] = [top, run(values(hi, top), running[-1])[-1]]
             # each row takes the value at its last peer: peer group ends found walking back
             keys = list(map(peer_key, rows[lo:hi]))
             out = [None] * (hi - lo)

@@ -195,3 +195,36 @@ def test_a_qualify_dropping_every_row_still_computes_a_budget_of_rows_per_step(m
     per_step.append(sum(computed))  # the last step ends the pipeline
     assert max(per_step) <= BUDGET
     assert sum(per_step) == 3000
+
+
+# ---------------------------------------------------------------- running counts and whole-partition frames
+
+
+def test_running_counts_and_whole_partition_frames_as_databend_answers():
+    # checked against Databend 1.2.453: a running COUNT(*) takes its last peer's count (RANGE) or
+    # its own (ROWS); a frame over the whole partition gives every row the same value
+    s = engine.Database().session()
+    list(s.execute("CREATE TABLE t (g INT, v INT NOT NULL)"))
+    list(s.execute("INSERT INTO t VALUES (1, 10), (1, 20), (1, 20), (2, 5), (2, 7), (NULL, 3)"))
+    rows = list(s.execute(
+        "SELECT g, v, count(*) OVER (PARTITION BY g ORDER BY v), "
+        "count(*) OVER (PARTITION BY g ORDER BY v ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW), "
+        "avg(v) OVER (PARTITION BY g ORDER BY v ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING), "
+        "count(*) OVER (PARTITION BY g ORDER BY v RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING), "
+        "min(v) OVER (PARTITION BY g), sum(v) OVER () FROM t ORDER BY g, v"))
+    assert rows == [(1, 10, 1, 1, 50 / 3, 3, 10, 65), (1, 20, 3, 2, 50 / 3, 3, 10, 65),
+                    (1, 20, 3, 3, 50 / 3, 3, 10, 65), (2, 5, 1, 1, 6.0, 2, 5, 65), (2, 7, 2, 2, 6.0, 2, 5, 65),
+                    (None, 3, 1, 1, 3.0, 1, 3, 65)]
+
+
+def test_running_counts_and_whole_frames_over_partitions_larger_than_the_budget():
+    # 1,500 rows a partition, peers of 10 rows: pieces of 100 rows cut peer groups
+    sql = ("SELECT number, count(*) OVER (PARTITION BY number % 2 ORDER BY number DIV 20), "
+           "sum(number) OVER (PARTITION BY number % 2), max(number) OVER () FROM numbers(3000)")
+    sizes, rows = _steps(sql)
+    assert max(sizes) <= BUDGET
+    assert rows == _steps(sql, 8192)[1]
+    for n, count, total, top in rows:
+        assert count == (n // 20 + 1) * 10
+        assert total == sum(range(n % 2, 3000, 2))
+        assert top == 2999
