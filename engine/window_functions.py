@@ -305,6 +305,7 @@ def _running_fold(name, pos, peer_key, nullable=True):
     piece holds no NULL: the argument column holds none, or the piece has none), then, for
     RANGE frames, every row takes the value of its last peer."""
     op = _FOLDS[name]
+    getter = itemgetter(pos) if pos is not None else None
 
     def skip_null(a, b):
         if b is None:
@@ -324,23 +325,24 @@ def _running_fold(name, pos, peer_key, nullable=True):
         peers = Peers(rows, peer_key) if peer_key is not None else None
         group_end = [None, None]  # (end, value) of a peer group reaching past a piece, once folded
 
-        def values(lo, hi):
-            return [1] * (hi - lo) if pos is None else list(map(itemgetter(pos), rows[lo:hi]))
+        def values(piece):
+            return [1] * len(piece) if pos is None else list(map(getter, piece))
 
         def compute(lo, hi):
             if hi <= lo:
                 return []
-            running = run(values(lo, hi), state[0])
+            piece = rows if hi - lo == len(rows) else rows[lo:hi]
+            running = run(values(piece), state[0])
             state[0] = running[-1]
             top = peers.group(hi - 1)[1] if peers is not None else hi
-            if peers is None or top == hi and _distinct(rows, lo, hi, peer_key):
+            if peers is None or top == hi and _distinct(piece, peer_key):
                 return running
             if top > hi and group_end[0] != top:
                 # the last peer group goes on past the piece: its value is the fold through its end,
                 # folded once for all the pieces it spans
-                group_end[:] = [top, run(values(hi, top), running[-1])[-1]]
+                group_end[:] = [top, run(values(rows[hi:top]), running[-1])[-1]]
             # each row takes the value at its last peer: peer group ends found walking back
-            keys = list(map(peer_key, rows[lo:hi]))
+            keys = list(map(peer_key, piece))
             out = [None] * (hi - lo)
             value = group_end[1] if top > hi else running[-1]
             for j in range(hi - lo - 1, -1, -1):
@@ -354,12 +356,12 @@ def _running_fold(name, pos, peer_key, nullable=True):
     return fold
 
 
-def _distinct(rows, lo, hi, key):
-    """Whether rows[lo:hi] have pairwise different keys (no peers: a running ROWS fold)."""
+def _distinct(rows, key):
+    """Whether `rows` have pairwise different keys (no peers: a running ROWS fold)."""
     try:
-        return len(set(map(key, rows[lo:hi]))) == hi - lo
+        return len(set(map(key, rows))) == len(rows)
     except TypeError:  # unhashable keys: check neighbours
-        keys = list(map(key, rows[lo:hi]))
+        keys = list(map(key, rows))
         return all(a != b for a, b in zip(keys, keys[1:], strict=False))
 
 

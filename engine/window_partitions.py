@@ -2,12 +2,13 @@
 partitions in the order of their keys, with None between the steps that produce them.
 
 The planner puts a Sort by (partition keys, order keys) under each Window. When the partition
-keys are hashable scalars the window takes that sort over: it distributes the rows into a dict
-of partitions, one input batch per step, orders the partitions by their keys and sorts each by
-the ORDER BY alone. Both sorts are stable, so the rows come out as the full sort orders them,
-for a fraction of its work (sorting n rows in k partitions costs about n log(n/k) per pass,
-not n log n, and the partition key pass runs over k rows, not n). Otherwise the sorted child's
-rows are cut into partitions by itertools.groupby as its batches come.
+keys are hashable scalars (or there are none) the window takes that sort over: it distributes
+the rows into a dict of partitions (or one list), one input batch per step, orders the
+partitions by their keys and sorts each by the ORDER BY alone. Both sorts are stable, so the
+rows come out as the full sort orders them, for a fraction of its work (sorting n rows in k
+partitions costs about n log(n/k) per pass, not n log n, and the partition key pass runs over
+k rows, not n), and the rows are never cut into batches and gathered again. Otherwise the
+sorted child's rows are cut into partitions by itertools.groupby as its batches come.
 """
 
 from __future__ import annotations
@@ -37,14 +38,21 @@ def _key(positions):
 
 def partition_source(plan, rt):
     """p -> an iterator of the window's partitions (lists of rows), None after each step."""
-    child = plan.child
     partition_key = _key(plan.partition)
-    if isinstance(child, P.Sort) and plan.partition \
-            and child.keys == [(pos, False, True) for pos in plan.partition] + list(plan.order) \
-            and all(child.types[pos].name in _HASHED_KEY_TYPES for pos in plan.partition) \
-            and all(child.types[pos].name != "Bitmap" for pos, _, _ in plan.order):  # (the sort refuses those)
-        return _hashed(child, plan, partition_key, rt)
-    return _sorted(rt.build(child), partition_key, rt.memory)
+    if _gathers(plan):
+        return _gathered(plan.child, plan, partition_key, rt)
+    return _sorted(rt.build(plan.child), partition_key, rt.memory)
+
+
+def _gathers(plan) -> bool:
+    """Whether the window takes over the Sort under it: the sort by its partition keys (ascending,
+    NULLs first) and order keys, over partition keys of hashable scalar types (and no BITMAP
+    order key: the sort refuses those, naming every key)."""
+    child = plan.child
+    return isinstance(child, P.Sort) \
+        and child.keys == [(pos, False, True) for pos in plan.partition] + list(plan.order) \
+        and all(child.types[pos].name in _HASHED_KEY_TYPES for pos in plan.partition) \
+        and all(child.types[pos].name != "Bitmap" for pos, _, _ in plan.order)
 
 
 def _sorted(child_run, partition_key, memory):
@@ -81,8 +89,9 @@ def _sorted(child_run, partition_key, memory):
     return partitions
 
 
-def _hashed(sort, plan, partition_key, rt):
-    """Partitions gathered in a dict from the unsorted input of `sort`, then sorted apart."""
+def _gathered(sort, plan, partition_key, rt):
+    """Partitions gathered from the unsorted input of `sort` (in a dict by key, or one list
+    without PARTITION BY), then ordered by key and each sorted by the ORDER BY."""
     child_run = rt.build(sort.child)
     npart = len(plan.partition)
     key_passes = sort_passes(sort.keys[:npart], sort.child, rt.nonnull)
@@ -95,19 +104,26 @@ def _hashed(sort, plan, partition_key, rt):
 
     def partitions(p):
         parts = defaultdict(list)
+        whole: list = []  # the rows, without PARTITION BY
         held = 0  # memory charged for the rows and partitions gathered
         for batch in child_run(p):
             if batch:
                 before = len(parts)
-                for key, row in zip(map(partition_key, batch), batch, strict=True):
-                    parts[key].append(row)
+                if partition_key is None:
+                    whole += batch
+                else:
+                    for key, row in zip(map(partition_key, batch), batch, strict=True):
+                        parts[key].append(row)
                 nbytes = batch_bytes(batch, SORT_SLOT_BYTES) + (len(parts) - before) * PARTITION_BYTES
                 memory.charge(nbytes)
                 held += nbytes
             yield None
-        groups = list(parts.values())
-        parts = None
-        groups = yield from sort_in_steps(groups, group_passes, run_rows, step)
+        if partition_key is None:
+            groups = [whole] if whole else []
+        else:
+            groups = list(parts.values())
+            groups = yield from sort_in_steps(groups, group_passes, run_rows, step)
+        parts = whole = None
         sorted_rows = 0  # rows sorted since the last step
         for i, part in enumerate(groups):
             groups[i] = None  # let an emitted partition go

@@ -97,22 +97,24 @@ PARTITIONED = [
     "sum(v) OVER (PARTITION BY d ORDER BY v RANGE BETWEEN 1 PRECEDING AND 2 FOLLOWING) FROM p",
     "SELECT id, dense_rank() OVER (PARTITION BY t, v > 6 ORDER BY h DESC NULLS LAST) FROM p",
     "SELECT id, max(id) OVER (PARTITION BY v ORDER BY t) FROM p QUALIFY max(id) OVER (PARTITION BY v ORDER BY t) > id",
+    # no PARTITION BY: the rows gathered in one list and sorted by the ORDER BY
+    "SELECT id, sum(v) OVER (ORDER BY h DESC, v), lag(id) OVER (ORDER BY d NULLS FIRST, t) FROM p",
 ]
 
 
 @pytest.mark.parametrize("sql", PARTITIONED)
 def test_gathered_partitions_give_the_rows_of_the_full_sort_in_its_order(varied, sql, monkeypatch):
     gathered = []
-    hashed = window_partitions._hashed
+    gather = window_partitions._gathered
 
     def counting(*args):
         gathered.append(1)
-        return hashed(*args)
+        return gather(*args)
 
-    monkeypatch.setattr(window_partitions, "_hashed", counting)
+    monkeypatch.setattr(window_partitions, "_gathered", counting)
     rows = list(varied.execute(sql))
-    assert gathered  # the partitions were gathered by key...
-    monkeypatch.setattr(window_partitions, "_HASHED_KEY_TYPES", frozenset())
+    assert gathered  # the partitions were gathered...
+    monkeypatch.setattr(window_partitions, "_gathers", lambda plan: False)
     gathered.clear()
     full_sort = list(varied.execute(sql))
     assert not gathered  # ...and here cut from the full sort
@@ -122,7 +124,7 @@ def test_gathered_partitions_give_the_rows_of_the_full_sort_in_its_order(varied,
 
 def test_partition_keys_of_other_types_are_cut_from_the_full_sort(varied, monkeypatch):
     gathered = []
-    monkeypatch.setattr(window_partitions, "_hashed", lambda *args: gathered.append(1))
+    monkeypatch.setattr(window_partitions, "_gathered", lambda *args: gathered.append(1))
     rows = list(varied.execute("SELECT id, row_number() OVER (PARTITION BY [g] ORDER BY id) FROM p "
                                "QUALIFY row_number() OVER (PARTITION BY [g] ORDER BY id) = 1"))
     assert not gathered
