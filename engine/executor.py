@@ -91,6 +91,8 @@ def _build_map(plan, rt, as_set=False):
     child, pred, exprs = _map_parts(plan)
     if isinstance(child, P.Join) and child.kind in ("INNER", "CROSS") and not as_set:
         return _build_join(child, rt, pred, exprs)
+    if isinstance(child, P.Window) and not as_set:
+        return build_window(child, rt, pred, exprs)  # the select list and QUALIFY run in its pieces
     if isinstance(child, P.Sort) and pred is None and exprs is not None and not as_set:
         swapped = _project_before_sort(plan, child, exprs)
         if swapped is not None:

@@ -78,6 +78,29 @@ def _sort_rows(rows, passes):
     return rows
 
 
+def sort_passes(keys, child, nonnull):
+    """[(key function, reverse)] sorting rows of `child` by `keys` ((position, desc,
+    nulls_first)) as ORDER BY does, for `sort_in_steps`; refuses BITMAP keys as a sort does."""
+    return _sort_passes(keys, child, nonnull)
+
+
+def sort_in_steps(rows, passes, run_rows, budget):
+    """A generator sorting the list `rows` as one stable sort by `passes` would, returning the
+    sorted list (`yield from`): at once and in place when it fits one run; otherwise one run of
+    at most `run_rows` rows sorted, or `budget` rows merged, per step, each followed by a None."""
+    if len(rows) <= run_rows:
+        return _sort_rows(rows, passes)
+    runs = []
+    for i in range(0, len(rows), run_rows):
+        runs.append(_sort_rows(rows[i:i + run_rows], passes))
+        yield None
+    out: list = []
+    for merged in _merge_runs(runs, passes, budget):
+        out += merged
+        yield None
+    return out
+
+
 def build_sort(plan, rt, limit=None, offset=0):
     """ORDER BY (with `limit`: ORDER BY ... LIMIT limit OFFSET offset)."""
     budget = rt.step_rows

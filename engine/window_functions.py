@@ -253,17 +253,19 @@ def make_value(func, frame_of):
 # ---------------------------------------------------------------- aggregates
 
 
-def make_aggregate(func, frame_of, running, peer_key=None):
+def make_aggregate(func, frame_of, running, peer_key=None, nullable=True, whole=False):
     """`running`: the frame is UNBOUNDED PRECEDING .. CURRENT ROW, of ROWS, or of RANGE with
-    `peer_key` (then a row's value is the fold through its last peer)."""
+    `peer_key` (then a row's value is the fold through its last peer). `nullable`: whether the
+    argument column may hold NULLs. `whole`: every row's frame is the whole partition."""
     if func.collected is not None:
         return _collected(func, frame_of)
     name = func.name
     pos = func.args[0] if func.args else None
     final = _final(func)
-    if running and not func.distinct and name in ("sum", "min", "max") and pos is not None:
+    if running and not func.distinct and (name in ("sum", "min", "max") and pos is not None
+                                          or name == "count" and pos is None):
         total = total_wrapper(func.arg_type) if name == "sum" else None
-        fold = _running_fold(name, pos, peer_key)
+        fold = _running_fold(name, pos, peer_key, nullable and pos is not None)
         return fold if total is None else _mapped(fold, total)
 
     def sliding(rows):
@@ -275,6 +277,13 @@ def make_aggregate(func, frame_of, running, peer_key=None):
             move = acc.move
             return [final(move(s, e)) for s, e in bounds]
 
+        def compute_whole(lo, hi):
+            if not value:  # (the first frame was folded by `prepare`, when the partition is large)
+                value.append(final(acc.move(0, len(rows))))
+            return [value[0]] * (hi - lo)
+
+        value: list = []  # with `whole`: the one frame's value, once folded
+
         def prepare(step):
             """Fold the first row's frame (up to the whole partition) a step of rows at a time."""
             if not rows:
@@ -284,13 +293,14 @@ def make_aggregate(func, frame_of, running, peer_key=None):
                 acc.move(s, min(end, e))
                 yield
 
+        compute = compute_whole if whole else compute
         compute.prepare = prepare
         return compute
 
     return sliding
 
 
-_FOLDS = {"sum": add, "min": min, "max": max}
+_FOLDS = {"sum": add, "count": add, "min": min, "max": max}
 
 
 def _mapped(evaluator, fn):
@@ -304,11 +314,13 @@ def _mapped(evaluator, fn):
     return for_rows
 
 
-def _running_fold(name, pos, peer_key):
-    """SUM/MIN/MAX over a running frame: itertools.accumulate over each piece of values (a
-    generated-free C-level fold when the piece holds no NULL), then, for RANGE frames, every
-    row takes the value of its last peer."""
+def _running_fold(name, pos, peer_key, nullable=True):
+    """SUM/MIN/MAX of the column at `pos`, or COUNT(*) (pos None: the sum of a 1 per row), over
+    a running frame: itertools.accumulate over each piece of values (a C-level fold when the
+    piece holds no NULL: the argument column holds none, or the piece has none), then, for
+    RANGE frames, every row takes the value of its last peer."""
     op = _FOLDS[name]
+    getter = itemgetter(pos) if pos is not None else None
 
     def skip_null(a, b):
         if b is None:
@@ -316,7 +328,10 @@ def _running_fold(name, pos, peer_key):
         return b if a is None else op(a, b)
 
     def run(values, start):
-        fn = op if None not in values else skip_null
+        if nullable and None in values:
+            fn = skip_null
+        else:
+            fn = op if name in ("min", "max") else None  # (accumulate adds with no function: no call per value)
         # (accumulate reads initial=None as no initial value: the first value starts the fold)
         return list(accumulate(values, fn)) if start is None else list(accumulate(values, fn, initial=start))[1:]
 
@@ -325,20 +340,24 @@ def _running_fold(name, pos, peer_key):
         peers = Peers(rows, peer_key) if peer_key is not None else None
         group_end = [None, None]  # (end, value) of a peer group reaching past a piece, once folded
 
+        def values(piece):
+            return [1] * len(piece) if pos is None else list(map(getter, piece))
+
         def compute(lo, hi):
             if hi <= lo:
                 return []
-            running = run(list(map(itemgetter(pos), rows[lo:hi])), state[0])
+            piece = rows if hi - lo == len(rows) else rows[lo:hi]
+            running = run(values(piece), state[0])
             state[0] = running[-1]
             top = peers.group(hi - 1)[1] if peers is not None else hi
-            if peers is None or top == hi and _distinct(rows, lo, hi, peer_key):
+            if peers is None or top == hi and _distinct(piece, peer_key):
                 return running
             if top > hi and group_end[0] != top:
                 # the last peer group goes on past the piece: its value is the fold through its end,
                 # folded once for all the pieces it spans
-                group_end[:] = [top, run(list(map(itemgetter(pos), rows[hi:top])), running[-1])[-1]]
+                group_end[:] = [top, run(values(rows[hi:top]), running[-1])[-1]]
             # each row takes the value at its last peer: peer group ends found walking back
-            keys = list(map(peer_key, rows[lo:hi]))
+            keys = list(map(peer_key, piece))
             out = [None] * (hi - lo)
             value = group_end[1] if top > hi else running[-1]
             for j in range(hi - lo - 1, -1, -1):
@@ -352,12 +371,12 @@ def _running_fold(name, pos, peer_key):
     return fold
 
 
-def _distinct(rows, lo, hi, key):
-    """Whether rows[lo:hi] have pairwise different keys (no peers: a running ROWS fold)."""
-    keys = list(map(key, rows[lo:hi]))
+def _distinct(rows, key):
+    """Whether `rows` have pairwise different keys (no peers: a running ROWS fold)."""
     try:
-        return len(set(keys)) == len(keys)
+        return len(set(map(key, rows))) == len(rows)
     except TypeError:  # unhashable keys: check neighbours
+        keys = list(map(key, rows))
         return all(a != b for a, b in zip(keys, keys[1:], strict=False))
 
 

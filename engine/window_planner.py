@@ -139,7 +139,8 @@ class WindowPlanner:
             layout = layout + new
             types = types + [e.type for e in extra]
             plan = Project(layout, types, child=plan, exprs=exprs)
-        keys = [(p, False, False) for p in partition] + order
+        # Databend 1.2.453 sorts the partition keys ascending with NULLs first
+        keys = [(p, False, True) for p in partition] + order
         if keys:
             plan = Sort(layout, types, child=plan, keys=keys)
         out_cids = [self.cid() for _ in funcs]

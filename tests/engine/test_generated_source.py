@@ -34,13 +34,19 @@ QUERIES = {
     "hash_join": "SELECT t.b, u.label FROM t JOIN u ON t.a = u.id WHERE u.label <> 'joinliteral'",
     "left_join": "SELECT t.a, u.label FROM t LEFT JOIN u ON t.a = u.id AND u.id < 64646",
     "window": "SELECT a, ROW_NUMBER() OVER (PARTITION BY b ORDER BY a), SUM(a) OVER (ORDER BY a) FROM t",
+    # the select list and QUALIFY run in the window's comprehension, over two functions' values
+    "window_qualify": "SELECT a, RANK() OVER (PARTITION BY b ORDER BY c) + 60606 AS r2 FROM t "
+                      "QUALIFY ROW_NUMBER() OVER (PARTITION BY b ORDER BY c) < 70707",
+    # QUALIFY alone over the window (the sort by c, not selected, comes before the projection)
+    "window_qualify_sorted": "SELECT a FROM t QUALIFY LAG(a) OVER (ORDER BY c) > 92929 ORDER BY c",
     "order_by_expression": "SELECT a, c FROM t ORDER BY a * 3331 DESC LIMIT 2",
     "scalar_subquery": "SELECT a, (SELECT MAX(id) FROM u WHERE id < 80808) FROM t",
     # Int64 arithmetic that may overflow: one inline comparison, the wrap called only beyond it
     "integer_wrap": "SELECT id * 9999999999, -(id * 9999999999), id * 2 + 1 FROM u",
 }
 LITERALS = ["424242", "zzliteral", "31337", "7001", "caseliteral", "elseliteral", "likeliteral", "90001",
-            "90002", "90003", "55501", "12121", "joinliteral", "64646", "3331", "80808", "9999999999"]
+            "90002", "90003", "55501", "12121", "joinliteral", "64646", "3331", "80808", "9999999999",
+            "60606", "70707", "92929"]
 
 
 def _database():
@@ -103,10 +109,11 @@ def test_every_snapshot_belongs_to_a_query():
 
 
 # Names the operators' templates use (loop variables, accumulators, list and str methods); any
-# other name must be a generated one (bindings _k<n>, temporaries _t<n>, columns _c<n>, v<n>).
+# other name must be a generated one (bindings _k<n>, temporaries _t<n>, columns _c<n>, v<n>, window
+# function values _w<n>).
 TEMPLATE_NAMES = {"_", "a", "acc", "append", "b", "cnt", "g", "get", "hit", "ht", "k", "l", "m", "ms", "out",
                   "p", "part", "r", "right", "seen", "st", "startswith", "x", "_fn", "_factory"}
-GENERATED_NAME = re.compile(r"_[ktc]\d+|(s_)?v\d+")
+GENERATED_NAME = re.compile(r"_[ktcw]\d+|(s_)?v\d+")
 
 
 @pytest.mark.parametrize("name", sorted(QUERIES))

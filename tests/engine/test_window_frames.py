@@ -118,6 +118,8 @@ FRAMES = [
     ("RANGE", ("UP", 0), ("P", 30)),
     ("RANGE", ("F", 10), ("UF", 0)),
     ("RANGE", ("UP", 0), ("CR", 0)),
+    ("ROWS", ("UP", 0), ("UF", 0)),  # the whole partition
+    ("RANGE", ("UP", 0), ("UF", 0)),
 ]
 
 
