@@ -41,6 +41,7 @@ from engine.expr import (
 )
 from engine.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
 from engine.nested import cast_type as nested_cast_type
+from engine.nested import session_cast as nested_session_cast
 from engine.nested import typeof_name as nested_typeof
 from engine.runtime import check_like_pattern, like_dynamic, like_matcher
 from engine.scope import AliasesFirst, Scope, StarColumn
@@ -428,7 +429,7 @@ class ExpressionBinder(ClauseBinder):
         zoned = F.bitmap_cast(e, t, try_, self.ctx.limits)
         if zoned is None and e.type.name != t.name:
             zoned = F.temporal_cast(e.type, t, self.ctx.timezone)
-        zoned = zoned or F.variant_cast(e.type, t)
+        zoned = zoned or nested_session_cast(e.type, t, self.ctx.timezone) or F.variant_cast(e.type, t)
         if isinstance(e, Const):
             if e.value is None:
                 return Const(t if t.name != "Null" else T.NULL, value=None)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import decimal
 
 from engine import datetimes as D
+from engine import nested as N
 from engine import types as T
 from engine.errors import BadArguments
 
@@ -46,6 +47,8 @@ def value_converter(t: T.SqlType, column: str, statement: str = "INSERT", timezo
 
         def cast(v):
             return of(v, tz)
+    elif t.args and timezone != "UTC":  # Timestamps inside an ARRAY / MAP / TUPLE: text read in the zone
+        cast = N.caster(t, D.zone(timezone))
     nullable = t.nullable
     exact = {
         "Int8": int, "Int16": int, "Int32": int, "Int64": int, "UInt8": int, "UInt16": int, "UInt32": int,
