@@ -45,6 +45,7 @@ from engine.nested import session_cast as nested_session_cast
 from engine.nested import typeof_name as nested_typeof
 from engine.runtime import check_like_pattern, like_dynamic, like_matcher
 from engine.scope import AliasesFirst, Scope, StarColumn
+from engine.unnest import spread_lazily
 from grammar import ast as A
 
 # constant folding of decimals: room for Decimal256 values (Python's default keeps 28 digits)
@@ -470,6 +471,8 @@ class ExpressionBinder(ClauseBinder):
             return self._not(self._bind_FunctionCall(replace(n, negated=False), scope, aliases))
         if name in LAMBDA_FUNCTIONS:  # array_transform(arr, x -> x + 1)... (engine.lambdas)
             return bind_lambda_call(self, n, scope, aliases)
+        if name == "unnest":
+            n = spread_lazily(n)  # unnest(range(a, b)): no array built (engine.unnest)
         args = [self.bind(a, scope, aliases) for a in n.args]
         if name == "last_query_id":
             return self.bind_last_query_id(args, n.pos)

@@ -50,7 +50,8 @@ def collected_spec(planner, node: A.FunctionCall, bind) -> AggSpec:
         raise BadArguments(f"{name} expects a String argument, got {types[0].display()}", position=node.pos)
     if name.endswith("_if"):
         bound[-1] = planner._boolean(bound[-1])
-    result = entry.result(types) if types[0].name != "Null" else T.NULL
+    # a NULL argument: NULL, but array_agg(NULL) is an empty Array(NULL) (the current Databend's type)
+    result = entry.result(types) if types[0].name != "Null" or name in ("array_agg", "list") else T.NULL
     return AggSpec(name, bound[0], node.distinct, result, extra=tuple(bound[1:]), params=tuple(params),
                    collected=entry)
 

@@ -9,6 +9,7 @@ import math
 
 from engine import nested as N
 from engine import types as T
+from engine.bounded import make_range, make_split, range_elements
 from engine.errors import BadArguments, SemanticError
 from engine.functions.registry import ScalarFunction, fixed, register
 
@@ -63,6 +64,8 @@ def _make_map_literal(types):
         return N.MapValue(zip(keys, xs[1::2], strict=True))
     return build
 
+
+RANGE_ROWS = "_range_rows"  # unnest(range(a, b)): the elements spread with no array built
 
 # the functions [..], {..} and (.., ..) are built with (not listed by SHOW FUNCTIONS)
 LITERAL_BUILDERS = frozenset({"array_literal", "map_literal", "tuple_literal"})
@@ -314,18 +317,11 @@ def _array_max(arr):
     return max(values) if values else None
 
 
-def _range(start, end):
-    start, end = int(start), int(end)
-    if end - start > 1_000_000:
-        raise BadArguments("the range is too big: at most 1000000 elements")
-    return N.ArrayValue(range(start, end))
-
-
-def _split(s, sep):
-    s, sep = T.to_string(s), T.to_string(sep)
-    if sep == "":
-        return N.ArrayValue((s,))
-    return N.ArrayValue(s.split(sep))
+def _range_rows(start, end):
+    """range(start, end) as unnest spreads it (engine.unnest): a lazy sequence, never built, so
+    only Databend's bound applies, not array_elements."""
+    range_elements(start, end)
+    return range(int(start), int(end))
 
 
 def _map(types, name):
@@ -390,8 +386,9 @@ _register("array_max", _array_max, _ELEMENT_OR_NULL, 1)
 _register("unnest", lambda a: a, lambda ts: T.NULL if ts[0].name == "Null" else
          (N.element_of(ts[0]) if N.element_of(ts[0]).name != "Nothing" else T.NULL).as_nullable(True), 1,
          strict=False, volatile=True)  # never folded: the planner must see the call
-_register("range", _range, lambda ts: _integers(ts, N.array_type(T.UINT64)), 2)
-_register("split", _split, fixed(N.array_type(T.STRING)), 2)
+_register("range", make_range, lambda ts: _integers(ts, N.array_type(T.UINT64)), 2, bounded=True)
+_register(RANGE_ROWS, _range_rows, lambda ts: _integers(ts, N.array_type(T.UINT64)), 2)
+_register("split", make_split, fixed(N.array_type(T.STRING)), 2, bounded=True)
 _register("map_keys", lambda m: m.keys(), lambda ts: N.array_type(_map(ts, "map_keys")[0]), 1)
 _register("map_values", lambda m: m.values(), lambda ts: N.array_type(_map(ts, "map_values")[1]), 1)
 _register("map_size", len, lambda ts: (_map(ts, "map_size"), T.UINT64)[1], 1)
