@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 import engine
+from engine.stages import parse_location
 
 
 def run(session, sql):
@@ -73,3 +74,13 @@ def test_text_inserted_into_a_nested_column_and_insert_select_are_read_in_the_zo
     assert wire(s, "SELECT a, to_unix_timestamp(a[1]) FROM tt ORDER BY a") == [
         ("['2024-01-01 10:00:00.000000']", "1704074400"), ("['2024-01-01 11:00:00.000000']", "1704078000"),
         ("['2024-01-01 12:00:00.000000']", "1704081600")]
+
+
+def test_copy_reads_and_unloads_nested_timestamps_in_the_zone(db, s):
+    db.stages.put("root", parse_location("@~/in.csv"), b'"[\'2024-01-01 10:00:00\']"\n')
+    run(s, "CREATE TABLE tc (a ARRAY(TIMESTAMP))")
+    run(s, "COPY INTO tc FROM @~/in.csv FILE_FORMAT = (TYPE = CSV)")
+    assert run(s, "SELECT to_unix_timestamp(a[1]) FROM tc") == [(1704074400,)]
+    run(s, "COPY INTO @~/out/ FROM tc FILE_FORMAT = (TYPE = TSV)")
+    (data,) = [db.stages.get("root", parse_location("@~/" + name)) for name, *_ in run(s, "LIST @~/out/")]
+    assert data == b"['2024-01-01 10:00:00.000000']\n"
