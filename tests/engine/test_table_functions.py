@@ -132,6 +132,9 @@ def test_range_beyond_databends_bound_is_refused_with_its_message(s):
     assert error(s, "SELECT unnest(range(0, 600000000))") == (
         1006, "the allowed maximum values of range function is 500000000, but got 600000000")
     # the default cap, 1,000,000: range(0, 100000000) is refused at once, not built
+    assert run(s, "SELECT length(range(0, 1000000))") == [(1000000,)]
+    assert error(s, "SELECT range(0, 1000001)") == (
+        1006, "range of 1000001 elements exceeds the limit array_elements = 1000000")
     assert error(s, "SELECT range(0, 100000000)")[0] == 1006
     assert run(s, "SELECT range(5, 1), range(2, 4)") == [((), (2, 3))]
 
