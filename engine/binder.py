@@ -43,9 +43,11 @@ from engine.expr import (
 )
 from engine.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
 from engine.nested import cast_type as nested_cast_type
+from engine.nested import session_cast as nested_session_cast
 from engine.nested import typeof_name as nested_typeof
 from engine.runtime import check_like_pattern, like_dynamic, like_matcher
 from engine.scope import AliasesFirst, Scope, StarColumn
+from engine.unnest import spread_lazily
 from grammar import ast as A
 
 # constant folding of decimals: room for Decimal256 values (Python's default keeps 28 digits)
@@ -437,7 +439,7 @@ class ExpressionBinder(ClauseBinder):
         zoned = F.bitmap_cast(e, t, try_, self.ctx.limits)
         if zoned is None and e.type.name != t.name:
             zoned = F.temporal_cast(e.type, t, self.ctx.timezone)
-        zoned = zoned or F.variant_cast(e.type, t)
+        zoned = zoned or nested_session_cast(e.type, t, self.ctx.timezone) or F.variant_cast(e.type, t)
         if isinstance(e, Const):
             if e.value is None:
                 return Const(t if t.name != "Null" else T.NULL, value=None)
@@ -481,6 +483,8 @@ class ExpressionBinder(ClauseBinder):
             return self._not(self._bind_FunctionCall(replace(n, negated=False), scope, aliases))
         if name in LAMBDA_FUNCTIONS:  # array_transform(arr, x -> x + 1)... (engine.lambdas)
             return bind_lambda_call(self, n, scope, aliases)
+        if name == "unnest":
+            n = spread_lazily(n)  # unnest(range(a, b)): no array built (engine.unnest)
         args = [self.bind(a, scope, aliases) for a in n.args]
         if name == "last_query_id":
             return self.bind_last_query_id(args, n.pos)

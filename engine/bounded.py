@@ -13,7 +13,9 @@ import math
 
 from engine.errors import BadArguments
 from engine.limits import Limits
+from engine.nested import ArrayValue
 from engine.render import render_value
+from engine.types import to_string
 
 
 def _str(v):
@@ -77,6 +79,53 @@ def make_space(limits: Limits):
         return " " * _length_argument(n, max_chars)
 
     return space
+
+
+# Databend's own bound on one range() (as ClickHouse's); the server's Limits.array_elements is
+# lower: a built array is one value made in one step
+RANGE_MAX_ELEMENTS = 500_000_000
+
+
+def range_elements(start, end) -> int:
+    """The number of elements range(start, end) has, refused beyond Databend's bound."""
+    count = int(end) - int(start)
+    if count > RANGE_MAX_ELEMENTS:
+        raise BadArguments(f"the allowed maximum values of range function is {RANGE_MAX_ELEMENTS}, but got {count}")
+    return max(count, 0)
+
+
+def array_too_long(what: str, count: int, limit: int) -> BadArguments:
+    return BadArguments(f"{what} of {count} elements exceeds the limit array_elements = {limit}")
+
+
+def make_range(limits: Limits):
+    """range(start, end): the array [start, end), at most array_elements long (counted first)."""
+    max_elements = limits.array_elements
+
+    def range_(start, end):
+        count = range_elements(start, end)
+        if count > max_elements:
+            raise array_too_long("range", count, max_elements)
+        return ArrayValue(range(int(start), int(end)))
+
+    return range_
+
+
+def make_split(limits: Limits):
+    """split(s, sep): the parts of s, at most array_elements of them (the separators are counted
+    before any part is cut: a huge text is refused without building its parts)."""
+    max_elements = limits.array_elements
+
+    def split(s, sep):
+        s, sep = to_string(s), to_string(sep)
+        if sep == "":
+            return ArrayValue((s,))
+        count = s.count(sep) + 1
+        if count > max_elements:
+            raise array_too_long("split", count, max_elements)
+        return ArrayValue(s.split(sep))
+
+    return split
 
 
 def make_replace(limits: Limits):

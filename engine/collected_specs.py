@@ -52,7 +52,8 @@ def collected_spec(planner, node: A.FunctionCall, bind) -> AggSpec:
         bound[-1] = planner._boolean(bound[-1])
     if name in ("sum_if", "avg_if"):
         params.append(types[0])  # the argument's type: an integer total wraps (engine.integer_wrap)
-    result = entry.result(types) if types[0].name != "Null" else T.NULL
+    # a NULL argument: NULL, but array_agg(NULL) is an empty Array(NULL) (the current Databend's type)
+    result = entry.result(types) if types[0].name != "Null" or name in ("array_agg", "list") else T.NULL
     return AggSpec(name, bound[0], node.distinct, result, extra=tuple(bound[1:]), params=tuple(params),
                    collected=entry)
 

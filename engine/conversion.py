@@ -6,6 +6,7 @@ from __future__ import annotations
 import decimal
 
 from engine import datetimes as D
+from engine import nested as N
 from engine import types as T
 from engine.errors import BadArguments
 
@@ -38,7 +39,7 @@ def type_default(t: T.SqlType):
 def value_converter(t: T.SqlType, column: str, statement: str = "INSERT", timezone: str = "UTC"):
     """A function turning a Python value into a stored value of type t (NULL checked here);
     `statement` names the writer in the NULL error (INSERT or UPDATE); text written into a Date
-    or Timestamp column is read in the session `timezone`."""
+    or Timestamp column (or one inside an ARRAY / MAP / TUPLE) is read in the session `timezone`."""
     cast = T.caster(t)
     if t.name in ("Date", "Timestamp"):
         tz = D.zone(timezone)
@@ -46,6 +47,8 @@ def value_converter(t: T.SqlType, column: str, statement: str = "INSERT", timezo
 
         def cast(v):
             return of(v, tz)
+    elif t.args and timezone != "UTC" and N.holds_temporal(t):  # inside an ARRAY / MAP / TUPLE too
+        cast = N.caster(t, D.zone(timezone))
     nullable = t.nullable
     exact = {
         "Int8": int, "Int16": int, "Int32": int, "Int64": int, "UInt8": int, "UInt16": int, "UInt32": int,

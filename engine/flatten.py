@@ -8,7 +8,10 @@ list spreads a set-returning call (engine.unnest) and takes its tuple apart:
     LATERAL FLATTEN(input => t.v) f
     -> LATERAL (SELECT r.1 AS seq, ..., r.6 AS this FROM (SELECT _flatten_rows(t.v, ...) AS r)) f
 
-so a LATERAL one runs once per row of the FROM items before it, as any LATERAL subquery.
+so a LATERAL one runs once per row of the FROM items before it, as any LATERAL subquery. So does
+one without the keyword whose arguments name columns (`FROM t, FLATTEN(t.v) f`, as Databend
+allows); its `seq` is 1 for every row, as Databend 1.2.453 numbers it there (after LATERAL, seq
+counts the input rows).
 """
 
 from __future__ import annotations
@@ -18,11 +21,12 @@ import itertools
 from engine import nested as N
 from engine import types as T
 from engine import variant as V
-from engine.errors import BadArguments
+from engine.errors import BadArguments, SemanticError
 from engine.functions.registry import register
 from grammar import ast as A
 
 FLATTEN_ROWS = "_flatten_rows"  # the set-returning function behind FLATTEN (not listed)
+FLATTEN_EACH_ROW = "_flatten_each_row"  # the same, seq always 1 (FLATTEN without LATERAL)
 _STRING = T.STRING.as_nullable(True)
 _UINT64 = T.UINT64.as_nullable(True)
 _VARIANT = T.SqlType("Variant", True)
@@ -47,9 +51,10 @@ def _walk(value, path: str, recursive: bool, mode: str, out: list) -> None:
             _walk(x, where, recursive, mode, out)
 
 
-def _flatten_impl(_types):
-    """One counter per call site (specialized when a statement binds): seq numbers the inputs."""
-    sequence = itertools.count(1)
+def _flatten_impl(_types, counting: bool = True):
+    """One counter per call site (specialized when a statement binds): seq numbers the inputs
+    (always 1 unless `counting`)."""
+    sequence = itertools.count(1) if counting else itertools.repeat(1)
 
     def flatten_rows(v, path=None, outer=None, recursive=None, mode=None):
         seq = next(sequence)
@@ -70,6 +75,8 @@ def _flatten_impl(_types):
 
 register(FLATTEN_ROWS, _flatten_impl(()), lambda types: _ROW_TYPE, 1, 5, strict=False, volatile=True,
          specialize=_flatten_impl)
+register(FLATTEN_EACH_ROW, _flatten_impl((), False), lambda types: _ROW_TYPE, 1, 5, strict=False, volatile=True,
+         specialize=lambda types: _flatten_impl(types, False))
 
 # table functions that become a query spreading a set-returning call: name -> output columns
 # (None: one column, the call's value)
@@ -82,10 +89,15 @@ def spreads(name: str) -> bool:
 
 
 def _flatten_arguments(function: A.TableFunction) -> tuple:
+    """FLATTEN's arguments in order: by name, or (as Databend also takes them) by position
+    (input, path, outer, recursive, mode)."""
     given: dict = {}
-    for arg in function.args:
-        if not isinstance(arg, A.NamedArg):
-            raise BadArguments("FLATTEN takes its arguments by name: FLATTEN(input => ...)", position=function.pos)
+    named = [arg for arg in function.args if isinstance(arg, A.NamedArg)]  # (the grammar takes no mix)
+    if not named:
+        if len(function.args) > len(_ARGUMENTS):
+            raise BadArguments(f"FLATTEN takes at most {len(_ARGUMENTS)} arguments", position=function.pos)
+        given = dict(zip(_ARGUMENTS, function.args, strict=False))
+    for arg in named:
         if arg.name not in _ARGUMENTS:
             raise BadArguments(f"FLATTEN has no argument `{arg.name}` (input, path, outer, recursive, mode)",
                                position=arg.pos)
@@ -101,14 +113,16 @@ def _field(row: str, i: int, pos) -> A.Node:
                           operator=".", pos=pos)
 
 
-def as_query(function: A.TableFunction) -> A.Select:
-    """The query a spreading table function in FROM stands for."""
+def as_query(function: A.TableFunction, each_row: bool = False) -> A.Select:
+    """The query a spreading table function in FROM stands for (`each_row`: run once per row of
+    the FROM items before it without the LATERAL keyword)."""
     pos = function.pos
     name = function.name
     if any(isinstance(a, A.NamedArg) for a in function.args) and name != "flatten":
         raise BadArguments(f"{name} takes no arguments by name", position=pos)
     args = _flatten_arguments(function) if name == "flatten" else function.args
-    call = A.FunctionCall(FLATTEN_ROWS if name == "flatten" else name, tuple(args), pos=pos)
+    flatten_rows = FLATTEN_EACH_ROW if each_row else FLATTEN_ROWS
+    call = A.FunctionCall(flatten_rows if name == "flatten" else name, tuple(args), pos=pos)
     columns = _SPREADING[name]
     if columns is None:
         return A.Select((A.SelectItem(call, "value", pos=pos),), pos=pos)
@@ -117,10 +131,46 @@ def as_query(function: A.TableFunction) -> A.Select:
     return A.Select(items, from_=A.SubqueryRef(inner, f"_{name}", None, pos=pos), pos=pos)
 
 
+def column_names(function: A.TableFunction) -> tuple | None:
+    """The output columns' names of a spreading table function given column aliases (`AS u(x)`):
+    the first ones renamed, as Databend does (more aliases than columns: 1065); None without."""
+    aliases = function.column_aliases
+    if not aliases:
+        return None
+    columns = _SPREADING[function.name]
+    names = [n for n, _ in columns] if columns is not None else ["value"]
+    if len(aliases) > len(names):
+        raise SemanticError(f"table has {len(names)} columns available but {len(aliases)} columns specified",
+                            position=function.pos)
+    return tuple(aliases) + tuple(names[len(aliases):])
+
+
+def reads_columns(function: A.TableFunction) -> bool:
+    """Whether a spreading table function's arguments name a column (`FLATTEN(t.v)`): after
+    other FROM items, it then runs once per row of them, as after LATERAL."""
+    return spreads(function.name) and any(_names_a_column(a) for a in function.args)
+
+
+def _names_a_column(node) -> bool:
+    if isinstance(node, A.ColumnRef):
+        return True
+    if isinstance(node, tuple):
+        return any(_names_a_column(x) for x in node)
+    if not isinstance(node, A.Node):
+        return False
+    return any(_names_a_column(getattr(node, name)) for name in node.__dataclass_fields__)
+
+
+def each_row_ref(function: A.TableFunction) -> A.LateralRef:
+    """`FROM t, FLATTEN(t.v) f` as `FROM t, LATERAL (...) f` (reads_columns said so)."""
+    return A.LateralRef(as_query(function, each_row=True), function.alias or function.name, column_names(function),
+                        pos=function.pos)
+
+
 def lateral_ref(node: A.LateralFunction) -> A.LateralRef:
     function = node.function
     if not spreads(function.name):
         raise BadArguments(f"LATERAL {function.name}(...) is not supported; LATERAL takes FLATTEN, "
                            f"JSON_EACH, JSON_ARRAY_ELEMENTS, UNNEST or a subquery", position=node.pos)
-    return A.LateralRef(as_query(function), function.alias or function.name, function.column_aliases,
+    return A.LateralRef(as_query(function), function.alias or function.name, column_names(function),
                         pos=node.pos)

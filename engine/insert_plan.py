@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.catalog import Table
 from engine.conversion import type_default, value_converter
 from engine.errors import BadArguments
+from engine.nested import holds_temporal
 
 
 def column_plan(table: Table, names):
@@ -56,12 +57,12 @@ _ZONED = frozenset({"Date", "Timestamp"})
 
 def session_insert_plan(table: Table, positions, ctx):
     """insert_plan for a statement's session, reading its time zone only when a written column
-    is a Date or Timestamp (the single-row INSERT is a hot statement: most tables have none)."""
+    is a Date or Timestamp, or holds one (ARRAY(TIMESTAMP)...) (the single-row INSERT is a hot statement: most tables have none)."""
     key = tuple(positions)
     plan = table.insert_plans.get(key)  # zone-free column sets are cached under the positions
     if plan is not None:
         return plan
-    if any(table.columns[i].type.name in _ZONED for i in positions):
+    if any(table.columns[i].type.name in _ZONED or holds_temporal(table.columns[i].type) for i in positions):
         return insert_plan(table, positions, ctx.timezone)
     plan = table.insert_plans[key] = insert_plan(table, positions)
     return plan

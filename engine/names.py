@@ -102,9 +102,9 @@ class DisplayPrinter:
 
     def type_text(self, t: A.TypeName) -> str:
         try:
-            written = cast_type(t)
-            if written.args:  # array(int32 null), map(string, int32), tuple(int32, string)
-                return typeof_name(written).lower()
+            written = cast_type(t, keep_names=True)
+            if written.args:  # array(int32 null), map(string, int32), tuple(a int32, b string)
+                return typeof_name(written, with_names=True).lower()
             return type_from_ast(t).display().lower()
         except Exception:  # noqa: BLE001 - an unknown type is reported by the binder, not here
             return t.name.lower()

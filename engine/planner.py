@@ -309,6 +309,8 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
     def _from_item(self, node, rels: list, pool: list, parent, ctes):
         if isinstance(node, A.Join) and isinstance(node.right, A.LateralFunction):
             node = dataclasses.replace(node, right=flatten.lateral_ref(node.right))  # engine.flatten
+        elif isinstance(node, A.Join) and isinstance(node.right, A.TableFunction) and flatten.reads_columns(node.right):
+            node = dataclasses.replace(node, right=flatten.each_row_ref(node.right))  # FROM t, unnest(t.a)
         if isinstance(node, A.Join) and isinstance(node.right, A.LateralRef):
             return self.lateral_join(node, rels, pool, parent, ctes)
         if isinstance(node, A.Join) and node.kind in ("CROSS", "INNER"):
@@ -400,18 +402,18 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
         if isinstance(node, A.LateralFunction):  # first in FROM: nothing before it to read
             function = node.function
             return self._derived(flatten.as_query(function), function.alias or function.name,
-                                 function.column_aliases, parent, ctes, node.pos)
+                                 flatten.column_names(function), parent, ctes, node.pos)
         if isinstance(node, A.ValuesRef):
             return self.values_relation(node)
         if isinstance(node, A.TableFunction):
             if node.name in ("generate_series", "range"):
                 return self.series_relation(node)
             if node.name == "unnest":
-                return self.unnest_relation(node)
+                return self.unnest_relation(node, parent, ctes)
             if node.name in ("json_each", "json_array_elements"):
                 return self.json_rows_relation(node)
             if node.name == "flatten":
-                return self._derived(flatten.as_query(node), node.alias or "flatten", node.column_aliases,
+                return self._derived(flatten.as_query(node), node.alias or "flatten", flatten.column_names(node),
                                      parent, ctes, node.pos)
             if node.name != "numbers" or len(node.args) != 1:
                 raise UnknownFunction(f"Unknown table function {node.name}", position=node.pos)

@@ -16,6 +16,7 @@ from engine.errors import (
     UnknownFunction,
 )
 from engine.expr import Cmp, Col, Const, Expr, column_ids
+from engine.flatten import as_query, column_names
 from engine.functions.json_sets import array_elements, each_field
 from engine.lateral_join import LateralJoin
 from engine.plan import Join, Materialized, Numbers, Plan, Project, Sort
@@ -153,18 +154,21 @@ class ClausePlanner:
             column = node.column_aliases[0]
         return Rel(plan, [(node.alias or name, column, plan.layout[0], plan.types[0])])
 
-    def unnest_relation(self, node: A.TableFunction) -> Rel:
+    def unnest_relation(self, node: A.TableFunction, parent, ctes) -> Rel:
         """unnest(array): one row per element, in a column named `value` (the element type, nullable)."""
         if len(node.args) != 1:
             raise EngineError(f"Function `unnest` expect to have 1 arguments, but got {len(node.args)}",
                               code=NUMBER_ARGUMENTS_NOT_MATCH, position=node.pos)
+        if isinstance(node.args[0], A.FunctionCall) and node.args[0].name.lower() == "range":
+            # unnest(range(a, b)): spread lazily by the SELECT list's unnest (engine.unnest), not built here
+            return self._derived(as_query(node), node.alias or "unnest", column_names(node), parent, ctes, node.pos)
         arg = self.bind(node.args[0], Scope([]))
         if not isinstance(arg, Const) or arg.type.name not in ("Array", "Null"):
             raise BadArguments("unnest takes a constant array", position=node.pos)
         element = arg.type.args[0] if arg.type.args and arg.type.args[0].name != "Nothing" else T.NULL
         rows = [(x,) for x in (arg.value or ())]
         plan = Materialized([self.cid()], [element.as_nullable(True)], produce=lambda ctx: rows, label="unnest")
-        column = node.column_aliases[0] if node.column_aliases else "value"
+        column = (column_names(node) or ("value",))[0]
         return Rel(plan, [(node.alias or "unnest", column, plan.layout[0], plan.types[0])])
 
     def json_rows_relation(self, node: A.TableFunction) -> Rel:
@@ -187,8 +191,7 @@ class ClausePlanner:
             rows = [(x,) for x in (array_elements(arg.value) or ())]
             names, types = ["value"], [variant]
         plan = Materialized([self.cid() for _ in names], types, produce=lambda ctx: rows, label=node.name)
-        if node.column_aliases:
-            names = list(node.column_aliases) + names[len(node.column_aliases):]
+        names = list(column_names(node) or names)
         return Rel(plan, [(node.alias or node.name, n, c, t) for n, c, t in zip(names, plan.layout, types, strict=True)])
 
     # ------------------------------------------------------------ SEMI / ANTI joins

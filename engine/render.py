@@ -7,6 +7,7 @@ import datetime
 import decimal
 import math
 
+from engine import datetimes as _dates
 from engine import nested as _nested
 from engine.bitmap_values import WIRE_TEXT as _BITMAP_TEXT
 from engine.types import INT_NAMES, NESTED_NAMES, SqlType, render_float32
@@ -50,6 +51,19 @@ def _render_bitmap(v):
 
 def _render_timestamp(v):
     return v.strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def renderers_in_zone(types, timezone: str) -> list:
+    """renderer_for each type, Timestamps (also those inside an ARRAY / MAP / TUPLE) shown as
+    wall-clock time in the session `timezone` (they are stored in UTC)."""
+    renderers = [renderer_for(t) if t is not None else render_value for t in types]
+    if timezone == "UTC":
+        return renderers
+    tz = _dates.zone(timezone)
+    shown = _dates.timestamp_renderer(tz)
+    return [shown if t is not None and t.name == "Timestamp"
+            else _nested.renderer(t, tz) if t is not None and t.args and _nested.shows_timestamps(t) else r
+            for r, t in zip(renderers, types, strict=True)]
 
 
 def renderer_for(t: SqlType):

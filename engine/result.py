@@ -9,7 +9,6 @@ from gc import enable as gc_enable
 from gc import isenabled as gc_isenabled
 from itertools import chain
 
-from engine import datetimes as D
 from engine import render as R
 from engine.errors import AbortedQuery, EngineError, as_engine_error
 
@@ -146,10 +145,7 @@ class Result:
         nothing (64 queries' buffers of 20,000 rows: a 105 ms pause as lists, 15 ms as tuples)."""
         null = "NULL" if null_as_str else None
         types = self.types or [None] * len(self.schema)
-        convs = [R.renderer_for(t) if t is not None else R.render_value for t in types]
-        if self.timezone != "UTC":  # Timestamps are stored in UTC, shown in the session zone
-            shown = D.timestamp_renderer(D.zone(self.timezone))
-            convs = [shown if t is not None and t.name == "Timestamp" else c for c, t in zip(convs, types, strict=True)]
+        convs = R.renderers_in_zone(types, self.timezone)  # (Timestamps stored in UTC, shown in the zone)
         if all(c is str for c in convs):
             def render_plain(batch):
                 return [tuple([null if v is None else str(v) for v in row]) for row in batch]

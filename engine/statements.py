@@ -43,6 +43,7 @@ from engine.introspection import INTROSPECTION_KINDS, run_show
 from engine.memory import batch_bytes
 from engine.merge import run_merge, run_update_from
 from engine.names import default_text, quoted
+from engine.nested import unnamed
 from engine.planner import Planner
 from engine.privileges import check_statement
 from engine.process_statements import kill
@@ -147,7 +148,8 @@ def _create_table(session, ctx, stmt: A.CreateTable):
     planner = Planner(ctx)
     if stmt.as_query is not None:
         plan, names = planner.plan_query(stmt.as_query)
-        columns = [TableColumn(n, t if t.name != "Null" else T.STRING.as_nullable(True))
+        # (a query's tuples keep no field names: a named tuple column's become "1", "2", as Databend's)
+        columns = [TableColumn(n, unnamed(t) if t.name != "Null" else T.STRING.as_nullable(True))
                    for n, t in zip(names, plan.types, strict=False)]
         table = Table(database, name, columns, comment=stmt.comment or "", **table_options(stmt))
         progress = Progress()

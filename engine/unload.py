@@ -16,7 +16,6 @@ import gzip
 import json
 import uuid
 
-from engine import datetimes as D
 from engine import render as R
 from engine import types as T
 from engine.errors import BadArguments, Unimplemented
@@ -73,11 +72,7 @@ def copy_into_stage(session, ctx, stmt: A.CopyIntoStage) -> Result:
 
 def _text_renderers(types, timezone: str) -> list:
     """Per column, value -> text as the wire shows it (Timestamps in the session zone)."""
-    renderers = [R.renderer_for(t) for t in types]
-    if timezone != "UTC":
-        shown = D.timestamp_renderer(D.zone(timezone))
-        renderers = [shown if t.name == "Timestamp" else r for r, t in zip(renderers, types, strict=True)]
-    return renderers
+    return R.renderers_in_zone(types, timezone)
 
 
 def _writer(fmt: FileFormat, names, types, timezone: str):

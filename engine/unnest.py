@@ -9,8 +9,10 @@ from dataclasses import dataclass, field, replace
 
 from engine import nested as N
 from engine.expr import Col, Expr, Func
+from engine.functions.arrays import RANGE_ROWS
 from engine.functions.json_sets import SET_RETURNING
 from engine.plan import Plan, Project
+from grammar import ast as A
 
 
 @dataclass(eq=False)
@@ -22,6 +24,16 @@ class UnnestRows(Plan):
 
     def children(self):
         return [self.child]
+
+
+def spread_lazily(call: A.FunctionCall) -> A.FunctionCall:
+    """unnest(range(a, b)) as unnest(_range_rows(a, b)): the elements are spread a step's budget
+    at a time from a lazy range, so they may exceed Limits.array_elements (no array is built)."""
+    arg = call.args[0] if len(call.args) == 1 else None
+    if isinstance(arg, A.FunctionCall) and arg.name.lower() == "range" and len(arg.args) == 2 \
+            and arg.operator is None and not arg.distinct and arg.filter is None:
+        return replace(call, args=(replace(arg, name=RANGE_ROWS),))
+    return call
 
 
 def is_unnest(e: Expr) -> bool:

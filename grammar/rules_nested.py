@@ -38,11 +38,12 @@ class NestedRules(Transformer):
     def tuple_literal_field(self, first, rest, number):
         return _field(self.tuple_literal(first, rest), number)
 
-    def column_dot_number(self, path, number):
-        """`t.1` when the lexer read `.1` as one number (`t 1` is no field access)."""
-        if not (number.value.startswith(".") and number.value[1:].isdigit()):
-            raise SemanticSyntaxError(f"unexpected `{number.value}`", pos_of(number))
-        return self.column_tuple_field(path, number.update(value=number.value[1:]))
+    def dot_number_field(self, operand, number):
+        """`t.1`, `r.1.2`, `(x).2`: the lexer read `.1` as one number after an expression (`t 1`
+        is no field access)."""
+        if not (number.value.startswith(".") and number.value[1:].isdigit()) or isinstance(operand, ast.Literal):
+            raise SemanticSyntaxError(f"unexpected `{number.value}`", pos_of(number))  # (`1.2.3` too)
+        return _field(operand, number.update(value=number.value[1:]))
 
     def column_tuple_field(self, path, number):
         return _field(ast.ColumnRef(ident_names(path), pos=pos_of(path[0])), number)

@@ -22,6 +22,10 @@ from grammar.rule_helpers import (
     unescape_string,
 )
 
+# table functions that take column aliases: generate_series(1, 3) AS t(g), unnest(t.a) AS u(x)
+_COLUMN_NAMING_FUNCTIONS = frozenset({"generate_series", "range", "unnest", "flatten", "json_each",
+                                      "json_array_elements"})
+
 
 @v_args(inline=True)
 class QueryRules(Transformer):
@@ -153,8 +157,8 @@ class QueryRules(Transformer):
 
     def table_function(self, name, args, alias):
         columns = None
-        if alias is not None and ident_name(name).lower() in ("generate_series", "range"):
-            columns, alias = alias[1], (alias[0], None)  # these name their one column too
+        if alias is not None and ident_name(name).lower() in _COLUMN_NAMING_FUNCTIONS:
+            columns, alias = alias[1], (alias[0], None)  # these name their columns too
         alias_name = table_alias_name(alias)
         return ast.TableFunction(
             ident_name(name).lower(), args or (), alias_name, columns, pos=(name.line, name.column)

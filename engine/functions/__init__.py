@@ -21,6 +21,7 @@ from engine.functions.aggregates import AGGREGATES, aggregate_type
 from engine.functions.arrays import (
     LAMBDA_FUNCTIONS,
     LITERAL_BUILDERS,
+    RANGE_ROWS,
     check_nested_comparison,
     nested_override,
 )
@@ -79,7 +80,7 @@ def function_override(name: str, types):
 
 # registered for the planner's own calls, not functions a user calls: the builders of [..], {..}
 # and (..) literals, and FLATTEN's set-returning row function (engine.flatten)
-UNLISTED = LITERAL_BUILDERS | {"_flatten_rows"}
+UNLISTED = LITERAL_BUILDERS | {"_flatten_rows", "_flatten_each_row", RANGE_ROWS}  # (bound internally)
 
 
 def all_function_names() -> list[str]:

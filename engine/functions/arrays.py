@@ -4,10 +4,12 @@ functions, range and split; result types as Databend's (engine.nested holds the 
 from __future__ import annotations
 
 import decimal
+import json
 import math
 
 from engine import nested as N
 from engine import types as T
+from engine.bounded import make_range, make_split, range_elements
 from engine.errors import BadArguments, SemanticError
 from engine.functions.registry import ScalarFunction, fixed, register
 from engine.integer_wrap import total_wrapper, wrapped_mean
@@ -64,6 +66,8 @@ def _make_map_literal(types):
     return build
 
 
+RANGE_ROWS = "_range_rows"  # unnest(range(a, b)): the elements spread with no array built
+
 # the functions [..], {..} and (.., ..) are built with (not listed by SHOW FUNCTIONS)
 LITERAL_BUILDERS = frozenset({"array_literal", "map_literal", "tuple_literal"})
 # bound by engine.lambdas (their second argument is a lambda), listed with the others
@@ -112,22 +116,48 @@ def _map_at(m, key):
     return None if m is None else m.get(key)
 
 
-def _tuple_field_type(types, values):
-    t, index = types[0], values[1]
-    if not isinstance(index, int) or isinstance(index, bool):
+def _tuple_position(t: T.SqlType, key) -> int:
+    """The 0-based field `key` names in the tuple type t: a position (tup.1, tup[1]) or, as
+    Databend reads `tup:a` and `tup['a']`, a field name (an unnamed tuple's are "1", "2"...)."""
+    if isinstance(key, str):
+        names = N.field_names(t)
+        if key not in names:
+            shown = ", ".join(json.dumps(n, ensure_ascii=False) for n in names)
+            raise SemanticError(f"tuple name `{key}` does not exist, available names are: [{shown}]")
+        return names.index(key)
+    if not isinstance(key, int) or isinstance(key, bool):
         raise SemanticError("a tuple index must be an integer constant")
-    if not 1 <= index <= len(t.args):
-        raise SemanticError(f"tuple index {index} is out of bounds for length {len(t.args)}")
-    return t.args[index - 1].as_nullable(t.args[index - 1].nullable or t.nullable)
+    if key == 0:
+        raise SemanticError("tuple index is starting from 1, but 0 is found")
+    if not 1 <= key <= len(t.args):
+        raise SemanticError(f"tuple index {key} is out of bounds for length {len(t.args)}")
+    return key - 1
 
 
-def _tuple_at(tup, index):
-    return None if tup is None else tup[int(index) - 1]
+def _tuple_field_type(types, values):
+    t = types[0]
+    field = t.args[_tuple_position(t, values[1])]
+    return field.as_nullable(field.nullable or t.nullable)
+
+
+def _tuple_getter(types):
+    """tup[key] for tuples of types[0]: the constant key (checked by _tuple_field_type) is a
+    position or a field name, turned into an index once per call site."""
+    t = types[0]
+    positions = {name: i for i, name in enumerate(N.field_names(t))} if t.name == "Tuple" else {}
+
+    def tuple_at(tup, key):
+        if tup is None:
+            return None
+        return tup[positions[key] if isinstance(key, str) else int(key) - 1]
+
+    return tuple_at
 
 
 _ARRAY_AT = ScalarFunction("get", _array_at, lambda ts: N.element_of(ts[0]).as_nullable(True), 2, 2, strict=False)
 _MAP_AT = ScalarFunction("get", _map_at, lambda ts: N.map_parts(ts[0])[1].as_nullable(True), 2, 2, strict=False)
-_TUPLE_AT = ScalarFunction("get", _tuple_at, _tuple_field_type, 2, 2, strict=False, by_value=True)
+_TUPLE_AT = ScalarFunction("get", _tuple_getter([T.NULL]), _tuple_field_type, 2, 2, strict=False, by_value=True,
+                           specialize=_tuple_getter)
 
 # ---------------------------------------------------------------- array functions
 
@@ -299,18 +329,11 @@ def _array_max(arr):
     return max(values) if values else None
 
 
-def _range(start, end):
-    start, end = int(start), int(end)
-    if end - start > 1_000_000:
-        raise BadArguments("the range is too big: at most 1000000 elements")
-    return N.ArrayValue(range(start, end))
-
-
-def _split(s, sep):
-    s, sep = T.to_string(s), T.to_string(sep)
-    if sep == "":
-        return N.ArrayValue((s,))
-    return N.ArrayValue(s.split(sep))
+def _range_rows(start, end):
+    """range(start, end) as unnest spreads it (engine.unnest): a lazy sequence, never built, so
+    only Databend's bound applies, not array_elements."""
+    range_elements(start, end)
+    return range(int(start), int(end))
 
 
 def _map(types, name):
@@ -375,8 +398,9 @@ _register("array_max", _array_max, _ELEMENT_OR_NULL, 1)
 _register("unnest", lambda a: a, lambda ts: T.NULL if ts[0].name == "Null" else
          (N.element_of(ts[0]) if N.element_of(ts[0]).name != "Nothing" else T.NULL).as_nullable(True), 1,
          strict=False, volatile=True)  # never folded: the planner must see the call
-_register("range", _range, lambda ts: _integers(ts, N.array_type(T.UINT64)), 2)
-_register("split", _split, fixed(N.array_type(T.STRING)), 2)
+_register("range", make_range, lambda ts: _integers(ts, N.array_type(T.UINT64)), 2, bounded=True)
+_register(RANGE_ROWS, _range_rows, lambda ts: _integers(ts, N.array_type(T.UINT64)), 2)
+_register("split", make_split, fixed(N.array_type(T.STRING)), 2, bounded=True)
 _register("map_keys", lambda m: m.keys(), lambda ts: N.array_type(_map(ts, "map_keys")[0]), 1)
 _register("map_values", lambda m: m.values(), lambda ts: N.array_type(_map(ts, "map_values")[1]), 1)
 _register("map_size", len, lambda ts: (_map(ts, "map_size"), T.UINT64)[1], 1)

@@ -249,9 +249,10 @@ _ENTRIES = [
     Collected("avg_if", (2, 2), _float, _conditional("avg")),
     Collected("min_if", (2, 2), _same, _conditional("min")),
     Collected("max_if", (2, 2), _same, _conditional("max")),
-    # an Array of the argument's type; no rows give []
-    Collected("array_agg", (1, 1), lambda ts: N.array_type(ts[0]), _array_agg),
-    Collected("list", (1, 1), lambda ts: N.array_type(ts[0]), _array_agg),
+    # an Array of the argument's type, NOT NULL (its NULLs are left out, as the current Databend
+    # docs say and its source types it; 1.2.453 kept them in an Array(T NULL)); no rows give []
+    Collected("array_agg", (1, 1), lambda ts: N.array_type(ts[0].as_nullable(False)), _array_agg),
+    Collected("list", (1, 1), lambda ts: N.array_type(ts[0].as_nullable(False)), _array_agg),
 ]
 
 COLLECTED = {c.name: c for c in _ENTRIES}

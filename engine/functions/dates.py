@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from engine import date_math as M
 from engine import types as T
+from engine import variant as V
 from engine.date_formats import format_datetime, parse_datetime
 from engine.datetimes import (
     EPOCH_DATE,
@@ -471,6 +472,8 @@ def temporal_cast(source: T.SqlType, target: T.SqlType, timezone: str):
         return lambda v: date_from_days(int(v))
     if t == "String" and s == "Timestamp":
         return lambda v: render_timestamp(to_local(v, tz))
+    if t == "Variant" and s == "Timestamp" and tz is not UTC:  # a JSON string of the wall-clock time
+        return lambda v: V.from_value(render_timestamp(to_local(v, tz)))
     return None
 
 

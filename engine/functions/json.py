@@ -46,15 +46,16 @@ def _checked(name: str, kinds: tuple, result):
     return rule
 
 
-def register(name, impl, result, min_args, max_args=None, strict=True, kinds=(), aliases=()):
+def register(name, impl, result, min_args, max_args=None, strict=True, kinds=(), aliases=(), specialize=None):
     """Register a JSON function whose arguments must be of the given kinds."""
-    _register(name, impl, _checked(name, kinds, result), min_args, max_args, strict=strict, aliases=aliases)
+    _register(name, impl, _checked(name, kinds, result), min_args, max_args, strict=strict, aliases=aliases,
+              specialize=specialize)
 
 
 register("parse_json", V.parse_json, fixed(VARIANT), 1, kinds=("string",))
 register("try_parse_json", lambda s: None if s is None else V.try_parse_json(s), fixed(VARIANT_OR_NULL), 1,
          strict=False, kinds=("string",))
-register("to_variant", N.from_value, fixed(VARIANT), 1)
+register("to_variant", N.from_value, fixed(VARIANT), 1, specialize=N.variant_maker)  # (tuple field names)
 register("check_json", lambda s: None if s is None else V.check_json(s), fixed(STRING_OR_NULL), 1,
          strict=False, kinds=("string",))
 

@@ -58,4 +58,4 @@ register("json_each", each_field, _checked("json_each", ("variant",), lambda ts:
          volatile=True)
 
 SET_RETURNING = frozenset({"unnest", "json_path_query", "json_array_elements", "json_each",
-                           "_flatten_rows"})  # the last: FLATTEN (engine.flatten)
+                           "_flatten_rows", "_flatten_each_row"})  # the last two: FLATTEN (engine.flatten)

@@ -96,7 +96,7 @@ def test_lateral_table_functions_run_once_per_row(s):
 
 
 @pytest.mark.parametrize("sql, message", [
-    ("SELECT * FROM flatten(parse_json('[1]'))", "by name"),
+    ("SELECT * FROM flatten(parse_json('[1]'), 'a', true, true, 'both', 1)", "at most 5 arguments"),
     ("SELECT * FROM flatten(input => parse_json('[1]'), depth => 2)", "no argument `depth`"),
     ("SELECT * FROM flatten(path => 'a')", "needs `input =>"),
     ("SELECT * FROM flatten(input => parse_json('[1]'), mode => 'rows')", "Invalid mode"),

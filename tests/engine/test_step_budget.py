@@ -398,6 +398,15 @@ def test_explain_analyze_runs_the_query_in_budget_steps_then_answers_the_tree():
     ("SELECT number, unnest(range(0, 250)) FROM numbers(3)", 750),
     ("SELECT json_path_query(to_variant(range(0, 1000)), '$[*]')", 1000),
     ("SELECT f.index FROM (SELECT to_variant(range(0, 1000)) AS v) AS t, LATERAL FLATTEN(input => t.v) f", 1000),
+    # a table function of a column without LATERAL: one big array spread per row of the FROM items
+    ("SELECT t.x, u.value FROM (SELECT 1 AS x, range(0, 1000) AS a) AS t, unnest(t.a) u", 1000),
+    ("SELECT f.index FROM (SELECT to_variant(range(0, 1000)) AS v) AS t, FLATTEN(t.v) f", 1000),
+    ("SELECT j.value FROM (SELECT to_variant(range(0, 1000)) AS v) AS t, json_array_elements(t.v) j", 1000),
+    ("SELECT j.key FROM (SELECT to_variant(map(array_transform(range(0, 1000), x -> to_string(x)), range(0, 1000))) "
+     "AS v) AS t, json_each(t.v) j", 1000),
+    ("SELECT n.number, u.value FROM numbers(3) n, unnest(range(0, n.number * 500)) u", 1500),
+    # unnest(range(...)) spreads lazily, no array built
+    ("SELECT * FROM unnest(range(0, 1000))", 1000),
 ])
 def test_set_returning_calls_spread_a_big_array_over_budget_sized_steps(sql, total):
     sizes, _, rows = _steps(_session().execute(sql))
