@@ -65,6 +65,17 @@ class WindowRules(Transformer):
             raise SemanticSyntaxError("FILTER applies to one aggregate call", call.pos, 6)
         return replace(call, filter=condition)
 
+    def within_group_call(self, call, _keyword, order_by):
+        """agg(x) WITHIN GROUP (ORDER BY ...): written after the call's parentheses and before
+        FILTER and OVER, once, as the current Databend parses it (Databend 1.2.453 has no such
+        clause). Which functions take it is the binder's check (engine.ordered_aggregates)."""
+        if not isinstance(call, ast.FunctionCall) or call.star or call.operator is not None \
+                or call.within_group:
+            raise SemanticSyntaxError("WITHIN GROUP applies to one aggregate call", call.pos, 6)
+        if call.filter is not None:
+            raise SemanticSyntaxError("WITHIN GROUP must come before FILTER", call.pos, 6)
+        return replace(call, within_group=tuple(order_by))
+
     # ------------------------------------------------------------ GROUP BY forms
 
     def group_by(self, exprs):
