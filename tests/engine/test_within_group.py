@@ -117,6 +117,24 @@ def test_with_and_without_the_clause_are_two_aggregates(s):
                    " listagg(s, ',') FROM t3") == [("xyz,def,abc", "abc,def,xyz", "abc,def,xyz")]
 
 
+def test_order_by_inside_the_arguments_is_the_same_call(s):
+    # the current Databend's PostgreSQL spelling, named (and printed) as WITHIN GROUP
+    schema, got = answer(s, "SELECT string_agg(s, '|' ORDER BY x DESC), string_agg(s, '|' ORDER BY z DESC NULLS FIRST), "
+                            "array_agg(x ORDER BY y + 1 DESC, x DESC), string_agg(s, '|' ORDER BY x DESC) "
+                            "FILTER (WHERE b) FROM t3")
+    assert [name for name, _ in schema] == [
+        "string_agg(s, '|') within group ( order by x desc )",
+        "string_agg(s, '|') within group ( order by z desc nulls first )",
+        "array_agg(x) within group ( order by y + 1 desc, x desc )",
+        "string_agg(s, '|') within group ( order by x desc ) filter (where b)",
+    ]
+    assert got == [("abc|def|xyz", "def|abc|xyz", (1, 0, 3, 2), "abc|xyz")]
+    code, message = error(s, "SELECT string_agg(s ORDER BY x) WITHIN GROUP (ORDER BY y) FROM t3")
+    assert code == 1005 and "ORDER BY inside aggregate arguments cannot be combined with WITHIN GROUP" in message
+    assert error(s, "SELECT count_distinct(x ORDER BY y) FROM t3") \
+        == (1065, "only aggregate functions allowed in within group syntax")
+
+
 # ---------------------------------------------------------------- groups
 
 
@@ -199,7 +217,8 @@ def test_within_group_on_another_function_is_1065(s, sql):
 
 def test_distinct_with_within_group_is_1005(s):
     for sql in ["SELECT string_agg(DISTINCT s) WITHIN GROUP (ORDER BY s) FROM t3",
-                "SELECT count(DISTINCT x) WITHIN GROUP (ORDER BY y) FROM t3"]:
+                "SELECT count(DISTINCT x) WITHIN GROUP (ORDER BY y) FROM t3",
+                "SELECT string_agg(DISTINCT s ORDER BY x) FROM t3"]:
         assert error(s, sql) == (1005, "DISTINCT aggregate ORDER BY is not supported")
     # without the clause DISTINCT is as before
     assert rows(s, "SELECT array_agg(DISTINCT y) FROM t3") == [((1, 2),)]

@@ -61,7 +61,7 @@ def test_with_filter_and_over():
 
 @pytest.mark.parametrize("sql, message", [
     ("SELECT listagg(b) FILTER (WHERE a > 1) WITHIN GROUP (ORDER BY a) FROM t", "must come before FILTER"),
-    ("SELECT listagg(b) WITHIN GROUP (ORDER BY a) WITHIN GROUP (ORDER BY b) FROM t", "one aggregate call"),
+    ("SELECT listagg(b) WITHIN GROUP (ORDER BY a) WITHIN GROUP (ORDER BY b) FROM t", "cannot be combined"),
     ("SELECT count(*) WITHIN GROUP (ORDER BY a) FROM t", "one aggregate call"),
     ("SELECT listagg(b) WITHIN GROUP (a) FROM t", "unexpected"),
     ("SELECT listagg(b) WITHIN GROUP ORDER BY a FROM t", "unexpected"),
@@ -72,6 +72,14 @@ def test_syntax_errors(sql, message):
         parse(sql)
     assert info.value.code == 1005
     assert message in str(info.value)
+
+
+def test_order_by_inside_the_arguments_is_the_same_tree():
+    assert parse("SELECT string_agg(DISTINCT b, ',' ORDER BY a DESC) FROM t") \
+        == parse("SELECT string_agg(DISTINCT b, ',') WITHIN GROUP (ORDER BY a DESC) FROM t")
+    with pytest.raises(SqlSyntaxError) as info:
+        parse("SELECT string_agg(b ORDER BY a) WITHIN GROUP (ORDER BY b) FROM t")
+    assert "cannot be combined with WITHIN GROUP" in str(info.value)
 
 
 def test_within_alone_is_still_an_alias():
