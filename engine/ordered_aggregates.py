@@ -40,8 +40,9 @@ def ordered(entry: Collected, arguments: int, keys) -> Collected:
     row is (its `arguments` argument values..., the key values...). Refuses keys no sort takes
     (BITMAP), as an ORDER BY does."""
     positions = [(arguments + i, item.desc, bool(item.nulls_first)) for i, (_, item) in enumerate(keys)]
-    # the gathered rows as the sort module sees a child's rows: types by position, none known NOT NULL
-    rows = SimpleNamespace(types=[keys[0][0]] * arguments + [t for t, _ in keys],
+    # the gathered rows as the sort module sees a child's rows: the keys' types (the only ones it
+    # reads) by position, none known NOT NULL
+    rows = SimpleNamespace(types=[None] * arguments + [t for t, _ in keys],
                            layout=list(range(arguments + len(keys))))
     passes = sort_passes(positions, rows, frozenset())
     inner = entry.final
