@@ -15,7 +15,7 @@ from engine.bitmap_values import ELEMENT_BYTES
 from engine.errors import EngineError
 from engine.expr import Col
 from engine.integer_wrap import total_wrapper, wrapped_mean
-from engine.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, charge_growth
+from engine.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, SORT_SLOT_BYTES, charge_growth
 from engine.subquery import correlated_rows, prefetching
 
 COLLECTED_VALUE_BYTES = 40  # memory: one value a collected aggregate holds (its slot and object)
@@ -153,7 +153,8 @@ def build_aggregate(plan: P.Aggregate, rt):
     finish = out_cg.build(["part"], [f"return [({key_out}{''.join(f + ', ' for f in finals)}) for k, a in part]"])
 
     out_rows = rt.batch
-    collecting = sum(1 for a in aggs if a.collected is not None)  # memory: values held a row
+    # memory: values held a row (a WITHIN GROUP key is held beside each value)
+    collecting = sum(1 + a.collected.sort_keys for a in aggs if a.collected is not None)
 
     def run(p):
         acc = {}
@@ -272,7 +273,10 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
 
     distinct_slots = [i for i, a in enumerate(aggs) if a.distinct and a.folded is None]  # memory: sets that grow
 
-    collected = [i for i, a in enumerate(aggs) if a.collected is not None]  # memory: lists that grow
+    # memory: lists that grow, and the bytes a value costs beyond itself (its slot; with WITHIN
+    # GROUP also the key slot its final sort holds)
+    collected = {i: LIST_SLOT_BYTES + (SORT_SLOT_BYTES if a.collected.sort_keys else 0)
+                 for i, a in enumerate(aggs) if a.collected is not None}
 
     def run(p):
         st = [[] if a.collected is not None else None if a.folded is not None else set() if a.distinct
@@ -287,7 +291,7 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
                 for i in distinct_slots:
                     held[i] = charge_growth(rt.memory, st[i], held[i], HASH_ENTRY_BYTES)
                 for i in collected:
-                    held[i] = charge_growth(rt.memory, st[i], held[i], LIST_SLOT_BYTES)
+                    held[i] = charge_growth(rt.memory, st[i], held[i], collected[i])
                 if folders:
                     charge_folders(folders.values(), rt.memory)
             yield []

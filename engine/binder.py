@@ -45,6 +45,7 @@ from engine.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
 from engine.nested import cast_type as nested_cast_type
 from engine.nested import session_cast as nested_session_cast
 from engine.nested import typeof_name as nested_typeof
+from engine.ordered_aggregates import check_within_group
 from engine.runtime import check_like_pattern, like_dynamic, like_matcher
 from engine.scope import AliasesFirst, Scope, StarColumn
 from engine.unnest import spread_lazily
@@ -468,6 +469,7 @@ class ExpressionBinder(ClauseBinder):
 
     def _bind_FunctionCall(self, n: A.FunctionCall, scope: Scope, aliases):
         name = n.name.lower()
+        check_within_group(n, aggregate=name in F.AGGREGATES)
         if name in F.AGGREGATES:
             raise EngineError(f"aggregate function {name} is not allowed here", code=SEMANTIC, position=n.pos)
         if name in F.CONTEXT_FUNCTIONS and not n.args:

@@ -9,6 +9,7 @@ from engine import types as T
 from engine.errors import SEMANTIC, BadArguments, BadDataValueType, EngineError
 from engine.expr import Const
 from engine.functions.collected import COLLECTED
+from engine.ordered_aggregates import ordered
 from engine.plan import AggSpec
 from engine.scope import Scope
 from engine.window_calls import window_calls
@@ -54,6 +55,10 @@ def collected_spec(planner, node: A.FunctionCall, bind) -> AggSpec:
         params.append(types[0])  # the argument's type: an integer total wraps (engine.integer_wrap)
     # a NULL argument: NULL, but array_agg(NULL) is an empty Array(NULL) (the current Databend's type)
     result = entry.result(types) if types[0].name != "Null" or name in ("array_agg", "list") else T.NULL
+    if node.within_group:  # the ORDER BY keys gathered after the arguments, sorted on by the final
+        keys = [bind(o.expr) for o in node.within_group]
+        entry = ordered(entry, len(bound), [(k.type, o) for k, o in zip(keys, node.within_group, strict=True)])
+        bound += keys
     return AggSpec(name, bound[0], node.distinct, result, extra=tuple(bound[1:]), params=tuple(params),
                    collected=entry)
 
@@ -63,7 +68,7 @@ def unfiltered(node: A.FunctionCall) -> A.FunctionCall:
     applied: agg(x, ...) FILTER (WHERE c) is agg(CASE WHEN c THEN x END, ...), the rows c does
     not keep giving the aggregated argument NULL, which every aggregate skips (COUNT(*) counts
     CASE WHEN c THEN 1 END)."""
-    for part in (*node.args, *node.params, node.filter):
+    for part in (*node.args, *node.params, node.filter, *(o.expr for o in node.within_group)):
         if part is not None and window_calls(part, []):
             raise EngineError("aggregate function calls cannot contain window function calls", code=SEMANTIC,
                               position=node.pos)

@@ -159,8 +159,9 @@ class DisplayPrinter:
         return f"( {' '.join(parts)}{' ' if parts else ''})"
 
     def window_order_item(self, o: A.OrderItem) -> str:
+        """A key of a window's ORDER BY or of WITHIN GROUP: ASC only when written, as Databend."""
         k = self.kw
-        text = self.text(o.expr) + (f" {k('desc')}" if o.desc else "")
+        text = self.text(o.expr) + (f" {k('desc')}" if o.desc else f" {k('asc')}" if o.asc else "")
         if o.nulls_first is not None:
             text += f" {k('nulls first')}" if o.nulls_first else f" {k('nulls last')}"
         return text
@@ -192,6 +193,9 @@ class DisplayPrinter:
         k = self.kw
         if n.filter is not None:
             return f"{self.func(replace(n, filter=None))} {k('filter')} ({k('where')} {self.text(n.filter)})"
+        if n.within_group:  # as the current Databend prints it: f(x) WITHIN GROUP ( ORDER BY k )
+            keys = ", ".join(self.window_order_item(o) for o in n.within_group)
+            return f"{self.func(replace(n, within_group=()))} {k('within group')} ( {k('order by')} {keys} )"
         if n.star:
             return self.count_star(n)
         if n.operator in JSON_ACCESS:
@@ -356,7 +360,7 @@ class DisplayPrinter:
         text = self.text(o.expr)
         if o.desc:
             text += f" {k('desc')}"
-        elif o.nulls_first is not None:
+        elif o.asc or o.nulls_first is not None:
             text += f" {k('asc')}"
         if o.nulls_first is not None:
             text += f" {k('nulls first')}" if o.nulls_first else f" {k('nulls last')}"

@@ -97,7 +97,7 @@ def pivot_relation(planner, node: A.Pivot, parent, ctes) -> Rel:
                                "type, but got Null", position=value.pos)
         condition = A.BinaryOp("=", A.ColumnRef((node.key,), pos=value.pos), value, pos=value.pos)
         # Databend's agg_if call keeps the name and arguments only (no DISTINCT)
-        items.append(A.SelectItem(replace(call, distinct=False, filter=condition), label, pos=value.pos))
+        items.append(A.SelectItem(replace(call, distinct=False, filter=condition, within_group=()), label, pos=value.pos))
     select = A.Select(tuple(items), from_=PlannedRel(source, pos=pos), group_by=(A.GroupByAll(pos=pos),), pos=pos)
     return planner._derived(select, source_alias(node.source), None, parent, ctes, pos)
 

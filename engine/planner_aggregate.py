@@ -22,6 +22,7 @@ from engine.grouping_sets import (
     grouping_positions,
     grouping_sets_plan,
 )
+from engine.ordered_aggregates import check_within_group
 from engine.plan import Aggregate, AggSpec, Plan
 from engine.scope import (
     Scope,
@@ -156,9 +157,10 @@ class AggregatePlanner:
             return False
 
     def _agg_spec(self, node: A.FunctionCall, scope: Scope) -> AggSpec:
+        check_within_group(node, aggregate=True)
         node = unfiltered(node)
         name = node.name
-        for a in node.args:
+        for a in (*node.args, *(o.expr for o in node.within_group)):
             if has_aggregate(a):
                 raise EngineError("aggregate function calls cannot be nested", code=SEMANTIC, position=node.pos)
         if name in COLLECTED:

@@ -126,7 +126,7 @@ def has_aggregate(node) -> bool:
         return False
     if isinstance(node, A.WindowCall):  # a window aggregate: only what it reads may aggregate
         spec = node.window
-        parts = [*node.func.args]
+        parts = [*node.func.args, *(o.expr for o in node.func.within_group)]
         if isinstance(spec, A.WindowSpec):
             parts += [*spec.partition_by, *(o.expr for o in spec.order_by)]
         return any(has_aggregate(p) for p in parts)

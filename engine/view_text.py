@@ -30,7 +30,7 @@ _JOIN_WORDS = {"INNER": "INNER JOIN", "LEFT": "LEFT OUTER JOIN", "RIGHT": "RIGHT
                "FULL": "FULL OUTER JOIN", "CROSS": "CROSS JOIN", "LEFT SEMI": "LEFT SEMI JOIN",
                "LEFT ANTI": "LEFT ANTI JOIN", "RIGHT SEMI": "RIGHT SEMI JOIN", "RIGHT ANTI": "RIGHT ANTI JOIN"}
 # syntax-only fields: how a thing was written, not what it means
-_COSMETIC = {(A.Select, "top"), (A.WindowFrame, "between")}
+_COSMETIC = {(A.Select, "top"), (A.WindowFrame, "between"), (A.OrderItem, "asc")}
 
 
 class Unprintable(Exception):

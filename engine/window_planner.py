@@ -12,6 +12,7 @@ from engine.collected_specs import collected_spec, unfiltered
 from engine.errors import SEMANTIC, SYNTAX, BadArguments, EngineError, InvalidArgument
 from engine.expr import Col, Const, Expr, may_be_null
 from engine.functions.collected import COLLECTED
+from engine.ordered_aggregates import check_within_group
 from engine.plan import Plan, Project, Sort, Window, WindowFunc
 from engine.scope import Scope
 from engine.window_calls import window_calls
@@ -153,6 +154,7 @@ class WindowPlanner:
         return node
 
     def _window_func(self, call: A.WindowCall, spec: A.WindowSpec, bind, place) -> WindowFunc:
+        check_within_group(call.func, aggregate=call.func.name in F.AGGREGATES)
         func = unfiltered(call.func)
         name = func.name
         frame = self._frame(spec, bind)

@@ -180,6 +180,9 @@ class FunctionCall(Node):
     star: bool = False
     params: tuple[Node, ...] = ()  # quantile_cont(0.5)(x): the parameters before the arguments
     filter: Node | None = None  # agg(x) FILTER (WHERE condition)
+    # agg(x) WITHIN GROUP (ORDER BY ...): the order of the values an ordered aggregate (string_agg,
+    # listagg, group_concat, array_agg, list) takes; () without the clause
+    within_group: tuple[OrderItem, ...] = ()
     # written as an operator: `a REGEXP b` / `a RLIKE b` / `a ILIKE b` (operator "regexp", "rlike",
     # "ilike", negated for NOT ...) or POSITION(a IN b) (operator "in")
     negated: bool = False
@@ -200,6 +203,8 @@ class OrderItem(Node):
     expr: Node
     desc: bool = False
     nulls_first: bool | None = None  # None: the default for the direction
+    # ASC written out: Databend prints it back (column names, EXPLAIN SYNTAX), the order is the same
+    asc: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -256,7 +256,7 @@ def _pivoted(node: A.Pivot | A.Unpivot) -> Doc:
 
 
 def _order_item(o: A.OrderItem) -> Doc:
-    doc = pretty_expr(o.expr) + (text(" DESC") if o.desc else NIL)
+    doc = pretty_expr(o.expr) + (text(" DESC") if o.desc else text(" ASC") if o.asc else NIL)
     if o.nulls_first is not None:
         doc = doc + text(" NULLS FIRST" if o.nulls_first else " NULLS LAST")
     return doc
@@ -321,6 +321,17 @@ def _case(node: A.Case) -> Doc:
 
 
 def _function(node: A.FunctionCall) -> Doc:
+    call = _call(node)
+    # the clauses after the call as the current Databend prints them (Databend 1.2.453 has neither)
+    if node.within_group:
+        keys = ", ".join(_flat(_order_item(o)) for o in node.within_group)
+        call = call + text(f" WITHIN GROUP ( ORDER BY {keys} )")
+    if node.filter is not None:
+        call = call + text(f" FILTER ( WHERE {_flat(pretty_expr(node.filter))} )")
+    return call
+
+
+def _call(node: A.FunctionCall) -> Doc:
     if node.star and node.name == "count":
         return text("COUNT(*)")
     if node.name in ("substr", "substring") and len(node.args) in (2, 3):

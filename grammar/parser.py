@@ -39,6 +39,7 @@ _TERMINAL_DISPLAY = {
     "CONCAT_OP": "`||`",
     "NULL_KW": "`NULL`",
     "INTEGER_KW": "`INTEGER`",
+    "WITHIN_GROUP": "`WITHIN`",
     "$END": "end of input",
 }
 _MAX_EXPECTED_SHOWN = 12

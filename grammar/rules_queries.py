@@ -128,7 +128,8 @@ class QueryRules(Transformer):
 
     def order_item(self, expr, direction, nulls_first):
         desc = direction is not None and direction.value.upper() == "DESC"
-        return ast.OrderItem(expr, desc, nulls_first, pos=expr.pos)
+        asc = direction is not None and not desc
+        return ast.OrderItem(expr, desc, nulls_first, asc=asc, pos=expr.pos)
 
     def nulls_order(self, token):
         return token.value.upper() == "FIRST"

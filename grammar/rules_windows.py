@@ -65,6 +65,25 @@ class WindowRules(Transformer):
             raise SemanticSyntaxError("FILTER applies to one aggregate call", call.pos, 6)
         return replace(call, filter=condition)
 
+    def within_group_call(self, call, _keyword, order_by):
+        """agg(x) WITHIN GROUP (ORDER BY ...): written after the call's parentheses and before
+        FILTER and OVER, once, as the current Databend parses it (Databend 1.2.453 has no such
+        clause). Which functions take it is the binder's check (engine.ordered_aggregates)."""
+        if not isinstance(call, ast.FunctionCall) or call.star or call.operator is not None:
+            raise SemanticSyntaxError("WITHIN GROUP applies to one aggregate call", call.pos, 6)
+        if call.within_group:  # ordered already (by ORDER BY in its arguments)
+            raise SemanticSyntaxError("ORDER BY inside aggregate arguments cannot be combined with WITHIN GROUP",
+                                      call.pos, 6)
+        if call.filter is not None:
+            raise SemanticSyntaxError("WITHIN GROUP must come before FILTER", call.pos, 6)
+        return replace(call, within_group=tuple(order_by))
+
+    def argument_order_call(self, name, quantifier, args, order_by):
+        """agg(x, ... ORDER BY ...): the current Databend's other spelling of WITHIN GROUP (the
+        same call, printed with WITHIN GROUP)."""
+        return ast.FunctionCall(ident_name(name).lower(), args, distinct=quantifier == "DISTINCT",
+                                within_group=tuple(order_by), pos=(name.line, name.column))
+
     # ------------------------------------------------------------ GROUP BY forms
 
     def group_by(self, exprs):

@@ -21,7 +21,8 @@ class Collected:
     """name: the function; args: its (min, max) arguments; params: how many constant parameters
     it takes in parentheses before them (quantile_cont(0.5)(x)), or a constant trailing argument
     (string_agg's separator) when `trailing_constant`; result(arg types, params) -> SqlType;
-    final(values, params) -> value."""
+    final(values, params) -> value; sort_keys: how many WITHIN GROUP keys end each gathered row
+    (engine.ordered_aggregates), which memory accounting counts."""
 
     name: str
     args: tuple[int, int]
@@ -29,6 +30,7 @@ class Collected:
     final: Any
     params: int = 0
     trailing_constant: bool = False
+    sort_keys: int = 0
 
 
 def _numbers(values):

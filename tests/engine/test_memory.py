@@ -243,9 +243,20 @@ def test_a_window_charges_the_partition_it_holds_and_releases_everything(db):
 @pytest.mark.parametrize("sql", [
     "SELECT median(number) FROM numbers(20000)",
     "SELECT number % 10, string_agg(to_varchar(number), ',') FROM numbers(20000) GROUP BY number % 10",
+    "SELECT array_agg(number) WITHIN GROUP (ORDER BY number DESC) FROM numbers(20000)",
+    "SELECT number % 10, listagg(to_varchar(number), ',') WITHIN GROUP (ORDER BY number DESC) FROM numbers(20000) "
+    "GROUP BY number % 10",
 ])
 def test_collected_aggregates_charge_the_values_they_hold(db, sql):
     peak = _peak(db, sql)
     assert peak > 20000 * 8
     _fails_2411(db, sql, {"max_memory_usage": str(peak // 2)})
     assert db.memory.used == 0
+
+
+@pytest.mark.parametrize("group_by", ["", " GROUP BY number % 10"])
+def test_within_group_keys_are_charged_beside_the_values(db, group_by):
+    plain = _peak(db, f"SELECT listagg(to_varchar(number), ',') FROM numbers(20000){group_by}")
+    ordered = _peak(db, f"SELECT listagg(to_varchar(number), ',') WITHIN GROUP (ORDER BY number DESC) "
+                        f"FROM numbers(20000){group_by}")
+    assert ordered > plain + 20000 * 8  # each value's key (and its slot) held until the group's sort

@@ -253,6 +253,8 @@ def test_order_by_limit_at_and_above_the_budget(limit, offset):
     ("SELECT number % 7, number % 3, count(*) FROM numbers(3000) GROUP BY ROLLUP(number % 7, number % 3)", 29),
     ("SELECT number, row_number() OVER (ORDER BY number DESC) FROM numbers(1000)", 1000),
     ("SELECT number % 300, median(number), string_agg(to_varchar(number)) FROM numbers(3000) GROUP BY 1", 300),
+    ("SELECT number % 300, listagg(to_varchar(number), ',') WITHIN GROUP (ORDER BY number DESC), "
+     "array_agg(number) WITHIN GROUP (ORDER BY number % 7, number) FROM numbers(3000) GROUP BY 1", 300),
 ])
 def test_every_operator_emits_at_most_the_budget_per_step(sql, count):
     sizes, _, rows = _steps(_load(_session()).execute(sql))
@@ -260,6 +262,22 @@ def test_every_operator_emits_at_most_the_budget_per_step(sql, count):
     assert sorted(rows, key=repr) == sorted(_load(_session(8192)).execute(sql), key=repr)
     if count is not None:
         assert len(rows) == count
+
+
+@pytest.mark.parametrize("grouped", [False, True])
+def test_within_group_values_are_collected_in_steps_and_ordered_at_the_end(grouped):
+    """WITHIN GROUP: each step scans at most the budget of rows and only gathers; the values of a
+    group spread over many steps come out in the keys' order."""
+    key = "number % 2" if grouped else "0"
+    sql = (f"SELECT {key}, listagg(to_varchar(number), ',') WITHIN GROUP (ORDER BY number % 10 DESC, number) "
+           f"FROM numbers(2000) GROUP BY 1 ORDER BY 1")
+    sizes, scans, rows = _steps(_load(_session()).execute(sql))
+    assert max(scans) <= BUDGET and len(sizes) > 2000 // BUDGET
+    groups = {}
+    for n in range(2000):
+        groups.setdefault(n % 2 if grouped else 0, []).append(n)
+    assert rows == [(g, ",".join(str(n) for n in sorted(ns, key=lambda n: (-(n % 10), n))))
+                    for g, ns in sorted(groups.items())]
 
 
 # ---------------------------------------------------------------- INSERT ... VALUES
