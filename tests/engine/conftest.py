@@ -3,6 +3,7 @@
 import pytest
 
 import engine
+from engine import compile as C
 
 
 @pytest.fixture
@@ -29,3 +30,18 @@ def run(db):
         return list(session.execute(sql))
 
     return run_sql
+
+
+@pytest.fixture
+def captured_sources(monkeypatch):
+    """The source of every function the code generator builds while the test runs, in order."""
+    sources = []
+    original = C.Codegen.build
+
+    def build(self, params, body, name="_fn"):
+        fn = original(self, params, body, name)
+        sources.append(fn.source)
+        return fn
+
+    monkeypatch.setattr(C.Codegen, "build", build)
+    return sources

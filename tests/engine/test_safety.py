@@ -11,20 +11,6 @@ from engine import compile as C
 HOSTILE = "'); import os; os.system('echo pwned > /dev/null') #"
 
 
-@pytest.fixture
-def captured_sources(monkeypatch):
-    sources = []
-    original = C.Codegen.build
-
-    def build(self, params, body, name="_fn"):
-        fn = original(self, params, body, name)
-        sources.append(fn.source)
-        return fn
-
-    monkeypatch.setattr(C.Codegen, "build", build)
-    return sources
-
-
 def test_hostile_strings_and_identifiers_are_data(db, captured_sources, monkeypatch):
     import os
 
