@@ -13,19 +13,25 @@ import struct
 _FLOAT32 = struct.Struct("<f")
 
 
+def shortest_single(v: float) -> str:
+    """The shortest decimal text that reads back as the same single-precision number as the
+    finite `v` (0.10000000149011612 -> '1.0e-01'); repr(v) when none of 9 digits does."""
+    packed = _FLOAT32.pack(v)
+    for places in range(9):
+        text = f"{v:.{places}e}"
+        try:
+            if _FLOAT32.pack(float(text)) == packed:
+                return text
+        except OverflowError:  # rounded up beyond the largest Float32
+            continue
+    return repr(v)
+
+
 def _shortest(v: float, single: bool) -> tuple[str, int]:
     """(digits, exponent) of the shortest decimal reading back as `v` (a positive finite
     number): v = d.ddd x 10**exponent with `digits` the d's, no trailing zero."""
-    text = repr(v)  # Python's repr is the shortest text reading back as the double
-    if single:
-        packed = _FLOAT32.pack(v)
-        for places in range(9):
-            text = f"{v:.{places}e}"
-            try:
-                if _FLOAT32.pack(float(text)) == packed:
-                    break
-            except OverflowError:  # rounded up beyond the largest Float32
-                continue
+    # Python's repr is the shortest text reading back as the double
+    text = shortest_single(v) if single else repr(v)
     sign, digits, exponent = decimal.Decimal(text).normalize().as_tuple()
     return "".join(map(str, digits)), len(digits) + exponent - 1
 

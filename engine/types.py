@@ -427,12 +427,7 @@ def render_float32(v: float) -> str:
     number (0.10000000149011612 shows as 0.1, as Databend shows it)."""
     if not math.isfinite(v) or v == int(v) and abs(v) < 1e16:
         return _render.render_float(v)
-    packed = _FLOAT32.pack(v)
-    for digits in range(1, 10):
-        text = f"{v:.{digits}g}"
-        if _FLOAT32.pack(float(text)) == packed:
-            return _render.render_float(float(text))
-    return _render.render_float(v)
+    return _render.render_float(float(_float_text.shortest_single(v)))
 
 
 def to_decimal(v, t: SqlType):
