@@ -58,7 +58,7 @@ def _normalise_message(text):
 
 
 def _classify_exception(exc):
-    from engine.errors import EngineError
+    from engine.core.errors import EngineError
 
     if isinstance(exc, EngineError):
         return f"error {exc.code} ({type(exc).__name__})", str(exc)

@@ -32,7 +32,7 @@ import time
 
 import engine
 from bench.server_process import ServerProcess, queryhttp_command
-from engine.stages import parse_location
+from engine.catalog.stages import parse_location
 
 
 def make_csv(rows: int) -> bytes:

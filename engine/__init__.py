@@ -17,35 +17,35 @@ This is the contract web/ relies on (see ARCHITECTURE.md section 2):
 - `Result.renderer(null_as_str)` returns a function turning a batch into wire rows (lists of
   strings, None for NULL unless null_as_str, then "NULL").
 - `Result.close()` stops the pipeline; idempotent.
-- `Result.memory` is the query's memory tracker (engine.memory.QueryMemory): a consumer that
+- `Result.memory` is the query's memory tracker (engine.core.memory.QueryMemory): a consumer that
   buffers rows may `charge(nbytes)` (raises MemoryExceedsLimit, 2411) and `release(nbytes)`;
   everything is freed when the result ends or is closed. `Result.past_deadline()` says the
   query ran out of max_execute_time_in_seconds (its steps then fail with 1043,
   TIME_LIMIT_MESSAGE).
 - `session.execute(sql, statement=None, query_id=None)`: the statement is in `db.processes`
-  (engine.processes) under `query_id` (generated when None) until its Result ends, fails, is
+  (engine.catalog.processes) under `query_id` (generated when None) until its Result ends, fails, is
   closed or dropped, then in the bounded query log; KILL QUERY calls the entry's `kill`.
 - `session.txn_state` is Databend's 'AutoCommit', 'Active' or 'Fail' (BEGIN / COMMIT /
-  ROLLBACK, engine.transactions); `session.transaction` is the open transaction, which a server
+  ROLLBACK, engine.catalog.transactions); `session.transaction` is the open transaction, which a server
   may move to another session with `set_transaction(transaction)`; `fail_transaction()` fails
   it (a statement failed outside the engine).
-- `db.users` (engine.users.UserStore) holds users, roles and grants: `add_bootstrap_users({name:
+- `db.users` (engine.catalog.users.UserStore) holds users, roles and grants: `add_bootstrap_users({name:
   hash})` names administrators SQL cannot drop (root always is), `password_hash(user)` serves
   logins, `snapshot()` / `restore(data)` give and rebuild the SQL-made state as JSON data; a
   session's `user` and `role` (SET ROLE) decide what its statements may do (1063 otherwise).
-- `db.stages` (engine.stages.StageStore) holds uploaded files: `put(user, parse_location(
+- `db.stages` (engine.catalog.stages.StageStore) holds uploaded files: `put(user, parse_location(
   "@~/path"), data)`; `session.execute("INSERT INTO t VALUES", attachment=StageAttachment(
-  "@~/path", file_format_options, copy_options))` loads one (engine.stage_load).
+  "@~/path", file_format_options, copy_options))` loads one (engine.io.stage_load).
 """
 
 from __future__ import annotations
 
-from engine.errors import EngineError, SqlSyntaxError
-from engine.result import TIME_LIMIT_MESSAGE, ChangeSettings, Column, Progress, Result, UseDB
+from engine.catalog.stages import parse_location
+from engine.core.errors import EngineError, SqlSyntaxError
+from engine.core.version import VERSION, VERSION_STRING
+from engine.exec.result import TIME_LIMIT_MESSAGE, ChangeSettings, Column, Progress, Result, UseDB
+from engine.io.stage_load import StageAttachment
 from engine.session import Database, Session
-from engine.stage_load import StageAttachment
-from engine.stages import parse_location
-from engine.version import VERSION, VERSION_STRING
 
 __all__ = [
     "ChangeSettings",

@@ -8,18 +8,24 @@ import uuid
 from collections import deque
 
 import grammar
-from engine import settings as S
-from engine.catalog import Catalog
-from engine.durability import DataDirectory
-from engine.errors import AbortedQuery, EngineError, InternalError, SqlSyntaxError, StorageError
-from engine.limits import Limits
-from engine.memory import QueryMemory, ServerMemory
-from engine.processes import ProcessList
-from engine.result import Progress, Result, as_engine_error
-from engine.stages import StageStore
-from engine.statements import QUERY_TYPES, run_statement
-from engine.transactions import before_statement, statement_catalog, txn_state
-from engine.users import UserStore
+from engine.catalog.catalog import Catalog
+from engine.catalog.processes import ProcessList
+from engine.catalog.stages import StageStore
+from engine.catalog.transactions import before_statement, statement_catalog, txn_state
+from engine.catalog.users import UserStore
+from engine.core import settings as S
+from engine.core.errors import (
+    AbortedQuery,
+    EngineError,
+    InternalError,
+    SqlSyntaxError,
+    StorageError,
+)
+from engine.core.limits import Limits
+from engine.core.memory import QueryMemory, ServerMemory
+from engine.exec.result import Progress, Result, as_engine_error
+from engine.statements.dispatch import QUERY_TYPES, run_statement
+from engine.storage.durability import DataDirectory
 from grammar import ast as A
 
 # Statements that change rows only, never definitions (a table they create is seen by the
@@ -44,20 +50,20 @@ class Database:
         self.catalog = Catalog()
         self.global_settings: dict[str, str] = {}
         self.limits = limits or Limits()
-        # what all running queries hold together (engine.memory); each query charges it
+        # what all running queries hold together (engine.core.memory); each query charges it
         self.memory = ServerMemory(self.limits.memory_budget())
         # seconds, read for max_execute_time_in_seconds (injectable for tests)
         self.clock = clock
-        # running statements and the last limits.query_log_size finished ones (engine.processes)
+        # running statements and the last limits.query_log_size finished ones (engine.catalog.processes)
         self.processes = ProcessList(self.limits.query_log_size, self.limits.logged_sql_chars)
-        # files uploaded to stages (engine.stages), bounded by limits.stage_bytes
+        # files uploaded to stages (engine.catalog.stages), bounded by limits.stage_bytes
         self.stages = StageStore(self.limits.stage_bytes, self.limits.stage_file_bytes)
         # (method, user, location, expire) -> (headers JSON, URL) for PRESIGN; a server sets it
         self.presigner = None
-        # users, roles and privileges (engine.users): root, the server's configured users, and
+        # users, roles and privileges (engine.catalog.users): root, the server's configured users, and
         # those SQL creates
         self.users = UserStore()
-        # With a data directory every change is logged (engine.durability); a write statement's
+        # With a data directory every change is logged (engine.storage.durability); a write statement's
         # Result then ends only once its record is on disk, unless `wait_durable` is False (a
         # server waits without blocking, through `durable_after`).
         self.durability = None
@@ -131,7 +137,7 @@ class QueryContext:
         self.catalog = session.db.catalog if session.transaction is None else statement_catalog(session)
         self.database = session.database
         self.user = session.user
-        # the user's privileges (engine.users.Access), None for an administrator: nothing to check
+        # the user's privileges (engine.catalog.users.Access), None for an administrator: nothing to check
         self.access = session.db.users.access(session.user)
         self.session_settings = session.settings
         self.global_settings = session.db.global_settings
@@ -141,10 +147,10 @@ class QueryContext:
         if limit is None:
             limit = self.global_settings.get("max_memory_usage")  # unset: the default, 0 (none)
         self.memory = QueryMemory(session.db.memory, int(limit) if limit else 0)
-        self.attachment = None  # a stage attachment sent with the statement (engine.stage_load)
+        self.attachment = None  # a stage attachment sent with the statement (engine.io.stage_load)
         self._now = None
         self.sql: str | None = None  # the statement's text (a view keeps its query's text)
-        self.views_expanding: list | None = None  # (database, view) being planned (engine.views)
+        self.views_expanding: list | None = None  # (database, view) being planned (engine.catalog.views)
         self._timezone = None
 
     @property
@@ -181,11 +187,11 @@ class Session:
             for key, value in dict(settings or {}).items() if key.lower() in S.SETTINGS
         }
         self.user = user
-        self.role: str | None = None  # the role SET ROLE chose (engine.users.UserStore.current_role)
+        self.role: str | None = None  # the role SET ROLE chose (engine.catalog.users.UserStore.current_role)
         self.connection_id = str(uuid.uuid4())  # connection_id()
         # ids of the session's latest statements (last_query_id()), the oldest dropped first
         self.query_ids: deque[str] = deque(maxlen=QUERY_IDS_KEPT)
-        # the open explicit transaction (engine.transactions.Transaction), None in AutoCommit
+        # the open explicit transaction (engine.catalog.transactions.Transaction), None in AutoCommit
         self.transaction = None
 
     @property
@@ -194,7 +200,7 @@ class Session:
         return txn_state(self)
 
     def set_transaction(self, transaction) -> None:
-        """Make `transaction` (engine.transactions.Transaction, or None) the session's: a server
+        """Make `transaction` (engine.catalog.transactions.Transaction, or None) the session's: a server
         resumes a client's open transaction in the session of its next request."""
         self.transaction = transaction
 

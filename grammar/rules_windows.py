@@ -68,7 +68,7 @@ class WindowRules(Transformer):
     def within_group_call(self, call, _keyword, order_by):
         """agg(x) WITHIN GROUP (ORDER BY ...): written after the call's parentheses and before
         FILTER and OVER, once, as the current Databend parses it (Databend 1.2.453 has no such
-        clause). Which functions take it is the binder's check (engine.ordered_aggregates)."""
+        clause). Which functions take it is the binder's check (engine.bind.ordered_aggregates)."""
         if not isinstance(call, ast.FunctionCall) or call.star or call.operator is not None:
             raise SemanticSyntaxError("WITHIN GROUP applies to one aggregate call", call.pos, 6)
         if call.within_group:  # ordered already (by ORDER BY in its arguments)

@@ -14,8 +14,8 @@ from werkzeug.exceptions import MethodNotAllowed
 from werkzeug.exceptions import NotFound as RouteNotFound
 
 import engine
-from engine.errors import STORAGE_OTHER
-from engine.stages import StageLocation
+from engine.catalog.stages import StageLocation
+from engine.core.errors import STORAGE_OTHER
 from web.auth import Authenticator
 from web.config import SERVER_VERSION, ServiceConfig
 from web.console import Console

@@ -1,5 +1,5 @@
 """HTTP Basic authentication against built-in root (empty password) or a users file of hashes,
-and the users CREATE USER made (the engine's user store, engine.users).
+and the users CREATE USER made (the engine's user store, engine.catalog.users).
 
 A users file has one `name:hash` per line (`#` starts a comment). Make a line with
 `python -m web.auth NAME` (reads the password from the terminal or stdin); hashes are
@@ -15,7 +15,7 @@ import sys
 from twisted.internet.defer import Deferred, DeferredLock, succeed
 from twisted.internet.task import deferLater
 
-from engine.passwords import hash_password, is_encoded_hash, verify_password
+from engine.catalog.passwords import hash_password, is_encoded_hash, verify_password
 from web.errors import Unauthorized
 
 __all__ = ["Authenticator", "hash_password", "load_users", "verify_password"]
@@ -67,14 +67,14 @@ class Authenticator:
         self._users = users
         self._clock = clock
         self._run_in_thread = run_in_thread
-        self._sql_users = None  # engine.users.UserStore, once use_sql_users is called
+        self._sql_users = None  # engine.catalog.users.UserStore, once use_sql_users is called
         self._verified: dict[bytes, tuple[str, str | None]] = {}  # header -> (user, hash matched)
         self._failures: dict[str, int] = {}  # user -> failed verifications in a row
         self._retry_at: dict[str, float] = {}  # user -> earliest next verification
         self._locks: dict[str, DeferredLock] = {}
 
     def use_sql_users(self, store) -> None:
-        """Let the users of `store` (engine.users.UserStore) log in, and make the users file's
+        """Let the users of `store` (engine.catalog.users.UserStore) log in, and make the users file's
         users (or root) its bootstrap administrators."""
         self._sql_users = store
         store.add_bootstrap_users(dict(self._users) if self._users is not None else {"root": None})

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.limits import Limits
+from engine.core.limits import Limits
 
 #: The version reported by /v1/session/login and X-DATABEND-VERSION: the engine's, a strict
 #: semver no higher than 1.2.781, so current clients pick neither streaming load, Arrow bodies
 #: nor server-side parameter binding.
-from engine.version import VERSION as SERVER_VERSION
+from engine.core.version import VERSION as SERVER_VERSION
 
 __all__ = ["SERVER_VERSION", "WIRE_FORMATS", "ServiceConfig"]
 
@@ -45,7 +45,7 @@ class ServiceConfig:
     max_result_timeout_secs: int = 3600  # upper bound of http_handler_result_timeout_secs
     # SQL longer than this (UTF-8 bytes) is parsed in a thread, off the reactor
     thread_parse_sql_bytes: int = 64 * 1024
-    limits: Limits = field(default_factory=Limits)  # the engine's limits (engine.limits)
+    limits: Limits = field(default_factory=Limits)  # the engine's limits (engine.core.limits)
     inline_steps: int = 64  # engine steps tried inside the POST before handing to the cooperator
     slice_secs: float = 0.004  # longest cooperator time slice (also the inline budget)
     access_log: bool = False

@@ -17,8 +17,8 @@ import codecs
 import json
 from dataclasses import dataclass, field
 
-from engine.errors import SYNTAX
-from engine.stage_load import StageAttachment
+from engine.core.errors import SYNTAX
+from engine.io.stage_load import StageAttachment
 from web.errors import BadRequest, FailedToStart
 
 

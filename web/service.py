@@ -13,8 +13,8 @@ from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
 
 import engine
-from engine.durability import DataDirectoryInUse
-from engine.journal import CorruptLog
+from engine.storage.durability import DataDirectoryInUse
+from engine.storage.journal import CorruptLog
 from web.app import QueryApp
 from web.auth import Authenticator
 from web.config import ServiceConfig

@@ -5,7 +5,7 @@ from __future__ import annotations
 from twisted.application import service
 from twisted.python import usage
 
-from engine.limits import Limits
+from engine.core.limits import Limits
 from web.config import WIRE_FORMATS, ServiceConfig
 
 
@@ -68,7 +68,7 @@ _LIMITS = [
 _L = Limits()
 _MIB = 1 << 20
 
-# The engine's limits an operator tunes: (option, engine.limits.Limits field, option unit in
+# The engine's limits an operator tunes: (option, engine.core.limits.Limits field, option unit in
 # bytes or 1, smallest value, help). step_rows is internal and not an option.
 _ENGINE_LIMITS = [
     ("max_sql_bytes", "sql_bytes", 1, 1,

@@ -16,8 +16,8 @@ from __future__ import annotations
 import json
 import uuid
 
-from engine.errors import INVALID_SESSION_STATE, SESSION_LOST, TRANSACTION_TIMEOUT
-from engine.transactions import ACTIVE, AUTO_COMMIT, FAIL, Transaction
+from engine.catalog.transactions import ACTIVE, AUTO_COMMIT, FAIL, Transaction
+from engine.core.errors import INVALID_SESSION_STATE, SESSION_LOST, TRANSACTION_TIMEOUT
 from web.errors import FailedToStart
 
 TXN_STATES = (AUTO_COMMIT, ACTIVE, FAIL)

@@ -79,7 +79,7 @@ def function_override(name: str, types):
 
 
 # registered for the planner's own calls, not functions a user calls: the builders of [..], {..}
-# and (..) literals, and FLATTEN's set-returning row function (engine.flatten)
+# and (..) literals, and FLATTEN's set-returning row function (engine.plan.flatten)
 UNLISTED = LITERAL_BUILDERS | {"_flatten_rows", "_flatten_each_row", RANGE_ROWS}  # (bound internally)
 
 

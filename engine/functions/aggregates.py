@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine import types as T
 from engine.functions.bitmap_aggregates import BITMAP_AGGREGATES
 from engine.functions.collected import COLLECTED
+from engine.types import sqltype as T
 
 # the aggregates the executor folds row by row, those it computes from collected values, and
 # the BITMAP aggregates (their own folds)

@@ -1,5 +1,5 @@
 """ARRAY, MAP and TUPLE functions: the literal constructors, [] access, array_* and map_*
-functions, range and split; result types as Databend's (engine.nested holds the values)."""
+functions, range and split; result types as Databend's (engine.types.nested holds the values)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import decimal
 import json
 import math
 
-from engine import nested as N
-from engine import types as T
-from engine.bounded import make_range, make_split, range_elements
-from engine.errors import BadArguments, SemanticError
+from engine.core.errors import BadArguments, SemanticError
 from engine.functions.registry import ScalarFunction, fixed, register
-from engine.integer_wrap import total_wrapper, wrapped_mean
+from engine.runtime.bounded import make_range, make_split, range_elements
+from engine.types import nested as N
+from engine.types import sqltype as T
+from engine.types.integer_wrap import total_wrapper, wrapped_mean
 
 # ---------------------------------------------------------------- literals
 
@@ -70,7 +70,7 @@ RANGE_ROWS = "_range_rows"  # unnest(range(a, b)): the elements spread with no a
 
 # the functions [..], {..} and (.., ..) are built with (not listed by SHOW FUNCTIONS)
 LITERAL_BUILDERS = frozenset({"array_literal", "map_literal", "tuple_literal"})
-# bound by engine.lambdas (their second argument is a lambda), listed with the others
+# bound by engine.bind.lambdas (their second argument is a lambda), listed with the others
 LAMBDA_FUNCTIONS = frozenset({"array_transform", "array_apply", "array_filter", "array_reduce"})
 
 register("array_literal", None, _array_literal_type, 0, 1 << 16, strict=False, specialize=_make_array_literal)
@@ -330,7 +330,7 @@ def _array_max(arr):
 
 
 def _range_rows(start, end):
-    """range(start, end) as unnest spreads it (engine.unnest): a lazy sequence, never built, so
+    """range(start, end) as unnest spreads it (engine.exec.unnest): a lazy sequence, never built, so
     only Databend's bound applies, not array_elements."""
     range_elements(start, end)
     return range(int(start), int(end))
@@ -394,7 +394,7 @@ _register("array_sum", _array_sum, _sum_type, 1, specialize=_make_sum)
 _register("array_avg", _array_avg, _avg_type, 1, specialize=lambda ts: _make_avg(_avg_type(ts), ts))
 _register("array_min", _array_min, _ELEMENT_OR_NULL, 1)
 _register("array_max", _array_max, _ELEMENT_OR_NULL, 1)
-# unnest(arr) in a SELECT list: the array itself here, spread over rows by the planner (engine.unnest)
+# unnest(arr) in a SELECT list: the array itself here, spread over rows by the planner (engine.exec.unnest)
 _register("unnest", lambda a: a, lambda ts: T.NULL if ts[0].name == "Null" else
          (N.element_of(ts[0]) if N.element_of(ts[0]).name != "Nothing" else T.NULL).as_nullable(True), 1,
          strict=False, volatile=True)  # never folded: the planner must see the call

@@ -1,7 +1,7 @@
 """BITMAP aggregates: bitmap_and_count, bitmap_or_count, bitmap_xor_count, bitmap_not_count,
 bitmap_union, bitmap_intersect, intersect_count(v1, ...)(bitmap, key), and MIN / MAX of bitmaps.
 
-A group's bitmaps are folded into one set as rows arrive (engine.aggregate calls the aggregate's
+A group's bitmaps are folded into one set as rows arrive (engine.exec.aggregate calls the aggregate's
 Folder per row, or per batch without GROUP BY): no list of the group's bitmaps is kept, and the
 numbers the group's set gains are counted for the memory guard. As Databend 1.2.453: the first
 bitmap of a group starts its set and each later one is and-ed, or-ed, xor-ed or subtracted in;
@@ -14,18 +14,18 @@ from __future__ import annotations
 import decimal
 from dataclasses import dataclass
 
-from engine import bitmap_values as B
-from engine import types as T
-from engine.errors import (
+from engine.core.errors import (
     NUMBER_ARGUMENTS_NOT_MATCH,
     BadDataValueType,
     EngineError,
     InvalidArgument,
 )
-from engine.expr import Const
 from engine.functions.collected import Collected
-from engine.plan import AggSpec
-from engine.type_debug import rust_debug
+from engine.ir.expr import Const
+from engine.ir.plan import AggSpec
+from engine.types import bitmap_values as B
+from engine.types import sqltype as T
+from engine.types.type_debug import rust_debug
 
 _SET_OPS = {"and": set.intersection_update, "or": set.update, "not": set.difference_update,
             "xor": set.symmetric_difference_update}
@@ -161,7 +161,7 @@ class BitmapAggregate:
         return SetFolder(self.op, self.count, frozenset(params) if self.keyed else None, distinct)
 
     def collected(self) -> Collected:
-        """The aggregate over a window frame's values (engine.window_functions)."""
+        """The aggregate over a window frame's values (engine.exec.window_functions)."""
 
         def final(values, params):
             folder = self.folder(params, False)

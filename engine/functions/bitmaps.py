@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-from engine import bitmap_values as B
-from engine import nested as N
-from engine import types as T
-from engine import variant as V
-from engine.errors import BadArguments, SemanticError
-from engine.expr import Const
+from engine.core.errors import BadArguments, SemanticError
 from engine.functions.registry import register
+from engine.ir.expr import Const
+from engine.types import bitmap_values as B
+from engine.types import nested as N
+from engine.types import sqltype as T
+from engine.types import variant as V
 
 BITMAP = T.BITMAP
 UINT64 = T.UINT64

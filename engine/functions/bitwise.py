@@ -3,9 +3,9 @@ bit_shift_right, bit_not): integer operands, an Int64 answer wrapped to 64 bits.
 
 from __future__ import annotations
 
-from engine import types as T
-from engine.errors import SemanticError
+from engine.core.errors import SemanticError
 from engine.functions.registry import ScalarFunction
+from engine.types import sqltype as T
 
 _NAMES = {"&": "bit_and", "|": "bit_or", "#": "bit_xor", "<<": "bit_shift_left", ">>": "bit_shift_right",
           "~": "bit_not"}

@@ -3,7 +3,7 @@ to_boolean and their try_to_* forms (the binder binds them as CAST / TRY_CAST)."
 
 from __future__ import annotations
 
-from engine import types as T
+from engine.types import sqltype as T
 
 _TARGETS = {
     "int8": "Int8", "int16": "Int16", "int32": "Int32", "int64": "Int64",

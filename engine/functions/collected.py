@@ -11,9 +11,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from engine import nested as N
-from engine import types as T
-from engine.integer_wrap import total_wrapper, wrapped_mean
+from engine.types import nested as N
+from engine.types import sqltype as T
+from engine.types.integer_wrap import total_wrapper, wrapped_mean
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class Collected:
     it takes in parentheses before them (quantile_cont(0.5)(x)), or a constant trailing argument
     (string_agg's separator) when `trailing_constant`; result(arg types, params) -> SqlType;
     final(values, params) -> value; sort_keys: how many WITHIN GROUP keys end each gathered row
-    (engine.ordered_aggregates), which memory accounting counts."""
+    (engine.bind.ordered_aggregates), which memory accounting counts."""
 
     name: str
     args: tuple[int, int]

@@ -6,9 +6,9 @@ from __future__ import annotations
 import datetime
 import decimal
 
-from engine import types as T
-from engine.errors import SemanticError
+from engine.core.errors import SemanticError
 from engine.functions.registry import common, register
+from engine.types import sqltype as T
 
 
 def _coalesce(*args):

@@ -6,9 +6,9 @@ from __future__ import annotations
 import datetime
 import math
 
-from engine import types as T
+from engine.core.version import VERSION_STRING
 from engine.functions.dates import session_today
-from engine.version import VERSION_STRING
+from engine.types import sqltype as T
 
 
 def context_value(name: str, ctx):

@@ -6,12 +6,18 @@ from __future__ import annotations
 
 import datetime
 
-from engine import date_math as M
-from engine import types as T
-from engine.datetimes import EPOCH_DATE, UTC, check_timestamp, micros_of, timestamp_out_of_range
-from engine.errors import SemanticError
+from engine.core.errors import SemanticError
 from engine.functions.dates import instant_reader, register_zoned_impl
 from engine.functions.registry import ScalarFunction, fixed
+from engine.types import date_math as M
+from engine.types import sqltype as T
+from engine.types.datetimes import (
+    EPOCH_DATE,
+    UTC,
+    check_timestamp,
+    micros_of,
+    timestamp_out_of_range,
+)
 
 
 def _date_plus_days(d, n):

@@ -4,7 +4,7 @@ unit`: each becomes the plain date function it stands for, with the remaining ar
 
 from __future__ import annotations
 
-from engine.errors import SemanticError, SqlSyntaxError
+from engine.core.errors import SemanticError, SqlSyntaxError
 from engine.functions.dates import DATE_DIFF, DAY_OF_WEEK_FROM_SUNDAY
 from engine.functions.registry import SCALARS
 from grammar import ast as A

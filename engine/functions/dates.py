@@ -4,7 +4,7 @@ str_to_date, months_between...), Date/Timestamp arithmetic, and the session time
 Functions that read or build a Timestamp depend on the session `timezone`: they are registered
 with a maker `make(tz) -> impl`; the binder asks `with_timezone(fn, name)` for the implementation
 made for the session's zone (cached), so no row pays for a zone lookup. Values follow
-engine.datetimes: Date = datetime.date, Timestamp = naive datetime in UTC.
+engine.types.datetimes: Date = datetime.date, Timestamp = naive datetime in UTC.
 """
 
 from __future__ import annotations
@@ -13,11 +13,13 @@ import datetime
 import functools
 from dataclasses import replace
 
-from engine import date_math as M
-from engine import types as T
-from engine import variant as V
-from engine.date_formats import format_datetime, parse_datetime
-from engine.datetimes import (
+from engine.core.errors import EngineError, SemanticError
+from engine.functions.registry import SCALARS, ScalarFunction, fixed, register
+from engine.types import date_math as M
+from engine.types import sqltype as T
+from engine.types import variant as V
+from engine.types.date_formats import format_datetime, parse_datetime
+from engine.types.datetimes import (
     EPOCH_DATE,
     UTC,
     check_timestamp,
@@ -35,8 +37,6 @@ from engine.datetimes import (
     to_local,
     zone,
 )
-from engine.errors import EngineError, SemanticError
-from engine.functions.registry import SCALARS, ScalarFunction, fixed, register
 
 _DATE = datetime.date
 _DATETIME = datetime.datetime

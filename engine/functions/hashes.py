@@ -18,10 +18,10 @@ import zlib
 import blake3
 import xxhash
 
-from engine import types as T
-from engine.errors import BadArguments, SemanticError
+from engine.core.errors import BadArguments, SemanticError
 from engine.functions.cityhash import city_hash64_with_seed
 from engine.functions.registry import fixed, register
+from engine.types import sqltype as T
 
 UINT32 = T.SqlType("UInt32")
 _EPOCH = datetime.datetime(1970, 1, 1)

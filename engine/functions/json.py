@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import functools
 
-from engine import json_path
-from engine import nested as N
-from engine import render as R
-from engine import types as T
-from engine import variant as V
-from engine.errors import BadArguments, SemanticError
-from engine.expr import Const, Func
+from engine.core.errors import BadArguments, SemanticError
 from engine.functions.collected import Collected
 from engine.functions.registry import ScalarFunction, fixed
 from engine.functions.registry import register as _register
-from engine.plan import AggSpec
+from engine.ir.expr import Const, Func
+from engine.ir.plan import AggSpec
+from engine.types import json_path
+from engine.types import nested as N
+from engine.types import render as R
+from engine.types import sqltype as T
+from engine.types import variant as V
 
 VARIANT = T.SqlType("Variant")
 VARIANT_OR_NULL = VARIANT.as_nullable(True)
@@ -269,7 +269,7 @@ def variant_aggregate(name: str, arg) -> AggSpec | None:
 
 def variant_get_cast(operand, target: T.SqlType):
     """CAST(v[key] AS target) / v:key::target with a constant key, as one function of v that
-    converts the element as read (engine.variant.get_as): (function, v), or None when the cast
+    converts the element as read (engine.types.variant.get_as): (function, v), or None when the cast
     is not of that form. The element is never written back to text and parsed again."""
     if not (isinstance(operand, Func) and operand.fn.impl is _get and isinstance(operand.args[1], Const)):
         return None

@@ -2,19 +2,19 @@
 match), json_array_elements(v) (one per element) and json_each(v) (one (key, value) per field).
 
 In a SELECT list each call's value here is the list of what it returns, and the planner spreads
-it over rows as it spreads unnest (engine.unnest): a NULL or empty list gives no row. In FROM
-(`SELECT * FROM json_each(...)`) a constant argument gives a table (engine.planner_clauses).
+it over rows as it spreads unnest (engine.exec.unnest): a NULL or empty list gives no row. In FROM
+(`SELECT * FROM json_each(...)`) a constant argument gives a table (engine.plan.clauses).
 """
 
 from __future__ import annotations
 
-from engine import json_path
-from engine import nested as N
-from engine import types as T
-from engine import variant as V
-from engine.errors import BadArguments
+from engine.core.errors import BadArguments
 from engine.functions.json import VARIANT_OR_NULL, _checked
 from engine.functions.registry import fixed, register
+from engine.types import json_path
+from engine.types import nested as N
+from engine.types import sqltype as T
+from engine.types import variant as V
 
 STRING_OR_NULL = T.STRING.as_nullable(True)
 EACH_TYPE = T.SqlType("Tuple", args=(STRING_OR_NULL, VARIANT_OR_NULL))  # Tuple(key, value)
@@ -58,4 +58,4 @@ register("json_each", each_field, _checked("json_each", ("variant",), lambda ts:
          volatile=True)
 
 SET_RETURNING = frozenset({"unnest", "json_path_query", "json_array_elements", "json_each",
-                           "_flatten_rows", "_flatten_each_row"})  # the last two: FLATTEN (engine.flatten)
+                           "_flatten_rows", "_flatten_each_row"})  # the last two: FLATTEN (engine.plan.flatten)

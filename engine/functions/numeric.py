@@ -7,12 +7,12 @@ import decimal
 import math
 import random
 
-from engine import bounded as B
-from engine import render as R
-from engine import types as T
-from engine.errors import BadArguments
+from engine.core.errors import BadArguments
 from engine.functions.registry import fixed, register
-from engine.runtime import mod_trunc
+from engine.runtime import bounded as B
+from engine.runtime.helpers import mod_trunc
+from engine.types import render as R
+from engine.types import sqltype as T
 
 INT8 = T.SqlType("Int8")
 _INT64_LIMIT = 1 << 63

@@ -9,11 +9,11 @@ import functools
 
 import re2
 
-from engine import types as T
-from engine.bounded import result_too_long
-from engine.errors import BadArguments
+from engine.core.errors import BadArguments
+from engine.core.limits import Limits
 from engine.functions.registry import fixed, register
-from engine.limits import Limits
+from engine.runtime.bounded import result_too_long
+from engine.types import sqltype as T
 
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False  # a bad pattern is the user's error (1006), not a log line

@@ -7,8 +7,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, replace
 
-from engine import types as T
-from engine.limits import Limits
+from engine.core.limits import Limits
+from engine.types import sqltype as T
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +21,7 @@ class ScalarFunction:
     min_args: int
     max_args: int
     strict: bool = True
-    # make_impl(limits) -> impl for functions bounded by the database's Limits (engine.bounded);
+    # make_impl(limits) -> impl for functions bounded by the database's Limits (engine.runtime.bounded);
     # the planner calls with_limits, so `impl` is a placeholder until then
     make_impl: object = None
     limits: Limits | None = None  # the Limits `impl` was made for
@@ -55,7 +55,7 @@ SCALARS: dict[str, ScalarFunction] = {}
 
 def register(name, impl, result, min_args, max_args=None, strict=True, aliases=(), bounded=False,
              volatile=False, coerce=False, by_value=False, specialize=None):
-    """Register a function; when `bounded`, `impl` is a `make_*(limits)` of engine.bounded."""
+    """Register a function; when `bounded`, `impl` is a `make_*(limits)` of engine.runtime.bounded."""
     make_impl = None
     if bounded:
         make_impl, impl = impl, impl(Limits())

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from engine import bounded as B
-from engine import render as R
-from engine import types as T
-from engine.errors import SemanticError
+from engine.core.errors import SemanticError
 from engine.functions.registry import fixed, register
+from engine.runtime import bounded as B
+from engine.types import render as R
+from engine.types import sqltype as T
 
 
 def _length(s):

@@ -3,7 +3,7 @@
 import pytest
 
 import engine
-from engine import compile as C
+from engine.codegen import compile as C
 
 
 @pytest.fixture

@@ -7,11 +7,11 @@ bitmap (where 1.2.453 fails) follow the current Databend docs."""
 import pytest
 
 import engine
-from engine import types as T
-from engine.bitmap_values import serialized
-from engine.errors import MEMORY_EXCEEDS_LIMIT
-from engine.limits import Limits
-from engine.row_codec import decode_rows, encode_rows
+from engine.core.errors import MEMORY_EXCEEDS_LIMIT
+from engine.core.limits import Limits
+from engine.storage.row_codec import decode_rows, encode_rows
+from engine.types import sqltype as T
+from engine.types.bitmap_values import serialized
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Bound expressions (engine.expr): one frozen class per kind with named fields, the helpers that
+"""Bound expressions (engine.ir.expr): one frozen class per kind with named fields, the helpers that
 read them over trees bound from real queries, and the class dispatch of the code generator and of
 the executor."""
 
@@ -7,11 +7,10 @@ import dataclasses
 import pytest
 
 import engine
-from engine import executor
-from engine import plan as P
-from engine import types as T
-from engine.compile import Codegen
-from engine.expr import (
+from engine.codegen.compile import Codegen
+from engine.exec import executor
+from engine.ir import plan as P
+from engine.ir.expr import (
     And,
     Arith,
     Case,
@@ -33,8 +32,9 @@ from engine.expr import (
     has_param,
     may_be_null,
 )
-from engine.planner import Planner
+from engine.plan.planner import Planner
 from engine.session import QueryContext
+from engine.types import sqltype as T
 from grammar.parser import parse
 
 FIELDS = {

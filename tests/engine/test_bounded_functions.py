@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 
 import engine
-from engine.limits import Limits
+from engine.core.limits import Limits
 
 N = 30
 

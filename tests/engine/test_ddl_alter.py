@@ -4,8 +4,8 @@
 import pytest
 
 import engine
-from engine.errors import EngineError
-from engine.limits import Limits
+from engine.core.errors import EngineError
+from engine.core.limits import Limits
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ TABLE (answers as Databend 1.2.453 gives them)."""
 import pytest
 
 import engine
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ columns of information_schema (as Databend 1.2.453 answers)."""
 import pytest
 
 import engine
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 
 @pytest.fixture

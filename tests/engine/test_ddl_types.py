@@ -4,7 +4,7 @@ CREATE TABLE and system.columns (as Databend 1.2.453 answers)."""
 import pytest
 
 import engine
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 # (written type, DESCRIBE's Type, system.columns' type of the nullable column)
 TYPES = [

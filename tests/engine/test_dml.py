@@ -3,7 +3,7 @@
 import pytest
 
 import engine
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 
 def rows_of(run, table="u"):
@@ -205,7 +205,7 @@ def test_drop_during_a_delete_is_a_conflict(db):
 
 
 def test_update_compiles_one_batch_function(db, monkeypatch):
-    from engine import compile as C
+    from engine.codegen import compile as C
 
     built = []
     original = C.Codegen.build

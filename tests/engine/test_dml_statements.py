@@ -4,7 +4,7 @@ INSERT ALL|FIRST: answers (as Databend 1.2.453 answers them unless said), effect
 import pytest
 
 import engine
-from engine.errors import EngineError, UnknownColumn
+from engine.core.errors import EngineError, UnknownColumn
 
 
 @pytest.fixture

@@ -14,13 +14,18 @@ import threading
 import pytest
 
 import engine
-from engine import durability, journal
-from engine import types as T
-from engine.change_codec import STAGED_SLICE_BYTES, encode_change, rewrite_runs, rewritten_rows
-from engine.durability import DataDirectoryInUse
-from engine.journal import CorruptLog
-from engine.row_codec import decode_rows, encode_rows
-from engine.stages import StagedFile
+from engine.catalog.stages import StagedFile
+from engine.storage import durability, journal
+from engine.storage.change_codec import (
+    STAGED_SLICE_BYTES,
+    encode_change,
+    rewrite_runs,
+    rewritten_rows,
+)
+from engine.storage.durability import DataDirectoryInUse
+from engine.storage.journal import CorruptLog
+from engine.storage.row_codec import decode_rows, encode_rows
+from engine.types import sqltype as T
 
 
 def crash(db: engine.Database) -> None:

@@ -77,12 +77,12 @@ def test_messages_in_sql_terms(db, sql, message):
     (TypeError("unsupported operand type(s) for +: 'int' and 'str'"), "incompatible argument types"),
 ])
 def test_python_errors_map_to_fixed_texts(exc, text):
-    error = engine.errors.as_engine_error(exc)
+    error = engine.core.errors.as_engine_error(exc)
     assert error.code == 1006
     assert error.message == text
 
 
 def test_internal_errors_show_no_python_text():
-    error = engine.errors.as_engine_error(KeyError("secret internals"))
+    error = engine.core.errors.as_engine_error(KeyError("secret internals"))
     assert error.code == 1001
     assert error.message == "internal error"

@@ -113,7 +113,7 @@ def test_progress_counts_scan_and_result_rows(db):
 
 
 def test_big_sort_in_runs_is_correct():
-    from engine.limits import Limits
+    from engine.core.limits import Limits
 
     session = engine.Database(limits=Limits(step_rows=1000, sort_run_rows=1000)).session()
 

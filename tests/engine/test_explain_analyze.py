@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from engine.errors import EngineError
-from engine.explain_analyze import duration_text
+from engine.core.errors import EngineError
+from engine.statements.explain import duration_text
 
 
 def _lines(session, sql):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 # as Databend 1.2.453 answers (each statement's rows of EXPLAIN SYNTAX)
 CASES = [

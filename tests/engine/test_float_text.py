@@ -11,9 +11,9 @@ import math
 import pytest
 
 import engine
-from engine import float_text
-from engine import types as T
-from engine.render import renderer_for
+from engine.types import float_text
+from engine.types import sqltype as T
+from engine.types.render import renderer_for
 
 SETUP = [
     "CREATE TABLE f (k INT, a FLOAT32, b FLOAT64)",

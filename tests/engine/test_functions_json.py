@@ -5,7 +5,7 @@ object_keys, check_json, json_extract_path_text, their NULL cases, argument type
 import pytest
 
 import engine
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 
 @pytest.fixture

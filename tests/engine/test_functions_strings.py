@@ -8,7 +8,7 @@ import pytest
 
 import engine
 from engine import EngineError
-from engine.limits import Limits
+from engine.core.limits import Limits
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ import tokenize
 import pytest
 
 import engine
-from engine import compile as C
+from engine.codegen import compile as C
 
 SNAPSHOTS = pathlib.Path(__file__).parent / "generated"
 UPDATE = os.environ.get("UPDATE_GENERATED_SOURCE") == "1"

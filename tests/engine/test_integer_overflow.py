@@ -9,7 +9,7 @@ statements on the same tables."""
 import pytest
 
 import engine
-from engine import integer_wrap as W
+from engine.types import integer_wrap as W
 
 SETUP = [
     "CREATE TABLE w (k INT, i8 INT8, u8 UINT8, i16 INT16, u16 UINT16, i32 INT32, u32 UINT32, i64 INT64, "

@@ -6,8 +6,8 @@ import re
 import pytest
 
 import engine
-from engine import runtime
-from engine.limits import Limits
+from engine.core.limits import Limits
+from engine.runtime import helpers as runtime
 
 
 def reference_like(s: str, pattern: str) -> bool:

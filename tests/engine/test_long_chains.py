@@ -3,7 +3,7 @@
 import pytest
 
 import engine
-from engine.limits import Limits
+from engine.core.limits import Limits
 from grammar.parser import CHAIN_TERMS_PER_LEVEL
 
 

@@ -5,9 +5,9 @@ import tracemalloc
 import pytest
 
 import engine
-from engine.errors import MEMORY_EXCEEDS_LIMIT
-from engine.limits import Limits
-from engine.memory import ServerMemory
+from engine.core.errors import MEMORY_EXCEEDS_LIMIT
+from engine.core.limits import Limits
+from engine.core.memory import ServerMemory
 
 SORT = "SELECT number, number * 3, to_string(number) FROM numbers(20000) ORDER BY number DESC"
 CROSS_JOIN = ("SELECT a.number + b.number FROM numbers(100000) a CROSS JOIN numbers(100000) b "

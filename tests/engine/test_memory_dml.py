@@ -5,7 +5,7 @@ and what it held is released."""
 import pytest
 
 import engine
-from engine.errors import MEMORY_EXCEEDS_LIMIT
+from engine.core.errors import MEMORY_EXCEEDS_LIMIT
 
 LIMIT = {"max_memory_usage": "200000"}  # bytes: far less than 20,000 rows
 

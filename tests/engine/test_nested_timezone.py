@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.stages import parse_location
+from engine.catalog.stages import parse_location
 
 
 def run(session, sql):

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine import nested as N
-from engine.errors import EngineError
-from engine.memory import value_bytes
-from engine.stages import parse_location
+from engine.catalog.stages import parse_location
+from engine.core.errors import EngineError
+from engine.core.memory import value_bytes
+from engine.types import nested as N
 from tests.engine.test_durability import crash
 
 

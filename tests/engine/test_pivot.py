@@ -7,8 +7,8 @@ import datetime
 import pytest
 
 import engine
-from engine.errors import EngineError
-from engine.limits import Limits
+from engine.core.errors import EngineError
+from engine.core.limits import Limits
 from grammar import parse
 
 SETUP = [

@@ -1,14 +1,14 @@
-"""The plain-text fast reader of CSV/TSV loads (engine.plain_text) gives what the format's own
+"""The plain-text fast reader of CSV/TSV loads (engine.io.plain_text) gives what the format's own
 reader gives: the same rows, the same errors with the same line numbers."""
 
 import pytest
 
 import engine
-from engine import plain_text, stage_load
-from engine.limits import Limits
-from engine.plain_text import plain_batches
-from engine.stage_load import FileFormat
-from engine.stages import parse_location
+from engine.catalog.stages import parse_location
+from engine.core.limits import Limits
+from engine.io import plain_text, stage_load
+from engine.io.plain_text import plain_batches
+from engine.io.stage_load import FileFormat
 
 CASES = [
     b"1,x,true,1.5\n2,y,false,\n\\N,,1,3e2\n",

@@ -7,8 +7,8 @@ import weakref
 import pytest
 
 import engine
-from engine.errors import AbortedQuery
-from engine.limits import Limits
+from engine.core.errors import AbortedQuery
+from engine.core.limits import Limits
 
 # Databend 1.2.453's columns (`DESC system.processes` and `DESC system.query_log` on its
 # embedded build); the query log keeps a subset of them, in Databend's order.

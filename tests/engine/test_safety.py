@@ -6,7 +6,7 @@ import sys
 import pytest
 
 import engine
-from engine import compile as C
+from engine.codegen import compile as C
 
 HOSTILE = "'); import os; os.system('echo pwned > /dev/null') #"
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 COLUMNS = ["name", "value", "default", "range", "level", "description", "type"]
 

@@ -5,9 +5,9 @@ import gzip
 import pytest
 
 import engine
-from engine.limits import Limits
-from engine.stage_load import FileFormat
-from engine.stages import parse_location
+from engine.catalog.stages import parse_location
+from engine.core.limits import Limits
+from engine.io.stage_load import FileFormat
 
 
 def _db(**limits):

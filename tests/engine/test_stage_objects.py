@@ -6,8 +6,8 @@ import gzip
 import pytest
 
 import engine
-from engine.limits import Limits
-from engine.stages import parse_location
+from engine.catalog.stages import parse_location
+from engine.core.limits import Limits
 
 
 @pytest.fixture

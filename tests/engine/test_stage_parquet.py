@@ -8,8 +8,8 @@ import io
 import pytest
 
 import engine
-from engine import parquet_files
-from engine.stages import parse_location
+from engine.catalog.stages import parse_location
+from engine.io import parquet_files
 
 pyarrow = pytest.importorskip("pyarrow")
 parquet = pytest.importorskip("pyarrow.parquet")

@@ -9,8 +9,8 @@ import io
 import pytest
 
 import engine
-from engine import parquet_files
-from engine.stages import parse_location
+from engine.catalog.stages import parse_location
+from engine.io import parquet_files
 
 NDJSON = (b'{"id": 1, "Name": "x", "tags": {"k": [1, 2]}}\n'
           b'\n'

@@ -3,7 +3,7 @@
 import pytest
 
 import engine
-from engine.stages import parse_location
+from engine.catalog.stages import parse_location
 
 COPY_SCHEMA = [("File", "String"), ("Rows_loaded", "Int32"), ("Errors_seen", "Int32"),
                ("First_error", "Nullable(String)"), ("First_error_line", "Nullable(Int32)")]

@@ -4,7 +4,7 @@ SQL size, each accepted at its value N and refused at N + 1 with a stable code."
 import pytest
 
 import engine
-from engine.limits import Limits
+from engine.core.limits import Limits
 
 SHAPES = {
     # name: (one more level around `e`, innermost expression, table)

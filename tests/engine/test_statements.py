@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 import engine
-from engine import settings
+from engine.core import settings
 
 
 def test_ddl_returns_empty_schema_and_no_rows(db):

@@ -3,8 +3,8 @@
 import pytest
 
 import engine
-from engine.errors import EngineError
-from engine.limits import Limits
+from engine.core.errors import EngineError
+from engine.core.limits import Limits
 
 BUDGET = 100
 
@@ -198,7 +198,7 @@ def test_sort_of_ties_is_stable_across_runs():
 @pytest.mark.parametrize("order", ["x", "y DESC, x"])
 @pytest.mark.parametrize("run_rows", [BUDGET, 3 * BUDGET])
 def test_no_step_sorts_more_than_a_run_or_merges_more_than_the_budget(monkeypatch, order, run_rows):
-    from engine import sort
+    from engine.exec import sort
 
     sorted_sizes = []
     real = sort._sort_rows
@@ -219,7 +219,7 @@ def test_no_step_sorts_more_than_a_run_or_merges_more_than_the_budget(monkeypatc
 
 @pytest.mark.parametrize("count, runs", [(3 * BUDGET, 1), (3 * BUDGET + 1, 2)])
 def test_a_sort_of_run_rows_is_one_run_and_one_more_row_is_merged(monkeypatch, count, runs):
-    from engine import sort
+    from engine.exec import sort
 
     merged = []
     real = sort._merge_runs
@@ -338,7 +338,7 @@ def test_window_over_partitions_larger_than_the_budget(sql):
 
 def test_window_computes_an_oversize_partition_in_budget_pieces(monkeypatch):
     """A partition of 250 rows is computed 100 rows per step: no evaluator call spans more."""
-    from engine import window_functions
+    from engine.exec import window_functions
 
     spans = []
     make = window_functions.make_ranking
@@ -357,7 +357,7 @@ def test_window_computes_an_oversize_partition_in_budget_pieces(monkeypatch):
 
         return for_rows
 
-    monkeypatch.setattr("engine.window.make_ranking", recording)
+    monkeypatch.setattr("engine.exec.window.make_ranking", recording)
     rows = _bounded_rows("SELECT k, rank() OVER (PARTITION BY k ORDER BY v) FROM big")
     # budget 100: partition 0 in three pieces, partition 1 in one; then the run with budget 8192
     assert spans == [100, 100, 50, 5, 250, 5]
@@ -367,7 +367,7 @@ def test_window_computes_an_oversize_partition_in_budget_pieces(monkeypatch):
 def test_a_whole_partition_frame_is_folded_a_budget_of_rows_per_step(monkeypatch):
     """The first frame of `sum(v) OVER (PARTITION BY k)` spans the 250-row partition: it is
     folded in steps of at most the budget, not at once."""
-    from engine import window_functions
+    from engine.exec import window_functions
 
     added = []
     move = window_functions._Sliding.move

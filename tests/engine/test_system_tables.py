@@ -5,7 +5,7 @@ import datetime
 
 import pytest
 
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 
 def schema_of(db, sql):

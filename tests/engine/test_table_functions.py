@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.errors import EngineError
-from engine.limits import Limits
+from engine.core.errors import EngineError
+from engine.core.limits import Limits
 
 
 def run(session, sql):

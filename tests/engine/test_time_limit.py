@@ -3,7 +3,7 @@
 import pytest
 
 import engine
-from engine.errors import ABORTED_QUERY
+from engine.core.errors import ABORTED_QUERY
 
 SORT = "SELECT * FROM numbers(20000) ORDER BY number DESC"
 ABORTED = "Aborted query, because the execution time exceeds the maximum execution time limit"

@@ -4,11 +4,11 @@ serialize instead of failing."""
 import pytest
 
 import engine
-from engine import writers
-from engine.catalog import Table
-from engine.errors import EngineError
-from engine.limits import Limits
-from engine.stages import parse_location
+from engine.catalog.catalog import Table
+from engine.catalog.stages import parse_location
+from engine.core.errors import EngineError
+from engine.core.limits import Limits
+from engine.statements import writers
 
 
 def rows(session, sql):

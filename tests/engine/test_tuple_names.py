@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 from tests.engine.test_durability import crash
 
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 import engine
-from engine.passwords import verify_password
+from engine.catalog.passwords import verify_password
 
 DENIED = 1063
 

@@ -5,7 +5,7 @@ get_path (as Databend 1.2.453 answers)."""
 import pytest
 
 import engine
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 
 @pytest.fixture
@@ -209,7 +209,7 @@ def test_types_of_folded_access(s):
 
 
 def test_ndjson_objects_and_arrays_load_into_variant_columns():
-    from engine.stages import parse_location
+    from engine.catalog.stages import parse_location
 
     db = engine.Database()
     s = db.session()

@@ -1,11 +1,11 @@
 """v:k::T and CAST(v[k] AS T) with a constant key run as one call that converts the element as
-read (engine.variant.get_as): its answers and errors must be those of the two steps, which a key
+read (engine.types.variant.get_as): its answers and errors must be those of the two steps, which a key
 read from a column still takes."""
 
 import pytest
 
 import engine
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 DOCS = [
     '{"n":5,"s":"7","f":2.5,"b":true,"z":null,"o":{"x":1},"a":[1,2],"big":18446744073709551615}',

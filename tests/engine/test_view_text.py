@@ -7,7 +7,7 @@ import pytest
 
 import engine
 import grammar
-from engine.view_text import printed, qualify, same_tree
+from engine.statements.view_text import printed, qualify, same_tree
 
 
 @pytest.fixture

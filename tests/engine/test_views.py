@@ -5,7 +5,7 @@ unless said otherwise)."""
 import pytest
 
 import engine
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 
 
 @pytest.fixture

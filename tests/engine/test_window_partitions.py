@@ -7,8 +7,8 @@ import random
 import pytest
 
 import engine
-from engine import window_partitions
-from engine.limits import Limits
+from engine.core.limits import Limits
+from engine.exec import window_partitions
 
 SETUP = [
     "CREATE TABLE w (g INT, v INT, s VARCHAR)",
@@ -168,7 +168,7 @@ def test_gathered_partitions_come_out_in_budget_steps_in_the_order_of_a_large_bu
 @pytest.mark.parametrize("over", ["PARTITION BY number % 2 ORDER BY number", "ORDER BY number DESC",
                                   "PARTITION BY number % 700"])
 def test_a_qualify_dropping_every_row_still_computes_a_budget_of_rows_per_step(monkeypatch, over):
-    from engine import window_functions
+    from engine.exec import window_functions
 
     computed = []
     make = window_functions.make_ranking
@@ -187,7 +187,7 @@ def test_a_qualify_dropping_every_row_still_computes_a_budget_of_rows_per_step(m
 
         return for_rows
 
-    monkeypatch.setattr("engine.window.make_ranking", recording)
+    monkeypatch.setattr("engine.exec.window.make_ranking", recording)
     result = _session(BUDGET).execute(f"SELECT number FROM numbers(3000) QUALIFY row_number() OVER ({over}) > 5000")
     per_step = []
     for batch in result.batches():

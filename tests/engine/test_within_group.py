@@ -6,7 +6,7 @@ Databend's documentation examples and test suite, or are worked out by hand on s
 import pytest
 
 import engine
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 from grammar.errors import SqlSyntaxError
 
 

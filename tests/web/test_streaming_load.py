@@ -6,7 +6,7 @@ import json
 import os
 
 import engine
-from engine import journal
+from engine.storage import journal
 from tests.web.harness import Harness
 from tests.web.test_durable_answers import answered, durable_harness, wait_on_disk
 from web.streaming_load import copy_statement, database_of

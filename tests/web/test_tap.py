@@ -93,7 +93,7 @@ def test_make_service_builds_the_http_service():
 
 
 def test_engine_limit_options_reach_the_config_limits():
-    from engine.limits import Limits
+    from engine.core.limits import Limits
 
     config = parse("--max_sql_bytes", "5000", "--max_expr_depth", "9", "--max_in_list_items",
                    "10", "--max_memory_mb", "3", "--max_like_pattern_chars", "11",

@@ -3,7 +3,7 @@ a client-side session's transaction resumed by its next POST, and server-side se
 
 import json
 
-from engine.limits import Limits
+from engine.core.limits import Limits
 from tests.web.harness import DATABEND_HEADERS, Harness, run_now
 from tests.web.test_auth import basic
 from web.auth import Authenticator, hash_password

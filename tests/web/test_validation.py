@@ -131,7 +131,7 @@ def test_a_page_number_of_more_than_18_digits_is_404(h):
 
 
 def test_sql_longer_than_max_sql_bytes_is_refused_before_parsing():
-    from engine.limits import Limits
+    from engine.core.limits import Limits
 
     h = Harness(ServiceConfig(limits=Limits(sql_bytes=20)))
     accepted = h.post("SELECT '" + "\u00e9" * 5 + "'")  # 9 + 10 = 19 bytes

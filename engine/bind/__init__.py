@@ -1,0 +1,1 @@
+"""AST to typed bound expressions: names, scopes, types, coercion and folding."""

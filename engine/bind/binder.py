@@ -1,0 +1,584 @@
+"""Expression binder: resolves names, types, coercions and functions of expression ASTs
+into bound `Expr` trees, folding constants (a mixin of the statement's Planner)."""
+
+from __future__ import annotations
+
+import decimal
+from dataclasses import replace
+
+from engine import functions as F
+from engine.bind.clauses import ClauseBinder
+from engine.bind.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
+from engine.bind.ordered_aggregates import check_within_group
+from engine.bind.scope import AliasesFirst, Scope, StarColumn
+from engine.codegen.compile import evaluate_constant
+from engine.core.errors import (
+    SEMANTIC,
+    BadArguments,
+    ColumnNotFound,
+    EngineError,
+    SemanticError,
+    UnknownColumn,
+    UnknownFunction,
+    arithmetic_message,
+)
+from engine.exec.unnest import spread_lazily
+from engine.ir.expr import (
+    And,
+    Arith,
+    Case,
+    Cast,
+    Cmp,
+    Col,
+    Const,
+    Expr,
+    Func,
+    InList,
+    IsNull,
+    Like,
+    Neg,
+    Not,
+    Or,
+    Param,
+    Subquery,
+    SubqueryExpr,
+)
+from engine.runtime.helpers import check_like_pattern, like_dynamic, like_matcher
+from engine.types import integer_wrap as W
+from engine.types import sqltype as T
+from engine.types.nested import cast_type as nested_cast_type
+from engine.types.nested import session_cast as nested_session_cast
+from engine.types.nested import typeof_name as nested_typeof
+from grammar import ast as A
+
+# constant folding of decimals: room for Decimal256 values (Python's default keeps 28 digits)
+_FOLD_CONTEXT = decimal.Context(prec=90, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+
+# NOT (a op b) is a (inverse op) b
+_INVERSE_COMPARISON = {"=": "<>", "<>": "=", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
+
+
+class ExpressionBinder(ClauseBinder):
+    """Binds expressions; the Planner supplies `ctx`, `cid()`, `nonnull` and `_subquery` planning."""
+
+
+    # ------------------------------------------------------------ expressions
+
+    def bind(self, node, scope: Scope, aliases=None) -> Expr:
+        if type(aliases) is AliasesFirst and type(node) is A.ColumnRef and len(node.parts) == 1 \
+                and node.parts[0].lower() in aliases:
+            target = aliases[node.parts[0].lower()]
+            if not (isinstance(target, A.ColumnRef) and target.parts == node.parts):
+                return self.bind(target, scope, None)
+        if scope.group_hook is not None:
+            hooked = scope.group_hook[0](node, scope)
+            if hooked is not None:
+                return hooked
+        method = getattr(self, "_bind_" + type(node).__name__, None)
+        if method is None:
+            raise EngineError(f"unsupported expression {type(node).__name__}", code=SEMANTIC,
+                              position=getattr(node, "pos", None))
+        try:
+            return method(node, scope, aliases)
+        except (OverflowError, ZeroDivisionError, decimal.InvalidOperation) as exc:
+            raise BadArguments(arithmetic_message(exc), position=getattr(node, "pos", None)) from None
+
+    def _bind_Literal(self, n: A.Literal, scope, aliases):
+        kind = n.kind
+        if kind == "int":
+            t = T.int_literal_type(n.value)
+            # beyond 76 digits Databend reads an integer literal as a Float64
+            return Const(t, value=float(n.value) if t.is_float else n.value)
+        if kind == "decimal":
+            text = str(n.value)
+            return Const(T.decimal_literal_type(text), value=decimal.Decimal(text))
+        if kind == "float":
+            value, t = T.exponent_literal(float(n.value))
+            return Const(t, value=value)
+        if kind == "string":
+            return Const(T.STRING, value=n.value)
+        if kind == "bool":
+            return Const(T.BOOLEAN, value=bool(n.value))
+        return Const(T.NULL, value=None)
+
+    def _bind_StarColumn(self, n: StarColumn, scope: Scope, aliases):
+        e = Col(n.type, column=n.cid)
+        if scope.group_hook is not None:
+            return scope.group_hook[1](e, n)
+        return e
+
+    def _bind_ColumnRef(self, n: A.ColumnRef, scope: Scope, aliases):
+        found = self._try_lookup(n, scope.columns)
+        if found is not None:
+            e = Col(found[3], column=found[2])
+            if scope.group_hook is not None:
+                return scope.group_hook[1](e, n)
+            return e
+        if aliases and len(n.parts) == 1 and n.parts[0].lower() in aliases:
+            target = aliases[n.parts[0].lower()]
+            if not (isinstance(target, A.ColumnRef) and target.parts == n.parts):
+                return self.bind(target, scope, None)
+        # correlated reference: resolve in the enclosing query and pass the value in as a parameter
+        outer = scope.parent
+        if outer is not None:
+            try:
+                e = self._bind_ColumnRef(n, outer, None)
+            except UnknownColumn:
+                e = None
+            if e is not None:
+                return self._param(scope, e)
+        raise ColumnNotFound(f"column {'.'.join(n.parts)} doesn't exist", position=n.pos)
+
+    def _param(self, scope: Scope, outer_expr: Expr) -> Expr:
+        # the same outer column (or outer parameter) passes in once
+        match outer_expr:
+            case Col(column=column):
+                key = ("column", column)
+            case Param(index=outer_index):
+                key = ("param", outer_index)
+            case _:
+                key = ("expression", id(outer_expr))
+        index = scope.param_keys.get(key)
+        if index is None:
+            index = len(scope.params)
+            scope.params.append(outer_expr)
+            scope.param_keys[key] = index
+        return Param(outer_expr.type, index=index)
+
+    def _try_lookup(self, n: A.ColumnRef, columns):
+        try:
+            return self._lookup(n, columns)
+        except UnknownColumn:
+            return None
+
+    def _lookup(self, n: A.ColumnRef, columns):
+        parts = n.parts
+        name = parts[-1].lower()
+        qual = parts[-2].lower() if len(parts) >= 2 else None
+        matches = [c for c in columns if c[1].lower() == name and (qual is None or (c[0] or "").lower() == qual)]
+        if not matches:
+            raise ColumnNotFound(f"column {'.'.join(parts)} doesn't exist", position=n.pos)
+        if len(matches) > 1 and qual is None:
+            visible = [m for m in matches if m[2] not in self.star_hidden and m[2] not in self.star_excluded]
+            matches = visible or matches
+        if len(matches) > 1 and len({m[2] for m in matches}) > 1:
+            # the same name in several tables: ambiguous unless qualified
+            raise EngineError(f"column {'.'.join(parts)} reference is ambiguous", code=SEMANTIC, position=n.pos)
+        return matches[0]
+
+    def _bind_UnaryOp(self, n: A.UnaryOp, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        if n.op == "NOT":
+            return self._not(self._boolean(operand))
+        if n.op == "+":
+            return operand
+        if n.op == "~":
+            return self._bitwise("~", [operand], n.pos)
+        t = operand.type
+        if t.is_string:
+            operand = self._cast(operand, T.FLOAT64.as_nullable(t.nullable), False)
+            t = operand.type
+        if t.name == "Boolean":  # as Databend: minus has no Boolean overload
+            raise SemanticError(f"no overload satisfies `minus({t.display()})`", position=n.pos)
+        if isinstance(operand, Const):
+            if operand.value is None:
+                return operand
+            if t.is_int:  # typed by value; beyond Int64 Databend's error
+                v = W.negate(operand.value, t.name)
+                return Const(T.value_type(v), value=v)
+            return Const(t, value=-operand.value)
+        if t.is_int:
+            rt = T.negation_type(t)
+        else:
+            rt = t.as_nullable(False)
+        return Neg(rt.as_nullable(t.can_be_null), args=(operand,))
+
+    def _bind_BinaryOp(self, n: A.BinaryOp, scope, aliases):
+        op = n.op
+        if type(n.right) is A.Interval or type(n.left) is A.Interval:  # d ± INTERVAL n unit
+            fn, interval_args = F.interval_call(op, n.left, n.right, n.pos)
+            return self._function(fn, [self.bind(a, scope, aliases) for a in interval_args], n.pos)
+        left = self.bind(n.left, scope, aliases)
+        right = self.bind(n.right, scope, aliases)
+        if op in ("AND", "OR"):
+            left, right = self._boolean(left), self._boolean(right)
+            return self._logic(And if op == "AND" else Or, [left, right])
+        if op in ("=", "<>", "<", "<=", ">", ">="):
+            return self._compare(op, left, right)
+        if op == "||":
+            return self._function(F.SCALARS["concat"], [left, right])
+        if op in F.BITWISE_FUNCTIONS:
+            return self._bitwise(op, [left, right], n.pos)
+        # `a // b` is DIV, as Databend reads it (its column name keeps the `//` it was written with)
+        return self._arith("DIV" if op == "//" else op, left, right, n.pos)
+
+    def _bitwise(self, op, args, pos):
+        """`& | # << >> ~`: strings are read as integers first (as Databend does)."""
+        args = [self._cast(a, T.UINT64.as_nullable(a.type.can_be_null), False) if a.type.is_string else a
+                for a in args]
+        return self._function(F.BITWISE_FUNCTIONS[op], args, pos)
+
+    def _arith(self, op, left, right, pos=None):
+        date_math = F.date_arithmetic(op, left.type, right.type)
+        if date_math is not None:
+            return self._function(date_math, [left, right], pos)
+        for side in (left, right):
+            if side.type.name in ("Date", "Timestamp") and op in ("+", "-"):
+                raise BadArguments(f"no function matches `{op}` for {side.type.display()}", position=pos)
+        if left.type.is_string:
+            left = self._cast(left, T.FLOAT64.as_nullable(left.type.can_be_null), True)
+        if right.type.is_string:
+            right = self._cast(right, T.FLOAT64.as_nullable(right.type.can_be_null), True)
+        # as Databend, an integer constant operand counts as the narrowest type holding its value
+        # (9223372036854775807::INT64 + 1 is a UInt64 sum)
+        left, right = (Const(T.value_type(x.value), value=x.value) if isinstance(x, Const) and x.type.is_int
+                       and type(x.value) is int else x for x in (left, right))
+        nullable = left.type.can_be_null or right.type.can_be_null
+        rt = T.arithmetic_type(op, left.type, right.type)
+        if rt.name == "Null":
+            return Const(T.NULL, value=None)
+        e = Arith(rt.as_nullable(nullable), args=(left, right), op=op)
+        if isinstance(left, Const) and isinstance(right, Const):
+
+            if left.value is None or right.value is None:
+                return Const(T.NULL, value=None)
+            try:
+                v = evaluate_constant(e)
+            except (ArithmeticError, decimal.InvalidOperation):
+                return e  # e.g. a division by zero: an error only if a row ever evaluates it
+            t = T.value_type(v) if rt.is_int and isinstance(v, int) else rt
+            if isinstance(v, int) and not T.fits_decimal(v):  # an integer beyond Decimal(76, 0)
+                raise BadArguments("arithmetic overflow", position=pos)
+            if rt.name == "Decimal" and isinstance(v, decimal.Decimal):
+                v = v.quantize(decimal.Decimal(1).scaleb(-rt.scale), context=_FOLD_CONTEXT)
+                if len(v.as_tuple().digits) > 76:  # beyond Decimal(76): Databend overflows
+                    raise BadArguments("arithmetic overflow", position=pos)
+                # as Databend types a folded decimal: by its digits (1.5 + 2.25 is Decimal(3, 2))
+                t = T.SqlType("Decimal", False, max(len(v.as_tuple().digits), rt.scale, 1), rt.scale)
+            return Const(t, value=v)
+        return e
+
+    def _compare(self, op, left, right):
+        F.check_nested_comparison(op, left.type, right.type)
+        F.check_bitmap_comparison(op, left.type, right.type)
+        left, right = self._comparable(left, right)
+        nullable = left.type.can_be_null or right.type.can_be_null
+        if left.type.name == "Null" or right.type.name == "Null":
+            return Const(T.NULL, value=None)
+        e = Cmp(T.BOOLEAN.as_nullable(nullable), args=(left, right), op=op)
+        if isinstance(left, Const) and isinstance(right, Const):
+            return Const(T.BOOLEAN, value=evaluate_constant(e))
+        return e
+
+    def _comparable(self, left, right):
+        F.check_bitmap_comparison("=", left.type, right.type)  # IN lists
+        variant_keys = F.variant_comparison(left, right, self._function)
+        if variant_keys is not None:
+            return variant_keys
+        lt, rt = left.type, right.type
+        if lt.is_string and (rt.is_numeric or rt.name == "Boolean"):
+            left = self._cast(left, T.FLOAT64.as_nullable(lt.can_be_null), True)
+        elif rt.is_string and (lt.is_numeric or lt.name == "Boolean"):
+            right = self._cast(right, T.FLOAT64.as_nullable(rt.can_be_null), True)
+        elif lt.is_string and rt.name in ("Date", "Timestamp"):
+            left = self._cast(left, rt.as_nullable(lt.can_be_null), False)
+        elif rt.is_string and lt.name in ("Date", "Timestamp"):
+            right = self._cast(right, lt.as_nullable(rt.can_be_null), False)
+        elif lt.name == "Date" and rt.name == "Timestamp":
+            left = self._cast(left, rt.as_nullable(lt.can_be_null), False)
+        elif rt.name == "Date" and lt.name == "Timestamp":
+            right = self._cast(right, lt.as_nullable(rt.can_be_null), False)
+        if left.type.name == "Decimal" and right.type.is_float:
+            left = self._cast(left, T.FLOAT64.as_nullable(left.type.can_be_null), False)
+        elif right.type.name == "Decimal" and left.type.is_float:
+            right = self._cast(right, T.FLOAT64.as_nullable(right.type.can_be_null), False)
+        return left, right
+
+    def _boolean(self, e: Expr) -> Expr:
+        if e.type.name in ("Boolean", "Null"):
+            return e
+        if e.type.is_numeric or e.type.is_string:
+            return self._cast(e, T.BOOLEAN.as_nullable(e.type.can_be_null), e.type.is_string)
+        raise BadArguments(f"expected a Boolean, got {e.type.display()}")
+
+    def _logic(self, cls: type[And | Or], args):
+        """AND (cls And) or OR (cls Or) of `args`: nested ones of the same class flattened,
+        constants folded."""
+        flat = []
+        for a in args:
+            if type(a) is cls:
+                flat.extend(a.args)
+            else:
+                flat.append(a)
+        if all(type(a) is Const for a in flat):
+            vals = [a.value for a in flat]
+            if cls is And:
+                v = False if False in vals else None if None in vals else True
+            else:
+                v = True if True in vals else None if None in vals else False
+            return Const(T.BOOLEAN if v is not None else T.NULL, value=v)
+        nullable = any(a.type.can_be_null for a in flat)
+        return cls(T.BOOLEAN.as_nullable(nullable), args=tuple(flat))
+
+    def _not(self, e: Expr) -> Expr:
+        match e:
+            case Const(value=v):
+                return Const(e.type, value=None if v is None else not v)
+            case Not(args=(operand,)):
+                return operand
+            case Cmp(op=op):
+                return replace(e, op=_INVERSE_COMPARISON[op])
+            case And():
+                return Or(e.type, args=tuple(self._not(a) for a in e.args))
+            case Or():
+                return And(e.type, args=tuple(self._not(a) for a in e.args))
+            case IsNull(negated=negated) | InList(negated=negated) | Like(negated=negated):
+                return replace(e, negated=not negated)
+            case SubqueryExpr(subquery=sq) if sq.mode in ("exists", "in"):
+                return replace(e, subquery=replace(sq, negated=not sq.negated))
+        return Not(e.type, args=(e,))
+
+    def _bind_IsNull(self, n: A.IsNull, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        if isinstance(operand, Const):
+            return Const(T.BOOLEAN, value=(operand.value is None) != n.negated)
+        if not operand.type.can_be_null:
+            return Const(T.BOOLEAN, value=n.negated)
+        return IsNull(T.BOOLEAN, args=(operand,), negated=n.negated)
+
+    def _bind_Between(self, n: A.Between, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        low = self.bind(n.low, scope, aliases)
+        high = self.bind(n.high, scope, aliases)
+        e = self._logic(And, [self._compare(">=", operand, low), self._compare("<=", operand, high)])
+        return self._not(e) if n.negated else e
+
+    def _bind_InList(self, n: A.InList, scope, aliases):
+        max_items = self.ctx.limits.in_list_items
+        if len(n.items) > max_items:
+            raise BadArguments(f"IN list of {len(n.items)} items exceeds the limit in_list_items = {max_items}",
+                               position=n.pos)
+        operand = self.bind(n.operand, scope, aliases)
+        if scope.group_hook is None:
+            # literals bound directly (a list may hold 100,000 of them: no dispatch per item)
+            literal = self._bind_Literal
+            items = [literal(i, scope, aliases) if type(i) is A.Literal else self.bind(i, scope, aliases)
+                     for i in n.items]
+        else:
+            items = [self.bind(i, scope, aliases) for i in n.items]
+        if any(e.type.name == "Variant" for e in (operand, *items)):  # compared in the order of VARIANT values
+            return self._in_as_comparisons(operand, items, n.negated)
+        coerced = []
+        as_is = set()  # item types compared with the operand without any conversion
+        for item in items:
+            if item.type in as_is:
+                coerced.append(item)
+                continue
+            a, b = self._comparable(operand, item)
+            if a is not operand and not isinstance(a, Const):
+                # the operand needed conversion: compare item by item instead
+                return self._in_as_comparisons(operand, items, n.negated)
+            if a is operand and b is item:
+                as_is.add(item.type)  # the conversion depends on the two types only
+            coerced.append(b)
+        nullable = operand.type.can_be_null or any(i.type.can_be_null for i in coerced)
+        e = InList(T.BOOLEAN.as_nullable(nullable), args=(operand, *coerced), negated=n.negated)
+        if isinstance(operand, Const) and all(isinstance(i, Const) for i in coerced):
+            v = evaluate_constant(e)
+            return Const(T.BOOLEAN if v is not None else T.NULL, value=v)
+        return e
+
+    def _in_as_comparisons(self, operand, items, negated):
+        e = self._logic(Or, [self._compare("=", operand, i) for i in items])
+        return self._not(e) if negated else e
+
+    def _bind_Like(self, n: A.Like, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        pattern = self.bind(n.pattern, scope, aliases)
+        if not operand.type.is_string and operand.type.name != "Null":
+            operand = self._cast(operand, T.STRING.as_nullable(operand.type.can_be_null), False)
+        if not pattern.type.is_string and pattern.type.name != "Null":
+            pattern = self._cast(pattern, T.STRING.as_nullable(pattern.type.can_be_null), False)
+        nullable = operand.type.can_be_null or pattern.type.can_be_null
+        if isinstance(pattern, Const):
+            if pattern.value is None:
+                return Const(T.NULL, value=None)
+            text = str(pattern.value)
+            check_like_pattern(text, self.ctx.limits.like_pattern_chars)
+            return Like(T.BOOLEAN.as_nullable(nullable), args=(operand,), negated=n.negated, matcher=like_matcher(text))
+        dynamic = ("dynamic", like_dynamic(self.ctx.limits.like_pattern_chars))
+        return Like(T.BOOLEAN.as_nullable(nullable), args=(operand, pattern), negated=n.negated, matcher=dynamic)
+
+    def _bind_Case(self, n: A.Case, scope, aliases):
+        args = []
+        results = []
+        operand = self.bind(n.operand, scope, aliases) if n.operand is not None else None
+        for cond, res in n.whens:
+            c = self.bind(cond, scope, aliases)
+            c = self._compare("=", operand, c) if operand is not None else self._boolean(c)
+            r = self.bind(res, scope, aliases)
+            args.extend([c, r])
+            results.append(r)
+        else_ = self.bind(n.else_, scope, aliases) if n.else_ is not None else Const(T.NULL, value=None)
+        results.append(else_)
+        t = T.common_type([r.type for r in results])
+        args = [a if i % 2 == 0 else self._to_type(a, t) for i, a in enumerate(args)]
+        args.append(self._to_type(else_, t))
+        return Case(t, args=tuple(args))
+
+    def _to_type(self, e: Expr, t: T.SqlType) -> Expr:
+        if e.type.name == "Null" or e.type.as_nullable(False) == t.as_nullable(False):
+            return e
+        if e.type.is_numeric and t.is_numeric and t.name != "Decimal" and not (e.type.name == "Decimal"
+                                                                               and t.is_float):
+            return e
+        return self._cast(e, t.as_nullable(e.type.can_be_null), False)
+
+    def _cast(self, e: Expr, t: T.SqlType, try_: bool) -> Expr:
+        t = t.as_nullable(e.type.can_be_null or try_ or t.nullable)
+        # casts the session time zone decides (text/Date -> Timestamp, Timestamp -> Date/text)
+        zoned = F.bitmap_cast(e, t, try_, self.ctx.limits)
+        if zoned is None and e.type.name != t.name:
+            zoned = F.temporal_cast(e.type, t, self.ctx.timezone)
+        zoned = zoned or nested_session_cast(e.type, t, self.ctx.timezone) or F.variant_cast(e.type, t)
+        if isinstance(e, Const):
+            if e.value is None:
+                return Const(t if t.name != "Null" else T.NULL, value=None)
+            try:
+                return Const(t.as_nullable(False), value=(zoned or T.caster_from(e.type, t, folded=True))(e.value))
+            except EngineError:
+                if try_:
+                    return Const(T.NULL, value=None)  # as Databend types a failed constant TRY_CAST
+                raise
+        if zoned is not None:  # TRY: not strict (the function answers NULL itself, so may_be_null says so)
+            fused = F.variant_get_cast(e, t)  # v:k::T in one call, the element converted as read
+            if fused is not None:
+                zoned, e = fused
+            fn = F.ScalarFunction("try_cast", F.try_call_of(zoned), None, 1, 1, strict=False) if try_ else \
+                F.ScalarFunction("cast", zoned, None, 1, 1)
+            return Func(t, args=(e,), fn=fn)
+        return Cast(t, args=(e,), target=t, try_=try_)
+
+    def _bind_Interval(self, n: A.Interval, scope, aliases):
+        raise SemanticError("Unsupported interval expression yet.", position=n.pos)
+
+    def _bind_Cast(self, n: A.Cast, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        t = nested_cast_type(n.type)  # T.type_from_ast, but NOT NULL elements (engine.types.nested)
+        return self._cast(operand, t, n.try_)
+
+    def _bind_FunctionCall(self, n: A.FunctionCall, scope: Scope, aliases):
+        name = n.name.lower()
+        check_within_group(n, aggregate=name in F.AGGREGATES)
+        if name in F.AGGREGATES:
+            raise EngineError(f"aggregate function {name} is not allowed here", code=SEMANTIC, position=n.pos)
+        if name in F.CONTEXT_FUNCTIONS and not n.args:
+            value, t = F.context_value(name, self.ctx)
+            return Const(t, value=value)
+        unit_call = F.unit_call(name, n.args, n.pos)  # DATE_ADD(DAY, 1, d), EXTRACT(YEAR FROM d)...
+        if unit_call is not None:
+            return self._function(unit_call[0], [self.bind(a, scope, aliases) for a in unit_call[1]], n.pos)
+        if n.operator == "ilike":  # a case-insensitive LIKE of the lower-cased operands
+            operand, pattern = (A.FunctionCall("lower", (a,), pos=n.pos) for a in n.args)
+            return self._bind_Like(A.Like(operand, pattern, n.negated, pos=n.pos), scope, aliases)
+        if n.negated:
+            return self._not(self._bind_FunctionCall(replace(n, negated=False), scope, aliases))
+        if name in LAMBDA_FUNCTIONS:  # array_transform(arr, x -> x + 1)... (engine.bind.lambdas)
+            return bind_lambda_call(self, n, scope, aliases)
+        if name == "unnest":
+            n = spread_lazily(n)  # unnest(range(a, b)): no array built (engine.exec.unnest)
+        args = [self.bind(a, scope, aliases) for a in n.args]
+        if name == "last_query_id":
+            return self.bind_last_query_id(args, n.pos)
+        if name == "typeof":
+            if len(args) != 1:
+                raise BadArguments("typeof expects one argument", position=n.pos)
+            t = args[0].type
+            return Const(T.STRING, value=nested_typeof(t) if t.args else t.sql_name(with_null=True))
+        if name in F.OPERATOR_FUNCTIONS and len(args) == 2:  # plus(a, b) is a + b
+            return self._arith(F.OPERATOR_FUNCTIONS[name], args[0], args[1], n.pos)
+        if name in F.NEGATION_FUNCTIONS and len(args) == 1:
+            return self._bind_UnaryOp(A.UnaryOp("-", n.args[0], pos=n.pos), scope, aliases)
+        target = F.CAST_FUNCTIONS.get(name)
+        if target is not None and not (len(args) == 2 and name == "to_string"):  # to_string(d, fmt)
+            if len(args) != 1:
+                raise BadArguments(f"{name} expects one argument", position=n.pos)
+            if isinstance(args[0], Const) and args[0].value is None:
+                return Const(T.NULL, value=None)  # to_int8(NULL) is NULL (CAST keeps its type)
+            return self._cast(args[0], *target)
+        fn = F.function_override(name, [a.type for a in args]) or F.SCALARS.get(name) \
+            or (F.JSON_OPERATORS.get(name) if n.operator else None)
+        if fn is None:
+            raise UnknownFunction(f"no function matches the given name: '{name}'", position=n.pos)
+        if not fn.min_args <= len(args) <= fn.max_args:
+            raise BadArguments(f"function {name} takes {fn.min_args}..{fn.max_args} arguments, got {len(args)}",
+                               position=n.pos)
+        return self._function(fn, args, n.pos)
+
+    def _function(self, fn, args, pos=None):
+        fn = F.with_timezone(F.with_limits(fn, self.ctx.limits), self.ctx.timezone)
+        if fn.name in F.NUMERIC_ARGUMENT_FUNCTIONS and any(a.type.is_string for a in args):
+            args = [self._cast(a, T.FLOAT64.as_nullable(a.type.can_be_null), True) if a.type.is_string else a
+                    for a in args]
+        if fn.name in ("concat", "concat_ws"):  # (Databend refuses numbers): floats as CAST writes them
+            args = [self._cast(a, T.STRING, False) if a.type.is_float else a for a in args]
+        types = [a.type for a in args]
+        result = fn.result
+        if fn.by_value:
+            values = [a.value if isinstance(a, Const) else None for a in args]
+            result = lambda ts: fn.result(ts, values)  # noqa: E731
+        if fn.strict:
+            if any(t.name == "Null" for t in types):
+                return Const(T.NULL, value=None)
+            rt = result([t.as_nullable(False) for t in types]).as_nullable(any(t.can_be_null for t in types))
+        else:
+            rt = result(types)
+            if fn.name in F.ALWAYS_NULLABLE:
+                rt = rt.as_nullable(True)  # Databend 1.2.453 answers COALESCE/IFNULL/NVL as nullable
+                args = [self._to_type(a, rt) for a in args]
+            elif fn.name == "if":
+                args = [self._boolean(args[0])] + [self._to_type(a, rt) for a in args[1:]]
+            elif fn.name == "nvl2":
+                args = [args[0]] + [self._to_type(a, rt) for a in args[1:]]
+        if fn.coerce:
+            args = [self._to_type(a, rt) for a in args]
+        if fn.specialize is not None:
+            fn = replace(fn, impl=fn.specialize([a.type for a in args]))
+        e = Func(rt, args=tuple(args), fn=fn)
+        if all(isinstance(a, Const) for a in args) and not fn.volatile:
+            v = evaluate_constant(e)
+            if v is None:
+                return Const(T.NULL, value=None)
+            t = rt.as_nullable(False)
+            if t.name == "Decimal" and t.scale == 0 and fn.name in F.INTEGRAL_FOLDS:
+                v = int(v)  # Databend folds FLOOR(1.5), ROUND(1234.5, -2) into integer constants
+                t = T.int_literal_type(v)
+            elif (t.is_int and type(v) is int) or (t.name == "Decimal" and isinstance(v, decimal.Decimal)):
+                t = T.value_type(v)  # folded answers are typed by value: length('abc') is a UInt8
+            return Const(t, value=v)
+        return e
+
+    def _subquery(self, query, scope: Scope, mode: str) -> Subquery:
+        sub_scope = Scope([], scope, ctes=scope.ctes)
+        plan, names = self.plan_query(query, sub_scope, scope.ctes)
+        return Subquery(mode, plan, sub_scope.params, correlated=bool(sub_scope.params)), names
+
+    def _bind_ScalarSubquery(self, n: A.ScalarSubquery, scope, aliases):
+        sq, names = self._subquery(n.query, scope, "scalar")
+        if len(sq.plan.layout) != 1:
+            raise EngineError("scalar subquery must return one column", code=SEMANTIC, position=n.pos)
+        return SubqueryExpr(sq.plan.types[0].as_nullable(True), subquery=sq)
+
+    def _bind_Exists(self, n: A.Exists, scope, aliases):
+        sq, _ = self._subquery(n.query, scope, "exists")
+        return SubqueryExpr(T.BOOLEAN, subquery=replace(sq, negated=n.negated))
+
+    def _bind_InSubquery(self, n: A.InSubquery, scope, aliases):
+        operand = self.bind(n.operand, scope, aliases)
+        sq, _ = self._subquery(n.query, scope, "in")
+        if len(sq.plan.layout) != 1:
+            raise EngineError("IN subquery must return one column", code=SEMANTIC, position=n.pos)
+        return SubqueryExpr(T.BOOLEAN.as_nullable(True), args=(operand,), subquery=replace(sq, negated=n.negated))
+
+    def _bind_Star(self, n, scope, aliases):
+        raise EngineError("'*' is not allowed here", code=SEMANTIC, position=n.pos)

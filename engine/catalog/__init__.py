@@ -1,0 +1,1 @@
+"""The only owner of shared mutable state: databases, tables, views, stages, users, grants, processes, transactions."""

@@ -1,0 +1,334 @@
+"""The catalog: databases -> tables (columns and row storage in grow-only lists) and views, and
+the last dropped version of each table name (for UNDROP TABLE)."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from operator import itemgetter
+
+from engine.core.errors import (
+    TABLE_ENGINE_NOT_SUPPORTED,
+    UNIMPLEMENTED,
+    VIEW_ALREADY_EXISTS,
+    DatabaseAlreadyExists,
+    EngineError,
+    TableAlreadyExists,
+    Unimplemented,
+    UnknownDatabase,
+    UnknownTable,
+)
+from engine.types.sqltype import SqlType
+
+
+@dataclass(slots=True)
+class TableColumn:
+    name: str
+    type: SqlType
+    default: object = None  # a bound constant expression source (AST) or None
+    default_sql: str | None = None
+    comment: str = ""
+
+
+@dataclass(eq=False, slots=True)
+class Table:
+    """Rows are tuples in a list that only ever grows: a scan remembers the list and the length
+    it saw at start (a snapshot); TRUNCATE, DROP, UPDATE and DELETE put a new list in its place
+    instead of changing the old one."""
+
+    database: str
+    name: str
+    columns: list[TableColumn]
+    rows: list[tuple] = field(default_factory=list)
+    engine: str = "FUSE"
+    has_null: list[bool] = field(default_factory=list)  # per column: a NULL was ever stored
+    # per column: a negative integer was ever stored (lets MOD / DIV of such a column skip the
+    # sign handling of truncated division)
+    has_negative: list[bool] = field(default_factory=list)
+    int_positions: tuple = ()  # positions of the integer columns (set from `columns`)
+    insert_plans: dict = field(default_factory=dict)  # written column positions -> converters
+    table_id: int = 0  # given by the catalog when the table is added
+    created_on: datetime.datetime = field(default_factory=lambda: datetime.datetime.now(datetime.UTC))
+    comment: str = ""
+    # COPY INTO's load history: (user, stage, path) -> the loaded file's last_modified
+    copied_files: dict = field(default_factory=dict)
+    cluster_by: str = ""  # CLUSTER BY keys as SHOW CREATE TABLE writes them: '(a, b)', or ''
+    transient: bool = False
+    # told of every change of the rows (engine.storage.journal's recorder when the database persists;
+    # None for tables outside the catalog: a transaction's private copy, a recursive CTE's work)
+    recorder: object = None
+
+    def __post_init__(self):
+        if not self.has_null:
+            self.has_null = [False] * len(self.columns)
+        if not self.has_negative:
+            self.has_negative = [False] * len(self.columns)
+        self.int_positions = tuple(i for i, c in enumerate(self.columns) if c.type.is_int)
+
+    def append(self, rows: list[tuple], known: tuple[list, list] | None = None) -> None:
+        """Append rows (already converted); the only way rows enter a table. `known` is, when
+        the caller knows them, per column whether the rows hold a NULL and a negative integer
+        (a bulk load learns them while converting, a COMMIT from its private copy): the rows
+        are then not scanned for them."""
+        if known is not None:
+            self.note_flags(known)
+        else:
+            self.scan_flags(rows)
+        self.rows.extend(rows)
+        if self.recorder is not None:
+            self.recorder.appended(self, rows)
+
+    def note_flags(self, known: tuple[list, list]) -> None:
+        """has_null / has_negative set where `known` (per column: a NULL, a negative integer)
+        says so; they are cleared only by TRUNCATE (a flag may stay set: it only costs the
+        generated code a check)."""
+        for flags, seen in zip((self.has_null, self.has_negative), known, strict=True):
+            for i, flag in enumerate(seen):
+                if flag:
+                    flags[i] = True
+
+    def scan_flags(self, rows: list[tuple]) -> None:
+        """has_null / has_negative for `rows` entering the table, found by scanning them."""
+        has_null = self.has_null
+        if len(rows) == 1:
+            row = rows[0]
+            if None in row:
+                for i, v in enumerate(row):
+                    if v is None:
+                        has_null[i] = True
+        else:
+            for i, flag in enumerate(has_null):
+                # `in` over a C iterator: identity is checked first, no Python frame per row
+                if not flag and self.columns[i].type.nullable and None in map(itemgetter(i), rows):
+                    has_null[i] = True
+        has_negative = self.has_negative
+        for i in self.int_positions:
+            if not has_negative[i]:
+                if len(rows) == 1:
+                    v = rows[0][i]
+                    if v is not None and v < 0:
+                        has_negative[i] = True
+                # filter(None, ...) drops NULLs (and zeros, which do not matter here)
+                elif min(filter(None, map(itemgetter(i), rows)), default=0) < 0:
+                    has_negative[i] = True
+
+    def replace_rows(self, new_rows: list) -> None:
+        """Put a new row list in place of the current one (UPDATE, DELETE, MERGE, REPLACE,
+        TRUNCATE): the only way rows leave or change. The old list is never changed, so scans
+        that hold it keep their snapshot."""
+        old = self.rows
+        self.rows = new_rows
+        if self.recorder is not None:
+            self.recorder.replaced(self, old, new_rows)
+
+    def column_index(self, name: str) -> int | None:
+        for i, c in enumerate(self.columns):
+            if c.name == name:
+                return i
+        lowered = name.lower()
+        for i, c in enumerate(self.columns):
+            if c.name.lower() == lowered:
+                return i
+        return None
+
+    def truncate(self) -> None:
+        self.replace_rows([])
+        self.has_null = [False] * len(self.columns)
+        self.has_negative = [False] * len(self.columns)
+
+
+@dataclass(eq=False, slots=True)
+class View:
+    """A view: its query (planned afresh wherever the view is read, so it sees current data) and
+    that query's text as SHOW CREATE TABLE and system.views give it."""
+
+    database: str
+    name: str
+    query: object  # the query's syntax tree
+    text: str
+    table_id: int = 0
+    created_on: datetime.datetime = field(default_factory=lambda: datetime.datetime.now(datetime.UTC))
+    updated_on: datetime.datetime | None = None
+    engine: str = "VIEW"
+    columns: list = field(default_factory=list)  # (name, SqlType) when it was created
+
+
+def _find(items: dict, name: str):
+    """items[name], else the entry whose name matches case-insensitively, else None."""
+    found = items.get(name)
+    if found is None:
+        lowered = name.lower()
+        for key, candidate in items.items():
+            if key.lower() == lowered:
+                return candidate
+    return found
+
+
+# Databases whose tables the engine computes (engine.catalog.system); nothing can be created in them.
+VIRTUAL_DATABASES = ("system", "information_schema")
+
+
+class Catalog:
+    def __init__(self):
+        self.databases: dict[str, dict[str, Table]] = {"default": {}}
+        self.views: dict[str, dict[str, View]] = {}  # database -> view name -> View
+        # (database, table name) -> the last dropped version of that table, for UNDROP TABLE
+        self.dropped: dict[tuple[str, str], Table] = {}
+        self._next_table_id = 1
+        # told of tables entering the catalog with rows (engine.storage.durability's recorder), or None
+        self.recorder = None
+
+    def new_table_id(self) -> int:
+        table_id = self._next_table_id
+        self._next_table_id += 1
+        return table_id
+
+    def peek_table_id(self) -> int:
+        """The id the next new table or view gets."""
+        return self._next_table_id
+
+    def reset_table_ids(self, next_id: int) -> None:
+        self._next_table_id = next_id
+
+    def _entered(self, table: Table, old_rows: list) -> None:
+        """`table` is in the catalog now (new, replacing or renamed): it reports its changes
+        from here on, and rows it brought that `old_rows` did not hold are recorded."""
+        recorder = self.recorder
+        table.recorder = recorder
+        if recorder is not None and table.rows is not old_rows:
+            recorder.replaced(table, old_rows, table.rows)
+
+    def view(self, database: str, name: str) -> View | None:
+        views = self.views.get(database)
+        return _find(views, name) if views else None
+
+    def add_view(self, view: View, pos=None) -> None:
+        """Add (or replace, when one of that name exists) a view; a table of that name is an error."""
+        tables = self.database(view.database)
+        if _find(tables, view.name) is not None:
+            raise EngineError(f"'{view.name}' as view Already Exists", code=VIEW_ALREADY_EXISTS, position=pos)
+        views = self.views.setdefault(view.database, {})
+        old = _find(views, view.name)
+        if old is not None:
+            del views[old.name]
+            view.table_id = old.table_id
+            view.created_on = old.created_on
+        else:
+            view.table_id = self.new_table_id()
+        views[view.name] = view
+
+    def rename_view(self, view: View, new_name: str) -> None:
+        views = self.views[view.database]
+        del views[view.name]
+        view.name = new_name
+        views[new_name] = view
+
+    def drop_view(self, database: str, name: str) -> None:
+        view = self.view(database, name)
+        if view is not None:
+            del self.views[database][view.name]
+
+    def has_database(self, name: str) -> bool:
+        """A stored database, or one of the virtual ones (USE system is valid)."""
+        return name in self.databases or name in VIRTUAL_DATABASES
+
+    def database(self, name: str) -> dict[str, Table]:
+        try:
+            return self.databases[name]
+        except KeyError:
+            raise UnknownDatabase(f"Unknown database '{name}'") from None
+
+    def create_database(self, name: str, if_not_exists: bool) -> None:
+        if name in self.databases or name.lower() in VIRTUAL_DATABASES:
+            if if_not_exists:
+                return
+            raise DatabaseAlreadyExists(f"Database '{name}' already exists")
+        self.databases[name] = {}
+
+    def replace_database(self, name: str) -> None:
+        """CREATE OR REPLACE DATABASE: an empty database of that name, whatever was there."""
+        if name.lower() in VIRTUAL_DATABASES:
+            raise DatabaseAlreadyExists(f"Database '{name}' already exists")
+        self.drop_database(name, True)
+        self.databases[name] = {}
+
+    def drop_database(self, name: str, if_exists: bool) -> None:
+        tables = self.databases.pop(name, None)
+        if tables is None:
+            if if_exists:
+                return
+            raise UnknownDatabase(f"Unknown database '{name}'")
+        self.views.pop(name, None)
+        for key in [k for k in self.dropped if k[0] == name]:
+            del self.dropped[key]
+        for table in tables.values():
+            table.rows = []
+
+    def table(self, database: str, name: str, pos=None) -> Table:
+        tables = self.databases.get(database)
+        table = tables.get(name) if tables is not None else None
+        if table is None and tables is not None:
+            lowered = name.lower()
+            for key, candidate in tables.items():
+                if key.lower() == lowered:
+                    table = candidate
+                    break
+        if table is None:
+            if tables is not None and self.view(database, name) is not None:
+                raise EngineError(f"The 'append_data' operation is not available for the table '{name}'. "
+                                  f"Current table engine: 'VIEW'.", code=UNIMPLEMENTED, position=pos)
+            if tables is None and database.lower() in VIRTUAL_DATABASES:
+                raise Unimplemented(f"The operation is not available for the table `{database}`.`{name}`: "
+                                    f"the {database.lower()} tables are read-only", position=pos)
+            if tables is None:
+                raise UnknownDatabase(f"Unknown database '{database}'", position=pos)
+            raise UnknownTable(f"Unknown table `{database}`.`{name}` in catalog 'default'", position=pos)
+        return table
+
+    def add_table(self, table: Table, if_not_exists: bool, pos=None, replace: bool = False) -> bool:
+        """Add a table (a new id); with `replace`, in place of the table of that name if any."""
+        tables = self.database(table.database)
+        existing = _find(tables, table.name)
+        if existing is not None and replace:
+            del tables[existing.name]
+            existing.rows = []
+        elif existing is not None or self.view(table.database, table.name) is not None:
+            if if_not_exists:
+                return False
+            raise TableAlreadyExists(f"Table '{table.name}' already exists", position=pos)
+        table.table_id = self.new_table_id()
+        tables[table.name] = table
+        self._entered(table, [])
+        return True
+
+    def swap_table(self, old: Table, new: Table) -> None:
+        """Put `new` (ALTER TABLE's new version, maybe renamed) in place of `old`; scans already
+        started keep reading `old` and its rows."""
+        del self.databases[old.database][old.name]
+        self.databases[new.database][new.name] = new
+        self._entered(new, old.rows)
+
+    def undrop_table(self, database: str, name: str) -> Table | None:
+        """The last dropped version of `database`.`name` back in the catalog (None: none kept)."""
+        key = next((k for k in self.dropped if k[0] == database and k[1].lower() == name.lower()), None)
+        if key is None:
+            return None
+        table = self.dropped.pop(key)
+        self.database(database)[table.name] = table
+        table.recorder = self.recorder
+        return table
+
+    def drop_table(self, database: str, name: str, if_exists: bool, pos=None) -> None:
+        tables = self.databases.get(database)
+        if tables is not None and _find(tables, name) is None and self.view(database, name) is not None:
+            raise EngineError(f"{database}.{name} engine is VIEW that doesn't support drop, use `DROP VIEW "
+                              f"{database}.{name}` instead", code=TABLE_ENGINE_NOT_SUPPORTED, position=pos)
+        try:
+            table = self.table(database, name, pos)
+        except (UnknownTable, UnknownDatabase):
+            if if_exists:
+                return
+            raise
+        del self.databases[database][table.name]
+        # kept (rows and all) as the last dropped version of its name, for UNDROP TABLE
+        self.dropped[(database, table.name)] = table

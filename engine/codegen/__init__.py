@@ -1,0 +1,1 @@
+"""Bound expressions to generated Python source plus bindings, compiled once per query shape."""

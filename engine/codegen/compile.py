@@ -1,0 +1,500 @@
+"""Code generation: bound expressions -> Python source for whole-batch loops, compiled once per query.
+
+Safety: generated source is assembled only from fixed templates chosen by expression class. Every value
+that comes from the query (literals, names, patterns, functions) is passed in as a closure
+variable named `_k<n>`; no user text is ever placed in the source.
+"""
+
+from __future__ import annotations
+
+import decimal
+
+from engine.codegen.value_ranges import RangeFinder, exact_range, fits, type_range
+from engine.core.limits import Limits
+from engine.ir.expr import (
+    And,
+    Arith,
+    Case,
+    Cast,
+    Cmp,
+    Col,
+    Const,
+    Expr,
+    Func,
+    InList,
+    IsNull,
+    Like,
+    Neg,
+    Not,
+    Or,
+    Param,
+    SubqueryExpr,
+    may_be_null,
+)
+from engine.runtime.bounded import concat_overflow
+from engine.runtime.helpers import (
+    DECIMAL_CONTEXT,
+    decimal_divide,
+    div_trunc,
+    in3,
+    in_set3,
+    mod_trunc,
+    try_call,
+)
+from engine.types import integer_wrap as W
+from engine.types import sqltype as T
+
+_CMP = {"=": "==", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+# operands cheap enough to read twice (a NULL check, then the value)
+_SIMPLE = (Col, Param, Const)
+
+# Decimal + - * in the engine's wide context (engine.runtime.helpers.DECIMAL_CONTEXT), not Python's
+# 28-digit default
+_DECIMAL_OPERATIONS = {"+": DECIMAL_CONTEXT.add, "-": DECIMAL_CONTEXT.subtract,
+                       "*": DECIMAL_CONTEXT.multiply}
+
+
+class Codegen:
+    """Collects the closure variables for one generated function and renders expressions."""
+
+    def __init__(self, subquery_runner=None, nonnull=frozenset(), nonneg=frozenset()):
+        self.nonnull = nonnull  # column ids known to hold no NULL in this query's snapshot
+        self.nonneg = nonneg  # integer column ids known to hold no negative value in it
+        self.ranges = RangeFinder(nonneg)  # value ranges of integer expressions (overflow checks)
+        self._nullable: dict[int, bool] = {}
+        self.bindings: dict[str, object] = {}
+        self._ids: dict[int, str] = {}
+        self.temps = 0
+        self.subquery_runner = subquery_runner
+        self.correlated: list = []  # correlated subqueries compiled in: each runs per row
+        self.uncorrelated: list = []  # runners of the uncorrelated ones: each runs once
+
+    def nullable(self, e: Expr) -> bool:
+        """Whether `e` can evaluate to NULL here (declared types, narrowed by the data snapshot)."""
+        key = id(e)
+        hit = self._nullable.get(key)
+        if hit is None:
+            hit = self._nullable[key] = may_be_null(e, self.nonnull)
+        return hit
+
+    def bind(self, value) -> str:
+        """A closure variable holding `value` (the only way a value reaches the source)."""
+        key = id(value)
+        name = self._ids.get(key)
+        if name is not None and self.bindings[name] is value:
+            return name
+        name = f"_k{len(self.bindings)}"
+        self.bindings[name] = value
+        self._ids[key] = name
+        return name
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"_t{self.temps}"
+
+    def build(self, params: list[str], body_lines: list[str], name: str = "_fn"):
+        """Compile `def name(params): body` inside a factory binding the closure variables."""
+        names = list(self.bindings)
+        lines = [f"def _factory({', '.join(names)}):", f"    def {name}({', '.join(params)}):"]
+        lines += ["        " + line for line in body_lines]
+        lines.append(f"    return {name}")
+        source = "\n".join(lines)
+        factory = _FACTORIES.get(source)
+        if factory is None:
+            namespace: dict = {}
+            exec(compile(source, "<query>", "exec"), {"__builtins__": _BUILTINS}, namespace)
+            factory = namespace["_factory"]
+            if len(_FACTORIES) >= 4096:
+                _FACTORIES.clear()
+            _FACTORIES[source] = factory
+        fn = factory(*[self.bindings[n] for n in names])
+        fn.source = source
+        return fn
+
+    # ------------------------------------------------------------ values
+
+    def expr(self, e: Expr, cols) -> str:
+        """Source of `e`'s value; `cols` maps column ids to the sources reading them."""
+        match e:  # the leaves: most nodes of a tree
+            case Col(column=column):
+                return cols[column]
+            case Const(value=v):
+                if v is None:
+                    return "None"
+                if v is True:
+                    return "True"
+                if v is False:
+                    return "False"
+                return self.bind(v)
+            case Param(index=index):
+                return f"p[{int(index)}]"
+        template = _TEMPLATES.get(type(e))
+        if template is None:
+            raise TypeError(f"the code generator has no template for {type(e).__name__}")
+        return template(self, e, cols)
+
+    def _null_checks(self, operands, cols, test: str):
+        """Sources of `operands` and, for the nullable ones, checks `<src> <test>` (test is
+        'is None' or 'is not None'); a non-simple operand is bound to a temporary by its
+        check, so it runs once."""
+        srcs = []
+        checks = []
+        for o in operands:
+            src = self.expr(o, cols)
+            if self.nullable(o):
+                if isinstance(o, _SIMPLE):
+                    checks.append(f"{src} {test}")
+                else:
+                    t = self.temp()
+                    checks.append(f"({t} := {src}) {test}")
+                    src = t
+            srcs.append(src)
+        return srcs, checks
+
+    def _guarded(self, operands, cols, template):
+        """`template` formatted with operand sources, NULL-guarded for nullable operands."""
+        srcs, checks = self._null_checks(operands, cols, "is None")
+        body = template(*srcs)
+        if checks:
+            return f"(None if {' or '.join(checks)} else {body})"
+        return body
+
+    def _v_arith(self, e: Arith, cols) -> str:
+        op = e.op
+        a, b = e.args
+        if e.type.is_int and op != "/":
+            ranges = self.ranges.operands(e)
+            if ranges is not None:  # integer operands: Databend's wrapping, saturating, modulo
+                return self._guarded(e.args, cols, self._integer_template(e, *ranges))
+        fa = a.type.name == "Decimal" and (b.type.is_float or e.type.is_float)
+        fb = b.type.name == "Decimal" and (a.type.is_float or e.type.is_float)
+        # DIV of a float or a decimal: through Float64 (as Databend computes it), saturated
+        float_div = op == "DIV" and any(x.type.is_float or x.type.name == "Decimal" for x in e.args)
+
+        def tmpl(x, y):
+            if fa:
+                x = f"float({x})"
+            if fb:
+                y = f"float({y})"
+            if op == "/" and e.type.name == "Decimal":
+                quantum = decimal.Decimal(1).scaleb(-e.type.scale)
+                return f"{self.bind(decimal_divide)}({x}, {y}, {self.bind(quantum)})"
+            if e.type.name == "Decimal" and op in _DECIMAL_OPERATIONS:
+                return f"{self.bind(_DECIMAL_OPERATIONS[op])}({x}, {y})"
+            if op in ("+", "-", "*", "/"):
+                return f"({x} {op} {y})"
+            if float_div:
+                return f"{self.bind(W.integer_division(e.type.name))}({x}, {y})"
+            if op == "DIV":
+                return f"{self.bind(div_trunc)}({x}, {y})"
+            return f"{self.bind(mod_trunc)}({x}, {y})"
+
+        return self._guarded(e.args, cols, tmpl)
+
+    def _integer_template(self, e: Arith, ra, rb):
+        """The template of an integer operator whose operands lie in ranges ra, rb: plain Python
+        arithmetic where the ranges show the exact answer is Databend's, its overflow rules
+        (engine.types.integer_wrap) where they may differ."""
+        op, (a, b), name = e.op, e.args, e.type.name
+        if op in ("+", "-", "*"):
+            exact = exact_range(op, ra, rb)
+            if fits(exact, type_range(e.type)):
+                return lambda x, y: f"({x} {op} {y})"
+            return lambda x, y: W.overflow_check(f"{x} {op} {y}", self.temp(), exact, name,
+                                                 self.bind(W.WRAPPERS[name]))
+        unsigned = a.type.name.startswith("U") and b.type.name.startswith("U")
+        if isinstance(a, Col) and a.column in self.nonneg and isinstance(b, Const) and isinstance(b.value, int) \
+                and b.value > 0:
+            # no negative dividend in the data: truncated and floored division agree
+            unsigned = True
+        if op == "DIV":
+            if not _exact_division(ra, rb, type_range(e.type)):
+                return lambda x, y: f"{self.bind(W.integer_division(name))}({x}, {y})"
+            if unsigned:
+                return lambda x, y: f"({x} // {y})"
+            return lambda x, y: f"{self.bind(div_trunc)}({x}, {y})"
+        common = W.super_type(a.type, b.type)
+        whole = T.INT_RANGES[common]
+        if common[0] == "I" and not (fits(ra, whole) and fits(rb, whole) and -W.EXACT_FLOAT_LIMIT < rb[0]
+                                     and rb[1] < W.EXACT_FLOAT_LIMIT):
+            return lambda x, y: f"{self.bind(W.signed_modulo(common, name))}({x}, {y})"
+        if unsigned:
+            return lambda x, y: f"({x} % {y})"
+        if isinstance(b, Const) and isinstance(b.value, int) and b.value > 0 and isinstance(a, _SIMPLE):
+            # the sign of the dividend, as MySQL and Databend do
+            return lambda x, y: f"({x} % {y} if {x} >= 0 else -(-{x} % {y}))"
+        return lambda x, y: f"{self.bind(mod_trunc)}({x}, {y})"
+
+    def _v_neg(self, e: Neg, cols) -> str:
+        operand = e.args[0]
+        limit = W.negation_limit(operand.type.name)
+        r = self.ranges.of(operand) if limit is not None else None
+        if r is None or (r[0] > limit[1] if limit[0] == ">" else r[1] <= limit[1]):
+            return self._guarded(e.args, cols, lambda x: f"(-{x})")
+        # -x leaves Int64 for some x: Databend's error for those
+        refuse = self.bind(W.negation_overflow)
+
+        def checked(x):
+            t = self.temp()
+            return f"(-{t} if ({t} := {x}) {limit[0]} {limit[1]} else {refuse}({t}))"
+
+        return self._guarded(e.args, cols, checked)
+
+    def _v_cmp(self, e: Cmp, cols) -> str:
+        op = _CMP[e.op]
+        return self._guarded(e.args, cols, lambda x, y: f"({x} {op} {y})")
+
+    def _v_and(self, e: And, cols) -> str:
+        if not self.nullable(e):
+            return "(" + " and ".join(self.expr(a, cols) for a in e.args) + ")"
+        return self._logic3(e, cols, False)
+
+    def _v_or(self, e: Or, cols) -> str:
+        if not self.nullable(e):
+            return "(" + " or ".join(self.expr(a, cols) for a in e.args) + ")"
+        return self._logic3(e, cols, True)
+
+    def _logic3(self, e: And | Or, cols, decisive: bool) -> str:
+        """Three-valued AND (decisive False) / OR (decisive True), evaluated left to right and
+        stopping at the first decisive operand, so `x <> 0 AND 10 DIV x > 1` never divides by 0.
+
+        One flat `or` chain of tests, however many operands: the source nests two parentheses
+        deep, not one level per operand (CPython refuses sources nested 200 deep). When no test
+        is decisive every operand ran, so every temporary the NULL check reads is assigned."""
+        word = "True" if decisive else "False"
+        tests, temps = [], []
+        for arg in e.args:
+            src = self.expr(arg, cols)
+            if self.nullable(arg):
+                t = self.temp()
+                temps.append(t)
+                tests.append(f"({t} := {src}) is {word}")
+            else:
+                tests.append(src if decisive else f"not {src}")
+        undecided = f"(None if {' or '.join(t + ' is None' for t in temps)} else {not decisive})"
+        return f"({word} if {' or '.join(tests)} else {undecided})"
+
+    def _v_not(self, e: Not, cols) -> str:
+        return self._guarded(e.args, cols, lambda x: f"(not {x})")
+
+    def _v_isnull(self, e: IsNull, cols) -> str:
+        src = self.expr(e.args[0], cols)
+        return f"({src} is not None)" if e.negated else f"({src} is None)"
+
+    def _v_inlist(self, e: InList, cols) -> str:
+        operand, *items = e.args
+        neg = e.negated
+        src = self.expr(operand, cols)
+        if all(isinstance(i, Const) for i in items):
+            values = frozenset(i.value for i in items if i.value is not None)
+            has_null = any(i.value is None for i in items)
+            if not has_null and not self.nullable(operand):
+                return f"({src} {'not in' if neg else 'in'} {self.bind(values)})"
+            inner = f"{self.bind(in_set3)}({src}, {self.bind(values)}, {has_null})"
+        else:
+            inner = f"{self.bind(in3)}({src}, ({', '.join(self.expr(i, cols) for i in items)},))"
+        if neg:
+            t = self.temp()
+            return f"(None if ({t} := {inner}) is None else not {t})"
+        return inner
+
+    def _v_like(self, e: Like, cols) -> str:
+        neg = e.negated
+        kind, arg = e.matcher
+        k = self.bind(arg)
+        if kind == "dynamic":  # arg(s, pattern) for a pattern taken from a column
+            test = self._guarded(e.args, cols, lambda s, p: f"{k}({s}, {p})")
+        else:
+            template = {
+                "equals": lambda s: f"({s} == {k})",
+                "contains": lambda s: f"({k} in {s})",
+                "prefix": lambda s: f"{s}.startswith({k})",
+                "suffix": lambda s: f"{s}.endswith({k})",
+                "match": lambda s: f"{k}({s})",
+            }[kind]
+            test = self._guarded(e.args, cols, template)
+        if neg:
+            if self.nullable(e):
+                t = self.temp()
+                return f"(None if ({t} := {test}) is None else not {t})"
+            return f"(not {test})"
+        return test
+
+    def _v_case(self, e: Case, cols) -> str:
+        args = e.args
+        parts = []
+        for i in range(0, len(args) - 1, 2):
+            parts.append(f"{self.expr(args[i + 1], cols)} if {self.pred(args[i], cols)} else ")
+        return "(" + "".join(parts) + self.expr(args[-1], cols) + ")"
+
+    def _v_cast(self, e: Cast, cols) -> str:
+        target, try_ = e.target, e.try_
+        operand = e.args[0]
+        fn = T.caster_from(operand.type, target)
+        if target.name == "Float64" and (operand.type.is_int or operand.type.is_float
+                                          or operand.type.name == "Decimal"):
+            fn = float  # (a Float32 target rounds to single precision: T.to_float32)
+        if try_:
+            k, f = self.bind(try_call), self.bind(fn)
+            return self._guarded(e.args, cols, lambda x: f"{k}({f}, {x})")
+        f = self.bind(fn)
+        return self._guarded(e.args, cols, lambda x: f"{f}({x})")
+
+    def _v_func(self, e: Func, cols) -> str:
+        fn = e.fn
+        lazy = _LAZY_FUNCTIONS.get(fn.name)
+        if lazy is not None:
+            return lazy(self, e, cols)
+        f = self.bind(fn.impl)
+        if fn.strict:
+            return self._guarded(e.args, cols, lambda *xs: f"{f}({', '.join(xs)})")
+        return f"{f}({', '.join(self.expr(a, cols) for a in e.args)})"
+
+    def _coalesce(self, e: Func, cols) -> str:
+        """COALESCE / IFNULL as a conditional chain: an argument runs only when all before it
+        are NULL, so `COALESCE(x, 1 DIV 0)` fails only for rows where x is NULL."""
+        tail = "None"
+        for arg in reversed(e.args):
+            src = self.expr(arg, cols)
+            if not self.nullable(arg):
+                tail = src
+            elif isinstance(arg, _SIMPLE):
+                tail = f"({src} if {src} is not None else {tail})"
+            else:
+                t = self.temp()
+                tail = f"({t} if ({t} := {src}) is not None else {tail})"
+        return tail
+
+    def _if(self, e: Func, cols) -> str:
+        """IF(c, a, b): only the chosen branch runs."""
+        cond, then, otherwise = e.args
+        return f"({self.expr(then, cols)} if {self.pred(cond, cols)} else {self.expr(otherwise, cols)})"
+
+    def _nullif(self, e: Func, cols) -> str:
+        """NULLIF(a, b): b runs only when a is not NULL (otherwise the answer is NULL anyway)."""
+        a, b = e.args
+        ta, tb = self.temp(), self.temp()
+        return (f"(None if ({ta} := {self.expr(a, cols)}) is None else "
+                f"({ta} if ({tb} := {self.expr(b, cols)}) is None or {ta} != {tb} else None))")
+
+    def _concat(self, e: Func, cols) -> str:
+        """CONCAT / `||` of strings as plain `+` (NULL-guarded) after checking the summed lengths
+        against string_result_chars; other types go through the (checked) function."""
+        if all(a.type.is_string for a in e.args):
+            fn = e.fn
+            max_chars = fn.limits.string_result_chars if fn.limits else Limits().string_result_chars
+            # constant operands' lengths are known now: only the others are measured per row
+            fixed = sum(len(a.value) for a in e.args if isinstance(a, Const) and isinstance(a.value, str))
+            k_room, k_refuse = self.bind(max_chars - fixed), self.bind(concat_overflow(max_chars))
+            measured = [not (isinstance(a, Const) and isinstance(a.value, str)) for a in e.args]
+
+            def checked(*xs):
+                parts, sizes = [], []
+                for x, measure in zip(xs, measured, strict=True):
+                    if measure:
+                        t = self.temp()
+                        sizes.append(f"len({t} := {x})")
+                        x = t
+                    parts.append(x)
+                if not sizes:  # all constant (folded at bind time): decided now
+                    if fixed > max_chars:
+                        return f"{k_refuse}({', '.join(parts)})"
+                    return "(" + " + ".join(parts) + ")"
+                return (f"({' + '.join(parts)} if {' + '.join(sizes)} <= {k_room} "
+                        f"else {k_refuse}({', '.join(parts)}))")
+
+            return self._guarded(e.args, cols, checked)
+        f = self.bind(e.fn.impl)
+        return self._guarded(e.args, cols, lambda *xs: f"{f}({', '.join(xs)})")
+
+    def _v_subquery(self, e: SubqueryExpr, cols) -> str:
+        sq = e.subquery
+        evaluate = self.subquery_runner(sq)
+        if sq.correlated:
+            self.correlated.append(sq)
+        elif hasattr(evaluate, "prefetch"):
+            self.uncorrelated.append(evaluate)
+        runner = self.bind(evaluate)
+        params = "(" + "".join(self.expr(p, cols) + ", " for p in sq.params) + ")"
+        if sq.mode == "in" or sq.mode == "quantified":
+            return f"{runner}({params}, {self.expr(e.args[0], cols)})"
+        return f"{runner}({params})"
+
+    # ------------------------------------------------------------ predicates
+
+    def pred(self, e: Expr, cols) -> str:
+        """Source that is truthy exactly when `e` is TRUE (NULL and FALSE both reject)."""
+        match e:
+            case And():
+                return "(" + " and ".join(self.pred(a, cols) for a in e.args) + ")"
+            case Or():
+                return "(" + " or ".join(self.pred(a, cols) for a in e.args) + ")"
+            case Cmp(args=(a, b)) if self.nullable(e):
+                op = _CMP[e.op]
+                if op == "==" and not (self.nullable(a) and self.nullable(b)):
+                    return f"({self.expr(a, cols)} == {self.expr(b, cols)})"
+                (sa, sb), checks = self._null_checks((a, b), cols, "is not None")
+                return "(" + " and ".join(checks + [f"{sa} {op} {sb}"]) + ")"
+            case Const(value=value):
+                return "True" if value is True else "False"
+        src = self.expr(e, cols)
+        if self.nullable(e):
+            return f"({src} is True)"
+        return src
+
+
+# expression class -> the method rendering it (by exact class: compiling a class missing here,
+# a subclass included, raises)
+_TEMPLATES = {
+    Arith: Codegen._v_arith,
+    Neg: Codegen._v_neg,
+    Cmp: Codegen._v_cmp,
+    And: Codegen._v_and,
+    Or: Codegen._v_or,
+    Not: Codegen._v_not,
+    IsNull: Codegen._v_isnull,
+    InList: Codegen._v_inlist,
+    Like: Codegen._v_like,
+    Case: Codegen._v_case,
+    Cast: Codegen._v_cast,
+    Func: Codegen._v_func,
+    SubqueryExpr: Codegen._v_subquery,
+}
+
+_LAZY_FUNCTIONS = {"coalesce": Codegen._coalesce, "ifnull": Codegen._coalesce, "if": Codegen._if,
+                   "nullif": Codegen._nullif, "concat": Codegen._concat}
+
+# source text -> compiled factory: the same query shape compiles once per process (values differ
+# between queries but only ever arrive as the factory's arguments)
+_FACTORIES: dict[str, object] = {}
+
+_BUILTINS = {
+    "float": float, "int": int, "str": str, "len": len, "None": None, "True": True, "False": False,
+    "abs": abs, "min": min, "max": max, "sum": sum, "tuple": tuple, "list": list, "id": id, "set": set,
+    "map": map, "zip": zip,
+}
+
+
+def _exact_division(ra, rb, result) -> bool:
+    """Whether integer division of values in ra by values in rb, done exactly, gives what
+    Databend's Float64 division gives: a dividend converting to Float64 exactly and a quotient
+    that needs no saturation into the result range."""
+    limit = W.EXACT_FLOAT_LIMIT
+    if not (-limit < ra[0] and ra[1] < limit):
+        return False
+    if rb[0] > 0:  # positive divisors: the quotient lies between 0 and the dividend
+        quotient = (min(ra[0], 0), max(ra[1], 0))
+    elif rb[1] < 0:
+        quotient = (min(-ra[1], 0), max(-ra[0], 0))
+    else:
+        most = max(-ra[0], ra[1])
+        quotient = (-most, most)
+    return fits(quotient, result)
+
+
+def evaluate_constant(e: Expr):
+    """Evaluate an expression without columns (constant folding at bind time)."""
+    cg = Codegen()
+    src = cg.expr(e, {})
+    fn = cg.build([], [f"return {src}"])
+    return fn()

@@ -1,0 +1,1 @@
+"""The operators' run loops in bounded steps, memory accounting, and Result."""

@@ -1,0 +1,1 @@
+"""Stage file formats: CSV/TSV/NDJSON/Parquet readers and writers, and the conversion of their records."""

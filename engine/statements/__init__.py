@@ -1,0 +1,1 @@
+"""One handler per statement kind (DDL, DML, COPY, SHOW, users, views, EXPLAIN) and the writers' commit point."""

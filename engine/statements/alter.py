@@ -1,0 +1,190 @@
+"""ALTER TABLE: ADD / DROP / RENAME / MODIFY COLUMN and RENAME TO. A column change builds the
+table's new version in bounded steps beside the old one and swaps it in at the end (atomic);
+queries already running keep reading the old version's rows."""
+
+from __future__ import annotations
+
+from engine.bind.names import default_text
+from engine.bind.scope import Scope
+from engine.catalog.catalog import Table, TableColumn
+from engine.catalog.system import is_virtual_database
+from engine.core.errors import (
+    ADD_COLUMN_EXISTS,
+    DROP_COLUMN_EMPTY,
+    TABLE_ENGINE_NOT_SUPPORTED,
+    BadArguments,
+    EngineError,
+    SemanticError,
+    TableVersionMismatched,
+    Unimplemented,
+    UnknownColumn,
+    UnknownTable,
+)
+from engine.core.memory import batch_bytes
+from engine.exec.result import Progress, Result
+from engine.ir.expr import Const
+from engine.plan.planner import Planner
+from engine.statements.ddl import copy_table, empty_result, rename_table
+from engine.types import sqltype as T
+from engine.types.convert import type_default, value_converter
+from grammar import ast as A
+
+
+def alter_table(session, ctx, stmt: A.AlterTable) -> Result:
+    action = stmt.action
+    if isinstance(action, A.RenameTableTo):
+        return rename_table(ctx, stmt.name, action.new_name, stmt.if_exists, stmt.pos)
+    database, name = ctx.resolve_table_name(stmt.name)
+    if is_virtual_database(database):
+        raise Unimplemented(f"The operation is not available for the table `{database}`.`{name}`: "
+                            f"the {database.lower()} tables are read-only", position=stmt.pos)
+    if ctx.catalog.view(database, name) is not None:
+        raise EngineError(f"{database}.{name} engine is VIEW that doesn't support alter",
+                          code=TABLE_ENGINE_NOT_SUPPORTED, position=stmt.pos)
+    try:
+        table = ctx.catalog.table(database, name, stmt.pos)
+    except UnknownTable:
+        if stmt.if_exists:
+            return empty_result()
+        raise UnknownTable(f"Unknown table '{name}'", position=stmt.pos) from None
+    if isinstance(action, A.RenameColumn):
+        return _rename_column(ctx, table, action)
+    if isinstance(action, A.AddColumn):
+        return _add_column(ctx, table, action)
+    if isinstance(action, A.DropColumn):
+        return _drop_column(ctx, table, action)
+    if isinstance(action, A.ModifyColumn):
+        return _modify_column(ctx, table, action)
+    raise EngineError(f"unsupported ALTER TABLE {type(action).__name__}", position=stmt.pos)
+
+
+def _position(table: Table, name: str, pos) -> int:
+    i = table.column_index(name)
+    if i is None:
+        valid = ", ".join(f'"{c.name}"' for c in table.columns)
+        raise BadArguments(f'Unable to get field named "{name}". Valid fields: [{valid}]', position=pos)
+    return i
+
+
+def table_column(ctx, cd: A.ColumnDef) -> TableColumn:
+    """A column definition (type, constant DEFAULT, COMMENT) as the catalog keeps it."""
+    t = T.type_from_ast(cd.type, default_nullable=True)
+    default = default_sql = None
+    if cd.default is not None:
+        e = Planner(ctx).bind(cd.default, Scope([]))
+        if not isinstance(e, Const):
+            raise BadArguments("DEFAULT must be a constant expression", position=cd.default.pos)
+        default = None if e.value is None else T.caster(t)(e.value)
+        default_sql = default_text(default, cd.default)
+    return TableColumn(cd.name, t, default, default_sql, cd.comment or "")
+
+
+# ---------------------------------------------------------------- metadata only
+
+
+def _rename_column(ctx, table: Table, action: A.RenameColumn) -> Result:
+    i = table.column_index(action.old)
+    if i is None:
+        raise SemanticError("rename column not existed", position=action.pos)
+    if table.column_index(action.new) is not None:
+        raise SemanticError("new column name existed", position=action.pos)
+    old = table.columns[i]
+    columns = list(table.columns)
+    columns[i] = TableColumn(action.new, old.type, old.default, old.default_sql, old.comment)
+    ctx.catalog.swap_table(table, copy_table(table, columns=columns))
+    return empty_result()
+
+
+# ---------------------------------------------------------------- row rewrites
+
+
+def _add_column(ctx, table: Table, action: A.AddColumn) -> Result:
+    cd = action.column
+    if table.column_index(cd.name) is not None:
+        raise EngineError(f"add column {cd.name} already exist", code=ADD_COLUMN_EXISTS, position=action.pos)
+    column = table_column(ctx, cd)
+    if action.first:
+        at = 0
+    elif action.after is not None:
+        at = _position(table, action.after, action.pos) + 1
+    else:
+        at = len(table.columns)
+    value = column.default if column.default is not None else type_default(column.type)
+    columns = table.columns[:at] + [column] + table.columns[at:]
+
+    def rewrite(rows):
+        return [r[:at] + (value,) + r[at:] for r in rows]
+
+    has_null = table.has_null[:at] + [value is None] + table.has_null[at:]
+    negative = isinstance(value, int) and not isinstance(value, bool) and value < 0
+    has_negative = table.has_negative[:at] + [negative] + table.has_negative[at:]
+    return _rewrite(ctx, table, columns, rewrite, has_null, has_negative)
+
+
+def _drop_column(ctx, table: Table, action: A.DropColumn) -> Result:
+    i = _position(table, action.name, action.pos)
+    if len(table.columns) == 1:
+        raise EngineError("cannot drop table column to empty", code=DROP_COLUMN_EMPTY, position=action.pos)
+    columns = table.columns[:i] + table.columns[i + 1:]
+
+    def rewrite(rows):
+        return [r[:i] + r[i + 1:] for r in rows]
+
+    return _rewrite(ctx, table, columns, rewrite, table.has_null[:i] + table.has_null[i + 1:],
+                    table.has_negative[:i] + table.has_negative[i + 1:])
+
+
+def _modify_column(ctx, table: Table, action: A.ModifyColumn) -> Result:
+    cd = action.column
+    i = table.column_index(cd.name)
+    if i is None:
+        raise UnknownColumn(f"Cannot find column {cd.name}", position=action.pos)
+    column = table_column(ctx, cd)
+    column.name = table.columns[i].name
+    if not cd.comment:
+        column.comment = table.columns[i].comment
+    columns = list(table.columns)
+    columns[i] = column
+    convert = value_converter(column.type, column.name, "UPDATE")
+    has_null = list(table.has_null)
+    has_negative = list(table.has_negative)
+    has_null[i] = has_negative[i] = False
+
+    def rewrite(rows):
+        out = []
+        for r in rows:
+            v = convert(r[i])
+            if v is None:
+                has_null[i] = True
+            elif column.type.is_int and v < 0:
+                has_negative[i] = True
+            out.append(r[:i] + (v,) + r[i + 1:])
+        return out
+
+    return _rewrite(ctx, table, columns, rewrite, has_null, has_negative)
+
+
+def _rewrite(ctx, table: Table, columns, rewrite, has_null, has_negative) -> Result:
+    """The table's new version: its rows rewritten a step budget at a time, swapped in at the end
+    if no other statement replaced the table or its rows meanwhile."""
+    return Result([], _rewrite_steps(ctx, table, columns, rewrite, has_null, has_negative),
+                  progress=Progress(), types=[])
+
+
+def _rewrite_steps(ctx, table: Table, columns, rewrite, has_null, has_negative):
+    rows, count = table.rows, len(table.rows)
+    step = max(1, ctx.limits.step_rows)
+    new_rows: list = []
+    for start in range(0, count, step):
+        batch = rewrite(rows[start:start + step])
+        ctx.memory.charge(batch_bytes(batch))  # the new version, held until the swap
+        new_rows += batch
+        yield []
+    current = ctx.catalog.databases.get(table.database, {}).get(table.name)
+    if current is not table or table.rows is not rows:
+        raise TableVersionMismatched(f"table `{table.database}`.`{table.name}` was changed by another "
+                                     f"statement while this one ran; nothing was changed")
+    new_rows += rewrite(rows[count:])  # rows another statement appended meanwhile
+    new = copy_table(table, columns=columns, rows=new_rows, has_null=has_null, has_negative=has_negative)
+    ctx.catalog.swap_table(table, new)
+    ctx.memory.release()  # the rows are the table's now

@@ -1,0 +1,126 @@
+"""DDL beyond plain CREATE/DROP TABLE: CREATE [OR REPLACE] DATABASE, CREATE TABLE ... LIKE,
+UNDROP TABLE, RENAME TABLE, and the table options (TRANSIENT, CLUSTER BY) CREATE TABLE keeps."""
+
+from __future__ import annotations
+
+from engine.bind.names import display
+from engine.catalog.catalog import Table, TableColumn
+from engine.core.errors import (
+    UNDROP_TABLE_ALREADY_EXISTS,
+    UNDROP_TABLE_HAS_NO_HISTORY,
+    BadArguments,
+    EngineError,
+    TableAlreadyExists,
+    UnknownTable,
+)
+from engine.exec.result import Progress, Result
+from grammar import ast as A
+
+
+def empty_result() -> Result:
+    return Result([], iter(()), progress=Progress(), types=[])
+
+
+def create_database(session, ctx, stmt: A.CreateDatabase) -> Result:
+    if stmt.or_replace:
+        ctx.catalog.replace_database(stmt.name)
+    else:
+        ctx.catalog.create_database(stmt.name, stmt.if_not_exists)
+    return empty_result()
+
+
+def cluster_by_text(keys) -> str:
+    """CLUSTER BY keys as system.tables and SHOW CREATE TABLE show them: '(a, b)'."""
+    return "(" + ", ".join(display(k) for k in keys) + ")" if keys else ""
+
+
+def table_options(stmt: A.CreateTable) -> dict:
+    """The Table fields CREATE TABLE's options set (besides COMMENT)."""
+    return {"cluster_by": cluster_by_text(stmt.cluster_by), "transient": stmt.transient}
+
+
+def composite_default_text(t) -> str | None:
+    """DESCRIBE's Default of a NOT NULL column of the types beyond the scalars, as Databend 1.2.453
+    shows it (None for other types)."""
+    if t.name == "Tuple":
+        return "(" + ", ".join("NULL" for _ in t.args) + ")"
+    return {"Variant": "'null'", "Binary": "", "Bitmap": "''", "Map": "{}", "Array": "[]"}.get(t.name)
+
+
+def create_table_like(ctx, stmt: A.CreateTable, database: str, name: str) -> Result:
+    """CREATE [OR REPLACE] TABLE t2 LIKE t: t's columns (types, defaults, comments), no rows;
+    as Databend, neither t's CLUSTER BY nor its COMMENT."""
+    source_db, source_name = ctx.resolve_table_name(stmt.like)
+    try:
+        source = ctx.catalog.table(source_db, source_name, stmt.pos)
+    except UnknownTable:
+        raise UnknownTable(f"Unknown table '{source_name}'", position=stmt.pos) from None
+    columns = [TableColumn(c.name, c.type, c.default, c.default_sql, c.comment) for c in source.columns]
+    table = Table(database, name, columns, comment=stmt.comment or "", **table_options(stmt))
+    ctx.catalog.add_table(table, stmt.if_not_exists, stmt.pos, replace=stmt.or_replace)
+    return empty_result()
+
+
+def undrop_table(session, ctx, stmt: A.UndropTable) -> Result:
+    database, name = ctx.resolve_table_name(stmt.name)
+    catalog = ctx.catalog
+    tables = catalog.database(database)
+    if any(key.lower() == name.lower() for key in tables) or catalog.view(database, name) is not None:
+        raise EngineError(f"Undrop Table '{name}' already exists", code=UNDROP_TABLE_ALREADY_EXISTS,
+                          position=stmt.pos)
+    if catalog.undrop_table(database, name) is None:
+        raise EngineError(f"Undrop Table '{name}' has no table id list", code=UNDROP_TABLE_HAS_NO_HISTORY,
+                          position=stmt.pos)
+    return empty_result()
+
+
+def rename_table(ctx, name_parts, new_parts, if_exists: bool, pos) -> Result:
+    """RENAME TABLE a TO b and ALTER TABLE a RENAME TO b: within one database, as Databend."""
+    catalog = ctx.catalog
+    database, name = ctx.resolve_table_name(name_parts)
+    new_database, new_name = ctx.resolve_table_name(new_parts)
+    if len(new_parts) == 1:
+        new_database = database
+    if new_database != database:
+        raise BadArguments("Rename table not allow modify catalog or database", position=pos)
+    view = catalog.view(database, name)
+    if view is not None:  # RENAME TABLE renames a view too (dbt renames its new views so)
+        if _name_taken(catalog, database, new_name, view):
+            raise TableAlreadyExists(f"Table '{new_name}' already exists", position=pos)
+        catalog.rename_view(view, new_name)
+        return empty_result()
+    try:
+        table = catalog.table(database, name, pos)
+    except UnknownTable:
+        if if_exists:
+            return empty_result()
+        raise UnknownTable(f"Unknown table '{name}'", position=pos) from None
+    if _name_taken(catalog, database, new_name, table):
+        raise TableAlreadyExists(f"Table '{new_name}' already exists", position=pos)
+    catalog.swap_table(table, copy_table(table, name=new_name))
+    return empty_result()
+
+
+def _name_taken(catalog, database: str, name: str, renamed) -> bool:
+    """Whether a table or view other than `renamed` is called `name` in `database`."""
+    tables = catalog.database(database)
+    clash = next((t for key, t in tables.items() if key.lower() == name.lower()), None)
+    view = catalog.view(database, name)
+    return (clash is not None and clash is not renamed) or (view is not None and view is not renamed)
+
+
+def run_rename_table(session, ctx, stmt: A.RenameTable) -> Result:
+    return rename_table(ctx, stmt.name, stmt.new_name, stmt.if_exists, stmt.pos)
+
+
+def copy_table(table: Table, **changes) -> Table:
+    """A new version of `table` (same id, creation time and rows unless `changes` say otherwise);
+    the old object stays as it was for the queries still reading it."""
+    fields = {
+        "database": table.database, "name": table.name, "columns": table.columns, "rows": table.rows,
+        "engine": table.engine, "has_null": list(table.has_null), "has_negative": list(table.has_negative),
+        "table_id": table.table_id, "created_on": table.created_on, "comment": table.comment,
+        "cluster_by": table.cluster_by, "transient": table.transient,
+    }
+    fields.update(changes)
+    return Table(**fields)

@@ -1,0 +1,313 @@
+"""Users, roles and privileges as statements: CREATE / ALTER / DROP / DESCRIBE USER, CREATE / DROP
+ROLE, GRANT, REVOKE, SHOW USERS / ROLES / GRANTS, SET ROLE, and the system.users / system.roles rows
+(engine.catalog.users holds the state; engine.catalog.privileges says who may run what)."""
+
+from __future__ import annotations
+
+import datetime
+
+from engine.catalog.passwords import hash_password
+from engine.catalog.users import (
+    ACCOUNT_ADMIN,
+    GLOBAL,
+    GRANT,
+    PRIVILEGE_BITS,
+    available_privileges,
+    identity,
+    object_text,
+    privileges_text,
+)
+from engine.core.errors import (
+    ILLEGAL_GRANT,
+    ILLEGAL_ROLE,
+    ILLEGAL_USER,
+    EngineError,
+    PermissionDenied,
+    UnknownDatabase,
+)
+from engine.exec.result import Column, Progress, Result
+from engine.runtime.helpers import check_like_pattern, like_predicate
+from engine.types import sqltype as T
+from grammar import ast as A
+
+_S = T.STRING
+_NULLABLE_S = T.STRING.as_nullable(True)
+_NULLABLE_TS = T.TIMESTAMP.as_nullable(True)
+
+USERS_COLUMNS = [
+    ("name", _S), ("hostname", _S), ("auth_type", _S), ("default_role", _S), ("is_configured", _S),
+    ("disabled", T.BOOLEAN), ("roles", _S), ("network_policy", _NULLABLE_S),
+    ("password_policy", _NULLABLE_S), ("must_change_password", T.BOOLEAN.as_nullable(True)),
+    ("created_on", _NULLABLE_TS), ("update_on", _NULLABLE_TS),
+]
+ROLES_COLUMNS = [
+    ("name", _S), ("inherited_roles", T.UINT64), ("inherited_roles_name", _S), ("created_on", T.TIMESTAMP),
+    ("update_on", T.TIMESTAMP),
+]
+SHOW_USERS_COLUMNS = ("name", "hostname", "auth_type", "is_configured", "default_role", "roles", "disabled",
+                      "network_policy", "password_policy", "must_change_password")
+SHOW_ROLES_COLUMNS = [("name", _S), ("inherited_roles", T.UINT64), ("inherited_roles_name", _S),
+                      ("is_current", T.BOOLEAN), ("is_default", T.BOOLEAN)]
+# DESC USER as current Databend answers it
+DESCRIBE_USER_COLUMNS = [
+    ("name", _S), ("hostname", _S), ("auth_type", _S), ("default_role", _S), ("default_warehouse", _S),
+    ("roles", _S), ("disabled", T.BOOLEAN), ("network_policy", _NULLABLE_S), ("password_policy", _NULLABLE_S),
+    ("must_change_password", T.BOOLEAN.as_nullable(True)), ("workload_group", _NULLABLE_S),
+    ("public_keys", T.UINT64.as_nullable(True)),
+]
+SHOW_GRANTS_COLUMNS = [("privileges", _S), ("object_name", _S), ("object_id", T.UINT64.as_nullable(True)),
+                       ("grant_to", _S), ("name", _S), ("grants", _NULLABLE_S)]
+
+
+def _result(names_types=(), rows=()) -> Result:
+    schema = [Column(n, t.display()) for n, t in names_types]
+    return Result(schema, iter([list(rows)] if names_types else ()), progress=Progress(),
+                  types=[t for _, t in names_types])
+
+
+def _timestamp(micros: int | None):
+    if micros is None:
+        return None
+    return datetime.datetime(1970, 1, 1) + datetime.timedelta(microseconds=micros)
+
+
+def _store(ctx):
+    return ctx.session.db.users
+
+
+def _checked_user_name(name: str, pos) -> str:
+    if "'" in name or '"' in name:
+        raise EngineError(f"Illegal Username: Illegal user name [{name}], not support username contain ' or \"",
+                          code=ILLEGAL_USER, position=pos)
+    return name
+
+
+def _checked_role_name(name: str, pos) -> str:
+    if "'" in name or '"' in name:
+        raise EngineError(f"Illegal Role Name: Illegal role name [{name}], not support username contain ' or \"",
+                          code=ILLEGAL_ROLE, position=pos)
+    return name
+
+
+# ---------------------------------------------------------------- users and roles
+
+
+def create_user(session, ctx, stmt: A.CreateUser) -> Result:
+    store = _store(ctx)
+    name = _checked_user_name(stmt.name, stmt.pos)
+    if stmt.if_not_exists and name in store.users:
+        return _result()  # no hashing for nothing
+    store.create_user(name, stmt.auth_type, hash_password(stmt.password), stmt.default_role or "",
+                      stmt.if_not_exists, stmt.or_replace, stmt.pos, disabled=bool(stmt.disabled))
+    return _result()
+
+
+def alter_user(session, ctx, stmt: A.AlterUser) -> Result:
+    store = _store(ctx)
+    store.check_not_bootstrap(stmt.name, stmt.pos)
+    store.user(stmt.name, stmt.pos)
+    changes = {}
+    if stmt.password is not None:
+        changes.update(auth_type=stmt.auth_type, password=hash_password(stmt.password))
+    if stmt.default_role is not None:
+        changes["default_role"] = stmt.default_role
+    if stmt.disabled is not None:
+        changes["disabled"] = stmt.disabled
+    store.alter_user(stmt.name, stmt.pos, **changes)
+    return _result()
+
+
+def describe_user(session, ctx, stmt: A.DescribeUser) -> Result:
+    """One row of the user's settings (SUPER on *.* was checked: engine.catalog.privileges)."""
+    store = _store(ctx)
+    name = stmt.name
+    if name in store.bootstrap:
+        encoded = store.bootstrap[name]
+        row = (name, "%", "no_password" if encoded is None else "sha256_password", ACCOUNT_ADMIN, "",
+               ACCOUNT_ADMIN, False)
+    else:
+        u = store.user(name, stmt.pos)
+        row = (name, "%", u["auth_type"], u["default_role"], "", ", ".join(sorted(u["roles"])), u["disabled"])
+    return _result(DESCRIBE_USER_COLUMNS, [row + (None, None, None, None, None)])
+
+
+def drop_user(session, ctx, stmt: A.DropUser) -> Result:
+    _store(ctx).drop_user(stmt.name, stmt.if_exists, stmt.pos)
+    return _result()
+
+
+def create_role(session, ctx, stmt: A.CreateRole) -> Result:
+    _store(ctx).create_role(_checked_role_name(stmt.name, stmt.pos), stmt.if_not_exists, stmt.pos)
+    return _result()
+
+
+def drop_role(session, ctx, stmt: A.DropRole) -> Result:
+    _store(ctx).drop_role(stmt.name, stmt.if_exists, stmt.pos)
+    return _result()
+
+
+def set_role(session, ctx, stmt: A.SetRole) -> Result:
+    session.set_role(stmt.name, stmt.pos)
+    return _result()
+
+
+# ---------------------------------------------------------------- GRANT / REVOKE
+
+
+def _grant_object(ctx, on: tuple, pos) -> tuple:
+    """The object key of `*.*`, `db.*`, `db.t` or `t`; the database or table must exist."""
+    catalog = ctx.catalog
+    if on == ("*", "*"):
+        return GLOBAL
+    if on[-1] == "*":
+        db = on[0]
+        if not catalog.has_database(db):
+            raise UnknownDatabase(f"Unknown database '{db}'", position=pos)
+        return (db, None)
+    db, name = ctx.resolve_table_name(on)
+    if db.lower() not in ("system", "information_schema"):
+        view = catalog.view(db, name) if db in catalog.databases else None
+        name = view.name if view is not None else catalog.table(db, name, pos).name
+    return (db, name)
+
+
+def grant_privileges(session, ctx, stmt: A.GrantPrivileges) -> Result:
+    store = _store(ctx)
+    key = _grant_object(ctx, stmt.on, stmt.pos)
+    available = available_privileges(key)
+    mask = 0
+    for word in stmt.privileges:
+        mask |= available if word == "ALL" else PRIVILEGE_BITS[word]
+    if mask & ~available:
+        raise EngineError("Illegal GRANT/REVOKE command; please consult the manual to see which privileges "
+                          "can be used", code=ILLEGAL_GRANT, position=stmt.pos)
+    if stmt.revoke and stmt.grantee_kind == "ROLE" and stmt.grantee == ACCOUNT_ADMIN:
+        raise EngineError("Illegal REVOKE command. Can not revoke built-in role [ account_admin ]",
+                          code=ILLEGAL_GRANT, position=stmt.pos)
+    verb, what = ("revoke", "privileges from") if stmt.revoke else ("grant", "privileges to")
+    record = store.grantee(stmt.grantee_kind, stmt.grantee, verb, what, stmt.pos)
+    store.change_privileges(record, key, mask, grant=not stmt.revoke)
+    return _result()
+
+
+def grant_role(session, ctx, stmt: A.GrantRole) -> Result:
+    store = _store(ctx)
+    verb, what = ("revoke", "role from") if stmt.revoke else ("grant", "role to")
+    if not stmt.revoke:
+        store.role(stmt.role, stmt.pos)
+    record = store.grantee(stmt.grantee_kind, stmt.grantee, verb, what, stmt.pos)
+    if stmt.revoke:
+        store.revoke_role(record, stmt.role)
+    else:
+        store.grant_role(record, stmt.role, stmt.grantee if stmt.grantee_kind == "ROLE" else None, stmt.pos)
+    return _result()
+
+
+# ---------------------------------------------------------------- SHOW and system tables
+
+
+def users_rows(ctx) -> list[tuple]:
+    """system.users: the SQL users, then the configured (bootstrap) ones."""
+    store = _store(ctx)
+    rows = []
+    for name, u in sorted(store.users.items()):
+        rows.append((name, "%", u["auth_type"], u["default_role"], "NO", u["disabled"], ", ".join(sorted(u["roles"])),
+                     None, None, None, _timestamp(u["created_on"]), _timestamp(u["update_on"])))
+    for name, encoded in sorted(store.bootstrap.items()):
+        rows.append((name, "%", "no_password" if encoded is None else "sha256_password", ACCOUNT_ADMIN, "YES",
+                     False, ACCOUNT_ADMIN, None, None, None, None, None))
+    return rows
+
+
+def roles_rows(ctx) -> list[tuple]:
+    return [(name, len(r["roles"]), ", ".join(sorted(r["roles"])), _timestamp(r["created_on"]),
+             _timestamp(r["update_on"])) for name, r in sorted(_store(ctx).roles.items())]
+
+
+def show_accounts(session, ctx, stmt: A.ShowAccounts) -> Result:
+    if stmt.kind == "USERS":
+        positions = [[n for n, _ in USERS_COLUMNS].index(name) for name in SHOW_USERS_COLUMNS]
+        rows = sorted((tuple(row[i] for i in positions) for row in users_rows(ctx)), key=lambda r: r[0])
+        return _result([USERS_COLUMNS[i] for i in positions], rows)
+    if stmt.kind == "ROLES":
+        return _show_roles(session, ctx, stmt)
+    return _show_grants(session, ctx, stmt)
+
+
+def _show_roles(session, ctx, stmt) -> Result:
+    store = _store(ctx)
+    match = lambda name: True  # noqa: E731
+    if stmt.like is not None:
+        check_like_pattern(stmt.like, ctx.limits.like_pattern_chars)
+        match = like_predicate(stmt.like)
+    current = store.current_role(session.user, session.role)
+    default = store.default_role(session.user)
+    rows = []
+    for name in sorted(store.available_roles(session.user)):
+        if match(name):
+            held = store.roles[name]["roles"]
+            rows.append((name, len(held), ", ".join(sorted(held)), name == current, name == default))
+    return _result(SHOW_ROLES_COLUMNS, rows)
+
+
+def _show_grants(session, ctx, stmt) -> Result:
+    store = _store(ctx)
+    user = session.user
+    access = ctx.access
+    kind, name = stmt.grantee_kind or "USER", stmt.grantee or user
+    may_grant = access is None or access.allows(GRANT)
+    if kind == "USER":
+        if name not in store.bootstrap:
+            store.user(name, stmt.pos)
+        if name != user and not may_grant:
+            _refuse_show_grants(store, user, stmt.pos)
+        if name in store.bootstrap:
+            own, granted = {}, {ACCOUNT_ADMIN}
+        else:
+            record = store.users[name]
+            own, granted = record["grants"], record["roles"]
+        shown_as = identity(name)
+    else:
+        if name not in store.available_roles(user) and not may_grant:
+            _refuse_show_grants(store, user, stmt.pos)
+        record = store.role(name, stmt.pos)
+        own, granted = record["grants"], record["roles"]
+        shown_as = f"ROLE `{name}`"
+    grants = dict(own)
+    for role in store.related_roles(granted):
+        for key, mask in store.roles[role]["grants"].items():
+            grants[key] = grants.get(key, 0) | mask
+    rows = []
+    for key, mask in sorted(grants.items(), key=_grant_order):
+        privileges = privileges_text(mask, key)
+        db, table = key
+        object_name = "*.*" if db is None else f"default.{db}.*" if table is None else f"default.{db}.{table}"
+        rows.append((privileges, object_name, None, kind, name,
+                     f"GRANT {privileges} ON {object_text(key)} TO {shown_as}"))
+    return _result(SHOW_GRANTS_COLUMNS, rows)
+
+
+def _grant_order(item) -> tuple:
+    (db, table), _ = item
+    return (db is not None, db or "", table is not None, table or "")
+
+
+def _refuse_show_grants(store, user: str, pos) -> None:
+    record = store.users.get(user)
+    roles = ",".join(sorted(record["roles"])) if record is not None else ""
+    raise PermissionDenied(f"Permission denied: privilege [Grant] is required on *.* for user {identity(user)} "
+                           f"with roles [{roles}]", position=pos)
+
+
+USER_HANDLERS = {
+    A.CreateUser: create_user,
+    A.AlterUser: alter_user,
+    A.DropUser: drop_user,
+    A.DescribeUser: describe_user,
+    A.CreateRole: create_role,
+    A.DropRole: drop_role,
+    A.SetRole: set_role,
+    A.GrantPrivileges: grant_privileges,
+    A.GrantRole: grant_role,
+    A.ShowAccounts: show_accounts,
+}

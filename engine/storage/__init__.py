@@ -1,0 +1,1 @@
+"""Write-ahead log, checkpoints, recovery, catalog image and row codec: called at commit and at start only."""

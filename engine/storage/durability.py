@@ -1,0 +1,230 @@
+"""A persistent database: the data directory's lock, recovery (last checkpoint, then the log),
+the recorder that turns each engine step's changes into one log record, and checkpoints.
+
+Every change to a catalog table's rows goes through Table.append / Table.replace_rows, which tell
+the Recorder; staged files tell it through StageStore. Changes pile up in `pending` while a step
+runs; `seal()` after the step makes them one record (a statement's writes all happen in one
+step, so a record never holds half a statement). Definitions (tables, views, stages, settings,
+users) are written as a whole catalog image whenever a statement changed them.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import threading
+import time
+
+from engine.catalog.stages import StagedFile
+from engine.storage import checkpoint_files as C
+from engine.storage.catalog_image import catalog_image, restore_catalog, tables_by_id
+from engine.storage.change_codec import decode_chunks, record_pieces, rewritten_rows, staged_file
+from engine.storage.journal import LogWriter, fsync_directory
+from engine.storage.row_codec import decode_rows
+
+CHECKPOINT_LOG_BYTES = 64 << 20  # a checkpoint starts once the log's segment passes this
+
+
+class DataDirectoryInUse(Exception):
+    pass
+
+
+def image_text(image: dict) -> str:
+    """A catalog image as the log writes it (compact, keys sorted: equal images, equal texts)."""
+    return json.dumps(image, separators=(",", ":"), sort_keys=True)
+
+
+class Recorder:
+    """Collects one step's changes and seals them into one log record."""
+
+    def __init__(self, db, writer: LogWriter):
+        self.db = db
+        self.writer = writer
+        self.pending: list = []
+        self.last_image = ""
+        self.known_ids: set[int] = set()
+        self.last_lsn = writer.next_lsn - 1
+
+    def appended(self, table, rows) -> None:
+        if rows:
+            self.pending.append(("append", table.table_id, [c.type for c in table.columns], rows))
+
+    def replaced(self, table, old: list, new: list) -> None:
+        if not old and not new:
+            return  # nothing to say (a new, empty table entering the catalog)
+        self.pending.append(("edit", table.table_id, [c.type for c in table.columns], old, len(old), new, len(new)))
+
+    def staged(self, owner: str, stage: str, path: str, staged: StagedFile) -> None:
+        self.pending.append(("stage_put", owner, stage, path, staged))
+
+    def unstaged(self, owner: str, stage: str, path: str) -> None:
+        self.pending.append(("stage_remove", owner, stage, path))
+
+    def stage_cleared(self, stage: str) -> None:
+        self.pending.append(("stage_clear", stage))
+
+    def note_image(self, text: str, image: dict) -> None:
+        self.last_image = text
+        self.known_ids = {t["id"] for t in image["tables"]} | {t["id"] for t in image["dropped"]}
+
+    def seal(self, definitions: bool = False) -> int:
+        """Make the pending changes one log record (with the catalog image first when
+        `definitions` may have changed, or a change names a table the last image lacks);
+        returns the last record's sequence number."""
+        pending = self.pending
+        if not definitions and pending:
+            known = self.known_ids
+            definitions = any(c[0] in ("append", "edit") and c[1] not in known for c in pending)
+        if definitions:
+            image = catalog_image(self.db)
+            text = image_text(image)
+            if text != self.last_image:
+                self.note_image(text, image)
+                pending.insert(0, ("catalog", text))
+        if not pending:
+            return self.last_lsn
+        self.pending = []
+        self.last_lsn = self.writer.submit(lambda lsn, changes=pending: record_pieces(lsn, changes))
+        return self.last_lsn
+
+
+# ---------------------------------------------------------------- replay
+
+
+def apply_change(db, tables: dict, change: dict) -> dict:
+    """Apply one logged change to db (whose recorder is off); returns the tables by id."""
+    op = change["op"]
+    if op == "catalog":
+        restore_catalog(db, change["image"])
+        return tables_by_id(db)
+    if op in ("append", "edit"):
+        table = tables.get(change["table"])
+        if table is None:
+            return tables  # a table replaced or dropped for good before this record
+        types = [c.type for c in table.columns]
+        if op == "append":
+            table.append(decode_rows(types, change["rows"]))
+            return tables
+        rows = decode_chunks(types, change["rows"])
+        table.scan_flags(rows)  # the new rows' (flags are never cleared but by TRUNCATE)
+        table.rows = rewritten_rows(table.rows, change["runs"], rows)
+        return tables
+    stages = db.stages
+    if op == "stage_put":
+        files = stages.files_of(change["owner"], change["stage"])
+        if files is not None:
+            files[change["path"]] = staged_file(change)
+    elif op == "stage_remove":
+        files = stages.files_of(change["owner"], change["stage"])
+        if files is not None:
+            files.pop(change["path"], None)
+    elif op == "stage_clear":
+        stage = stages.named.get(change["stage"])
+        if stage is not None:
+            stage.files = {}
+    return tables
+
+
+# ---------------------------------------------------------------- the data directory
+
+
+class DataDirectory:
+    """Owns a data directory for one Database: lock, recovery, the log writer, checkpoints."""
+
+    def __init__(self, db, path: str, fsync: bool = True, checkpoint_bytes: int = CHECKPOINT_LOG_BYTES,
+                 log=print):
+        self.db = db
+        self.path = os.path.abspath(path)
+        self.fsync = fsync
+        self.checkpoint_bytes = checkpoint_bytes
+        self.log = log
+        os.makedirs(self.path, exist_ok=True)
+        self._lock_file = _lock(self.path)
+        self._checkpointing: threading.Thread | None = None
+        self.checkpoint_error: BaseException | None = None
+        self.checkpoints = 0  # written since start
+        self.last_checkpoint_seconds = 0.0
+        started = time.monotonic()
+        stats = C.recover(db, self.path, apply_change, log)
+        self.recovered = stats
+        self.writer = LogWriter(self.path, stats["next_segment"], fsync=fsync, next_lsn=stats["next_lsn"])
+        self.recorder = Recorder(db, self.writer)
+        image = catalog_image(db)
+        self.recorder.note_image(image_text(image), image)
+        self._attach()
+        seconds = time.monotonic() - started
+        stats["seconds"] = seconds
+        log(f"data directory {self.path}: recovered {stats['tables']} tables, {stats['rows']} rows "
+            f"and {stats['records']} log records in {seconds:.2f} s")
+        if stats["records"]:
+            self.checkpoint()
+
+    def _attach(self) -> None:
+        recorder = self.recorder
+        self.db.catalog.recorder = recorder
+        for table in tables_by_id(self.db).values():
+            table.recorder = recorder
+        self.db.stages.recorder = recorder
+
+    def seal(self, definitions: bool = False) -> int:
+        lsn = self.recorder.seal(definitions)
+        if self.writer.segment_bytes > self.checkpoint_bytes:
+            self.checkpoint()
+        return lsn
+
+    def checkpoint(self, wait: bool = False) -> None:
+        """Write a checkpoint (in a thread; `wait` joins it) and drop the log it covers."""
+        running = self._checkpointing
+        if running is not None and running.is_alive():
+            if wait:
+                running.join()
+            else:
+                return
+        self.recorder.seal(True)
+        segment = self.writer.segment + 1
+        self.writer.rotate(segment)
+        snapshot = C.capture(self.db, self.recorder.last_image)
+        thread = threading.Thread(target=self._write_checkpoint, args=(segment, snapshot),
+                                  name="queryhttp-checkpoint", daemon=True)
+        self._checkpointing = thread
+        thread.start()
+        if wait:
+            thread.join()
+
+    def _write_checkpoint(self, segment: int, snapshot) -> None:
+        started = time.monotonic()
+        try:
+            C.write_checkpoint(self.path, segment, snapshot, self.fsync)
+            self.checkpoints += 1
+            self.last_checkpoint_seconds = time.monotonic() - started
+        except BaseException as exc:  # noqa: BLE001 - the log still holds everything; say so
+            self.checkpoint_error = exc
+            self.log(f"checkpoint failed (the log keeps every change): {exc!r}")
+
+    def close(self) -> None:
+        """Checkpoint, stop the writer, release the lock (a clean shutdown)."""
+        self.checkpoint(wait=True)
+        running = self._checkpointing
+        if running is not None:
+            running.join()
+        self.writer.close()
+        os.close(self._lock_file)
+
+
+def _lock(path: str) -> int:
+    fd = os.open(os.path.join(path, "LOCK"), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.read(fd, 64).decode(errors="replace").strip()
+        os.close(fd)
+        raise DataDirectoryInUse(f"data directory {path} is in use by another process"
+                                 f"{f' (pid {holder})' if holder else ''}") from None
+    os.ftruncate(fd, 0)
+    os.write(fd, str(os.getpid()).encode())
+    fsync_directory(path)
+    return fd
+
+
+__all__ = ["DataDirectory", "DataDirectoryInUse", "Recorder"]

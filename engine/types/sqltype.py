@@ -1,0 +1,599 @@
+"""SQL types: Databend type names, parsing of written types, coercion rules, casts and rendering."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import math
+import re
+import struct
+from dataclasses import dataclass, replace
+from typing import NoReturn
+
+from engine.core.errors import BadArguments, SqlSyntaxError
+from engine.types import bitmap_values as _bitmaps
+from engine.types import float_text as _float_text
+from engine.types.datetimes import (
+    UTC,
+    date_from_days,
+    parse_date,
+    parse_timestamp,
+    timestamp_from_int,
+)
+
+INT_RANGES = {
+    "UInt8": (0, 2**8 - 1), "UInt16": (0, 2**16 - 1), "UInt32": (0, 2**32 - 1), "UInt64": (0, 2**64 - 1),
+    "Int8": (-(2**7), 2**7 - 1), "Int16": (-(2**15), 2**15 - 1), "Int32": (-(2**31), 2**31 - 1),
+    "Int64": (-(2**63), 2**63 - 1),
+}
+INT_NAMES = frozenset(INT_RANGES)
+NUMERIC_NAMES = INT_NAMES | {"Float32", "Float64", "Decimal"}
+
+
+@dataclass(frozen=True, slots=True)
+class SqlType:
+    """A Databend type: base name, nullability and, for Decimal, precision and scale."""
+
+    name: str
+    nullable: bool = False
+    precision: int = 0
+    scale: int = 0
+    # Array(T), Map(K, V), Tuple(T...): the element types; a named Tuple also its field names
+    args: tuple = ()
+    field_names: tuple = ()
+
+    def display(self) -> str:
+        if self.name == "Null":
+            return "NULL"
+        if self.args:
+            base = f"{self.name}({', '.join(a.display() for a in self.args)})"
+        else:
+            base = f"Decimal({self.precision}, {self.scale})" if self.name == "Decimal" else self.name
+        return f"Nullable({base})" if self.nullable else base
+
+    def sql_name(self, with_null: bool = False) -> str:
+        """The SQL spelling Databend uses in DESCRIBE, SHOW CREATE TABLE and TYPEOF ('INT', 'BIGINT
+        UNSIGNED', 'DECIMAL(10, 2)'...), with ' NULL' appended for nullable types when asked."""
+        if self.name == "Null":
+            return "NULL"
+        if self.name == "Decimal":
+            base = f"DECIMAL({self.precision}, {self.scale})"
+        elif self.args:
+            base = _nested_sql_name(self)
+        else:
+            base = _SQL_NAMES[self.name]
+        return base + " NULL" if with_null and self.nullable else base
+
+    def as_nullable(self, nullable: bool = True) -> SqlType:
+        if self.name == "Null" or self.nullable == nullable:
+            return self
+        return replace(self, nullable=nullable)
+
+    @property
+    def is_int(self) -> bool:
+        return self.name in INT_NAMES
+
+    @property
+    def is_numeric(self) -> bool:
+        return self.name in NUMERIC_NAMES
+
+    @property
+    def is_float(self) -> bool:
+        return self.name in ("Float32", "Float64")
+
+    @property
+    def is_string(self) -> bool:
+        return self.name == "String"
+
+    @property
+    def can_be_null(self) -> bool:
+        return self.nullable or self.name == "Null"
+
+
+_SQL_NAMES = {
+    "Boolean": "BOOLEAN", "Int8": "TINYINT", "Int16": "SMALLINT", "Int32": "INT", "Int64": "BIGINT",
+    "UInt8": "TINYINT UNSIGNED", "UInt16": "SMALLINT UNSIGNED", "UInt32": "INT UNSIGNED",
+    "UInt64": "BIGINT UNSIGNED", "Float32": "FLOAT", "Float64": "DOUBLE", "String": "VARCHAR",
+    "Date": "DATE", "Timestamp": "TIMESTAMP", "Binary": "BINARY", "Variant": "VARIANT", "Bitmap": "BITMAP",
+}
+
+NESTED_NAMES = frozenset({"Array", "Map", "Tuple"})
+
+
+def _nested_sql_name(t: SqlType) -> str:
+    """As Databend spells a nested type in DESCRIBE: ARRAY(INT32), MAP(STRING, INT32),
+    TUPLE(1 INT32, 2 STRING) or TUPLE(A INT32, B STRING); elements by their type names."""
+    parts = [_element_sql_name(a) for a in t.args]
+    if t.name == "Tuple":
+        names = t.field_names or [str(i) for i in range(1, len(parts) + 1)]
+        parts = [f"{n.upper()} {p}" for n, p in zip(names, parts, strict=False)]
+    return f"{t.name.upper()}({', '.join(parts)})"
+
+
+def _element_sql_name(t: SqlType) -> str:
+    if t.args:
+        return _nested_sql_name(t)
+    return t.as_nullable(False).display().upper()
+
+NULL = SqlType("Null", True)
+BOOLEAN = SqlType("Boolean")
+UINT8 = SqlType("UInt8")
+UINT64 = SqlType("UInt64")
+UINT32 = SqlType("UInt32")
+INT32 = SqlType("Int32")
+INT64 = SqlType("Int64")
+FLOAT64 = SqlType("Float64")
+FLOAT32 = SqlType("Float32")
+STRING = SqlType("String")
+DATE = SqlType("Date")
+TIMESTAMP = SqlType("Timestamp")
+BINARY = SqlType("Binary")
+BITMAP = SqlType("Bitmap")
+
+_ALIASES = {
+    "BOOLEAN": "Boolean", "BOOL": "Boolean",
+    "TINYINT": "Int8", "INT8": "Int8", "SMALLINT": "Int16", "INT16": "Int16",
+    "INT": "Int32", "INTEGER": "Int32", "INT32": "Int32", "MEDIUMINT": "Int32",
+    "BIGINT": "Int64", "INT64": "Int64", "SIGNED": "Int64",
+    "UINT8": "UInt8", "UINT16": "UInt16", "UINT32": "UInt32", "UINT64": "UInt64", "UNSIGNED": "UInt64",
+    "FLOAT": "Float32", "FLOAT32": "Float32", "REAL": "Float64",
+    "DOUBLE": "Float64", "FLOAT64": "Float64", "DOUBLE PRECISION": "Float64",
+    "VARCHAR": "String", "TEXT": "String", "CHAR": "String", "STRING": "String", "CHARACTER": "String",
+    "DATE": "Date", "TIMESTAMP": "Timestamp", "DATETIME": "Timestamp",
+    "DECIMAL": "Decimal", "NUMERIC": "Decimal",
+    "BINARY": "Binary", "VARBINARY": "Binary", "BLOB": "Binary", "TINYBLOB": "Binary", "MEDIUMBLOB": "Binary",
+    "LONGBLOB": "Binary", "JSON": "Variant", "VARIANT": "Variant", "BITMAP": "Bitmap",
+}
+
+
+def type_from_ast(tn, default_nullable: bool = False) -> SqlType:
+    """A `grammar.ast.TypeName` -> SqlType; nullable when written so, else `default_nullable`."""
+    name = tn.name.upper()
+    if name == "NULLABLE" and tn.args:
+        return type_from_ast(tn.args[0]).as_nullable(True)
+    nullable = default_nullable if tn.nullable is None else tn.nullable
+    if name in ("ARRAY", "MAP", "TUPLE") and tn.args:
+        # elements are nullable unless written NOT NULL; a map's key never is
+        args = tuple(type_from_ast(a, default_nullable=not (name == "MAP" and i == 0)) for i, a in enumerate(tn.args))
+        return SqlType(name.capitalize(), nullable, args=args, field_names=tuple(tn.field_names))
+    base = _ALIASES.get(name)
+    if base is None:
+        raise SqlSyntaxError(f"Unknown type {tn.name!r}", position=tn.pos)
+    if base == "Decimal":
+        p = tn.params[0] if tn.params else 10
+        s = tn.params[1] if len(tn.params) > 1 else 0
+        if not 1 <= p <= 76 or s > p:
+            raise BadArguments(f"Invalid Decimal({p}, {s})", position=tn.pos)
+        return SqlType("Decimal", nullable, p, s)
+    return SqlType(base, nullable)
+
+
+def decimal_literal_type(text: str) -> SqlType:
+    digits = text.lstrip("+-")
+    whole, _, frac = digits.partition(".")
+    whole = whole.lstrip("0")
+    precision = max(len(whole) + len(frac), 1)
+    return SqlType("Decimal", False, max(precision, len(frac)), len(frac))
+
+
+MAX_DECIMAL_PRECISION = 76
+_MAX_DECIMAL_INT = 10 ** MAX_DECIMAL_PRECISION - 1
+
+
+def fits_decimal(v: int) -> bool:
+    """Whether an integer fits Decimal(76, 0) (compared, not printed: str() of a huge int is slow)."""
+    return -_MAX_DECIMAL_INT <= v <= _MAX_DECIMAL_INT
+
+
+def exponent_literal(v: float):
+    """(value, type) of a number written with an exponent, as Databend reads it: the exact number
+    (1e3 is the UInt16 1000, 1.5e-3 a Decimal(4, 4)), a Float64 when beyond Decimal(76)."""
+    d = decimal.Decimal(repr(v))
+    if d == d.to_integral_value():
+        n = int(d)
+        t = int_literal_type(n)
+        return (float(n) if t.is_float else n), t
+    text = format(d, "f")
+    t = decimal_literal_type(text)
+    if t.precision > MAX_DECIMAL_PRECISION:
+        return v, FLOAT64
+    return decimal.Decimal(text), t
+
+
+def int_literal_type(v: int) -> SqlType:
+    """As Databend types an integer: the smallest integer type holding it, beyond 64 bits
+    Decimal(digits, 0) (the value stays an exact Python int), beyond 76 digits Float64."""
+    for lo, hi, t in _UNSIGNED_LITERAL_TYPES if v >= 0 else _SIGNED_LITERAL_TYPES:
+        if lo <= v <= hi:
+            return t
+    if not fits_decimal(v):
+        return FLOAT64
+    return SqlType("Decimal", False, len(str(abs(v))), 0)
+
+
+# (low, high, type) of integer literals, narrowest first: one shared (frozen) type each
+_UNSIGNED_LITERAL_TYPES = tuple((*INT_RANGES[n], SqlType(n)) for n in ("UInt8", "UInt16", "UInt32", "UInt64"))
+_SIGNED_LITERAL_TYPES = tuple((*INT_RANGES[n], SqlType(n)) for n in ("Int8", "Int16", "Int32", "Int64"))
+
+
+_WIDTH = {"8": 8, "16": 16, "32": 32, "64": 64}
+
+
+def _int_parts(t: SqlType) -> tuple[bool, int]:
+    signed = not t.name.startswith("U")
+    return signed, _WIDTH[t.name.lstrip("UInt")]
+
+
+def _int_type(signed: bool, width: int) -> SqlType:
+    return SqlType(("Int" if signed else "UInt") + str(min(width, 64)))
+
+
+def arithmetic_type(op: str, a: SqlType, b: SqlType) -> SqlType:
+    """Result type of a binary arithmetic operator (non-null part; the caller adds nullability)."""
+    if a.name == "Null" or b.name == "Null":
+        return NULL
+    if op == "/":
+        if (a.name == "Decimal" or b.name == "Decimal") and not (a.is_float or b.is_float
+                                                                or a.is_string or b.is_string):
+            # Databend: the dividend's scale + 6, its precision + 6 + the divisor's scale
+            # (DECIMAL(10, 2) / DECIMAL(5, 3) is Decimal(19, 8)), at most 76 digits
+            pa, sa = (a.precision, a.scale) if a.name == "Decimal" else (_int_digits(a), 0)
+            sb = b.scale if b.name == "Decimal" else 0
+            return SqlType("Decimal", False, min(pa + 6 + sb, 76), min(sa + 6, 76))
+        return FLOAT64
+    if a.is_float or b.is_float or a.is_string or b.is_string:
+        if op != "DIV":
+            return FLOAT64
+        # Databend: the wider operand's width (Float32 is 32 bits; text and decimals are read
+        # as Float64), so Float32 DIV Int16 is Int32
+        return INT32 if max(_float_div_width(a), _float_div_width(b)) <= 32 else INT64
+    if a.name == "Decimal" or b.name == "Decimal":
+        if op == "DIV":
+            return INT64
+        if op == "%":  # Databend 1.2.453 answers a Decimal modulo as Float64
+            return FLOAT64
+        pa, sa = (a.precision, a.scale) if a.name == "Decimal" else (_int_digits(a), 0)
+        pb, sb = (b.precision, b.scale) if b.name == "Decimal" else (_int_digits(b), 0)
+        # Databend keeps a Decimal128 operation Decimal128: at most 38 digits unless an operand
+        # already has more (DECIMAL(38, 10) * 2 is Decimal(38, 10)), then at most 76
+        limit = 38 if max(pa, pb) <= 38 else 76
+        if op == "*":
+            scale = sa + sb
+            return SqlType("Decimal", False, min(max(pa + pb, scale + 1), limit), scale)
+        scale = max(sa, sb)
+        precision = max(pa - sa, pb - sb) + scale + 1
+        return SqlType("Decimal", False, min(precision, limit), scale)
+    if not (a.is_int or a.name == "Boolean") or not (b.is_int or b.name == "Boolean"):
+        raise BadArguments(f"no function matches signature `{op}`({a.display()}, {b.display()})")
+    sa, wa = _int_parts(a) if a.is_int else (False, 8)
+    sb, wb = _int_parts(b) if b.is_int else (False, 8)
+    signed = sa or sb
+    width = max(wa, wb)
+    if op in ("+", "*"):
+        return _int_type(signed, width * 2)
+    if op == "-":
+        return _int_type(True, width * 2)
+    if op == "DIV":
+        return _int_type(signed, width)
+    if op == "%":
+        # Databend: the divisor's width (doubled when the dividend is signed), the dividend's sign
+        return _int_type(sa, wb * 2 if sa else wb)
+    raise AssertionError(op)
+
+
+def _float_div_width(t: SqlType) -> int:
+    if t.is_int:
+        return _int_parts(t)[1]
+    return 32 if t.name in ("Float32", "Boolean") else 64
+
+
+def negation_type(t: SqlType) -> SqlType:
+    """Result type of unary minus: integers widen to the next signed type (Int64 at most)."""
+    if t.is_int:
+        return _int_type(True, _int_parts(t)[1] * 2)
+    return t
+
+
+def _int_digits(t: SqlType) -> int:
+    """Decimal digits an integer type needs (Databend's precision for integers in decimal math)."""
+    return {"Int8": 3, "UInt8": 3, "Int16": 5, "UInt16": 5, "Int32": 10, "UInt32": 10}.get(t.name, 19 if t.name == "Int64"
+                                                                                           else 20)
+
+
+def common_type(types) -> SqlType:
+    """The type several values unify to (UNION, CASE, COALESCE, IN lists)."""
+    result = None
+    nullable = False
+    for t in types:
+        nullable = nullable or t.can_be_null
+        if t.name == "Null":
+            continue
+        if result is None:
+            result = t.as_nullable(False)
+        elif result.name != t.name or result.name == "Decimal":
+            result = _unify(result, t.as_nullable(False))
+        elif result.args and result != t.as_nullable(False):
+            result = _nested.unify(result, t.as_nullable(False))
+    if result is None:
+        return NULL
+    return result.as_nullable(nullable)
+
+
+def _unify(a: SqlType, b: SqlType) -> SqlType:
+    if a.is_int and b.is_int:
+        sa, wa = _int_parts(a)
+        sb, wb = _int_parts(b)
+        if sa == sb:
+            return _int_type(sa, max(wa, wb))
+        return _int_type(True, max(wa if sa else wa * 2, wb if sb else wb * 2))
+    if a.is_numeric and b.is_numeric:
+        if a.is_float or b.is_float:
+            # Float32 stays Float32 beside a Decimal or an integer of at most 16 bits (Databend
+            # 1.2.453); beside Float64 or a wider integer it is Float64
+            other = b if a.name == "Float32" else a if b.name == "Float32" else None
+            if other is not None and (other.name in ("Float32", "Decimal")
+                                      or (other.is_int and _int_parts(other)[1] <= 16)):
+                return FLOAT32
+            return FLOAT64
+        pa, sa = (a.precision, a.scale) if a.name == "Decimal" else (_int_digits(a), 0)
+        pb, sb = (b.precision, b.scale) if b.name == "Decimal" else (_int_digits(b), 0)
+        scale = max(sa, sb)
+        return SqlType("Decimal", False, min(max(pa - sa, pb - sb) + scale, 76), scale)
+    if {a.name, b.name} == {"Date", "Timestamp"}:
+        return TIMESTAMP
+    if a.name == "Boolean" and b.is_numeric:
+        return b
+    if b.name == "Boolean" and a.is_numeric:
+        return a
+    return STRING
+
+
+# ---------------------------------------------------------------- casts
+
+_INT_RE = re.compile(r"[-+]?\d+\Z")
+_NUM_RE = re.compile(r"\s*[-+]?(\d+\.?\d*([eE][-+]?\d+)?|\.\d+([eE][-+]?\d+)?)\s*\Z")
+
+
+def _round_half_away(x: float) -> int:
+    return int(math.floor(x + 0.5)) if x >= 0 else -int(math.floor(-x + 0.5))
+
+
+def _cast_fail(v, t: SqlType) -> NoReturn:
+    """Refuse a cast, in Databend's words for integers and booleans (naming the conversion
+    function and the value as SQL would show it), else showing the value as SQL would."""
+    if isinstance(v, str) and (t.name in INT_RANGES or t.name == "Boolean"):
+        reason = "invalid digit found in string" if t.name in INT_RANGES else \
+            "cannot parse to type `BOOLEAN`"
+        raise BadArguments(f"{reason} while evaluating function `{_conversion_name(t)}('{v}')`")
+    shown = "'" + v.replace("'", "''") + "'" if isinstance(v, str) else _render.render_value(v)
+    raise BadArguments(f"fail to cast {shown} to {t.display()}")
+
+
+def _conversion_name(t: SqlType) -> str:
+    """Databend's name of the function converting to t (to_int32, to_boolean...)."""
+    return "to_" + t.name.lower()
+
+
+def to_int(v, t: SqlType = INT64):
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, int):
+        out = v
+    elif isinstance(v, float):
+        if v != v or v in (math.inf, -math.inf):
+            _cast_fail(v, t)
+        out = _round_half_away(v)
+    elif isinstance(v, decimal.Decimal):
+        out = int(v.to_integral_value(rounding=decimal.ROUND_HALF_UP))
+    elif isinstance(v, str):
+        if not _INT_RE.match(v):  # Databend reads only plain integers: no '1.5', no ' 12 '
+            _cast_fail(v, t)
+        out = int(v)
+    elif isinstance(v, datetime.datetime):
+        out = int(v.replace(tzinfo=datetime.UTC).timestamp() * 1_000_000)
+    elif isinstance(v, datetime.date):
+        out = (v - datetime.date(1970, 1, 1)).days
+    else:
+        _cast_fail(v, t)
+    lo, hi = INT_RANGES.get(t.name, (None, None))
+    if lo is not None and not lo <= out <= hi:
+        shown = f"'{v}'" if isinstance(v, str) else _render.render_value(v)
+        raise BadArguments(f"number overflowed while evaluating function `{_conversion_name(t)}({shown})`")
+    return out
+
+
+def to_float(v, t: SqlType = FLOAT64):
+    if isinstance(v, str):
+        s = v.strip().lower()
+        if s in ("nan", "inf", "+inf", "-inf", "infinity", "-infinity", "+infinity"):
+            return float(s.replace("infinity", "inf"))
+        if not _NUM_RE.match(v):
+            _cast_fail(v, t)
+    if isinstance(v, (datetime.date,)):
+        _cast_fail(v, t)
+    return float(v)
+
+
+_FLOAT32 = struct.Struct("<f")
+
+
+def to_float32(v, t: SqlType | None = None) -> float:
+    """v as a Float32 value: the nearest single-precision number (held in a Python float), as
+    Databend stores a FLOAT column (ten 0.1 sum to 1.0000000149...); beyond its range, +-inf."""
+    f = to_float(v, t or SqlType("Float32"))
+    try:
+        return _FLOAT32.unpack(_FLOAT32.pack(f))[0]
+    except OverflowError:
+        return math.copysign(math.inf, f)
+
+
+def render_float32(v: float) -> str:
+    """A Float32 value as its shortest decimal text that reads back as the same single-precision
+    number (0.10000000149011612 shows as 0.1, as Databend shows it)."""
+    if not math.isfinite(v) or v == int(v) and abs(v) < 1e16:
+        return _render.render_float(v)
+    return _render.render_float(float(_float_text.shortest_single(v)))
+
+
+def to_decimal(v, t: SqlType):
+    try:
+        if isinstance(v, float):
+            d = decimal.Decimal(repr(v))
+        elif isinstance(v, str):
+            if not _NUM_RE.match(v):
+                _cast_fail(v, t)
+            d = decimal.Decimal(v.strip())
+        else:
+            d = decimal.Decimal(int(v) if isinstance(v, bool) else v)
+    except (decimal.InvalidOperation, TypeError, ValueError):
+        _cast_fail(v, t)
+    # checked before quantize too: quantize itself fails on values far beyond the context
+    if not d.is_finite() or d.adjusted() >= t.precision - t.scale:
+        raise BadArguments(f"Decimal overflow: {v} does not fit {t.display()}")
+    q = d.quantize(decimal.Decimal(1).scaleb(-t.scale), rounding=decimal.ROUND_HALF_UP)
+    if q.adjusted() >= t.precision - t.scale:
+        raise BadArguments(f"Decimal overflow: {v} does not fit {t.display()}")
+    return q
+
+
+def to_string(v, t: SqlType = STRING):
+    if isinstance(v, str):
+        return v
+    if type(v) is frozenset:  # a BITMAP: its numbers, comma-separated
+        return _bitmaps.to_text(v)
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, bytes):  # Binary: its bytes as UTF-8 text, when they are
+        try:
+            return v.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadArguments(f"invalid utf8 sequence while evaluating function `to_string({v.hex().upper()})`") from None
+    return _render.render_value(v)
+
+
+def to_binary(v, t: SqlType = BINARY) -> bytes:
+    """A Binary value: bytes as they are, text as its UTF-8 bytes."""
+    if isinstance(v, bytes):
+        return v
+    return (v if isinstance(v, str) else to_string(v)).encode("utf-8", "surrogatepass")
+
+
+def to_bitmap(v, t: SqlType = BITMAP) -> frozenset:
+    """A BITMAP value (engine.types.bitmap_values): a bitmap as it is, text parsed ('1, 2'), an
+    unsigned integer as the bitmap of itself; other values refused in Databend's words."""
+    if type(v) is frozenset:
+        return v
+    if isinstance(v, str):
+        return _bitmaps.parse(v)
+    if type(v) is int and 0 <= v <= _bitmaps.U64_MAX:
+        return frozenset((v,))
+    raise BadArguments(f"unable to cast type `{value_type(v).display()}` to type `Bitmap`")
+
+
+def to_bool(v, t: SqlType = BOOLEAN):
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, (int, float, decimal.Decimal)):
+        return v != 0
+    if isinstance(v, str):
+        s = v.strip().lower()
+        if s in ("true", "1"):
+            return True
+        if s in ("false", "0"):
+            return False
+    _cast_fail(v, t)
+
+
+def to_date(v, t: SqlType = DATE):
+    if isinstance(v, datetime.datetime):
+        return v.date()
+    if isinstance(v, datetime.date):
+        return v
+    if isinstance(v, str):
+        return parse_date(v)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return date_from_days(v)
+    _cast_fail(v, t)
+
+
+def to_timestamp(v, t: SqlType = TIMESTAMP):
+    if isinstance(v, datetime.datetime):
+        return v
+    if isinstance(v, datetime.date):
+        return datetime.datetime(v.year, v.month, v.day)
+    if isinstance(v, str):
+        return parse_timestamp(v, UTC)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return timestamp_from_int(v)  # seconds, milliseconds or microseconds, by magnitude
+    _cast_fail(v, t)
+
+
+def caster_from(source: SqlType, t: SqlType, folded: bool = False):
+    """caster(t) for values of type `source`: a float becomes text by its own precision
+    (engine.types.float_text; `folded`: a constant folded at bind time, written as Databend writes one)."""
+    if t.name == "String" and source.is_float:
+        return _float_text.TEXT_WRITERS[source.name == "Float32", folded]
+    return caster(t)
+
+
+def caster(t: SqlType):
+    """A function value -> value of type t (not None); raises BadArguments when impossible."""
+    name = t.name
+    if name in INT_NAMES:
+        return lambda v: to_int(v, t)
+    if name == "Float32":
+        return to_float32
+    if name == "Float64":
+        return to_float
+    if name == "Decimal":
+        return lambda v: to_decimal(v, t)
+    if name == "String":
+        return to_string
+    if name == "Boolean":
+        return to_bool
+    if name == "Date":
+        return to_date
+    if name == "Timestamp":
+        return to_timestamp
+    if name == "Null":
+        return lambda v: None
+    if name == "Variant":
+        return _nested.to_variant  # canonical JSON text (engine.types.variant; nested values converted)
+    if name == "Binary":
+        return to_binary
+    if name == "Bitmap":
+        return to_bitmap
+    if name in NESTED_NAMES:
+        return _nested.caster(t)  # engine.types.nested
+    raise BadArguments(f"cannot cast to {t.display()}")
+
+
+def value_type(v) -> SqlType:
+    """The type of a Python value (for constants built at run time)."""
+    if v is None:
+        return NULL
+    if isinstance(v, bool):
+        return BOOLEAN
+    if isinstance(v, int):
+        return int_literal_type(v)
+    if isinstance(v, float):
+        return FLOAT64
+    if isinstance(v, decimal.Decimal):
+        return decimal_literal_type(format(v, "f"))
+    if isinstance(v, datetime.datetime):
+        return TIMESTAMP
+    if isinstance(v, datetime.date):
+        return DATE
+    if isinstance(v, bytes):
+        return BINARY
+    if type(v) is frozenset:
+        return BITMAP
+    if isinstance(v, _nested.NESTED_VALUE_TYPES):
+        raise BadArguments("a nested value has no type of its own")
+    return STRING
+
+
+# nested values and wire text (engine.types.nested, engine.types.render) read this module's types:
+# imported as a module, read at call time)
+from engine.types import nested as _nested  # noqa: E402
+from engine.types import render as _render  # noqa: E402
