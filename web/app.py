@@ -231,7 +231,7 @@ class QueryApp:
             error=query.error, schema=query.schema, data=data,
             affect=None if final else query.affect, progress=query.progress,
             running_time_ms=query.running_time_ms, next_page=next_page, final=final,
-            session=session, result_timeout_secs=query.result_timeout)
+            session=session, result_timeout_secs=query.result_timeout, timezone=query.timezone)
 
     def _send_page(self, request, fmt: str, query: Query, page: Page, first: bool) -> bytes:
         # The spec format echoes the session on every page; the databend format on the POST
@@ -564,6 +564,16 @@ class QueryApp:
     @authenticated
     def login(self, request, user: str):
         body = {"version": SERVER_VERSION, "session_id": "", "tokens": None}
+        return self._send(request, 200, encode_json(body), _JSON)
+
+    @app.route("/v1/verify", methods=["POST"])
+    @authenticated
+    def verify(self, request, user: str):
+        """Who the credentials are (databend-go's Ping checks `user`, and `tenant` when set)."""
+        users = self.db.users
+        body = {"tenant": "", "user": user, "auth_type": "password", "is_configured": True,
+                "default_role": users.default_role(user), "default_warehouse": "",
+                "roles": sorted(users.available_roles(user))}
         return self._send(request, 200, encode_json(body), _JSON)
 
     @app.route("/v1/session/heartbeat", methods=["POST"])

@@ -61,7 +61,7 @@ class Query:
                  "_request_session", "_keep_secs", "_session_view", "_session_sent", "_progress_snapshot",
                  "_txn_internal",
                  "_result", "_batches", "_render", "_task", "_on_end", "sql", "_observer",
-                 "_durable", "_durable_wait")
+                 "_durable", "_durable_wait", "timezone")
 
     def __init__(self, query_id: str, user: str, clock, *, session, request_session: dict,
                  session_id: str = "", keep_secs: int = 0, result_timeout: int = 60,
@@ -104,11 +104,14 @@ class Query:
         # (the client's `internal`, query id) -> the answer's `internal` while the session's
         # transaction is open (web.transactions); None for a server-side session
         self._txn_internal = txn_internal
+        self.timezone = "UTC"  # the session zone its rows are written in (set when attached)
 
     # -- producing ---------------------------------------------------------------------------
 
     def attach(self, result, null_as_str: bool) -> None:
         self._result = result
+        if self._engine_session is not None:
+            self.timezone = self._engine_session.setting("timezone")
         self.schema = result.schema
         self.affect = result.affect
         self._batches = result.batches()

@@ -55,6 +55,7 @@ class Answer:
     final: bool = False  # the answer to /final: no further hop
     session: SessionView | None = None
     result_timeout_secs: int = 60
+    timezone: str = "UTC"  # the zone the rows' Timestamps were written in (the session's)
 
 
 def choose_format(setting: str, header_names) -> str:
@@ -156,7 +157,7 @@ def encode_spec(a: Answer) -> bytes:
 
 _DATABEND = ('{"id":%s,"session_id":%s,"node_id":"","state":%s,"session":%s,"error":%s,'
              '"warnings":[],"has_result_set":%s,"schema":%s,"data":%s,"affect":%s,'
-             '"result_timeout_secs":%d,"stats":{"scan_progress":{"rows":%d,"bytes":%d},'
+             '"result_timeout_secs":%d,"settings":%s,"stats":{"scan_progress":{"rows":%d,"bytes":%d},'
              '"write_progress":{"rows":%d,"bytes":%d},"result_progress":{"rows":%d,"bytes":%d},'
              '"total_scan":{"rows":%d,"bytes":%d},"spill_progress":{"file_nums":0,"bytes":0},'
              '"running_time_ms":%r},"stats_uri":%s,"final_uri":%s,"next_uri":%s,"kill_uri":%s}')
@@ -195,6 +196,14 @@ def _databend_session(view: SessionView | None) -> dict | None:
     return echoed
 
 
+def _databend_settings(timezone: str) -> str:
+    """The answer's `settings`, as current Databend sends them: the drivers read Timestamp text in
+    `timezone` (UTC when absent), so a session zone must be named or instants come back shifted.
+    This server writes Binary as hex, GeoJSON for geometry and the `display` JSON mode."""
+    return ('{"timezone":' + _str(timezone) + ',"geometry_output_format":"GeoJSON",'
+            '"binary_output_format":"hex","http_json_result_mode":"display"}')
+
+
 def _databend_error(error: QueryError | None) -> str:
     if error is None:
         return "null"
@@ -210,7 +219,8 @@ def encode_databend(a: Answer) -> bytes:
                          _json_or_null(_databend_session(a.session)), _databend_error(a.error),
                          "true" if a.schema else "false", _databend_schema(a.schema),
                          _encode(a.data), _json_or_null(_databend_affect(a.affect)),
-                         a.result_timeout_secs, *p, p[0], p[1], a.running_time_ms,
+                         a.result_timeout_secs, _databend_settings(a.timezone),
+                         *p, p[0], p[1], a.running_time_ms,
                          stats_uri, final_uri, next_uri, kill_uri)).encode()
 
 

@@ -162,3 +162,23 @@ def test_driver_logs_in_as_a_user_sql_made_and_meets_its_grants(conn, server):
         f"databend://carol:nope@127.0.0.1:{server.port}/default?sslmode=disable")
     with pytest.raises(Exception, match="(?i)auth|401|password"):
         wrong.get_conn().query_row("SELECT 1")
+
+
+def test_driver_reads_timestamps_at_their_instant_in_a_session_time_zone(server):
+    """The driver reads Timestamp text in the answer's settings.timezone: with a session zone
+    (SET or the DSN's timezone=) the instants it returns are the stored ones, not hours off."""
+    import datetime
+
+    stored = datetime.datetime(2024, 2, 29, 13, 45, 6, 123456, tzinfo=datetime.UTC)
+    for dsn_zone, set_zone in (("", "America/New_York"), ("&timezone=Asia/Shanghai", None)):
+        client = databend_driver.BlockingDatabendClient(
+            f"databend://root:@127.0.0.1:{server.port}/default?sslmode=disable{dsn_zone}")
+        c = client.get_conn()
+        if set_zone:
+            c.exec(f"SET timezone = '{set_zone}'")
+        c.exec("CREATE OR REPLACE TABLE tz_instants (ts TIMESTAMP)")
+        c.exec("INSERT INTO tz_instants SELECT to_timestamp(1709214306123456)")  # microseconds
+        (value,) = c.query_row("SELECT ts FROM tz_instants").values()
+        assert value.astimezone(datetime.UTC) == stored
+        (now,) = c.query_row("SELECT now()").values()
+        assert abs((now - datetime.datetime.now(datetime.UTC)).total_seconds()) < 60

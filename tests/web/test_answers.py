@@ -46,6 +46,9 @@ def test_databend_format_select_1_has_every_field_and_a_final_hop(h):
                             "txn_state": "AutoCommit", "need_sticky": False,
                             "need_keep_alive": False}
     assert a["result_timeout_secs"] == 60
+    assert a["settings"] == {"timezone": "UTC", "geometry_output_format": "GeoJSON",
+                             "binary_output_format": "hex", "http_json_result_mode": "display"}
+    assert list(a)[list(a).index("result_timeout_secs") + 1] == "settings"  # Databend's order
     assert set(a["stats"]) == {"scan_progress", "write_progress", "result_progress",
                                "total_scan", "spill_progress", "running_time_ms"}
     assert a["next_uri"] == f"/v1/query/{qid}/final"
@@ -55,6 +58,25 @@ def test_databend_format_select_1_has_every_field_and_a_final_hop(h):
     assert f["next_uri"] is None and f["data"] == [] and f["session"] is None
     assert f["schema"] == a["schema"] and f["state"] == "Succeeded"
     assert h.get(a["next_uri"], headers=DATABEND_HEADERS).json["next_uri"] is None  # repeatable
+
+
+def test_databend_answers_name_the_zone_their_timestamps_are_written_in(h):
+    """Drivers read Timestamp text in the answer's settings.timezone (UTC when absent): every
+    answer, pages and /final included, names the session zone the rows were rendered in."""
+    zone = {"settings": {"timezone": "America/New_York"}}
+    a = h.post("SELECT to_timestamp(0)", headers=DATABEND_HEADERS, session=zone).json
+    assert a["data"] == [["1969-12-31 19:00:00.000000"]]
+    assert a["settings"]["timezone"] == "America/New_York"
+    final = h.get(a["next_uri"], headers=DATABEND_HEADERS).json
+    assert final["settings"]["timezone"] == "America/New_York"
+    # SET in the session: the next statement's answer names the new zone
+    s = h.post("SET timezone = 'Asia/Shanghai'", headers=DATABEND_HEADERS).json["session"]
+    b = h.post("SELECT to_timestamp(0)", headers=DATABEND_HEADERS, session=s).json
+    assert b["settings"]["timezone"] == "Asia/Shanghai"
+    assert b["data"] == [["1970-01-01 08:00:00.000000"]]
+    # a statement that fails before it starts names UTC (it carries no rows)
+    bad = h.post("SELEC 1", headers=DATABEND_HEADERS, session=zone).json
+    assert bad["state"] == "Failed" and bad["settings"]["timezone"] in ("UTC", "America/New_York")
 
 
 def test_any_x_databend_header_selects_the_databend_format(h):
@@ -169,6 +191,15 @@ def test_login_answers_a_semver_version(h):
                       {"database": "default"}, headers=DATABEND_HEADERS)
     assert reply.status == 200
     assert reply.json["version"] == "1.2.700"
+
+
+def test_verify_names_the_signed_in_user_as_databend_go_ping_reads_it(h):
+    reply = h.request("POST", "/v1/verify", None, headers=DATABEND_HEADERS)
+    assert reply.status == 200
+    assert reply.json == {"tenant": "", "user": "root", "auth_type": "password",
+                          "is_configured": True, "default_role": "account_admin",
+                          "default_warehouse": "", "roles": reply.json["roles"]}
+    assert "account_admin" in reply.json["roles"]
 
 
 def test_health_is_cheap_and_plain(h):

@@ -120,7 +120,7 @@ def test_every_query_endpoint_needs_credentials(h, method, suffix):
 
 
 @pytest.mark.parametrize("path", ["/v1/session/login", "/v1/session/heartbeat",
-                                  "/v1/session/logout"])
+                                  "/v1/session/logout", "/v1/verify"])
 def test_session_endpoints_need_credentials(h, path):
     assert h.request("POST", path, {}, auth=None).status == 401
 

@@ -82,3 +82,16 @@ def test_session_role_is_the_engine_sessions_and_a_request_may_set_it():
     assert chosen["data"] == [["w"]] and chosen["session"]["role"] == "w"
     refused = h.post("SELECT 1", auth=user, headers=databend, session={"role": "account_admin"}).json
     assert refused["state"] == "Failed" and refused["error"]["code"] == 2206
+
+
+def test_verify_answers_a_user_sql_made_with_its_own_roles():
+    h = Harness(authenticator=Authenticator(clock=Clock(), run_in_thread=run_now))
+    for sql in ("CREATE ROLE analyst",
+                "CREATE USER ann IDENTIFIED BY 'pw' WITH DEFAULT_ROLE = 'analyst'",
+                "GRANT ROLE analyst TO ann"):
+        assert h.post(sql).json["state"] == "Succeeded", sql
+    reply = h.request("POST", "/v1/verify", None, headers=DATABEND_HEADERS, auth=basic("ann", "pw"))
+    assert reply.status == 200
+    assert reply.json["user"] == "ann" and reply.json["default_role"] == "analyst"
+    assert reply.json["roles"] == ["analyst", "public"]
+    assert h.request("POST", "/v1/verify", None, auth=basic("ann", "wrong")).status == 401

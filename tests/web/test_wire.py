@@ -103,6 +103,8 @@ def reference_databend(a):
         "warnings": [], "has_result_set": bool(a.schema),
         "schema": [{"name": c.name, "type": c.type} for c in a.schema],
         "data": a.data, "affect": affect, "result_timeout_secs": a.result_timeout_secs,
+        "settings": {"timezone": a.timezone, "geometry_output_format": "GeoJSON",
+                     "binary_output_format": "hex", "http_json_result_mode": "display"},
         "stats": {"scan_progress": progress(p, 0), "write_progress": progress(p, 2),
                   "result_progress": progress(p, 4), "total_scan": progress(p, 0),
                   "spill_progress": {"file_nums": 0, "bytes": 0},
