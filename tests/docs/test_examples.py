@@ -142,3 +142,18 @@ def test_a_wrong_doctest_fails():
 def test_twistd_options_are_found_across_continuation_lines():
     text = "twistd -n queryhttp --http_handler_port 8000 \\\n    --data_dir d\ncurl --data x\n"
     assert twistd_options(text) == ["http_handler_port", "data_dir"]
+
+
+def test_links_between_pages_point_at_pages_and_sections():
+    broken = []
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for target, anchor in re.findall(r"<([\w./-]+\.rst)(?:#([\w-]+))?>`__?", text):
+            linked = page.parent / target
+            if not linked.exists():
+                broken.append((_page_id(page), target))
+            elif anchor:
+                titles = re.findall(r"^(.+)\n[-=~]+$", linked.read_text(encoding="utf-8"), re.M)
+                if anchor not in {"-".join(re.findall(r"[a-z0-9]+", t.lower())) for t in titles}:
+                    broken.append((_page_id(page), f"{target}#{anchor}"))
+    assert not broken
