@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from engine import functions as F
 from engine.catalog.catalog import VIRTUAL_DATABASES
+from engine.catalog.keywords import KEYWORDS_TEXT
 from engine.catalog.processes import wall_datetime
 from engine.catalog.visibility import visibility, visible_database, visible_table
 from engine.core import settings as S
@@ -268,20 +269,22 @@ _NOTHING_MORE = (None,) * 16  # character_maximum_length ... privileges: always 
 
 
 def _schema_columns(ctx):
+    """As Databend fills it, table_catalog is the table's database (JDBC's getColumns passes
+    the catalog getCatalogs gave, which is that name)."""
     rows = []
     for db, table in _stored_tables(ctx):
         for position, c in enumerate(table.columns, 1):
             nullable = c.type.nullable
-            rows.append(("default", db, table.name, c.name, position, None, c.comment, None, int(nullable),
+            rows.append((db, db, table.name, c.name, position, None, c.comment, None, int(nullable),
                          "YES" if nullable else "NO", c.type.display(), c.type.sql_name(), *_NOTHING_MORE,
                          _default_text(c), None))
     for db, view in _stored_views(ctx):
         for position, (column, t) in enumerate(view.columns, 1):
-            rows.append(("default", db, view.name, column, position, None, "", None, int(t.can_be_null),
+            rows.append((db, db, view.name, column, position, None, "", None, int(t.can_be_null),
                          "YES" if t.can_be_null else "NO", t.display(), t.sql_name(), *_NOTHING_MORE, "", None))
     for name, vt, _ in _listed_virtual_tables():
         for position, (column, t) in enumerate(vt.columns, 1):
-            rows.append(("default", "system", name, column, position, None, "", None, int(t.can_be_null),
+            rows.append(("system", "system", name, column, position, None, "", None, int(t.can_be_null),
                          "YES" if t.can_be_null else "NO", t.display(), t.sql_name(), *_NOTHING_MORE, "", None))
     return rows
 
@@ -314,6 +317,8 @@ INFORMATION_SCHEMA_TABLES = {
         ("default_character_set_schema", _NULL), ("default_character_set_name", _NULL),
         ("default_collation_name", _NULL), ("sql_path", _NULL),
     ], _schemata, "VIEW"),
+    "keywords": VirtualTable([("keywords", _S), ("reserved", T.UINT8)],
+                             lambda ctx: [(KEYWORDS_TEXT, 1)], "VIEW"),
     "views": VirtualTable([
         ("table_catalog", _S), ("table_schema", _S), ("table_name", _S), ("view_definition", _S),
         ("check_option", _S), ("is_updatable", T.UINT8), ("is_insertable_into", T.BOOLEAN),

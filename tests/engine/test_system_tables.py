@@ -59,6 +59,30 @@ def test_information_schema_columns(db, run):
         ("day", 4, 1, "YES", "Nullable(Date)", "DATE", "", "")]
 
 
+def test_information_schema_columns_table_catalog_is_the_database(db, run):
+    """As Databend 1.2.453 answers: JDBC's getColumns(catalog, ...) passes the catalog
+    getCatalogs gave (the database name) and found no column while this said 'default'."""
+    run("CREATE DATABASE d9")
+    run("CREATE TABLE d9.t (a INT)")
+    run("CREATE VIEW d9.v AS SELECT a FROM d9.t")
+    assert run("SELECT table_catalog, table_schema, table_name, column_name FROM information_schema.columns "
+               "WHERE table_schema = 'd9' ORDER BY table_name") == [("d9", "d9", "t", "a"), ("d9", "d9", "v", "a")]
+    assert run("SELECT DISTINCT table_catalog FROM information_schema.columns WHERE table_schema = 'd9'") == [
+        ("d9",)]
+    assert run("SELECT DISTINCT table_catalog FROM information_schema.columns "
+               "WHERE table_schema = 'system'") == [("system",)]
+
+
+def test_information_schema_keywords_is_databends_one_row(db, run):
+    """JDBC's getSQLKeywords reads `SELECT keywords FROM information_schema.keywords` (was 1025)."""
+    assert schema_of(db, "SELECT * FROM information_schema.keywords") == [
+        ("keywords", "String"), ("reserved", "UInt8")]
+    ((text, reserved),) = run("SELECT keywords, reserved FROM information_schema.keywords")
+    assert reserved == 1 and len(text) == 5208  # Databend 1.2.453's text, verbatim
+    assert text.startswith("Error, EOI, Whitespace, Comment,") and text.endswith("SECONDS, DAYS")
+    assert "SELECT" in text.split(", ")
+
+
 def test_information_schema_schemata_and_views(db, run):
     run("CREATE DATABASE d3")
     # as Databend 1.2.453 answers: catalog_name is the schema's own name
@@ -100,7 +124,7 @@ def test_views_and_temporary_tables_are_empty(run):
 def test_virtual_databases_can_be_used_shown_and_described(db):
     s = db.session()
     assert list(s.execute("SHOW TABLES FROM information_schema")) == [
-        ("columns",), ("schemata",), ("tables",), ("views",)]
+        ("columns",), ("keywords",), ("schemata",), ("tables",), ("views",)]
     assert ("table_comment", "VARCHAR", "NO", "''", "") in list(s.execute("DESCRIBE information_schema.tables"))
     list(s.execute("USE information_schema"))
     assert list(s.execute("SELECT count(*) FROM schemata")) == [(3,)]
