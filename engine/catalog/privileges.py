@@ -120,6 +120,13 @@ def check_stage(ctx, stage: str, privilege: int, pos=None) -> None:
         access.require_stage(privilege, stage, pos)
 
 
+def check_user_stage(db, user: str, stage: str, privilege: int) -> None:
+    """PermissionDenied unless `user` may use the stage so, outside a statement (an upload)."""
+    access = db.users.access(user)
+    if not stage_owner_or_granted(access, db.stages, stage, privilege):
+        access.require_stage(privilege, stage)
+
+
 def stage_visible(access, stages, stage: str) -> bool:
     """SHOW STAGES and DESC STAGE show a stage its user may read or write (or owns)."""
     return (stage_owner_or_granted(access, stages, stage, READ)
