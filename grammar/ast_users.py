@@ -67,13 +67,15 @@ class DropRole(Node):
 class GrantPrivileges(Node):
     """GRANT privileges ON object TO [USER] u | ROLE r (REVOKE ... FROM with revoke=True).
     privileges: upper-case names, ALL for ALL [PRIVILEGES]; on: ('*', '*') for *.*, (db, '*'),
-    (db, table) or (table,); grantee_kind: USER or ROLE."""
+    (db, table) or (table,), () for a stage; stage: the name of ON STAGE s (else None);
+    grantee_kind: USER or ROLE."""
 
     privileges: tuple[str, ...]
     on: tuple[str, ...]
     grantee_kind: str
     grantee: str
     revoke: bool = False
+    stage: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

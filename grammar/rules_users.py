@@ -16,6 +16,15 @@ def _text(token: Token) -> str:
     return unescape_string(token.value) if token.type == "STRING" else str(token.value)
 
 
+class _StageObject:
+    """ON STAGE s of a GRANT or REVOKE (a table object is a tuple of names)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+
 @v_args(inline=True)
 class UserRules(Transformer):
     """Callbacks of AstBuilder (grammar.transform); v_args applies per class."""
@@ -99,6 +108,9 @@ class UserRules(Transformer):
     def grant_on_database(self, db, _star):
         return (str(db.value), "*")
 
+    def grant_on_stage(self, name):
+        return _StageObject(str(name.value))
+
     def grant_on_table(self, *names):
         return tuple(str(n.value) for n in names)
 
@@ -117,8 +129,9 @@ class UserRules(Transformer):
     @staticmethod
     def _privileges(privileges, on, grantee, revoke):
         kind, name = grantee
-        return ast.GrantPrivileges(tuple(word for word, _ in privileges), on, kind, str(name.value),
-                                   revoke, pos=privileges[0][1])
+        stage = on.name if isinstance(on, _StageObject) else None
+        return ast.GrantPrivileges(tuple(word for word, _ in privileges), () if stage else on, kind,
+                                   str(name.value), revoke, stage=stage, pos=privileges[0][1])
 
     def grant_role(self, role, grantee):
         kind, name = grantee

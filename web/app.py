@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 import uuid
 from functools import partial, wraps
+from urllib.parse import unquote
 
 from klein import Klein
 from twisted.internet.defer import CancelledError, Deferred
@@ -14,7 +15,9 @@ from werkzeug.exceptions import MethodNotAllowed
 from werkzeug.exceptions import NotFound as RouteNotFound
 
 import engine
+from engine.catalog.privileges import check_user_stage
 from engine.catalog.stages import StageLocation
+from engine.catalog.users import WRITE
 from engine.core.errors import STORAGE_OTHER
 from web.auth import Authenticator
 from web.config import SERVER_VERSION, ServiceConfig
@@ -24,7 +27,7 @@ from web.errors import BadRequest, FailedToStart, HTTPError, NotFound, PayloadTo
 from web.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from web.metrics import Metrics
 from web.observe import QueryObserver
-from web.presign import Presigner
+from web.presign import PRESIGNED_PATH, Presigner
 from web.queries import (
     ABORTED_QUERY,
     INTERNAL,
@@ -80,6 +83,17 @@ def authenticated(endpoint):
         return endpoint(self, request, *args, user=user, **kwargs)
 
     return run
+
+
+def check_upload_body(request, config) -> None:
+    """The refusal of an upload whose body was not kept: larger than --max_upload_bytes (413),
+    or the uploads in flight outgrew their budget while it arrived (503)."""
+    if getattr(request, "body_too_large", False):
+        raise PayloadTooLarge(f"upload is larger than {config.max_upload_bytes} bytes "
+                              "(server option --max_upload_bytes)")
+    refusal = getattr(request, "upload_refusal", None)
+    if refusal is not None:
+        raise refusal
 
 
 def _read_all(content) -> bytes:
@@ -496,11 +510,15 @@ class QueryApp:
     @app.route("/v1/upload_to_stage", methods=["PUT", "POST"])
     @authenticated
     def upload_to_stage(self, request, user: str):
-        """Databend's File Upload API: the multipart body's files into a stage (web.upload)."""
-        if getattr(request, "body_too_large", False):
-            raise PayloadTooLarge(f"upload is larger than {self.config.max_upload_bytes} bytes "
-                                  "(server option --max_upload_bytes)")
+        """Databend's File Upload API: the multipart body's files into a stage (web.upload);
+        a named stage takes WRITE on it (engine.catalog.privileges)."""
+        check_upload_body(request, self.config)
         stage, relative_path = stage_headers(request)
+        if getattr(self.db, "users", None) is not None:
+            try:
+                check_user_stage(self.db, user, stage, WRITE)
+            except engine.EngineError as exc:
+                raise HTTPError(exc.message, code=exc.code, status=403) from None
         query_id = (request.getHeader(b"x-databend-query-id") or b"").decode("utf-8", "replace") \
             or uuid.uuid4().hex
         d = self._run_in_thread(split_multipart, request.content,
@@ -546,9 +564,7 @@ class QueryApp:
             except engine.EngineError as exc:
                 raise NotFound(exc.message) from None
             return self._send(request, 200, data, b"application/octet-stream")
-        if getattr(request, "body_too_large", False):
-            raise PayloadTooLarge(f"upload is larger than {self.config.max_upload_bytes} bytes "
-                                  "(server option --max_upload_bytes)")
+        check_upload_body(request, self.config)
 
         def store(data: bytes):
             try:
@@ -559,6 +575,17 @@ class QueryApp:
                 lambda _: self._send(request, 200, b"", b"text/plain"))
 
         return self._run_in_thread(_read_all, request.content).addCallback(store)
+
+    def upload_gate(self, method: bytes, path: bytes, headers):
+        """The site's check of an upload when its headers arrive (web.site): the presign token
+        of /v1/presigned/..., else the Basic credentials; raises the refusal (403, 401), returns
+        the user or a Deferred of it (a password hashed in a thread)."""
+        path = path.split(b"?", 1)[0]
+        if PRESIGNED_PATH.encode() in path:
+            token = unquote(path.split(PRESIGNED_PATH.encode(), 1)[1].decode("ascii", "replace"))
+            return self.presigner.verify(token, method.decode("ascii", "replace"))[0]
+        header = headers.getRawHeaders(b"authorization")
+        return self.auth.authenticate(header[0] if header else None)
 
     @app.route("/v1/session/login", methods=["POST"])
     @authenticated

@@ -23,6 +23,9 @@ class ServiceConfig:
     wire_format: str = "auto"  # auto: X-DATABEND-* request header -> databend, else spec
     max_body_bytes: int = 10 * 1024 * 1024  # largest accepted request body
     max_upload_bytes: int = 256 * 1024 * 1024  # largest PUT /v1/upload_to_stage body
+    # the bytes all uploads in flight may hold together (bodies past 1 MiB spool to temporary
+    # files); an upload that would take them past it is answered 503 before its body is read
+    max_upload_inflight_bytes: int = 1024 * 1024 * 1024
     # Queries producing rows at the same time; a query paused on a full page buffer that
     # nobody reads does not count (it holds memory, bounded by its buffer, not CPU).
     max_running_queries: int = 64

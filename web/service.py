@@ -102,7 +102,9 @@ class QueryHTTPService(service.MultiService):
                             cooperator=self.cooperator, config=config,
                             authenticator=Authenticator(users, clock=reactor))
         site = QuerySite(self.app.resource(), max_body_bytes=config.max_body_bytes,
-                         max_upload_bytes=config.max_upload_bytes,
+                         max_upload_bytes=config.max_upload_bytes, upload_gate=self.app.upload_gate,
+                         max_upload_inflight_bytes=config.max_upload_inflight_bytes,
+                         wire_format=config.wire_format,
                          access_log=config.access_log, timeout=config.idle_connection_secs,
                          reactor=reactor)
         endpoint = _AnnouncingEndpoint(endpoint or serverFromString(reactor, description),

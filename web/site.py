@@ -1,13 +1,71 @@
 """twisted.web plumbing: a lean request (bounded body, no form parsing), a channel whose own
-400 answers say why, and the Site."""
+400 answers say why and that checks an upload's credentials before its body, and the Site.
+
+Uploads (PUT /v1/upload_to_stage, /v1/streaming_load, /v1/presigned/...) may be large, so the
+site's `upload_gate` checks their credentials (or presign token) as soon as the headers have
+arrived: a refusal is answered (401/403, `Connection: close`) and the connection closed before
+any of the body is read. An accepted upload reserves its declared length in the site's
+`UploadBudget` (503 when all uploads in flight would hold more than it allows) and its body
+spools to an unlinked temporary file (mode 0600) beyond UPLOAD_MEMORY_BYTES.
+"""
 
 from __future__ import annotations
 
 import io
+import tempfile
 
+from twisted.internet.defer import Deferred
+from twisted.logger import Logger
 from twisted.web import http, server
 
+from web.errors import HTTPError
 from web.security import add_security_headers
+from web.wire import choose_format, error_body
+
+log = Logger()
+# an upload body up to this size stays in memory; a larger one spools to a temporary file
+UPLOAD_MEMORY_BYTES = 1024 * 1024
+_REASONS = {401: b"Unauthorized", 403: b"Forbidden", 413: b"Payload Too Large", 503: b"Service Unavailable"}
+
+
+def is_upload_path(path: bytes) -> bool:
+    """Whether a request path (query string included) is one of the upload routes."""
+    path = (path or b"").split(b"?", 1)[0]
+    return path.rstrip(b"/").endswith((b"/v1/upload_to_stage", b"/v1/streaming_load")) \
+        or b"/v1/presigned/" in path
+
+
+class ServiceUnavailable(HTTPError):
+    status = 503
+
+
+class UploadBudget:
+    """The bytes all uploads in flight may hold together (declared lengths, and the chunks of
+    an upload without one as they arrive); each request's share is released when it ends."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.held = 0
+
+    def _refusal(self, size: int) -> ServiceUnavailable:
+        return ServiceUnavailable(f"the uploads in flight would hold more than {self.limit} bytes with this "
+                                  f"one ({size} bytes); retry later (server option --max_upload_inflight_bytes)")
+
+    def reserve(self, request, size: int) -> None:
+        """Charge `size` bytes to `request` (released when it finishes or its connection is lost);
+        ServiceUnavailable (nothing charged) past the limit."""
+        if self.held + size > self.limit:
+            raise self._refusal(size)
+        self.held += size
+        if getattr(request, "_upload_reserved", None) is None:
+            request._upload_reserved = 0
+            request.notifyFinish().addBoth(self._release, request)
+        request._upload_reserved += size
+
+    def _release(self, result, request):
+        self.held -= request._upload_reserved
+        request._upload_reserved = 0
+        return None
 
 
 class LeanRequest(server.Request):
@@ -23,35 +81,54 @@ class LeanRequest(server.Request):
         kwargs["parsePOSTFormSubmission"] = False
         super().__init__(*args, **kwargs)
         self.body_too_large = False
+        # an HTTPError the endpoint answers instead of reading the body (the uploads in flight
+        # outgrew their budget while this one's chunks arrived)
+        self.upload_refusal: HTTPError | None = None
         self._body_limit = self.max_body_bytes
+        self._upload_budget: UploadBudget | None = None
+        self._counted_chunks = False
         add_security_headers(self.responseHeaders)
 
     def gotLength(self, length):
         # the request line is read already (the channel keeps its path): an upload gets its own
-        # limit, and its body is kept in memory (it becomes a staged file, which lives in memory:
-        # a temporary file would only add a write and a read of it); twisted.web spools other
-        # large bodies to a temporary file
-        path = getattr(self.channel, "_path", b"") or b""
-        path = path.split(b"?", 1)[0]
-        upload = path.rstrip(b"/").endswith((b"/v1/upload_to_stage", b"/v1/streaming_load")) \
-            or b"/v1/presigned/" in path
+        # limit and a spooled body (memory up to UPLOAD_MEMORY_BYTES, then an unlinked 0600
+        # temporary file); twisted.web spools other large bodies to a temporary file
+        upload = is_upload_path(getattr(self.channel, "_path", b""))
         if upload:
             self._body_limit = self.max_upload_bytes
         if length is not None and length > self._body_limit:
             self.body_too_large = True
             self.content = io.BytesIO()
         elif upload:
-            self.content = io.BytesIO()
+            self.content = tempfile.SpooledTemporaryFile(max_size=UPLOAD_MEMORY_BYTES)
         else:
             super().gotLength(length)
 
+    body_received = False
+
+    def requestReceived(self, command, path, version):
+        self.body_received = True
+        super().requestReceived(command, path, version)
+
+    def count_chunks_in(self, budget: UploadBudget) -> None:
+        """An upload without a declared length: charge its chunks to `budget` as they arrive."""
+        self._upload_budget = budget
+        self._counted_chunks = True
+
     def handleContentChunk(self, data):
-        if self.body_too_large:
+        if self.body_too_large or self.upload_refusal is not None:
             return
         if self.content.tell() + len(data) > self._body_limit:
             self.body_too_large = True
             self.content = io.BytesIO()
             return
+        if self._counted_chunks:
+            try:
+                self._upload_budget.reserve(self, len(data))
+            except HTTPError as refusal:
+                self.upload_refusal = refusal
+                self.content = io.BytesIO()
+                return
         super().handleContentChunk(data)
 
 
@@ -66,6 +143,65 @@ class QueryChannel(http.HTTPChannel):
 
     _reading_request_line = False
     _reason: str | None = None
+    _refused_upload = False
+
+    def allHeadersReceived(self):
+        """For an upload, the site's gate first: credentials refused -> answered and closed now,
+        before any of the body is read; credentials still being verified (a password hash in a
+        thread) -> the connection stops reading until they are."""
+        site = getattr(self, "site", None)
+        gate = getattr(site, "upload_gate", None)
+        if gate is None or not is_upload_path(self._path):
+            return super().allHeadersReceived()
+        request = self.requests[-1]
+        try:
+            verdict = gate(self._command, self._path, request.requestHeaders)
+            if self.length is not None:
+                site.upload_budget.reserve(request, self.length)
+        except HTTPError as refusal:
+            return self._refuse_upload(request, refusal)
+        super().allHeadersReceived()
+        if self.length is None:
+            request.count_chunks_in(site.upload_budget)
+        if isinstance(verdict, Deferred):
+            self.transport.pauseProducing()
+            verdict.addCallbacks(lambda _: self._gate_passed(), self._gate_failed, errbackArgs=(request,))
+
+    def _gate_passed(self) -> None:
+        if not self._refused_upload and self.transport is not None:
+            self.transport.resumeProducing()
+
+    def _gate_failed(self, failure, request) -> None:
+        if not isinstance(failure.value, HTTPError):
+            log.failure("checking an upload's credentials", failure)
+            failure = HTTPError("internal error; the server log has the details", status=500)
+        else:
+            failure = failure.value
+        if request.body_received:
+            return  # the whole body came with the headers: the endpoint answers the refusal
+        self._refuse_upload(request, failure)
+
+    def _refuse_upload(self, request, refusal: HTTPError) -> None:
+        """Answer `refusal` at once with Connection: close and stop reading the connection."""
+        if self._refused_upload or self.transport is None:
+            return
+        self._refused_upload = True
+        fmt = choose_format(getattr(self.site, "wire_format", "auto"),
+                            (name for name, _ in request.requestHeaders.getAllRawHeaders()))
+        body, content_type = error_body(fmt, refusal.code, refusal.message)
+        reason = _REASONS.get(refusal.status, b"Error")
+        extra = b'WWW-Authenticate: Basic realm="queryhttp"\r\n' if refusal.status == 401 else b""
+        self.transport.write(b"HTTP/1.1 %d %s\r\nContent-Type: %s\r\n%s"
+                             b"X-Content-Type-Options: nosniff\r\n"
+                             b"Content-Length: %d\r\nConnection: close\r\n\r\n"
+                             % (refusal.status, reason, content_type, extra, len(body)) + body)
+        self.transport.resumeProducing()  # (paused while verifying) so the close completes
+        self.loseConnection()
+
+    def rawDataReceived(self, data):
+        if self._refused_upload:
+            return  # the rest of a refused upload's body, already on its way: dropped
+        super().rawDataReceived(data)
 
     def lineReceived(self, line):
         # twisted keeps "the next line is a request line" private; read it to name errors
@@ -111,8 +247,15 @@ class QuerySite(server.Site):
     """The Site of the service; writes an access log only when asked to."""
 
     def __init__(self, root, *, max_body_bytes: int, access_log: bool,
-                 max_upload_bytes: int = LeanRequest.max_upload_bytes, **kwargs):
+                 max_upload_bytes: int = LeanRequest.max_upload_bytes, upload_gate=None,
+                 max_upload_inflight_bytes: int = 1024 * 1024 * 1024, wire_format: str = "auto",
+                 **kwargs):
         super().__init__(root, **kwargs)
+        # (method, path, headers) -> None, or a Deferred of the credentials' check; raises an
+        # HTTPError to refuse an upload before its body (web.app.QueryApp.upload_gate)
+        self.upload_gate = upload_gate
+        self.upload_budget = UploadBudget(max_upload_inflight_bytes)
+        self.wire_format = wire_format
         self.noisy = False
         self.displayTracebacks = False
         self._access_log = access_log

@@ -143,6 +143,8 @@ class StreamingLoad:
             if getattr(request, "body_too_large", False):
                 raise PayloadTooLarge(f"upload is larger than {self.app.config.max_upload_bytes} "
                                       "bytes (server option --max_upload_bytes)")
+            if getattr(request, "upload_refusal", None) is not None:
+                raise request.upload_refusal
             sql = (request.getHeader(b"x-databend-sql") or b"").decode("utf-8", "replace")
             if not sql.strip():
                 raise HTTPError("Missing required header X-Databend-SQL (an INSERT INTO t FROM "

@@ -39,6 +39,8 @@ _D = ServiceConfig()
 _LIMITS = [
     ("max_body_bytes", "largest accepted request body in bytes (413 above)"),
     ("max_upload_bytes", "largest PUT /v1/upload_to_stage body in bytes (413 above)"),
+    ("max_upload_inflight_bytes", "bytes all uploads in flight may hold together "
+                                  "(an upload past it: 503 before its body is read)"),
     ("max_running_queries", "queries producing rows at once; a query paused on unread pages "
                             "does not count (more: Failed, code 1067)"),
     ("max_running_queries_per_user", "queries of one user producing rows at once "

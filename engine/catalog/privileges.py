@@ -3,10 +3,17 @@
 `ctx.access` is None for an administrator (root, configured users, account_admin): nothing is
 checked. Otherwise `check_statement` runs before a non-query statement's handler and
 `check_read` wherever a FROM item names a table or view (the planner), each a few dict lookups.
+
+Default-deny: every statement type has an entry in `_CHECKS` or in `NO_PRIVILEGE_NEEDED` (which
+says why none is needed); `check_statement` refuses a type in neither (a test enumerates the
+statement handlers against both). Named stages follow Databend: READ to read their files, WRITE
+to change them, both to drop one, held through a grant on the stage or on *.*, or by the
+stage's creator (its owner); a user's own stage `@~` needs nothing.
 """
 
 from __future__ import annotations
 
+from engine.catalog.stages import USER_STAGE, parse_location
 from engine.catalog.users import (
     ALTER,
     CREATE,
@@ -14,10 +21,14 @@ from engine.catalog.users import (
     DROP,
     GRANT,
     INSERT,
+    READ,
     SELECT,
     SUPER,
     UPDATE,
+    WRITE,
+    identity,
 )
+from engine.core.errors import PermissionDenied
 from grammar import ast as A
 
 # system tables anyone may read (Databend's SYSTEM_TABLES_ALLOW_LIST); information_schema too
@@ -77,11 +88,112 @@ def _database(ctx, access, database: str, privilege: int, pos=None) -> None:
 
 def check_statement(ctx, stmt) -> None:
     """PermissionDenied (1063) unless the session's user may run `stmt` (a non-query statement;
-    the tables its queries read are checked as they are planned)."""
+    the tables its queries read are checked as they are planned). A statement type with no
+    declared check is refused: a new statement is denied until it says what it needs."""
     access = ctx.access
     check = _CHECKS.get(type(stmt))
     if check is not None:
         check(ctx, access, stmt)
+    elif type(stmt) not in NO_PRIVILEGE_NEEDED:
+        raise PermissionDenied(f"Permission denied: {type(stmt).__name__} declares no privilege check, "
+                               f"so user {identity(access.user)} may not run it",
+                               position=getattr(stmt, "pos", None))
+
+
+# ---------------------------------------------------------------- stages
+
+
+def stage_owner_or_granted(access, stages, stage: str, privilege: int) -> bool:
+    """Whether the user of `access` (None: an administrator) holds `privilege` on the stage:
+    its own user stage, a stage it created, or through a grant (on the stage or *.*). A
+    stage that does not exist passes: the statement reports it unknown."""
+    if access is None or stage == USER_STAGE:
+        return True
+    named = stages.named.get(stage)
+    return named is None or named.creator == access.user or access.allows_stage(privilege, stage)
+
+
+def check_stage(ctx, stage: str, privilege: int, pos=None) -> None:
+    """PermissionDenied (1063, Databend's text) unless the session may use the stage so."""
+    access = ctx.access
+    if not stage_owner_or_granted(access, ctx.session.db.stages, stage, privilege):
+        access.require_stage(privilege, stage, pos)
+
+
+def check_user_stage(db, user: str, stage: str, privilege: int) -> None:
+    """PermissionDenied unless `user` may use the stage so, outside a statement (an upload)."""
+    access = db.users.access(user)
+    if not stage_owner_or_granted(access, db.stages, stage, privilege):
+        access.require_stage(privilege, stage)
+
+
+def stage_visible(access, stages, stage: str) -> bool:
+    """SHOW STAGES and DESC STAGE show a stage its user may read or write (or owns)."""
+    return (stage_owner_or_granted(access, stages, stage, READ)
+            or stage_owner_or_granted(access, stages, stage, WRITE))
+
+
+def _location_stage(text: str) -> str:
+    return parse_location(text).stage
+
+
+def _list_stage(ctx, access, stmt: A.ListStage):
+    stage = _location_stage(stmt.location)
+    if stmt.remove:  # REMOVE
+        check_stage(ctx, stage, WRITE, stmt.pos)
+    elif not stage_owner_or_granted(access, ctx.session.db.stages, stage, READ):
+        # LIST is Databend's list_stage table function, whose refusal reads so
+        raise PermissionDenied(f"Permission denied: privilege READ is required on stage {stage} for user "
+                               f"{identity(access.user)}", position=stmt.pos)
+
+
+def _presign(ctx, access, stmt: A.Presign):
+    check_stage(ctx, _location_stage(stmt.location), WRITE if stmt.method == "UPLOAD" else READ, stmt.pos)
+
+
+def _copy_into_table(ctx, access, stmt: A.CopyIntoTable):
+    """INSERT on the table; READ on the stage read (a query's stages are checked as it is
+    planned), and WRITE too with PURGE, which removes the loaded files."""
+    if stmt.query is None:  # the stage first, as Databend checks them
+        stage = _location_stage(stmt.location)
+        check_stage(ctx, stage, READ, stmt.pos)
+        if str(dict(stmt.options).get("purge", "false")).lower() in ("true", "1"):
+            check_stage(ctx, stage, WRITE, stmt.pos)
+    _table(ctx, access, stmt.table, INSERT, pos=stmt.pos)
+
+
+def _create_stage(ctx, access, stmt: A.CreateStage):
+    """CREATE [OR REPLACE] STAGE: SUPER on *.* through the current role, as Databend checks it;
+    replacing a stage also needs WRITE on it (its files are dropped)."""
+    session = ctx.session
+    session.db.users.current_role_access(session.user, session.current_role()).require(SUPER, pos=stmt.pos)
+    if stmt.or_replace:
+        check_stage(ctx, stmt.name, WRITE, stmt.pos)
+
+
+def _drop_stage_object(ctx, access, stmt: A.DropStageObject):
+    if stmt.kind == "STAGE":
+        check_stage(ctx, stmt.name, READ, stmt.pos)
+        check_stage(ctx, stmt.name, WRITE, stmt.pos)
+    else:  # FILE FORMAT
+        access.require(SUPER, pos=stmt.pos)
+
+
+def _show_stage_objects(ctx, access, stmt: A.ShowStageObjects):
+    if stmt.kind == "FILE FORMATS":
+        access.require(SUPER, pos=stmt.pos)
+    elif stmt.kind != "STAGES" and not stage_visible(access, ctx.session.db.stages, stmt.name):
+        check_stage(ctx, stmt.name, READ, stmt.pos)  # DESC STAGE; SHOW STAGES lists the visible
+
+
+def _kill(ctx, access, stmt: A.Kill):
+    """KILL: SUPER on *.* (Databend's rule), except for a statement of the user's own. Any other
+    id is refused alike, whether it exists or not."""
+    if access.allows(SUPER):
+        return
+    process = ctx.session.db.processes.find(stmt.object_id)
+    if process is None or process.user != access.user:
+        access.require(SUPER, pos=stmt.pos)
 
 
 def _create_table(ctx, access, stmt: A.CreateTable):
@@ -119,6 +231,8 @@ def _create_view(ctx, access, stmt: A.CreateView):
 
 
 def _copy_into_stage(ctx, access, stmt: A.CopyIntoStage):
+    """WRITE on the stage written; SELECT on the table read (a query's as it is planned)."""
+    check_stage(ctx, _location_stage(stmt.location), WRITE, stmt.pos)
     if stmt.table is not None:
         database, name = ctx.resolve_table_name(stmt.table)
         check_read(access, database, name, stmt.pos, ctx.catalog)
@@ -164,7 +278,7 @@ _CHECKS = {
     A.Update: lambda ctx, access, stmt: _table(ctx, access, stmt.table, UPDATE, pos=stmt.pos),
     A.Delete: lambda ctx, access, stmt: _table(ctx, access, stmt.table, DELETE, pos=stmt.pos),
     A.Merge: lambda ctx, access, stmt: _table(ctx, access, stmt.table, INSERT, UPDATE, DELETE, pos=stmt.pos),
-    A.CopyIntoTable: lambda ctx, access, stmt: _table(ctx, access, stmt.table, INSERT, pos=stmt.pos),
+    A.CopyIntoTable: _copy_into_table,
     A.CopyIntoStage: _copy_into_stage,
     A.AlterTable: _alter_table,
     A.RenameTable: _rename_table,
@@ -183,4 +297,23 @@ _CHECKS = {
     A.DropRole: _needs_grant,
     A.GrantPrivileges: _needs_grant,
     A.GrantRole: _needs_grant,
+    A.ListStage: _list_stage,
+    A.Presign: _presign,
+    A.CreateStage: _create_stage,
+    A.DropStageObject: _drop_stage_object,
+    A.ShowStageObjects: _show_stage_objects,
+    # current Databend asks SUPER on *.* for every file format statement
+    A.CreateFileFormat: lambda ctx, access, stmt: access.require(SUPER, pos=stmt.pos),
+    A.Kill: _kill,
+}
+
+# statement types that need no privilege, and why (default-deny: a type in neither this nor
+# _CHECKS is refused)
+NO_PRIVILEGE_NEEDED = {
+    A.Explain: "EXPLAIN takes queries only; their tables and stages are checked as they are planned",
+    A.SetRole: "SET ROLE chooses among the session's own roles (it checks the role is available)",
+    A.ShowAccounts: "SHOW USERS and ROLES read what anyone may; SHOW GRANTS FOR another checks GRANT itself",
+    A.TransactionStatement: "BEGIN, COMMIT and ROLLBACK change only the session; its writes are checked",
+    A.UnsetVariable: "UNSET changes only the session's settings",
+    A.UseDatabase: "USE changes only the session's current database; what it reads there is checked",
 }

@@ -37,18 +37,24 @@ ALTER = 1 << 8
 SUPER = 1 << 9
 GRANT = 1 << 12
 USAGE = 1 << 0  # only ALL grants it (on a database or *.*), as Databend's ALL does
+READ = 1 << 18  # stages: LIST, SELECT FROM @s, COPY INTO t FROM @s, PRESIGN DOWNLOAD
+WRITE = 1 << 19  # stages: REMOVE, COPY INTO @s, PRESIGN UPLOAD, uploads
 # in bit order, as Databend lists them; the second name is its Debug form (error messages)
 PRIVILEGES = (
     ("USAGE", "Usage", USAGE),
     ("CREATE", "Create", CREATE), ("SELECT", "Select", SELECT), ("INSERT", "Insert", INSERT),
     ("UPDATE", "Update", UPDATE), ("DELETE", "Delete", DELETE), ("DROP", "Drop", DROP),
     ("ALTER", "Alter", ALTER), ("SUPER", "Super", SUPER), ("GRANT", "Grant", GRANT),
+    ("READ", "Read", READ), ("WRITE", "Write", WRITE),
 )
 PRIVILEGE_BITS = {name: bit for name, _, bit in PRIVILEGES}
-# what ALL grants on a table, a database and *.*
+# how SHOW GRANTS writes a privilege: the keyword, but Read and Write as Databend displays them
+_SHOWN = {bit: (debug if bit in (READ, WRITE) else name) for name, debug, bit in PRIVILEGES}
+# what ALL grants on a table, a database, a stage and *.* (which covers every stage too)
 TABLE_PRIVILEGES = CREATE | SELECT | INSERT | UPDATE | DELETE | DROP | ALTER | GRANT
 DATABASE_PRIVILEGES = TABLE_PRIVILEGES | USAGE
-GLOBAL_PRIVILEGES = DATABASE_PRIVILEGES | SUPER
+STAGE_PRIVILEGES = READ | WRITE
+GLOBAL_PRIVILEGES = DATABASE_PRIVILEGES | SUPER | STAGE_PRIVILEGES
 
 ACCOUNT_ADMIN = "account_admin"
 PUBLIC = "public"
@@ -57,6 +63,9 @@ GLOBAL = (None, None)  # the object *.*; (db, None) is db.*, (db, table) a table
 AUTH_TYPES = ("double_sha1_password", "sha256_password")
 CREATE_NOTE = (". Note: Please ensure that your current role have the appropriate permissions to "
                "create a new Warehouse|Database|Table|UDF|Stage.")
+# current Databend's note after a refused stage privilege
+OBJECT_NOTE = (". Note: Please ensure that your current role have the appropriate permissions to "
+               "create a new Object")
 
 
 def identity(user: str) -> str:
@@ -78,23 +87,38 @@ def available_privileges(key: tuple) -> int:
     return GLOBAL_PRIVILEGES if db is None else DATABASE_PRIVILEGES if table is None else TABLE_PRIVILEGES
 
 
-def privileges_text(mask: int, key: tuple) -> str:
-    """SELECT,INSERT ... in Databend's order, ALL when the mask holds all of the object's."""
-    every = available_privileges(key)
+def privileges_text(mask: int, key: tuple | None) -> str:
+    """SELECT,INSERT ... in Databend's order, ALL when the mask holds all of the object's
+    (`key` None: a stage)."""
+    every = STAGE_PRIVILEGES if key is None else available_privileges(key)
     if mask & every == every:
         return "ALL"
-    return ",".join(name for name, _, bit in PRIVILEGES if mask & bit)
+    return ",".join(_SHOWN[bit] for _, _, bit in PRIVILEGES if mask & bit)
 
 
 class Access:
     """The privileges of one user: its grants and those of all its roles, merged."""
 
-    __slots__ = ("user", "roles_text", "grants")
+    __slots__ = ("user", "roles_text", "grants", "stage_grants")
 
-    def __init__(self, user: str, roles: list[str], grants: dict):
+    def __init__(self, user: str, roles: list[str], grants: dict, stage_grants: dict | None = None):
         self.user = user
         self.roles_text = ",".join(roles)
         self.grants = grants
+        self.stage_grants = stage_grants or {}  # stage name -> mask (GRANT ... ON STAGE s)
+
+    def allows_stage(self, privilege: int, stage: str) -> bool:
+        """The privilege on the named stage: granted on it, or on *.* (which covers every stage)."""
+        return bool((self.grants.get(GLOBAL, 0) | self.stage_grants.get(stage, 0)) & privilege)
+
+    def require_stage(self, privilege: int, stage: str, pos=None) -> None:
+        """PermissionDenied (1063) with current Databend's text unless the privilege is held."""
+        if self.allows_stage(privilege, stage):
+            return
+        name = next(debug for _, debug, bit in PRIVILEGES if bit == privilege)
+        raise PermissionDenied(f"Permission denied: privilege [{name}] is required on STAGE {stage} for user "
+                               f"{identity(self.user)} with roles [{self.roles_text}]{OBJECT_NOTE}",
+                               position=pos)
 
     def allows(self, privilege: int, db: str | None = None, table: str | None = None) -> bool:
         grants = self.grants
@@ -118,7 +142,7 @@ class Access:
 
 
 def _new_principal(now: int, **fields) -> dict:
-    return {"roles": set(), "grants": {}, "created_on": now, "update_on": now, **fields}
+    return {"roles": set(), "grants": {}, "stage_grants": {}, "created_on": now, "update_on": now, **fields}
 
 
 class UserStore:
@@ -223,14 +247,16 @@ class UserStore:
         roles that role holds), for the checks Databend makes on the current role alone."""
         roles = self.related_roles([role])
         grants: dict = {GLOBAL: GLOBAL_PRIVILEGES} if ACCOUNT_ADMIN in roles else {}
-        return Access(user, [role], self._merged_grants(user, roles, grants))
+        return Access(user, [role], self._merged_grants(user, roles, grants),
+                      self._merged_grants(user, roles, {}, "stage_grants"))
 
-    def _merged_grants(self, user: str, roles, grants: dict) -> dict:
-        """`grants` with the user's own grants and those of `roles` added (masks or-ed)."""
+    def _merged_grants(self, user: str, roles, grants: dict, field: str = "grants") -> dict:
+        """`grants` with the user's own grants and those of `roles` added (masks or-ed);
+        `field`: "grants" (objects *.*, databases, tables) or "stage_grants" (stage names)."""
         record = self.users.get(user)
-        sources = [self.roles[r]["grants"] for r in roles]
+        sources = [self.roles[r][field] for r in roles]
         if record is not None:
-            sources.append(record["grants"])
+            sources.append(record[field])
         for source in sources:
             for key, mask in source.items():
                 grants[key] = grants.get(key, 0) | mask
@@ -249,7 +275,8 @@ class UserStore:
             if ACCOUNT_ADMIN in roles:
                 result = None
             else:
-                result = Access(user, sorted(roles), self._merged_grants(user, roles, {}))
+                result = Access(user, sorted(roles), self._merged_grants(user, roles, {}),
+                                self._merged_grants(user, roles, {}, "stage_grants"))
         if len(self._access) > 4096:
             self._access.clear()
         self._access[user] = result
@@ -334,8 +361,10 @@ class UserStore:
             raise EngineError(f"Built-in user `{name}` cannot be updated", code=USER_ALREADY_EXISTS,
                               position=pos)
 
-    def change_privileges(self, record: dict, key: tuple, mask: int, grant: bool) -> None:
-        grants = record["grants"]
+    def change_privileges(self, record: dict, key, mask: int, grant: bool, field: str = "grants") -> None:
+        """GRANT (or REVOKE) `mask` on `key`: an object of "grants" ((db, table)) or, with
+        field="stage_grants", a stage name."""
+        grants = record[field]
         held = grants.get(key, 0)
         held = held | mask if grant else held & ~mask
         if held:
@@ -368,13 +397,13 @@ class UserStore:
             "users": [
                 {"name": name, "auth_type": u["auth_type"], "password": u["password"],
                  "default_role": u["default_role"], "disabled": u["disabled"], "roles": sorted(u["roles"]),
-                 "grants": _grants_list(u["grants"]), "created_on": u["created_on"],
-                 "update_on": u["update_on"]}
+                 "grants": _grants_list(u["grants"]), "stage_grants": sorted(u["stage_grants"].items()),
+                 "created_on": u["created_on"], "update_on": u["update_on"]}
                 for name, u in sorted(self.users.items())
             ],
             "roles": [
                 {"name": name, "roles": sorted(r["roles"]), "grants": _grants_list(r["grants"]),
-                 "comment": r["comment"], "created_on": r["created_on"], "update_on": r["update_on"]}
+                 "stage_grants": sorted(r["stage_grants"].items()), "comment": r["comment"], "created_on": r["created_on"], "update_on": r["update_on"]}
                 for name, r in sorted(self.roles.items())
             ],
         }
@@ -385,12 +414,14 @@ class UserStore:
             u["name"]: {"auth_type": u["auth_type"], "password": u["password"],
                         "default_role": u["default_role"], "disabled": bool(u.get("disabled", False)),
                         "roles": set(u["roles"]),
-                        "grants": _grants_dict(u["grants"]), "created_on": u["created_on"],
+                        "grants": _grants_dict(u["grants"]),
+                        "stage_grants": dict(u.get("stage_grants", ())), "created_on": u["created_on"],
                         "update_on": u["update_on"]}
             for u in data.get("users", ())
         }
         self.roles = {
             r["name"]: {"roles": set(r["roles"]), "grants": _grants_dict(r["grants"]),
+                        "stage_grants": dict(r.get("stage_grants", ())),
                         "comment": r.get("comment", ""), "created_on": r["created_on"],
                         "update_on": r["update_on"]}
             for r in data.get("roles", ())
@@ -411,4 +442,13 @@ def _object_order(item) -> tuple:
 
 
 def _grants_dict(grants: list) -> dict:
-    return {(db, table): mask for db, table, mask in grants}
+    """Grants from `_grants_list`; ALL on *.* saved before stages had privileges (READ, WRITE)
+    comes back as the ALL of now, which covers them."""
+    restored = {(db, table): mask for db, table, mask in grants}
+    held = restored.get(GLOBAL, 0)
+    if held & _GLOBAL_BEFORE_STAGES == _GLOBAL_BEFORE_STAGES:
+        restored[GLOBAL] = held | STAGE_PRIVILEGES
+    return restored
+
+
+_GLOBAL_BEFORE_STAGES = DATABASE_PRIVILEGES | SUPER

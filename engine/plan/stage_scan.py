@@ -14,7 +14,9 @@ from __future__ import annotations
 from itertools import islice
 
 from engine.bind.scope import Rel
+from engine.catalog.privileges import check_stage
 from engine.catalog.stages import StageLocation, parse_location, stage_pattern
+from engine.catalog.users import READ
 from engine.core.errors import BadArguments, UnreadableFile
 from engine.io.parquet_files import scan_batches, scan_schema
 from engine.io.stage_load import (
@@ -70,6 +72,8 @@ def stage_relation(planner, node: A.StageRef) -> Rel:
         raise BadArguments(f"unknown stage table option {unknown[0].upper()}", position=node.pos)
     stages = ctx.session.db.stages
     location = parse_location(node.location)
+    if ctx.access is not None and not ctx.views_expanding:  # a view's own reads are not the reader's
+        check_stage(ctx, location.stage, READ, node.pos)
     reading: StageReading | None = getattr(ctx, "stage_reading", None)
     copy_options = reading.options if reading is not None else {}
     file_format = options.get("file_format")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 
+from engine.catalog.privileges import stage_visible
 from engine.catalog.stages import NamedStage
 from engine.core.errors import BadArguments, IllegalFileFormat, Unimplemented
 from engine.exec.result import Column, Progress, Result
@@ -127,7 +128,8 @@ def show_stage_objects(session, ctx, stmt: A.ShowStageObjects) -> Result:
     if stmt.kind == "STAGES":
         match = like_predicate(stmt.like) if stmt.like is not None else None
         rows = [(s.name, "Internal", len(s.files), f"'{s.creator}'@'%'", _utc(s.created_on), s.comment)
-                for name, s in sorted(stages.named.items()) if match is None or match(name)]
+                for name, s in sorted(stages.named.items())
+                if (match is None or match(name)) and stage_visible(ctx.access, stages, name)]
         return _answer(_STAGES, rows)
     stage = stages.named.get(stmt.name)
     if stage is None:

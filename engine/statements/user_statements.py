@@ -12,6 +12,7 @@ from engine.catalog.users import (
     GLOBAL,
     GRANT,
     PRIVILEGE_BITS,
+    STAGE_PRIVILEGES,
     available_privileges,
     identity,
     object_text,
@@ -24,6 +25,7 @@ from engine.core.errors import (
     EngineError,
     PermissionDenied,
     UnknownDatabase,
+    UnknownStage,
 )
 from engine.exec.result import Column, Progress, Result
 from engine.runtime.helpers import check_like_pattern, like_predicate
@@ -173,8 +175,13 @@ def _grant_object(ctx, on: tuple, pos) -> tuple:
 
 def grant_privileges(session, ctx, stmt: A.GrantPrivileges) -> Result:
     store = _store(ctx)
-    key = _grant_object(ctx, stmt.on, stmt.pos)
-    available = available_privileges(key)
+    if stmt.stage is not None:  # ON STAGE s: READ, WRITE or ALL; the stage must exist
+        if stmt.stage not in ctx.session.db.stages.named:
+            raise UnknownStage(f"stage {stmt.stage} not exists", position=stmt.pos)
+        key, available, field = stmt.stage, STAGE_PRIVILEGES, "stage_grants"
+    else:
+        key = _grant_object(ctx, stmt.on, stmt.pos)
+        available, field = available_privileges(key), "grants"
     mask = 0
     for word in stmt.privileges:
         mask |= available if word == "ALL" else PRIVILEGE_BITS[word]
@@ -186,7 +193,7 @@ def grant_privileges(session, ctx, stmt: A.GrantPrivileges) -> Result:
                           code=ILLEGAL_GRANT, position=stmt.pos)
     verb, what = ("revoke", "privileges from") if stmt.revoke else ("grant", "privileges to")
     record = store.grantee(stmt.grantee_kind, stmt.grantee, verb, what, stmt.pos)
-    store.change_privileges(record, key, mask, grant=not stmt.revoke)
+    store.change_privileges(record, key, mask, grant=not stmt.revoke, field=field)
     return _result()
 
 
@@ -262,21 +269,22 @@ def _show_grants(session, ctx, stmt) -> Result:
         if name != user and not may_grant:
             _refuse_show_grants(store, user, stmt.pos)
         if name in store.bootstrap:
-            own, granted = {}, {ACCOUNT_ADMIN}
+            own, own_stages, granted = {}, {}, {ACCOUNT_ADMIN}
         else:
             record = store.users[name]
-            own, granted = record["grants"], record["roles"]
+            own, own_stages, granted = record["grants"], record["stage_grants"], record["roles"]
         shown_as = identity(name)
     else:
         if name not in store.available_roles(user) and not may_grant:
             _refuse_show_grants(store, user, stmt.pos)
         record = store.role(name, stmt.pos)
-        own, granted = record["grants"], record["roles"]
+        own, own_stages, granted = record["grants"], record["stage_grants"], record["roles"]
         shown_as = f"ROLE `{name}`"
-    grants = dict(own)
+    grants, stage_grants = dict(own), dict(own_stages)
     for role in store.related_roles(granted):
-        for key, mask in store.roles[role]["grants"].items():
-            grants[key] = grants.get(key, 0) | mask
+        for held, theirs in ((grants, store.roles[role]["grants"]), (stage_grants, store.roles[role]["stage_grants"])):
+            for key, mask in theirs.items():
+                held[key] = held.get(key, 0) | mask
     rows = []
     for key, mask in sorted(grants.items(), key=_grant_order):
         privileges = privileges_text(mask, key)
@@ -284,6 +292,9 @@ def _show_grants(session, ctx, stmt) -> Result:
         object_name = "*.*" if db is None else f"default.{db}.*" if table is None else f"default.{db}.{table}"
         rows.append((privileges, object_name, None, kind, name,
                      f"GRANT {privileges} ON {object_text(key)} TO {shown_as}"))
+    for stage, mask in sorted(stage_grants.items()):  # after the other objects, as Databend lists them
+        privileges = privileges_text(mask, None)
+        rows.append((privileges, stage, None, kind, name, f"GRANT {privileges} ON STAGE {stage} TO {shown_as}"))
     return _result(SHOW_GRANTS_COLUMNS, rows)
 
 

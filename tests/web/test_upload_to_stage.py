@@ -149,3 +149,27 @@ def test_a_presigned_download_of_a_missing_file_is_404():
     h = Harness()
     _, _, url = _presign(h, "PRESIGN @~/none.csv")
     assert h.request("GET", url[len("http://db.example:8123"):], auth=None).status == 404
+
+
+def test_an_upload_to_a_named_stage_takes_write_on_it():
+    from twisted.internet.task import Clock
+
+    from tests.web.harness import run_now
+    from tests.web.test_sql_users import basic
+    from web.auth import Authenticator
+
+    h = Harness(authenticator=Authenticator(clock=Clock(), run_in_thread=run_now))
+    for sql in ("CREATE STAGE shared", "CREATE USER u IDENTIFIED BY 'pw'"):
+        assert h.post(sql).json["error"] is None
+    reply = h.request("PUT", "/v1/upload_to_stage", _multipart("f.csv", b"1\n"),
+                      {"Content-Type": f"multipart/form-data; boundary={BOUNDARY}",
+                       "X-DATABEND-STAGE-NAME": "shared", "X-DATABEND-QUERY-ID": "up-2"},
+                      auth=basic("u", "pw"))
+    assert reply.status == 403 and "[Write] is required on STAGE shared" in reply.body.decode()
+    assert h.db.stages.named["shared"].files == {}
+    assert h.post("GRANT WRITE ON STAGE shared TO u").json["error"] is None
+    reply = h.request("PUT", "/v1/upload_to_stage", _multipart("f.csv", b"1\n"),
+                      {"Content-Type": f"multipart/form-data; boundary={BOUNDARY}",
+                       "X-DATABEND-STAGE-NAME": "shared", "X-DATABEND-QUERY-ID": "up-3"},
+                      auth=basic("u", "pw"))
+    assert reply.status == 200 and list(h.db.stages.named["shared"].files) == ["f.csv"]
