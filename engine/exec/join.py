@@ -4,17 +4,16 @@ A probe step emits at most the step budget of rows (Limits.step_rows): left rows
 chunks sized by the largest group a left row can meet, and a left row whose group alone exceeds
 the budget (duplicate keys, or the whole right side of a nested loop) is joined one slice of the
 group per step. Rows come out in the same order either way: each left row in turn, its matches in
-build order.
+build order. The generated functions come from engine.codegen.join; this module runs them.
 """
 
 from __future__ import annotations
 
 from itertools import islice
 
-from engine.codegen.batch_source import column_refs, map_source
+from engine.codegen.join import join_code
 from engine.core.memory import HASH_ENTRY_BYTES, batch_bytes
 from engine.exec.subquery import correlated_rows, prefetching
-from engine.ir.expr import And
 
 
 def build_join(plan, rt, pred=None, exprs=None):
@@ -23,96 +22,33 @@ def build_join(plan, rt, pred=None, exprs=None):
     # a hash-join probe walks each left batch once; a nested loop slices it (below)
     left_run = rt.build_one_pass(plan.left) if plan.left_keys else rt.build(plan.left)
     right_run = rt.build(plan.right)
-    cg = rt.codegen()
-    lcols = column_refs(plan.left.layout, "l")
-    rcols = column_refs(plan.right.layout, "m")
-    both = {**lcols, **rcols}
-    kind = plan.kind
-    inner = kind in ("INNER", "CROSS")
-    nl, nr = len(plan.left.layout), len(plan.right.layout)
-    residual = plan.residual
-    if inner and residual is not None:
-        pred = residual if pred is None else And(pred.type, args=(residual, pred))
-        residual = None
-    key_of = None
-    if plan.left_keys:
-        lk = [cg.expr(k, lcols) for k in plan.left_keys]
-        rk_cg = rt.codegen()
-        rk = [rk_cg.expr(k, column_refs(plan.right.layout, "m")) for k in plan.right_keys]
-        lkey = lk[0] if len(lk) == 1 else "(" + ", ".join(lk) + ",)"
-        rkey = rk[0] if len(rk) == 1 else "(" + ", ".join(rk) + ",)"
-        null_checks = " or ".join(f"{s} is None" for s in rk)
-        key_fn = rk_cg.build(["b", "p", "ht"], [
-            "for m in b:",
-            f"    k = {rkey}",
-            f"    if {null_checks}:" if null_checks else "    if False:",
-            "        continue",
-            "    g = ht.get(k)",
-            "    if g is None:",
-            "        ht[k] = [m]",
-            "    else:",
-            "        g.append(m)",
-        ])
-        # the probe key of each left row: used only when some group exceeds the step budget
-        key_of = cg.build(["b", "p"], [f"return [{lkey} for l in b]"])
-    else:
-        lkey = None
-        key_fn = None
-    empty = cg.bind(())
-    unique_probe = None
-    if inner:
-        if exprs is not None:
-            proj = "(" + "".join(cg.expr(e, both) + ", " for e in exprs) + ")"
-        else:
-            proj = "l + m"
-        cond_src = None if pred is None else cg.pred(pred, both)
-        cond = "" if pred is None else " if " + cond_src
-        source = "ht.get(" + lkey + ", " + empty + ")" if lkey else "right"
-        probe = cg.build(["b", "p", "ht", "right"], [f"return [{proj} for l in b for m in {source}{cond}]"])
-        # one left row against one slice of its group
-        piece = cg.build(["l", "p", "ms", "seen"], [f"return [{proj} for m in ms{cond}]"])
-        if lkey:
-            # every build key unique (a dimension table): one dict lookup per probe row, no inner loop
-            extra = "" if cond_src is None else " and " + cond_src
-            unique_probe = cg.build(["b", "p", "ht", "right"],
-                                    [f"return [{proj} for l in b if (m := ht.get({lkey})) is not None{extra}]"])
-        post = None
-    else:
-        nulls = cg.bind((None,) * nr)
-        cond = cg.pred(residual, both) if residual is not None else "True"
-        source = "ht.get(" + lkey + ", " + empty + ")" if lkey else "right"
-        lines = [
-            "out = []",
-            "for l in b:",
-            "    hit = False",
-            f"    for m in {source}:",
-            f"        if {cond}:",
-            "            out.append(l + m)",
-            "            hit = True",
-        ]
-        if kind == "FULL":
-            lines.append("            seen.add(id(m))")
-        lines += ["    if not hit:", f"        out.append(l + {nulls})", "return out"]
-        probe = cg.build(["b", "p", "ht", "right", "seen"], lines)
-        piece_lines = ["out = []", "for m in ms:", f"    if {cond}:", "        out.append(l + m)"]
-        if kind == "FULL":
-            piece_lines.append("        seen.add(id(m))")
-        piece = cg.build(["l", "p", "ms", "seen"], piece_lines + ["return out"])
-        post = None
-        if pred is not None or exprs is not None:
-            post_cg = rt.codegen()
-            proj, pcond = map_source(post_cg, plan.layout, pred, exprs)
-            post = post_cg.build(["b", "p"], [f"return [{proj} for r in b{pcond}]"])
-    left_nulls = (None,) * nl
-    right_nulls = (None,) * nr
+    code = join_code(plan, rt.codegen, pred, exprs)
     budget = rt.step_rows
     # a condition running a correlated subquery per pair: few pairs per step
-    budget = min(budget, correlated_rows(cg, budget) or budget)
+    budget = min(budget, correlated_rows(code.cg, budget) or budget)
+    steps = _JoinSteps(plan, rt, code, left_run, right_run, budget)
+    return prefetching(code.cg, steps.run)
 
-    def run(p):
+
+class _JoinSteps:
+    """The run loop of one join: build the right side a batch per step, then probe the left."""
+
+    def __init__(self, plan, rt, code, left_run, right_run, budget):
+        self.rt = rt
+        self.code = code
+        self.kind = plan.kind
+        self.left_run = left_run
+        self.right_run = right_run
+        self.budget = budget
+        self.left_nulls = (None,) * len(plan.left.layout)
+        self.right_nulls = (None,) * len(plan.right.layout)
+
+    def run(self, p):
+        rt, code, kind = self.rt, self.code, self.kind
+        key_fn, inner, post = code.add_to_table, code.inner, code.post
         ht = {}
         right = []
-        for batch in right_run(p):
+        for batch in self.right_run(p):
             rt.memory.charge(batch_bytes(batch, HASH_ENTRY_BYTES if key_fn is not None else 0))
             if key_fn is not None:
                 key_fn(batch, p, ht)
@@ -131,52 +67,60 @@ def build_join(plan, rt, pred=None, exprs=None):
                 yield []
         if not inner:
             widest = max(widest, 1)
-        step_probe = probe
-        if inner and unique_probe is not None and widest == 1:
+        step_probe = code.probe
+        if inner and code.unique_probe is not None and widest == 1:
             unique = {}
             items = iter(ht.items())
             while part := list(islice(items, rt.step_rows)):
                 unique.update({k: g[0] for k, g in part})
                 yield []
             ht = unique
-            step_probe = unique_probe
+            step_probe = code.unique_probe
         seen = set()
 
         def emit(rows):
             """Probe a chunk of left rows whose output fits the budget."""
             if inner:
                 return step_probe(rows, p, ht, right)
-            out = probe(rows, p, ht, right, seen)
+            out = step_probe(rows, p, ht, right, seen)
             return post(out, p) if post is not None else out
 
-        if widest <= budget:
-            chunk = max(1, min(rt.batch, budget // max(widest, 1)))
-            for batch in left_run(p):
-                if not isinstance(batch, list):
-                    if chunk >= rt.batch:
-                        yield emit(batch)  # a lazy scan batch of at most rt.batch rows
-                        continue
-                    batch = list(batch)
-                if len(batch) <= chunk:
-                    yield emit(batch)
-                    continue
-                for i in range(0, len(batch), chunk):
-                    yield emit(batch[i:i + chunk])
+        if widest <= self.budget:
+            yield from self._fitting(p, emit, widest)
         else:
-            yield from oversize(p, ht, right, emit, seen)
+            yield from self._oversize(p, ht, right, emit, seen)
         if kind == "FULL":
+            left_nulls = self.left_nulls
             for i in range(0, len(right), rt.batch):
                 part = [left_nulls + m for m in right[i:i + rt.batch] if id(m) not in seen]
                 yield post(part, p) if post is not None else part
 
-    def oversize(p, ht, right, emit, seen):
+    def _fitting(self, p, emit, widest):
+        """Every left row's output fits the budget: left rows probed in chunks of budget // widest."""
+        rt = self.rt
+        chunk = max(1, min(rt.batch, self.budget // max(widest, 1)))
+        for batch in self.left_run(p):
+            if not isinstance(batch, list):
+                if chunk >= rt.batch:
+                    yield emit(batch)  # a lazy scan batch of at most rt.batch rows
+                    continue
+                batch = list(batch)
+            if len(batch) <= chunk:
+                yield emit(batch)
+                continue
+            for i in range(0, len(batch), chunk):
+                yield emit(batch[i:i + chunk])
+
+    def _oversize(self, p, ht, right, emit, seen):
         """Some left row meets more right rows than one step may emit: left rows with small groups
         are probed together while their output fits the budget; a big group is joined one slice
         of at most `budget` right rows per step."""
-        slices = [right[i:i + budget] for i in range(0, len(right), budget)] if key_fn is None else None
-        for batch in left_run(p):
+        code, budget, inner, post = self.code, self.budget, self.code.inner, self.code.post
+        keyed = code.add_to_table is not None
+        slices = [right[i:i + budget] for i in range(0, len(right), budget)] if not keyed else None
+        for batch in self.left_run(p):
             rows = batch if isinstance(batch, list) else list(batch)
-            groups = [ht.get(k) for k in key_of(rows, p)] if key_fn is not None else None
+            groups = [ht.get(k) for k in code.probe_keys(rows, p)] if keyed else None
             pending = []
             pending_out = 0
             for i, row in enumerate(rows):
@@ -196,13 +140,11 @@ def build_join(plan, rt, pred=None, exprs=None):
                 hit = False
                 parts = slices if groups is None else (group[j:j + budget] for j in range(0, n, budget))
                 for ms in parts:
-                    out = piece(row, p, ms, seen)
+                    out = code.piece(row, p, ms, seen)
                     hit = hit or bool(out)
                     yield post(out, p) if post is not None else out
                 if not inner and not hit:
-                    out = [row + right_nulls]
+                    out = [row + self.right_nulls]
                     yield post(out, p) if post is not None else out
             if pending:
                 yield emit(pending)
-
-    return prefetching(cg, run)

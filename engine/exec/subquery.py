@@ -55,55 +55,70 @@ def subquery_runner(sq: P.Subquery, rt):
         cache[params] = entry
 
     if sq.mode == "scalar":
-        # As in Databend: an uncorrelated scalar subquery gives its first row, a correlated one
-        # returning more than one row is an error.
-        at_most_one_row = sq.correlated
-
-        def fill(params):
-            value = None
-            seen = 0
-            for batch in execute(params):
-                if batch:
-                    if not seen:
-                        value = batch[0][0]
-                    seen += len(batch)
-                    if not at_most_one_row or seen > 1:
-                        break
-                yield
-            if seen > 1 and at_most_one_row:
-                raise EngineError("Scalar subquery can't return more than one row", code=INTERNAL)
-            store(params, value)
-
-        def scalar(params):
-            if params not in cache:
-                for _ in fill(params):
-                    pass
-            return cache[params]
-
-        return _with_prefetch(scalar, fill, cache)
+        return _scalar(sq, execute, store, cache)
     if sq.mode == "exists":
-        negated = sq.negated
-
-        def fill(params):
-            hit = False
-            for batch in execute(params):
-                if batch:
-                    hit = True
-                    break
-                yield
-            store(params, hit)
-
-        def exists(params):
-            hit = cache.get(params)
-            if hit is None:
-                for _ in fill(params):
-                    pass
-                hit = cache[params]
-            return hit != negated
-
-        return _with_prefetch(exists, fill, cache)
+        return _exists(sq, execute, store, cache)
     if sq.mode == "quantified":
         return _quantified(sq, execute, store, cache)
+    return _in_set(sq, execute, store, cache)
+
+
+def _scalar(sq, execute, store, cache):
+    """`(subquery)` as a value. As in Databend: an uncorrelated scalar subquery gives its first
+    row, a correlated one returning more than one row is an error."""
+    at_most_one_row = sq.correlated
+
+    def fill(params):
+        value = None
+        seen = 0
+        for batch in execute(params):
+            if batch:
+                if not seen:
+                    value = batch[0][0]
+                seen += len(batch)
+                if not at_most_one_row or seen > 1:
+                    break
+            yield
+        if seen > 1 and at_most_one_row:
+            raise EngineError("Scalar subquery can't return more than one row", code=INTERNAL)
+        store(params, value)
+
+    def scalar(params):
+        if params not in cache:
+            for _ in fill(params):
+                pass
+        return cache[params]
+
+    return _with_prefetch(scalar, fill, cache)
+
+
+def _exists(sq, execute, store, cache):
+    """`[NOT] EXISTS (subquery)`: whether it gives a row (it stops at the first)."""
+    negated = sq.negated
+
+    def fill(params):
+        hit = False
+        for batch in execute(params):
+            if batch:
+                hit = True
+                break
+            yield
+        store(params, hit)
+
+    def exists(params):
+        hit = cache.get(params)
+        if hit is None:
+            for _ in fill(params):
+                pass
+            hit = cache[params]
+        return hit != negated
+
+    return _with_prefetch(exists, fill, cache)
+
+
+def _in_set(sq, execute, store, cache):
+    """`x [NOT] IN (subquery)`: the subquery's values gathered into a set once per tuple of
+    outer values (its memory charged), three-valued as SQL's IN."""
     negated = sq.negated
 
     def fill(params):

@@ -1,0 +1,135 @@
+"""Join code generation: a join's hash-build, probe and slice functions as generated source (no run state).
+
+The run loop that calls them a bounded step at a time, and charges the memory the build side
+holds, is engine.exec.join; this module only turns the plan into compiled functions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.codegen.batch_source import column_refs, map_source
+from engine.codegen.compile import Codegen
+from engine.ir.expr import And
+
+
+@dataclass(frozen=True)
+class JoinCode:
+    """The generated functions of one join (each compiled from source, its values bound in).
+
+    A hash join has `add_to_table` and `probe_keys`; a nested loop has neither."""
+
+    cg: Codegen  # the probe's generator: the subqueries compiled into the condition
+    inner: bool  # INNER or CROSS: no NULL-extended rows
+    # (b, p, ht): adds each right row of batch b to its key's group in ht (NULL keys left out)
+    add_to_table: object
+    # (b, p) -> the probe key of each left row of b (used only when a group exceeds the budget)
+    probe_keys: object
+    # (b, p, ht, right[, seen]) -> the joined rows of left batch b (projected and filtered if inner)
+    probe: object
+    # (l, p, ms, seen) -> left row l joined with the slice ms of its group
+    piece: object
+    # (b, p, ht, right) -> as probe, where ht maps each key to its single row (inner hash joins)
+    unique_probe: object
+    # (b, p) -> the filter and projection above an outer join applied to its rows, or None
+    post: object
+
+
+def join_code(plan, new_codegen, pred=None, exprs=None) -> JoinCode:
+    """The generated functions of `plan` (a P.Join). A filter `pred` and projection `exprs`
+    above an inner join are fused into its probe; above an outer join they become `post`.
+    `new_codegen()` makes a Codegen (each compiles its own subqueries)."""
+    cg = new_codegen()
+    lcols = column_refs(plan.left.layout, "l")
+    rcols = column_refs(plan.right.layout, "m")
+    both = {**lcols, **rcols}
+    inner = plan.kind in ("INNER", "CROSS")
+    residual = plan.residual
+    if inner and residual is not None:
+        pred = residual if pred is None else And(pred.type, args=(residual, pred))
+        residual = None
+    add_to_table = probe_keys = lkey = None
+    if plan.left_keys:
+        lkey, add_to_table, probe_keys = _hash_table_code(plan, new_codegen, cg, lcols)
+    empty = cg.bind(())
+    source = "ht.get(" + lkey + ", " + empty + ")" if lkey else "right"
+    if inner:
+        probe, piece, unique_probe = _inner_code(cg, both, pred, exprs, lkey, source)
+        post = None
+    else:
+        unique_probe = None
+        probe, piece = _outer_code(cg, both, plan.kind, len(plan.right.layout), residual, source)
+        post = None
+        if pred is not None or exprs is not None:
+            post_cg = new_codegen()
+            proj, pcond = map_source(post_cg, plan.layout, pred, exprs)
+            post = post_cg.build(["b", "p"], [f"return [{proj} for r in b{pcond}]"])
+    return JoinCode(cg, inner, add_to_table, probe_keys, probe, piece, unique_probe, post)
+
+
+def _hash_table_code(plan, new_codegen, cg, lcols):
+    """(probe key source of a left row `l`, the build function, the probe keys function)."""
+    lk = [cg.expr(k, lcols) for k in plan.left_keys]
+    rk_cg = new_codegen()
+    rk = [rk_cg.expr(k, column_refs(plan.right.layout, "m")) for k in plan.right_keys]
+    lkey = lk[0] if len(lk) == 1 else "(" + ", ".join(lk) + ",)"
+    rkey = rk[0] if len(rk) == 1 else "(" + ", ".join(rk) + ",)"
+    null_checks = " or ".join(f"{s} is None" for s in rk)
+    add_to_table = rk_cg.build(["b", "p", "ht"], [
+        "for m in b:",
+        f"    k = {rkey}",
+        f"    if {null_checks}:" if null_checks else "    if False:",
+        "        continue",
+        "    g = ht.get(k)",
+        "    if g is None:",
+        "        ht[k] = [m]",
+        "    else:",
+        "        g.append(m)",
+    ])
+    probe_keys = cg.build(["b", "p"], [f"return [{lkey} for l in b]"])
+    return lkey, add_to_table, probe_keys
+
+
+def _inner_code(cg, both, pred, exprs, lkey, source):
+    """(probe, piece, unique_probe) of an inner join: the filter and projection run in the probe."""
+    if exprs is not None:
+        proj = "(" + "".join(cg.expr(e, both) + ", " for e in exprs) + ")"
+    else:
+        proj = "l + m"
+    cond_src = None if pred is None else cg.pred(pred, both)
+    cond = "" if pred is None else " if " + cond_src
+    probe = cg.build(["b", "p", "ht", "right"], [f"return [{proj} for l in b for m in {source}{cond}]"])
+    # one left row against one slice of its group
+    piece = cg.build(["l", "p", "ms", "seen"], [f"return [{proj} for m in ms{cond}]"])
+    unique_probe = None
+    if lkey:
+        # every build key unique (a dimension table): one dict lookup per probe row, no inner loop
+        extra = "" if cond_src is None else " and " + cond_src
+        unique_probe = cg.build(["b", "p", "ht", "right"],
+                                [f"return [{proj} for l in b if (m := ht.get({lkey})) is not None{extra}]"])
+    return probe, piece, unique_probe
+
+
+def _outer_code(cg, both, kind, right_width, residual, source):
+    """(probe, piece) of a LEFT or FULL join: a left row without a match gets NULLs, and a FULL
+    join marks the right rows matched (`seen`) for the NULL-extended rest at the end."""
+    nulls = cg.bind((None,) * right_width)
+    cond = cg.pred(residual, both) if residual is not None else "True"
+    lines = [
+        "out = []",
+        "for l in b:",
+        "    hit = False",
+        f"    for m in {source}:",
+        f"        if {cond}:",
+        "            out.append(l + m)",
+        "            hit = True",
+    ]
+    if kind == "FULL":
+        lines.append("            seen.add(id(m))")
+    lines += ["    if not hit:", f"        out.append(l + {nulls})", "return out"]
+    probe = cg.build(["b", "p", "ht", "right", "seen"], lines)
+    piece_lines = ["out = []", "for m in ms:", f"    if {cond}:", "        out.append(l + m)"]
+    if kind == "FULL":
+        piece_lines.append("        seen.add(id(m))")
+    piece = cg.build(["l", "p", "ms", "seen"], piece_lines + ["return out"])
+    return probe, piece
