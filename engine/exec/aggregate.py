@@ -17,6 +17,16 @@ from engine.ir import plan as P
 from engine.ir.expr import Col
 from engine.types.bitmap_values import ELEMENT_BYTES
 from engine.types.integer_wrap import total_wrapper, wrapped_mean
+from engine.types.keys import (
+    from_sort_value,
+    greatest,
+    hash_function,
+    hash_key_source,
+    holds_nan,
+    key_names,
+    least,
+    sort_value,
+)
 
 COLLECTED_VALUE_BYTES = 40  # memory: one value a collected aggregate holds (its slot and object)
 
@@ -65,14 +75,17 @@ def build_aggregate(plan: P.Aggregate, rt):
         return prefetching(cg, _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run))
     for src, name in arg_src.items():
         lines.append(f"    {name} = {src}")
-    keys = [cg.expr(k, cols) for k in plan.keys]
+    names = key_names()
+    # a float key's NaNs made one object, so all of them are one group (other keys as they are)
+    keys = [hash_key_source(cg.expr(k, cols), k.type, names, cg.bind) for k in plan.keys]
     key = keys[0] if len(keys) == 1 else "(" + ", ".join(keys) + ",)"
     init: list[str] = []
     update: list[str] = []
     slot_of: dict = {}
 
-    def slot(kind, v, nullable):
-        """The accumulator slot for (kind, value), shared by aggregates that need the same one."""
+    def slot(kind, v, nullable, floats=False):
+        """The accumulator slot for (kind, value), shared by aggregates that need the same one.
+        MIN/MAX of floats (`floats`) hold sort keys (a NaN as NAN_LAST, the greatest)."""
         key = (kind, v if (kind != "count" or nullable) else None)
         if key in slot_of:
             return slot_of[key]
@@ -92,10 +105,12 @@ def build_aggregate(plan: P.Aggregate, rt):
             update.append(f"if {v} is not None: a[{s}] = {v} if a[{s}] is None else a[{s}] + {v}"
                           if nullable else f"a[{s}] += {v}")
         elif kind in ("min", "max"):
-            op = "<" if kind == "min" else ">"
-            init.append(v)
-            update.append(f"if {v} is not None and (a[{s}] is None or {v} {op} a[{s}]): a[{s}] = {v}"
-                          if nullable else f"if {v} {op} a[{s}]: a[{s}] = {v}")
+            # `not v <= a` is `v > a` for every value but a NaN, which is greater than all
+            beats = f"{v} < a[{s}]" if kind == "min" else f"not {v} <= a[{s}]"
+            new = f"{cg.bind(sort_value)}({v})" if floats else v
+            init.append(new)
+            update.append(f"if {v} is not None and (a[{s}] is None or {beats}): a[{s}] = {new}"
+                          if nullable else f"if {beats}: a[{s}] = {new}")
         elif kind == "any":
             init.append(v)
             if nullable:
@@ -123,7 +138,7 @@ def build_aggregate(plan: P.Aggregate, rt):
             update.append(f"a[{s}] = {fold}(a[{s}], {v})")
             finals.append(f"{out_cg.bind(folder.final)}(a[{s}])")
         elif a.distinct and v is not None:
-            fn = _distinct_final(a.name, slot("distinct", v, nullable), a)
+            fn = _distinct_final(a.name, slot("distinct", hash_key_source(v, a.arg.type, names, cg.bind), nullable), a)
             finals.append(f"{out_cg.bind(fn)}(a)")
         elif a.name == "count":
             finals.append(f"a[{slot('count', v, nullable)}]")
@@ -135,6 +150,8 @@ def build_aggregate(plan: P.Aggregate, rt):
                 finals.append(f"(None if a[{s_cnt}] == 0 else float(a[{s_sum}]) / a[{s_cnt}])")
         elif _total(a) is not None:  # an integer SUM: its total wrapped as Databend's
             finals.append(f"{out_cg.bind(_total(a))}(a[{slot(a.name, v, nullable)}])")
+        elif a.name in ("min", "max") and a.arg.type.is_float:
+            finals.append(f"{out_cg.bind(from_sort_value)}(a[{slot(a.name, v, nullable, floats=True)}])")
         else:
             finals.append(f"a[{slot(a.name, v, nullable)}]")
     body = ["get = acc.get", "for r in b:"] + lines + [
@@ -215,9 +232,9 @@ def _distinct_final(name, s, agg=None):
         mean = _mean(agg)
         return lambda acc: mean(sum(acc[s]), len(acc[s]))
     if name == "min":
-        return lambda acc: min(acc[s]) if acc[s] else None
+        return lambda acc: least(acc[s]) if acc[s] else None
     if name == "max":
-        return lambda acc: max(acc[s]) if acc[s] else None
+        return lambda acc: greatest(acc[s]) if acc[s] else None
     return lambda acc: next(iter(acc[s])) if acc[s] else None
 
 
@@ -253,7 +270,10 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
             folders[i] = a.folded.folder(a.params, a.distinct)
             lines.append(f"st[{i}] = {cg.bind(folders[i].fold_many)}(st[{i}], {v})")
         elif a.distinct:
-            lines.append(f"st[{i}].update({v})")
+            if holds_nan(a.arg.type):  # every NaN one value
+                lines.append(f"st[{i}].update(map({cg.bind(hash_function(a.arg.type))}, {v}))")
+            else:
+                lines.append(f"st[{i}].update({v})")
         elif a.name == "count":
             lines.append(f"st[{i}] += len({'b' if v is None else v})")
         elif a.name in ("sum", "avg"):
@@ -264,9 +284,12 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
             if a.name == "avg":
                 lines.append(f"cnt[{i}] += len({v})")
         elif a.name in ("min", "max"):
-            op = "<" if a.name == "min" else ">"
-            lines += [f"if {v}:", f"    x = {a.name}({v})",
-                      f"    if st[{i}] is None or x {op} st[{i}]: st[{i}] = x"]
+            # in Databend's order: the batch's extreme (least/greatest see NaNs), then as a sort
+            # key (NAN_LAST, the greatest) against the extreme so far
+            extreme = cg.bind(least if a.name == "min" else greatest)
+            beats = f"x < st[{i}]" if a.name == "min" else f"not x <= st[{i}]"
+            lines += [f"if {v}:", f"    x = {cg.bind(sort_value)}({extreme}({v}))",
+                      f"    if st[{i}] is None or {beats}: st[{i}] = x"]
         elif a.name == "any":
             lines += [f"if {v} and st[{i}] is None:", f"    st[{i}] = {v}[0]"]
     step = cg.build(["b", "p", "st", "cnt"], lines or ["pass"])
@@ -310,6 +333,8 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
                 row.append(_mean(a)(v, cnt[i]))
             elif _total(a) is not None:
                 row.append(_total(a)(v))
+            elif a.name in ("min", "max"):
+                row.append(from_sort_value(v))
             else:
                 row.append(v)
         yield [tuple(row)]

@@ -102,26 +102,29 @@ def rows_key(key, rows):
 
 
 def least(values):
-    """The least of non-NULL values in Databend's order (a NaN only when every value is one)."""
-    return min(values, key=sort_value)
+    """The least of a non-empty list of non-NULL values in Databend's order (NaN only when every
+    value is one). Python's min is right unless it starts at a NaN (nothing is less than one)."""
+    m = min(values)
+    if m != m:
+        m = min((x for x in values if x == x), default=m)
+    return m
 
 
 def greatest(values):
-    """The greatest of non-NULL values in Databend's order (a NaN as soon as one value is one)."""
-    return max(values, key=sort_value)
+    """The greatest of a non-empty list of non-NULL values in Databend's order (NaN as soon as one
+    value is one). Python's max skips a NaN met after the first value: a C-level scan finds it."""
+    m = max(values)
+    if m == m and isinstance(m, float) and any(map(math.isnan, values)):
+        return NAN
+    return m
 
 
-def sort_value_source(src: str, names) -> str:
-    """Python source of the NaN-aware sort key of the float expression `src` (None passes)."""
-    v = next(names)
-    return f"({v} if ({v} := {src}) == {v} else {NAN_LAST_NAME})"
+def from_sort_value(v):
+    """The value of a sort key (NAN_LAST -> a NaN)."""
+    return NAN if v is NAN_LAST else v
 
 
-NAN_LAST_NAME = "_NAN_LAST"  # the name generated sources give NAN_LAST (bound with `bindings`)
-NAN_NAME = "_NAN"  # the name generated sources give NAN
-
-
-def key_names(prefix: str = "_k"):
+def key_names(prefix: str = "_hv"):
     """Fresh variable names for the key sources of one generated function."""
     return (f"{prefix}{i}" for i in count())
 
