@@ -23,7 +23,6 @@ from engine.types.keys import (
     hash_function,
     hash_key_source,
     holds_nan,
-    key_names,
     least,
     sort_value,
 )
@@ -75,9 +74,8 @@ def build_aggregate(plan: P.Aggregate, rt):
         return prefetching(cg, _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run))
     for src, name in arg_src.items():
         lines.append(f"    {name} = {src}")
-    names = key_names()
     # a float key's NaNs made one object, so all of them are one group (other keys as they are)
-    keys = [hash_key_source(cg.expr(k, cols), k.type, names, cg.bind) for k in plan.keys]
+    keys = [hash_key_source(cg.expr(k, cols), k.type, cg.bind) for k in plan.keys]
     key = keys[0] if len(keys) == 1 else "(" + ", ".join(keys) + ",)"
     init: list[str] = []
     update: list[str] = []
@@ -138,7 +136,7 @@ def build_aggregate(plan: P.Aggregate, rt):
             update.append(f"a[{s}] = {fold}(a[{s}], {v})")
             finals.append(f"{out_cg.bind(folder.final)}(a[{s}])")
         elif a.distinct and v is not None:
-            fn = _distinct_final(a.name, slot("distinct", hash_key_source(v, a.arg.type, names, cg.bind), nullable), a)
+            fn = _distinct_final(a.name, slot("distinct", hash_key_source(v, a.arg.type, cg.bind), nullable), a)
             finals.append(f"{out_cg.bind(fn)}(a)")
         elif a.name == "count":
             finals.append(f"a[{slot('count', v, nullable)}]")

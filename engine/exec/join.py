@@ -15,6 +15,7 @@ from engine.codegen.batch_source import column_refs, map_source
 from engine.core.memory import HASH_ENTRY_BYTES, batch_bytes
 from engine.exec.subquery import correlated_rows, prefetching
 from engine.ir.expr import And
+from engine.types.keys import hash_key_source
 
 
 def build_join(plan, rt, pred=None, exprs=None):
@@ -36,9 +37,11 @@ def build_join(plan, rt, pred=None, exprs=None):
         residual = None
     key_of = None
     if plan.left_keys:
-        lk = [cg.expr(k, lcols) for k in plan.left_keys]
+        # float keys by their hash keys (every NaN one value); other keys as they are
+        lk = [hash_key_source(cg.expr(k, lcols), k.type, cg.bind) for k in plan.left_keys]
         rk_cg = rt.codegen()
-        rk = [rk_cg.expr(k, column_refs(plan.right.layout, "m")) for k in plan.right_keys]
+        rk = [hash_key_source(rk_cg.expr(k, column_refs(plan.right.layout, "m")), k.type, rk_cg.bind)
+              for k in plan.right_keys]
         lkey = lk[0] if len(lk) == 1 else "(" + ", ".join(lk) + ",)"
         rkey = rk[0] if len(rk) == 1 else "(" + ", ".join(rk) + ",)"
         null_checks = " or ".join(f"{s} is None" for s in rk)

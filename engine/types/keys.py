@@ -19,7 +19,6 @@ is its own key, so integer, string and date keys cost nothing.
 from __future__ import annotations
 
 import math
-from itertools import count
 from operator import itemgetter
 
 from engine.types import sqltype as T
@@ -124,11 +123,6 @@ def from_sort_value(v):
     return NAN if v is NAN_LAST else v
 
 
-def key_names(prefix: str = "_hv"):
-    """Fresh variable names for the key sources of one generated function."""
-    return (f"{prefix}{i}" for i in count())
-
-
 # ---------------------------------------------------------------- hash keys
 
 
@@ -154,15 +148,12 @@ def hash_function(t):
     return _nested_hash_value
 
 
-def hash_key_source(src: str, t, names, bind) -> str:
+def hash_key_source(src: str, t, bind) -> str:
     """Python source of the hash key of the expression `src` of type `t`: `src` itself unless
-    the type can hold a NaN. `bind` turns a Python object into a name the source can use."""
-    if not holds_nan(t):
-        return src
-    if t.name in ("Float32", "Float64"):
-        v = next(names)
-        return f"({v} if ({v} := {src}) == {v} else {bind(NAN)})"
-    return f"{bind(_nested_hash_value)}({src})"
+    the type can hold a NaN (then one call a value). `bind` turns a Python object into a name
+    the source can use."""
+    fn = hash_function(t)
+    return src if fn is None else f"{bind(fn)}({src})"
 
 
 def row_hash_function(types):
@@ -214,3 +205,25 @@ def comparison_casts(lt, rt):
     elif right_name == "Decimal" and left_name in ("Float32", "Float64"):
         right, right_try = T.FLOAT64.as_nullable(rt.can_be_null), False
     return left, left_try, right, right_try
+
+
+def columns_key(positions, types):
+    """row -> the values at `positions` (one value, or a tuple of several) for telling rows apart
+    and grouping them (window partitions and peers): the itemgetter itself unless one of the
+    columns is a float, whose NaNs then all become NAN_LAST (equal to itself, hashable)."""
+    if not positions:
+        return None
+    getter = itemgetter(*positions)
+    floats = [i for i, pos in enumerate(positions) if types[pos].is_float]
+    if not floats:
+        return getter
+    if len(positions) == 1:
+        return lambda r: sort_value(r[positions[0]])
+
+    def key(r):
+        values = list(getter(r))
+        for i in floats:
+            values[i] = sort_value(values[i])
+        return tuple(values)
+
+    return key
