@@ -30,12 +30,6 @@ from engine.ir.expr import Col
 from engine.types.keys import columns_key
 
 
-def _key(positions):
-    if not positions:
-        return None
-    return itemgetter(*positions)
-
-
 def _evaluator(func, order_key, value_key, desc, nulls_first, nullable):
     """rows -> compute(lo, hi) for one window function; nullable(position): whether that column
     of the rows may hold NULLs."""
