@@ -281,13 +281,17 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
             lines += [f"if s_{v} is not None:", f"    st[{i}] = s_{v} if st[{i}] is None else st[{i}] + s_{v}"]
             if a.name == "avg":
                 lines.append(f"cnt[{i}] += len({v})")
-        elif a.name in ("min", "max"):
+        elif a.name in ("min", "max") and a.arg.type.is_float:
             # in Databend's order: the batch's extreme (least/greatest see NaNs), then as a sort
             # key (NAN_LAST, the greatest) against the extreme so far
             extreme = cg.bind(least if a.name == "min" else greatest)
             beats = f"x < st[{i}]" if a.name == "min" else f"not x <= st[{i}]"
             lines += [f"if {v}:", f"    x = {cg.bind(sort_value)}({extreme}({v}))",
                       f"    if st[{i}] is None or {beats}: st[{i}] = x"]
+        elif a.name in ("min", "max"):
+            op = "<" if a.name == "min" else ">"
+            lines += [f"if {v}:", f"    x = {a.name}({v})",
+                      f"    if st[{i}] is None or x {op} st[{i}]: st[{i}] = x"]
         elif a.name == "any":
             lines += [f"if {v} and st[{i}] is None:", f"    st[{i}] = {v}[0]"]
     step = cg.build(["b", "p", "st", "cnt"], lines or ["pass"])
@@ -331,7 +335,7 @@ def _build_global_aggregate(plan, rt, cg, cols, arg_src, value_names, child_run)
                 row.append(_mean(a)(v, cnt[i]))
             elif _total(a) is not None:
                 row.append(_total(a)(v))
-            elif a.name in ("min", "max"):
+            elif a.name in ("min", "max") and a.arg.type.is_float:
                 row.append(from_sort_value(v))
             else:
                 row.append(v)

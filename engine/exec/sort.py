@@ -17,7 +17,7 @@ from operator import itemgetter
 from engine.codegen.compile import Codegen
 from engine.core.errors import Unimplemented
 from engine.core.memory import LIST_SLOT_BYTES, SORT_SLOT_BYTES, batch_bytes, charge_growth
-from engine.types.keys import float_column_key, rows_key, sort_value
+from engine.types.keys import NAN_LAST, float_column_key, rows_key
 from engine.types.type_debug import rust_debug
 from engine.types.variant import variant_sort_key
 
@@ -74,7 +74,7 @@ def _key_function(group, types):
             null_flag_high = nulls_first == desc
             parts.append(f"(r[{pos}] is None)" if null_flag_high else f"(r[{pos}] is not None)")
         if pos in floats:  # NaN after every float, as Databend orders it (None passes)
-            parts.append(f"{cg.bind(sort_value)}(r[{pos}])")
+            parts.append(f"(r[{pos}] if r[{pos}] == r[{pos}] else {cg.bind(NAN_LAST)})")
         else:
             parts.append(f"r[{pos}]")
     return cg.build(["r"], [f"return ({', '.join(parts)},)"])
