@@ -93,10 +93,13 @@ def float_column_key(pos: int):
 
 def rows_key(key, rows):
     """The key to sort `rows` with: a float column key's plain itemgetter when none of the rows
-    holds a NaN (checked by a C-level scan), else `key` itself."""
+    holds a NaN (checked by a C-level sum, the cheapest scan), else `key` itself."""
     plain = getattr(key, "plain", None)
-    if plain is None or not any(map(math.isnan, map(plain, rows))):
-        return key if plain is None else plain
+    if plain is None:
+        return key
+    total = sum(map(plain, rows))  # C's float sum: NaN only with a NaN (or both infinities) in
+    if total == total or not any(map(math.isnan, map(plain, rows))):
+        return plain
     return key
 
 
