@@ -43,9 +43,11 @@ from engine.ir.expr import (
     Subquery,
     SubqueryExpr,
 )
+from engine.ir.plan import Project
 from engine.runtime.helpers import check_like_pattern, like_dynamic, like_matcher
 from engine.types import integer_wrap as W
 from engine.types import sqltype as T
+from engine.types.keys import comparison_casts
 from engine.types.nested import cast_type as nested_cast_type
 from engine.types.nested import session_cast as nested_session_cast
 from engine.types.nested import typeof_name as nested_typeof
@@ -275,23 +277,11 @@ class ExpressionBinder(ClauseBinder):
         variant_keys = F.variant_comparison(left, right, self._function)
         if variant_keys is not None:
             return variant_keys
-        lt, rt = left.type, right.type
-        if lt.is_string and (rt.is_numeric or rt.name == "Boolean"):
-            left = self._cast(left, T.FLOAT64.as_nullable(lt.can_be_null), True)
-        elif rt.is_string and (lt.is_numeric or lt.name == "Boolean"):
-            right = self._cast(right, T.FLOAT64.as_nullable(rt.can_be_null), True)
-        elif lt.is_string and rt.name in ("Date", "Timestamp"):
-            left = self._cast(left, rt.as_nullable(lt.can_be_null), False)
-        elif rt.is_string and lt.name in ("Date", "Timestamp"):
-            right = self._cast(right, lt.as_nullable(rt.can_be_null), False)
-        elif lt.name == "Date" and rt.name == "Timestamp":
-            left = self._cast(left, rt.as_nullable(lt.can_be_null), False)
-        elif rt.name == "Date" and lt.name == "Timestamp":
-            right = self._cast(right, lt.as_nullable(rt.can_be_null), False)
-        if left.type.name == "Decimal" and right.type.is_float:
-            left = self._cast(left, T.FLOAT64.as_nullable(left.type.can_be_null), False)
-        elif right.type.name == "Decimal" and left.type.is_float:
-            right = self._cast(right, T.FLOAT64.as_nullable(right.type.can_be_null), False)
+        left_to, left_try, right_to, right_try = comparison_casts(left.type, right.type)
+        if left_to is not None:
+            left = self._cast(left, left_to, left_try)
+        if right_to is not None:
+            right = self._cast(right, right_to, right_try)
         return left, right
 
     def _boolean(self, e: Expr) -> Expr:
@@ -578,6 +568,11 @@ class ExpressionBinder(ClauseBinder):
         sq, _ = self._subquery(n.query, scope, "in")
         if len(sq.plan.layout) != 1:
             raise EngineError("IN subquery must return one column", code=SEMANTIC, position=n.pos)
+        # both sides in the comparison common type, as `= ANY` has them (the code review N2)
+        column = Col(sq.plan.types[0], column=sq.plan.layout[0])
+        operand, column = self._comparable(operand, column)
+        if not isinstance(column, Col):  # the subquery's values converted to the operand's type
+            sq = replace(sq, plan=Project([self.cid()], [column.type], child=sq.plan, exprs=[column]))
         return SubqueryExpr(T.BOOLEAN.as_nullable(True), args=(operand,), subquery=replace(sq, negated=n.negated))
 
     def _bind_Star(self, n, scope, aliases):

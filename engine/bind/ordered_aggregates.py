@@ -15,7 +15,7 @@ from dataclasses import replace
 from types import SimpleNamespace
 
 from engine.core.errors import SEMANTIC, SYNTAX, EngineError
-from engine.exec.sort import sort_passes
+from engine.exec.sort import sort_passes, sort_rows
 from engine.functions.collected import Collected
 
 # The aggregates Databend takes WITHIN GROUP after (its GENERAL_WITHIN_GROUP_FUNCTIONS).
@@ -50,8 +50,7 @@ def ordered(entry: Collected, arguments: int, keys) -> Collected:
 
     def final(values, params):
         kept = [v for v in values if v[0] is not None]
-        for key, reverse in reversed(passes):  # one stable sort a pass, the last key's first
-            kept.sort(key=key, reverse=reverse)
+        sort_rows(kept, passes)  # one stable sort a pass, the last key's first, as ORDER BY sorts
         return inner([v[0] for v in kept] if first else [v[:arguments] for v in kept], params)
 
     return replace(entry, final=final, sort_keys=len(keys))

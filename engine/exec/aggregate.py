@@ -22,6 +22,7 @@ from engine.core.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, SORT_SLOT_BYTE
 from engine.exec.subquery import correlated_rows, prefetching
 from engine.ir import plan as P
 from engine.types.bitmap_values import ELEMENT_BYTES
+from engine.types.keys import from_sort_value
 
 COLLECTED_VALUE_BYTES = 40  # memory: one value a collected aggregate holds (its slot and object)
 
@@ -122,6 +123,8 @@ def _global_row(aggs, st, cnt, folders) -> tuple:
             row.append(mean_of(a)(v, cnt[i]))
         elif total_of(a) is not None:
             row.append(total_of(a)(v))
+        elif a.name in ("min", "max") and a.arg.type.is_float:
+            row.append(from_sort_value(v))
         else:
             row.append(v)
     return tuple(row)

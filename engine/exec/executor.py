@@ -30,6 +30,7 @@ from engine.exec.unnest import UnnestRows, build_unnest_rows
 from engine.exec.window import build_window
 from engine.ir import plan as P
 from engine.ir.expr import Col
+from engine.types.keys import hash_function, row_hash_function
 
 BATCH = 2048
 class Runtime:
@@ -297,6 +298,9 @@ def _build_distinct(plan: P.Distinct, rt, streaming=False):
     the end. Under a LIMIT (`streaming`) only the rows new in each batch go on at once, so the
     limit can stop the scan early. Output order is not promised either way."""
     values_run, scalar = _distinct_values(plan.child, rt)
+    canonical = row_hash_function(plan.types)
+    if canonical is not None:  # a float column: every NaN one value (free for other types)
+        values_run = _hash_keyed(values_run, hash_function(plan.types[0]) if scalar else canonical)
 
     def run_sets(p):
         seen = set()
@@ -327,6 +331,15 @@ def _build_distinct(plan: P.Distinct, rt, streaming=False):
             yield list(zip(fresh)) if scalar else list(fresh)
 
     return run_streaming if streaming else run_breaker
+
+
+def _hash_keyed(values_run, key):
+    """`values_run` with each value (or row) replaced by its hash key (engine.types.keys)."""
+    def run(p):
+        for values in values_run(p):
+            yield None if values is None else map(key, values)
+
+    return run
 
 
 def _chunks(values, scalar, size):
@@ -376,6 +389,10 @@ def _build_setop(plan: P.SetOp, rt):
     left_run = build(plan.left, rt)
     right_run = build(plan.right, rt)
     op, all_ = plan.op, plan.all
+    canonical = row_hash_function(plan.types)
+    if canonical is not None and not (op == "UNION" and all_):
+        # rows of float columns compared by their hash keys (every NaN one value)
+        left_run, right_run = _hash_keyed(left_run, canonical), _hash_keyed(right_run, canonical)
 
     def run(p):
         if op == "UNION":

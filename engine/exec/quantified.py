@@ -5,18 +5,23 @@ SQL's NULL semantics."""
 from __future__ import annotations
 
 from engine.core.memory import HASH_ENTRY_BYTES, growth_bytes
+from engine.types.keys import greatest, least, sort_value
 
 
-def summarise(batches):
-    """(non-NULL values as a set, least, greatest, whether a NULL came) of one-column batches."""
+def summarise(batches, key=None):
+    """(non-NULL values as a set, least, greatest, whether a NULL came) of one-column batches;
+    `key` makes a value its hash key (engine.types.keys: every NaN one value), and the least and
+    greatest are sort keys (a NaN the greatest of all)."""
     values = set()
     for batch in batches:
         values.update(r[0] for r in batch)
         yield None
     has_null = None in values
     values.discard(None)
-    low = min(values) if values else None
-    high = max(values) if values else None
+    if key is not None:
+        values = set(map(key, values))
+    low = sort_value(least(values)) if values else None
+    high = sort_value(greatest(values)) if values else None
     yield (values, low, high, has_null)
 
 
@@ -34,19 +39,20 @@ def decide(op: str, quantifier: str, x, summary):
         return None
     if x is None:
         return None
+    o = sort_value(x)  # x ordered against `low` and `high`, sort keys (a NaN as NAN_LAST)
     if quantifier == "ANY":
         if op == "=":
             hit = x in values
         elif op == "<>":
             hit = len(values) > 1 or x not in values
         elif op == "<":
-            hit = x < high
+            hit = o < high
         elif op == "<=":
-            hit = x <= high
+            hit = o <= high
         elif op == ">":
-            hit = x > low
+            hit = o > low
         else:
-            hit = x >= low
+            hit = o >= low
         return True if hit else (None if has_null else False)
     # ALL: FALSE as soon as one value compares FALSE
     if op == "=":
@@ -54,11 +60,11 @@ def decide(op: str, quantifier: str, x, summary):
     elif op == "<>":
         miss = x in values
     elif op == "<":
-        miss = not x < low
+        miss = not o < low
     elif op == "<=":
-        miss = not x <= low
+        miss = not o <= low
     elif op == ">":
-        miss = not x > high
+        miss = not o > high
     else:
-        miss = not x >= high
+        miss = not o >= high
     return False if miss else (None if has_null else True)

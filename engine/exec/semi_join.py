@@ -13,6 +13,7 @@ from __future__ import annotations
 from engine.codegen.batch_source import column_refs
 from engine.core.memory import HASH_ENTRY_BYTES, batch_bytes
 from engine.exec.subquery import prefetching
+from engine.types.keys import hash_key_source
 
 
 def build_semi_join(plan, rt):
@@ -25,8 +26,9 @@ def build_semi_join(plan, rt):
     budget = rt.step_rows
     keyed = bool(plan.left_keys)
     if keyed:
-        lk = [cg.expr(k, lcols) for k in plan.left_keys]
-        rk = [cg.expr(k, rcols) for k in plan.right_keys]
+        # float keys by their hash keys (every NaN one value); other keys as they are
+        lk = [hash_key_source(cg.expr(k, lcols), k.type, cg.bind) for k in plan.left_keys]
+        rk = [hash_key_source(cg.expr(k, rcols), k.type, cg.bind) for k in plan.right_keys]
         lkey = lk[0] if len(lk) == 1 else "(" + ", ".join(lk) + ",)"
         rkey = rk[0] if len(rk) == 1 else "(" + ", ".join(rk) + ",)"
         null_checks = " or ".join(f"{s} is None" for s in rk)

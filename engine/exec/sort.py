@@ -17,6 +17,7 @@ from operator import itemgetter
 from engine.codegen.compile import Codegen
 from engine.core.errors import Unimplemented
 from engine.core.memory import LIST_SLOT_BYTES, SORT_SLOT_BYTES, batch_bytes, charge_growth
+from engine.types.keys import NAN_LAST, float_column_key, rows_key
 from engine.types.type_debug import rust_debug
 from engine.types.variant import variant_sort_key
 
@@ -52,13 +53,17 @@ def _sort_passes(keys, child, nonnull):
             j = i
             passes.append((variant_sort_key(*groups[i]), groups[i][1]))
         else:
-            passes.append((_key_function(groups[i:j + 1]), groups[i][1]))
+            passes.append((_key_function(groups[i:j + 1], child.types), groups[i][1]))
         i = j + 1
     return passes
 
 
-def _key_function(group):
+def _key_function(group, types):
+    # float columns: a NaN sorts after every float (nested values keep Python's tuple order)
+    floats = {pos for pos, _, _, _ in group if types[pos].is_float}
     if not any(nullable for _, _, _, nullable in group):
+        if floats:  # one NULL-free float column (such a pass has one key)
+            return float_column_key(group[0][0])
         return itemgetter(*[pos for pos, _, _, _ in group])  # one value, or a tuple of several
     cg = Codegen()
     parts = []
@@ -68,14 +73,22 @@ def _key_function(group):
             # (two NULLs have equal flags and equal values, so None is never compared with <)
             null_flag_high = nulls_first == desc
             parts.append(f"(r[{pos}] is None)" if null_flag_high else f"(r[{pos}] is not None)")
-        parts.append(f"r[{pos}]")
+        if pos in floats:  # NaN after every float, as Databend orders it (None passes)
+            parts.append(f"(r[{pos}] if r[{pos}] == r[{pos}] else {cg.bind(NAN_LAST)})")
+        else:
+            parts.append(f"r[{pos}]")
     return cg.build(["r"], [f"return ({', '.join(parts)},)"])
 
 
 def _sort_rows(rows, passes):
     for key, reverse in reversed(passes):
-        rows.sort(key=key, reverse=reverse)
+        rows.sort(key=rows_key(key, rows), reverse=reverse)
     return rows
+
+
+def sort_rows(rows, passes):
+    """The list `rows` sorted in place by `passes` (see sort_passes) at once, and returned."""
+    return _sort_rows(rows, passes)
 
 
 def sort_passes(keys, child, nonnull):
@@ -112,12 +125,14 @@ def build_sort(plan, rt, limit=None, offset=0):
     out_rows = rt.batch
     run_rows = max(1, rt.ctx.limits.sort_run_rows)
     better = None
-    if top_k and len(plan.keys) == 1 and isinstance(passes[0][0], itemgetter):
+    if top_k and len(plan.keys) == 1 and isinstance(getattr(passes[0][0], "plain", passes[0][0]), itemgetter):
         # one NULL-free key: once k rows are held, a generated comprehension keeps only the rows
         # of a batch that beat the k-th key (strictly, as the heap would), so the heap selection
-        # runs on a few candidates instead of every row
+        # runs on a few candidates instead of every row. The k-th key of a float column may be
+        # NAN_LAST, and a NaN beats every float in a descending order: `not v <= t` keeps it
         pos, desc = plan.keys[0][0], plan.keys[0][1]
-        better = Codegen().build(["b", "t"], [f"return [r for r in b if r[{int(pos)}] {'>' if desc else '<'} t]"])
+        test = f"not r[{int(pos)}] <= t" if desc else f"r[{int(pos)}] < t"
+        better = Codegen().build(["b", "t"], [f"return [r for r in b if {test}]"])
 
     def run_top_k(p):
         k = limit + offset
@@ -133,7 +148,8 @@ def build_sort(plan, rt, limit=None, offset=0):
                     if better is not None and len(best) == k:
                         batch = better(batch, key(best[-1]))  # best is sorted: [-1] is k-th
                     if batch:
-                        best = pick(k, chain(best, batch), key=key)
+                        candidates = best + batch if isinstance(batch, list) else list(chain(best, batch))
+                        best = pick(k, candidates, key=rows_key(key, candidates))
                         held = charge_growth(rt.memory, best, held, LIST_SLOT_BYTES)
                 yield []
         else:

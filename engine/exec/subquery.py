@@ -7,6 +7,7 @@ from engine.core.errors import INTERNAL, EngineError
 from engine.core.memory import HASH_ENTRY_BYTES, growth_bytes
 from engine.exec.quantified import decide, summarise, summary_bytes
 from engine.ir import plan as P
+from engine.types.keys import hash_function
 
 CORRELATED_ROWS = 16  # outer rows per step when each row runs a correlated subquery
 
@@ -120,12 +121,16 @@ def _in_set(sq, execute, store, cache):
     """`x [NOT] IN (subquery)`: the subquery's values gathered into a set once per tuple of
     outer values (its memory charged), three-valued as SQL's IN."""
     negated = sq.negated
+    # the values of a float column by their hash keys (every NaN one value), as `= ANY` has them
+    key = hash_function(sq.plan.types[0])
 
     def fill(params):
         values = set()
         for batch in execute(params):
             values.update(r[0] for r in batch)
             yield
+        if key is not None:
+            values = set(map(key, values))
         has_null = None in values
         values.discard(None)
         store(params, (values, has_null), growth_bytes(values, len(values), HASH_ENTRY_BYTES))
@@ -141,7 +146,7 @@ def _in_set(sq, execute, store, cache):
             return negated
         if x is None:
             return None
-        if x in values:
+        if (x if key is None else key(x)) in values:
             return not negated
         return None if has_null else negated
 
@@ -151,9 +156,10 @@ def _in_set(sq, execute, store, cache):
 def _quantified(sq, execute, store, cache):
     """`x op ALL|ANY (subquery)`: the subquery summarised once per tuple of outer values."""
     op, quantifier = sq.quantifier
+    key = hash_function(sq.plan.types[0])
 
     def fill(params):
-        steps = summarise(execute(params))
+        steps = summarise(execute(params), key)
         summary = next(steps)
         while summary is None:
             yield
@@ -166,7 +172,7 @@ def _quantified(sq, execute, store, cache):
             for _ in fill(params):
                 pass
             summary = cache[params]
-        return decide(op, quantifier, x, summary)
+        return decide(op, quantifier, x if key is None else key(x), summary)
 
     return _with_prefetch(compare, fill, cache)
 

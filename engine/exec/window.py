@@ -27,12 +27,7 @@ from engine.exec.window_functions import (
 )
 from engine.exec.window_partitions import partition_source
 from engine.ir.expr import Col
-
-
-def _key(positions):
-    if not positions:
-        return None
-    return itemgetter(*positions)
+from engine.types.keys import columns_key
 
 
 def _evaluator(func, order_key, value_key, desc, nulls_first, nullable):
@@ -68,7 +63,8 @@ def build_window(plan, rt, pred=None, exprs=None):
     row with the values appended is ever built."""
     partitions = partition_source(plan, rt)
     order_positions = [pos for pos, _, _ in plan.order]
-    order_key = _key(order_positions)
+    # peers are rows of equal ORDER BY values, all NaNs equal (engine.types.keys)
+    order_key = columns_key(order_positions, plan.child.types)
     value_key = itemgetter(order_positions[0]) if order_positions else None
     desc = bool(plan.order) and plan.order[0][1]
     nulls_first = bool(plan.order) and bool(plan.order[0][2])

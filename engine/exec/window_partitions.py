@@ -15,31 +15,25 @@ from __future__ import annotations
 
 from collections import defaultdict
 from itertools import groupby
-from operator import itemgetter
 
 from engine.core.memory import HASH_ENTRY_BYTES, SORT_SLOT_BYTES, batch_bytes
 from engine.exec.sort import sort_in_steps, sort_passes
 from engine.ir import plan as P
+from engine.types.keys import columns_key
 
 _NO_PARTITION = object()
 # one partition of the dict: its entry and its list's header (the rows' slots are charged apart)
 PARTITION_BYTES = HASH_ENTRY_BYTES + 56
 
 # partition key types whose values are hashable, and equal exactly when the sort finds them equal
-# (NaN aside: neither path makes the NaNs one partition, as Databend 1.2.453 does)
+# (a float key's NaNs are one partition, as in Databend: engine.types.keys.columns_key)
 _HASHED_KEY_TYPES = frozenset({"Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64",
                                "Float32", "Float64", "Decimal", "String", "Boolean", "Date", "Timestamp"})
 
 
-def _key(positions):
-    if not positions:
-        return None
-    return itemgetter(*positions)
-
-
 def partition_source(plan, rt):
     """p -> an iterator of the window's partitions (lists of rows), None after each step."""
-    partition_key = _key(plan.partition)
+    partition_key = columns_key(plan.partition, plan.child.types)
     if _gathers(plan):
         return _gathered(plan.child, plan, partition_key, rt)
     return _sorted(rt.build(plan.child), partition_key, rt.memory)
