@@ -44,10 +44,11 @@ from engine.ir.expr import (
     SubqueryExpr,
 )
 from engine.runtime.helpers import check_like_pattern, like_dynamic, like_matcher
+from engine.types import cast as casting
 from engine.types import integer_wrap as W
 from engine.types import sqltype as T
+from engine.types.cast import session_cast as nested_session_cast
 from engine.types.nested import cast_type as nested_cast_type
-from engine.types.nested import session_cast as nested_session_cast
 from engine.types.nested import typeof_name as nested_typeof
 from grammar import ast as A
 
@@ -185,7 +186,7 @@ class ExpressionBinder(ClauseBinder):
                 return operand
             if t.is_int:  # typed by value; beyond Int64 Databend's error
                 v = W.negate(operand.value, t.name)
-                return Const(T.value_type(v), value=v)
+                return Const(casting.value_type(v), value=v)
             return Const(t, value=-operand.value)
         if t.is_int:
             rt = T.negation_type(t)
@@ -231,7 +232,7 @@ class ExpressionBinder(ClauseBinder):
             right = self._cast(right, T.FLOAT64.as_nullable(right.type.can_be_null), True)
         # as Databend, an integer constant operand counts as the narrowest type holding its value
         # (9223372036854775807::INT64 + 1 is a UInt64 sum)
-        left, right = (Const(T.value_type(x.value), value=x.value) if isinstance(x, Const) and x.type.is_int
+        left, right = (Const(casting.value_type(x.value), value=x.value) if isinstance(x, Const) and x.type.is_int
                        and type(x.value) is int else x for x in (left, right))
         nullable = left.type.can_be_null or right.type.can_be_null
         rt = T.arithmetic_type(op, left.type, right.type)
@@ -246,7 +247,7 @@ class ExpressionBinder(ClauseBinder):
                 v = evaluate_constant(e)
             except (ArithmeticError, decimal.InvalidOperation):
                 return e  # e.g. a division by zero: an error only if a row ever evaluates it
-            t = T.value_type(v) if rt.is_int and isinstance(v, int) else rt
+            t = casting.value_type(v) if rt.is_int and isinstance(v, int) else rt
             if isinstance(v, int) and not T.fits_decimal(v):  # an integer beyond Decimal(76, 0)
                 raise BadArguments("arithmetic overflow", position=pos)
             if rt.name == "Decimal" and isinstance(v, decimal.Decimal):
@@ -445,7 +446,7 @@ class ExpressionBinder(ClauseBinder):
             if e.value is None:
                 return Const(t if t.name != "Null" else T.NULL, value=None)
             try:
-                return Const(t.as_nullable(False), value=(zoned or T.caster_from(e.type, t, folded=True))(e.value))
+                return Const(t.as_nullable(False), value=(zoned or casting.caster_from(e.type, t, folded=True))(e.value))
             except EngineError:
                 if try_:
                     return Const(T.NULL, value=None)  # as Databend types a failed constant TRY_CAST
@@ -554,7 +555,7 @@ class ExpressionBinder(ClauseBinder):
                 v = int(v)  # Databend folds FLOOR(1.5), ROUND(1234.5, -2) into integer constants
                 t = T.int_literal_type(v)
             elif (t.is_int and type(v) is int) or (t.name == "Decimal" and isinstance(v, decimal.Decimal)):
-                t = T.value_type(v)  # folded answers are typed by value: length('abc') is a UInt8
+                t = casting.value_type(v)  # folded answers are typed by value: length('abc') is a UInt8
             return Const(t, value=v)
         return e
 

@@ -24,6 +24,7 @@ from engine.functions.collected import Collected
 from engine.ir.expr import Const
 from engine.ir.plan import AggSpec
 from engine.types import bitmap_values as B
+from engine.types import cast as casting
 from engine.types import sqltype as T
 from engine.types.type_debug import rust_debug
 
@@ -234,10 +235,10 @@ def _key_value(name, key_type: T.SqlType, param, index: int, pos):
             if value is None or not isinstance(value, (int, float, str, decimal.Decimal)):
                 raise InvalidArgument("Need constant number")
             if key_type.is_float:
-                return T.to_float(value)
+                return casting.to_float(value)
             if isinstance(value, decimal.Decimal):
                 value = int(value)  # Databend 1.2.453 truncates: intersect_count(1.9)(b, k) is k = 1
-            return T.to_int(value, key_type)
+            return casting.to_int(value, key_type)
         except EngineError:
             raise InvalidArgument("Need constant number", position=pos) from None
     if param.type.name != key_type.name or not isinstance(param, Const) or key_type.name == "Null":

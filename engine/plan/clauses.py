@@ -20,6 +20,7 @@ from engine.functions.json_sets import array_elements, each_field
 from engine.ir.expr import Cmp, Col, Const, Expr, column_ids
 from engine.ir.plan import Join, Materialized, Numbers, Plan, Project, Sort
 from engine.plan.flatten import as_query, column_names
+from engine.types import cast as casting
 from engine.types import sqltype as T
 from grammar import ast as A
 
@@ -48,7 +49,7 @@ class ClausePlanner:
                 bound.append(e)
             consts.append(bound)
         types = [T.common_type([r[i].type for r in consts]) for i in range(width)]
-        casts = [T.caster(t) for t in types]
+        casts = [casting.caster(t) for t in types]
         rows = [tuple(None if e.value is None else cast(e.value) for e, cast in zip(r, casts, strict=False))
                 for r in consts]
         plan: Plan = Materialized([self.cid() for _ in types], types, produce=lambda ctx: rows, label="values")
