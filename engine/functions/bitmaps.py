@@ -12,7 +12,6 @@ from bisect import bisect_left
 
 from engine.core.errors import BadArguments, SemanticError
 from engine.functions.registry import register
-from engine.ir.expr import Const
 from engine.types import bitmap_values as B
 from engine.types import cast as casting
 from engine.types import nested as N
@@ -194,7 +193,7 @@ def bitmap_cast(operand, target: T.SqlType, try_: bool, limits):
     s, t = source.name, target.name
     if "Bitmap" not in (s, t) or s in ("Null", t):
         return None
-    value = operand.value if isinstance(operand, Const) else None
+    value = operand.value if operand.is_constant else None
     limit = limits.array_elements
     if t == "Variant":  # TRY_CAST too
         return V.from_value

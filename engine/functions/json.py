@@ -8,10 +8,8 @@ import functools
 
 from engine.core.errors import BadArguments, SemanticError
 from engine.functions.collected import Collected
-from engine.functions.registry import ScalarFunction, fixed
+from engine.functions.registry import AggSpec, ScalarFunction, fixed
 from engine.functions.registry import register as _register
-from engine.ir.expr import Const, Func
-from engine.ir.plan import AggSpec
 from engine.types import cast as casting
 from engine.types import json_path
 from engine.types import render as R
@@ -271,7 +269,8 @@ def variant_get_cast(operand, target: T.SqlType):
     """CAST(v[key] AS target) / v:key::target with a constant key, as one function of v that
     converts the element as read (engine.types.variant.get_as): (function, v), or None when the cast
     is not of that form. The element is never written back to text and parsed again."""
-    if not (isinstance(operand, Func) and operand.fn.impl is _get and isinstance(operand.args[1], Const)):
+    function = getattr(operand, "fn", None)  # a function call (engine.ir.expr.Func) has one
+    if function is None or function.impl is not _get or not operand.args[1].is_constant:
         return None
     key = operand.args[1].value
     if key is None or target.name in ("Variant", "Null", "Decimal") or target.name in T.NESTED_NAMES:

@@ -1,15 +1,17 @@
 """Plan nodes: the logical plan a query is planned into and the executor builds code from.
-They hold bound expressions (engine.ir.expr), re-exported here for modules that use both."""
+They hold bound expressions (engine.ir.expr), re-exported here for modules that use both, as is
+the aggregate call spec (engine.functions.registry.AggSpec)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.functions.registry import AggSpec
 from engine.ir.expr import Expr, Subquery, column_ids, has_param, may_be_null
 from engine.types.sqltype import SqlType
 
-__all__ = ["Expr", "Subquery", "column_ids", "has_param", "may_be_null"]
+__all__ = ["AggSpec", "Expr", "Subquery", "column_ids", "has_param", "may_be_null"]
 
 
 @dataclass(eq=False)
@@ -89,22 +91,6 @@ class Join(Plan):
 
     def children(self):
         return [self.left, self.right]
-
-
-@dataclass(eq=False)
-class AggSpec:
-    name: str
-    arg: Expr | None
-    distinct: bool
-    type: SqlType
-    # a collected aggregate (engine.functions.collected): its further arguments and the constant
-    # parameters its final function takes
-    extra: tuple = ()
-    params: tuple = ()
-    collected: Any = None
-    # a folded aggregate (engine.functions.bitmap_aggregates): one state per group, updated row
-    # by row through the entry's Folder
-    folded: Any = None
 
 
 @dataclass(eq=False)
