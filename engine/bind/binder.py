@@ -11,6 +11,7 @@ from engine.bind.clauses import ClauseBinder
 from engine.bind.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
 from engine.bind.ordered_aggregates import check_within_group
 from engine.bind.scope import AliasesFirst, Scope, StarColumn
+from engine.bind.unnest import spread_lazily
 from engine.codegen.compile import evaluate_constant
 from engine.core.errors import (
     SEMANTIC,
@@ -22,7 +23,6 @@ from engine.core.errors import (
     UnknownFunction,
     arithmetic_message,
 )
-from engine.exec.unnest import spread_lazily
 from engine.ir.expr import (
     And,
     Arith,
@@ -487,7 +487,7 @@ class ExpressionBinder(ClauseBinder):
         if name in LAMBDA_FUNCTIONS:  # array_transform(arr, x -> x + 1)... (engine.bind.lambdas)
             return bind_lambda_call(self, n, scope, aliases)
         if name == "unnest":
-            n = spread_lazily(n)  # unnest(range(a, b)): no array built (engine.exec.unnest)
+            n = spread_lazily(n)  # unnest(range(a, b)): no array built (engine.bind.unnest)
         args = [self.bind(a, scope, aliases) for a in n.args]
         if name == "last_query_id":
             return self.bind_last_query_id(args, n.pos)

@@ -171,3 +171,60 @@ class Window(Plan):
 
     def children(self):
         return [self.child]
+
+
+@dataclass(eq=False)
+class WorkTable:
+    """The rows of the current iteration, read by the step's scans of the CTE (of `types`)."""
+
+    name: str
+    names: list
+    types: list
+    rows: list = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class WorkTableScan(Plan):
+    """The rows of a recursive CTE's working table, read by its step."""
+
+    work: WorkTable = None
+
+
+@dataclass(eq=False)
+class RecursiveUnion(Plan):
+    """WITH RECURSIVE: the anchor's rows, then the step's over the working table until it adds none."""
+
+    anchor: Plan = None
+    step: Plan = None
+    work: WorkTable = None
+    all: bool = True
+    name: str = ""
+
+    def children(self):
+        return [self.anchor, self.step]
+
+
+@dataclass(eq=False)
+class LateralJoin(Plan):
+    """kind: INNER (also CROSS and comma) or LEFT; params: expressions over the left columns
+    (and the query's own outer values) that the subquery reads as its p; condition: a LEFT JOIN's ON."""
+
+    left: Plan = None
+    sub: Plan = None
+    params: list = field(default_factory=list)
+    kind: str = "INNER"
+    condition: Expr | None = None
+
+    def children(self):
+        return [self.left, self.sub]
+
+
+@dataclass(eq=False)
+class UnnestRows(Plan):
+    """positions: the columns of `child` that hold the arrays to spread over rows."""
+
+    child: Plan = None
+    positions: list = field(default_factory=list)
+
+    def children(self):
+        return [self.child]

@@ -15,10 +15,9 @@ from engine.core.errors import (
     EngineError,
     UnknownFunction,
 )
-from engine.exec.lateral_join import LateralJoin
 from engine.functions.json_sets import array_elements, each_field
 from engine.ir.expr import Cmp, Col, Const, Expr, column_ids
-from engine.ir.plan import Join, Materialized, Numbers, Plan, Project, Sort
+from engine.ir.plan import Join, LateralJoin, Materialized, Numbers, Plan, Project, Sort
 from engine.plan.flatten import as_query, column_names
 from engine.types import cast as casting
 from engine.types import sqltype as T

@@ -26,8 +26,6 @@ from engine.core.errors import (
     EngineError,
     UnknownFunction,
 )
-from engine.exec.recursive import RecursiveCte, WorkTable
-from engine.exec.unnest import has_unnest, spread_arrays
 from engine.ir.expr import Col, Const, Expr, SubqueryExpr, column_ids, may_be_null
 from engine.ir.plan import (
     Distinct,
@@ -42,6 +40,7 @@ from engine.ir.plan import (
     Scan,
     SetOp,
     Sort,
+    WorkTable,
 )
 from engine.plan import flatten
 from engine.plan.aggregate import AggregatePlanner
@@ -55,8 +54,9 @@ from engine.plan.pivot import (
     unpivot_relation,
     unpivot_select,
 )
-from engine.plan.recursive import RecursivePlanner
+from engine.plan.recursive import RecursiveCte, RecursivePlanner
 from engine.plan.stage_scan import stage_relation
+from engine.plan.unnest import has_unnest, spread_arrays
 from engine.plan.window import WindowPlanner
 from engine.types import sqltype as T
 from grammar import ast as A

@@ -5,11 +5,20 @@ past 255)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine.bind.scope import Rel
 from engine.core.errors import SEMANTIC, EngineError
-from engine.exec.recursive import RecursiveCte, RecursiveUnion, WorkTable, WorkTableScan
+from engine.ir.plan import RecursiveUnion, WorkTable, WorkTableScan
 from engine.types import sqltype as T
 from grammar import ast as A
+
+
+@dataclass(eq=False)
+class RecursiveCte:
+    """A CTE of WITH RECURSIVE that reads itself."""
+
+    cte: A.CommonTableExpr
 
 
 def reads_itself(node, name: str) -> bool:
