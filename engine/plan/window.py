@@ -12,8 +12,8 @@ from engine.bind.ordered_aggregates import check_within_group
 from engine.bind.scope import Scope
 from engine.bind.window_calls import window_calls
 from engine.core.errors import SEMANTIC, SYNTAX, BadArguments, EngineError, InvalidArgument
-from engine.exec.window_functions import RANKING, VALUE
 from engine.functions.collected import COLLECTED
+from engine.functions.windows import RANKING, VALUE
 from engine.ir.expr import Col, Const, Expr, may_be_null
 from engine.ir.plan import Plan, Project, Sort, Window, WindowFunc
 from engine.types import sqltype as T

@@ -16,7 +16,6 @@ from engine.catalog.system import (
     virtual_table,
     virtual_table_names,
 )
-from engine.catalog.transactions import run_transaction_statement
 from engine.core import settings as S
 from engine.core.errors import (
     TABLE_SCHEMA_MISMATCH,
@@ -63,6 +62,7 @@ from engine.statements.stage_objects import (
     show_stage_objects,
 )
 from engine.statements.stage_statements import copy_into_table, list_stage, presign
+from engine.statements.transaction_statements import run_transaction_statement
 from engine.statements.unload import copy_into_stage
 from engine.statements.user_statements import USER_HANDLERS
 from engine.statements.view_statements import create_view, describe_view, drop_view
