@@ -14,8 +14,7 @@ from werkzeug.exceptions import MethodNotAllowed
 from werkzeug.exceptions import NotFound as RouteNotFound
 
 import engine
-from engine.catalog.stages import StageLocation
-from engine.core.errors import STORAGE_OTHER
+from engine import STORAGE_OTHER, StageLocation
 from web.auth import Authenticator
 from web.config import SERVER_VERSION, ServiceConfig
 from web.console import Console
