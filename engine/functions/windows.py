@@ -7,3 +7,4 @@ from __future__ import annotations
 
 RANKING = frozenset({"row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile"})
 VALUE = frozenset({"lag", "lead", "first_value", "last_value", "nth_value"})
+WINDOW_ONLY = RANKING | VALUE
