@@ -4,6 +4,7 @@ into a logical plan (expressions are bound by engine.bind.binder)."""
 from __future__ import annotations
 
 import dataclasses
+import weakref
 
 from engine.bind.binder import Binder
 from engine.bind.names import column_name
@@ -91,15 +92,17 @@ class Planner:
         self.star_hidden: set[int] = set()
         # columns no `*` shows, qualified or not: UNPIVOT's listed and appended columns (engine.plan.pivot)
         self.star_excluded: set[int] = set()
-        self.binder = Binder(ctx, self.cid, self.plan_query, self._bind_window_call, self.star_hidden,
-                             self.star_excluded)
+        # the binder reaches back through a weak reference: no reference cycle, so a statement's
+        # planner (and what it holds, up to a dropped session's transaction) is freed at once
+        planner = weakref.ref(self)
+        self.binder = Binder(ctx, lambda: planner().cid(),
+                             lambda query, scope, ctes: planner().plan_query(query, scope, ctes),
+                             lambda node, scope, aliases: bind_window_call(planner(), node, scope, aliases),
+                             self.star_hidden, self.star_excluded)
 
     def bind(self, node, scope: Scope, aliases=None) -> Expr:
         """An expression AST bound in `scope` (engine.bind.binder.Binder.bind)."""
         return self.binder.bind(node, scope, aliases)
-
-    def _bind_window_call(self, node, scope: Scope, aliases) -> Expr:
-        return bind_window_call(self, node, scope, aliases)
 
     def cid(self) -> int:
         self.next_cid += 1
