@@ -36,30 +36,89 @@ This is the contract web/ relies on (see ARCHITECTURE.md section 2):
 - `db.stages` (engine.catalog.stages.StageStore) holds uploaded files: `put(user, parse_location(
   "@~/path"), data)`; `session.execute("INSERT INTO t VALUES", attachment=StageAttachment(
   "@~/path", file_format_options, copy_options))` loads one (engine.io.stage_load).
+
+A server needs a few more names, re-exported here so that it imports nothing else of the engine
+(tests/engine/test_layers.py checks web/): the Databend error codes it answers with itself,
+`Limits`, `VERSION`, `batch_bytes` (what a buffered batch costs), password hashing and redaction,
+`KILLED_MESSAGE`, the transaction states and `Transaction`, `StageLocation`, and the two errors
+of opening a data directory (`DataDirectoryInUse`, `CorruptLog`).
 """
 
 from __future__ import annotations
 
-from engine.catalog.stages import parse_location
-from engine.core.errors import EngineError, SqlSyntaxError
+from engine.catalog.passwords import (
+    hash_password,
+    is_encoded_hash,
+    redact_passwords,
+    verify_password,
+)
+from engine.catalog.privileges import check_user_stage
+from engine.catalog.processes import KILLED_MESSAGE
+from engine.catalog.stages import StageLocation, parse_location
+from engine.catalog.transactions import ACTIVE, AUTO_COMMIT, FAIL, Transaction
+from engine.catalog.users import WRITE as STAGE_WRITE
+from engine.core.errors import (
+    ABORTED_QUERY,
+    BAD_ARGUMENTS,
+    INTERNAL,
+    INVALID_SESSION_STATE,
+    SESSION_LOST,
+    STORAGE_OTHER,
+    SYNTAX,
+    TOO_MANY_CONNECTIONS,
+    TRANSACTION_TIMEOUT,
+    UNKNOWN_SESSION,
+    EngineError,
+    SqlSyntaxError,
+)
+from engine.core.limits import Limits
+from engine.core.memory import batch_bytes
 from engine.core.version import VERSION, VERSION_STRING
 from engine.exec.result import TIME_LIMIT_MESSAGE, ChangeSettings, Column, Progress, Result, UseDB
 from engine.io.stage_load import StageAttachment
 from engine.session import Database, Session
+from engine.storage.durability import DataDirectoryInUse
+from engine.storage.journal import CorruptLog
 
 __all__ = [
+    "ABORTED_QUERY",
+    "ACTIVE",
+    "AUTO_COMMIT",
+    "BAD_ARGUMENTS",
+    "batch_bytes",
     "ChangeSettings",
     "Column",
+    "CorruptLog",
     "Database",
+    "DataDirectoryInUse",
     "EngineError",
+    "FAIL",
+    "hash_password",
+    "INTERNAL",
+    "INVALID_SESSION_STATE",
+    "is_encoded_hash",
+    "KILLED_MESSAGE",
+    "Limits",
+    "parse_location",
     "Progress",
+    "redact_passwords",
     "Result",
     "Session",
-    "StageAttachment",
+    "SESSION_LOST",
     "SqlSyntaxError",
+    "StageAttachment",
+    "StageLocation",
+    "STAGE_WRITE",
+    "check_user_stage",
+    "STORAGE_OTHER",
+    "SYNTAX",
     "TIME_LIMIT_MESSAGE",
+    "TOO_MANY_CONNECTIONS",
+    "Transaction",
+    "TRANSACTION_TIMEOUT",
+    "UNKNOWN_SESSION",
     "UseDB",
+    "verify_password",
     "VERSION",
     "VERSION_STRING",
-    "parse_location",
 ]

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from grammar.ast_base import Node
 
-if TYPE_CHECKING:  # annotations only: grammar.ast imports this module
-    from grammar.ast import ColumnDef
+if TYPE_CHECKING:  # annotations only
+    from grammar.ast_statements import ColumnDef
 
 __all__ = ["CreateView", "DropView", "AddColumn", "DropColumn", "RenameColumn", "ModifyColumn",
            "RenameTableTo", "AlterTable", "RenameTable", "UndropTable"]

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING
 
 from grammar.ast_base import Node
 
-if TYPE_CHECKING:  # annotations only: grammar.ast imports this module
-    from grammar.ast import Assignment, OrderItem
+if TYPE_CHECKING:  # annotations only
+    from grammar.ast_expr import OrderItem
+    from grammar.ast_statements import Assignment
 
 __all__ = ["Default", "IsDistinctFrom", "IsTruth", "QuantifiedComparison", "Values",
            "ValuesRef", "LateralRef", "NamedArg", "LateralFunction", "Replace", "MergeClause", "Merge",

@@ -15,10 +15,7 @@ from werkzeug.exceptions import MethodNotAllowed
 from werkzeug.exceptions import NotFound as RouteNotFound
 
 import engine
-from engine.catalog.privileges import check_user_stage
-from engine.catalog.stages import StageLocation
-from engine.catalog.users import WRITE
-from engine.core.errors import STORAGE_OTHER
+from engine import STORAGE_OTHER, StageLocation
 from web.auth import Authenticator
 from web.config import SERVER_VERSION, ServiceConfig
 from web.console import Console
@@ -516,7 +513,7 @@ class QueryApp:
         stage, relative_path = stage_headers(request)
         if getattr(self.db, "users", None) is not None:
             try:
-                check_user_stage(self.db, user, stage, WRITE)
+                engine.check_user_stage(self.db, user, stage, engine.STAGE_WRITE)
             except engine.EngineError as exc:
                 raise HTTPError(exc.message, code=exc.code, status=403) from None
         query_id = (request.getHeader(b"x-databend-query-id") or b"").decode("utf-8", "replace") \

@@ -15,7 +15,7 @@ import sys
 from twisted.internet.defer import Deferred, DeferredLock, succeed
 from twisted.internet.task import deferLater
 
-from engine.catalog.passwords import hash_password, is_encoded_hash, verify_password
+from engine import hash_password, is_encoded_hash, verify_password
 from web.errors import Unauthorized
 
 __all__ = ["Authenticator", "hash_password", "load_users", "verify_password"]

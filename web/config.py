@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.core.limits import Limits
+from engine import VERSION as SERVER_VERSION
+from engine import Limits
 
 #: The version reported by /v1/session/login and X-DATABEND-VERSION: the engine's, a strict
 #: semver no higher than 1.2.781, so current clients pick neither streaming load, Arrow bodies
 #: nor server-side parameter binding.
-from engine.core.version import VERSION as SERVER_VERSION
 
 __all__ = ["SERVER_VERSION", "WIRE_FORMATS", "ServiceConfig"]
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from twisted.logger import Logger
 
-from engine.catalog.passwords import redact_passwords
-from engine.catalog.processes import KILLED_MESSAGE
+from engine import KILLED_MESSAGE, redact_passwords
 from web.wire import FAILED
 
 # An engine step longer than this is logged: the reactor served nobody else meanwhile.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from twisted.internet.defer import Deferred, succeed
 
-from engine.core.memory import batch_bytes
+from engine import batch_bytes
 
 
 class PageBuffer:

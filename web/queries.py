@@ -12,7 +12,7 @@ from twisted.internet.task import SchedulerStopped, TaskFinished, TaskStopped
 from twisted.logger import Logger
 
 import engine
-from engine.core.errors import ABORTED_QUERY, INTERNAL
+from engine import ABORTED_QUERY, INTERNAL
 from web.errors import BadRequest, NotFound
 from web.pages import PageBuffer
 from web.wire import FAILED, RUNNING, SUCCEEDED, QueryError, SessionView

@@ -17,8 +17,7 @@ import codecs
 import json
 from dataclasses import dataclass, field
 
-from engine.core.errors import SYNTAX
-from engine.io.stage_load import StageAttachment
+from engine import SYNTAX, StageAttachment
 from web.errors import BadRequest, FailedToStart
 
 

@@ -13,8 +13,7 @@ from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
 
 import engine
-from engine.storage.durability import DataDirectoryInUse
-from engine.storage.journal import CorruptLog
+from engine import CorruptLog, DataDirectoryInUse
 from web.app import QueryApp
 from web.auth import Authenticator
 from web.config import ServiceConfig

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from engine.core.errors import BAD_ARGUMENTS, TOO_MANY_CONNECTIONS, UNKNOWN_SESSION
+from engine import BAD_ARGUMENTS, TOO_MANY_CONNECTIONS, UNKNOWN_SESSION
 from web.errors import FailedToStart
 
 

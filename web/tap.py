@@ -5,7 +5,7 @@ from __future__ import annotations
 from twisted.application import service
 from twisted.python import usage
 
-from engine.core.limits import Limits
+from engine import Limits
 from web.config import WIRE_FORMATS, ServiceConfig
 
 

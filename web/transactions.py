@@ -16,8 +16,15 @@ from __future__ import annotations
 import json
 import uuid
 
-from engine.catalog.transactions import ACTIVE, AUTO_COMMIT, FAIL, Transaction
-from engine.core.errors import INVALID_SESSION_STATE, SESSION_LOST, TRANSACTION_TIMEOUT
+from engine import (
+    ACTIVE,
+    AUTO_COMMIT,
+    FAIL,
+    INVALID_SESSION_STATE,
+    SESSION_LOST,
+    TRANSACTION_TIMEOUT,
+    Transaction,
+)
 from web.errors import FailedToStart
 
 TXN_STATES = (AUTO_COMMIT, ACTIVE, FAIL)

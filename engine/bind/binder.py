@@ -1,5 +1,6 @@
 """Expression binder: resolves names, types, coercions and functions of expression ASTs
-into bound `Expr` trees, folding constants (a mixin of the statement's Planner)."""
+into bound `Expr` trees, folding constants. The statement's Planner holds one; the binder plans
+subqueries and window calls through the callbacks it is given, never through the planner itself."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from engine.bind.clauses import ClauseBinder
 from engine.bind.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
 from engine.bind.ordered_aggregates import check_within_group
 from engine.bind.scope import AliasesFirst, Scope, StarColumn
+from engine.bind.unnest import spread_lazily
 from engine.codegen.compile import evaluate_constant
 from engine.core.errors import (
     SEMANTIC,
@@ -22,7 +24,7 @@ from engine.core.errors import (
     UnknownFunction,
     arithmetic_message,
 )
-from engine.exec.unnest import spread_lazily
+from engine.functions.windows import WINDOW_ONLY
 from engine.ir.expr import (
     And,
     Arith,
@@ -45,11 +47,12 @@ from engine.ir.expr import (
 )
 from engine.ir.plan import Project
 from engine.runtime.helpers import check_like_pattern, like_dynamic, like_matcher
+from engine.types import cast as casting
 from engine.types import integer_wrap as W
 from engine.types import sqltype as T
+from engine.types.cast import session_cast as nested_session_cast
 from engine.types.keys import comparison_casts
 from engine.types.nested import cast_type as nested_cast_type
-from engine.types.nested import session_cast as nested_session_cast
 from engine.types.nested import typeof_name as nested_typeof
 from grammar import ast as A
 
@@ -60,9 +63,20 @@ _FOLD_CONTEXT = decimal.Context(prec=90, Emax=decimal.MAX_EMAX, Emin=decimal.MIN
 _INVERSE_COMPARISON = {"=": "<>", "<>": "=", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
 
 
-class ExpressionBinder(ClauseBinder):
-    """Binds expressions; the Planner supplies `ctx`, `cid()`, `nonnull` and `_subquery` planning."""
+class Binder(ClauseBinder):
+    """Binds expressions of one statement.
 
+    cid() makes column ids; plan_subquery(query, scope, ctes) -> (plan, names) plans a subquery;
+    window_call(node, scope, aliases) binds a window call (to the column the planner computed it
+    in); star_hidden / star_excluded are the planner's sets of column ids `*` does not show."""
+
+    def __init__(self, ctx, cid, plan_subquery, window_call, star_hidden: set, star_excluded: set):
+        self.ctx = ctx
+        self.cid = cid
+        self.plan_subquery = plan_subquery
+        self.window_call = window_call
+        self.star_hidden = star_hidden
+        self.star_excluded = star_excluded
 
     # ------------------------------------------------------------ expressions
 
@@ -149,11 +163,11 @@ class ExpressionBinder(ClauseBinder):
 
     def _try_lookup(self, n: A.ColumnRef, columns):
         try:
-            return self._lookup(n, columns)
+            return self.lookup(n, columns)
         except UnknownColumn:
             return None
 
-    def _lookup(self, n: A.ColumnRef, columns):
+    def lookup(self, n: A.ColumnRef, columns):
         parts = n.parts
         name = parts[-1].lower()
         qual = parts[-2].lower() if len(parts) >= 2 else None
@@ -171,14 +185,14 @@ class ExpressionBinder(ClauseBinder):
     def _bind_UnaryOp(self, n: A.UnaryOp, scope, aliases):
         operand = self.bind(n.operand, scope, aliases)
         if n.op == "NOT":
-            return self._not(self._boolean(operand))
+            return self._not(self.boolean(operand))
         if n.op == "+":
             return operand
         if n.op == "~":
             return self._bitwise("~", [operand], n.pos)
         t = operand.type
         if t.is_string:
-            operand = self._cast(operand, T.FLOAT64.as_nullable(t.nullable), False)
+            operand = self.cast(operand, T.FLOAT64.as_nullable(t.nullable), False)
             t = operand.type
         if t.name == "Boolean":  # as Databend: minus has no Boolean overload
             raise SemanticError(f"no overload satisfies `minus({t.display()})`", position=n.pos)
@@ -187,7 +201,7 @@ class ExpressionBinder(ClauseBinder):
                 return operand
             if t.is_int:  # typed by value; beyond Int64 Databend's error
                 v = W.negate(operand.value, t.name)
-                return Const(T.value_type(v), value=v)
+                return Const(casting.value_type(v), value=v)
             return Const(t, value=-operand.value)
         if t.is_int:
             rt = T.negation_type(t)
@@ -203,24 +217,24 @@ class ExpressionBinder(ClauseBinder):
         left = self.bind(n.left, scope, aliases)
         right = self.bind(n.right, scope, aliases)
         if op in ("AND", "OR"):
-            left, right = self._boolean(left), self._boolean(right)
+            left, right = self.boolean(left), self.boolean(right)
             return self._logic(And if op == "AND" else Or, [left, right])
         if op in ("=", "<>", "<", "<=", ">", ">="):
-            return self._compare(op, left, right)
+            return self.compare(op, left, right)
         if op == "||":
             return self._function(F.SCALARS["concat"], [left, right])
         if op in F.BITWISE_FUNCTIONS:
             return self._bitwise(op, [left, right], n.pos)
         # `a // b` is DIV, as Databend reads it (its column name keeps the `//` it was written with)
-        return self._arith("DIV" if op == "//" else op, left, right, n.pos)
+        return self.arith("DIV" if op == "//" else op, left, right, n.pos)
 
     def _bitwise(self, op, args, pos):
         """`& | # << >> ~`: strings are read as integers first (as Databend does)."""
-        args = [self._cast(a, T.UINT64.as_nullable(a.type.can_be_null), False) if a.type.is_string else a
+        args = [self.cast(a, T.UINT64.as_nullable(a.type.can_be_null), False) if a.type.is_string else a
                 for a in args]
         return self._function(F.BITWISE_FUNCTIONS[op], args, pos)
 
-    def _arith(self, op, left, right, pos=None):
+    def arith(self, op, left, right, pos=None):
         date_math = F.date_arithmetic(op, left.type, right.type)
         if date_math is not None:
             return self._function(date_math, [left, right], pos)
@@ -228,12 +242,12 @@ class ExpressionBinder(ClauseBinder):
             if side.type.name in ("Date", "Timestamp") and op in ("+", "-"):
                 raise BadArguments(f"no function matches `{op}` for {side.type.display()}", position=pos)
         if left.type.is_string:
-            left = self._cast(left, T.FLOAT64.as_nullable(left.type.can_be_null), True)
+            left = self.cast(left, T.FLOAT64.as_nullable(left.type.can_be_null), True)
         if right.type.is_string:
-            right = self._cast(right, T.FLOAT64.as_nullable(right.type.can_be_null), True)
+            right = self.cast(right, T.FLOAT64.as_nullable(right.type.can_be_null), True)
         # as Databend, an integer constant operand counts as the narrowest type holding its value
         # (9223372036854775807::INT64 + 1 is a UInt64 sum)
-        left, right = (Const(T.value_type(x.value), value=x.value) if isinstance(x, Const) and x.type.is_int
+        left, right = (Const(casting.value_type(x.value), value=x.value) if isinstance(x, Const) and x.type.is_int
                        and type(x.value) is int else x for x in (left, right))
         nullable = left.type.can_be_null or right.type.can_be_null
         rt = T.arithmetic_type(op, left.type, right.type)
@@ -248,7 +262,7 @@ class ExpressionBinder(ClauseBinder):
                 v = evaluate_constant(e)
             except (ArithmeticError, decimal.InvalidOperation):
                 return e  # e.g. a division by zero: an error only if a row ever evaluates it
-            t = T.value_type(v) if rt.is_int and isinstance(v, int) else rt
+            t = casting.value_type(v) if rt.is_int and isinstance(v, int) else rt
             if isinstance(v, int) and not T.fits_decimal(v):  # an integer beyond Decimal(76, 0)
                 raise BadArguments("arithmetic overflow", position=pos)
             if rt.name == "Decimal" and isinstance(v, decimal.Decimal):
@@ -260,7 +274,7 @@ class ExpressionBinder(ClauseBinder):
             return Const(t, value=v)
         return e
 
-    def _compare(self, op, left, right):
+    def compare(self, op, left, right):
         F.check_nested_comparison(op, left.type, right.type)
         F.check_bitmap_comparison(op, left.type, right.type)
         left, right = self._comparable(left, right)
@@ -279,16 +293,16 @@ class ExpressionBinder(ClauseBinder):
             return variant_keys
         left_to, left_try, right_to, right_try = comparison_casts(left.type, right.type)
         if left_to is not None:
-            left = self._cast(left, left_to, left_try)
+            left = self.cast(left, left_to, left_try)
         if right_to is not None:
-            right = self._cast(right, right_to, right_try)
+            right = self.cast(right, right_to, right_try)
         return left, right
 
-    def _boolean(self, e: Expr) -> Expr:
+    def boolean(self, e: Expr) -> Expr:
         if e.type.name in ("Boolean", "Null"):
             return e
         if e.type.is_numeric or e.type.is_string:
-            return self._cast(e, T.BOOLEAN.as_nullable(e.type.can_be_null), e.type.is_string)
+            return self.cast(e, T.BOOLEAN.as_nullable(e.type.can_be_null), e.type.is_string)
         raise BadArguments(f"expected a Boolean, got {e.type.display()}")
 
     def _logic(self, cls: type[And | Or], args):
@@ -340,7 +354,7 @@ class ExpressionBinder(ClauseBinder):
         operand = self.bind(n.operand, scope, aliases)
         low = self.bind(n.low, scope, aliases)
         high = self.bind(n.high, scope, aliases)
-        e = self._logic(And, [self._compare(">=", operand, low), self._compare("<=", operand, high)])
+        e = self._logic(And, [self.compare(">=", operand, low), self.compare("<=", operand, high)])
         return self._not(e) if n.negated else e
 
     def _bind_InList(self, n: A.InList, scope, aliases):
@@ -379,16 +393,16 @@ class ExpressionBinder(ClauseBinder):
         return e
 
     def _in_as_comparisons(self, operand, items, negated):
-        e = self._logic(Or, [self._compare("=", operand, i) for i in items])
+        e = self._logic(Or, [self.compare("=", operand, i) for i in items])
         return self._not(e) if negated else e
 
     def _bind_Like(self, n: A.Like, scope, aliases):
         operand = self.bind(n.operand, scope, aliases)
         pattern = self.bind(n.pattern, scope, aliases)
         if not operand.type.is_string and operand.type.name != "Null":
-            operand = self._cast(operand, T.STRING.as_nullable(operand.type.can_be_null), False)
+            operand = self.cast(operand, T.STRING.as_nullable(operand.type.can_be_null), False)
         if not pattern.type.is_string and pattern.type.name != "Null":
-            pattern = self._cast(pattern, T.STRING.as_nullable(pattern.type.can_be_null), False)
+            pattern = self.cast(pattern, T.STRING.as_nullable(pattern.type.can_be_null), False)
         nullable = operand.type.can_be_null or pattern.type.can_be_null
         if isinstance(pattern, Const):
             if pattern.value is None:
@@ -405,7 +419,7 @@ class ExpressionBinder(ClauseBinder):
         operand = self.bind(n.operand, scope, aliases) if n.operand is not None else None
         for cond, res in n.whens:
             c = self.bind(cond, scope, aliases)
-            c = self._compare("=", operand, c) if operand is not None else self._boolean(c)
+            c = self.compare("=", operand, c) if operand is not None else self.boolean(c)
             r = self.bind(res, scope, aliases)
             args.extend([c, r])
             results.append(r)
@@ -422,9 +436,9 @@ class ExpressionBinder(ClauseBinder):
         if e.type.is_numeric and t.is_numeric and t.name != "Decimal" and not (e.type.name == "Decimal"
                                                                                and t.is_float):
             return e
-        return self._cast(e, t.as_nullable(e.type.can_be_null), False)
+        return self.cast(e, t.as_nullable(e.type.can_be_null), False)
 
-    def _cast(self, e: Expr, t: T.SqlType, try_: bool) -> Expr:
+    def cast(self, e: Expr, t: T.SqlType, try_: bool) -> Expr:
         t = t.as_nullable(e.type.can_be_null or try_ or t.nullable)
         # casts the session time zone decides (text/Date -> Timestamp, Timestamp -> Date/text)
         zoned = F.bitmap_cast(e, t, try_, self.ctx.limits)
@@ -435,7 +449,7 @@ class ExpressionBinder(ClauseBinder):
             if e.value is None:
                 return Const(t if t.name != "Null" else T.NULL, value=None)
             try:
-                return Const(t.as_nullable(False), value=(zoned or T.caster_from(e.type, t, folded=True))(e.value))
+                return Const(t.as_nullable(False), value=(zoned or casting.caster_from(e.type, t, folded=True))(e.value))
             except EngineError:
                 if try_:
                     return Const(T.NULL, value=None)  # as Databend types a failed constant TRY_CAST
@@ -455,9 +469,18 @@ class ExpressionBinder(ClauseBinder):
     def _bind_Cast(self, n: A.Cast, scope, aliases):
         operand = self.bind(n.operand, scope, aliases)
         t = nested_cast_type(n.type)  # T.type_from_ast, but NOT NULL elements (engine.types.nested)
-        return self._cast(operand, t, n.try_)
+        return self.cast(operand, t, n.try_)
+
+    def _bind_WindowCall(self, n: A.WindowCall, scope: Scope, aliases):
+        return self.window_call(n, scope, aliases)
 
     def _bind_FunctionCall(self, n: A.FunctionCall, scope: Scope, aliases):
+        if n.name in WINDOW_ONLY:
+            raise EngineError(f"window function {n.name} can only be used in window clause", code=SEMANTIC,
+                              position=n.pos)
+        if n.name == "grouping":
+            raise EngineError("grouping can only be called in GROUP BY GROUPING SETS clauses", code=SEMANTIC,
+                              position=n.pos)
         name = n.name.lower()
         check_within_group(n, aggregate=name in F.AGGREGATES)
         if name in F.AGGREGATES:
@@ -476,7 +499,7 @@ class ExpressionBinder(ClauseBinder):
         if name in LAMBDA_FUNCTIONS:  # array_transform(arr, x -> x + 1)... (engine.bind.lambdas)
             return bind_lambda_call(self, n, scope, aliases)
         if name == "unnest":
-            n = spread_lazily(n)  # unnest(range(a, b)): no array built (engine.exec.unnest)
+            n = spread_lazily(n)  # unnest(range(a, b)): no array built (engine.bind.unnest)
         args = [self.bind(a, scope, aliases) for a in n.args]
         if name == "last_query_id":
             return self.bind_last_query_id(args, n.pos)
@@ -486,7 +509,7 @@ class ExpressionBinder(ClauseBinder):
             t = args[0].type
             return Const(T.STRING, value=nested_typeof(t) if t.args else t.sql_name(with_null=True))
         if name in F.OPERATOR_FUNCTIONS and len(args) == 2:  # plus(a, b) is a + b
-            return self._arith(F.OPERATOR_FUNCTIONS[name], args[0], args[1], n.pos)
+            return self.arith(F.OPERATOR_FUNCTIONS[name], args[0], args[1], n.pos)
         if name in F.NEGATION_FUNCTIONS and len(args) == 1:
             return self._bind_UnaryOp(A.UnaryOp("-", n.args[0], pos=n.pos), scope, aliases)
         target = F.CAST_FUNCTIONS.get(name)
@@ -495,7 +518,7 @@ class ExpressionBinder(ClauseBinder):
                 raise BadArguments(f"{name} expects one argument", position=n.pos)
             if isinstance(args[0], Const) and args[0].value is None:
                 return Const(T.NULL, value=None)  # to_int8(NULL) is NULL (CAST keeps its type)
-            return self._cast(args[0], *target)
+            return self.cast(args[0], *target)
         fn = F.function_override(name, [a.type for a in args]) or F.SCALARS.get(name) \
             or (F.JSON_OPERATORS.get(name) if n.operator else None)
         if fn is None:
@@ -508,10 +531,10 @@ class ExpressionBinder(ClauseBinder):
     def _function(self, fn, args, pos=None):
         fn = F.with_timezone(F.with_limits(fn, self.ctx.limits), self.ctx.timezone)
         if fn.name in F.NUMERIC_ARGUMENT_FUNCTIONS and any(a.type.is_string for a in args):
-            args = [self._cast(a, T.FLOAT64.as_nullable(a.type.can_be_null), True) if a.type.is_string else a
+            args = [self.cast(a, T.FLOAT64.as_nullable(a.type.can_be_null), True) if a.type.is_string else a
                     for a in args]
         if fn.name in ("concat", "concat_ws"):  # (Databend refuses numbers): floats as CAST writes them
-            args = [self._cast(a, T.STRING, False) if a.type.is_float else a for a in args]
+            args = [self.cast(a, T.STRING, False) if a.type.is_float else a for a in args]
         types = [a.type for a in args]
         result = fn.result
         if fn.by_value:
@@ -527,7 +550,7 @@ class ExpressionBinder(ClauseBinder):
                 rt = rt.as_nullable(True)  # Databend 1.2.453 answers COALESCE/IFNULL/NVL as nullable
                 args = [self._to_type(a, rt) for a in args]
             elif fn.name == "if":
-                args = [self._boolean(args[0])] + [self._to_type(a, rt) for a in args[1:]]
+                args = [self.boolean(args[0])] + [self._to_type(a, rt) for a in args[1:]]
             elif fn.name == "nvl2":
                 args = [args[0]] + [self._to_type(a, rt) for a in args[1:]]
         if fn.coerce:
@@ -544,13 +567,13 @@ class ExpressionBinder(ClauseBinder):
                 v = int(v)  # Databend folds FLOOR(1.5), ROUND(1234.5, -2) into integer constants
                 t = T.int_literal_type(v)
             elif (t.is_int and type(v) is int) or (t.name == "Decimal" and isinstance(v, decimal.Decimal)):
-                t = T.value_type(v)  # folded answers are typed by value: length('abc') is a UInt8
+                t = casting.value_type(v)  # folded answers are typed by value: length('abc') is a UInt8
             return Const(t, value=v)
         return e
 
     def _subquery(self, query, scope: Scope, mode: str) -> Subquery:
         sub_scope = Scope([], scope, ctes=scope.ctes)
-        plan, names = self.plan_query(query, sub_scope, scope.ctes)
+        plan, names = self.plan_subquery(query, sub_scope, scope.ctes)
         return Subquery(mode, plan, sub_scope.params, correlated=bool(sub_scope.params)), names
 
     def _bind_ScalarSubquery(self, n: A.ScalarSubquery, scope, aliases):

@@ -1,5 +1,5 @@
 """Binding of the predicates Databend adds to plain comparisons: IS [NOT] DISTINCT FROM,
-IS [NOT] TRUE|FALSE and `x op ALL|ANY|SOME (subquery)` (a mixin of the expression binder)."""
+IS [NOT] TRUE|FALSE and `x op ALL|ANY|SOME (subquery)` (a base class of engine.bind.binder.Binder)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ class ClauseBinder:
     def _bind_IsDistinctFrom(self, n: A.IsDistinctFrom, scope, aliases):
         left = self.bind(n.left, scope, aliases)
         right = self.bind(n.right, scope, aliases)
-        equal = self._false_if_null(self._compare("=", left, right))
+        equal = self._false_if_null(self.compare("=", left, right))
         both_null = self._logic(And, [self._is_null(left), self._is_null(right)])
         same = self._logic(Or, [both_null, equal])
         same = same if isinstance(same, Const) else replace(same, type=T.BOOLEAN)
@@ -51,7 +51,7 @@ class ClauseBinder:
         return IsNull(T.BOOLEAN, args=(e,), negated=False)
 
     def _bind_IsTruth(self, n: A.IsTruth, scope, aliases):
-        operand = self._boolean(self.bind(n.operand, scope, aliases))
+        operand = self.boolean(self.bind(n.operand, scope, aliases))
         test = operand if n.value else self._not(operand)
         e = self._false_if_null(test)
         return self._not(e) if n.negated else e

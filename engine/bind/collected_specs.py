@@ -50,7 +50,7 @@ def collected_spec(planner, node: A.FunctionCall, bind) -> AggSpec:
     if name in ("string_agg", "group_concat", "listagg") and not (types[0].is_string or types[0].name == "Null"):
         raise BadArguments(f"{name} expects a String argument, got {types[0].display()}", position=node.pos)
     if name.endswith("_if"):
-        bound[-1] = planner._boolean(bound[-1])
+        bound[-1] = planner.binder.boolean(bound[-1])
     if name in ("sum_if", "avg_if"):
         params.append(types[0])  # the argument's type: an integer total wraps (engine.types.integer_wrap)
     # a NULL argument: NULL, but array_agg(NULL) is an empty Array(NULL) (the current Databend's type)

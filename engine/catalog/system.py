@@ -11,11 +11,11 @@ from engine import functions as F
 from engine.catalog.catalog import VIRTUAL_DATABASES
 from engine.catalog.keywords import KEYWORDS_TEXT
 from engine.catalog.processes import wall_datetime
+from engine.catalog.users import ROLES_COLUMNS, USERS_COLUMNS, roles_rows, users_rows
 from engine.catalog.visibility import visibility, visible_database, visible_table
 from engine.core import settings as S
 from engine.core.errors import UnknownTable
 from engine.core.version import VERSION
-from engine.statements.user_statements import ROLES_COLUMNS, USERS_COLUMNS, roles_rows, users_rows
 from engine.types import datetimes as D
 from engine.types import sqltype as T
 

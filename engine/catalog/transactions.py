@@ -20,7 +20,6 @@ import weakref
 
 from engine.core.errors import CURRENT_TRANSACTION_IS_ABORTED, UNRESOLVABLE_CONFLICT, EngineError
 from engine.core.memory import LIST_SLOT_BYTES, QueryMemory
-from engine.exec.result import Progress, Result
 from grammar import ast as A
 
 AUTO_COMMIT = "AutoCommit"
@@ -214,16 +213,6 @@ def end_transaction(session, commit: bool) -> None:
             transaction.commit(session.db.catalog)
     finally:
         transaction.drop_copies()
-
-
-def run_transaction_statement(session, ctx, stmt: A.TransactionStatement) -> Result:
-    """BEGIN (nothing when a transaction is open or failed already), COMMIT, ROLLBACK / ABORT."""
-    if stmt.action == "BEGIN":
-        if session.transaction is None:
-            session.transaction = Transaction(server_memory=session.db.memory)
-    else:
-        end_transaction(session, commit=stmt.action == "COMMIT")
-    return Result([], iter([]), progress=Progress())
 
 
 def txn_state(session) -> str:

@@ -14,6 +14,7 @@ administrator: nothing to check), from a cache cleared by every change.
 
 from __future__ import annotations
 
+import datetime
 import time
 
 from engine.core.errors import (
@@ -26,6 +27,7 @@ from engine.core.errors import (
     EngineError,
     PermissionDenied,
 )
+from engine.types import sqltype as T
 
 CREATE = 1 << 1
 SELECT = 1 << 2
@@ -452,3 +454,45 @@ def _grants_dict(grants: list) -> dict:
 
 
 _GLOBAL_BEFORE_STAGES = DATABASE_PRIVILEGES | SUPER
+
+
+# ---------------------------------------------------------------- system.users, system.roles
+
+_S = T.STRING
+_NULLABLE_S = T.STRING.as_nullable(True)
+_NULLABLE_TS = T.TIMESTAMP.as_nullable(True)
+
+USERS_COLUMNS = [
+    ("name", _S), ("hostname", _S), ("auth_type", _S), ("default_role", _S), ("is_configured", _S),
+    ("disabled", T.BOOLEAN), ("roles", _S), ("network_policy", _NULLABLE_S),
+    ("password_policy", _NULLABLE_S), ("must_change_password", T.BOOLEAN.as_nullable(True)),
+    ("created_on", _NULLABLE_TS), ("update_on", _NULLABLE_TS),
+]
+ROLES_COLUMNS = [
+    ("name", _S), ("inherited_roles", T.UINT64), ("inherited_roles_name", _S), ("created_on", T.TIMESTAMP),
+    ("update_on", T.TIMESTAMP),
+]
+
+
+def _timestamp(micros: int | None):
+    if micros is None:
+        return None
+    return datetime.datetime(1970, 1, 1) + datetime.timedelta(microseconds=micros)
+
+
+def users_rows(ctx) -> list[tuple]:
+    """system.users: the SQL users, then the configured (bootstrap) ones."""
+    store = ctx.session.db.users
+    rows = []
+    for name, u in sorted(store.users.items()):
+        rows.append((name, "%", u["auth_type"], u["default_role"], "NO", u["disabled"], ", ".join(sorted(u["roles"])),
+                     None, None, None, _timestamp(u["created_on"]), _timestamp(u["update_on"])))
+    for name, encoded in sorted(store.bootstrap.items()):
+        rows.append((name, "%", "no_password" if encoded is None else "sha256_password", ACCOUNT_ADMIN, "YES",
+                     False, ACCOUNT_ADMIN, None, None, None, None, None))
+    return rows
+
+
+def roles_rows(ctx) -> list[tuple]:
+    return [(name, len(r["roles"]), ", ".join(sorted(r["roles"])), _timestamp(r["created_on"]),
+             _timestamp(r["update_on"])) for name, r in sorted(ctx.session.db.users.roles.items())]

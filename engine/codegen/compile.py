@@ -41,6 +41,7 @@ from engine.runtime.helpers import (
     mod_trunc,
     try_call,
 )
+from engine.types import cast as casting
 from engine.types import integer_wrap as W
 from engine.types import sqltype as T
 
@@ -330,10 +331,10 @@ class Codegen:
     def _v_cast(self, e: Cast, cols) -> str:
         target, try_ = e.target, e.try_
         operand = e.args[0]
-        fn = T.caster_from(operand.type, target)
+        fn = casting.caster_from(operand.type, target)
         if target.name == "Float64" and (operand.type.is_int or operand.type.is_float
                                           or operand.type.name == "Decimal"):
-            fn = float  # (a Float32 target rounds to single precision: T.to_float32)
+            fn = float  # (a Float32 target rounds to single precision: casting.to_float32)
         if try_:
             k, f = self.bind(try_call), self.bind(fn)
             return self._guarded(e.args, cols, lambda x: f"{k}({f}, {x})")

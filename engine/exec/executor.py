@@ -16,17 +16,12 @@ from engine.codegen.compile import Codegen
 from engine.core.memory import HASH_ENTRY_BYTES, batch_bytes, charge_growth
 from engine.exec.aggregate import build_aggregate
 from engine.exec.join import build_join
-from engine.exec.lateral_join import LateralJoin, build_lateral_join
-from engine.exec.recursive import (
-    RecursiveUnion,
-    WorkTableScan,
-    build_recursive_union,
-    build_work_table_scan,
-)
+from engine.exec.lateral_join import build_lateral_join
+from engine.exec.recursive import build_recursive_union, build_work_table_scan
 from engine.exec.semi_join import build_semi_join
 from engine.exec.sort import build_sort, limit_batches
 from engine.exec.subquery import correlated_rows, prefetching, subquery_runner
-from engine.exec.unnest import UnnestRows, build_unnest_rows
+from engine.exec.unnest import build_unnest_rows
 from engine.exec.window import build_window
 from engine.ir import plan as P
 from engine.ir.expr import Col
@@ -444,10 +439,10 @@ _BUILDERS = {
     P.Limit: _build_limit,
     P.Distinct: _build_distinct,
     P.SetOp: _build_setop,
-    RecursiveUnion: build_recursive_union,
-    WorkTableScan: build_work_table_scan,
-    LateralJoin: build_lateral_join,
-    UnnestRows: build_unnest_rows,
+    P.RecursiveUnion: build_recursive_union,
+    P.WorkTableScan: build_work_table_scan,
+    P.LateralJoin: build_lateral_join,
+    P.UnnestRows: build_unnest_rows,
     P.Window: build_window,
 }
 

@@ -4,27 +4,9 @@ back whenever the subquery does and emits at most the step budget of rows per st
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from engine.codegen.batch_source import column_refs
 from engine.exec.subquery import prefetching
-from engine.ir.expr import Expr
-from engine.ir.plan import Plan
-
-
-@dataclass(eq=False)
-class LateralJoin(Plan):
-    """kind: INNER (also CROSS and comma) or LEFT; params: expressions over the left columns
-    (and the query's own outer values) that the subquery reads as its p; condition: a LEFT JOIN's ON."""
-
-    left: Plan = None
-    sub: Plan = None
-    params: list = field(default_factory=list)
-    kind: str = "INNER"
-    condition: Expr | None = None
-
-    def children(self):
-        return [self.left, self.sub]
+from engine.ir.plan import LateralJoin
 
 
 def build_lateral_join(plan: LateralJoin, rt):

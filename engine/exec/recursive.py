@@ -4,52 +4,15 @@ The anchor's rows are the first working table; each iteration runs the step over
 table and its new rows become the next one, until an iteration adds none. Rows stream out as they
 are made, a batch per step (operators below bound each step); the working tables are charged to
 the query's memory, and more iterations than Limits.recursive_cte_iterations is an error naming
-that limit. Planning is in engine.plan.recursive; this module holds the plan nodes and their
-run loops.
+that limit. Planning is in engine.plan.recursive, the plan nodes in engine.ir.plan; this module
+holds their run loops.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from engine.core.errors import BadArguments
 from engine.core.memory import HASH_ENTRY_BYTES, batch_bytes
-from engine.ir.plan import Plan
-from grammar import ast as A
-
-
-@dataclass(eq=False)
-class WorkTable:
-    """The rows of the current iteration, read by the step's scans of the CTE (of `types`)."""
-
-    name: str
-    names: list
-    types: list
-    rows: list = field(default_factory=list)
-
-
-@dataclass(eq=False)
-class RecursiveCte:
-    """A CTE of WITH RECURSIVE that reads itself."""
-
-    cte: A.CommonTableExpr
-
-
-@dataclass(eq=False)
-class WorkTableScan(Plan):
-    work: WorkTable = None
-
-
-@dataclass(eq=False)
-class RecursiveUnion(Plan):
-    anchor: Plan = None
-    step: Plan = None
-    work: WorkTable = None
-    all: bool = True
-    name: str = ""
-
-    def children(self):
-        return [self.anchor, self.step]
+from engine.ir.plan import RecursiveUnion, WorkTableScan
 
 
 def build_work_table_scan(plan: WorkTableScan, rt):

@@ -17,8 +17,6 @@ from operator import itemgetter
 from engine.codegen.batch_source import column_refs, map_source
 from engine.exec.subquery import correlated_rows, prefetching
 from engine.exec.window_functions import (
-    RANKING,
-    VALUE,
     Frame,
     constant_key,
     make_aggregate,
@@ -26,6 +24,7 @@ from engine.exec.window_functions import (
     make_value,
 )
 from engine.exec.window_partitions import partition_source
+from engine.functions.windows import RANKING, VALUE
 from engine.ir.expr import Col
 from engine.types.keys import columns_key
 

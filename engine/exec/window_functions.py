@@ -16,9 +16,6 @@ from operator import add, itemgetter
 
 from engine.types.integer_wrap import total_wrapper, wrapped_mean
 
-RANKING = frozenset({"row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile"})
-VALUE = frozenset({"lag", "lead", "first_value", "last_value", "nth_value"})
-
 
 def constant_key(_row):
     return None

@@ -10,6 +10,7 @@ import math
 from engine.core.errors import BadArguments, SemanticError
 from engine.functions.registry import ScalarFunction, fixed, register
 from engine.runtime.bounded import make_range, make_split, range_elements
+from engine.types import cast as casting
 from engine.types import nested as N
 from engine.types import sqltype as T
 from engine.types.integer_wrap import total_wrapper, wrapped_mean
@@ -28,7 +29,7 @@ def _converter(source: T.SqlType, target: T.SqlType):
     if s == t or t.name in ("Nothing", "Null") or s.name in ("Nothing", "Null") or (s.is_int and t.is_int) \
             or (t.is_float and (s.is_int or s.is_float) and not (t.name == "Float32" and s.name != "Float32")):
         return None
-    return T.caster(t)
+    return casting.caster(t)
 
 
 def _make_array_literal(types):
@@ -231,7 +232,7 @@ def _indexof(arr, x):
 
 
 def _to_string(arr, sep):
-    return str(sep).join(T.to_string(x) for x in arr if x is not None)
+    return str(sep).join(casting.to_string(x) for x in arr if x is not None)
 
 
 def _flatten(arr):

@@ -21,9 +21,9 @@ from engine.core.errors import (
     InvalidArgument,
 )
 from engine.functions.collected import Collected
-from engine.ir.expr import Const
-from engine.ir.plan import AggSpec
+from engine.functions.registry import AggSpec
 from engine.types import bitmap_values as B
+from engine.types import cast as casting
 from engine.types import sqltype as T
 from engine.types.type_debug import rust_debug
 
@@ -228,19 +228,19 @@ def _key_value(name, key_type: T.SqlType, param, index: int, pos):
     """A parameter of intersect_count as a value of the key column's type: numbers cast as
     Databend casts them (a Decimal truncated into an integer), other types taken only as they
     are (a Decimal by its digits at the key's scale, as Databend compares decimals)."""
-    value = param.value if isinstance(param, Const) else None
+    value = param.value if param.is_constant else None
     if key_type.is_int or key_type.is_float:
         try:
             if value is None or not isinstance(value, (int, float, str, decimal.Decimal)):
                 raise InvalidArgument("Need constant number")
             if key_type.is_float:
-                return T.to_float(value)
+                return casting.to_float(value)
             if isinstance(value, decimal.Decimal):
                 value = int(value)  # Databend 1.2.453 truncates: intersect_count(1.9)(b, k) is k = 1
-            return T.to_int(value, key_type)
+            return casting.to_int(value, key_type)
         except EngineError:
             raise InvalidArgument("Need constant number", position=pos) from None
-    if param.type.name != key_type.name or not isinstance(param, Const) or key_type.name == "Null":
+    if param.type.name != key_type.name or not param.is_constant or key_type.name == "Null":
         raise BadDataValueType(f"{name} param({index}) type mismatch, expect: '{rust_debug(key_type)}', "
                                f"but got: '{rust_debug(param.type.as_nullable(False))}'", position=pos)
     if key_type.name == "Decimal":

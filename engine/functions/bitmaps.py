@@ -12,8 +12,8 @@ from bisect import bisect_left
 
 from engine.core.errors import BadArguments, SemanticError
 from engine.functions.registry import register
-from engine.ir.expr import Const
 from engine.types import bitmap_values as B
+from engine.types import cast as casting
 from engine.types import nested as N
 from engine.types import sqltype as T
 from engine.types import variant as V
@@ -26,7 +26,7 @@ _COMPARISON_NAMES = {"=": "eq", "<>": "noteq", "!=": "noteq", "<": "lt", "<=": "
 def _folded_type(t: T.SqlType, v) -> T.SqlType:
     """The type Databend gives an argument: a constant integer's by its value (it folds 5::INT
     into the UInt8 5, -1 is an Int8)."""
-    return T.value_type(v) if type(v) is int else t
+    return casting.value_type(v) if type(v) is int else t
 
 
 def _takes_uint64(t: T.SqlType, v) -> bool:
@@ -52,7 +52,7 @@ def _signature(name: str, kinds: str, result):
 
 def _uint64(v) -> int:
     """A UInt64 argument's value: text read as Databend casts it (refused in its words)."""
-    return T.to_int(v, UINT64) if isinstance(v, str) else v
+    return casting.to_int(v, UINT64) if isinstance(v, str) else v
 
 
 def _bitmap_function(name, impl, kinds, result, **options):
@@ -96,7 +96,7 @@ def make_build_bitmap(limits):
         numbers = set(values)
         numbers.discard(None)
         if numbers and isinstance(next(iter(numbers)), str):
-            numbers = {T.to_int(x, UINT64) for x in numbers}
+            numbers = {casting.to_int(x, UINT64) for x in numbers}
         if numbers and min(numbers) < 0:
             raise BadArguments(f"build_bitmap just support positive integer while evaluating function "
                                f"`build_bitmap({_array_text(values)})`")
@@ -193,7 +193,7 @@ def bitmap_cast(operand, target: T.SqlType, try_: bool, limits):
     s, t = source.name, target.name
     if "Bitmap" not in (s, t) or s in ("Null", t):
         return None
-    value = operand.value if isinstance(operand, Const) else None
+    value = operand.value if operand.is_constant else None
     limit = limits.array_elements
     if t == "Variant":  # TRY_CAST too
         return V.from_value
@@ -201,7 +201,7 @@ def bitmap_cast(operand, target: T.SqlType, try_: bool, limits):
         if t == "Bitmap" and source.is_string:
             return lambda v: B.parse(v, limit)
         if t == "Bitmap" and _takes_uint64(source, value):
-            return T.to_bitmap
+            return casting.to_bitmap
         if t == "String":
             return lambda v: B.to_text(v, limit)
     shown = target.as_nullable(False).display() + (" NULL" if try_ else "")

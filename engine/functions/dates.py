@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from engine.core.errors import EngineError, SemanticError
 from engine.functions.registry import SCALARS, ScalarFunction, fixed, register
+from engine.types import cast as casting
 from engine.types import date_math as M
 from engine.types import sqltype as T
 from engine.types import variant as V
@@ -57,7 +58,7 @@ def _local_reader(tz):
                 return v
             if t is _DATE:
                 return _DATETIME(v.year, v.month, v.day)
-            return parse_timestamp(T.to_string(v), tz)
+            return parse_timestamp(casting.to_string(v), tz)
         return local
 
     def local_zoned(v):
@@ -66,7 +67,7 @@ def _local_reader(tz):
             return to_local(v, tz)
         if t is _DATE:
             return _DATETIME(v.year, v.month, v.day)
-        return to_local(parse_timestamp(T.to_string(v), tz), tz)
+        return to_local(parse_timestamp(casting.to_string(v), tz), tz)
     return local_zoned
 
 
@@ -78,7 +79,7 @@ def instant_reader(tz):
             return v
         if t is _DATE:
             return date_to_timestamp(v, tz)
-        return parse_timestamp(T.to_string(v), tz)
+        return parse_timestamp(casting.to_string(v), tz)
     return instant
 
 
@@ -273,7 +274,7 @@ def _make_to_timestamp(tz):
             return timestamp_from_int(v)
         if t is str:
             return parse_timestamp(v, tz)
-        return timestamp_from_int(T.to_int(v))
+        return timestamp_from_int(casting.to_int(v))
     return to_timestamp
 
 
@@ -290,19 +291,19 @@ def _make_to_date(tz):
             return date_from_days(v)
         if t is str:
             return parse_date(v)
-        return date_from_days(T.to_int(v))
+        return date_from_days(casting.to_int(v))
     return to_date
 
 
 def _str_to_timestamp(tz):
     def str_to_timestamp(text, fmt):
-        local, offset = parse_datetime(T.to_string(text), T.to_string(fmt))
+        local, offset = parse_datetime(casting.to_string(text), casting.to_string(fmt))
         return check_timestamp(local - offset if offset is not None else from_local(local, tz))
     return str_to_timestamp
 
 
 def _str_to_date(text, fmt):
-    local, _ = parse_datetime(T.to_string(text), T.to_string(fmt))
+    local, _ = parse_datetime(casting.to_string(text), casting.to_string(fmt))
     return local.date()
 
 
@@ -334,7 +335,7 @@ def _make_date_format(tz):
         else:
             aware = instant(v).replace(tzinfo=UTC).astimezone(tz)
             name, offset = aware.tzname(), aware.strftime("%z")
-        return format_datetime(d, T.to_string(fmt), name, offset, micros_of(instant(v)) // 1_000_000)
+        return format_datetime(d, casting.to_string(fmt), name, offset, micros_of(instant(v)) // 1_000_000)
     return date_format
 
 
@@ -350,7 +351,7 @@ def _make_to_string(tz):
             return date_format(v, fmt)
         if type(v) is _DATETIME:
             return render_timestamp(to_local(v, tz))
-        return T.to_string(v)
+        return casting.to_string(v)
     return to_string
 
 
@@ -379,7 +380,7 @@ def _weekday_step(step):
         local = _local_reader(tz)
 
         def move(v, weekday):
-            day = M.WEEKDAYS.get(T.to_string(weekday).lower())
+            day = M.WEEKDAYS.get(casting.to_string(weekday).lower())
             if day is None:
                 raise SemanticError(f"invalid week day {weekday!r}")
             return step(local(v).date(), day)

@@ -21,6 +21,7 @@ import xxhash
 from engine.core.errors import BadArguments, SemanticError
 from engine.functions.cityhash import city_hash64_with_seed
 from engine.functions.registry import fixed, register
+from engine.types import cast as casting
 from engine.types import sqltype as T
 
 UINT32 = T.SqlType("UInt32")
@@ -34,7 +35,7 @@ _INT_WIDTHS = {"Int8": 1, "Int16": 2, "Int32": 4, "Int64": 8, "UInt8": 1, "UInt1
 def _utf8(v) -> bytes:
     if isinstance(v, bytes):  # Binary
         return v
-    return (v if isinstance(v, str) else T.to_string(v)).encode("utf-8")
+    return (v if isinstance(v, str) else casting.to_string(v)).encode("utf-8")
 
 
 def _encoder(t: T.SqlType):
@@ -212,7 +213,7 @@ register("hex", _hex, _hex_type, 1, aliases=("to_hex",))
 register("unhex", _unhex, fixed(T.BINARY), 1, aliases=("from_hex",))
 register("to_base64", _to_base64, fixed(T.STRING), 1)
 register("from_base64", _from_base64, fixed(T.BINARY), 1)
-register("to_binary", T.to_binary, _strings_only("to_binary", T.BINARY), 1)
+register("to_binary", casting.to_binary, _strings_only("to_binary", T.BINARY), 1)
 register("inet_aton", _inet_aton, fixed(UINT32), 1, aliases=("ipv4_string_to_num",))
 register("inet_ntoa", _inet_ntoa, fixed(T.STRING), 1, aliases=("ipv4_num_to_string",))
 
@@ -233,7 +234,7 @@ def _nullable(t):
 
 # try_ forms: NULL instead of an error (non-strict: they may answer NULL for any input)
 for _name, _fn, _t in (("try_from_hex", _unhex, T.BINARY),
-                       ("try_from_base64", _from_base64, T.BINARY), ("try_to_binary", T.to_binary, T.BINARY), ("try_inet_aton", _inet_aton, UINT32),
+                       ("try_from_base64", _from_base64, T.BINARY), ("try_to_binary", casting.to_binary, T.BINARY), ("try_inet_aton", _inet_aton, UINT32),
                        ("try_ipv4_string_to_num", _inet_aton, UINT32), ("try_inet_ntoa", _inet_ntoa, T.STRING),
                        ("try_ipv4_num_to_string", _inet_ntoa, T.STRING)):
     register(_name, _try(_fn), _nullable(_t), 1)

@@ -8,12 +8,10 @@ import functools
 
 from engine.core.errors import BadArguments, SemanticError
 from engine.functions.collected import Collected
-from engine.functions.registry import ScalarFunction, fixed
+from engine.functions.registry import AggSpec, ScalarFunction, fixed
 from engine.functions.registry import register as _register
-from engine.ir.expr import Const, Func
-from engine.ir.plan import AggSpec
+from engine.types import cast as casting
 from engine.types import json_path
-from engine.types import nested as N
 from engine.types import render as R
 from engine.types import sqltype as T
 from engine.types import variant as V
@@ -55,7 +53,7 @@ def register(name, impl, result, min_args, max_args=None, strict=True, kinds=(),
 register("parse_json", V.parse_json, fixed(VARIANT), 1, kinds=("string",))
 register("try_parse_json", lambda s: None if s is None else V.try_parse_json(s), fixed(VARIANT_OR_NULL), 1,
          strict=False, kinds=("string",))
-register("to_variant", N.from_value, fixed(VARIANT), 1, specialize=N.variant_maker)  # (tuple field names)
+register("to_variant", casting.from_value, fixed(VARIANT), 1, specialize=casting.variant_maker)  # (tuple field names)
 register("check_json", lambda s: None if s is None else V.check_json(s), fixed(STRING_OR_NULL), 1,
          strict=False, kinds=("string",))
 
@@ -138,7 +136,7 @@ def _element(v):
     """An argument of json_array / json_object as a JSON value (NULL is JSON null)."""
     if v is None:
         return None
-    return V.load(N.from_value(v))
+    return V.load(casting.from_value(v))
 
 
 def _json_array(*values):
@@ -231,7 +229,7 @@ JSON_OPERATORS: dict[str, ScalarFunction] = {
 }
 
 
-_TO_VARIANT = ScalarFunction("to_variant", N.from_value, fixed(VARIANT), 1, 1)
+_TO_VARIANT = ScalarFunction("to_variant", casting.from_value, fixed(VARIANT), 1, 1)
 _ORDER_KEY = ScalarFunction("variant_order_key", V.order_key, fixed(VARIANT), 1, 1)
 
 
@@ -271,12 +269,13 @@ def variant_get_cast(operand, target: T.SqlType):
     """CAST(v[key] AS target) / v:key::target with a constant key, as one function of v that
     converts the element as read (engine.types.variant.get_as): (function, v), or None when the cast
     is not of that form. The element is never written back to text and parsed again."""
-    if not (isinstance(operand, Func) and operand.fn.impl is _get and isinstance(operand.args[1], Const)):
+    function = getattr(operand, "fn", None)  # a function call (engine.ir.expr.Func) has one
+    if function is None or function.impl is not _get or not operand.args[1].is_constant:
         return None
     key = operand.args[1].value
     if key is None or target.name in ("Variant", "Null", "Decimal") or target.name in T.NESTED_NAMES:
         return None
-    return V.get_as(key, target, T.caster(target)), operand.args[0]
+    return V.get_as(key, target, casting.caster(target)), operand.args[0]
 
 
 def variant_cast(source: T.SqlType, target: T.SqlType):
@@ -286,5 +285,5 @@ def variant_cast(source: T.SqlType, target: T.SqlType):
     if target.name == "Decimal":
         raise BadArguments(f"unable to cast type `Variant` to type `{target.as_nullable(False).display()}`")
     if target.name in T.NESTED_NAMES:
-        return N.caster_from_variant(target)
-    return V.caster_from_variant(target, T.caster(target))
+        return casting.caster_from_variant(target)
+    return V.caster_from_variant(target, casting.caster(target))

@@ -13,6 +13,7 @@ from engine.core.errors import BadArguments
 from engine.core.limits import Limits
 from engine.functions.registry import fixed, register
 from engine.runtime.bounded import result_too_long
+from engine.types import cast as casting
 from engine.types import sqltype as T
 
 _OPTIONS = re2.Options()
@@ -21,7 +22,7 @@ _MATCH_TYPES = {"c": ("i", False), "i": ("i", True), "n": ("s", True), "m": ("m"
 
 
 def _text(v):
-    return v if isinstance(v, str) else T.to_string(v)
+    return v if isinstance(v, str) else casting.to_string(v)
 
 
 @functools.lru_cache(maxsize=256)

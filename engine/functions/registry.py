@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engine.core.limits import Limits
 from engine.types import sqltype as T
@@ -33,6 +34,25 @@ class ScalarFunction:
     # specialize(argument types) -> impl for functions whose work depends on the argument types
     # (a hash of an Int32 hashes its 4 bytes); None when `impl` serves every type
     specialize: object = None
+
+
+@dataclass(eq=False)
+class AggSpec:
+    """One aggregate call of a query: its function name, bound argument and result type (defined
+    here, beside the registry, so that the function families can build one without the IR)."""
+
+    name: str
+    arg: Any  # a bound expression (engine.ir.expr.Expr) or None (count(*))
+    distinct: bool
+    type: T.SqlType
+    # a collected aggregate (engine.functions.collected): its further arguments and the constant
+    # parameters its final function takes
+    extra: tuple = ()
+    params: tuple = ()
+    collected: Any = None
+    # a folded aggregate (engine.functions.bitmap_aggregates): one state per group, updated row
+    # by row through the entry's Folder
+    folded: Any = None
 
 
 def same(types):

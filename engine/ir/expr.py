@@ -4,7 +4,7 @@ nodes: engine.ir.plan)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.types.sqltype import SqlType
 
@@ -22,6 +22,9 @@ class Expr:
 
     type: SqlType
     args: tuple = field(default=(), kw_only=True)
+    # whether this is a Const: function families (engine.functions), which sit below the IR and
+    # never import it, read a constant argument's `value` when this says there is one
+    is_constant: ClassVar[bool] = False
 
     @property
     def nullable(self) -> bool:
@@ -33,6 +36,7 @@ class Const(Expr):
     """A constant value (None for NULL)."""
 
     value: Any
+    is_constant: ClassVar[bool] = True
 
 
 @dataclass(eq=False, frozen=True, slots=True, kw_only=True)

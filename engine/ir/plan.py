@@ -1,15 +1,17 @@
 """Plan nodes: the logical plan a query is planned into and the executor builds code from.
-They hold bound expressions (engine.ir.expr), re-exported here for modules that use both."""
+They hold bound expressions (engine.ir.expr), re-exported here for modules that use both, as is
+the aggregate call spec (engine.functions.registry.AggSpec)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.functions.registry import AggSpec
 from engine.ir.expr import Expr, Subquery, column_ids, has_param, may_be_null
 from engine.types.sqltype import SqlType
 
-__all__ = ["Expr", "Subquery", "column_ids", "has_param", "may_be_null"]
+__all__ = ["AggSpec", "Expr", "Subquery", "column_ids", "has_param", "may_be_null"]
 
 
 @dataclass(eq=False)
@@ -92,22 +94,6 @@ class Join(Plan):
 
 
 @dataclass(eq=False)
-class AggSpec:
-    name: str
-    arg: Expr | None
-    distinct: bool
-    type: SqlType
-    # a collected aggregate (engine.functions.collected): its further arguments and the constant
-    # parameters its final function takes
-    extra: tuple = ()
-    params: tuple = ()
-    collected: Any = None
-    # a folded aggregate (engine.functions.bitmap_aggregates): one state per group, updated row
-    # by row through the entry's Folder
-    folded: Any = None
-
-
-@dataclass(eq=False)
 class Aggregate(Plan):
     child: Plan = None
     keys: list = field(default_factory=list)
@@ -182,6 +168,63 @@ class Window(Plan):
     partition: list = field(default_factory=list)
     order: list = field(default_factory=list)
     funcs: list = field(default_factory=list)
+
+    def children(self):
+        return [self.child]
+
+
+@dataclass(eq=False)
+class WorkTable:
+    """The rows of the current iteration, read by the step's scans of the CTE (of `types`)."""
+
+    name: str
+    names: list
+    types: list
+    rows: list = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class WorkTableScan(Plan):
+    """The rows of a recursive CTE's working table, read by its step."""
+
+    work: WorkTable = None
+
+
+@dataclass(eq=False)
+class RecursiveUnion(Plan):
+    """WITH RECURSIVE: the anchor's rows, then the step's over the working table until it adds none."""
+
+    anchor: Plan = None
+    step: Plan = None
+    work: WorkTable = None
+    all: bool = True
+    name: str = ""
+
+    def children(self):
+        return [self.anchor, self.step]
+
+
+@dataclass(eq=False)
+class LateralJoin(Plan):
+    """kind: INNER (also CROSS and comma) or LEFT; params: expressions over the left columns
+    (and the query's own outer values) that the subquery reads as its p; condition: a LEFT JOIN's ON."""
+
+    left: Plan = None
+    sub: Plan = None
+    params: list = field(default_factory=list)
+    kind: str = "INNER"
+    condition: Expr | None = None
+
+    def children(self):
+        return [self.left, self.sub]
+
+
+@dataclass(eq=False)
+class UnnestRows(Plan):
+    """positions: the columns of `child` that hold the arrays to spread over rows."""
+
+    child: Plan = None
+    positions: list = field(default_factory=list)
 
     def children(self):
         return [self.child]

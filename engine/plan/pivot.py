@@ -28,6 +28,7 @@ from engine.core.errors import (
     UnknownFunction,
 )
 from engine.ir.plan import Filter
+from engine.plan.clauses import star_columns
 from engine.types import sqltype as T
 from grammar import ast as A
 
@@ -85,7 +86,7 @@ def pivot_relation(planner, node: A.Pivot, parent, ctes) -> Rel:
     # the grouping columns: every source column but the aggregated ones and the key (an unknown
     # name is the EXCLUDE list's error, as in Databend)
     exclude = tuple(a.parts[-1] for a in call.args) + (node.key,)
-    planner.star_columns(A.Star(exclude=exclude, pos=pos), source.columns)
+    star_columns(planner, A.Star(exclude=exclude, pos=pos), source.columns)
     if call.name not in F.AGGREGATES:  # Databend looks up `<name>_if`
         known = call.name in F.all_function_names()
         shown = f"'{call.name}_if', do you mean '{call.name}'?" if known else f"{call.name}_if"

@@ -4,8 +4,9 @@ into a logical plan (expressions are bound by engine.bind.binder)."""
 from __future__ import annotations
 
 import dataclasses
+import weakref
 
-from engine.bind.binder import ExpressionBinder
+from engine.bind.binder import Binder
 from engine.bind.names import column_name
 from engine.bind.scope import (
     AliasesFirst,
@@ -26,8 +27,6 @@ from engine.core.errors import (
     EngineError,
     UnknownFunction,
 )
-from engine.exec.recursive import RecursiveCte, WorkTable
-from engine.exec.unnest import has_unnest, spread_arrays
 from engine.ir.expr import Col, Const, Expr, SubqueryExpr, column_ids, may_be_null
 from engine.ir.plan import (
     Distinct,
@@ -42,10 +41,21 @@ from engine.ir.plan import (
     Scan,
     SetOp,
     Sort,
+    WorkTable,
 )
 from engine.plan import flatten
-from engine.plan.aggregate import AggregatePlanner
-from engine.plan.clauses import ClausePlanner, LateralPlanner
+from engine.plan.aggregate import check_no_aggregate, plan_aggregate
+from engine.plan.clauses import (
+    columns_matching,
+    json_rows_relation,
+    lateral_join,
+    plan_values,
+    semi_join_relation,
+    series_relation,
+    star_columns,
+    unnest_relation,
+    values_relation,
+)
 from engine.plan.clauses import equi_pair as _equi_pair
 from engine.plan.pivot import (
     PlannedRel,
@@ -55,20 +65,25 @@ from engine.plan.pivot import (
     unpivot_relation,
     unpivot_select,
 )
-from engine.plan.recursive import RecursivePlanner
+from engine.plan.recursive import RecursiveCte, cte_entry, recursive_relation, work_table_relation
 from engine.plan.stage_scan import stage_relation
-from engine.plan.window import WindowPlanner
+from engine.plan.unnest import has_unnest, spread_arrays
+from engine.plan.window import bind_window_call, plan_windows, windows_of
 from engine.types import sqltype as T
 from grammar import ast as A
 
 
-class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, RecursivePlanner,
-              ExpressionBinder):
-    """One per statement: binds ASTs against the catalog of a session context."""
+class Planner:
+    """One per statement: plans query ASTs against the catalog of a session context. It holds the
+    statement's Binder (expressions) and calls the planning of aggregates, windows, grouping sets,
+    lateral joins and recursion (engine.plan.aggregate, .window, .grouping_sets, .clauses, .recursive)."""
 
     def __init__(self, ctx):
         self.ctx = ctx
         self.next_cid = 0
+        self.window_columns: dict | None = None  # window call AST -> its output column, once planned
+        self.window_prebind = False  # set while an aggregating query registers the aggregates it reads
+        self.named_windows: dict = {}  # the WINDOW clause of the query being planned
         # column ids that hold no NULL in this statement's snapshot: generated code skips NULL checks
         self.nonnull: set[int] = set()
         # integer column ids that hold no negative value in this statement's snapshot
@@ -77,6 +92,17 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
         self.star_hidden: set[int] = set()
         # columns no `*` shows, qualified or not: UNPIVOT's listed and appended columns (engine.plan.pivot)
         self.star_excluded: set[int] = set()
+        # the binder reaches back through a weak reference: no reference cycle, so a statement's
+        # planner (and what it holds, up to a dropped session's transaction) is freed at once
+        planner = weakref.ref(self)
+        self.binder = Binder(ctx, lambda: planner().cid(),
+                             lambda query, scope, ctes: planner().plan_query(query, scope, ctes),
+                             lambda node, scope, aliases: bind_window_call(planner(), node, scope, aliases),
+                             self.star_hidden, self.star_excluded)
+
+    def bind(self, node, scope: Scope, aliases=None) -> Expr:
+        """An expression AST bound in `scope` (engine.bind.binder.Binder.bind)."""
+        return self.binder.bind(node, scope, aliases)
 
     def cid(self) -> int:
         self.next_cid += 1
@@ -89,14 +115,14 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
         ctes = dict(ctes or (parent.ctes if parent else {}))
         if isinstance(q, A.With):
             for cte in q.ctes:
-                ctes[cte.name.lower()] = self.cte_entry(cte, q.recursive)
+                ctes[cte.name.lower()] = cte_entry(self, cte, q.recursive)
             return self.plan_query(q.query, parent, ctes)
         if isinstance(q, A.SetOperation):
             return self._set_operation(q, parent, ctes)
         if isinstance(q, A.Select):
             return self._select(q, parent, ctes)
         if isinstance(q, A.Values):
-            return self.plan_values(q)
+            return plan_values(self, q)
         raise EngineError(f"not a query: {type(q).__name__}", code=SEMANTIC, position=getattr(q, "pos", None))
 
     def _set_operation(self, q: A.SetOperation, parent, ctes):
@@ -126,7 +152,7 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
         for cid, have, want in zip(plan.layout, plan.types, types, strict=False):
             e = Col(have, column=cid)
             exprs.append(e if have.as_nullable(False) == want.as_nullable(False) or want.name == "Null"
-                         else self._cast(e, want.as_nullable(have.can_be_null), False))
+                         else self.binder.cast(e, want.as_nullable(have.can_be_null), False))
         return Project([self.cid() for _ in types], [e.type for e in exprs], child=plan, exprs=exprs)
 
     def _output_position(self, item: A.OrderItem, names, cols, plan):
@@ -161,7 +187,7 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
     def _select(self, q: A.Select, parent: Scope | None, ctes) -> tuple[Plan, list[str]]:
         if isinstance(q.from_, A.Unpivot):  # Databend's select-list rewrite (engine.plan.pivot)
             q = unpivot_select(q)
-        with self.windows_of(q):
+        with windows_of(self, q):
             return self._select_body(q, parent, ctes)
 
     def _select_body(self, q: A.Select, parent: Scope | None, ctes) -> tuple[Plan, list[str]]:
@@ -193,7 +219,7 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
         if aggregating:
             self.window_prebind = True
             try:
-                plan, bind_out = self._aggregate(q, plan, scope, select_asts, aliases, having_aliases)
+                plan, bind_out = plan_aggregate(self, q, plan, scope, select_asts, aliases, having_aliases)
             finally:
                 self.window_prebind = False
         else:
@@ -203,11 +229,11 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
         if q.having is not None:
             if window_calls(q.having, []):
                 raise EngineError("Having clause can't contain window functions", code=SEMANTIC, position=q.having.pos)
-            plan = Filter(plan.layout, plan.types, child=plan, predicate=self._boolean(bind_out(q.having, having_aliases)))
-        plan = self._plan_windows(plan, q, select_asts, bind_out)  # after HAVING, before QUALIFY
+            plan = Filter(plan.layout, plan.types, child=plan, predicate=self.binder.boolean(bind_out(q.having, having_aliases)))
+        plan = plan_windows(self, plan, q, select_asts, bind_out)  # after HAVING, before QUALIFY
         select_exprs = [bind_out(a) for a in select_asts]
         if q.qualify is not None:
-            plan = Filter(plan.layout, plan.types, child=plan, predicate=self._boolean(bind_out(q.qualify)))
+            plan = Filter(plan.layout, plan.types, child=plan, predicate=self.binder.boolean(bind_out(q.qualify)))
 
         # ORDER BY: ordinals, aliases, select expressions, or extra (hidden) expressions
         sort_keys = []
@@ -275,7 +301,7 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
     def _expand_items(self, items, scope: Scope) -> list[A.SelectItem]:
         out = []
         for item in items:
-            matching = self.columns_matching(item, scope)
+            matching = columns_matching(self, item, scope)
             if matching is not None:
                 out.extend(matching)
                 continue
@@ -288,7 +314,7 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
                     if not cols:
                         raise EngineError(f"table `{'.'.join(qual)}` doesn't exist in FROM", code=SEMANTIC,
                                           position=item.expr.pos)
-                cols = self.star_columns(item.expr, cols)
+                cols = star_columns(self, item.expr, cols)
                 for alias, name, cid, t in cols:
                     if (not qual and cid in self.star_hidden) or cid in self.star_excluded:
                         continue
@@ -312,7 +338,7 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
         elif isinstance(node, A.Join) and isinstance(node.right, A.TableFunction) and flatten.reads_columns(node.right):
             node = dataclasses.replace(node, right=flatten.each_row_ref(node.right))  # FROM t, unnest(t.a)
         if isinstance(node, A.Join) and isinstance(node.right, A.LateralRef):
-            return self.lateral_join(node, rels, pool, parent, ctes)
+            return lateral_join(self, node, rels, pool, parent, ctes)
         if isinstance(node, A.Join) and node.kind in ("CROSS", "INNER"):
             self._from_item(node.left, rels, pool, parent, ctes)
             self._from_item(node.right, rels, pool, parent, ctes)
@@ -320,20 +346,20 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
                 cols = [c for r in rels for c in r.columns]
                 scope = Scope(cols, parent, ctes=ctes)
                 if node.on is not None:
-                    pool.extend(split_and(self._boolean(self.bind(node.on, scope))))
+                    pool.extend(split_and(self.binder.boolean(self.bind(node.on, scope))))
                 left_cols = [c for r in rels[:-1] for c in r.columns]
                 right_cols = rels[-1].columns
                 using = _join_using(node, left_cols, right_cols)
                 if using:
                     for name in using:
-                        lc = self._lookup(A.ColumnRef((name,), pos=node.pos), left_cols)
-                        rc = self._lookup(A.ColumnRef((name,), pos=node.pos), right_cols)
+                        lc = self.binder.lookup(A.ColumnRef((name,), pos=node.pos), left_cols)
+                        rc = self.binder.lookup(A.ColumnRef((name,), pos=node.pos), right_cols)
                         self.star_hidden.add(rc[2])
-                        pool.append(self._compare("=", Col(lc[3], column=lc[2]),
+                        pool.append(self.binder.compare("=", Col(lc[3], column=lc[2]),
                                                   Col(rc[3], column=rc[2])))
             return
         if isinstance(node, A.Join) and " " in node.kind:  # LEFT|RIGHT SEMI|ANTI
-            rels.append(self.semi_join_relation(node, parent, ctes))
+            rels.append(semi_join_relation(self, node, parent, ctes))
             return
         if isinstance(node, A.Join):
             rels.append(self._outer_join(node, parent, ctes))
@@ -354,8 +380,8 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
     def bind_where(self, node, scope: Scope) -> Expr:
         """A WHERE condition over `scope` as a Boolean (no aggregates allowed); SELECT, UPDATE
         and DELETE all bind theirs here."""
-        where = self._boolean(self.bind(node, scope))
-        self._check_no_aggregate(node)
+        where = self.binder.boolean(self.bind(node, scope))
+        check_no_aggregate(self, node)
         return where
 
     def _relation(self, node, parent, ctes) -> Rel:
@@ -363,9 +389,9 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
             if len(node.name) == 1 and node.name[0].lower() in ctes:
                 cte = ctes[node.name[0].lower()]
                 if isinstance(cte, RecursiveCte):
-                    return self.recursive_relation(cte, node, parent, ctes)
+                    return recursive_relation(self, cte, node, parent, ctes)
                 if isinstance(cte, WorkTable):
-                    return self.work_table_relation(cte, node)
+                    return work_table_relation(self, cte, node)
                 return self._derived(cte.query, node.alias or cte.name, cte.columns, parent, ctes, node.pos)
             database, name = self.ctx.resolve_table_name(node.name)
             if self.ctx.access is not None and not self.ctx.views_expanding:
@@ -404,14 +430,14 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
             return self._derived(flatten.as_query(function), function.alias or function.name,
                                  flatten.column_names(function), parent, ctes, node.pos)
         if isinstance(node, A.ValuesRef):
-            return self.values_relation(node)
+            return values_relation(self, node)
         if isinstance(node, A.TableFunction):
             if node.name in ("generate_series", "range"):
-                return self.series_relation(node)
+                return series_relation(self, node)
             if node.name == "unnest":
-                return self.unnest_relation(node, parent, ctes)
+                return unnest_relation(self, node, parent, ctes)
             if node.name in ("json_each", "json_array_elements"):
-                return self.json_rows_relation(node)
+                return json_rows_relation(self, node)
             if node.name == "flatten":
                 return self._derived(flatten.as_query(node), node.alias or "flatten", flatten.column_names(node),
                                      parent, ctes, node.pos)
@@ -446,13 +472,13 @@ class Planner(WindowPlanner, AggregatePlanner, ClausePlanner, LateralPlanner, Re
         scope = Scope(left.columns + right.columns, parent, ctes=ctes)
         conds = []
         if node.on is not None:
-            conds = split_and(self._boolean(self.bind(node.on, scope)))
+            conds = split_and(self.binder.boolean(self.bind(node.on, scope)))
         written_left, written_right = (right, left) if node.kind == "RIGHT" else (left, right)
         for name in _join_using(node, written_left.columns, written_right.columns):
-            lc = self._lookup(A.ColumnRef((name,), pos=node.pos), left.columns)
-            rc = self._lookup(A.ColumnRef((name,), pos=node.pos), right.columns)
+            lc = self.binder.lookup(A.ColumnRef((name,), pos=node.pos), left.columns)
+            rc = self.binder.lookup(A.ColumnRef((name,), pos=node.pos), right.columns)
             self.star_hidden.add(rc[2])  # after a RIGHT swap, rc is the written left side
-            conds.append(self._compare("=", Col(lc[3], column=lc[2]), Col(rc[3], column=rc[2])))
+            conds.append(self.binder.compare("=", Col(lc[3], column=lc[2]), Col(rc[3], column=rc[2])))
         lset, rset = set(left.plan.layout), set(right.plan.layout)
         lkeys, rkeys, residual = [], [], []
         for c in conds:

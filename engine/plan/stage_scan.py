@@ -18,6 +18,7 @@ from engine.catalog.privileges import check_stage
 from engine.catalog.stages import StageLocation, parse_location, stage_pattern
 from engine.catalog.users import READ
 from engine.core.errors import BadArguments, UnreadableFile
+from engine.io.formats import copy_file_format, resolve_file_format
 from engine.io.parquet_files import scan_batches, scan_schema
 from engine.io.stage_load import (
     READ_ERRORS,
@@ -28,7 +29,6 @@ from engine.io.stage_load import (
     text_stream,
 )
 from engine.ir.plan import Streamed
-from engine.statements.stage_objects import copy_file_format, resolve_file_format
 from engine.types import sqltype as T
 from engine.types.variant import try_parse_json
 from grammar import ast as A

@@ -1,5 +1,5 @@
 """Window planning: window function calls of a SELECT (select list, QUALIFY, ORDER BY) into
-Window plan nodes over rows sorted by (partition, order) (a mixin of the statement's Planner)."""
+Window plan nodes over rows sorted by (partition, order) (functions the Planner calls, given the planner)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,13 @@ from engine.bind.ordered_aggregates import check_within_group
 from engine.bind.scope import Scope
 from engine.bind.window_calls import window_calls
 from engine.core.errors import SEMANTIC, SYNTAX, BadArguments, EngineError, InvalidArgument
-from engine.exec.window_functions import RANKING, VALUE
 from engine.functions.collected import COLLECTED
+from engine.functions.windows import RANKING, VALUE
 from engine.ir.expr import Col, Const, Expr, may_be_null
 from engine.ir.plan import Plan, Project, Sort, Window, WindowFunc
+from engine.plan.aggregate import agg_spec_of
 from engine.types import sqltype as T
 from grammar import ast as A
-
-WINDOW_ONLY = RANKING | VALUE
 
 # the default frames: with ORDER BY, from the partition's start to the current row's last peer;
 # without, the whole partition
@@ -58,221 +57,210 @@ def _merge(base: A.WindowSpec, spec: A.WindowSpec):
     return base.partition_by or spec.partition_by, spec.order_by or base.order_by, spec.frame or base.frame
 
 
-class WindowPlanner:
-    """Plans window functions; the Planner supplies `bind`, `cid()`, `nonnull` and `_agg_spec_of`."""
+def bind_window_call(planner, n: A.WindowCall, scope: Scope, aliases):
+    columns = planner.window_columns or {}
+    found = columns.get(n)
+    if found is not None:
+        return found
+    if planner.window_prebind:
+        # only registering the aggregates the window reads (GROUP BY planning)
+        for part in window_parts(n, planner.named_windows):
+            planner.bind(part, scope, aliases)
+        return Const(T.NULL, value=None)
+    raise EngineError("window functions are not allowed here", code=SEMANTIC, position=n.pos)
 
-    window_columns: dict | None = None  # window call AST -> its output column, once planned
-    window_prebind = False  # set while an aggregating query registers the aggregates it reads
 
-    def _bind_WindowCall(self, n: A.WindowCall, scope: Scope, aliases):
-        columns = self.window_columns or {}
-        found = columns.get(n)
-        if found is not None:
-            return found
-        if self.window_prebind:
-            # only registering the aggregates the window reads (GROUP BY planning)
-            for part in window_parts(n, self.named_windows):
-                self.bind(part, scope, aliases)
-            return Const(T.NULL, value=None)
-        raise EngineError("window functions are not allowed here", code=SEMANTIC, position=n.pos)
+@contextmanager
+def windows_of(planner, q: A.Select):
+    """While planning `q`: its named windows, and the window calls planned for it (not those
+    of its subqueries, planned with their own)."""
+    outer = planner.named_windows, planner.window_columns
+    planner.named_windows = {w.name.lower(): w.spec for w in q.windows}
+    planner.window_columns = {}
+    try:
+        yield
+    finally:
+        planner.named_windows, planner.window_columns = outer
 
-    def _bind_FunctionCall(self, n: A.FunctionCall, scope: Scope, aliases):
-        if n.name in WINDOW_ONLY:
-            raise EngineError(f"window function {n.name} can only be used in window clause", code=SEMANTIC,
-                              position=n.pos)
-        if n.name == "grouping":
-            raise EngineError("grouping can only be called in GROUP BY GROUPING SETS clauses", code=SEMANTIC,
-                              position=n.pos)
-        return super()._bind_FunctionCall(n, scope, aliases)
 
-    named_windows: dict = {}
+def plan_windows(planner, plan: Plan, q: A.Select, select_asts, bind) -> Plan:
+    """Window nodes computing the window calls of the select list, QUALIFY and ORDER BY
+    over `plan` (one per distinct PARTITION BY / ORDER BY); afterwards each call binds to
+    its output column."""
+    calls: list = []
+    for node in [*select_asts, q.qualify, *(o.expr for o in q.order_by)]:
+        if node is not None:
+            window_calls(node, calls)
+    groups: dict = {}
+    for call in calls:
+        spec = resolve_window(call, planner.named_windows)
+        groups.setdefault((spec.partition_by, spec.order_by), []).append((call, spec))
+    for (partition_by, order_by), members in groups.items():
+        plan = _window_node(planner, plan, partition_by, order_by, members, bind)
+    return plan
 
-    @contextmanager
-    def windows_of(self, q: A.Select):
-        """While planning `q`: its named windows, and the window calls planned for it (not those
-        of its subqueries, planned with their own)."""
-        outer = self.named_windows, self.window_columns
-        self.named_windows = {w.name.lower(): w.spec for w in q.windows}
-        self.window_columns = {}
-        try:
-            yield
-        finally:
-            self.named_windows, self.window_columns = outer
 
-    def _plan_windows(self, plan: Plan, q: A.Select, select_asts, bind) -> Plan:
-        """Window nodes computing the window calls of the select list, QUALIFY and ORDER BY
-        over `plan` (one per distinct PARTITION BY / ORDER BY); afterwards each call binds to
-        its output column."""
-        calls: list = []
-        for node in [*select_asts, q.qualify, *(o.expr for o in q.order_by)]:
-            if node is not None:
-                window_calls(node, calls)
-        groups: dict = {}
-        for call in calls:
-            spec = resolve_window(call, self.named_windows)
-            groups.setdefault((spec.partition_by, spec.order_by), []).append((call, spec))
-        for (partition_by, order_by), members in groups.items():
-            plan = self._window_node(plan, partition_by, order_by, members, bind)
-        return plan
+def _window_node(planner, plan: Plan, partition_by, order_by, members, bind) -> Plan:
+    layout = list(plan.layout)
+    types = list(plan.types)
+    position = {cid: i for i, cid in enumerate(layout)}
+    extra: list[Expr] = []
 
-    def _window_node(self, plan: Plan, partition_by, order_by, members, bind) -> Plan:
-        layout = list(plan.layout)
-        types = list(plan.types)
-        position = {cid: i for i, cid in enumerate(layout)}
-        extra: list[Expr] = []
+    def place(e: Expr) -> int:
+        if isinstance(e, Col) and e.column in position:
+            return position[e.column]
+        cid = planner.cid()
+        position[cid] = len(layout) + len(extra)
+        extra.append(e)
+        if not may_be_null(e, planner.nonnull):
+            planner.nonnull.add(cid)
+        return position[cid]
 
-        def place(e: Expr) -> int:
-            if isinstance(e, Col) and e.column in position:
-                return position[e.column]
-            cid = self.cid()
-            position[cid] = len(layout) + len(extra)
-            extra.append(e)
-            if not may_be_null(e, self.nonnull):
-                self.nonnull.add(cid)
-            return position[cid]
+    partition = [place(bind(e)) for e in partition_by]
+    order = [(place(bind(o.expr)), o.desc, o.nulls_first) for o in order_by]
+    funcs = [_window_func(planner, call, spec, bind, place) for call, spec in members]
+    if extra:
+        new = [c for c, i in position.items() if i >= len(layout)]
+        exprs = [Col(t, column=c) for c, t in zip(layout, types, strict=False)] + extra
+        layout = layout + new
+        types = types + [e.type for e in extra]
+        plan = Project(layout, types, child=plan, exprs=exprs)
+    # Databend 1.2.453 sorts the partition keys ascending with NULLs first
+    keys = [(p, False, True) for p in partition] + order
+    if keys:
+        plan = Sort(layout, types, child=plan, keys=keys)
+    out_cids = [planner.cid() for _ in funcs]
+    node = Window(layout + out_cids, types + [f.type for f in funcs], child=plan, partition=partition,
+                  order=order, funcs=funcs)
+    for (call, _), cid, f in zip(members, out_cids, funcs, strict=False):
+        planner.window_columns[call] = Col(f.type, column=cid)
+        if not f.type.can_be_null:
+            planner.nonnull.add(cid)
+    return node
 
-        partition = [place(bind(e)) for e in partition_by]
-        order = [(place(bind(o.expr)), o.desc, o.nulls_first) for o in order_by]
-        funcs = [self._window_func(call, spec, bind, place) for call, spec in members]
-        if extra:
-            new = [c for c, i in position.items() if i >= len(layout)]
-            exprs = [Col(t, column=c) for c, t in zip(layout, types, strict=False)] + extra
-            layout = layout + new
-            types = types + [e.type for e in extra]
-            plan = Project(layout, types, child=plan, exprs=exprs)
-        # Databend 1.2.453 sorts the partition keys ascending with NULLs first
-        keys = [(p, False, True) for p in partition] + order
-        if keys:
-            plan = Sort(layout, types, child=plan, keys=keys)
-        out_cids = [self.cid() for _ in funcs]
-        node = Window(layout + out_cids, types + [f.type for f in funcs], child=plan, partition=partition,
-                      order=order, funcs=funcs)
-        for (call, _), cid, f in zip(members, out_cids, funcs, strict=False):
-            self.window_columns[call] = Col(f.type, column=cid)
-            if not f.type.can_be_null:
-                self.nonnull.add(cid)
-        return node
 
-    def _window_func(self, call: A.WindowCall, spec: A.WindowSpec, bind, place) -> WindowFunc:
-        check_within_group(call.func, aggregate=call.func.name in F.AGGREGATES)
-        func = unfiltered(call.func)
-        name = func.name
-        frame = self._frame(spec, bind)
-        if name in RANKING:
-            params = ()
-            if name == "ntile":
-                params = (self._window_constant(func, 0, "ntile", positive=True),)
-            t = T.FLOAT64 if name in ("percent_rank", "cume_dist") else T.UINT64
-            return WindowFunc(name, [], params, frame, t)
-        if name in VALUE:
-            if not func.args:
-                raise BadArguments(f"{name} expects at least one argument", position=func.pos)
-            arg = bind(func.args[0])
-            if has_window(func.args[0]):
-                raise EngineError("window function calls cannot be nested", code=SEMANTIC, position=func.pos)
-            t = arg.type if arg.type.name != "Null" else T.NULL
-            params: tuple = ()
-            if name in ("lag", "lead"):
-                offset = self._window_constant(func, 1, name) if len(func.args) > 1 else 1
-                default = None
-                nullable = True
-                if len(func.args) > 2:
-                    d = bind(func.args[2])
-                    if not isinstance(d, Const):
-                        raise InvalidArgument(f'The third argument to the function "{name}" must be a constant',
-                                              position=func.pos)
-                    d = self._cast(d, t, False) if d.value is not None and t.name != "Null" else d
-                    default = d.value
-                    nullable = arg.type.can_be_null or default is None
-                params = (offset, default)
-                return WindowFunc(name, [place(arg)], params, frame, t.as_nullable(nullable))
-            if name == "nth_value":
-                params = (self._window_constant(func, 1, name, positive=True),)
-            return WindowFunc(name, [place(arg)], params, frame, t.as_nullable(True))
-        if name not in F.AGGREGATES:
-            raise EngineError(f"function {name} is not a window or aggregate function", code=SEMANTIC,
-                              position=func.pos)
-        if name in F.BITMAP_AGGREGATES:  # folded over each frame's values
-            spec_ = F.bitmap_aggregate_spec(func, bind, lambda p: self.bind(p, Scope([])))
-            positions = [place(spec_.arg), *(place(x) for x in spec_.extra)]
-            return WindowFunc(name, positions, spec_.params, frame, spec_.type, distinct=func.distinct,
-                              collected=spec_.folded.collected())
-        if name in COLLECTED:
-            spec_ = collected_spec(self, func, bind)
-            positions = [place(spec_.arg), *(place(x) for x in spec_.extra)]
-            return WindowFunc(name, positions, spec_.params, frame, spec_.type, distinct=func.distinct,
-                              collected=spec_.collected)
-        if func.star or (name == "count" and not func.distinct):
-            # Databend 1.2.453 counts every row of the frame for a window COUNT(x), NULLs too
-            return WindowFunc("count", [], (), frame, T.UINT64)
-        if len(func.args) != 1:
-            raise BadArguments(f"{name} expects one argument, got {len(func.args)}", position=func.pos)
+def _window_func(planner, call: A.WindowCall, spec: A.WindowSpec, bind, place) -> WindowFunc:
+    check_within_group(call.func, aggregate=call.func.name in F.AGGREGATES)
+    func = unfiltered(call.func)
+    name = func.name
+    frame = _frame(planner, spec, bind)
+    if name in RANKING:
+        params = ()
+        if name == "ntile":
+            params = (_window_constant(planner, func, 0, "ntile", positive=True),)
+        t = T.FLOAT64 if name in ("percent_rank", "cume_dist") else T.UINT64
+        return WindowFunc(name, [], params, frame, t)
+    if name in VALUE:
+        if not func.args:
+            raise BadArguments(f"{name} expects at least one argument", position=func.pos)
         arg = bind(func.args[0])
-        if name in ("sum", "avg") and arg.type.is_string:
-            arg = self._cast(arg, T.FLOAT64.as_nullable(True), True)
-        spec_ = self._agg_spec_of(func, arg)
-        if spec_.folded is not None:  # MIN / MAX of bitmaps
-            return WindowFunc(name, [place(arg)], (), frame, spec_.type, distinct=func.distinct,
-                              collected=spec_.folded.collected())
-        t = spec_.type if name == "count" else spec_.type.as_nullable(True)
-        if name == "avg" and arg.type.name == "Decimal":
-            # Databend 1.2.453: a window AVG of a Decimal keeps at least 4 decimal places
-            t = T.SqlType("Decimal", True, 38 if arg.type.precision <= 38 else 76, max(arg.type.scale, 4))
-        return WindowFunc(name, [place(arg)], (), frame, t, distinct=func.distinct, arg_type=arg.type)
+        if has_window(func.args[0]):
+            raise EngineError("window function calls cannot be nested", code=SEMANTIC, position=func.pos)
+        t = arg.type if arg.type.name != "Null" else T.NULL
+        params: tuple = ()
+        if name in ("lag", "lead"):
+            offset = _window_constant(planner, func, 1, name) if len(func.args) > 1 else 1
+            default = None
+            nullable = True
+            if len(func.args) > 2:
+                d = bind(func.args[2])
+                if not isinstance(d, Const):
+                    raise InvalidArgument(f'The third argument to the function "{name}" must be a constant',
+                                          position=func.pos)
+                d = planner.binder.cast(d, t, False) if d.value is not None and t.name != "Null" else d
+                default = d.value
+                nullable = arg.type.can_be_null or default is None
+            params = (offset, default)
+            return WindowFunc(name, [place(arg)], params, frame, t.as_nullable(nullable))
+        if name == "nth_value":
+            params = (_window_constant(planner, func, 1, name, positive=True),)
+        return WindowFunc(name, [place(arg)], params, frame, t.as_nullable(True))
+    if name not in F.AGGREGATES:
+        raise EngineError(f"function {name} is not a window or aggregate function", code=SEMANTIC,
+                          position=func.pos)
+    if name in F.BITMAP_AGGREGATES:  # folded over each frame's values
+        spec_ = F.bitmap_aggregate_spec(func, bind, lambda p: planner.bind(p, Scope([])))
+        positions = [place(spec_.arg), *(place(x) for x in spec_.extra)]
+        return WindowFunc(name, positions, spec_.params, frame, spec_.type, distinct=func.distinct,
+                          collected=spec_.folded.collected())
+    if name in COLLECTED:
+        spec_ = collected_spec(planner, func, bind)
+        positions = [place(spec_.arg), *(place(x) for x in spec_.extra)]
+        return WindowFunc(name, positions, spec_.params, frame, spec_.type, distinct=func.distinct,
+                          collected=spec_.collected)
+    if func.star or (name == "count" and not func.distinct):
+        # Databend 1.2.453 counts every row of the frame for a window COUNT(x), NULLs too
+        return WindowFunc("count", [], (), frame, T.UINT64)
+    if len(func.args) != 1:
+        raise BadArguments(f"{name} expects one argument, got {len(func.args)}", position=func.pos)
+    arg = bind(func.args[0])
+    if name in ("sum", "avg") and arg.type.is_string:
+        arg = planner.binder.cast(arg, T.FLOAT64.as_nullable(True), True)
+    spec_ = agg_spec_of(planner, func, arg)
+    if spec_.folded is not None:  # MIN / MAX of bitmaps
+        return WindowFunc(name, [place(arg)], (), frame, spec_.type, distinct=func.distinct,
+                          collected=spec_.folded.collected())
+    t = spec_.type if name == "count" else spec_.type.as_nullable(True)
+    if name == "avg" and arg.type.name == "Decimal":
+        # Databend 1.2.453: a window AVG of a Decimal keeps at least 4 decimal places
+        t = T.SqlType("Decimal", True, 38 if arg.type.precision <= 38 else 76, max(arg.type.scale, 4))
+    return WindowFunc(name, [place(arg)], (), frame, t, distinct=func.distinct, arg_type=arg.type)
 
-    def _window_constant(self, func: A.FunctionCall, index: int, name: str, positive=False) -> int:
-        if len(func.args) <= index:
-            raise BadArguments(f"{name} expects {index + 1} argument(s)", position=func.pos)
-        try:
-            e = self.bind(func.args[index], Scope([]))
-        except EngineError:
-            e = None  # reads a column: not a constant
-        if e is None or not isinstance(e, Const) or not isinstance(e.value, int) or isinstance(e.value, bool):
-            if name == "ntile":
-                raise InvalidArgument("The argument of `ntile` must be constant.", position=func.pos)
-            which = "second" if index == 1 else "first"
-            raise InvalidArgument(f'The {which} argument to the function "{name}" must be a constant',
-                                  position=func.pos)
-        if positive and e.value <= 0:
-            what = "ntile buckets" if name == "ntile" else f"the {name} position"
-            raise InvalidArgument(f"{what} must be greater than 0", position=func.pos)
-        return e.value
 
-    def _frame(self, spec: A.WindowSpec, bind) -> tuple:
-        f = spec.frame
-        if f is None:
-            return RUNNING_FRAME if spec.order_by else WHOLE_FRAME
-        bounds = []
-        for b in (f.start, f.end):
-            offset = None
-            if b.offset is not None:
-                e = self.bind(b.offset, Scope([]))
-                if not isinstance(e, Const) or not isinstance(e.value, (int, float, decimal.Decimal)) \
-                        or isinstance(e.value, bool) or e.value < 0:
-                    raise EngineError("a window frame offset must be a non-negative number", code=SEMANTIC,
-                                      position=b.pos)
-                offset = e.value
-                if f.units == "RANGE":
-                    if len(spec.order_by) != 1:
-                        raise EngineError("a RANGE frame with an offset needs exactly one ORDER BY key",
-                                          code=SEMANTIC, position=b.pos)
-                    key_type = bind(spec.order_by[0].expr).type
-                    if not key_type.is_numeric:
-                        raise EngineError(f"a RANGE frame with an offset needs a numeric ORDER BY key, not "
-                                          f"{key_type.display()}", code=SEMANTIC, position=b.pos)
-                    # the offset in the key's arithmetic
-                    if key_type.name == "Decimal":
-                        offset = decimal.Decimal(str(offset))
-                    elif key_type.is_float:
-                        offset = float(offset)
-            bounds.append((b.kind, offset))
-        if bounds[0][0] == "UNBOUNDED FOLLOWING" or bounds[1][0] == "UNBOUNDED PRECEDING":
-            raise EngineError("invalid window frame bounds", code=SEMANTIC, position=f.pos)
-        return (f.units, bounds[0], bounds[1])
+def _window_constant(planner, func: A.FunctionCall, index: int, name: str, positive=False) -> int:
+    if len(func.args) <= index:
+        raise BadArguments(f"{name} expects {index + 1} argument(s)", position=func.pos)
+    try:
+        e = planner.bind(func.args[index], Scope([]))
+    except EngineError:
+        e = None  # reads a column: not a constant
+    if e is None or not isinstance(e, Const) or not isinstance(e.value, int) or isinstance(e.value, bool):
+        if name == "ntile":
+            raise InvalidArgument("The argument of `ntile` must be constant.", position=func.pos)
+        which = "second" if index == 1 else "first"
+        raise InvalidArgument(f'The {which} argument to the function "{name}" must be a constant',
+                              position=func.pos)
+    if positive and e.value <= 0:
+        what = "ntile buckets" if name == "ntile" else f"the {name} position"
+        raise InvalidArgument(f"{what} must be greater than 0", position=func.pos)
+    return e.value
+
+
+def _frame(planner, spec: A.WindowSpec, bind) -> tuple:
+    f = spec.frame
+    if f is None:
+        return RUNNING_FRAME if spec.order_by else WHOLE_FRAME
+    bounds = []
+    for b in (f.start, f.end):
+        offset = None
+        if b.offset is not None:
+            e = planner.bind(b.offset, Scope([]))
+            if not isinstance(e, Const) or not isinstance(e.value, (int, float, decimal.Decimal)) \
+                    or isinstance(e.value, bool) or e.value < 0:
+                raise EngineError("a window frame offset must be a non-negative number", code=SEMANTIC,
+                                  position=b.pos)
+            offset = e.value
+            if f.units == "RANGE":
+                if len(spec.order_by) != 1:
+                    raise EngineError("a RANGE frame with an offset needs exactly one ORDER BY key",
+                                      code=SEMANTIC, position=b.pos)
+                key_type = bind(spec.order_by[0].expr).type
+                if not key_type.is_numeric:
+                    raise EngineError(f"a RANGE frame with an offset needs a numeric ORDER BY key, not "
+                                      f"{key_type.display()}", code=SEMANTIC, position=b.pos)
+                # the offset in the key's arithmetic
+                if key_type.name == "Decimal":
+                    offset = decimal.Decimal(str(offset))
+                elif key_type.is_float:
+                    offset = float(offset)
+        bounds.append((b.kind, offset))
+    if bounds[0][0] == "UNBOUNDED FOLLOWING" or bounds[1][0] == "UNBOUNDED PRECEDING":
+        raise EngineError("invalid window frame bounds", code=SEMANTIC, position=f.pos)
+    return (f.units, bounds[0], bounds[1])
 
 
 def has_window(node) -> bool:
     return bool(window_calls(node, []))
 
 
-__all__ = ["WindowPlanner", "has_window", "resolve_window", "window_calls", "window_parts"]
+__all__ = ["bind_window_call", "has_window", "plan_windows", "windows_of", "resolve_window", "window_calls", "window_parts"]

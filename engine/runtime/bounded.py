@@ -13,9 +13,9 @@ import math
 
 from engine.core.errors import BadArguments
 from engine.core.limits import Limits
+from engine.types.cast import to_string
 from engine.types.nested import ArrayValue
 from engine.types.render import render_value
-from engine.types.sqltype import to_string
 
 
 def _str(v):

@@ -25,6 +25,7 @@ from engine.exec.result import Progress, Result
 from engine.ir.expr import Const
 from engine.plan.planner import Planner
 from engine.statements.ddl import copy_table, empty_result, rename_table
+from engine.types import cast as casting
 from engine.types import sqltype as T
 from engine.types.convert import type_default, value_converter
 from grammar import ast as A
@@ -74,7 +75,7 @@ def table_column(ctx, cd: A.ColumnDef) -> TableColumn:
         e = Planner(ctx).bind(cd.default, Scope([]))
         if not isinstance(e, Const):
             raise BadArguments("DEFAULT must be a constant expression", position=cd.default.pos)
-        default = None if e.value is None else T.caster(t)(e.value)
+        default = None if e.value is None else casting.caster(t)(e.value)
         default_sql = default_text(default, cd.default)
     return TableColumn(cd.name, t, default, default_sql, cd.comment or "")
 

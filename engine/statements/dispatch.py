@@ -16,7 +16,6 @@ from engine.catalog.system import (
     virtual_table,
     virtual_table_names,
 )
-from engine.catalog.transactions import run_transaction_statement
 from engine.core import settings as S
 from engine.core.errors import (
     TABLE_SCHEMA_MISMATCH,
@@ -63,9 +62,11 @@ from engine.statements.stage_objects import (
     show_stage_objects,
 )
 from engine.statements.stage_statements import copy_into_table, list_stage, presign
+from engine.statements.transaction_statements import run_transaction_statement
 from engine.statements.unload import copy_into_stage
 from engine.statements.user_statements import USER_HANDLERS
 from engine.statements.view_statements import create_view, describe_view, drop_view
+from engine.types import cast as casting
 from engine.types import render as R
 from engine.types import sqltype as T
 from engine.types.convert import type_default
@@ -168,7 +169,7 @@ def _create_table(session, ctx, stmt: A.CreateTable):
             e = planner.bind(cd.default, Scope([]))
             if not isinstance(e, Const):
                 raise BadArguments("DEFAULT must be a constant expression", position=cd.default.pos)
-            default = None if e.value is None else T.caster(t)(e.value)
+            default = None if e.value is None else casting.caster(t)(e.value)
             default_sql = default_text(default, cd.default)
         columns.append(TableColumn(cd.name, t, default, default_sql, cd.comment or ""))
     catalog.add_table(Table(database, name, columns, comment=stmt.comment or "", **table_options(stmt)),

@@ -50,7 +50,7 @@ def run_insert_multi(ctx, stmt: A.InsertMulti, insert_plan, column_plan) -> Resu
     for condition, intos in stmt.branches:
         test = None
         if condition is not None:
-            cond = planner._boolean(planner.bind(condition, scope))
+            cond = planner.binder.boolean(planner.bind(condition, scope))
             test = cg.build(["r", "p"], [f"return {cg.pred(cond, cols)}"])
         branches.append((test, [target(i) for i in intos]))
     else_targets = [target(i) for i in stmt.else_]

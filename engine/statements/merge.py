@@ -76,7 +76,7 @@ class _Merge:
         both = Scope(target.columns + source.columns)
         source_only = Scope(source.columns)
         self.target_columns, self.source_columns = target.columns, source.columns
-        on = split_and(planner._boolean(planner.bind(stmt.on, both)))
+        on = split_and(planner.binder.boolean(planner.bind(stmt.on, both)))
         tset, sset = set(target.plan.layout), set(source.plan.layout)
         tkeys, skeys, residual = split_equi_keys(on, tset, sset)
         cg = self.codegen
@@ -96,7 +96,7 @@ class _Merge:
         scope = both if clause.action != "INSERT" else source_only
         test = None
         if clause.condition is not None:
-            cond = planner._boolean(planner.bind(clause.condition, scope))
+            cond = planner.binder.boolean(planner.bind(clause.condition, scope))
             test = cg.build(["r", "p"], [f"return {cg.pred(cond, self.cols)}"])
         if clause.action == "DELETE":
             return _Clause("DELETE", test, None, ())

@@ -15,12 +15,12 @@ import datetime
 from engine.catalog.stages import StageLocation, parse_location, stage_pattern
 from engine.core.errors import BadArguments, EngineError
 from engine.exec.result import Column, Progress, Result
+from engine.io.formats import copy_file_format
 from engine.io.stage_load import LoadTarget, merged_known, read_file_rows, truthy
 from engine.statements.copy_query import COPY_COLUMNS as _COPY_COLUMNS
 from engine.statements.copy_query import COPY_OPTIONS as _COPY_OPTIONS
 from engine.statements.copy_query import copy_from_query, note_loaded
 from engine.statements.insert_plan import column_plan, insert_plan
-from engine.statements.stage_objects import copy_file_format
 from engine.types import sqltype as T
 from grammar import ast as A
 

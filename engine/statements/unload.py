@@ -21,10 +21,10 @@ from engine.core.errors import BadArguments, Unimplemented
 from engine.core.memory import batch_bytes
 from engine.exec.executor import Runtime, build
 from engine.exec.result import Column, Progress, Result
+from engine.io.formats import copy_file_format
 from engine.io.parquet_files import require_parquet, write_parquet
 from engine.io.stage_load import FileFormat, truthy
 from engine.plan.planner import Planner
-from engine.statements.stage_objects import copy_file_format
 from engine.types import render as R
 from engine.types import sqltype as T
 from grammar import ast as A

@@ -4,8 +4,6 @@ ROLE, GRANT, REVOKE, SHOW USERS / ROLES / GRANTS, SET ROLE, and the system.users
 
 from __future__ import annotations
 
-import datetime
-
 from engine.catalog.passwords import hash_password
 from engine.catalog.users import (
     ACCOUNT_ADMIN,
@@ -13,10 +11,12 @@ from engine.catalog.users import (
     GRANT,
     PRIVILEGE_BITS,
     STAGE_PRIVILEGES,
+    USERS_COLUMNS,
     available_privileges,
     identity,
     object_text,
     privileges_text,
+    users_rows,
 )
 from engine.core.errors import (
     ILLEGAL_GRANT,
@@ -34,18 +34,7 @@ from grammar import ast as A
 
 _S = T.STRING
 _NULLABLE_S = T.STRING.as_nullable(True)
-_NULLABLE_TS = T.TIMESTAMP.as_nullable(True)
 
-USERS_COLUMNS = [
-    ("name", _S), ("hostname", _S), ("auth_type", _S), ("default_role", _S), ("is_configured", _S),
-    ("disabled", T.BOOLEAN), ("roles", _S), ("network_policy", _NULLABLE_S),
-    ("password_policy", _NULLABLE_S), ("must_change_password", T.BOOLEAN.as_nullable(True)),
-    ("created_on", _NULLABLE_TS), ("update_on", _NULLABLE_TS),
-]
-ROLES_COLUMNS = [
-    ("name", _S), ("inherited_roles", T.UINT64), ("inherited_roles_name", _S), ("created_on", T.TIMESTAMP),
-    ("update_on", T.TIMESTAMP),
-]
 SHOW_USERS_COLUMNS = ("name", "hostname", "auth_type", "is_configured", "default_role", "roles", "disabled",
                       "network_policy", "password_policy", "must_change_password")
 SHOW_ROLES_COLUMNS = [("name", _S), ("inherited_roles", T.UINT64), ("inherited_roles_name", _S),
@@ -65,12 +54,6 @@ def _result(names_types=(), rows=()) -> Result:
     schema = [Column(n, t.display()) for n, t in names_types]
     return Result(schema, iter([list(rows)] if names_types else ()), progress=Progress(),
                   types=[t for _, t in names_types])
-
-
-def _timestamp(micros: int | None):
-    if micros is None:
-        return None
-    return datetime.datetime(1970, 1, 1) + datetime.timedelta(microseconds=micros)
 
 
 def _store(ctx):
@@ -211,24 +194,6 @@ def grant_role(session, ctx, stmt: A.GrantRole) -> Result:
 
 
 # ---------------------------------------------------------------- SHOW and system tables
-
-
-def users_rows(ctx) -> list[tuple]:
-    """system.users: the SQL users, then the configured (bootstrap) ones."""
-    store = _store(ctx)
-    rows = []
-    for name, u in sorted(store.users.items()):
-        rows.append((name, "%", u["auth_type"], u["default_role"], "NO", u["disabled"], ", ".join(sorted(u["roles"])),
-                     None, None, None, _timestamp(u["created_on"]), _timestamp(u["update_on"])))
-    for name, encoded in sorted(store.bootstrap.items()):
-        rows.append((name, "%", "no_password" if encoded is None else "sha256_password", ACCOUNT_ADMIN, "YES",
-                     False, ACCOUNT_ADMIN, None, None, None, None, None))
-    return rows
-
-
-def roles_rows(ctx) -> list[tuple]:
-    return [(name, len(r["roles"]), ", ".join(sorted(r["roles"])), _timestamp(r["created_on"]),
-             _timestamp(r["update_on"])) for name, r in sorted(_store(ctx).roles.items())]
 
 
 def show_accounts(session, ctx, stmt: A.ShowAccounts) -> Result:

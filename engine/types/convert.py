@@ -6,6 +6,7 @@ from __future__ import annotations
 import decimal
 
 from engine.core.errors import BadArguments
+from engine.types import cast as casting
 from engine.types import datetimes as D
 from engine.types import nested as N
 from engine.types import sqltype as T
@@ -24,9 +25,9 @@ def type_default(t: T.SqlType):
     if t.name == "Boolean":
         return False
     if t.name == "Date":
-        return T.to_date(0)
+        return casting.to_date(0)
     if t.name == "Timestamp":
-        return T.to_timestamp(0)
+        return casting.to_timestamp(0)
     if t.name == "Variant":
         return "null"  # JSON null
     if t.name == "Binary":
@@ -40,7 +41,7 @@ def value_converter(t: T.SqlType, column: str, statement: str = "INSERT", timezo
     """A function turning a Python value into a stored value of type t (NULL checked here);
     `statement` names the writer in the NULL error (INSERT or UPDATE); text written into a Date
     or Timestamp column (or one inside an ARRAY / MAP / TUPLE) is read in the session `timezone`."""
-    cast = T.caster(t)
+    cast = casting.caster(t)
     if t.name in ("Date", "Timestamp"):
         tz = D.zone(timezone)
         of = D.timestamp_of if t.name == "Timestamp" else D.date_of
@@ -48,7 +49,7 @@ def value_converter(t: T.SqlType, column: str, statement: str = "INSERT", timezo
         def cast(v):
             return of(v, tz)
     elif t.args and timezone != "UTC" and N.holds_temporal(t):  # inside an ARRAY / MAP / TUPLE too
-        cast = N.caster(t, D.zone(timezone))
+        cast = casting.nested_caster(t, D.zone(timezone))
     nullable = t.nullable
     exact = {
         "Int8": int, "Int16": int, "Int32": int, "Int64": int, "UInt8": int, "UInt16": int, "UInt32": int,

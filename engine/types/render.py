@@ -8,9 +8,10 @@ import decimal
 import math
 
 from engine.types import datetimes as _dates
+from engine.types import float_text as _float_text
 from engine.types import nested as _nested
 from engine.types.bitmap_values import WIRE_TEXT as _BITMAP_TEXT
-from engine.types.sqltype import INT_NAMES, NESTED_NAMES, SqlType, render_float32
+from engine.types.sqltype import INT_NAMES, NESTED_NAMES, SqlType
 
 
 def render_float(v: float) -> str:
@@ -21,6 +22,14 @@ def render_float(v: float) -> str:
     if v == int(v) and abs(v) < 1e16:
         return str(int(v))
     return repr(v)
+
+
+def render_float32(v: float) -> str:
+    """A Float32 value as its shortest decimal text that reads back as the same single-precision
+    number (0.10000000149011612 shows as 0.1, as Databend shows it)."""
+    if not math.isfinite(v) or v == int(v) and abs(v) < 1e16:
+        return render_float(v)
+    return render_float(float(_float_text.shortest_single(v)))
 
 
 def render_value(v) -> str:
@@ -35,7 +44,7 @@ def render_value(v) -> str:
     if isinstance(v, bytes):
         return v.hex().upper()  # Binary shows as upper-case hex, as Databend's
     if isinstance(v, _nested.NESTED_VALUE_TYPES):
-        return _nested.render(v)
+        return render_nested(v)
     if type(v) is frozenset:
         return _BITMAP_TEXT
     return str(v)
@@ -62,7 +71,7 @@ def renderers_in_zone(types, timezone: str) -> list:
     tz = _dates.zone(timezone)
     shown = _dates.timestamp_renderer(tz)
     return [shown if t is not None and t.name == "Timestamp"
-            else _nested.renderer(t, tz) if t is not None and t.args and _nested.shows_timestamps(t) else r
+            else nested_renderer(t, tz) if t is not None and t.args and _nested.shows_timestamps(t) else r
             for r, t in zip(renderers, types, strict=True)]
 
 
@@ -87,8 +96,59 @@ def renderer_for(t: SqlType):
     if name == "Timestamp":
         return _render_timestamp
     if name in NESTED_NAMES:
-        return _nested.renderer(t)
+        return nested_renderer(t)
     if name == "Bitmap":
         return _render_bitmap
     return render_value
 
+
+# ---------------------------------------------------------------- nested values
+
+
+def _quote(s: str) -> str:
+    return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def render_nested(v, tz=_dates.UTC) -> str:
+    """A value as Databend writes it inside a nested value: strings, dates and timestamps
+    (in the zone `tz`) quoted, NULL as NULL, nested values in their brackets."""
+    if v is None:
+        return "NULL"
+    cls = type(v)
+    if cls is _nested.ArrayValue:
+        return "[" + ",".join([render_nested(x, tz) for x in v]) + "]"
+    if cls is _nested.MapValue:
+        return "{" + ",".join([render_nested(k, tz) + ":" + render_nested(x, tz) for k, x in v]) + "}"
+    if cls is _nested.TupleValue:
+        return "(" + ",".join([render_nested(x, tz) for x in v]) + ")"
+    if cls is str:
+        return _quote(v)
+    if cls is datetime.datetime:
+        return _quote(_dates.render_timestamp(_dates.to_local(v, tz)))
+    if isinstance(v, datetime.date):
+        return _quote(render_value(v))
+    return render_value(v)
+
+
+def nested_renderer(t: SqlType, tz=_dates.UTC):
+    """A function value (not None) -> wire text of values of the nested type t (Timestamps
+    inside shown in the zone `tz`)."""
+    if t.name == "Array":
+        element = _element_renderer(_nested.element_of(t), tz)
+        return lambda v: "[" + ",".join([element(x) for x in v]) + "]"
+    if t.name == "Map":
+        kt, vt = _nested.map_parts(t)
+        key, value = _element_renderer(kt, tz), _element_renderer(vt, tz)
+        return lambda v: "{" + ",".join([key(k) + ":" + value(x) for k, x in v]) + "}"
+    fields = [_element_renderer(a, tz) for a in t.args]
+    return lambda v: "(" + ",".join([f(x) for f, x in zip(fields, v, strict=True)]) + ")"
+
+
+def _element_renderer(t: SqlType, tz):
+    if t.name in ("String", "Date", "Timestamp", "Variant", "Binary", "Bitmap"):
+        inner = _dates.timestamp_renderer(tz) if t.name == "Timestamp" else renderer_for(t)
+        return lambda x: "NULL" if x is None else _quote(inner(x))
+    if t.name in ("Nothing", "Null"):
+        return lambda x: render_nested(x, tz)
+    inner = nested_renderer(t, tz) if t.name in NESTED_NAMES else renderer_for(t)
+    return lambda x: "NULL" if x is None else inner(x)

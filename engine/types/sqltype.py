@@ -1,25 +1,13 @@
-"""SQL types: Databend type names, parsing of written types, coercion rules, casts and rendering."""
+"""SQL types: Databend type names, parsing of written types and coercion rules; no value code.
+
+Casts of values are engine.types.cast, their wire text engine.types.render."""
 
 from __future__ import annotations
 
-import datetime
 import decimal
-import math
-import re
-import struct
 from dataclasses import dataclass, replace
-from typing import NoReturn
 
 from engine.core.errors import BadArguments, SqlSyntaxError
-from engine.types import bitmap_values as _bitmaps
-from engine.types import float_text as _float_text
-from engine.types.datetimes import (
-    UTC,
-    date_from_days,
-    parse_date,
-    parse_timestamp,
-    timestamp_from_int,
-)
 
 INT_RANGES = {
     "UInt8": (0, 2**8 - 1), "UInt16": (0, 2**16 - 1), "UInt32": (0, 2**32 - 1), "UInt64": (0, 2**64 - 1),
@@ -313,7 +301,7 @@ def common_type(types) -> SqlType:
         elif result.name != t.name or result.name == "Decimal":
             result = _unify(result, t.as_nullable(False))
         elif result.args and result != t.as_nullable(False):
-            result = _nested.unify(result, t.as_nullable(False))
+            result = _unify_nested(result, t.as_nullable(False))
     if result is None:
         return NULL
     return result.as_nullable(nullable)
@@ -348,252 +336,15 @@ def _unify(a: SqlType, b: SqlType) -> SqlType:
     return STRING
 
 
-# ---------------------------------------------------------------- casts
-
-_INT_RE = re.compile(r"[-+]?\d+\Z")
-_NUM_RE = re.compile(r"\s*[-+]?(\d+\.?\d*([eE][-+]?\d+)?|\.\d+([eE][-+]?\d+)?)\s*\Z")
-
-
-def _round_half_away(x: float) -> int:
-    return int(math.floor(x + 0.5)) if x >= 0 else -int(math.floor(-x + 0.5))
-
-
-def _cast_fail(v, t: SqlType) -> NoReturn:
-    """Refuse a cast, in Databend's words for integers and booleans (naming the conversion
-    function and the value as SQL would show it), else showing the value as SQL would."""
-    if isinstance(v, str) and (t.name in INT_RANGES or t.name == "Boolean"):
-        reason = "invalid digit found in string" if t.name in INT_RANGES else \
-            "cannot parse to type `BOOLEAN`"
-        raise BadArguments(f"{reason} while evaluating function `{_conversion_name(t)}('{v}')`")
-    shown = "'" + v.replace("'", "''") + "'" if isinstance(v, str) else _render.render_value(v)
-    raise BadArguments(f"fail to cast {shown} to {t.display()}")
-
-
-def _conversion_name(t: SqlType) -> str:
-    """Databend's name of the function converting to t (to_int32, to_boolean...)."""
-    return "to_" + t.name.lower()
-
-
-def to_int(v, t: SqlType = INT64):
-    if isinstance(v, bool):
-        return int(v)
-    if isinstance(v, int):
-        out = v
-    elif isinstance(v, float):
-        if v != v or v in (math.inf, -math.inf):
-            _cast_fail(v, t)
-        out = _round_half_away(v)
-    elif isinstance(v, decimal.Decimal):
-        out = int(v.to_integral_value(rounding=decimal.ROUND_HALF_UP))
-    elif isinstance(v, str):
-        if not _INT_RE.match(v):  # Databend reads only plain integers: no '1.5', no ' 12 '
-            _cast_fail(v, t)
-        out = int(v)
-    elif isinstance(v, datetime.datetime):
-        out = int(v.replace(tzinfo=datetime.UTC).timestamp() * 1_000_000)
-    elif isinstance(v, datetime.date):
-        out = (v - datetime.date(1970, 1, 1)).days
-    else:
-        _cast_fail(v, t)
-    lo, hi = INT_RANGES.get(t.name, (None, None))
-    if lo is not None and not lo <= out <= hi:
-        shown = f"'{v}'" if isinstance(v, str) else _render.render_value(v)
-        raise BadArguments(f"number overflowed while evaluating function `{_conversion_name(t)}({shown})`")
-    return out
-
-
-def to_float(v, t: SqlType = FLOAT64):
-    if isinstance(v, str):
-        s = v.strip().lower()
-        if s in ("nan", "inf", "+inf", "-inf", "infinity", "-infinity", "+infinity"):
-            return float(s.replace("infinity", "inf"))
-        if not _NUM_RE.match(v):
-            _cast_fail(v, t)
-    if isinstance(v, (datetime.date,)):
-        _cast_fail(v, t)
-    return float(v)
-
-
-_FLOAT32 = struct.Struct("<f")
-
-
-def to_float32(v, t: SqlType | None = None) -> float:
-    """v as a Float32 value: the nearest single-precision number (held in a Python float), as
-    Databend stores a FLOAT column (ten 0.1 sum to 1.0000000149...); beyond its range, +-inf."""
-    f = to_float(v, t or SqlType("Float32"))
-    try:
-        return _FLOAT32.unpack(_FLOAT32.pack(f))[0]
-    except OverflowError:
-        return math.copysign(math.inf, f)
-
-
-def render_float32(v: float) -> str:
-    """A Float32 value as its shortest decimal text that reads back as the same single-precision
-    number (0.10000000149011612 shows as 0.1, as Databend shows it)."""
-    if not math.isfinite(v) or v == int(v) and abs(v) < 1e16:
-        return _render.render_float(v)
-    return _render.render_float(float(_float_text.shortest_single(v)))
-
-
-def to_decimal(v, t: SqlType):
-    try:
-        if isinstance(v, float):
-            d = decimal.Decimal(repr(v))
-        elif isinstance(v, str):
-            if not _NUM_RE.match(v):
-                _cast_fail(v, t)
-            d = decimal.Decimal(v.strip())
-        else:
-            d = decimal.Decimal(int(v) if isinstance(v, bool) else v)
-    except (decimal.InvalidOperation, TypeError, ValueError):
-        _cast_fail(v, t)
-    # checked before quantize too: quantize itself fails on values far beyond the context
-    if not d.is_finite() or d.adjusted() >= t.precision - t.scale:
-        raise BadArguments(f"Decimal overflow: {v} does not fit {t.display()}")
-    q = d.quantize(decimal.Decimal(1).scaleb(-t.scale), rounding=decimal.ROUND_HALF_UP)
-    if q.adjusted() >= t.precision - t.scale:
-        raise BadArguments(f"Decimal overflow: {v} does not fit {t.display()}")
-    return q
-
-
-def to_string(v, t: SqlType = STRING):
-    if isinstance(v, str):
-        return v
-    if type(v) is frozenset:  # a BITMAP: its numbers, comma-separated
-        return _bitmaps.to_text(v)
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, bytes):  # Binary: its bytes as UTF-8 text, when they are
-        try:
-            return v.decode("utf-8")
-        except UnicodeDecodeError:
-            raise BadArguments(f"invalid utf8 sequence while evaluating function `to_string({v.hex().upper()})`") from None
-    return _render.render_value(v)
-
-
-def to_binary(v, t: SqlType = BINARY) -> bytes:
-    """A Binary value: bytes as they are, text as its UTF-8 bytes."""
-    if isinstance(v, bytes):
-        return v
-    return (v if isinstance(v, str) else to_string(v)).encode("utf-8", "surrogatepass")
-
-
-def to_bitmap(v, t: SqlType = BITMAP) -> frozenset:
-    """A BITMAP value (engine.types.bitmap_values): a bitmap as it is, text parsed ('1, 2'), an
-    unsigned integer as the bitmap of itself; other values refused in Databend's words."""
-    if type(v) is frozenset:
-        return v
-    if isinstance(v, str):
-        return _bitmaps.parse(v)
-    if type(v) is int and 0 <= v <= _bitmaps.U64_MAX:
-        return frozenset((v,))
-    raise BadArguments(f"unable to cast type `{value_type(v).display()}` to type `Bitmap`")
-
-
-def to_bool(v, t: SqlType = BOOLEAN):
-    if isinstance(v, bool):
-        return v
-    if isinstance(v, (int, float, decimal.Decimal)):
-        return v != 0
-    if isinstance(v, str):
-        s = v.strip().lower()
-        if s in ("true", "1"):
-            return True
-        if s in ("false", "0"):
-            return False
-    _cast_fail(v, t)
-
-
-def to_date(v, t: SqlType = DATE):
-    if isinstance(v, datetime.datetime):
-        return v.date()
-    if isinstance(v, datetime.date):
-        return v
-    if isinstance(v, str):
-        return parse_date(v)
-    if isinstance(v, int) and not isinstance(v, bool):
-        return date_from_days(v)
-    _cast_fail(v, t)
-
-
-def to_timestamp(v, t: SqlType = TIMESTAMP):
-    if isinstance(v, datetime.datetime):
-        return v
-    if isinstance(v, datetime.date):
-        return datetime.datetime(v.year, v.month, v.day)
-    if isinstance(v, str):
-        return parse_timestamp(v, UTC)
-    if isinstance(v, int) and not isinstance(v, bool):
-        return timestamp_from_int(v)  # seconds, milliseconds or microseconds, by magnitude
-    _cast_fail(v, t)
-
-
-def caster_from(source: SqlType, t: SqlType, folded: bool = False):
-    """caster(t) for values of type `source`: a float becomes text by its own precision
-    (engine.types.float_text; `folded`: a constant folded at bind time, written as Databend writes one)."""
-    if t.name == "String" and source.is_float:
-        return _float_text.TEXT_WRITERS[source.name == "Float32", folded]
-    return caster(t)
-
-
-def caster(t: SqlType):
-    """A function value -> value of type t (not None); raises BadArguments when impossible."""
-    name = t.name
-    if name in INT_NAMES:
-        return lambda v: to_int(v, t)
-    if name == "Float32":
-        return to_float32
-    if name == "Float64":
-        return to_float
-    if name == "Decimal":
-        return lambda v: to_decimal(v, t)
-    if name == "String":
-        return to_string
-    if name == "Boolean":
-        return to_bool
-    if name == "Date":
-        return to_date
-    if name == "Timestamp":
-        return to_timestamp
-    if name == "Null":
-        return lambda v: None
-    if name == "Variant":
-        return _nested.to_variant  # canonical JSON text (engine.types.variant; nested values converted)
-    if name == "Binary":
-        return to_binary
-    if name == "Bitmap":
-        return to_bitmap
-    if name in NESTED_NAMES:
-        return _nested.caster(t)  # engine.types.nested
-    raise BadArguments(f"cannot cast to {t.display()}")
-
-
-def value_type(v) -> SqlType:
-    """The type of a Python value (for constants built at run time)."""
-    if v is None:
-        return NULL
-    if isinstance(v, bool):
-        return BOOLEAN
-    if isinstance(v, int):
-        return int_literal_type(v)
-    if isinstance(v, float):
-        return FLOAT64
-    if isinstance(v, decimal.Decimal):
-        return decimal_literal_type(format(v, "f"))
-    if isinstance(v, datetime.datetime):
-        return TIMESTAMP
-    if isinstance(v, datetime.date):
-        return DATE
-    if isinstance(v, bytes):
-        return BINARY
-    if type(v) is frozenset:
-        return BITMAP
-    if isinstance(v, _nested.NESTED_VALUE_TYPES):
-        raise BadArguments("a nested value has no type of its own")
-    return STRING
-
-
-# nested values and wire text (engine.types.nested, engine.types.render) read this module's types:
-# imported as a module, read at call time)
-from engine.types import nested as _nested  # noqa: E402
-from engine.types import render as _render  # noqa: E402
+def _unify_nested(a: SqlType, b: SqlType) -> SqlType:
+    """The common type of two nested types of the same kind (element types unified)."""
+    if a.name != b.name or (a.name == "Tuple" and len(a.args) != len(b.args)):
+        raise BadArguments(f"unable to unify `{a.display()}` with `{b.display()}`")
+    if any(x.name == "Nothing" for x in a.args):
+        return b
+    if any(x.name == "Nothing" for x in b.args):
+        return a
+    if a.name == "Map":
+        return SqlType("Map", args=tuple(common_type([x, y]) for x, y in zip(a.args, b.args, strict=True)))
+    return SqlType(a.name, args=tuple(common_type([x, y]) for x, y in zip(a.args, b.args, strict=True)),
+                     field_names=a.field_names)

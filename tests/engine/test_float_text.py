@@ -11,6 +11,7 @@ import math
 import pytest
 
 import engine
+from engine.types import cast as casting
 from engine.types import float_text
 from engine.types import sqltype as T
 from engine.types.render import renderer_for
@@ -132,6 +133,6 @@ def test_writers(value, single, column, constant):
 def test_the_largest_float32_renders_for_the_wire():
     # its shortest decimals round up beyond the Float32 range; the wire text used to raise
     render = renderer_for(T.SqlType("Float32"))
-    largest = T.to_float32(3.4028234663852886e38)
-    assert T.to_float32(float(render(largest))) == largest  # the same single-precision number
-    assert render(T.to_float32(0.1)) == "0.1"
+    largest = casting.to_float32(3.4028234663852886e38)
+    assert casting.to_float32(float(render(largest))) == largest  # the same single-precision number
+    assert render(casting.to_float32(0.1)) == "0.1"
