@@ -40,7 +40,8 @@ This is the contract web/ relies on (see ARCHITECTURE.md section 2):
 A server needs a few more names, re-exported here so that it imports nothing else of the engine
 (tests/engine/test_layers.py checks web/): the Databend error codes it answers with itself,
 `Limits`, `VERSION`, `batch_bytes` (what a buffered batch costs), password hashing and redaction,
-`KILLED_MESSAGE`, the transaction states and `Transaction`, `StageLocation`, and the two errors
+`KILLED_MESSAGE`, the transaction states and `Transaction`, `StageLocation`, the stage check of
+an upload (`check_user_stage`, `STAGE_WRITE`), and the two errors
 of opening a data directory (`DataDirectoryInUse`, `CorruptLog`).
 """
 
