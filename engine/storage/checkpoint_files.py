@@ -15,6 +15,7 @@ from engine.storage.journal import (
     MAGIC,
     CorruptLog,
     fsync_directory,
+    next_valid_record,
     open_private,
     read_records,
     segment_name,
@@ -241,15 +242,19 @@ def set_aside_tail(directory: str, bad: dict) -> dict:
 
 
 def _records_in(data: bytes, start: int) -> int:
-    """How many records the bytes from `start` hold (a damaged one counts as one, and reading
-    stops there)."""
-    if start >= len(data):
-        return 0
-    try:
-        payloads, _, problem = read_records(data, start)
-    except CorruptLog as exc:
-        return len(read_records(data[:exc.offset], start)[0]) + 1
-    return len(payloads) + (problem is not None)
+    """How many records the bytes from `start` hold (a damaged one counts as one)."""
+    count = 0
+    while start < len(data):
+        try:
+            payloads, _, problem = read_records(data, start)
+        except CorruptLog as exc:  # the valid ones before the damage, the damaged one, the rest
+            count += len(read_records(data[:exc.offset], start)[0]) + 1
+            start = next_valid_record(data, exc.offset + 1)
+            if start is None:
+                break
+            continue
+        return count + len(payloads) + (problem is not None)
+    return count
 
 
 def _unused(path: str) -> str:

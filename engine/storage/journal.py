@@ -112,14 +112,20 @@ def _valid_record_at(data: bytes, pos: int) -> bool:
 
 
 def _valid_record_after(data: bytes, pos: int) -> bool:
-    """Whether a valid record starts anywhere after `pos` (a record's JSON starts with '{')."""
+    """Whether a valid record starts anywhere after `pos`."""
+    return next_valid_record(data, pos) is not None
+
+
+def next_valid_record(data: bytes, pos: int) -> int | None:
+    """Where the first valid record at or after `pos` starts (a record's JSON starts with '{'),
+    or None."""
     while True:
-        pos = data.find(b"{", pos)
+        pos = data.find(b"{", pos + HEADER.size)
         if pos < 0:
-            return False
-        if pos >= HEADER.size and _valid_record_at(data, pos - HEADER.size):
-            return True
-        pos += 1
+            return None
+        if _valid_record_at(data, pos - HEADER.size):
+            return pos - HEADER.size
+        pos += 1 - HEADER.size
 
 
 def segment_name(number: int) -> str:
