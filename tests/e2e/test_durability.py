@@ -422,8 +422,9 @@ def _check_ddl_round(url: str, lanes: dict[str, Lane]) -> None:
 
 
 @pytest.mark.xfail(strict=False, reason="review N1: appends of a multi-step INSERT/COPY that overlaps "
-                                        "ALTER/CREATE OR REPLACE land in the replaced table version "
-                                        "(fixed on the commit-point branch)")
+                                        "ALTER/CREATE OR REPLACE land in the replaced table version, "
+                                        "and the restart refuses the log (the commit-point branch's fix; "
+                                        "merged with it, a batch still came back with extra rows)")
 def test_sigkill_while_writers_race_alter_replace_and_drop_loses_nothing_acknowledged(tmp_path):
     data_dir = str(tmp_path / "data")
     server = RunningServer("--data_dir", data_dir)
