@@ -5,6 +5,15 @@
     list(s.execute("SELECT 1"))      # -> [(1,)]
 
 This is the contract web/ relies on (see ARCHITECTURE.md section 2):
+- One thread owns the engine's state: the thread that created the Database (a server's event
+  loop). It alone may bind statements, run their steps, read or change the catalog (tables,
+  views, dropped tables, table ids), the stages, users, settings, `db.processes` and the memory
+  accounting (`db.memory`, a query's `Result.memory`). Other threads may only parse
+  (`session.parse(sql)`: pure, reads no state) and encode and write log records (the data
+  directory's writer and checkpoint threads, which get immutable snapshots: row lists are
+  never changed in place). The catalog checks its owner thread on every lookup and change when
+  `engine.catalog.catalog.CHECK_OWNER_THREAD` is on (QUERYHTTP_CHECK_THREAD=1; the test suite
+  turns it on, it is off by default for speed) and raises `WrongThread`.
 - `Database()` owns the catalog; `db.session(database="default", settings=None, user="root")`.
 - `session.execute(sql) -> Result` parses and binds at once and raises `EngineError` (with a
   Databend `code`) for any error found before the first row.
@@ -33,6 +42,11 @@ This is the contract web/ relies on (see ARCHITECTURE.md section 2):
   hash})` names administrators SQL cannot drop (root always is), `password_hash(user)` serves
   logins, `snapshot()` / `restore(data)` give and rebuild the SQL-made state as JSON data; a
   session's `user` and `role` (SET ROLE) decide what its statements may do (1063 otherwise).
+- `Database(data_dir=PATH)` persists everything (README.rst "Durability"); a log record or
+  checkpoint that does not replay raises `CorruptLog` (an EngineError, code 4000) naming its
+  file and offset; `recover_to_last_good=True` instead sets the log from the bad record on
+  aside and says what in `db.recovery_dropped`. A data directory open to group or others
+  raises `UnsafeDataDirectory`; files are created 0600, the directory 0700.
 - `db.stages` (engine.catalog.stages.StageStore) holds uploaded files: `put(user, parse_location(
   "@~/path"), data)`; `session.execute("INSERT INTO t VALUES", attachment=StageAttachment(
   "@~/path", file_format_options, copy_options))` loads one (engine.io.stage_load).
@@ -42,7 +56,7 @@ A server needs a few more names, re-exported here so that it imports nothing els
 `Limits`, `VERSION`, `batch_bytes` (what a buffered batch costs), password hashing and redaction,
 `KILLED_MESSAGE`, the transaction states and `Transaction`, `StageLocation`, the stage check of
 an upload (`check_user_stage`, `STAGE_WRITE`), and the two errors
-of opening a data directory (`DataDirectoryInUse`, `CorruptLog`).
+of opening a data directory (`DataDirectoryError` and its kinds `DataDirectoryInUse`, `CorruptLog`).
 """
 
 from __future__ import annotations
@@ -79,7 +93,7 @@ from engine.exec.result import TIME_LIMIT_MESSAGE, ChangeSettings, Column, Progr
 from engine.io.stage_load import StageAttachment
 from engine.session import Database, Session
 from engine.storage.durability import DataDirectoryInUse
-from engine.storage.journal import CorruptLog
+from engine.storage.journal import CorruptLog, DataDirectoryError
 
 __all__ = [
     "ABORTED_QUERY",
@@ -90,6 +104,7 @@ __all__ = [
     "ChangeSettings",
     "Column",
     "CorruptLog",
+    "DataDirectoryError",
     "Database",
     "DataDirectoryInUse",
     "EngineError",

@@ -46,9 +46,7 @@ class Database:
     """Owns the catalog and the global settings; sessions share it (one thread only)."""
 
     def __init__(self, limits: Limits | None = None, clock=time.monotonic, data_dir: str | None = None,
-                 fsync: bool = True, wait_durable: bool = True, log=None):
-        self.catalog = Catalog()
-        self.global_settings: dict[str, str] = {}
+                 fsync: bool = True, wait_durable: bool = True, log=None, recover_to_last_good: bool = False):
         self.limits = limits or Limits()
         # what all running queries hold together (engine.core.memory); each query charges it
         self.memory = ServerMemory(self.limits.memory_budget())
@@ -56,20 +54,33 @@ class Database:
         self.clock = clock
         # running statements and the last limits.query_log_size finished ones (engine.catalog.processes)
         self.processes = ProcessList(self.limits.query_log_size, self.limits.logged_sql_chars)
-        # files uploaded to stages (engine.catalog.stages), bounded by limits.stage_bytes
-        self.stages = StageStore(self.limits.stage_bytes, self.limits.stage_file_bytes)
         # (method, user, location, expire) -> (headers JSON, URL) for PRESIGN; a server sets it
         self.presigner = None
-        # users, roles and privileges (engine.catalog.users): root, the server's configured users, and
-        # those SQL creates
-        self.users = UserStore()
+        self._fresh_state()
         # With a data directory every change is logged (engine.storage.durability); a write statement's
         # Result then ends only once its record is on disk, unless `wait_durable` is False (a
-        # server waits without blocking, through `durable_after`).
+        # server waits without blocking, through `durable_after`). `recover_to_last_good`: a log
+        # record that does not fit does not stop the start; it and all later ones are set aside
+        # (`recovery_dropped` says what; README.rst "Durability").
         self.durability = None
         self.wait_durable = wait_durable
         if data_dir is not None:
-            self.durability = DataDirectory(self, data_dir, fsync=fsync, log=log or _no_log)
+            self.durability = DataDirectory(self, data_dir, fsync=fsync, log=log or _no_log,
+                                            recover_to_last_good=recover_to_last_good,
+                                            fresh_state=self._fresh_state)
+        self.recovery_dropped = self.durability.dropped if self.durability is not None else None
+
+    def _fresh_state(self) -> None:
+        """The state a data directory restores, empty (at creation; again when
+        recover_to_last_good replays the log anew without its bad tail)."""
+        # databases, tables, views; its owner thread is this one (engine.catalog.catalog)
+        self.catalog = Catalog()
+        self.global_settings: dict[str, str] = {}
+        # files uploaded to stages (engine.catalog.stages), bounded by limits.stage_bytes
+        self.stages = StageStore(self.limits.stage_bytes, self.limits.stage_file_bytes)
+        # users, roles and privileges (engine.catalog.users): root, the server's configured users, and
+        # those SQL creates
+        self.users = UserStore()
 
     def commit_changes(self) -> int | None:
         """Log what changed outside a statement (a file uploaded to a stage); the record's
@@ -251,14 +262,6 @@ class Session:
             raise SqlSyntaxError(exc.message, position=(exc.line, exc.column)) from None
         except RecursionError:
             raise InternalError("statement is nested too deeply") from None
-
-    @staticmethod
-    def reads_only(statement) -> bool:
-        """Whether `statement` (from `parse`) is a query: binding it reads the catalog and
-        writes nothing, and its Result runs nothing until its batches are pulled. A server may
-        therefore bind a long query in another thread (binding a 100,000-item IN list takes
-        ~0.2 s) while its event loop runs other statements' steps."""
-        return isinstance(statement, QUERY_TYPES)
 
     def execute(self, sql: str, statement=None, query_id: str | None = None, attachment=None) -> Result:
         """Parse (unless `statement`, the result of `parse(sql)`, is given), bind and start `sql`.

@@ -100,12 +100,10 @@ def _read_all(content) -> bytes:
 
 
 def prepare_long_statement(session, sql: str, query_id: str):
-    """Run in a thread for a long statement: its parse tree, or for a query (which writes
-    nothing while it binds) its bound, not yet started Result."""
-    statement = session.parse(sql)
-    if session.reads_only(statement):
-        return session.execute(sql, statement=statement, query_id=query_id)
-    return statement
+    """Run in a thread for a long statement: its parse tree, nothing more. Parsing is pure;
+    binding reads the catalog, which belongs to the event loop's thread (engine/__init__.py),
+    so it happens back there (_execute)."""
+    return session.parse(sql)
 
 
 class QueryApp:
@@ -392,9 +390,8 @@ class QueryApp:
                           nulls_as_text=r.nulls_as_text)
             return query
         if sql_bytes(r.sql, config.thread_parse_sql_bytes) > config.thread_parse_sql_bytes:
-            # a long statement parses in a thread (Session.parse is pure), and a long query is
-            # bound there too; other statements bind, and everything runs, on this thread,
-            # which keeps serving meanwhile
+            # a long statement parses in a thread (Session.parse is pure), which keeps this
+            # one serving meanwhile; it is bound and run here, where the catalog lives
             d = self._run_in_thread(prepare_long_statement, session, r.sql, query.id)
             d.addCallbacks(lambda prepared: self._execute(query, session, r.sql, fmt, prepared,
                                                           nulls_as_text=r.nulls_as_text),
@@ -405,21 +402,16 @@ class QueryApp:
 
     def _execute(self, query: Query, session, sql: str, fmt: str, prepared=None,
                  attachment=None, nulls_as_text: bool = False) -> None:
-        """Bind and start `sql` for `query`; `prepared` is what prepare_long_statement made of
-        it in a thread (its statement, or for a query its bound Result), None for short SQL."""
+        """Bind and start `sql` for `query`; `prepared` is its statement as
+        prepare_long_statement parsed it in a thread, None for short SQL."""
         if query.state != RUNNING:  # killed or aborted while its statement was parsed
-            if isinstance(prepared, engine.Result):
-                prepared.close()
             return
-        if isinstance(prepared, engine.Result):
-            result = prepared
-        else:
-            try:
-                result = session.execute(sql, statement=prepared, query_id=query.id,
-                                         attachment=attachment)
-            except Exception as e:
-                self._not_started(query, e)
-                return
+        try:
+            result = session.execute(sql, statement=prepared, query_id=query.id,
+                                     attachment=attachment)
+        except Exception as e:
+            self._not_started(query, e)
+            return
         self.observer.executing(query)
         null_as_str = session.explicit_setting("format_null_as_str")
         if null_as_str is None:  # the format's default (and databend-py's, see post_query)

@@ -62,3 +62,6 @@ class ServiceConfig:
     console: bool = True  # the browser console at / and /console (--console off: 404 there)
     data_dir: str | None = None  # where the database persists (None: in memory only)
     fsync: bool = True  # --fsync always (True) or off: whether a commit waits for fsync
+    # --recover_to_last_good: a log record that does not fit sets the log from it on aside
+    # (logged) instead of stopping the start
+    recover_to_last_good: bool = False

@@ -13,7 +13,7 @@ from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
 
 import engine
-from engine import CorruptLog, DataDirectoryInUse
+from engine import DataDirectoryError
 from web.app import QueryApp
 from web.auth import Authenticator
 from web.config import ServiceConfig
@@ -48,13 +48,15 @@ def freeze_startup_heap(db: engine.Database) -> None:
 
 def _open_database(config: ServiceConfig, log) -> engine.Database:
     """The engine's database, recovered from --data_dir when there is one (its lock held);
-    a directory another server holds, or a damaged log, stops the start with the reason."""
+    a directory another server holds, one open to group or others, or a damaged log (a record
+    that does not fit, unless --recover_to_last_good) stops the start with the reason."""
     if config.data_dir is None:
         return engine.Database(limits=config.limits)
     try:
         return engine.Database(limits=config.limits, data_dir=config.data_dir, fsync=config.fsync,
-                               wait_durable=False, log=lambda message: log.info("{message}", message=message))
-    except (DataDirectoryInUse, CorruptLog, OSError) as exc:
+                               wait_durable=False, log=lambda message: log.info("{message}", message=message),
+                               recover_to_last_good=config.recover_to_last_good)
+    except (DataDirectoryError, OSError) as exc:
         raise SystemExit(f"queryhttp: cannot open --data_dir {config.data_dir}: {exc}") from None
 
 

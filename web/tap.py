@@ -98,6 +98,10 @@ class Options(usage.Options):
         ["access_log", None, "Write an access log line per request (off by default: ~25% cost)."],
         ["log_query_start", None, "Also log each query's start (id, user, SQL prefix) at debug "
                                   "level; every query's end is always logged."],
+        ["recover_to_last_good", None,
+         "With --data_dir: when a log record is damaged or does not fit the database, start "
+         "from the last good record instead of refusing to start; that record and every later "
+         "one are set aside in wal-*.log.dropped files and the log says what was dropped."],
     ]
     optParameters = [
         ["http_handler_host", None, "127.0.0.1", "Address to listen on."],
@@ -161,6 +165,7 @@ class Options(usage.Options):
                              metrics_auth=self["metrics_auth"] == "required",
                              console=self["console"] == "on",
                              data_dir=self["data_dir"], fsync=self["fsync"] == "always",
+                             recover_to_last_good=bool(self["recover_to_last_good"]),
                              limits=engine_limits, **web_limits)
 
 

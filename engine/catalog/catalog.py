@@ -4,6 +4,8 @@ the last dropped version of each table name (for UNDROP TABLE)."""
 from __future__ import annotations
 
 import datetime
+import os
+import threading
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -164,6 +166,16 @@ def _find(items: dict, name: str):
     return found
 
 
+# Whether the catalog checks that it is used from its owner thread (the one that created it:
+# the event loop's in a server). Off by default (a check per lookup); the test suite turns it
+# on through QUERYHTTP_CHECK_THREAD=1 (tests/conftest.py), servers it starts included.
+CHECK_OWNER_THREAD = os.environ.get("QUERYHTTP_CHECK_THREAD", "") not in ("", "0")
+
+
+class WrongThread(AssertionError):
+    """The catalog was used from a thread that does not own it (a bug: see engine/__init__.py)."""
+
+
 # Databases whose tables the engine computes (engine.catalog.system); nothing can be created in them.
 VIRTUAL_DATABASES = ("system", "information_schema")
 
@@ -177,6 +189,14 @@ class Catalog:
         self._next_table_id = 1
         # told of tables entering the catalog with rows (engine.storage.durability's recorder), or None
         self.recorder = None
+        # the only thread that may read or change the catalog (checked when CHECK_OWNER_THREAD)
+        self.owner_thread = threading.get_ident()
+
+    def check_thread(self) -> None:
+        """Raise WrongThread unless the calling thread owns the catalog."""
+        if threading.get_ident() != self.owner_thread:
+            raise WrongThread(f"the catalog belongs to thread {self.owner_thread}, not to "
+                              f"{threading.current_thread().name} ({threading.get_ident()})")
 
     def new_table_id(self) -> int:
         table_id = self._next_table_id
@@ -199,11 +219,15 @@ class Catalog:
             recorder.replaced(table, old_rows, table.rows)
 
     def view(self, database: str, name: str) -> View | None:
+        if CHECK_OWNER_THREAD:
+            self.check_thread()
         views = self.views.get(database)
         return _find(views, name) if views else None
 
     def add_view(self, view: View, pos=None) -> None:
         """Add (or replace, when one of that name exists) a view; a table of that name is an error."""
+        if CHECK_OWNER_THREAD:
+            self.check_thread()
         tables = self.database(view.database)
         if _find(tables, view.name) is not None:
             raise EngineError(f"'{view.name}' as view Already Exists", code=VIEW_ALREADY_EXISTS, position=pos)
@@ -230,15 +254,21 @@ class Catalog:
 
     def has_database(self, name: str) -> bool:
         """A stored database, or one of the virtual ones (USE system is valid)."""
+        if CHECK_OWNER_THREAD:
+            self.check_thread()
         return name in self.databases or name in VIRTUAL_DATABASES
 
     def database(self, name: str) -> dict[str, Table]:
+        if CHECK_OWNER_THREAD:
+            self.check_thread()
         try:
             return self.databases[name]
         except KeyError:
             raise UnknownDatabase(f"Unknown database '{name}'") from None
 
     def create_database(self, name: str, if_not_exists: bool) -> None:
+        if CHECK_OWNER_THREAD:
+            self.check_thread()
         if name in self.databases or name.lower() in VIRTUAL_DATABASES:
             if if_not_exists:
                 return
@@ -253,6 +283,8 @@ class Catalog:
         self.databases[name] = {}
 
     def drop_database(self, name: str, if_exists: bool) -> None:
+        if CHECK_OWNER_THREAD:
+            self.check_thread()
         tables = self.databases.pop(name, None)
         if tables is None:
             if if_exists:
@@ -265,6 +297,8 @@ class Catalog:
             table.rows = []
 
     def table(self, database: str, name: str, pos=None) -> Table:
+        if CHECK_OWNER_THREAD:
+            self.check_thread()
         tables = self.databases.get(database)
         table = tables.get(name) if tables is not None else None
         if table is None and tables is not None:
@@ -287,6 +321,8 @@ class Catalog:
 
     def add_table(self, table: Table, if_not_exists: bool, pos=None, replace: bool = False) -> bool:
         """Add a table (a new id); with `replace`, in place of the table of that name if any."""
+        if CHECK_OWNER_THREAD:
+            self.check_thread()
         tables = self.database(table.database)
         existing = _find(tables, table.name)
         if existing is not None and replace:
@@ -304,12 +340,16 @@ class Catalog:
     def swap_table(self, old: Table, new: Table) -> None:
         """Put `new` (ALTER TABLE's new version, maybe renamed) in place of `old`; scans already
         started keep reading `old` and its rows."""
+        if CHECK_OWNER_THREAD:
+            self.check_thread()
         del self.databases[old.database][old.name]
         self.databases[new.database][new.name] = new
         self._entered(new, old.rows)
 
     def undrop_table(self, database: str, name: str) -> Table | None:
         """The last dropped version of `database`.`name` back in the catalog (None: none kept)."""
+        if CHECK_OWNER_THREAD:
+            self.check_thread()
         key = next((k for k in self.dropped if k[0] == database and k[1].lower() == name.lower()), None)
         if key is None:
             return None
@@ -319,6 +359,8 @@ class Catalog:
         return table
 
     def drop_table(self, database: str, name: str, if_exists: bool, pos=None) -> None:
+        if CHECK_OWNER_THREAD:
+            self.check_thread()
         tables = self.databases.get(database)
         if tables is not None and _find(tables, name) is None and self.view(database, name) is not None:
             raise EngineError(f"{database}.{name} engine is VIEW that doesn't support drop, use `DROP VIEW "

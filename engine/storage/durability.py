@@ -13,6 +13,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import stat
 import threading
 import time
 
@@ -20,14 +21,20 @@ from engine.catalog.stages import StagedFile
 from engine.storage import checkpoint_files as C
 from engine.storage.catalog_image import catalog_image, restore_catalog, tables_by_id
 from engine.storage.change_codec import decode_chunks, record_pieces, rewritten_rows, staged_file
-from engine.storage.journal import LogWriter, fsync_directory
+from engine.storage.journal import DataDirectoryError, LogWriter, fsync_directory, open_private
 from engine.storage.row_codec import decode_rows
 
 CHECKPOINT_LOG_BYTES = 64 << 20  # a checkpoint starts once the log's segment passes this
+DIRECTORY_MODE = 0o700  # the data directory: its files hold every row and the password hashes
 
 
-class DataDirectoryInUse(Exception):
+class DataDirectoryInUse(DataDirectoryError):
     pass
+
+
+class UnsafeDataDirectory(DataDirectoryError):
+    """The data directory is readable or writable by group or others (as PostgreSQL, the
+    server refuses it rather than serve data anyone on the machine may read)."""
 
 
 def image_text(image: dict) -> str:
@@ -99,14 +106,22 @@ def apply_change(db, tables: dict, change: dict) -> dict:
         restore_catalog(db, change["image"])
         return tables_by_id(db)
     if op in ("append", "edit"):
-        table = tables.get(change["table"])
+        table_id = change["table"]
+        table = tables.get(table_id)
         if table is None:
+            if not isinstance(table_id, int) or table_id >= db.catalog.peek_table_id():
+                raise ValueError(f"a change to table id {table_id!r}, which the catalog never had")
             return tables  # a table replaced or dropped for good before this record
         types = [c.type for c in table.columns]
-        if op == "append":
-            table.append(decode_rows(types, change["rows"]))
-            return tables
-        rows = decode_chunks(types, change["rows"])
+        where = f"{op} to table {table.database}.{table.name} (id {table_id})"
+        try:
+            if op == "append":
+                table.append(decode_rows(types, change["rows"]))
+                return tables
+            rows = decode_chunks(types, change["rows"])
+            _check_runs(change["runs"], len(table.rows), len(rows))
+        except (ValueError, TypeError, ArithmeticError, IndexError) as exc:
+            raise ValueError(f"{where}: {exc}") from None
         table.scan_flags(rows)  # the new rows' (flags are never cleared but by TRUNCATE)
         table.rows = rewritten_rows(table.rows, change["runs"], rows)
         return tables
@@ -123,7 +138,25 @@ def apply_change(db, tables: dict, change: dict) -> dict:
         stage = stages.named.get(change["stage"])
         if stage is not None:
             stage.files = {}
+    else:
+        raise ValueError(f"an unknown change {op!r}")
     return tables
+
+
+def _check_runs(runs: list, old_rows: int, new_rows: int) -> None:
+    """An edit's runs (pairs start, count) stay within the table's rows and take exactly its
+    new rows; anything else is a record that does not fit its table."""
+    if len(runs) % 2:
+        raise ValueError("its runs are not pairs")
+    taken = 0
+    for i in range(0, len(runs), 2):
+        start, count = runs[i], runs[i + 1]
+        if start < 0:
+            taken += count
+        elif start + count > old_rows:
+            raise ValueError(f"it keeps rows {start}..{start + count - 1} of a table of {old_rows} rows")
+    if taken != new_rows:
+        raise ValueError(f"its runs take {taken} new rows, it holds {new_rows}")
 
 
 # ---------------------------------------------------------------- the data directory
@@ -133,20 +166,27 @@ class DataDirectory:
     """Owns a data directory for one Database: lock, recovery, the log writer, checkpoints."""
 
     def __init__(self, db, path: str, fsync: bool = True, checkpoint_bytes: int = CHECKPOINT_LOG_BYTES,
-                 log=print):
+                 log=print, recover_to_last_good: bool = False, fresh_state=None):
+        """`recover_to_last_good`: a log record that is damaged or does not fit the database
+        does not stop the start; it and every later one are set aside (`dropped` says what,
+        and the log says it), and `fresh_state()` empties db for replay to start over."""
         self.db = db
         self.path = os.path.abspath(path)
         self.fsync = fsync
         self.checkpoint_bytes = checkpoint_bytes
         self.log = log
-        os.makedirs(self.path, exist_ok=True)
+        _make_private_directory(self.path)
         self._lock_file = _lock(self.path)
         self._checkpointing: threading.Thread | None = None
         self.checkpoint_error: BaseException | None = None
         self.checkpoints = 0  # written since start
         self.last_checkpoint_seconds = 0.0
         started = time.monotonic()
-        stats = C.recover(db, self.path, apply_change, log)
+        try:
+            stats = self._recover(recover_to_last_good, fresh_state)
+        except BaseException:
+            os.close(self._lock_file)
+            raise
         self.recovered = stats
         self.writer = LogWriter(self.path, stats["next_segment"], fsync=fsync, next_lsn=stats["next_lsn"])
         self.recorder = Recorder(db, self.writer)
@@ -159,6 +199,21 @@ class DataDirectory:
             f"and {stats['records']} log records in {seconds:.2f} s")
         if stats["records"]:
             self.checkpoint()
+
+    def _recover(self, recover_to_last_good: bool, fresh_state) -> dict:
+        stats = C.recover(self.db, self.path, apply_change, self.log, recover_to_last_good)
+        self.dropped = None  # what recover_to_last_good set aside
+        if stats["bad"] is not None:
+            # the database holds part of the bad record: set the tail aside, start over
+            self.dropped = C.set_aside_tail(self.path, stats["bad"])
+            d = self.dropped
+            self.log(f"recover_to_last_good: {d['file']} offset {d['offset']}: {d['reason']}; dropped "
+                     f"{d['records']} log records ({d['bytes']} bytes) from there on, kept in "
+                     f"{', '.join(d['saved_as'])}")
+            fresh_state()
+            stats = C.recover(self.db, self.path, apply_change, self.log)
+        stats["dropped"] = self.dropped
+        return stats
 
     def _attach(self) -> None:
         recorder = self.recorder
@@ -212,8 +267,26 @@ class DataDirectory:
         os.close(self._lock_file)
 
 
+def _make_private_directory(path: str) -> None:
+    """Create the data directory 0700 (whatever the umask), or check that an existing one
+    is not open to group or others."""
+    try:
+        os.makedirs(path, DIRECTORY_MODE)  # parents as the umask says; the directory itself 0700
+    except FileExistsError:
+        pass
+    else:
+        os.chmod(path, DIRECTORY_MODE)  # mkdir's mode is masked by the umask; 0700 is wanted
+        return
+    mode = os.stat(path).st_mode
+    if not stat.S_ISDIR(mode):
+        raise UnsafeDataDirectory(f"data directory {path} is not a directory")
+    if mode & 0o077:
+        raise UnsafeDataDirectory(f"data directory {path} has group or world access (mode "
+                                  f"{stat.S_IMODE(mode):04o}); it must be 0700: chmod 700 {path}")
+
+
 def _lock(path: str) -> int:
-    fd = os.open(os.path.join(path, "LOCK"), os.O_RDWR | os.O_CREAT, 0o644)
+    fd = open_private(os.path.join(path, "LOCK"), os.O_RDWR | os.O_CREAT)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -227,4 +300,4 @@ def _lock(path: str) -> int:
     return fd
 
 
-__all__ = ["DataDirectory", "DataDirectoryInUse", "Recorder"]
+__all__ = ["DataDirectory", "DataDirectoryInUse", "Recorder", "UnsafeDataDirectory"]

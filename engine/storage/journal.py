@@ -15,13 +15,41 @@ import zlib
 from collections import deque
 from collections.abc import Callable, Iterable
 
+from engine.core.errors import StorageError
+
 MAGIC = b"QUERYHTTP-WAL 1\n"
 HEADER = struct.Struct("<II")
 MAX_RECORD_BYTES = 1 << 31  # a length beyond this is garbage, not a record
 
 
-class CorruptLog(Exception):
-    """A record before the log's tail fails its checksum: the data directory needs a person."""
+FILE_MODE = 0o600  # the log, checkpoints and LOCK hold every row and the users' password hashes
+
+
+class DataDirectoryError(StorageError):
+    """The data directory cannot be opened (in use, unsafe, damaged): the start stops with it."""
+
+
+class CorruptLog(DataDirectoryError):
+    """A record before the log's tail fails its checksum, or a record does not fit the
+    database it is replayed into: the data directory needs a person. `offset` is where the
+    bad record starts in its file, when known."""
+
+    def __init__(self, message: str, offset: int | None = None):
+        super().__init__(message)
+        self.offset = offset
+
+
+def open_private(path: str, flags: int):
+    """os.open with mode FILE_MODE (0600 whatever the umask: a file it creates is never
+    readable by group or others); an existing file is made 0600 too."""
+    fd = os.open(path, flags, FILE_MODE)
+    try:
+        if os.fstat(fd).st_mode & 0o777 != FILE_MODE:
+            os.fchmod(fd, FILE_MODE)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def write_record(file, pieces: Iterable[str | bytes]) -> int:
@@ -44,10 +72,13 @@ def write_record(file, pieces: Iterable[str | bytes]) -> int:
     return HEADER.size + length
 
 
-def read_records(data: bytes, start: int) -> tuple[list[bytes], int, str | None]:
+def read_records(data: bytes, start: int, offsets: list[int] | None = None
+                 ) -> tuple[list[bytes], int, str | None]:
     """(payloads of the valid records from `start`, offset where they end, why reading stopped
-    early or None at a clean end). A bad record followed by valid ones is corruption inside the
-    log (CorruptLog); one at the very end is a torn tail (a write the crash cut short)."""
+    early or None at a clean end); each record's offset is appended to `offsets` when given.
+    A bad record followed by valid ones is corruption inside the log (CorruptLog, whose
+    `offset` is the bad record's); one at the very end is a torn tail (a write the crash cut
+    short)."""
     payloads = []
     pos = start
     end = len(data)
@@ -58,14 +89,16 @@ def read_records(data: bytes, start: int) -> tuple[list[bytes], int, str | None]
         body = pos + HEADER.size
         if length > MAX_RECORD_BYTES or body + length > end:
             if _valid_record_after(data, pos + 1):
-                raise CorruptLog(f"record at offset {pos} has a bad length and valid records follow it")
+                raise CorruptLog(f"record at offset {pos} has a bad length and valid records follow it", pos)
             return payloads, pos, f"a torn record at offset {pos} ({end - pos} bytes)"
         payload = data[body:body + length]
         if zlib.crc32(payload) != checksum:
             if _valid_record_at(data, body + length):
-                raise CorruptLog(f"record at offset {pos} fails its checksum and valid records follow it")
+                raise CorruptLog(f"record at offset {pos} fails its checksum and valid records follow it", pos)
             return payloads, pos, f"a record with a bad checksum at offset {pos} ({end - pos} bytes)"
         payloads.append(payload)
+        if offsets is not None:
+            offsets.append(pos)
         pos = body + length
     return payloads, pos, None
 
@@ -79,14 +112,20 @@ def _valid_record_at(data: bytes, pos: int) -> bool:
 
 
 def _valid_record_after(data: bytes, pos: int) -> bool:
-    """Whether a valid record starts anywhere after `pos` (a record's JSON starts with '{')."""
+    """Whether a valid record starts anywhere after `pos`."""
+    return next_valid_record(data, pos) is not None
+
+
+def next_valid_record(data: bytes, pos: int) -> int | None:
+    """Where the first valid record at or after `pos` starts (a record's JSON starts with '{'),
+    or None."""
     while True:
-        pos = data.find(b"{", pos)
+        pos = data.find(b"{", pos + HEADER.size)
         if pos < 0:
-            return False
-        if pos >= HEADER.size and _valid_record_at(data, pos - HEADER.size):
-            return True
-        pos += 1
+            return None
+        if _valid_record_at(data, pos - HEADER.size):
+            return pos - HEADER.size
+        pos += 1 - HEADER.size
 
 
 def segment_name(number: int) -> str:
@@ -136,7 +175,8 @@ class LogWriter:
     def _open_segment(self, number: int) -> None:
         path = os.path.join(self.directory, segment_name(number))
         new = not os.path.exists(path) or os.path.getsize(path) == 0
-        self._file = open(path, "ab")  # noqa: SIM115 - held open for the segment's life
+        # held open for the segment's life; 0600 (open_private)
+        self._file = os.fdopen(open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "ab")
         if new:
             self._file.write(MAGIC)
             self._file.flush()

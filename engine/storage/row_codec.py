@@ -11,7 +11,7 @@ import decimal
 from operator import itemgetter
 
 from engine.types import nested
-from engine.types.sqltype import NESTED_NAMES, SqlType
+from engine.types.sqltype import INT_NAMES, NESTED_NAMES, SqlType
 
 # Column types whose Python values JSON holds as they are (bool, int, float, str; floats
 # round-trip exactly through repr, NaN and infinities as the NaN/Infinity extension).
@@ -117,11 +117,36 @@ def _decode_column(t: SqlType, values: list) -> list:
     return values
 
 
+# The Python types a column type's values decode to straight from JSON (None aside); a value
+# of another type is a record that does not fit its table (replay refuses it, CorruptLog).
+# Floats accept ints: JSON writes a whole float such as 1e300 without a point.
+_NATIVE_TYPES = {"Boolean": frozenset({bool}), "String": frozenset({str}),
+                 "Float32": frozenset({float, int}), "Float64": frozenset({float, int}),
+                 **{name: frozenset({int}) for name in INT_NAMES}}
+_JSON_NAMES = {bool: "boolean", int: "number", float: "number", str: "string", list: "array", dict: "object"}
+
+
 def decode_rows(types: list[SqlType], data: dict) -> list[tuple]:
-    if not data["n"]:
+    """The rows of an encode_rows object, checked against `types`: a column count, a column
+    length or a JSON value type that does not fit raises ValueError saying which."""
+    count = data["n"]
+    columns = data["columns"]
+    if len(columns) != len(types):
+        raise ValueError(f"{len(columns)} columns where the table has {len(types)}")
+    if not count:
         return []
-    columns = [_decode_column(t, c) for t, c in zip(types, data["columns"], strict=True)]
-    return list(zip(*columns, strict=True))
+    for position, (t, values) in enumerate(zip(types, columns, strict=True), 1):
+        if not isinstance(values, list) or len(values) != count:
+            raise ValueError(f"column {position} does not hold {count} values")
+        allowed = _NATIVE_TYPES.get(t.name)
+        if allowed is not None:
+            # a C-level pass over the column (set of the value types): cheap next to decoding
+            wrong = set(map(type, values)) - allowed - {type(None)}
+            if wrong:
+                found = _JSON_NAMES.get(next(iter(wrong)), "value")
+                raise ValueError(f"column {position} holds a JSON {found} where a {t.name} is stored")
+    decoded = [_decode_column(t, c) for t, c in zip(types, columns, strict=True)]
+    return list(zip(*decoded, strict=True))
 
 
 def _nested_to_json(t: SqlType, v):

@@ -290,3 +290,171 @@ def test_a_second_server_on_the_same_data_dir_is_refused(tmp_path):
         assert ok(first.url, "SELECT 1") == [["1"]]
     finally:
         first.stop()
+
+
+# ------------------------------------------------------------ writers racing DDL (review N1)
+
+BULK_ROWS = 30_000  # an INSERT ... SELECT of this many rows runs over several engine steps
+COPY_ROWS = 5_000
+REFUSED = (2009, 4001)  # refused whole (its table changed under it, a conflict): nothing applied
+
+
+class Lane:
+    """One client's statements of one kind: the numbers acknowledged, the one in flight."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.acked: set[int] = set()
+        self.in_flight: int | None = None
+        self.failure: BaseException | None = None
+        self.state = None  # the DDL lane: ("table", n) or ("dropped", n) as last acknowledged
+
+
+def attempt(url: str, lane: Lane, n: int, sql: str, refusable=REFUSED) -> bool | None:
+    """Run `sql` as lane's statement n: True acknowledged, False refused (nothing applied),
+    None the server went away (n stays in flight)."""
+    lane.in_flight = n
+    try:
+        answer = run(url, sql)
+    except (OSError, urllib.error.URLError, ValueError):
+        return None
+    lane.in_flight = None
+    if answer["state"] == "Succeeded":
+        return True
+    if refusable is None or answer["error"]["code"] in refusable:
+        return False
+    raise AssertionError(f"{sql}: {answer['error']}")
+
+
+def lane_steps(url: str, lane: Lane, start: int):
+    """The statements of `lane` from number `start` on, one (acknowledged or not) per step."""
+    n = start
+    while True:
+        n += 1
+        kind, client = lane.name.split("-")
+        if kind == "bulk":
+            sql = f"INSERT INTO bulk (client, batch, k) SELECT {client}, {n}, number FROM numbers({BULK_ROWS})"
+            outcome = attempt(url, lane, n, sql)
+        elif kind == "copy":
+            folder = f"@~/r{client}_{n}/"
+            unload = attempt(url, Lane("unload"), n, f"COPY INTO {folder} FROM (SELECT {client}, {n}, number "
+                                                     f"FROM numbers({COPY_ROWS})) FILE_FORMAT=(TYPE=CSV)")
+            if unload is None:
+                return
+            outcome = attempt(url, lane, n, f"COPY INTO copied (client, batch, k) FROM {folder} "
+                                            f"FILE_FORMAT=(TYPE=CSV)")
+        elif kind == "merge":
+            outcome = attempt(url, lane, n, f"MERGE INTO counters USING (SELECT {client} AS c) AS s "
+                                            f"ON counters.client = s.c WHEN MATCHED THEN UPDATE SET n = counters.n + 1")
+        else:  # ddl: ALTER TABLE ADD/DROP COLUMN on every written table, CREATE OR REPLACE, DROP
+            op = n % 8
+            if op < 6:
+                table = ("bulk", "copied", "counters")[op // 2]
+                change = f"ADD COLUMN e{n} INT" if op % 2 == 0 else f"DROP COLUMN e{n - 1}"
+                outcome = attempt(url, lane, n, f"ALTER TABLE {table} {change}", refusable=None)
+                lane.in_flight = None  # not checked: the writers' rows are
+            elif op == 6:
+                outcome = attempt(url, lane, n, f"CREATE OR REPLACE TABLE ddl (x INT) AS SELECT {n}")
+                if outcome:
+                    lane.state = ("table", n)
+            else:
+                outcome = attempt(url, lane, n, "DROP TABLE IF EXISTS ddl")
+                if outcome:
+                    lane.state = ("dropped", n)
+        if outcome is None:
+            return
+        if outcome:
+            lane.acked.add(n)
+        yield n
+
+
+class LaneThread(threading.Thread):
+    def __init__(self, url: str, lane: Lane, start: int):
+        super().__init__(daemon=True)
+        self.url, self.lane, self.start_at, self.last = url, lane, start, start
+
+    def run(self):
+        try:
+            for n in lane_steps(self.url, self.lane, self.start_at):
+                self.last = n
+        except BaseException as exc:  # noqa: BLE001 - reported by the test
+            self.lane.failure = exc
+        if self.lane.in_flight is not None:
+            self.last = self.lane.in_flight
+
+
+def _check_batches(url: str, table: str, lanes: list[Lane], rows: int) -> None:
+    """Each acknowledged batch whole, the one in flight whole or absent, nothing else."""
+    counts = {(int(c), int(b)): int(n) for c, b, n in
+              ok(url, f"SELECT client, batch, count(*) FROM {table} GROUP BY client, batch")}
+    for lane in lanes:
+        client = int(lane.name.split("-")[1])
+        have = {b: n for (c, b), n in counts.items() if c == client}
+        assert all(n == rows for n in have.values()), (table, lane.name, "a partial batch", have)
+        missing = lane.acked - set(have)
+        assert not missing, f"{table}: {lane.name}: acknowledged batches lost: {sorted(missing)[:10]}"
+        extra = set(have) - lane.acked - {lane.in_flight}
+        assert not extra, f"{table}: {lane.name}: batches nobody acknowledged: {sorted(extra)[:10]}"
+        if lane.in_flight in have:
+            lane.acked.add(lane.in_flight)
+        lane.in_flight = None
+
+
+def _check_ddl_round(url: str, lanes: dict[str, Lane]) -> None:
+    _check_batches(url, "bulk", [lanes["bulk-0"], lanes["bulk-1"]], BULK_ROWS)
+    _check_batches(url, "copied", [lanes["copy-2"]], COPY_ROWS)
+    merge = lanes["merge-3"]
+    (bumps,), = ok(url, "SELECT n FROM counters WHERE client = 3")
+    high = len(merge.acked) + (merge.in_flight is not None)
+    assert len(merge.acked) <= int(bumps) <= high, ("MERGE bumps", bumps, len(merge.acked))
+    if int(bumps) > len(merge.acked):
+        merge.acked.add(merge.in_flight)
+    merge.in_flight = None
+    ddl = lanes["ddl-4"]
+    tables = [name for (name,) in ok(url, "SELECT name FROM system.tables WHERE database = 'default'")]
+    in_flight = ddl.in_flight
+    if "ddl" in tables:
+        (x,), = ok(url, "SELECT x FROM ddl")
+        assert ddl.state == ("table", int(x)) or (in_flight is not None and int(x) == in_flight), (x, ddl.state)
+    else:
+        assert ddl.state is None or ddl.state[0] == "dropped" or in_flight is not None, ddl.state
+    ddl.in_flight = None
+
+
+@pytest.mark.xfail(strict=False, reason="review N1: appends of a multi-step INSERT/COPY that overlaps "
+                                        "ALTER/CREATE OR REPLACE land in the replaced table version, "
+                                        "and the restart refuses the log (the commit-point branch's fix; "
+                                        "merged with it, a batch still came back with extra rows)")
+def test_sigkill_while_writers_race_alter_replace_and_drop_loses_nothing_acknowledged(tmp_path):
+    data_dir = str(tmp_path / "data")
+    server = RunningServer("--data_dir", data_dir)
+    try:
+        for sql in ("CREATE TABLE bulk (client INT, batch INT, k INT)",
+                    "CREATE TABLE copied (client INT, batch INT, k INT)",
+                    "CREATE TABLE counters (client INT, n INT)", "INSERT INTO counters VALUES (3, 0)"):
+            ok(server.url, sql)
+    except BaseException:
+        server.stop()
+        raise
+    rng = random.Random(20261128)
+    lanes = {name: Lane(name) for name in ("bulk-0", "bulk-1", "copy-2", "merge-3", "ddl-4")}
+    starts = dict.fromkeys(lanes, 0)
+    for _ in range(3):
+        threads = [LaneThread(server.url, lane, starts[name]) for name, lane in lanes.items()]
+        for t in threads:
+            t.start()
+        threading.Event().wait(rng.uniform(1.0, 2.5))  # a random moment to crash at
+        os.kill(server.process.pid, signal.SIGKILL)
+        server.process.wait()
+        for t in threads:
+            t.join(30)
+            assert not t.is_alive() and t.lane.failure is None, (t.lane.name, repr(t.lane.failure))
+            starts[t.lane.name] = t.last
+        server = RunningServer("--data_dir", data_dir)
+        try:
+            _check_ddl_round(server.url, lanes)
+        except BaseException:
+            server.stop()
+            raise
+    server.stop()
+    assert all(lane.acked for lane in lanes.values()), {n: len(lane.acked) for n, lane in lanes.items()}

@@ -1,8 +1,14 @@
 """Long statements are parsed off the event loop (a thread), then bound and run on it; short
 ones are parsed inline."""
 
+import threading
+
+from twisted.internet.defer import succeed
+
 import engine
+from engine.catalog.catalog import Catalog
 from tests.web.harness import DATABEND_HEADERS, Harness, ManualThreads
+from web.app import prepare_long_statement
 from web.config import ServiceConfig
 
 LONG = "SELECT 1 + 1 AS two"  # 19 bytes
@@ -100,31 +106,50 @@ def test_a_client_gone_while_its_statement_parses_cancels_the_query_quietly():
     assert h.app.queries.running == 0
 
 
-def test_a_long_query_is_also_bound_in_the_thread_other_statements_only_parsed():
-    h, threads = harness(threshold=25)
+def test_the_thread_only_parses_every_statement_is_bound_on_the_event_loop_thread(monkeypatch):
+    """The catalog belongs to the event loop's thread (code review N8): a long query is parsed
+    in a worker thread and bound back on the caller's."""
+    parsed_in, bound_in = [], []
+
+    def worker_thread(f, *args):  # deferToThread's shape, in a real thread, done at once
+        box = {}
+        worker = threading.Thread(target=lambda: box.update(result=f(*args)), name="parser")
+        worker.start()
+        worker.join()
+        parsed_in.append(worker.name)
+        return succeed(box["result"])
+
+    table = Catalog.table
+
+    def recording_table(self, *args, **kwargs):
+        bound_in.append(threading.current_thread().name)
+        return table(self, *args, **kwargs)
+
+    monkeypatch.setattr(Catalog, "table", recording_table)
+    h = Harness(ServiceConfig(thread_parse_sql_bytes=25), run_in_thread=worker_thread)
     h.post("CREATE TABLE t (x INT)")  # 22 bytes: inline
-    post = h.start("POST", "/v1/query", {"sql": "SELECT count(*) FROM t WHERE x IN (1, 2)"},
-                   headers={"X-DATABEND-QUERY-ID": "q"})
-    (f, args, d), = threads.calls
-    bound = f(*args)
-    assert isinstance(bound, engine.Result)  # bound where the thread runs it
-    bound.close()  # (this extra binding only)
-    threads.finish()
-    assert post.reply().json["data"] == [["0"]]
-    insert = h.start("POST", "/v1/query", {"sql": "INSERT INTO t VALUES (1), (2)"})
-    (f, args, d), = threads.calls
-    assert not isinstance(f(*args), engine.Result)  # a write: parsed there, bound here
-    threads.finish()
-    assert insert.reply().json["state"] == "Succeeded"
+    bound_in.clear()
+    answer = h.post("SELECT count(*) FROM t WHERE x IN (1, 2)").json
+    assert answer["data"] == [["0"]] and parsed_in == ["parser"]
+    assert bound_in and set(bound_in) == {threading.current_thread().name}
+    assert h.post("INSERT INTO t VALUES (1), (2)").json["state"] == "Succeeded"
+    assert set(bound_in) == {threading.current_thread().name} and len(parsed_in) == 2
     assert h.post("SELECT count(*) FROM t").json["data"] == [["2"]]
 
 
-def test_a_query_killed_while_it_was_bound_in_the_thread_is_closed_unrun():
+def test_prepare_long_statement_returns_the_parse_tree_only():
+    h = Harness()
+    statement = prepare_long_statement(h.db.session(), "SELECT * FROM numbers(5)", "q")
+    assert not isinstance(statement, engine.Result)
+    assert h.db.processes.find("q") is None  # nothing registered: not bound, not started
+
+
+def test_a_query_killed_while_its_statement_parses_is_never_bound():
     h, threads = harness(threshold=10)
     post = h.start("POST", "/v1/query", {"sql": "SELECT * FROM numbers(5)"},
                    headers={"X-DATABEND-QUERY-ID": "mine"})
     assert h.request("POST", "/v1/query/mine/kill").status == 200
     threads.finish()
     post.reply()
-    assert h.db.processes.find("mine") is None  # its Result was closed: logged, not running
-    assert [e.query_id for e in h.db.processes.entries()][-1] == "mine"
+    assert h.db.processes.find("mine") is None
+    assert "mine" not in [e.query_id for e in h.db.processes.entries()]  # never started
