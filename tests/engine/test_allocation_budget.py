@@ -174,4 +174,4 @@ def test_a_step_asking_for_far_more_than_the_budget_fails_before_the_process_hol
     assert grown < 96 * MiB + 32 * MiB
     # the same query that fits (4 rows, 80 MB) answers under the same budget
     code, grown = _rss_run(96 * MiB, 4)
-    assert code == 0 and grown >= 80 * 10**6
+    assert code == 0 and grown >= 64 * MiB  # the strings were really built (~80 MB)
