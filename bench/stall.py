@@ -109,6 +109,16 @@ CASES: tuple[Case, ...] = (
          "SELECT 1", abandoned=64),
     Case("replace", "REPLACE building 100M characters",
          "SELECT length(REPLACE(REPEAT('a', 10000), 'a', REPEAT('b', 10000)))"),
+    # the code review's N12: refused from the projected size before any replacement is made
+    Case("regexp_replace", "regexp_replace of 1M literal matches by 100 characters each",
+         "SELECT regexp_replace(repeat('a', 1000000), 'a', repeat('b', 100))"),
+    # a pattern that is not a literal: matched one at a time, refused at regex_replace_matches
+    Case("regexp_replace_re", "regexp_replace of a 1M-match pattern (not a literal)",
+         "SELECT length(regexp_replace(repeat('a', 1000000), 'a|c', 'b'))"),
+    # the code review's N9: each string is charged before it is built, not after the step
+    Case("repeat_budget", "REPEAT of 50M characters × 2,048 rows, max_memory_usage 512 MiB",
+         "SELECT repeat('x', 50000000 + number) FROM numbers(2048)",
+         settings={"max_memory_usage": str(512 << 20)}, memory=True),
     Case("correlated", "correlated subquery: 3,000 outer rows over a 200,000-row table",
          "SELECT count(*) FROM outer_t o "
          "WHERE o.k < (SELECT count(*) FROM big b WHERE b.v = o.k)",

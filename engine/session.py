@@ -22,7 +22,7 @@ from engine.core.errors import (
     StorageError,
 )
 from engine.core.limits import Limits
-from engine.core.memory import QueryMemory, ServerMemory
+from engine.core.memory import QueryMemory, ServerMemory, enter_step, leave_step
 from engine.exec.result import Progress, Result, as_engine_error
 from engine.statements.dispatch import QUERY_TYPES, run_statement
 from engine.storage.durability import DataDirectory
@@ -322,7 +322,12 @@ class Session:
             if attachment is not None:
                 ctx.attachment = attachment
             ctx.sql = sql
-            result = run_statement(self, ctx, stmt)
+            # binding and eager statements build values too: charged to this query (N9)
+            previous = enter_step(ctx.memory)
+            try:
+                result = run_statement(self, ctx, stmt)
+            finally:
+                leave_step(ctx.memory, previous)
         except BaseException as exc:  # noqa: BLE001 - free what it held; no raw exception escapes
             if ctx is not None:
                 ctx.memory.release()

@@ -11,6 +11,7 @@ import decimal
 
 from engine.codegen.value_ranges import RangeFinder, exact_range, fits, type_range
 from engine.core.limits import Limits
+from engine.core.memory import ALLOCATION_CHARGE_BYTES
 from engine.ir.expr import (
     And,
     Arith,
@@ -31,7 +32,7 @@ from engine.ir.expr import (
     SubqueryExpr,
     may_be_null,
 )
-from engine.runtime.bounded import concat_overflow
+from engine.runtime.bounded import concat_large
 from engine.runtime.helpers import (
     DECIMAL_CONTEXT,
     decimal_divide,
@@ -380,13 +381,17 @@ class Codegen:
 
     def _concat(self, e: Func, cols) -> str:
         """CONCAT / `||` of strings as plain `+` (NULL-guarded) after checking the summed lengths
-        against string_result_chars; other types go through the (checked) function."""
+        against string_result_chars; other types go through the (checked) function. A result of
+        ALLOCATION_CHARGE_BYTES characters or more goes through `concat_large`, which refuses it
+        beyond the limit or charges it to the query before building it."""
         if all(a.type.is_string for a in e.args):
             fn = e.fn
             max_chars = fn.limits.string_result_chars if fn.limits else Limits().string_result_chars
             # constant operands' lengths are known now: only the others are measured per row
             fixed = sum(len(a.value) for a in e.args if isinstance(a, Const) and isinstance(a.value, str))
-            k_room, k_refuse = self.bind(max_chars - fixed), self.bind(concat_overflow(max_chars))
+            # at most this many measured characters are added inline (the rest: concat_large)
+            inline = min(max_chars, ALLOCATION_CHARGE_BYTES - 1) - fixed
+            k_room, k_large = self.bind(inline), self.bind(concat_large(max_chars))
             measured = [not (isinstance(a, Const) and isinstance(a.value, str)) for a in e.args]
 
             def checked(*xs):
@@ -399,10 +404,10 @@ class Codegen:
                     parts.append(x)
                 if not sizes:  # all constant (folded at bind time): decided now
                     if fixed > max_chars:
-                        return f"{k_refuse}({', '.join(parts)})"
+                        return f"{k_large}({', '.join(parts)})"
                     return "(" + " + ".join(parts) + ")"
                 return (f"({' + '.join(parts)} if {' + '.join(sizes)} <= {k_room} "
-                        f"else {k_refuse}({', '.join(parts)}))")
+                        f"else {k_large}({', '.join(parts)}))")
 
             return self._guarded(e.args, cols, checked)
         f = self.bind(e.fn.impl)

@@ -49,6 +49,11 @@ class Limits:
     # Characters of one regular expression (REGEXP, RLIKE, regexp_*): longer is 1006. Matching
     # itself is linear in the input (RE2 never backtracks), so the pattern size is the only bound.
     regex_pattern_chars: int = 10_000
+    # Matches one regexp_replace call may go through: a pattern that is not a plain literal is
+    # matched one match at a time (3 to 6 microseconds each), so more is 1006 naming the limit and
+    # one call holds the server for under ~100 ms. A literal pattern with a plain replacement is
+    # replaced at C speed and bounded by string_result_chars alone.
+    regex_replace_matches: int = 20_000
     # Characters of one string a function or operator builds (REPEAT, LPAD, RPAD, SPACE, REPLACE,
     # ||, CONCAT, CONCAT_WS): longer is 1006, refused before the string is built.
     string_result_chars: int = 64 << 20

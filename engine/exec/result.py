@@ -10,6 +10,7 @@ from gc import isenabled as gc_isenabled
 from itertools import chain
 
 from engine.core.errors import AbortedQuery, EngineError, as_engine_error
+from engine.core.memory import enter_step, leave_step
 from engine.types import render as R
 
 TIME_LIMIT_MESSAGE = "Aborted query, because the execution time exceeds the maximum execution time limit"
@@ -44,6 +45,7 @@ class Progress:
 
 
 _LIST_ITERATOR = type(iter([]))
+_END = object()  # next()'s default: the pipeline has no more steps
 
 
 @dataclass(eq=False)
@@ -99,8 +101,17 @@ class Result:
         pause = self.pause_gc and type(rows) is not _LIST_ITERATOR and gc_isenabled()
         if pause:
             gc_disable()
+        memory = self.memory
         try:
-            for batch in rows:  # next() runs with the collector paused...
+            while True:
+                # the step charges what it builds to this query (engine.core.memory.reserve)
+                previous = enter_step(memory)
+                try:
+                    batch = next(rows, _END)  # runs with the collector paused...
+                finally:
+                    leave_step(memory, previous)
+                if batch is _END:
+                    break
                 if pause:
                     gc_enable()  # ...the consumer runs with it on
                 if self._closed:

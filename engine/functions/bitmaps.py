@@ -11,6 +11,13 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from engine.core.errors import BadArguments, SemanticError
+from engine.core.memory import (
+    ALLOCATION_CHARGE_BYTES,
+    HASH_ENTRY_BYTES,
+    LIST_SLOT_BYTES,
+    keep,
+    reserve,
+)
 from engine.functions.registry import register
 from engine.types import bitmap_values as B
 from engine.types import cast as casting
@@ -62,11 +69,20 @@ def _bitmap_function(name, impl, kinds, result, **options):
 # ---------------------------------------------------------------- building
 
 
+# memory: one number of a bitmap (its set entry and int object)
+BITMAP_ELEMENT_BYTES = HASH_ENTRY_BYTES + 32
+# a text of fewer characters holds under ALLOCATION_CHARGE_BYTES of numbers: not counted
+BITMAP_TEXT_CHARGED = ALLOCATION_CHARGE_BYTES // BITMAP_ELEMENT_BYTES * 2
+
+
 def make_to_bitmap(limits):
     limit = limits.array_elements
 
     def to_bitmap(v):
         if isinstance(v, str):
+            if len(v) >= BITMAP_TEXT_CHARGED:  # at most one number a comma more: charged first
+                reserve((v.count(",") + 1) * BITMAP_ELEMENT_BYTES)
+                return keep(B.parse(v, limit))
             return B.parse(v, limit)
         return frozenset((v,))
 
@@ -93,6 +109,7 @@ def make_build_bitmap(limits):
     def build_bitmap(values):
         if len(values) > limit:
             raise B.too_many("build_bitmap of an array", len(values), limit)
+        reserve(len(values) * BITMAP_ELEMENT_BYTES * 2)  # the set, then its frozen copy
         numbers = set(values)
         numbers.discard(None)
         if numbers and isinstance(next(iter(numbers)), str):
@@ -100,7 +117,7 @@ def make_build_bitmap(limits):
         if numbers and min(numbers) < 0:
             raise BadArguments(f"build_bitmap just support positive integer while evaluating function "
                                f"`build_bitmap({_array_text(values)})`")
-        return frozenset(numbers)
+        return keep(frozenset(numbers))
 
     return build_bitmap
 
@@ -136,7 +153,8 @@ def make_bitmap_to_array(limits):
     limit = limits.array_elements
 
     def bitmap_to_array(b):
-        return N.ArrayValue(B.ascending(b, limit, "bitmap_to_array of a bitmap"))
+        reserve(len(b) * LIST_SLOT_BYTES * 2)  # the sorted list, then the array (their ints are the bitmap's)
+        return keep(N.ArrayValue(B.ascending(b, limit, "bitmap_to_array of a bitmap")))
 
     return bitmap_to_array
 

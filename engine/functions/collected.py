@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core.memory import ALLOCATION_CHARGE_BYTES, keep, reserve, text_bytes
 from engine.types import nested as N
 from engine.types import sqltype as T
 from engine.types.integer_wrap import total_wrapper, wrapped_mean
@@ -186,7 +187,13 @@ def _string_agg(values, params):
     parts = [v for v in values if v is not None]
     if not parts:
         return None
-    return (params[0] if params else "").join(parts)
+    separator = params[0] if params else ""
+    size = sum(map(len, parts)) + len(separator) * (len(parts) - 1)
+    if size >= ALLOCATION_CHARGE_BYTES:
+        # the joined copy is charged before it is made (the parts themselves were charged as held)
+        reserve(text_bytes(size, separator, *parts))
+        return keep(separator.join(parts))
+    return separator.join(parts)
 
 
 def _conditional(kind):

@@ -1,7 +1,7 @@
 """Regular expressions: REGEXP / RLIKE and regexp_like, regexp_replace, regexp_substr,
 regexp_instr, on RE2 (linear-time matching, the syntax of Databend's Rust `regex` crate): no
 pattern can make a match backtrack for minutes. Pattern sizes are bounded by the database's
-Limits (regex_pattern_chars)."""
+Limits (regex_pattern_chars), and regexp_replace's work by regex_replace_matches."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import re2
 
 from engine.core.errors import BadArguments
 from engine.core.limits import Limits
+from engine.core.memory import keep, reserve, text_bytes
 from engine.functions.registry import fixed, register
 from engine.runtime.bounded import result_too_long
 from engine.types import cast as casting
@@ -163,39 +164,82 @@ def _expand(m, replacement: str) -> str:
     return "".join(out)
 
 
+# Characters that make a pattern more than its literal text (RE2 syntax).
+_REGEX_SYNTAX = frozenset("\\.^$|?*+()[]{}")
+
+
+def _literal(pattern: str, match_type: str) -> bool:
+    """Whether `pattern` matches exactly its own text (no syntax, case-sensitive)."""
+    return _REGEX_SYNTAX.isdisjoint(pattern) and "i" not in match_type
+
+
 def make_regexp_replace(limits: Limits):
+    """regexp_replace, whose work is bounded before or while it runs (the code review's N12): a
+    literal pattern with a plain replacement is counted and replaced by str methods (the result's
+    size is known, and refused, before anything is built); any other pattern is matched one match
+    at a time, at most regex_replace_matches of them a call, with the result's size checked as it
+    grows."""
     max_chars = limits.regex_pattern_chars
     max_result = limits.string_result_chars
+    max_matches = limits.regex_replace_matches
 
     def regexp_replace(s, pattern, replacement, pos=1, occurrence=0, match_type=""):
         s, replacement = _text(s), _text(replacement)
-        pattern = _text(pattern)
+        pattern, match_type = _text(pattern), _text(match_type)
         pos = _position(pos, "regexp_replace")
         occurrence = _occurrence(occurrence, "regexp_replace")
         if not pattern or not s:  # as Databend (MySQL): nothing to replace
             return s
         regex = _regex(pattern, match_type, "regexp_replace", max_chars)
-        parts, size, last = [], 0, 0
-        for i, m in enumerate(regex.finditer(s, pos - 1), 1):
-            if occurrence and i < occurrence:
-                continue
-            piece = _expand(m, replacement)
-            size += m.start() - last + len(piece)
-            if size > max_result:
-                raise result_too_long(size, max_result)
-            parts.append(s[last:m.start()])
-            parts.append(piece)
-            last = m.end()
-            if occurrence:
-                break
-        if not parts:
-            return s
-        if size + len(s) - last > max_result:
-            raise result_too_long(size + len(s) - last, max_result)
-        parts.append(s[last:])
-        return "".join(parts)
+        if not occurrence and "$" not in replacement and _literal(pattern, match_type):
+            return _replace_literal(s, pattern, replacement, pos - 1, max_result)
+        return _replace_matches(regex, s, replacement, pos - 1, occurrence, max_result, max_matches)
 
     return regexp_replace
+
+
+def _replace_literal(s: str, old: str, new: str, start: int, max_result: int) -> str:
+    """Every `old` in s[start:] replaced by `new`: counted first (at C speed), so an oversized
+    result is refused (1006) before any work, and a large one charged to the query."""
+    count = s.count(old, start)
+    if not count:
+        return s
+    size = len(s) + count * (len(new) - len(old))
+    if size > max_result:
+        raise result_too_long(size, max_result)
+    reserve(text_bytes(size, s, new))
+    return keep(s[:start] + s[start:].replace(old, new) if start else s.replace(old, new))
+
+
+def _replace_matches(regex, s: str, replacement: str, start: int, occurrence: int, max_result: int,
+                     max_matches: int) -> str:
+    """The matches of `regex` in s[start:] (only the occurrence-th when occurrence > 0) replaced,
+    one match at a time: at most max_matches of them are looked at (more is 1006), and the result
+    is refused as soon as it would exceed max_result characters."""
+    parts, size, last = [], 0, 0
+    for i, m in enumerate(regex.finditer(s, start), 1):
+        if i > max_matches:
+            raise BadArguments(f"regexp_replace found more than {max_matches} matches, the limit "
+                               f"regex_replace_matches (matching them would hold the server too long)")
+        if occurrence and i < occurrence:
+            continue
+        piece = _expand(m, replacement)
+        size += m.start() - last + len(piece)
+        if size > max_result:
+            raise result_too_long(size, max_result)
+        parts.append(s[last:m.start()])
+        parts.append(piece)
+        last = m.end()
+        if occurrence:
+            break
+    if not parts:
+        return s
+    size += len(s) - last
+    if size > max_result:
+        raise result_too_long(size, max_result)
+    parts.append(s[last:])
+    reserve(text_bytes(size, s, replacement))
+    return keep("".join(parts))
 
 
 register("regexp_like", make_regexp_like, fixed(T.BOOLEAN), 2, 3, bounded=True)

@@ -3,7 +3,9 @@
 Each `make_*` takes the Limits and returns the function's implementation with the bound baked in
 as a closure value: the planner binds it per database (`functions.with_limits`), so two databases
 with different limits share no module-level constant. Sizes are computed before anything is
-built, so a refused call allocates nothing.
+built, so a refused call allocates nothing. A result of ALLOCATION_CHARGE_BYTES or more is also
+charged to the running query before it is built (engine.core.memory.reserve: max_memory_usage and
+the server's budget, 2411); smaller ones cost one more comparison.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import math
 
 from engine.core.errors import BadArguments
 from engine.core.limits import Limits
+from engine.core.memory import ALLOCATION_CHARGE_BYTES, keep, reserve, text_bytes
 from engine.types.cast import to_string
 from engine.types.nested import ArrayValue
 from engine.types.render import render_value
@@ -42,7 +45,10 @@ def make_repeat(limits: Limits):
         s = _str(s)
         count = max(int(n), 0)
         if s:
-            _length_argument(len(s) * count, max_chars)
+            chars = _length_argument(len(s) * count, max_chars)
+            if chars >= ALLOCATION_CHARGE_BYTES:
+                reserve(text_bytes(chars, s))
+                return keep(s * count)
         return s * count
 
     return repeat
@@ -58,6 +64,10 @@ def _make_pad(limits: Limits, on_left: bool):
             return s[:n]
         if not fill:
             return s
+        if n >= ALLOCATION_CHARGE_BYTES:
+            reserve(text_bytes(n, s, fill) + text_bytes(n - len(s), fill))  # the padding, then the result
+            padding = (fill * ((n - len(s)) // len(fill) + 1))[: n - len(s)]
+            return keep(padding + s if on_left else s + padding)
         padding = (fill * ((n - len(s)) // len(fill) + 1))[: n - len(s)]
         return padding + s if on_left else s + padding
 
@@ -76,10 +86,18 @@ def make_space(limits: Limits):
     max_chars = limits.string_result_chars
 
     def space(n):
-        return " " * _length_argument(n, max_chars)
+        n = _length_argument(n, max_chars)
+        if n >= ALLOCATION_CHARGE_BYTES:
+            reserve(text_bytes(n))
+            return keep(" " * n)
+        return " " * n
 
     return space
 
+
+# memory: one array element's list slot, and a slot with a small object (an int, a short str)
+ARRAY_SLOT_BYTES = 8
+ARRAY_ELEMENT_BYTES = 8 + 56
 
 # Databend's own bound on one range() (as ClickHouse's); the server's Limits.array_elements is
 # lower: a built array is one value made in one step
@@ -106,6 +124,9 @@ def make_range(limits: Limits):
         count = range_elements(start, end)
         if count > max_elements:
             raise array_too_long("range", count, max_elements)
+        if count * ARRAY_SLOT_BYTES >= ALLOCATION_CHARGE_BYTES:
+            reserve(count * ARRAY_ELEMENT_BYTES)
+            return keep(ArrayValue(range(int(start), int(end))))
         return ArrayValue(range(int(start), int(end)))
 
     return range_
@@ -123,6 +144,10 @@ def make_split(limits: Limits):
         count = s.count(sep) + 1
         if count > max_elements:
             raise array_too_long("split", count, max_elements)
+        if count * ARRAY_SLOT_BYTES >= ALLOCATION_CHARGE_BYTES or len(s) >= ALLOCATION_CHARGE_BYTES:
+            # each part is a str object of its own (~50 bytes) plus its characters
+            reserve(count * ARRAY_ELEMENT_BYTES + text_bytes(len(s), s))
+            return keep(ArrayValue(s.split(sep)))
         return ArrayValue(s.split(sep))
 
     return split
@@ -136,10 +161,14 @@ def make_replace(limits: Limits):
         if not old:
             return s
         growth = len(new) - len(old)
+        size = len(s)  # the result's length, or an upper bound of it when it shrinks
         if growth > 0:
-            size = len(s) + s.count(old) * growth
+            size += s.count(old) * growth
             if size > max_chars:
                 raise result_too_long(size, max_chars)
+        if size >= ALLOCATION_CHARGE_BYTES:
+            reserve(text_bytes(size, s, new))
+            return keep(s.replace(old, new))
         return s.replace(old, new)
 
     return replace
@@ -155,6 +184,9 @@ def make_concat(limits: Limits):
         size = sum(map(len, parts))
         if size > max_chars:
             raise result_too_long(size, max_chars)
+        if size >= ALLOCATION_CHARGE_BYTES:
+            reserve(text_bytes(size, *parts))
+            return keep("".join(parts))
         return "".join(parts)
 
     return concat
@@ -171,18 +203,26 @@ def make_concat_ws(limits: Limits):
         size = sum(map(len, parts)) + len(separator) * max(len(parts) - 1, 0)
         if size > max_chars:
             raise result_too_long(size, max_chars)
+        if size >= ALLOCATION_CHARGE_BYTES:
+            reserve(text_bytes(size, separator, *parts))
+            return keep(separator.join(parts))
         return separator.join(parts)
 
     return concat_ws
 
 
-def concat_overflow(max_chars: int):
-    """The refusal generated code calls when a string `||` would exceed the limit."""
+def concat_large(max_chars: int):
+    """What generated code calls for a string `||` of ALLOCATION_CHARGE_BYTES characters or more
+    (it adds shorter ones inline): refused beyond the limit, else charged to the query, then built."""
 
-    def refuse(*parts):
-        raise result_too_long(sum(map(len, parts)), max_chars)
+    def concat_charged(*parts):
+        size = sum(map(len, parts))
+        if size > max_chars:
+            raise result_too_long(size, max_chars)
+        reserve(text_bytes(size, *parts))
+        return keep("".join(parts))
 
-    return refuse
+    return concat_charged
 
 
 # enough digits for any float (up to ~1.8e308) rounded to any position: quantize never overflows
