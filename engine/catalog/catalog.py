@@ -263,6 +263,7 @@ class Catalog:
             del self.dropped[key]
         for table in tables.values():
             table.rows = []
+            table.recorder = None
 
     def table(self, database: str, name: str, pos=None) -> Table:
         tables = self.databases.get(database)
@@ -292,6 +293,7 @@ class Catalog:
         if existing is not None and replace:
             del tables[existing.name]
             existing.rows = []
+            existing.recorder = None  # a replaced version never logs again
         elif existing is not None or self.view(table.database, table.name) is not None:
             if if_not_exists:
                 return False
@@ -306,6 +308,7 @@ class Catalog:
         started keep reading `old` and its rows."""
         del self.databases[old.database][old.name]
         self.databases[new.database][new.name] = new
+        old.recorder = None  # a replaced version never logs again (N1)
         self._entered(new, old.rows)
 
     def undrop_table(self, database: str, name: str) -> Table | None:
@@ -330,5 +333,7 @@ class Catalog:
                 return
             raise
         del self.databases[database][table.name]
-        # kept (rows and all) as the last dropped version of its name, for UNDROP TABLE
+        # kept (rows and all) as the last dropped version of its name, for UNDROP TABLE, which
+        # gives it its recorder back; until then it never logs
+        table.recorder = None
         self.dropped[(database, table.name)] = table
