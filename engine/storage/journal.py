@@ -159,6 +159,10 @@ class LogWriter:
             self._lock.notify()
             return lsn
 
+    def alive(self) -> bool:
+        """Whether the writer thread still takes records (False once it failed or stopped)."""
+        return self.error is None and self._thread.is_alive()
+
     def rotate(self, number: int) -> None:
         """Records submitted from now on go to segment `number`."""
         with self._lock:
