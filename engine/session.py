@@ -98,10 +98,11 @@ class Database:
             self.durability.writer.when_durable(lsn, callback)
 
     def log_failure(self) -> str | None:
-        """Why the log cannot take records, or None while it can."""
-        if self.durability is None or self.durability.writer.error is None:
+        """Why the log cannot take records, or None while it can (call on the engine's thread:
+        the first call after the failure undoes what the lost records changed)."""
+        if self.durability is None:
             return None
-        return f"the write-ahead log failed: {self.durability.writer.error}"
+        return self.durability.failure()
 
     def close(self) -> None:
         """Checkpoint and release the data directory (a clean shutdown); idempotent."""
@@ -137,6 +138,11 @@ def changes_nothing(stmt) -> bool:
     if isinstance(stmt, A.SetVariable):
         return not stmt.is_global
     return False
+
+
+def _ends_without_writing(stmt) -> bool:
+    """BEGIN, ROLLBACK / ABORT: a transaction statement that writes nothing."""
+    return isinstance(stmt, A.TransactionStatement) and stmt.action != "COMMIT"
 
 
 class QueryContext:
@@ -299,6 +305,7 @@ class Session:
                 if db.wait_durable:
                     db.durability.writer.wait(result.commit_lsn)
             except OSError as exc:
+                db.log_failure()  # what the lost record changed is undone before anyone reads it
                 raise StorageError(str(exc)) from None
             return result
         result._rows = _sealed_steps(db, result, result._rows, definitions)
@@ -313,6 +320,8 @@ class Session:
         ctx = None
         try:
             stmt = statement if statement is not None else self.parse(sql)
+            if self.db.durability is not None:
+                self._refuse_if_log_failed(stmt)
             if self.transaction is not None:
                 before_statement(self, stmt)  # DDL commits it first; a failed one refuses (4002)
             # An unknown session database is not an error by itself (Databend's HTTP handler sets
@@ -344,6 +353,13 @@ class Session:
             result.set_deadline(self.db.clock, started + int(seconds))
         return stmt, result
 
+    def _refuse_if_log_failed(self, stmt) -> None:
+        """Once the log has failed, every write is refused before it runs (4000); reads go on,
+        over the state the log kept (the failure's lost changes are undone here first)."""
+        failure = self.db.durability.failure()
+        if failure is not None and not changes_nothing(stmt) and not _ends_without_writing(stmt):
+            raise StorageError(f"{failure}; writes are refused until the server restarts")
+
     def new_result(self, schema, rows, types=(), affect=None, progress=None) -> Result:
         return Result(schema, rows, affect=affect, progress=progress or Progress(), types=list(types))
 
@@ -359,6 +375,7 @@ def _sealed_steps(db, result: Result, steps, definitions: bool):
         if db.wait_durable:
             durability.writer.wait(result.commit_lsn)
     except OSError as exc:
+        db.log_failure()  # what the lost records changed is undone before anyone reads it
         raise StorageError(str(exc)) from None
     finally:
         close = getattr(steps, "close", None)

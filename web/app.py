@@ -182,9 +182,14 @@ class QueryApp:
         is on disk."""
         try:
             lsn = self.db.commit_changes()
-        except OSError as exc:
+        except OSError as exc:  # refused: the file is gone again (the Recorder undid it)
             raise BadRequest(f"{STORAGE_OTHER}: {exc}") from None
-        return self.durable(lsn).addCallback(lambda _: value)
+
+        def lost(failure):  # the log failed before the record was on disk: the file is undone
+            failure.trap(engine.EngineError)
+            raise BadRequest(f"{failure.value.code}: {failure.value.message}")
+
+        return self.durable(lsn).addCallbacks(lambda _: value, lost)
 
     def resource(self, fast_routes: bool = True):
         """The root resource; `fast_routes=False` sends every request through Klein routing."""

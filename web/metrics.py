@@ -93,6 +93,9 @@ def _durability_gauges(db, registry) -> None:
         ("queryhttp_checkpoints", "Checkpoints written since start", lambda d: d.checkpoints),
         ("queryhttp_last_checkpoint_seconds", "How long the last checkpoint took",
          lambda d: d.last_checkpoint_seconds),
+        ("queryhttp_log_failed", "1 once the log failed (its write, fsync or thread; the server log "
+         "says why): writes are refused until a restart, reads go on",
+         lambda d: 1 if d.writer.error is not None or not d.writer.alive() else 0),
     ):
         Gauge(name, help_text, registry=registry).set_function(reading(read))
 

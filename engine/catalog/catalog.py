@@ -295,6 +295,7 @@ class Catalog:
             del self.dropped[key]
         for table in tables.values():
             table.rows = []
+            table.recorder = None
 
     def table(self, database: str, name: str, pos=None) -> Table:
         if CHECK_OWNER_THREAD:
@@ -328,6 +329,7 @@ class Catalog:
         if existing is not None and replace:
             del tables[existing.name]
             existing.rows = []
+            existing.recorder = None  # a replaced version never logs again
         elif existing is not None or self.view(table.database, table.name) is not None:
             if if_not_exists:
                 return False
@@ -344,6 +346,7 @@ class Catalog:
             self.check_thread()
         del self.databases[old.database][old.name]
         self.databases[new.database][new.name] = new
+        old.recorder = None  # a replaced version never logs again (N1)
         self._entered(new, old.rows)
 
     def undrop_table(self, database: str, name: str) -> Table | None:
@@ -372,5 +375,7 @@ class Catalog:
                 return
             raise
         del self.databases[database][table.name]
-        # kept (rows and all) as the last dropped version of its name, for UNDROP TABLE
+        # kept (rows and all) as the last dropped version of its name, for UNDROP TABLE, which
+        # gives it its recorder back; until then it never logs
+        table.recorder = None
         self.dropped[(database, table.name)] = table

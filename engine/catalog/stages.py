@@ -187,14 +187,23 @@ class StageStore:
             raise BadArguments(f"storing {size} more bytes would take the stages past the limit "
                                f"stage_bytes = {self.total_bytes}")
         staged = files[path] = StagedFile(data, self.clock(), logged)
-        self.held = held
+        held_before, self.held = self.held, held
         if self.recorder is not None:
+            self.recorder.undo_with(lambda: self._put_back(files, path, old, held_before))
             owner = user if location.stage == USER_STAGE else ""
             if logged:
                 self.recorder.staged(owner, location.stage, path, staged)
             elif old is not None and old.logged:  # the kept file is gone
                 self.recorder.unstaged(owner, location.stage, path)
         return path
+
+    def _put_back(self, files: dict, path: str, staged, held: int) -> None:
+        """Undo a put or a removal the log did not keep: `staged` (None: no file) at `path`."""
+        if staged is None:
+            files.pop(path, None)
+        else:
+            files[path] = staged
+        self.held = held
 
     def put_many(self, user: str, files: list[tuple[StageLocation, bytes]]) -> None:
         """Store several new files, all or none (each is checked against the file limit and
@@ -258,7 +267,11 @@ class StageStore:
         removed = self.list(user, location)
         for path, staged in removed:
             if files.pop(path, None) is not None:
+                held_before = self.held
                 self.held -= len(staged.data)
+                if self.recorder is not None:
+                    self.recorder.undo_with(
+                        lambda path=path, staged=staged, held=held_before: self._put_back(files, path, staged, held))
                 if self.recorder is not None and staged.logged:
                     self.recorder.unstaged(user if location.stage == USER_STAGE else "", location.stage, path)
         return len(removed)

@@ -247,23 +247,25 @@ def _attached_file(ctx, stmt):
     return location, fmt, purge, ctx.session.db.stages.get(ctx.user, location)
 
 
-def insert_from_attachment(ctx, stmt, table, positions, converters, fill, progress, report_column):
+def insert_from_attachment(ctx, stmt, table, positions, converters, fill, progress, report_column,
+                           commit):
     """Rows of the attached file into `table` (the INSERT's written columns `positions`, their
-    `converters` and the `fill` for the others), in steps; the answer rows of the INSERT last."""
+    `converters` and the `fill` for the others), in steps; the answer rows of the INSERT last.
+    `commit(rows, known, purge)` is the writers' commit point (engine.statements.writers):
+    it appends the rows, runs `purge()` in the same log record, and may refuse (2009, 4000)."""
     location, fmt, purge, data = _attached_file(ctx, stmt)
     return _attachment_steps(ctx, table, positions, converters, fill, progress, fmt, data, location,
-                             purge, report_column)
+                             purge, report_column, commit)
 
 
 def _attachment_steps(ctx, table, positions, converters, fill, progress, fmt, data,
-                      location: StageLocation, purge, report_column):
+                      location: StageLocation, purge, report_column, commit):
     target = LoadTarget.of(table, positions, converters, fill)
     outcome = yield from read_file_rows(ctx, fmt, data, location.text, target, "abort")
     rows = outcome.rows
-    table.append(rows, outcome.known)
+    stages = ctx.session.db.stages
+    commit(rows, outcome.known, (lambda: stages.remove(ctx.user, location)) if purge else None)
     ctx.memory.release()  # the rows are the table's now
-    if purge:
-        ctx.session.db.stages.remove(ctx.user, location)
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
     if report_column:

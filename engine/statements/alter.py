@@ -25,6 +25,7 @@ from engine.exec.result import Progress, Result
 from engine.ir.expr import Const
 from engine.plan.planner import Planner
 from engine.statements.ddl import copy_table, empty_result, rename_table
+from engine.statements.writers import commit_version
 from engine.types import cast as casting
 from engine.types import sqltype as T
 from engine.types.convert import type_default, value_converter
@@ -92,7 +93,7 @@ def _rename_column(ctx, table: Table, action: A.RenameColumn) -> Result:
     old = table.columns[i]
     columns = list(table.columns)
     columns[i] = TableColumn(action.new, old.type, old.default, old.default_sql, old.comment)
-    ctx.catalog.swap_table(table, copy_table(table, columns=columns))
+    commit_version(ctx, table, copy_table(table, columns=columns), table.rows)
     return empty_result()
 
 
@@ -177,15 +178,16 @@ def _rewrite_steps(ctx, table: Table, columns, rewrite, has_null, has_negative):
     step = max(1, ctx.limits.step_rows)
     new_rows: list = []
     for start in range(0, count, step):
-        batch = rewrite(rows[start:start + step])
+        # bounded by the snapshot's count: rows appended meanwhile sit after it in the same
+        # list, and are rewritten once, below (an unbounded last slice took them twice)
+        batch = rewrite(rows[start:min(start + step, count)])
         ctx.memory.charge(batch_bytes(batch))  # the new version, held until the swap
         new_rows += batch
         yield []
-    current = ctx.catalog.databases.get(table.database, {}).get(table.name)
-    if current is not table or table.rows is not rows:
+    if table.rows is not rows:
         raise TableVersionMismatched(f"table `{table.database}`.`{table.name}` was changed by another "
                                      f"statement while this one ran; nothing was changed")
     new_rows += rewrite(rows[count:])  # rows another statement appended meanwhile
     new = copy_table(table, columns=columns, rows=new_rows, has_null=has_null, has_negative=has_negative)
-    ctx.catalog.swap_table(table, new)
+    commit_version(ctx, table, new, rows)
     ctx.memory.release()  # the rows are the table's now

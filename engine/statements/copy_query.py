@@ -12,6 +12,7 @@ from engine.io.stage_load import truthy
 from engine.plan.planner import Planner
 from engine.plan.stage_scan import StageReading
 from engine.statements.insert_plan import column_plan, insert_plan
+from engine.statements.writers import commit_append
 from engine.types import sqltype as T
 from engine.types.variant import caster_from_variant
 from grammar import ast as A
@@ -52,7 +53,7 @@ def copy_from_query(ctx, stmt: A.CopyIntoTable) -> Result:
                   for conv, p, t in zip(converters, positions, plan.types, strict=True)]
     progress = Progress()
     run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
-    steps = _query_copy_steps(ctx, table, run(()), converters, fill, reading,
+    steps = _query_copy_steps(ctx, database, table, run(()), converters, fill, reading,
                               truthy(options.get("purge", "false")), progress)
     return Result([Column(n, t.display()) for n, t in COPY_COLUMNS], steps, progress=progress,
                   types=[t for _, t in COPY_COLUMNS])
@@ -90,7 +91,7 @@ def note_loaded(history: dict, key: tuple, staged, purged: bool) -> None:
         history[key] = staged.last_modified
 
 
-def _query_copy_steps(ctx, table, batches, converters, fill, reading, purge, progress):
+def _query_copy_steps(ctx, database, table, batches, converters, fill, reading, purge, progress):
     rows = []
     for batch in batches:
         ctx.memory.charge(batch_bytes(batch))
@@ -101,14 +102,17 @@ def _query_copy_steps(ctx, table, batches, converters, fill, reading, purge, pro
                 raise BadBytes(f"{exc.message} (row {len(rows) + 1} of the COPY query)") from None
             rows.append(fill(row) if fill is not None else row)
         yield []
-    table.append(rows)
-    ctx.memory.release()
     stages = ctx.session.db.stages
     stage = reading.owner[1]
-    for path, staged, _ in reading.read:
-        note_loaded(table.copied_files, (*reading.owner, path), staged, purge)
-        if purge:
-            stages.remove(ctx.user, StageLocation(stage, path))
+
+    def loaded(history):
+        for path, staged, _ in reading.read:
+            note_loaded(history, (*reading.owner, path), staged, purge)
+            if purge:
+                stages.remove(ctx.user, StageLocation(stage, path))
+
+    commit_append(ctx, database, table, rows, loaded=loaded)
+    ctx.memory.release()
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
     yield [(path, count, 0, None, None) for path, _, count in reading.read]

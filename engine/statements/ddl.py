@@ -3,6 +3,8 @@ UNDROP TABLE, RENAME TABLE, and the table options (TRANSIENT, CLUSTER BY) CREATE
 
 from __future__ import annotations
 
+import dataclasses
+
 from engine.bind.names import display
 from engine.catalog.catalog import Table, TableColumn
 from engine.core.errors import (
@@ -115,12 +117,15 @@ def run_rename_table(session, ctx, stmt: A.RenameTable) -> Result:
 
 def copy_table(table: Table, **changes) -> Table:
     """A new version of `table` (same id, creation time and rows unless `changes` say otherwise);
-    the old object stays as it was for the queries still reading it."""
+    the old object stays as it was for the queries still reading it. Every field is carried over
+    by construction (new ones too, e.g. COPY's load history: N7); the mutable ones are copied so
+    the versions share nothing they change in place; the recorder comes with entering the catalog."""
     fields = {
-        "database": table.database, "name": table.name, "columns": table.columns, "rows": table.rows,
-        "engine": table.engine, "has_null": list(table.has_null), "has_negative": list(table.has_negative),
-        "table_id": table.table_id, "created_on": table.created_on, "comment": table.comment,
-        "cluster_by": table.cluster_by, "transient": table.transient,
+        "has_null": list(table.has_null), "has_negative": list(table.has_negative),
+        "copied_files": dict(table.copied_files), "insert_plans": {}, "recorder": None,
     }
     fields.update(changes)
-    return Table(**fields)
+    new = dataclasses.replace(table, **fields)
+    if "columns" not in changes:  # the columns list is the version's own too
+        new.columns = list(table.columns)
+    return new

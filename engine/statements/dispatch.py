@@ -66,6 +66,7 @@ from engine.statements.transaction_statements import run_transaction_statement
 from engine.statements.unload import copy_into_stage
 from engine.statements.user_statements import USER_HANDLERS
 from engine.statements.view_statements import create_view, describe_view, drop_view
+from engine.statements.writers import commit_append
 from engine.types import cast as casting
 from engine.types import render as R
 from engine.types import sqltype as T
@@ -147,18 +148,31 @@ def _create_table(session, ctx, stmt: A.CreateTable):
             return _result()
         raise TableAlreadyExists(f"Table '{name}' already exists", position=stmt.pos)
     planner = Planner(ctx)
+    declared = _declared_columns(planner, stmt.columns)
     if stmt.as_query is not None:
         plan, names = planner.plan_query(stmt.as_query)
-        # (a query's tuples keep no field names: a named tuple column's become "1", "2", as Databend's)
-        columns = [TableColumn(n, unnamed(t) if t.name != "Null" else T.STRING.as_nullable(True))
-                   for n, t in zip(names, plan.types, strict=False)]
+        if declared:  # the declared columns, filled by position from the query (as Databend)
+            if len(declared) != len(names):
+                raise BadArguments("Number of columns does not match.", position=stmt.pos)
+            columns = declared
+        else:
+            # (a query's tuples keep no field names: a named tuple column's become "1", "2", as Databend's)
+            columns = [TableColumn(n, unnamed(t) if t.name != "Null" else T.STRING.as_nullable(True))
+                       for n, t in zip(names, plan.types, strict=False)]
         table = Table(database, name, columns, comment=stmt.comment or "", **table_options(stmt))
         progress = Progress()
         run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
         return _result([], _create_table_as(catalog, table, run(()), progress, stmt, ctx.memory), progress=progress)
+    catalog.add_table(Table(database, name, declared, comment=stmt.comment or "", **table_options(stmt)),
+                      stmt.if_not_exists, stmt.pos, replace=stmt.or_replace)
+    return _result()
+
+
+def _declared_columns(planner, column_defs) -> list:
+    """The columns a CREATE TABLE declares: types, constant DEFAULTs, comments."""
     columns = []
     seen = set()
-    for cd in stmt.columns:
+    for cd in column_defs or ():
         if cd.name.lower() in seen:
             raise BadArguments(f"duplicate column name `{cd.name}`", position=cd.pos)
         seen.add(cd.name.lower())
@@ -172,17 +186,18 @@ def _create_table(session, ctx, stmt: A.CreateTable):
             default = None if e.value is None else casting.caster(t)(e.value)
             default_sql = default_text(default, cd.default)
         columns.append(TableColumn(cd.name, t, default, default_sql, cd.comment or ""))
-    catalog.add_table(Table(database, name, columns, comment=stmt.comment or "", **table_options(stmt)),
-                      stmt.if_not_exists, stmt.pos, replace=stmt.or_replace)
-    return _result()
+    return columns
 
 
 def _create_table_as(catalog, table: Table, batches, progress: Progress, stmt: A.CreateTable, memory):
     """CREATE TABLE ... AS SELECT: the table is filled while detached and enters the catalog only
     once its query has run to the end, so a failing or abandoned query leaves no table behind
     (as a failing INSERT leaves no rows), and OR REPLACE keeps the old table until then."""
-    yield from _insert_steps(table, batches, progress, list(range(len(table.columns))), memory,
-                             report=False)
+    rows = yield from _converted_rows(table, batches, list(range(len(table.columns))), memory)
+    table.append(rows)  # detached: no recorder; the table's rows are logged as it enters
+    memory.release()
+    progress.write_rows = len(rows)
+    progress.write_bytes = len(rows) * 8 * len(table.columns)
     catalog.add_table(table, stmt.if_not_exists, stmt.pos, replace=stmt.or_replace)
 
 
@@ -194,7 +209,7 @@ def _drop_table(session, ctx, stmt: A.DropTable):
 
 def _truncate(session, ctx, stmt: A.TruncateTable):
     database, name = ctx.resolve_table_name(stmt.name)
-    ctx.catalog.table(database, name, stmt.pos).truncate()
+    commit_append(ctx, database, ctx.catalog.table(database, name, stmt.pos), [], overwrite=True)
     return _result()
 
 
@@ -248,33 +263,32 @@ def _insert(session, ctx, stmt: A.Insert):
     progress = Progress()
     if stmt.rows is None and stmt.query is None:  # `INSERT INTO t VALUES` + a stage attachment
         converters, fill = _insert_plan(table, positions, ctx.timezone)
-        steps = insert_from_attachment(ctx, stmt, table, positions, converters, fill, progress, True)
+        def commit(rows, known, purge):
+            commit_append(ctx, database, table, rows, known, overwrite=stmt.overwrite, purge=purge)
+
+        steps = insert_from_attachment(ctx, stmt, table, positions, converters, fill, progress, True, commit)
         return _result([Column(INSERTED, "UInt64")], steps, [T.UINT64], progress=progress)
     if stmt.query is not None:
         run = _source_query(ctx, stmt, positions, progress)
-        return _result([Column(INSERTED, "UInt64")], _insert_steps(table, run(()), progress, positions, ctx.memory,
-                                                                       timezone=ctx.timezone,
-                                                                       overwrite=stmt.overwrite),
-                       [T.UINT64], progress=progress)
+        steps = _insert_steps(ctx, database, table, run(()), progress, positions, stmt.overwrite)
+        return _result([Column(INSERTED, "UInt64")], steps, [T.UINT64], progress=progress)
     values = stmt.rows
     count = len(values)
     # one step's worth (_values_step_rows, inlined: the single-row INSERT is a hot statement)
     if count == 1 or (count <= BATCH and count <= ctx.limits.step_rows):
         rows = _values_rows(ctx, stmt, table, positions, values)
-        if stmt.overwrite:
-            table.truncate()
-        table.append(rows)
+        commit_append(ctx, database, table, rows, overwrite=stmt.overwrite)
         if ctx.memory.held:
             ctx.memory.release()  # the rows are the table's now; the caller may never read the result
         progress.write_rows = len(rows)
         progress.write_bytes = len(rows) * 8 * len(table.columns)
         return _result([Column(INSERTED, "UInt64")], [[(len(rows),)]], [T.UINT64], progress=progress)
     # more rows than one step may convert: in steps, appended together at the end (atomic)
-    return _result([Column(INSERTED, "UInt64")], _values_steps(ctx, stmt, table, positions, progress),
+    return _result([Column(INSERTED, "UInt64")], _values_steps(ctx, stmt, database, table, positions, progress),
                    [T.UINT64], progress=progress)
 
 
-def _values_steps(ctx, stmt, table, positions, progress):
+def _values_steps(ctx, stmt, database, table, positions, progress):
     """INSERT ... VALUES converted a step budget of rows per step; nothing is appended unless
     every row converts."""
     values, step_rows = stmt.rows, _values_step_rows(ctx)
@@ -282,9 +296,7 @@ def _values_steps(ctx, stmt, table, positions, progress):
     for start in range(0, len(values), step_rows):
         rows += _values_rows(ctx, stmt, table, positions, values[start:start + step_rows])
         yield []
-    if stmt.overwrite:
-        table.truncate()
-    table.append(rows)
+    commit_append(ctx, database, table, rows, overwrite=stmt.overwrite)
     ctx.memory.release()  # the rows are the table's now
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
@@ -345,10 +357,9 @@ def _compact(rows, table):
     return out
 
 
-def _insert_steps(table: Table, batches, progress: Progress, positions, memory, report=True,
-                  timezone="UTC", overwrite=False):
-    """Consume a query in bounded steps, then append everything at once (atomic); with
-    `overwrite` the rows replace the table's (INSERT OVERWRITE)."""
+def _converted_rows(table: Table, batches, positions, memory, timezone="UTC"):
+    """Consume a query in bounded steps (yielding []); returns its rows converted to the
+    table's row tuples, charged to `memory` until the caller releases it."""
     converters, fill = _insert_plan(table, positions, timezone)
     rows = []
     for batch in batches:
@@ -357,14 +368,18 @@ def _insert_steps(table: Table, batches, progress: Progress, positions, memory, 
             row = tuple([conv(v) for conv, v in zip(converters, r, strict=False)])
             rows.append(fill(row) if fill is not None else row)
         yield []
-    if overwrite:
-        table.truncate()
-    table.append(rows)
-    memory.release()  # the rows are the table's now
+    return rows
+
+
+def _insert_steps(ctx, database: str, table: Table, batches, progress: Progress, positions, overwrite):
+    """INSERT ... SELECT: the query consumed in bounded steps, then everything committed at
+    once (atomic); with `overwrite` the rows replace the table's (INSERT OVERWRITE)."""
+    rows = yield from _converted_rows(table, batches, positions, ctx.memory, ctx.timezone)
+    commit_append(ctx, database, table, rows, overwrite=overwrite)
+    ctx.memory.release()  # the rows are the table's now
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
-    if report:
-        yield [(len(rows),)]
+    yield [(len(rows),)]
 
 
 def _source_query(ctx, stmt, positions, progress):

@@ -16,7 +16,7 @@ from engine.exec.result import Column, Progress, Result
 from engine.exec.subquery import correlated_rows, prefetch_steps, subquery_runner
 from engine.ir.expr import Expr, SubqueryExpr, may_be_null
 from engine.plan.planner import Planner
-from engine.statements.writers import check_snapshot, serialized
+from engine.statements.writers import commit_rewrite, serialized
 from engine.types import sqltype as T
 from engine.types.convert import value_converter
 from grammar import ast as A
@@ -65,9 +65,7 @@ class _Target:
         """Swap in the new row list, keeping rows other statements appended meanwhile (a rewrite
         by another statement meanwhile runs this one again: engine.statements.writers)."""
         table = self.table
-        check_snapshot(self.ctx, self.database, table, self.rows)
-        new_rows.extend(self.rows[self.count:])
-        table.replace_rows(new_rows)
+        commit_rewrite(self.ctx, self.database, table, self.rows, self.count, new_rows)
         self.progress.write_rows = changed
         self.progress.write_bytes = changed * 8 * len(table.columns)
 

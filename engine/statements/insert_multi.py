@@ -12,6 +12,7 @@ from engine.exec.result import Column, Progress, Result
 from engine.exec.subquery import prefetch_steps
 from engine.ir.expr import Col
 from engine.plan.planner import Planner
+from engine.statements.writers import commit_appends
 from engine.types import sqltype as T
 from grammar import ast as A
 
@@ -56,7 +57,8 @@ def run_insert_multi(ctx, stmt: A.InsertMulti, insert_plan, column_plan) -> Resu
     else_targets = [target(i) for i in stmt.else_]
     run = runtime.build(plan)
     names_out = [f"number of rows inserted into {d}.{n}" for d, n in tables]
-    steps = _steps(ctx, run, branches, else_targets, stmt.first, list(tables.values()), progress, cg)
+    targets = [(database, table, buffer) for (database, _), (table, buffer) in tables.items()]
+    steps = _steps(ctx, run, branches, else_targets, stmt.first, targets, progress, cg)
     return Result([Column(n, "UInt64") for n in names_out], steps, progress=progress, types=[T.UINT64] * len(names_out))
 
 
@@ -71,7 +73,7 @@ def _steps(ctx, run, branches, else_targets, first, tables, progress, cg):
             buffer.append(fill(row) if fill is not None else row)
 
     for batch in run(()):
-        before = [len(b) for _, b in tables]
+        before = [len(b) for _, _, b in tables]
         for r in batch:
             hit = False
             for test, outs in branches:
@@ -82,11 +84,10 @@ def _steps(ctx, run, branches, else_targets, first, tables, progress, cg):
                         break
             if not hit and else_targets:
                 put(else_targets, r)
-        for (_, buffer), n in zip(tables, before, strict=False):
+        for (_, _, buffer), n in zip(tables, before, strict=False):
             memory.charge(batch_bytes(buffer[n:]))
         yield []
-    for table, buffer in tables:
-        table.append(buffer)
+    commit_appends(ctx, tables)
     memory.release()
-    progress.write_rows = sum(len(b) for _, b in tables)
-    yield [tuple(len(b) for _, b in tables)]
+    progress.write_rows = sum(len(b) for _, _, b in tables)
+    yield [tuple(len(b) for _, _, b in tables)]

@@ -23,7 +23,7 @@ from engine.exec.result import Column, Progress, Result
 from engine.exec.subquery import prefetch_steps
 from engine.plan.clauses import split_equi_keys
 from engine.plan.planner import Planner
-from engine.statements.writers import check_snapshot, serialized
+from engine.statements.writers import check_snapshot, commit_append, commit_rewrite, serialized
 from engine.types import sqltype as T
 from engine.types.convert import type_default, value_converter
 from grammar import ast as A
@@ -265,8 +265,7 @@ class _Merge:
         table = self.table
         check_snapshot(self.ctx, self.database, table, self.rows)  # rewritten meanwhile: run again
         if new_rows is not None:
-            new_rows.extend(self.rows[self.count:])  # rows other statements appended meanwhile
-            table.replace_rows(new_rows)
+            # the rewritten columns' flags set first (a flag set in vain only costs a check)
             written = {i for c in self.clauses for i in c.written}
             for i in written:
                 column = table.columns[i]
@@ -274,6 +273,7 @@ class _Merge:
                     table.has_null[i] = True
                 if column.type.is_int:
                     table.has_negative[i] = True
-        if inserts:
-            table.append(inserts)
+            commit_rewrite(self.ctx, self.database, table, self.rows, self.count, new_rows, inserts)
+        else:
+            commit_append(self.ctx, self.database, table, inserts)
         self.ctx.memory.release()

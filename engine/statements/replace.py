@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine.core.errors import STORAGE_OTHER, EngineError
 from engine.core.memory import LIST_SLOT_BYTES, batch_bytes
-from engine.statements.writers import RETRIES, SnapshotChanged, check_snapshot
+from engine.statements.writers import RETRIES, SnapshotChanged, check_snapshot, commit_rewrite
 from engine.types import render as R
 
 
@@ -48,9 +48,8 @@ def replace_steps(ctx, table, database: str, keys: list[int], batches, progress)
             memory.release(count * LIST_SLOT_BYTES)
             if retry == RETRIES:
                 raise
-    kept.extend(rows[count:])  # rows other statements appended meanwhile
-    table.replace_rows(kept)
-    table.append(incoming)
+    # rows other statements appended meanwhile are kept, then the incoming rows follow
+    commit_rewrite(ctx, database, table, rows, count, kept, incoming)
     memory.release()
     progress.write_rows = len(incoming)
     progress.write_bytes = len(incoming) * 8 * len(table.columns)

@@ -21,6 +21,7 @@ from engine.statements.copy_query import COPY_COLUMNS as _COPY_COLUMNS
 from engine.statements.copy_query import COPY_OPTIONS as _COPY_OPTIONS
 from engine.statements.copy_query import copy_from_query, note_loaded
 from engine.statements.insert_plan import column_plan, insert_plan
+from engine.statements.writers import commit_append
 from engine.types import sqltype as T
 from grammar import ast as A
 
@@ -114,14 +115,14 @@ def copy_into_table(session, ctx, stmt: A.CopyIntoTable) -> Result:
     if not force:
         files = [(path, f) for path, f in files if history.get((*owner, path)) != f.last_modified]
     progress = Progress()
-    steps = _copy_steps(ctx, table, LoadTarget.of(table, positions, converters, fill), fmt,
+    steps = _copy_steps(ctx, database, table, LoadTarget.of(table, positions, converters, fill), fmt,
                         on_error, files, location, truthy(options.get("purge", "false")),
-                        history, owner, progress)
+                        owner, progress)
     return Result([Column(n, t.display()) for n, t in _COPY_COLUMNS], steps, progress=progress,
                   types=[t for _, t in _COPY_COLUMNS])
 
 
-def _copy_steps(ctx, table, target, fmt, on_error, files, location, purge, history, owner,
+def _copy_steps(ctx, database, table, target, fmt, on_error, files, location, purge, owner,
                 progress):
     loaded, answer = [], []
     for path, staged in files:
@@ -131,13 +132,16 @@ def _copy_steps(ctx, table, target, fmt, on_error, files, location, purge, histo
         answer.append((path, len(outcome.rows), outcome.errors_seen, outcome.first_error,
                        outcome.first_error_line))
     rows = loaded[0][2].rows if len(loaded) == 1 else [row for _, _, o in loaded for row in o.rows]
-    table.append(rows, merged_known([o for _, _, o in loaded]))
-    ctx.memory.release()  # the rows are the table's now
     stages = ctx.session.db.stages
-    for path, staged, _ in loaded:
-        note_loaded(history, (*owner, path), staged, purge)
-        if purge:
-            stages.remove(ctx.user, StageLocation(location.stage, path))
+
+    def note(history):  # the table's current load history (a new version's, after ALTER)
+        for path, staged, _ in loaded:
+            note_loaded(history, (*owner, path), staged, purge)
+            if purge:
+                stages.remove(ctx.user, StageLocation(location.stage, path))
+
+    commit_append(ctx, database, table, rows, merged_known([o for _, _, o in loaded]), loaded=note)
+    ctx.memory.release()  # the rows are the table's now
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
     yield answer

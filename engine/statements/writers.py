@@ -1,4 +1,14 @@
-"""Rewriting statements of one table serialize instead of failing: UPDATE, DELETE, MERGE and
+"""The one commit point of every table write, and the serialization of rewriting statements.
+
+Every writer ends in `commit_append` (INSERT, INSERT ALL/FIRST, INSERT OVERWRITE, COPY INTO,
+stage attachments, TRUNCATE), `commit_rewrite` (UPDATE, DELETE, MERGE, REPLACE) or
+`commit_version` (ALTER TABLE's rewritten version): each checks that the table the statement
+read is still the catalog's version (else 2009, nothing changed), applies the change, and
+seals it into one log record at once. The record is the commit: when the log cannot take it
+the Recorder undoes the change before anything else runs (engine.storage.durability), and the
+statement fails with 4000. A dropped or replaced version has no recorder, so it can never log.
+
+Rewriting statements of one table serialize instead of failing: UPDATE, DELETE, MERGE and
 REPLACE build a new row list from a snapshot in bounded steps and swap it in at the end; when
 another statement rewrote the table's rows in between, the statement binds again and runs its
 steps again on the current rows (a bounded number of times), so both statements' effects stay,
@@ -8,7 +18,7 @@ dropped, replaced or altered meanwhile still fails the statement (2009)."""
 from __future__ import annotations
 
 from engine.catalog.transactions import is_current
-from engine.core.errors import TableVersionMismatched
+from engine.core.errors import StorageError, TableVersionMismatched
 from engine.exec.result import Progress, Result
 
 RETRIES = 16  # new runs of one statement before it gives up (2009)
@@ -19,16 +29,111 @@ class SnapshotChanged(TableVersionMismatched):
     changed. Inside `serialized` the statement runs again; elsewhere it is the 2009 error."""
 
 
+def check_current(ctx, database: str, table) -> None:
+    """TableVersionMismatched (2009) when `table` was dropped, replaced or altered since the
+    statement looked it up (its rows then belong to no table anyone can read)."""
+    if not is_current(ctx.catalog, database, table):
+        raise TableVersionMismatched(f"table `{database}`.`{table.name}` was dropped, replaced or altered "
+                                     f"by another statement while this one ran; nothing was changed")
+
+
 def check_snapshot(ctx, database: str, table, rows: list) -> None:
     """Before a rewrite is swapped in: TableVersionMismatched (2009) when the table was dropped,
     replaced or altered since the statement looked it up, SnapshotChanged when another statement
     rewrote its rows since the snapshot `rows` (appending keeps the list: no conflict)."""
-    if not is_current(ctx.catalog, database, table):
-        raise TableVersionMismatched(f"table `{database}`.`{table.name}` was dropped, replaced or altered "
-                                     f"by another statement while this one ran; nothing was changed")
+    check_current(ctx, database, table)
     if table.rows is not rows:
         raise SnapshotChanged(f"table `{database}`.`{table.name}` was changed by another statement while "
                               f"this one ran; nothing was changed")
+
+
+def commit_append(ctx, database: str, table, rows: list, known=None, overwrite: bool = False,
+                  loaded=None, purge=None) -> None:
+    """The commit of an appending writer: `rows` (converted) appended to `table`, in place of
+    its rows with `overwrite` (INSERT OVERWRITE, TRUNCATE); `known` as Table.append takes it.
+    `loaded(history)` updates COPY's load history and `purge()` removes the loaded files, both
+    in the rows' log record (a file is never loaded twice, nor its rows lost). 2009 when the
+    table is no longer the catalog's version; 4000 (nothing changed) when the log cannot take
+    the record."""
+    check_current(ctx, database, table)
+    recorder = table.recorder
+    if loaded is not None and recorder is not None:
+        history = dict(table.copied_files)
+        recorder.undo_with(lambda: _restore_history(table, history))
+    if overwrite:
+        if recorder is not None:  # TRUNCATE clears the flags, which the old rows need back
+            flags = (table.has_null, table.has_negative)
+            recorder.undo_with(lambda: _restore_flags(table, flags))
+        table.truncate()
+    table.append(rows, known)
+    if loaded is not None:
+        loaded(table.copied_files)
+    if purge is not None:
+        purge()
+    _publish(ctx, recorder, loaded is not None)
+
+
+def commit_appends(ctx, targets: list) -> None:
+    """The commit of INSERT ALL / FIRST: (database, table, rows) for each table, all appended
+    in one log record, or none (2009 when any table is no longer the catalog's version, 4000
+    when the log cannot take the record)."""
+    for database, table, _ in targets:
+        check_current(ctx, database, table)
+    recorder = None
+    for _, table, rows in targets:
+        table.append(rows)
+        recorder = recorder or table.recorder
+    _publish(ctx, recorder, False)
+
+
+def _restore_flags(table, flags: tuple[list, list]) -> None:
+    table.has_null, table.has_negative = flags
+
+
+def _restore_history(table, history: dict) -> None:
+    table.copied_files.clear()
+    table.copied_files.update(history)
+
+
+def commit_rewrite(ctx, database: str, table, snapshot: list, count: int, new_rows: list,
+                   appended=None) -> None:
+    """The commit of a rewriting writer: `new_rows` (built from the first `count` rows of the
+    `snapshot` list) in place of the table's rows, keeping the rows others appended meanwhile,
+    then `appended` (MERGE's inserts, REPLACE's rows) after them. SnapshotChanged when another
+    statement rewrote the rows since the snapshot, 2009 when the table was replaced, 4000 when
+    the log cannot take the record (nothing changed in all three)."""
+    check_snapshot(ctx, database, table, snapshot)
+    new_rows.extend(snapshot[count:])
+    table.replace_rows(new_rows)
+    if appended:
+        table.append(appended)
+    _publish(ctx, table.recorder, False)
+
+
+def commit_version(ctx, old, new, snapshot: list) -> None:
+    """The commit of ALTER TABLE's rewritten version: `new` in place of `old`, when `old` is
+    still the catalog's version and its rows are still the `snapshot` the rewrite read (2009
+    otherwise); 4000 (nothing changed) when the log cannot take the record."""
+    check_snapshot(ctx, old.database, old, snapshot)
+    ctx.catalog.swap_table(old, new)
+    recorder = new.recorder
+    if recorder is not None:
+        recorder.undo_with(lambda: ctx.catalog.swap_table(new, old))
+    _publish(ctx, recorder, True)
+
+
+def _publish(ctx, recorder, definitions: bool) -> None:
+    """Seal the change into its log record now (a table outside the catalog, e.g. a
+    transaction's private copy, has no recorder: its COMMIT is the record)."""
+    if recorder is None:
+        return
+    durability = ctx.session.db.durability
+    if durability is None:
+        return
+    try:
+        durability.seal(definitions)
+    except OSError as exc:  # the Recorder has undone the change
+        raise StorageError(str(exc)) from None
 
 
 def serialized(ctx, build) -> Result:

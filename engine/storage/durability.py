@@ -16,8 +16,10 @@ import os
 import stat
 import threading
 import time
+from collections import deque
 
 from engine.catalog.stages import StagedFile
+from engine.core.errors import TableVersionMismatched
 from engine.storage import checkpoint_files as C
 from engine.storage.catalog_image import catalog_image, restore_catalog, tables_by_id
 from engine.storage.change_codec import decode_chunks, record_pieces, rewritten_rows, staged_file
@@ -43,24 +45,43 @@ def image_text(image: dict) -> str:
 
 
 class Recorder:
-    """Collects one step's changes and seals them into one log record."""
+    """Collects one step's changes and seals them into one log record.
+
+    The record is the commit: with every change it keeps how to undo it, and when the log does
+    not take the record (`submit` refuses, or the writer thread fails before the record is on
+    disk) the changes are undone on the engine's thread (`seal`, `revert_unwritten`), so a
+    change the log lost is never visible after its statement failed. A change to a table
+    version that is no longer the catalog's is refused (2009): such a record would replay into
+    the wrong version."""
 
     def __init__(self, db, writer: LogWriter):
         self.db = db
         self.writer = writer
         self.pending: list = []
+        self.undo: list = []  # how to undo each pending change, in order
+        # (lsn, undo) of the records submitted but not yet known to be on disk, oldest first
+        self.unwritten: deque = deque()
         self.last_image = ""
         self.known_ids: set[int] = set()
         self.last_lsn = writer.next_lsn - 1
 
+    def _check_current(self, table) -> None:
+        if self.db.catalog.databases.get(table.database, {}).get(table.name) is not table:
+            raise TableVersionMismatched(f"table `{table.database}`.`{table.name}` was dropped, replaced "
+                                         f"or altered by another statement; its change is not logged")
+
     def appended(self, table, rows) -> None:
         if rows:
+            self._check_current(table)
             self.pending.append(("append", table.table_id, [c.type for c in table.columns], rows))
+            self.undo.append(("append", table, table.rows, len(table.rows) - len(rows)))
 
     def replaced(self, table, old: list, new: list) -> None:
         if not old and not new:
             return  # nothing to say (a new, empty table entering the catalog)
+        self._check_current(table)
         self.pending.append(("edit", table.table_id, [c.type for c in table.columns], old, len(old), new, len(new)))
+        self.undo.append(("edit", table, old, len(old)))
 
     def staged(self, owner: str, stage: str, path: str, staged: StagedFile) -> None:
         self.pending.append(("stage_put", owner, stage, path, staged))
@@ -71,6 +92,11 @@ class Recorder:
     def stage_cleared(self, stage: str) -> None:
         self.pending.append(("stage_clear", stage))
 
+    def undo_with(self, undo) -> None:
+        """`undo()` puts back a change made in this step that the row and stage changes do not
+        cover (a load history, a table version): run if the step's record is lost."""
+        self.undo.append(("call", undo))
+
     def note_image(self, text: str, image: dict) -> None:
         self.last_image = text
         self.known_ids = {t["id"] for t in image["tables"]} | {t["id"] for t in image["dropped"]}
@@ -78,11 +104,13 @@ class Recorder:
     def seal(self, definitions: bool = False) -> int:
         """Make the pending changes one log record (with the catalog image first when
         `definitions` may have changed, or a change names a table the last image lacks);
-        returns the last record's sequence number."""
+        returns the last record's sequence number. When the log refuses the record, every
+        pending change is undone and the OSError raised."""
         pending = self.pending
         if not definitions and pending:
             known = self.known_ids
             definitions = any(c[0] in ("append", "edit") and c[1] not in known for c in pending)
+        image_before = (self.last_image, self.known_ids)
         if definitions:
             image = catalog_image(self.db)
             text = image_text(image)
@@ -91,9 +119,46 @@ class Recorder:
                 pending.insert(0, ("catalog", text))
         if not pending:
             return self.last_lsn
-        self.pending = []
-        self.last_lsn = self.writer.submit(lambda lsn, changes=pending: record_pieces(lsn, changes))
+        undo = self.undo
+        self.pending, self.undo = [], []
+        try:
+            self.last_lsn = self.writer.submit(lambda lsn, changes=pending: record_pieces(lsn, changes))
+        except OSError:
+            self.last_image, self.known_ids = image_before
+            self._revert([undo])
+            raise
+        unwritten = self.unwritten
+        durable = self.writer.durable_lsn
+        while unwritten and unwritten[0][0] <= durable:
+            unwritten.popleft()
+        if undo:
+            unwritten.append((self.last_lsn, undo))
         return self.last_lsn
+
+    def revert_unwritten(self) -> int:
+        """Once the log has failed: undo the changes of every record that did not reach the
+        disk, newest first (on the engine's thread); returns how many were undone."""
+        durable = self.writer.durable_lsn
+        lost = [undo for lsn, undo in self.unwritten if lsn > durable]
+        self.unwritten.clear()
+        if self.undo:
+            lost.append(self.undo)
+        self.pending, self.undo = [], []
+        return self._revert(lost)
+
+    def _revert(self, undos: list) -> int:
+        count = 0
+        for undo in reversed(undos):
+            for entry in reversed(undo):
+                if entry[0] == "call":
+                    entry[1]()
+                else:  # the row list the table had before, cut to the length it had
+                    _, table, rows, length = entry
+                    table.rows = rows if len(rows) == length else rows[:length]
+                count += 1
+        # what undoing told the recorder is no change to log
+        self.pending, self.undo = [], []
+        return count
 
 
 # ---------------------------------------------------------------- replay
@@ -179,6 +244,7 @@ class DataDirectory:
         self._lock_file = _lock(self.path)
         self._checkpointing: threading.Thread | None = None
         self.checkpoint_error: BaseException | None = None
+        self.failure_seen = False  # the log's failure was noticed (its lost changes undone)
         self.checkpoints = 0  # written since start
         self.last_checkpoint_seconds = 0.0
         started = time.monotonic()
@@ -218,9 +284,25 @@ class DataDirectory:
     def _attach(self) -> None:
         recorder = self.recorder
         self.db.catalog.recorder = recorder
-        for table in tables_by_id(self.db).values():
-            table.recorder = recorder
+        for tables in self.db.catalog.databases.values():  # dropped versions never log
+            for table in tables.values():
+                table.recorder = recorder
         self.db.stages.recorder = recorder
+
+    def failure(self) -> str | None:
+        """Why the log cannot take records, or None while it can. The first call that sees the
+        failure (on the engine's thread) undoes the changes of every record the log did not
+        keep, and logs why writes are refused from now on."""
+        error = self.writer.error
+        if error is None:
+            return None
+        reason = f"the write-ahead log failed: {error}"
+        if not self.failure_seen:
+            self.failure_seen = True
+            undone = self.recorder.revert_unwritten()
+            self.log(f"{reason}; every write is refused until a restart ({undone} changes of "
+                     f"records it did not keep were undone), reads go on")
+        return reason
 
     def seal(self, definitions: bool = False) -> int:
         lsn = self.recorder.seal(definitions)

@@ -183,11 +183,14 @@ class LogWriter:
             os.fsync(self._file.fileno())
             fsync_directory(self.directory)
         self.segment_bytes = self._file.tell()
+        self._synced_bytes = self.segment_bytes  # the segment's length at its last sync
 
     # -- the caller's side (the engine's thread) -------------------------------------------
 
     def submit(self, encode: Callable[[int], list[bytes]]) -> int:
         with self._lock:
+            if self.error is None and not self._thread.is_alive():
+                self.error = RuntimeError("the log's writer thread is gone")
             if self.error is not None:
                 raise OSError(f"the write-ahead log failed: {self.error}")
             lsn = self.next_lsn
@@ -195,6 +198,10 @@ class LogWriter:
             self._queue.append((lsn, encode))
             self._lock.notify()
             return lsn
+
+    def alive(self) -> bool:
+        """Whether the writer thread still takes records (False once it failed or stopped)."""
+        return self.error is None and self._thread.is_alive()
 
     def rotate(self, number: int) -> None:
         """Records submitted from now on go to segment `number`."""
@@ -244,6 +251,7 @@ class LogWriter:
             try:
                 last = self._write(batch)
             except BaseException as exc:  # noqa: BLE001 - a dead log must fail commits, loudly
+                self._cut_unsynced()
                 with self._lock:
                     self.error = exc
                     waiters, self._waiters = self._waiters, []
@@ -280,3 +288,29 @@ class LogWriter:
         if self.fsync:
             os.fsync(self._file.fileno())
             self.fsyncs += 1
+        self._synced_bytes = self.segment_bytes
+
+    def _cut_unsynced(self) -> None:
+        """After a failed write or fsync: cut the segment back to its last synced length, so
+        the records whose statements failed (and whose changes were undone) cannot come back
+        at recovery. Best effort: a disk that fails may refuse this too, and recovery then
+        finds at most a torn tail or records no one was told are stored."""
+        file, self._file = self._file, None
+        if file is None:
+            return
+        try:
+            file.raw.close()  # the buffered bytes are dropped: closing the buffer never writes them
+        except OSError:
+            pass
+        try:
+            fd = os.open(os.path.join(self.directory, segment_name(self.segment)), os.O_WRONLY)
+        except OSError:
+            return
+        try:
+            os.ftruncate(fd, self._synced_bytes)
+            if self.fsync:
+                os.fsync(fd)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)

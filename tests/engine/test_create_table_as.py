@@ -55,3 +55,19 @@ def test_create_table_in_a_virtual_database_is_read_only(run, sql):
         run(sql)
     assert info.value.code == 1002
     assert "read-only" in info.value.message
+
+
+def test_declared_columns_are_filled_by_position_from_the_query():
+    """As Databend 1.2.453: CREATE TABLE t (cols) AS SELECT keeps the declared names and types
+    and casts the query's columns into them by position (the declaration was ignored)."""
+    s = engine.Database().session()
+    list(s.execute("CREATE TABLE t (a INT, b STRING) AS SELECT 1 AS x, 2 AS y"))
+    assert list(s.execute("DESC t")) == [("a", "INT", "YES", "NULL", ""), ("b", "VARCHAR", "YES", "NULL", "")]
+    assert list(s.execute("SELECT a, b FROM t")) == [(1, "2")]
+    with pytest.raises(engine.EngineError) as e:
+        list(s.execute("CREATE TABLE u (a INT, b STRING) AS SELECT 5"))
+    assert (e.value.code, e.value.message) == (1006, "Number of columns does not match.")
+    with pytest.raises(engine.EngineError) as e:
+        list(s.execute("CREATE TABLE v (a INT) AS SELECT 'zz' AS c"))
+    assert e.value.code == 1006
+    assert [n for (n,) in s.execute("SHOW TABLES")] == ["t"]  # the failed ones left nothing
