@@ -17,6 +17,15 @@ from engine.core.errors import EngineError
 from engine.ir import plan as P
 from engine.ir.expr import Col
 from engine.types.integer_wrap import total_wrapper, wrapped_mean
+from engine.types.keys import (
+    from_sort_value,
+    greatest,
+    hash_function,
+    hash_key_source,
+    holds_nan,
+    least,
+    sort_value,
+)
 
 
 @dataclass(frozen=True)
@@ -71,13 +80,15 @@ class _Slots:
     """The accumulator list of a group: its initial values and updates, one slot per (kind,
     argument), shared by aggregates that need the same one (SUM and AVG share the sum)."""
 
-    def __init__(self):
+    def __init__(self, cg: Codegen):
+        self.cg = cg
         self.init: list[str] = []
         self.update: list[str] = []
         self.slot_of: dict = {}
 
-    def slot(self, kind, v, nullable):
-        """The accumulator slot for (kind, value)."""
+    def slot(self, kind, v, nullable, floats=False):
+        """The accumulator slot for (kind, value). MIN/MAX of floats (`floats`) hold sort keys
+        (a NaN as NAN_LAST, the greatest)."""
         init, update = self.init, self.update
         key = (kind, v if (kind != "count" or nullable) else None)
         if key in self.slot_of:
@@ -98,10 +109,12 @@ class _Slots:
             update.append(f"if {v} is not None: a[{s}] = {v} if a[{s}] is None else a[{s}] + {v}"
                           if nullable else f"a[{s}] += {v}")
         elif kind in ("min", "max"):
-            op = "<" if kind == "min" else ">"
-            init.append(v)
-            update.append(f"if {v} is not None and (a[{s}] is None or {v} {op} a[{s}]): a[{s}] = {v}"
-                          if nullable else f"if {v} {op} a[{s}]: a[{s}] = {v}")
+            # `not v <= a` is `v > a` for every value but a NaN, which is greater than all
+            beats = f"{v} < a[{s}]" if kind == "min" else f"not {v} <= a[{s}]"
+            new = f"{self.cg.bind(sort_value)}({v})" if floats else v
+            init.append(new)
+            update.append(f"if {v} is not None and (a[{s}] is None or {beats}): a[{s}] = {new}"
+                          if nullable else f"if {beats}: a[{s}] = {new}")
         elif kind == "any":
             init.append(v)
             if nullable:
@@ -118,9 +131,10 @@ def grouped_code(plan: P.Aggregate, new_codegen, args: AggregateArguments) -> Gr
     """The GROUP BY step and finish functions; `new_codegen()` makes the finish's Codegen."""
     cg, cols, aggs, value_names = args.cg, args.cols, plan.aggs, args.value_names
     lines = [f"    {name} = {src}" for src, name in args.arg_src.items()]
-    keys = [cg.expr(k, cols) for k in plan.keys]
+    # a float key's NaNs made one object, so all of them are one group (other keys as they are)
+    keys = [hash_key_source(cg.expr(k, cols), k.type, cg.bind) for k in plan.keys]
     key = keys[0] if len(keys) == 1 else "(" + ", ".join(keys) + ",)"
-    slots = _Slots()
+    slots = _Slots(cg)
     slot, init, update = slots.slot, slots.init, slots.update
     out_cg = new_codegen()
     finals = []  # source of each aggregate's value from the accumulator list `a`
@@ -138,7 +152,7 @@ def grouped_code(plan: P.Aggregate, new_codegen, args: AggregateArguments) -> Gr
             update.append(f"a[{s}] = {fold}(a[{s}], {v})")
             finals.append(f"{out_cg.bind(folder.final)}(a[{s}])")
         elif a.distinct and v is not None:
-            fn = distinct_final(a.name, slot("distinct", v, nullable), a)
+            fn = distinct_final(a.name, slot("distinct", hash_key_source(v, a.arg.type, cg.bind), nullable), a)
             finals.append(f"{out_cg.bind(fn)}(a)")
         elif a.name == "count":
             finals.append(f"a[{slot('count', v, nullable)}]")
@@ -150,6 +164,8 @@ def grouped_code(plan: P.Aggregate, new_codegen, args: AggregateArguments) -> Gr
                 finals.append(f"(None if a[{s_cnt}] == 0 else float(a[{s_sum}]) / a[{s_cnt}])")
         elif total_of(a) is not None:  # an integer SUM: its total wrapped as Databend's
             finals.append(f"{out_cg.bind(total_of(a))}(a[{slot(a.name, v, nullable)}])")
+        elif a.name in ("min", "max") and a.arg.type.is_float:
+            finals.append(f"{out_cg.bind(from_sort_value)}(a[{slot(a.name, v, nullable, floats=True)}])")
         else:
             finals.append(f"a[{slot(a.name, v, nullable)}]")
     body = ["get = acc.get", "for r in b:"] + lines + [
@@ -182,7 +198,10 @@ def global_code(plan: P.Aggregate, args: AggregateArguments) -> GlobalCode:
             folders[i] = a.folded.folder(a.params, a.distinct)
             lines.append(f"st[{i}] = {cg.bind(folders[i].fold_many)}(st[{i}], {v})")
         elif a.distinct:
-            lines.append(f"st[{i}].update({v})")
+            if holds_nan(a.arg.type):  # every NaN one value
+                lines.append(f"st[{i}].update(map({cg.bind(hash_function(a.arg.type))}, {v}))")
+            else:
+                lines.append(f"st[{i}].update({v})")
         elif a.name == "count":
             lines.append(f"st[{i}] += len({'b' if v is None else v})")
         elif a.name in ("sum", "avg"):
@@ -192,6 +211,13 @@ def global_code(plan: P.Aggregate, args: AggregateArguments) -> GlobalCode:
             lines += [f"if s_{v} is not None:", f"    st[{i}] = s_{v} if st[{i}] is None else st[{i}] + s_{v}"]
             if a.name == "avg":
                 lines.append(f"cnt[{i}] += len({v})")
+        elif a.name in ("min", "max") and a.arg.type.is_float:
+            # in Databend's order: the batch's extreme (least/greatest see NaNs), then as a sort
+            # key (NAN_LAST, the greatest) against the extreme so far
+            extreme = cg.bind(least if a.name == "min" else greatest)
+            beats = f"x < st[{i}]" if a.name == "min" else f"not x <= st[{i}]"
+            lines += [f"if {v}:", f"    x = {cg.bind(sort_value)}({extreme}({v}))",
+                      f"    if st[{i}] is None or {beats}: st[{i}] = x"]
         elif a.name in ("min", "max"):
             op = "<" if a.name == "min" else ">"
             lines += [f"if {v}:", f"    x = {a.name}({v})",
@@ -275,7 +301,7 @@ def distinct_final(name, s, agg=None):
         mean = mean_of(agg)
         return lambda acc: mean(sum(acc[s]), len(acc[s]))
     if name == "min":
-        return lambda acc: min(acc[s]) if acc[s] else None
+        return lambda acc: least(acc[s]) if acc[s] else None
     if name == "max":
-        return lambda acc: max(acc[s]) if acc[s] else None
+        return lambda acc: greatest(acc[s]) if acc[s] else None
     return lambda acc: next(iter(acc[s])) if acc[s] else None
