@@ -116,7 +116,7 @@ def greatest(values):
     """The greatest of a non-empty list of non-NULL values in Databend's order (NaN as soon as one
     value is one). Python's max skips a NaN met after the first value: a C-level scan finds it."""
     m = max(values)
-    if m == m and isinstance(m, float) and any(map(math.isnan, values)):
+    if m == m and type(m) in (float, int) and any(map(math.isnan, values)):
         return NAN
     return m
 
