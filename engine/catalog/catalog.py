@@ -4,6 +4,7 @@ the last dropped version of each table name (for UNDROP TABLE)."""
 from __future__ import annotations
 
 import datetime
+import math
 import os
 import threading
 from dataclasses import dataclass, field
@@ -32,6 +33,14 @@ class TableColumn:
     comment: str = ""
 
 
+def _holds_nan(rows: list, i: int) -> bool:
+    """Whether column `i` of `rows` holds a NaN: a C-level float sum (NaN only with a NaN, or with
+    both infinities in; filter drops NULLs and zeros), an isnan scan only when it is NaN."""
+    values = filter(None, map(itemgetter(i), rows))
+    total = sum(values)
+    return total != total and any(map(math.isnan, filter(None, map(itemgetter(i), rows))))
+
+
 @dataclass(eq=False, slots=True)
 class Table:
     """Rows are tuples in a list that only ever grows: a scan remembers the list and the length
@@ -48,6 +57,11 @@ class Table:
     # sign handling of truncated division)
     has_negative: list[bool] = field(default_factory=list)
     int_positions: tuple = ()  # positions of the integer columns (set from `columns`)
+    float_positions: tuple = ()  # positions of the float columns (set from `columns`)
+    # per column: the rows hold no NaN (float columns; True for the others), for the current row
+    # list: a sort of such a column needs no NaN-aware key. A tuple, replaced whole (never changed
+    # in place), so a copy of the table (a transaction's private one) shares nothing mutable
+    nan_free: tuple | None = None
     insert_plans: dict = field(default_factory=dict)  # written column positions -> converters
     table_id: int = 0  # given by the catalog when the table is added
     created_on: datetime.datetime = field(default_factory=lambda: datetime.datetime.now(datetime.UTC))
@@ -66,6 +80,9 @@ class Table:
         if not self.has_negative:
             self.has_negative = [False] * len(self.columns)
         self.int_positions = tuple(i for i, c in enumerate(self.columns) if c.type.is_int)
+        self.float_positions = tuple(i for i, c in enumerate(self.columns) if c.type.is_float)
+        if self.nan_free is None or len(self.nan_free) != len(self.columns):
+            self.nan_free = self._nan_free_of(self.rows)
 
     def append(self, rows: list[tuple], known: tuple[list, list] | None = None) -> None:
         """Append rows (already converted); the only way rows enter a table. `known` is, when
@@ -74,6 +91,7 @@ class Table:
         are then not scanned for them."""
         if known is not None:
             self.note_flags(known)
+            self._note_nans(rows)
         else:
             self.scan_flags(rows)
         self.rows.extend(rows)
@@ -90,7 +108,8 @@ class Table:
                     flags[i] = True
 
     def scan_flags(self, rows: list[tuple]) -> None:
-        """has_null / has_negative for `rows` entering the table, found by scanning them."""
+        """has_null / has_negative / nan_free for `rows` entering the table, found by scanning them."""
+        self._note_nans(rows)
         has_null = self.has_null
         if len(rows) == 1:
             row = rows[0]
@@ -119,9 +138,22 @@ class Table:
         TRUNCATE): the only way rows leave or change. The old list is never changed, so scans
         that hold it keep their snapshot."""
         old = self.rows
+        self.nan_free = self._nan_free_of(new_rows)
         self.rows = new_rows
         if self.recorder is not None:
             self.recorder.replaced(self, old, new_rows)
+
+    def _note_nans(self, rows: list) -> None:
+        """nan_free cleared for the float columns where `rows` hold a NaN."""
+        nan_free = self.nan_free
+        found = [i for i in self.float_positions if nan_free[i] and _holds_nan(rows, i)]
+        if found:
+            self.nan_free = tuple(free and i not in found for i, free in enumerate(nan_free))
+
+    def _nan_free_of(self, rows: list) -> tuple:
+        """nan_free of a whole row list: each float column scanned."""
+        floats = self.float_positions
+        return tuple(i not in floats or not _holds_nan(rows, i) for i in range(len(self.columns)))
 
     def column_index(self, name: str) -> int | None:
         for i, c in enumerate(self.columns):

@@ -8,6 +8,7 @@ variable named `_k<n>`; no user text is ever placed in the source.
 from __future__ import annotations
 
 import decimal
+import re
 
 from engine.codegen.value_ranges import RangeFinder, exact_range, fits, type_range
 from engine.core.limits import Limits
@@ -38,6 +39,7 @@ from engine.runtime.helpers import (
     decimal_divide,
     div_trunc,
     in3,
+    in3_nan_equal,
     in_set3,
     mod_trunc,
     try_call,
@@ -45,8 +47,11 @@ from engine.runtime.helpers import (
 from engine.types import cast as casting
 from engine.types import integer_wrap as W
 from engine.types import sqltype as T
+from engine.types.keys import hash_function, hash_value, holds_nan
 
 _CMP = {"=": "==", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+# a source read twice costs nothing more: a name or an item of a row or of the parameters
+_CHEAP_TO_READ = re.compile(r"[A-Za-z_]\w*(\[\d+\])?")
 # operands cheap enough to read twice (a NULL check, then the value)
 _SIMPLE = (Col, Param, Const)
 
@@ -244,7 +249,52 @@ class Codegen:
 
     def _v_cmp(self, e: Cmp, cols) -> str:
         op = _CMP[e.op]
-        return self._guarded(e.args, cols, lambda x, y: f"({x} {op} {y})")
+        if not _nan_aware(e):
+            return self._guarded(e.args, cols, lambda x, y: f"({x} {op} {y})")
+        return self._guarded(e.args, cols, lambda x, y: self._nan_comparison(e, x, y))
+
+    def _nan_comparison(self, e: Cmp, x: str, y: str) -> str:
+        """`x op y` in Databend's order of floats (engine.types.keys): a NaN equals a NaN and is
+        greater than every other float. Python's operators are right unless an operand is a NaN,
+        so each adds only the tests its NaN cases need, after the plain comparison decides the
+        common case:
+          x = y:  x == y or (x is NaN and y is NaN)      x <> y: x != y and (x or y is no NaN)
+          x < y:  x < y or (y is NaN and x is not)       x <= y: x <= y or y is NaN
+          x > y:  x > y or (x is NaN and y is not)       x >= y: x >= y or x is NaN
+        An operand that cannot be a NaN (an integer, a constant number) drops its tests."""
+        a, b = e.args
+        op = _CMP[e.op]
+        if holds_nan(a.type) and not (a.type.is_float or b.type.is_float):
+            # nested values holding floats: = and <> by their hash keys (every NaN one value)
+            fa, fb = self.bind(hash_function(a.type)), self.bind(hash_function(b.type))
+            return f"({fa}({x}) {op} {fb}({y}))"
+        nan_x, nan_y = _may_be_nan(a), _may_be_nan(b)
+        x_first, x = self._read_twice(x)
+        y_first, y = self._read_twice(y)
+        plain = f"{x_first} {op} {y_first}"
+        if op == "==":
+            extra = f" or ({x} != {x} and {y} != {y})" if nan_x and nan_y else ""
+        elif op == "!=":
+            extra = f" and ({x} == {x} or {y} == {y})" if nan_x and nan_y else ""
+        elif op in ("<", ">"):
+            greater, lesser = (y, x) if op == "<" else (x, y)
+            nan_greater, nan_lesser = (nan_y, nan_x) if op == "<" else (nan_x, nan_y)
+            extra = ""
+            if nan_greater:
+                extra = f" or ({greater} != {greater} and {lesser} == {lesser})" if nan_lesser \
+                    else f" or {greater} != {greater}"
+        else:  # <= and >=: true whenever the greater side is a NaN
+            greater, nan_greater = (y, nan_y) if op == "<=" else (x, nan_x)
+            extra = f" or {greater} != {greater}" if nan_greater else ""
+        return f"({plain}{extra})"
+
+    def _read_twice(self, src: str):
+        """(the source to read first, the source to read after it): a temporary assigned at the
+        first read unless reading `src` again costs nothing."""
+        if _CHEAP_TO_READ.fullmatch(src):
+            return src, src
+        t = self.temp()
+        return f"({t} := {src})", t
 
     def _v_and(self, e: And, cols) -> str:
         if not self.nullable(e):
@@ -287,14 +337,20 @@ class Codegen:
         operand, *items = e.args
         neg = e.negated
         src = self.expr(operand, cols)
+        floats = operand.type.is_float
         if all(isinstance(i, Const) for i in items):
             values = frozenset(i.value for i in items if i.value is not None)
             has_null = any(i.value is None for i in items)
+            if floats and any(v != v for v in values):
+                # a NaN in the list: found by the hash keys, with which every NaN is one object
+                values = frozenset(map(hash_value, values))
+                src = f"{self.bind(hash_value)}({src})"
             if not has_null and not self.nullable(operand):
                 return f"({src} {'not in' if neg else 'in'} {self.bind(values)})"
             inner = f"{self.bind(in_set3)}({src}, {self.bind(values)}, {has_null})"
         else:
-            inner = f"{self.bind(in3)}({src}, ({', '.join(self.expr(i, cols) for i in items)},))"
+            test = in3_nan_equal if floats else in3
+            inner = f"{self.bind(test)}({src}, ({', '.join(self.expr(i, cols) for i in items)},))"
         if neg:
             t = self.temp()
             return f"(None if ({t} := {inner}) is None else not {t})"
@@ -376,8 +432,11 @@ class Codegen:
         """NULLIF(a, b): b runs only when a is not NULL (otherwise the answer is NULL anyway)."""
         a, b = e.args
         ta, tb = self.temp(), self.temp()
+        differ = f"{ta} != {tb}"
+        if _may_be_nan(a) and _may_be_nan(b):  # a NaN equals a NaN (engine.types.keys)
+            differ += f" and ({ta} == {ta} or {tb} == {tb})"
         return (f"(None if ({ta} := {self.expr(a, cols)}) is None else "
-                f"({ta} if ({tb} := {self.expr(b, cols)}) is None or {ta} != {tb} else None))")
+                f"({ta} if ({tb} := {self.expr(b, cols)}) is None or {differ} else None))")
 
     def _concat(self, e: Func, cols) -> str:
         """CONCAT / `||` of strings as plain `+` (NULL-guarded) after checking the summed lengths
@@ -435,6 +494,9 @@ class Codegen:
                 return "(" + " and ".join(self.pred(a, cols) for a in e.args) + ")"
             case Or():
                 return "(" + " or ".join(self.pred(a, cols) for a in e.args) + ")"
+            case Cmp(args=(a, b)) if self.nullable(e) and _nan_aware(e):
+                (sa, sb), checks = self._null_checks((a, b), cols, "is not None")
+                return "(" + " and ".join(checks + [self._nan_comparison(e, sa, sb)]) + ")"
             case Cmp(args=(a, b)) if self.nullable(e):
                 op = _CMP[e.op]
                 if op == "==" and not (self.nullable(a) and self.nullable(b)):
@@ -479,6 +541,30 @@ _BUILTINS = {
     "abs": abs, "min": min, "max": max, "sum": sum, "tuple": tuple, "list": list, "id": id, "set": set,
     "map": map, "zip": zip,
 }
+
+
+def _nan_aware(e: Cmp) -> bool:
+    """Whether the comparison `e` needs more than Python's operator for Databend's order of
+    floats: = and <> of two operands that may be NaNs (or nested values holding floats), < and
+    <= whose right operand may be one, > and >= whose left may. (`x < 2.5` is Python's own.)"""
+    a, b = e.args
+    if e.op in ("=", "<>"):
+        return (_may_be_nan(a) and _may_be_nan(b)) or (holds_nan(a.type) and holds_nan(b.type)
+                                                        and not (a.type.is_float or b.type.is_float))
+    return _may_be_nan(b) if e.op in ("<", "<=") else _may_be_nan(a)
+
+
+def _may_be_nan(e: Expr) -> bool:
+    """Whether `e` may evaluate to a NaN: a float that is not a constant number nor a number
+    converted to a float."""
+    if e.type is None or not e.type.is_float:
+        return False
+    if isinstance(e, Const):
+        return e.value != e.value
+    if isinstance(e, Cast):
+        source = e.args[0].type
+        return source is None or not (source.is_int or source.name in ("Decimal", "Boolean"))
+    return True
 
 
 def _exact_division(ra, rb, result) -> bool:

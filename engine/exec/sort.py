@@ -17,6 +17,8 @@ from operator import itemgetter
 from engine.codegen.compile import Codegen
 from engine.core.errors import Unimplemented
 from engine.core.memory import LIST_SLOT_BYTES, SORT_SLOT_BYTES, batch_bytes, charge_growth
+from engine.ir import plan as P
+from engine.ir.expr import Col
 from engine.types.keys import NAN_LAST, float_column_key, rows_key
 from engine.types.type_debug import rust_debug
 from engine.types.variant import variant_sort_key
@@ -44,6 +46,9 @@ def _sort_passes(keys, child, nonnull):
     # is a pass of its own (an itemgetter: a stable sort on plain values is several times faster
     # than one on tuples of them)
     passes = []
+    nan_free = nan_free_columns(child)
+    # positions of float keys whose values come from a table column holding no NaN: plain keys
+    plain_floats = {pos for pos, _, _, _ in groups if child.layout[pos] in nan_free} if nan_free else set()
     i = 0
     while i < len(groups):
         j = i
@@ -53,14 +58,36 @@ def _sort_passes(keys, child, nonnull):
             j = i
             passes.append((variant_sort_key(*groups[i]), groups[i][1]))
         else:
-            passes.append((_key_function(groups[i:j + 1], child.types), groups[i][1]))
+            passes.append((_key_function(groups[i:j + 1], child.types, plain_floats), groups[i][1]))
         i = j + 1
     return passes
 
 
-def _key_function(group, types):
-    # float columns: a NaN sorts after every float (nested values keep Python's tuple order)
-    floats = {pos for pos, _, _, _ in group if types[pos].is_float}
+def nan_free_columns(plan) -> set:
+    """Ids of the columns of `plan`'s output whose values are those of a table column that holds
+    no NaN (Table.nan_free) in the snapshot the plan scans: found through the operators that pass
+    a column's values on unchanged (filters, plain projections, joins, limits, sorts, windows).
+    A table whose row list was replaced since the plan was made is not trusted."""
+    if isinstance(plan, P.Scan):
+        table = plan.table
+        nan_free = getattr(table, "nan_free", None)
+        if nan_free is None or plan.rows is not table.rows:
+            return set()
+        return {cid for cid, free in zip(plan.layout, nan_free, strict=False) if free}
+    if isinstance(plan, P.Project):
+        below = nan_free_columns(plan.child)
+        return {cid for cid, e in zip(plan.layout, plan.exprs, strict=False)
+                if isinstance(e, Col) and e.column in below}
+    if isinstance(plan, P.Filter | P.Join | P.Limit | P.Sort | P.Window):
+        free = set().union(*map(nan_free_columns, plan.children()))
+        return free.intersection(plan.layout)
+    return set()
+
+
+def _key_function(group, types, plain_floats=frozenset()):
+    # float columns: a NaN sorts after every float (nested values keep Python's tuple order),
+    # but for a column known to hold none (`plain_floats`), whose values sort as they are
+    floats = {pos for pos, _, _, _ in group if types[pos].is_float and pos not in plain_floats}
     if not any(nullable for _, _, _, nullable in group):
         if floats:  # one NULL-free float column (such a pass has one key)
             return float_column_key(group[0][0])

@@ -15,6 +15,7 @@ from itertools import accumulate
 from operator import add, itemgetter
 
 from engine.types.integer_wrap import total_wrapper, wrapped_mean
+from engine.types.keys import greatest, hash_value, least, sort_value
 
 
 def constant_key(_row):
@@ -259,15 +260,17 @@ def make_aggregate(func, frame_of, running, peer_key=None, nullable=True, whole=
     name = func.name
     pos = func.args[0] if func.args else None
     final = _final(func)
+    # float arguments: MIN/MAX in Databend's order (a NaN the greatest), every NaN one DISTINCT value
+    floats = pos is not None and func.arg_type is not None and func.arg_type.is_float
     if running and not func.distinct and (name in ("sum", "min", "max") and pos is not None
                                           or name == "count" and pos is None):
         total = total_wrapper(func.arg_type) if name == "sum" else None
-        fold = _running_fold(name, pos, peer_key, nullable and pos is not None)
+        fold = _running_fold(name, pos, peer_key, nullable and pos is not None, floats)
         return fold if total is None else _mapped(fold, total)
 
     def sliding(rows):
         frame = frame_of(rows)
-        acc = _Sliding(name, func.distinct, rows, pos)
+        acc = _Sliding(name, func.distinct, rows, pos, floats)
 
         def compute(lo, hi):
             bounds, _ = frame.bounds(lo, hi)
@@ -300,6 +303,19 @@ def make_aggregate(func, frame_of, running, peer_key=None, nullable=True, whole=
 _FOLDS = {"sum": add, "count": add, "min": min, "max": max}
 
 
+def _nan_min(a, b):
+    """min(a, b) of floats in Databend's order: a NaN is the greatest."""
+    return a if a <= b or b != b else b
+
+
+def _nan_max(a, b):
+    """max(a, b) of floats in Databend's order: a NaN is the greatest."""
+    return a if b <= a or a != a else b
+
+
+_NAN_FOLDS = {"min": _nan_min, "max": _nan_max}
+
+
 def _mapped(evaluator, fn):
     """`evaluator` with `fn` applied to each value it gives (an integer SUM's running totals are
     kept exact and wrapped only as they are given out)."""
@@ -311,12 +327,15 @@ def _mapped(evaluator, fn):
     return for_rows
 
 
-def _running_fold(name, pos, peer_key, nullable=True):
+def _running_fold(name, pos, peer_key, nullable=True, floats=False):
     """SUM/MIN/MAX of the column at `pos`, or COUNT(*) (pos None: the sum of a 1 per row), over
     a running frame: itertools.accumulate over each piece of values (a C-level fold when the
     piece holds no NULL: the argument column holds none, or the piece has none), then, for
-    RANGE frames, every row takes the value of its last peer."""
-    op = _FOLDS[name]
+    RANGE frames, every row takes the value of its last peer. MIN/MAX of `floats` fold in
+    Databend's order (a NaN the greatest) where the piece or the fold so far holds a NaN."""
+    nan_op = _NAN_FOLDS.get(name) if floats else None
+    op = nan_op or _FOLDS[name]
+    builtin = _FOLDS[name]
     getter = itemgetter(pos) if pos is not None else None
 
     def skip_null(a, b):
@@ -327,8 +346,14 @@ def _running_fold(name, pos, peer_key, nullable=True):
     def run(values, start):
         if nullable and None in values:
             fn = skip_null
+        elif name in ("min", "max"):
+            fn = builtin
+            if nan_op is not None:
+                total = sum(values)  # C's float sum: NaN only with a NaN (or both infinities) in
+                if total != total or start != start:
+                    fn = nan_op
         else:
-            fn = op if name in ("min", "max") else None  # (accumulate adds with no function: no call per value)
+            fn = None  # (accumulate adds with no function: no call per value)
         # (accumulate reads initial=None as no initial value: the first value starts the fold)
         return list(accumulate(values, fn)) if start is None else list(accumulate(values, fn, initial=start))[1:]
 
@@ -416,9 +441,10 @@ def _collected(func, frame_of):
 class _Sliding:
     """The aggregate state of the rows [s, e) of a partition, moved forward one frame at a time."""
 
-    def __init__(self, name, distinct, rows, pos):
+    def __init__(self, name, distinct, rows, pos, floats=False):
         self.name = name
         self.distinct = distinct
+        self.floats = floats  # float values: compared by their sort keys, DISTINCT by hash keys
         self.rows = rows
         self.pos = pos
         self.s = 0
@@ -452,7 +478,7 @@ class _Sliding:
             return
         name = self.name
         if self.distinct:
-            self.values[v] += 1
+            self.values[hash_value(v) if self.floats else v] += 1
             return
         self.count += 1
         if name in ("sum", "avg"):
@@ -460,6 +486,9 @@ class _Sliding:
         elif name in ("min", "max"):
             dq = self.extreme
             rows, pos = self.rows, self.pos
+            if self.floats:
+                self._add_float_extreme(i, sort_value(v))
+                return
             if name == "min":
                 while dq and rows[dq[-1]][pos] > v:
                     dq.pop()
@@ -470,11 +499,24 @@ class _Sliding:
         elif name == "any":
             self.extreme.append(i)
 
+    def _add_float_extreme(self, i, key):
+        """min/max of floats: the monotonic deque kept by sort keys (a NaN the greatest)."""
+        dq, rows, pos = self.extreme, self.rows, self.pos
+        if self.name == "min":
+            while dq and sort_value(rows[dq[-1]][pos]) > key:
+                dq.pop()
+        else:
+            while dq and sort_value(rows[dq[-1]][pos]) < key:
+                dq.pop()
+        dq.append(i)
+
     def _remove(self, i):
         v = self._value(i)
         if v is None:
             return
         if self.distinct:
+            if self.floats:
+                v = hash_value(v)
             self.values[v] -= 1
             if not self.values[v]:
                 del self.values[v]
@@ -492,7 +534,7 @@ class _Sliding:
             values = list(self.values)
             name = self.name
             if name in ("min", "max"):
-                return len(values), None, (min(values) if name == "min" else max(values)) if values else None
+                return len(values), None, (least(values) if name == "min" else greatest(values)) if values else None
             return len(values), sum(values) if values else None, values[0] if values else None
         extreme = self.rows[self.extreme[0]][self.pos] if self.extreme else None
         return self.count, self.total, extreme

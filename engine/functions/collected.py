@@ -232,8 +232,9 @@ def _sum_type(types):
 
 _ENTRIES = [
     Collected("any_value", (1, 1), _same, lambda vs, _p: next((v for v in vs if v is not None), None)),
-    Collected("arg_min", (2, 2), _same, _arg(lambda a, b: a < b)),
-    Collected("arg_max", (2, 2), _same, _arg(lambda a, b: a > b)),
+    # in Databend's order of floats: a NaN beats every value in arg_max, none in arg_min
+    Collected("arg_min", (2, 2), _same, _arg(lambda a, b: a < b or (b != b and a == a))),
+    Collected("arg_max", (2, 2), _same, _arg(lambda a, b: a > b or (a != a and b == b))),
     Collected("string_agg", (1, 2), lambda ts: T.STRING.as_nullable(True), _string_agg, trailing_constant=True),
     Collected("group_concat", (1, 2), lambda ts: T.STRING.as_nullable(True), _string_agg, trailing_constant=True),
     Collected("listagg", (1, 2), lambda ts: T.STRING.as_nullable(True), _string_agg, trailing_constant=True),

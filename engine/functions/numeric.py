@@ -13,6 +13,7 @@ from engine.runtime import bounded as B
 from engine.runtime.helpers import mod_trunc
 from engine.types import render as R
 from engine.types import sqltype as T
+from engine.types.keys import greatest, least
 
 INT8 = T.SqlType("Int8")
 _INT64_LIMIT = 1 << 63
@@ -173,12 +174,12 @@ def _factorial(n):
 
 def _greatest(*args):
     values = [a for a in args if a is not None]
-    return max(values) if values else None
+    return greatest(values) if values else None  # (a NaN the greatest: engine.types.keys)
 
 
 def _least(*args):
     values = [a for a in args if a is not None]
-    return min(values) if values else None
+    return least(values) if values else None
 
 
 def _rand(seed=None):

@@ -65,6 +65,19 @@ def in3(x, items):
     return None if has_null else False
 
 
+def in3_nan_equal(x, items):
+    """in3 of a float: a NaN equals a NaN (Databend's order of floats, engine.types.keys)."""
+    if x is None:
+        return None
+    has_null = False
+    for i in items:
+        if i is None:
+            has_null = True
+        elif x == i or (x != x and i != i):
+            return True
+    return None if has_null else False
+
+
 def in_set3(x, values, has_null):
     if x is None:
         return None

@@ -14,6 +14,11 @@ is its own key, so integer, string and date keys cost nothing.
   0.0 are equal and hash alike in Python, so they already make one group.
 - The comparison common type (`comparison_casts`): the conversions `=`, IN lists, `= ANY` and
   IN (subquery) apply before comparing two values of different types.
+- Comparison operators follow the same order (a NaN equals a NaN, greater than every other
+  float): engine.codegen.compile adds to Python's operator only the NaN tests an operator needs
+  (none for non-float operands); `least` / `greatest` here serve greatest(), least(), MIN, MAX.
+- A table keeps per column whether its rows hold a NaN (catalog Table.nan_free): a sort of such
+  a column takes its plain values as keys (engine.exec.sort.nan_free_columns).
 """
 
 from __future__ import annotations
@@ -116,7 +121,7 @@ def greatest(values):
     """The greatest of a non-empty list of non-NULL values in Databend's order (NaN as soon as one
     value is one). Python's max skips a NaN met after the first value: a C-level scan finds it."""
     m = max(values)
-    if m == m and isinstance(m, float) and any(map(math.isnan, values)):
+    if m == m and type(m) in (float, int) and any(map(math.isnan, values)):
         return NAN
     return m
 
