@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import replace
 from types import SimpleNamespace
 
+from engine.codegen.sort_keys import sort_passes, sort_rows
 from engine.core.errors import SEMANTIC, SYNTAX, EngineError
-from engine.exec.sort import sort_passes, sort_rows
 from engine.functions.collected import Collected
 
 # The aggregates Databend takes WITHIN GROUP after (its GENERAL_WITHIN_GROUP_FUNCTIONS).

@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections import defaultdict
 from itertools import groupby
 
+from engine.codegen.sort_keys import sort_passes
 from engine.core.memory import HASH_ENTRY_BYTES, SORT_SLOT_BYTES, batch_bytes
-from engine.exec.sort import sort_in_steps, sort_passes
+from engine.exec.sort import sort_in_steps
 from engine.ir import plan as P
 from engine.types.keys import columns_key
 

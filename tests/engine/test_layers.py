@@ -29,12 +29,7 @@ ENGINE_ORDER = (
 )
 
 # Engine imports that break the order today, each with the reason it is tolerated.
-TEMPORARY_ENGINE_EXCEPTIONS: dict[tuple[str, str], str] = {
-    # the sort keys of WITHIN GROUP / ordered aggregates are exec/sort's; they move to
-    # engine/types/keys.py (one comparison/sort/hash key per type, the code review N3), then
-    # this edge goes and so must this entry
-    ("engine.bind.ordered_aggregates", "engine.exec.sort"): "sort keys not yet in engine.types",
-}
+TEMPORARY_ENGINE_EXCEPTIONS: dict[tuple[str, str], str] = {}
 
 # What web/ may import from the engine besides the facade `engine` itself.
 WEB_ENGINE_IMPORTS: dict[str, str] = {}

@@ -6,7 +6,7 @@ from operator import itemgetter
 import pytest
 
 import engine
-from engine.exec.sort import nan_free_columns
+from engine.codegen.sort_keys import nan_free_columns
 from engine.types import keys as K
 
 
@@ -31,7 +31,7 @@ def _nan_free(session):
     planned = []
     original = nan_free_columns
 
-    import engine.exec.sort as S  # noqa: PLC0415
+    import engine.codegen.sort_keys as S  # noqa: PLC0415
 
     def spy(plan):
         free = original(plan)

@@ -201,13 +201,13 @@ def test_no_step_sorts_more_than_a_run_or_merges_more_than_the_budget(monkeypatc
     from engine.exec import sort
 
     sorted_sizes = []
-    real = sort._sort_rows
+    real = sort.sort_rows
 
     def counting(rows, passes):
         sorted_sizes.append(len(rows))
         return real(rows, passes)
 
-    monkeypatch.setattr(sort, "_sort_rows", counting)
+    monkeypatch.setattr(sort, "sort_rows", counting)
     session = _load(_session(sort_run_rows=run_rows))
     sorted_sizes.clear()
     sizes, _, rows = _steps(session.execute(f"SELECT x, y FROM sparse ORDER BY {order}"))
