@@ -225,11 +225,11 @@ def _literal_value(node, ctx):
         kind = node.kind
         if kind == "int" or kind == "string" or kind == "bool" or kind == "null":
             return node.value
-        if kind == "float":
+        if kind == "float" or kind == "float64":
             return float(node.value)
         return decimal.Decimal(str(node.value))
     if type(node) is A.UnaryOp and node.op == "-" and type(node.operand) is A.Literal \
-            and node.operand.kind in ("int", "float", "decimal"):
+            and node.operand.kind in ("int", "float", "float64", "decimal"):
         return -_literal_value(node.operand, ctx)
     if type(node) is A.Default:
         raise _DefaultItem  # the row is converted again knowing each item's column
