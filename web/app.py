@@ -392,28 +392,30 @@ class QueryApp:
             self.sessions.begin(kept, query)
         if r.attachment is not None:
             self._execute(query, session, r.sql, fmt, attachment=r.attachment,
-                          nulls_as_text=r.nulls_as_text)
+                          nulls_as_text=r.nulls_as_text, params=r.params)
             return query
         if sql_bytes(r.sql, config.thread_parse_sql_bytes) > config.thread_parse_sql_bytes:
             # a long statement parses in a thread (Session.parse is pure), which keeps this
             # one serving meanwhile; it is bound and run here, where the catalog lives
             d = self._run_in_thread(prepare_long_statement, session, r.sql, query.id)
             d.addCallbacks(lambda prepared: self._execute(query, session, r.sql, fmt, prepared,
-                                                          nulls_as_text=r.nulls_as_text),
+                                                          nulls_as_text=r.nulls_as_text,
+                                                          params=r.params),
                            lambda failure: self._not_parsed(query, failure))
             return d.addCallback(lambda _: query)
-        self._execute(query, session, r.sql, fmt, nulls_as_text=r.nulls_as_text)
+        self._execute(query, session, r.sql, fmt, nulls_as_text=r.nulls_as_text, params=r.params)
         return query
 
     def _execute(self, query: Query, session, sql: str, fmt: str, prepared=None,
-                 attachment=None, nulls_as_text: bool = False) -> None:
+                 attachment=None, nulls_as_text: bool = False, params=None) -> None:
         """Bind and start `sql` for `query`; `prepared` is its statement as
-        prepare_long_statement parsed it in a thread, None for short SQL."""
+        prepare_long_statement parsed it in a thread, None for short SQL; `params` the
+        request's values for the SQL's placeholders."""
         if query.state != RUNNING:  # killed or aborted while its statement was parsed
             return
         try:
             result = session.execute(sql, statement=prepared, query_id=query.id,
-                                     attachment=attachment)
+                                     attachment=attachment, params=params)
         except Exception as e:
             self._not_started(query, e)
             return

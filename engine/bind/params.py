@@ -146,7 +146,7 @@ def _replace(value, values: dict):
         return replace(value, **changes) if changes else value
     if isinstance(value, (tuple, list)):
         items = [_replace(item, values) for item in value]
-        if all(new is old for new, old in zip(items, value)):
+        if all(new is old for new, old in zip(items, value, strict=True)):
             return value
         return type(value)(items)
     return value
