@@ -8,6 +8,7 @@ import uuid
 from collections import deque
 
 import grammar
+from engine.bind.params import bind_params
 from engine.catalog.catalog import Catalog
 from engine.catalog.processes import ProcessList
 from engine.catalog.stages import StageStore
@@ -269,10 +270,13 @@ class Session:
         except RecursionError:
             raise InternalError("statement is nested too deeply") from None
 
-    def execute(self, sql: str, statement=None, query_id: str | None = None, attachment=None) -> Result:
+    def execute(self, sql: str, statement=None, query_id: str | None = None, attachment=None,
+                params=None) -> Result:
         """Parse (unless `statement`, the result of `parse(sql)`, is given), bind and start `sql`.
         `attachment` (engine.StageAttachment) gives the rows of `INSERT INTO t VALUES` from a
-        staged file, as a POST /v1/query's stage_attachment does.
+        staged file, as a POST /v1/query's stage_attachment does. `params` (a list for `?`, a
+        dict for `:name`, of JSON values) binds the statement's placeholders as values
+        (engine.bind.params); None: the statement has none.
 
         The statement is in the process list under `query_id` (a generated id when None) until
         its Result ends, fails or is closed, and then in the query log."""
@@ -280,7 +284,7 @@ class Session:
         process = processes.start(self, sql, query_id)
         self.query_ids.append(process.query_id)
         try:
-            stmt, result = self._start(sql, statement, attachment)
+            stmt, result = self._start(sql, statement, attachment, params)
             if self.db.durability is not None and not changes_nothing(stmt):
                 result = self._logged(result, not isinstance(stmt, ROW_WRITES))
         except BaseException as exc:  # EngineError, or KeyboardInterrupt and the like
@@ -311,7 +315,7 @@ class Session:
         result._rows = _sealed_steps(db, result, result._rows, definitions)
         return result
 
-    def _start(self, sql: str, statement, attachment=None) -> tuple:
+    def _start(self, sql: str, statement, attachment=None, params=None) -> tuple:
         # max_execute_time_in_seconds counts from here (0 or unset: no limit, no clock read)
         seconds = self.settings.get("max_execute_time_in_seconds")
         if seconds is None:
@@ -320,6 +324,7 @@ class Session:
         ctx = None
         try:
             stmt = statement if statement is not None else self.parse(sql)
+            stmt = bind_params(stmt, params, sql)
             if self.db.durability is not None:
                 self._refuse_if_log_failed(stmt)
             if self.transaction is not None:

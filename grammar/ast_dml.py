@@ -10,7 +10,7 @@ from grammar.ast_base import Node
 
 if TYPE_CHECKING:  # annotations only
     from grammar.ast_expr import OrderItem
-    from grammar.ast_statements import Assignment
+    from grammar.ast_statements import Assignment, StageSource
 
 __all__ = ["Default", "IsDistinctFrom", "IsTruth", "QuantifiedComparison", "Values",
            "ValuesRef", "LateralRef", "NamedArg", "LateralFunction", "Replace", "MergeClause", "Merge",
@@ -105,6 +105,7 @@ class Replace(Node):
     keys: tuple[str, ...]
     rows: tuple[tuple[Node, ...], ...] | None = None
     query: Node | None = None
+    stage: StageSource | None = None  # `... FROM @stage FILE_FORMAT = (...)`
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ __all__ = [
     "literal",
     "Literal",
     "ColumnRef",
+    "Placeholder",
     "Star",
     "UnaryOp",
     "BinaryOp",
@@ -56,8 +57,8 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class Literal(Node):
     """A constant. kind: 'int' (value int), 'decimal' (value str as written, e.g. '1.50'),
-    'float' (value float, exponent form), 'string' (value str), 'bool' (value bool),
-    'null' (value None)."""
+    'float' (value float, exponent form), 'float64' (value float, a Float64: a bound parameter),
+    'string' (value str), 'bool' (value bool), 'null' (value None)."""
 
     value: Any
     kind: str
@@ -85,6 +86,14 @@ class ColumnRef(Node):
     """A possibly qualified column name: ('a',), ('t', 'a'), ('db', 't', 'a')."""
 
     parts: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Placeholder(Node):
+    """`?` (name None: the next value of a params array) or `:name` (the value `name` of a params
+    object); engine.bind.params replaces it with the value before the statement binds."""
+
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ __all__ = [
     "CreateTable",
     "DropTable",
     "TruncateTable",
+    "StageSource",
     "Insert",
     "Assignment",
     "Update",
@@ -88,16 +89,29 @@ class TruncateTable(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class StageSource(Node):
+    """`[VALUES (?, ...)] FROM @stage[/path] [FILE_FORMAT = (...)] [copy options]` of an INSERT or
+    REPLACE: the rows of a staged file. options as in CopyIntoTable ((lower-case name, value)
+    pairs, a group such as FILE_FORMAT a tuple of pairs); values the VALUES row, if written."""
+
+    location: str
+    options: tuple = ()
+    values: tuple[Node, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Insert(Node):
     """INSERT INTO t [(cols)] VALUES (...), ... | SELECT ...
     At most one of rows / query is set. rows holds expressions (usually Literal); neither is set
-    for `INSERT INTO t [(cols)] VALUES [(?, ...)]`, whose rows come from a stage attachment."""
+    for `INSERT INTO t [(cols)] VALUES [(?, ...)]`, whose rows come from a stage attachment, or
+    from `stage` (`... FROM @stage FILE_FORMAT = (...)`)."""
 
     table: tuple[str, ...]
     columns: tuple[str, ...] | None = None
     rows: tuple[tuple[Node, ...], ...] | None = None
     query: Node | None = None
     overwrite: bool = False  # INSERT OVERWRITE: the rows replace the table's
+    stage: StageSource | None = None
 
 
 @dataclass(frozen=True, slots=True)

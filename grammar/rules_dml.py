@@ -37,6 +37,9 @@ class DmlRules(Transformer):
 
     def replace_into(self, name, columns, keys, source):
         kind, rows_or_query = source
+        if kind == "stage":  # `... FROM @stage FILE_FORMAT = (...)`
+            return ast.Replace(ident_names(name), columns, ident_names(keys), stage=rows_or_query,
+                               pos=pos_of(name[0]))
         rows, query = (rows_or_query, None) if kind == "rows" else (None, rows_or_query)
         return ast.Replace(ident_names(name), columns, ident_names(keys), rows, query, pos=pos_of(name[0]))
 

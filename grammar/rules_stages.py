@@ -63,6 +63,12 @@ class StageRules(Transformer):
     def dollar_column(self, token):
         return ast.ColumnRef((str(token),), pos=pos_of(token))
 
+    def placeholder(self, token):
+        return ast.Placeholder(pos=pos_of(token))
+
+    def named_placeholder(self, token):
+        return ast.Placeholder(str(token)[1:], pos=pos_of(token))
+
     def copy_into_stage(self, location, source, *options):
         if isinstance(source, ast.Node):
             return ast.CopyIntoStage(str(location), None, source, tuple(options), pos=pos_of(location))

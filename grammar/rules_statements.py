@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lark import Transformer, v_args
+from lark import Token, Transformer, v_args
 
 from grammar import ast
 from grammar.keywords import IMPLICIT_ALIAS_FORBIDDEN_WORDS, NEVER_ALIAS_WORDS
@@ -131,16 +131,25 @@ class StatementRules(Transformer):
             return ast.Insert(ident_names(name), columns, rows=source, pos=pos_of(name[0]))
         if kind == "attached":  # neither rows nor a query: the rows come from a stage attachment
             return ast.Insert(ident_names(name), columns, pos=pos_of(name[0]))
+        if kind == "stage":  # `... FROM @stage FILE_FORMAT = (...)`: the rows of a staged file
+            return ast.Insert(ident_names(name), columns, stage=source, pos=pos_of(name[0]))
         return ast.Insert(ident_names(name), columns, query=source, pos=pos_of(name[0]))
 
     def insert_values(self, *rows):
         return ("rows", rows)
 
-    def insert_attached(self, _placeholders):
+    def insert_attached(self):
         return ("attached", None)
 
-    def placeholder_row(self):
-        return None
+    def insert_from_stage(self, *args):
+        """`[VALUES [(...)]] FROM @stage [options]` (the optional VALUES row arrives as a tuple of
+        expressions or None, the options as (name, value) pairs)."""
+        values = next((a for a in args if isinstance(a, (tuple, list)) and not _is_option(a)), None)
+        location = next(a for a in args if isinstance(a, Token) and a.type == "STAGE_LOCATION")
+        options = tuple(a for a in args if _is_option(a))
+        return ("stage", ast.StageSource(str(location), options,
+                                         tuple(values) if values is not None else None,
+                                         pos=pos_of(location)))
 
     def values_row(self, items):
         return items or ()
@@ -222,3 +231,8 @@ class StatementRules(Transformer):
 
     def explain(self, kind, statement):
         return ast.Explain(statement, kind=kind.value.upper() if kind is not None else "", pos=statement.pos)
+
+
+def _is_option(item) -> bool:
+    """Whether a child of insert_from_stage is a copy option: a (lower-case name, value) pair."""
+    return isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)

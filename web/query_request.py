@@ -34,6 +34,7 @@ class QueryRequest:
     buffer_rows: int | None = None
     attachment: object = None  # engine.StageAttachment of `stage_attachment`, if sent
     nulls_as_text: bool = False  # render NULL as the text NULL unless the session says otherwise
+    params: list | dict | None = None  # `params`: values of the SQL's `?` (array) or `:name` (object)
 
 
 _UTF16_32_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE,
@@ -176,7 +177,17 @@ def parse_query_request(body: bytes) -> QueryRequest:
         _bool(doc["string_fields"], "string_fields")
     if doc.get("stage_attachment") is not None:
         request.attachment = _stage_attachment(doc["stage_attachment"])
+    if doc.get("params") is not None:
+        request.params = _params(doc["params"])
     return request
+
+
+def _params(value):
+    """`params` (databend-driver >= 0.34): a JSON array binds the SQL's `?` in order, an object
+    its `:name`s; the values are JSON values, bound by engine.bind.params."""
+    if not isinstance(value, (list, dict)):
+        raise BadRequest(f"parse error: `params` must be an array or an object, not {_show(value)}")
+    return value
 
 
 def _options(value, name: str) -> dict[str, str]:

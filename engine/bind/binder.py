@@ -111,6 +111,8 @@ class Binder(ClauseBinder):
         if kind == "float":
             value, t = T.exponent_literal(float(n.value))
             return Const(t, value=value)
+        if kind == "float64":  # a bound parameter's float (engine.bind.params): a Float64
+            return Const(T.FLOAT64, value=float(n.value))
         if kind == "string":
             return Const(T.STRING, value=n.value)
         if kind == "bool":

@@ -204,8 +204,26 @@ def _create_table(ctx, access, stmt: A.CreateTable):
 
 
 def _insert(ctx, access, stmt: A.Insert):
+    _stage_source(ctx, stmt)
     privileges = (INSERT, DELETE) if stmt.overwrite else (INSERT,)
     _table(ctx, access, stmt.table, *privileges, pos=stmt.pos)
+
+
+def _replace(ctx, access, stmt: A.Replace):
+    _stage_source(ctx, stmt)
+    _table(ctx, access, stmt.table, INSERT, DELETE, pos=stmt.pos)
+
+
+def _stage_source(ctx, stmt) -> None:
+    """`INSERT|REPLACE ... FROM @stage`: READ on the stage read, as COPY INTO <table> from it
+    (and WRITE too with PURGE, which removes the loaded file)."""
+    source = stmt.stage
+    if source is None:
+        return
+    stage = _location_stage(source.location)
+    check_stage(ctx, stage, READ, source.pos)
+    if str(dict(source.options).get("purge", "false")).lower() in ("true", "1"):
+        check_stage(ctx, stage, WRITE, source.pos)
 
 
 def _insert_multi(ctx, access, stmt: A.InsertMulti):
@@ -274,7 +292,7 @@ _CHECKS = {
                                                        DROP, stmt.pos),
     A.Insert: _insert,
     A.InsertMulti: _insert_multi,
-    A.Replace: lambda ctx, access, stmt: _table(ctx, access, stmt.table, INSERT, DELETE, pos=stmt.pos),
+    A.Replace: _replace,
     A.Update: lambda ctx, access, stmt: _table(ctx, access, stmt.table, UPDATE, pos=stmt.pos),
     A.Delete: lambda ctx, access, stmt: _table(ctx, access, stmt.table, DELETE, pos=stmt.pos),
     A.Merge: lambda ctx, access, stmt: _table(ctx, access, stmt.table, INSERT, UPDATE, DELETE, pos=stmt.pos),

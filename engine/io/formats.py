@@ -3,8 +3,10 @@ COPY's own FILE_FORMAT, else the stage's, else CSV."""
 
 from __future__ import annotations
 
-from engine.core.errors import BadArguments, IllegalFileFormat
-from engine.io.stage_load import FileFormat
+from engine.catalog.stages import parse_location
+from engine.core.errors import BadArguments, IllegalFileFormat, Unimplemented
+from engine.io.stage_load import FileFormat, truthy
+from grammar import ast as A
 
 
 def resolve_file_format(stages, options: dict) -> dict:
@@ -35,3 +37,19 @@ def copy_file_format(stages, stage: str, given, pos=None) -> FileFormat:
                                 "of the TYPE or NAME option. Currently, neither is specified.",
                                 position=pos)
     return FileFormat.from_options(resolve_file_format(stages, options))
+
+
+def stage_source_file(ctx, source):
+    """(location, file format, purge, bytes) of `INSERT|REPLACE ... [VALUES (?, ...)] FROM
+    @stage[/path] [FILE_FORMAT = (...)] [PURGE = b]`: the format as COPY INTO decides it (its own,
+    else the named stage's, else CSV). A VALUES row names the file's fields in order, so only
+    `?` items are taken (constants and expressions are refused, 1002)."""
+    for item in source.values or ():
+        if not isinstance(item, A.Placeholder) or item.name is not None:
+            raise Unimplemented("INSERT ... VALUES (...) FROM @stage takes only `?` items here (each "
+                                "the file's next field)", position=getattr(item, "pos", None))
+    location = parse_location(source.location)
+    options = dict(source.options)
+    stages = ctx.session.db.stages
+    fmt = copy_file_format(stages, location.stage, options.get("file_format"), source.pos)
+    return location, fmt, truthy(options.get("purge", "false")), stages.get(ctx.user, location)

@@ -1,4 +1,5 @@
-"""Loading staged files into a table: `INSERT INTO t [(cols)] VALUES` with a stage attachment.
+"""Loading staged files into a table: `INSERT INTO t [(cols)] VALUES` with a stage attachment,
+or `INSERT|REPLACE INTO t [(cols)] [VALUES (?, ...)] FROM @stage FILE_FORMAT = (...)`.
 
 The clients' bulk paths (databend-driver's executemany / stream_load / load_file, databend-py's
 insert) upload a file to a stage and then send the INSERT with a `stage_attachment`: where the
@@ -248,12 +249,14 @@ def _attached_file(ctx, stmt):
 
 
 def insert_from_attachment(ctx, stmt, table, positions, converters, fill, progress, report_column,
-                           commit):
+                           commit, source_file=None):
     """Rows of the attached file into `table` (the INSERT's written columns `positions`, their
     `converters` and the `fill` for the others), in steps; the answer rows of the INSERT last.
     `commit(rows, known, purge)` is the writers' commit point (engine.statements.writers):
-    it appends the rows, runs `purge()` in the same log record, and may refuse (2009, 4000)."""
-    location, fmt, purge, data = _attached_file(ctx, stmt)
+    it appends the rows, runs `purge()` in the same log record, and may refuse (2009, 4000).
+    `source_file`: the (location, format, purge, bytes) of a `FROM @stage` source
+    (engine.io.formats.stage_source_file) instead of the attachment."""
+    location, fmt, purge, data = source_file or _attached_file(ctx, stmt)
     return _attachment_steps(ctx, table, positions, converters, fill, progress, fmt, data, location,
                              purge, report_column, commit)
 
@@ -272,11 +275,12 @@ def _attachment_steps(ctx, table, positions, converters, fill, progress, fmt, da
         yield [(len(rows),)]
 
 
-def attachment_row_batches(ctx, stmt, table, positions, converters, fill):
+def attachment_row_batches(ctx, stmt, table, positions, converters, fill, source_file=None):
     """The attached file's rows as table rows, in batches of at most step_rows (after steps of
     reading that yield []): for statements that consume rows themselves (REPLACE INTO ... VALUES
-    with a stage attachment). The file is purged (with purge = true) once it has been read."""
-    location, fmt, purge, data = _attached_file(ctx, stmt)
+    with a stage attachment, or FROM @stage: `source_file` as in insert_from_attachment). The
+    file is purged (with purge = true) once it has been read."""
+    location, fmt, purge, data = source_file or _attached_file(ctx, stmt)
     return _row_batches(ctx, fmt, data, location, LoadTarget.of(table, positions, converters, fill),
                         purge)
 

@@ -31,6 +31,7 @@ from engine.core.memory import batch_bytes
 from engine.exec.executor import BATCH, Runtime, build
 from engine.exec.result import ChangeSettings, Column, Progress, Result, UseDB
 from engine.functions import function_rows
+from engine.io.formats import stage_source_file
 from engine.io.stage_load import attachment_row_batches, insert_from_attachment
 from engine.ir import plan as P
 from engine.ir.expr import Const
@@ -225,11 +226,11 @@ def _literal_value(node, ctx):
         kind = node.kind
         if kind == "int" or kind == "string" or kind == "bool" or kind == "null":
             return node.value
-        if kind == "float":
+        if kind == "float" or kind == "float64":
             return float(node.value)
         return decimal.Decimal(str(node.value))
     if type(node) is A.UnaryOp and node.op == "-" and type(node.operand) is A.Literal \
-            and node.operand.kind in ("int", "float", "decimal"):
+            and node.operand.kind in ("int", "float", "float64", "decimal"):
         return -_literal_value(node.operand, ctx)
     if type(node) is A.Default:
         raise _DefaultItem  # the row is converted again knowing each item's column
@@ -266,7 +267,9 @@ def _insert(session, ctx, stmt: A.Insert):
         def commit(rows, known, purge):
             commit_append(ctx, database, table, rows, known, overwrite=stmt.overwrite, purge=purge)
 
-        steps = insert_from_attachment(ctx, stmt, table, positions, converters, fill, progress, True, commit)
+        source = stage_source_file(ctx, stmt.stage) if stmt.stage is not None else None
+        steps = insert_from_attachment(ctx, stmt, table, positions, converters, fill, progress, True, commit,
+                                       source)
         return _result([Column(INSERTED, "UInt64")], steps, [T.UINT64], progress=progress)
     if stmt.query is not None:
         run = _source_query(ctx, stmt, positions, progress)
@@ -410,8 +413,9 @@ def _replace(ctx, stmt: A.Replace):
         run = _source_query(ctx, stmt, positions, progress)
         batches = _converted(table, positions, run(()))
     elif stmt.rows is None:  # `REPLACE INTO t ON (k) VALUES` + a stage attachment (databend-py)
-        converters, fill = _insert_plan(table, positions, ctx.timezone)
-        batches = attachment_row_batches(ctx, stmt, table, positions, converters, fill)
+        converters, fill = _insert_plan(table, positions, ctx.timezone)  # or FROM @stage
+        source = stage_source_file(ctx, stmt.stage) if stmt.stage is not None else None
+        batches = attachment_row_batches(ctx, stmt, table, positions, converters, fill, source)
     else:
         step_rows = _values_step_rows(ctx)
         batches = (_values_rows(ctx, stmt, table, positions, stmt.rows[start:start + step_rows])

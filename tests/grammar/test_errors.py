@@ -29,7 +29,6 @@ ERRORS = [
     ("SELECT 1e999", 1, 8),
     ("SELECT x'123'", 1, 8),
     ("INSERT INTO t VALUES (1,)", 1, 25),
-    ("INSERT INTO t VALUES (?, 1)", 1, 26),  # placeholders only stand alone (stage attachments)
     ("INSERT INTO t VALUES (1) (2)", 1, 26),
     ("INSERT INTO t VALUES ('a', 'b'", 1, 31),
     ("INSERT INTO select VALUES (1)", 1, 13),

@@ -122,10 +122,11 @@ class ScriptedSession:
     def __getattr__(self, name):
         return getattr(self._real, name)
 
-    def execute(self, sql, statement=None, query_id=None, attachment=None):
+    def execute(self, sql, statement=None, query_id=None, attachment=None, params=None):
         if sql in self._scripts:
             return self._scripts[sql](self._real)
-        return self._real.execute(sql, statement, query_id=query_id, attachment=attachment)
+        return self._real.execute(sql, statement, query_id=query_id, attachment=attachment,
+                                  params=params)
 
 
 class ScriptedDatabase:
