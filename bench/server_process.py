@@ -15,7 +15,7 @@ import threading
 import time
 from pathlib import Path
 
-LISTENING = re.compile(rb"listening on http://127\.0\.0\.1:(\d+)/")
+LISTENING = re.compile(rb"listening on (https?)://127\.0\.0\.1:(\d+)/")
 
 
 def twistd_command() -> list[str]:
@@ -34,7 +34,7 @@ def queryhttp_command(*extra_args: str) -> list[str]:
 
 
 class ServerProcess:
-    """A child process that logs 'listening on http://127.0.0.1:PORT/...'; `port` and `url`
+    """A child process that logs 'listening on http[s]://127.0.0.1:PORT/...'; `port` and `url`
     once it does. Its output is drained by a thread (a chatty server never blocks on a full
     pipe); the last `keep_lines` lines are kept in `output`."""
 
@@ -64,8 +64,8 @@ class ServerProcess:
             self._lines.append(line)
             m = LISTENING.search(line)
             if m and not self._listening.is_set():
-                self.port = int(m.group(1))
-                self.url = f"http://127.0.0.1:{self.port}"
+                self.port = int(m.group(2))
+                self.url = f"{m.group(1).decode()}://127.0.0.1:{self.port}"
                 self._listening.set()
         self.process.stdout.close()
         self._listening.set()  # the output ended: it exited, whether it listened or not

@@ -17,7 +17,7 @@ from werkzeug.exceptions import NotFound as RouteNotFound
 
 import engine
 from engine import STORAGE_OTHER, StageLocation
-from web.auth import Authenticator
+from web.auth import Authenticator, client_host
 from web.config import SERVER_VERSION, ServiceConfig
 from web.console import Console
 from web.dispatch import Dispatcher
@@ -81,7 +81,8 @@ def authenticated(endpoint):
 
     @wraps(endpoint)
     def run(self, request, *args, **kwargs):
-        user = self.auth.authenticate(request.getHeader(b"authorization"))
+        user = self.auth.authenticate(request.getHeader(b"authorization"),
+                                      client_host(request.getClientAddress()))
         if isinstance(user, Deferred):
             return user.addCallback(lambda name: endpoint(self, request, *args, user=name,
                                                           **kwargs))
@@ -580,7 +581,7 @@ class QueryApp:
 
         return self._run_in_thread(_read_all, request.content).addCallback(store)
 
-    def upload_gate(self, method: bytes, path: bytes, headers):
+    def upload_gate(self, method: bytes, path: bytes, headers, client: str = "unknown"):
         """The site's check of an upload when its headers arrive (web.site): the presign token
         of /v1/presigned/..., else the Basic credentials; raises the refusal (403, 401), returns
         the user or a Deferred of it (a password hashed in a thread)."""
@@ -589,7 +590,7 @@ class QueryApp:
             token = unquote(path.split(PRESIGNED_PATH.encode(), 1)[1].decode("ascii", "replace"))
             return self.presigner.verify(token, method.decode("ascii", "replace"))[0]
         header = headers.getRawHeaders(b"authorization")
-        return self.auth.authenticate(header[0] if header else None)
+        return self.auth.authenticate(header[0] if header else None, client)
 
     @app.route("/v1/session/login", methods=["POST"])
     @authenticated

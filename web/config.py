@@ -65,3 +65,8 @@ class ServiceConfig:
     # --recover_to_last_good: a log record that does not fit sets the log from it on aside
     # (logged) instead of stopping the start
     recover_to_last_good: bool = False
+    # the listener speaks TLS (--http_handler_tls_server_cert/_key): its announced URL and
+    # PRESIGN's URLs are https://
+    tls: bool = False
+    # longest wait a client address's failed logins build up before its next check (web.auth)
+    login_backoff_max_secs: float = 8.0

@@ -64,17 +64,22 @@ class _AnnouncingEndpoint:
     """A server endpoint that logs where it listens once it does (the line tests and
     benchmarks wait for)."""
 
-    def __init__(self, endpoint, log):
+    def __init__(self, endpoint, log, scheme: str = "http", listening=None):
         self._endpoint = endpoint
         self._log = log
+        self._scheme = scheme
+        self._on_listening = listening  # called with the base URL (e.g. PRESIGN's default)
 
     def listen(self, factory):
         return self._endpoint.listen(factory).addCallback(self._listening)
 
     def _listening(self, port):
         addr = port.getHost()
-        self._log.info("queryhttp listening on http://{host}:{port}/v1/query",
-                       host=addr.host, port=addr.port)
+        host = f"[{addr.host}]" if ":" in addr.host else addr.host
+        self._log.info("queryhttp listening on {scheme}://{host}:{port}/v1/query",
+                       scheme=self._scheme, host=host, port=addr.port)
+        if self._on_listening is not None:
+            self._on_listening(f"{self._scheme}://{host}:{addr.port}")
         return port
 
 
@@ -101,7 +106,9 @@ class QueryHTTPService(service.MultiService):
         self.db = _open_database(config, self.log)
         self.app = QueryApp(self.db, clock=reactor,
                             cooperator=self.cooperator, config=config,
-                            authenticator=Authenticator(users, clock=reactor))
+                            authenticator=Authenticator(
+                                users, clock=reactor,
+                                backoff_max_secs=config.login_backoff_max_secs))
         site = QuerySite(self.app.resource(), max_body_bytes=config.max_body_bytes,
                          max_upload_bytes=config.max_upload_bytes, upload_gate=self.app.upload_gate,
                          max_upload_inflight_bytes=config.max_upload_inflight_bytes,
@@ -109,7 +116,8 @@ class QueryHTTPService(service.MultiService):
                          access_log=config.access_log, timeout=config.idle_connection_secs,
                          reactor=reactor)
         endpoint = _AnnouncingEndpoint(endpoint or serverFromString(reactor, description),
-                                       self.log)
+                                       self.log, "https" if config.tls else "http",
+                                       self._listening_at)
         listener = StreamServerEndpointService(endpoint, site)
         listener._raiseSynchronously = True  # twistd reports a port it cannot bind and exits
         listener.setName("http")
@@ -118,6 +126,10 @@ class QueryHTTPService(service.MultiService):
         sweeper.clock = reactor
         sweeper.setName("sweeper")
         sweeper.setServiceParent(self)
+
+    def _listening_at(self, base_url: str) -> None:
+        # PRESIGN's URLs point here until a request's Host header says where clients reach us
+        self.app.presigner.base_url = base_url
 
     def privilegedStartService(self):
         # twistd binds the listener here, before startService: the parser is warmed first, so

@@ -18,6 +18,7 @@ from twisted.internet.defer import Deferred
 from twisted.logger import Logger
 from twisted.web import http, server
 
+from web.auth import client_host
 from web.errors import HTTPError
 from web.security import add_security_headers
 from web.wire import choose_format, error_body
@@ -155,7 +156,8 @@ class QueryChannel(http.HTTPChannel):
             return super().allHeadersReceived()
         request = self.requests[-1]
         try:
-            verdict = gate(self._command, self._path, request.requestHeaders)
+            verdict = gate(self._command, self._path, request.requestHeaders,
+                           client_host(self.transport.getPeer()))
             if self.length is not None:
                 site.upload_budget.reserve(request, self.length)
         except HTTPError as refusal:

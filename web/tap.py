@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+
 from twisted.application import service
 from twisted.python import usage
 
@@ -31,6 +33,30 @@ def _integer(name: str, minimum: int = 1):
 
     coerce.coerceDoc = "A positive integer." if minimum == 1 else f"An integer >= {minimum}."
     return coerce
+
+
+def _seconds(name: str):
+    def coerce(value: str) -> float:
+        try:
+            number = float(value)
+        except ValueError:
+            raise usage.UsageError(f"--{name} must be a number of seconds, not {value!r}") from None
+        if not 0 <= number <= 3600:
+            raise usage.UsageError(f"--{name} must be between 0 and 3600, not {value}")
+        return number
+
+    coerce.coerceDoc = "Seconds, 0 to 3600."
+    return coerce
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` is reachable from this machine only (127.0.0.0/8, ::1, localhost)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False  # a name that resolves elsewhere, or every address
 
 
 _D = ServiceConfig()
@@ -98,6 +124,9 @@ class Options(usage.Options):
         ["access_log", None, "Write an access log line per request (off by default: ~25% cost)."],
         ["log_query_start", None, "Also log each query's start (id, user, SQL prefix) at debug "
                                   "level; every query's end is always logged."],
+        ["allow_empty_root_password", None,
+         "Start on a non-loopback --http_handler_host without --users_file, where root with an "
+         "empty password logs in from the network (refused otherwise)."],
         ["recover_to_last_good", None,
          "With --data_dir: when a log record is damaged or does not fit the database, start "
          "from the last good record instead of refusing to start; that record and every later "
@@ -127,6 +156,16 @@ class Options(usage.Options):
         ["users_file", None, None,
          "File of name:scrypt-hash lines (make one with `python -m web.auth NAME`); "
          "without it only root with an empty password exists."],
+        ["http_handler_tls_server_cert", None, None,
+         "PEM certificate (chain) of the server: with --http_handler_tls_server_key the port "
+         "speaks HTTPS only."],
+        ["http_handler_tls_server_key", None, None, "PEM private key of that certificate."],
+        ["http_handler_tls_server_root_ca_cert", None, None,
+         "PEM CA certificate: clients must present a certificate it signed (mutual TLS)."],
+        ["login_backoff_max_secs", None, _D.login_backoff_max_secs,
+         "After a failed login from an address, its next check waits 0.25 s, doubling per "
+         "further failure up to this many seconds (a success resets it).",
+         _seconds("login_backoff_max_secs")],
     ] + [[name, None, getattr(_D, name), help_text, _integer(name)]
          for name, help_text in _LIMITS] + [
         [name, None, getattr(_L, field) // unit, help_text, _integer(name, minimum)]
@@ -155,6 +194,27 @@ class Options(usage.Options):
                 self["users"] = load_users(self["users_file"])
             except (OSError, ValueError) as e:
                 raise usage.UsageError(f"--users_file: {e}") from None
+        elif not is_loopback(host) and not self["allow_empty_root_password"]:
+            raise usage.UsageError(
+                f"--http_handler_host {host} is reachable from other machines, where root "
+                "logs in with an empty password: give --users_file (or, knowingly, "
+                "--allow_empty_root_password)")
+        self["tls"] = self._tls_options()
+
+    def _tls_options(self):
+        """Twisted's TLS options of the --http_handler_tls_* files, None without TLS."""
+        from web.tls import TLSConfigError, certificate_options, tls_files
+
+        try:
+            files = tls_files(self["http_handler_tls_server_cert"],
+                              self["http_handler_tls_server_key"],
+                              self["http_handler_tls_server_root_ca_cert"])
+            return None if files is None else certificate_options(files)
+        except TLSConfigError as e:
+            raise usage.UsageError(str(e)) from None
+        except ImportError as e:  # pyOpenSSL missing: installed without the tls extra
+            raise usage.UsageError(f"TLS needs pyOpenSSL, which the queryhttp[tls] extra "
+                                   f"installs ({e})") from None
 
     def service_config(self) -> ServiceConfig:
         web_limits = {name: self[name] for name, _ in _LIMITS}
@@ -166,6 +226,8 @@ class Options(usage.Options):
                              console=self["console"] == "on",
                              data_dir=self["data_dir"], fsync=self["fsync"] == "always",
                              recover_to_last_good=bool(self["recover_to_last_good"]),
+                             tls=self.get("tls") is not None,
+                             login_backoff_max_secs=self["login_backoff_max_secs"],
                              limits=engine_limits, **web_limits)
 
 
@@ -178,8 +240,12 @@ def endpoint_description(host: str, port: int) -> str:
 def makeService(options: Options) -> service.IService:
     from web.service import QueryHTTPService
 
-    return QueryHTTPService(
-        endpoint_description(options["http_handler_host"], options["http_handler_port"]),
-        options.service_config(),
-        options.get("users"),
-    )
+    host, port = options["http_handler_host"], options["http_handler_port"]
+    endpoint = None
+    if options.get("tls") is not None:
+        from twisted.internet import reactor
+        from twisted.internet.endpoints import SSL4ServerEndpoint
+
+        endpoint = SSL4ServerEndpoint(reactor, port, options["tls"], interface=host)
+    return QueryHTTPService(endpoint_description(host, port), options.service_config(),
+                            options.get("users"), endpoint=endpoint)

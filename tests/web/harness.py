@@ -13,6 +13,7 @@ from twisted.python.failure import Failure
 
 import engine
 from web.app import QueryApp
+from web.auth import Authenticator
 from web.config import ServiceConfig
 
 ROOT = "Basic " + base64.b64encode(b"root:").decode()
@@ -218,6 +219,9 @@ class Harness:
         config = config or ServiceConfig()
         if inline_steps is not None:
             config = ServiceConfig(**{**_fields(config), "inline_steps": inline_steps})
+        # logins hash in `run_in_thread` and back off on this clock too
+        authenticator = authenticator or Authenticator(clock=self.clock,
+                                                       run_in_thread=run_in_thread)
         self.app = QueryApp(self.db, clock=self.clock, cooperator=self.cooperator,
                             config=config, authenticator=authenticator,
                             timer=lambda: 0.0, run_in_thread=run_in_thread)

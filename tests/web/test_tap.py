@@ -19,7 +19,8 @@ def test_defaults():
 
 
 def test_port_is_coerced_to_int():
-    options = parse("--http_handler_port", "9123", "--http_handler_host", "0.0.0.0")
+    options = parse("--http_handler_port", "9123", "--http_handler_host", "0.0.0.0",
+                    "--allow_empty_root_password")
     assert options["http_handler_port"] == 9123
     assert options["http_handler_host"] == "0.0.0.0"
 
