@@ -145,8 +145,15 @@ class Table:
 
     def _note_nans(self, rows: list) -> None:
         """nan_free cleared for the float columns where `rows` hold a NaN."""
+        floats = self.float_positions
+        if not floats:
+            return
         nan_free = self.nan_free
-        found = [i for i in self.float_positions if nan_free[i] and _holds_nan(rows, i)]
+        if len(rows) == 1:  # a single-row INSERT: the values themselves (a NaN is unequal to itself)
+            row = rows[0]
+            found = [i for i in floats if nan_free[i] and row[i] != row[i]]
+        else:
+            found = [i for i in floats if nan_free[i] and _holds_nan(rows, i)]
         if found:
             self.nan_free = tuple(free and i not in found for i, free in enumerate(nan_free))
 

@@ -57,12 +57,21 @@ _ZONED = frozenset({"Date", "Timestamp"})
 
 def session_insert_plan(table: Table, positions, ctx):
     """insert_plan for a statement's session, reading its time zone only when a written column
-    is a Date or Timestamp, or holds one (ARRAY(TIMESTAMP)...) (the single-row INSERT is a hot statement: most tables have none)."""
+    is a Date or Timestamp, or holds one (ARRAY(TIMESTAMP)...) (the single-row INSERT is a hot
+    statement: most tables have none). Which column sets need the zone is cached too."""
     key = tuple(positions)
     plan = table.insert_plans.get(key)  # zone-free column sets are cached under the positions
+    if plan is _NEEDS_ZONE:
+        return insert_plan(table, positions, ctx.timezone)
     if plan is not None:
         return plan
     if any(table.columns[i].type.name in _ZONED or holds_temporal(table.columns[i].type) for i in positions):
+        table.insert_plans[key] = _NEEDS_ZONE
         return insert_plan(table, positions, ctx.timezone)
     plan = table.insert_plans[key] = insert_plan(table, positions)
     return plan
+
+
+# cached under a column set whose plan depends on the session zone (insert_plan caches it per
+# zone, under the positions and the zone's name)
+_NEEDS_ZONE = object()
