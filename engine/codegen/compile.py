@@ -64,9 +64,10 @@ _DECIMAL_OPERATIONS = {"+": DECIMAL_CONTEXT.add, "-": DECIMAL_CONTEXT.subtract,
 class Codegen:
     """Collects the closure variables for one generated function and renders expressions."""
 
-    def __init__(self, subquery_runner=None, nonnull=frozenset(), nonneg=frozenset()):
+    def __init__(self, subquery_runner=None, nonnull=frozenset(), nonneg=frozenset(), nonnan=frozenset()):
         self.nonnull = nonnull  # column ids known to hold no NULL in this query's snapshot
         self.nonneg = nonneg  # integer column ids known to hold no negative value in it
+        self.nonnan = nonnan  # float column ids known to hold no NaN in it (no NaN test for them)
         self.ranges = RangeFinder(nonneg)  # value ranges of integer expressions (overflow checks)
         self._nullable: dict[int, bool] = {}
         self.bindings: dict[str, object] = {}
@@ -249,7 +250,7 @@ class Codegen:
 
     def _v_cmp(self, e: Cmp, cols) -> str:
         op = _CMP[e.op]
-        if not _nan_aware(e):
+        if not _nan_aware(e, self.nonnan):
             return self._guarded(e.args, cols, lambda x, y: f"({x} {op} {y})")
         return self._guarded(e.args, cols, lambda x, y: self._nan_comparison(e, x, y))
 
@@ -268,7 +269,7 @@ class Codegen:
             # nested values holding floats: = and <> by their hash keys (every NaN one value)
             fa, fb = self.bind(hash_function(a.type)), self.bind(hash_function(b.type))
             return f"({fa}({x}) {op} {fb}({y}))"
-        nan_x, nan_y = _may_be_nan(a), _may_be_nan(b)
+        nan_x, nan_y = _may_be_nan(a, self.nonnan), _may_be_nan(b, self.nonnan)
         x_first, x = self._read_twice(x)
         y_first, y = self._read_twice(y)
         plain = f"{x_first} {op} {y_first}"
@@ -433,7 +434,7 @@ class Codegen:
         a, b = e.args
         ta, tb = self.temp(), self.temp()
         differ = f"{ta} != {tb}"
-        if _may_be_nan(a) and _may_be_nan(b):  # a NaN equals a NaN (engine.types.keys)
+        if _may_be_nan(a, self.nonnan) and _may_be_nan(b, self.nonnan):  # a NaN equals a NaN (engine.types.keys)
             differ += f" and ({ta} == {ta} or {tb} == {tb})"
         return (f"(None if ({ta} := {self.expr(a, cols)}) is None else "
                 f"({ta} if ({tb} := {self.expr(b, cols)}) is None or {differ} else None))")
@@ -494,7 +495,7 @@ class Codegen:
                 return "(" + " and ".join(self.pred(a, cols) for a in e.args) + ")"
             case Or():
                 return "(" + " or ".join(self.pred(a, cols) for a in e.args) + ")"
-            case Cmp(args=(a, b)) if self.nullable(e) and _nan_aware(e):
+            case Cmp(args=(a, b)) if self.nullable(e) and _nan_aware(e, self.nonnan):
                 (sa, sb), checks = self._null_checks((a, b), cols, "is not None")
                 return "(" + " and ".join(checks + [self._nan_comparison(e, sa, sb)]) + ")"
             case Cmp(args=(a, b)) if self.nullable(e):
@@ -543,22 +544,25 @@ _BUILTINS = {
 }
 
 
-def _nan_aware(e: Cmp) -> bool:
+def _nan_aware(e: Cmp, nonnan=frozenset()) -> bool:
     """Whether the comparison `e` needs more than Python's operator for Databend's order of
     floats: = and <> of two operands that may be NaNs (or nested values holding floats), < and
     <= whose right operand may be one, > and >= whose left may. (`x < 2.5` is Python's own.)"""
     a, b = e.args
     if e.op in ("=", "<>"):
-        return (_may_be_nan(a) and _may_be_nan(b)) or (holds_nan(a.type) and holds_nan(b.type)
+        return (_may_be_nan(a, nonnan) and _may_be_nan(b, nonnan)) or (holds_nan(a.type) and holds_nan(b.type)
                                                         and not (a.type.is_float or b.type.is_float))
-    return _may_be_nan(b) if e.op in ("<", "<=") else _may_be_nan(a)
+    return _may_be_nan(b, nonnan) if e.op in ("<", "<=") else _may_be_nan(a, nonnan)
 
 
-def _may_be_nan(e: Expr) -> bool:
-    """Whether `e` may evaluate to a NaN: a float that is not a constant number nor a number
-    converted to a float."""
+def _may_be_nan(e: Expr, nonnan=frozenset()) -> bool:
+    """Whether `e` may evaluate to a NaN: a float that is not a constant number, a number
+    converted to a float, nor a column of a table column holding no NaN in the query's snapshot
+    (`nonnan`, as `nonnull` for NULLs)."""
     if e.type is None or not e.type.is_float:
         return False
+    if isinstance(e, Col):
+        return e.column not in nonnan
     if isinstance(e, Const):
         return e.value != e.value
     if isinstance(e, Cast):

@@ -31,7 +31,7 @@ BATCH = 2048
 class Runtime:
     """What a running query shares: the session context and its progress counters."""
 
-    def __init__(self, ctx, progress, nonnull=frozenset(), nonneg=frozenset()):
+    def __init__(self, ctx, progress, nonnull=frozenset(), nonneg=frozenset(), nonnan=frozenset()):
         self.ctx = ctx
         self.progress = progress
         # the step budget: no step emits more rows (tests shrink it to make bounds visible)
@@ -39,6 +39,7 @@ class Runtime:
         self.batch = min(BATCH, self.step_rows)  # rows per scan batch and per output chunk
         self.nonnull = nonnull  # column ids that hold no NULL in the planned snapshot
         self.nonneg = nonneg  # integer column ids that hold no negative value in it
+        self.nonnan = nonnan  # float column ids that hold no NaN in it
         self.memory = ctx.memory  # engine.core.memory.QueryMemory: breakers charge the rows they hold
         self.profile = None  # EXPLAIN ANALYZE's engine.statements.explain.Profile, else None
 
@@ -66,7 +67,7 @@ def build(plan: P.Plan, rt: Runtime):
 
 
 def _codegen(rt):
-    return Codegen(lambda sq: subquery_runner(sq, rt), rt.nonnull, rt.nonneg)
+    return Codegen(lambda sq: subquery_runner(sq, rt), rt.nonnull, rt.nonneg, rt.nonnan)
 
 
 def _map_parts(plan):

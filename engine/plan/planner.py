@@ -86,6 +86,7 @@ class Planner:
         self.named_windows: dict = {}  # the WINDOW clause of the query being planned
         # column ids that hold no NULL in this statement's snapshot: generated code skips NULL checks
         self.nonnull: set[int] = set()
+        self.nonnan: set[int] = set()  # float column ids whose table column holds no NaN (Table.nan_free)
         # integer column ids that hold no negative value in this statement's snapshot
         self.nonneg: set[int] = set()
         # right-hand columns of JOIN ... USING: `SELECT *` shows the joined column once
@@ -414,6 +415,7 @@ class Planner:
                         rows=table.rows, count=len(table.rows))
             self.nonnull.update(cid for cid, has_null in zip(layout, table.has_null, strict=False) if not has_null)
             self.nonneg.update(cid for cid, neg in zip(layout, table.has_negative, strict=False) if not neg)
+            self.nonnan.update(cid for cid, free in zip(layout, table.nan_free, strict=False) if free)
             return Rel(plan, [(alias, c.name, cid, c.type) for c, cid in zip(table.columns, layout, strict=False)])
         if isinstance(node, A.SubqueryRef):
             return self._derived(node.query, node.alias, node.column_aliases, parent, ctes, node.pos)

@@ -52,7 +52,7 @@ def copy_from_query(ctx, stmt: A.CopyIntoTable) -> Result:
     converters = [_from_variant(conv, table.columns[p].type) if t.name == "Variant" else conv
                   for conv, p, t in zip(converters, positions, plan.types, strict=True)]
     progress = Progress()
-    run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
+    run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg, planner.nonnan))
     steps = _query_copy_steps(ctx, database, table, run(()), converters, fill, reading,
                               truthy(options.get("purge", "false")), progress)
     return Result([Column(n, t.display()) for n, t in COPY_COLUMNS], steps, progress=progress,

@@ -106,7 +106,7 @@ def _query(session, ctx, stmt) -> Result:
     planner = Planner(ctx)
     plan, names = planner.plan_query(stmt)
     progress = Progress()
-    run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
+    run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg, planner.nonnan))
     schema = [Column(n, t.display()) for n, t in zip(names, plan.types, strict=False)]
     result = Result(schema, run(()), progress=progress, types=list(plan.types), timezone=ctx.timezone)
     if isinstance(plan, P.Project) and isinstance(plan.child, P.OneRow):
@@ -162,7 +162,7 @@ def _create_table(session, ctx, stmt: A.CreateTable):
                        for n, t in zip(names, plan.types, strict=False)]
         table = Table(database, name, columns, comment=stmt.comment or "", **table_options(stmt))
         progress = Progress()
-        run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
+        run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg, planner.nonnan))
         return _result([], _create_table_as(catalog, table, run(()), progress, stmt, ctx.memory), progress=progress)
     catalog.add_table(Table(database, name, declared, comment=stmt.comment or "", **table_options(stmt)),
                       stmt.if_not_exists, stmt.pos, replace=stmt.or_replace)
@@ -393,7 +393,7 @@ def _source_query(ctx, stmt, positions, progress):
     if len(plan.layout) != len(positions):
         raise BadArguments(f"Fields in select statement is not equal with expected, select fields: "
                            f"{len(plan.layout)}, insert fields: {len(positions)}", position=stmt.pos)
-    return build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
+    return build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg, planner.nonnan))
 
 
 def _replace(ctx, stmt: A.Replace):

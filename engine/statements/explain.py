@@ -70,7 +70,7 @@ def run_explain(ctx, stmt: A.Explain, query_types) -> Result:
     if stmt.kind != "ANALYZE":
         return _lines_result([(line,) for line in explain(plan)])
     progress = Progress()
-    rt = Runtime(ctx, progress, planner.nonnull, planner.nonneg)
+    rt = Runtime(ctx, progress, planner.nonnull, planner.nonneg, planner.nonnan)
     profile = rt.profile = Profile()
     run = build(plan, rt)
 

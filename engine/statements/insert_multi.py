@@ -25,7 +25,7 @@ def run_insert_multi(ctx, stmt: A.InsertMulti, insert_plan, column_plan) -> Resu
     scope = Scope([(None, n, c, t) for n, c, t in zip(names, plan.layout, plan.types, strict=False)])
     cols = {cid: f"r[{i}]" for i, cid in enumerate(plan.layout)}
     progress = Progress()
-    runtime = Runtime(ctx, progress, planner.nonnull, planner.nonneg)
+    runtime = Runtime(ctx, progress, planner.nonnull, planner.nonneg, planner.nonnan)
     cg = runtime.codegen()
     tables: dict = {}  # (database, name) -> (table, buffer), in order of first mention
 

@@ -71,7 +71,7 @@ class _Merge:
         # a pair (target row, source row) is one tuple: the target's columns, then the source's
         self.cols = {cid: f"r[{i}]" for i, cid in enumerate(target.plan.layout + source.plan.layout)}
         self.progress = progress
-        self.runtime = Runtime(ctx, self.progress, planner.nonnull, planner.nonneg)
+        self.runtime = Runtime(ctx, self.progress, planner.nonnull, planner.nonneg, planner.nonnan)
         self.codegen = self.runtime.codegen()
         both = Scope(target.columns + source.columns)
         source_only = Scope(source.columns)

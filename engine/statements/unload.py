@@ -58,7 +58,7 @@ def copy_into_stage(session, ctx, stmt: A.CopyIntoStage) -> Result:
     planner = Planner(ctx)
     plan, names = planner.plan_query(query)
     progress = Progress()
-    run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg))
+    run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg, planner.nonnan))
     if fmt.type == "parquet":
         require_parquet()
         writer = None
