@@ -17,6 +17,7 @@ from werkzeug.exceptions import NotFound as RouteNotFound
 
 import engine
 from engine import STORAGE_OTHER, StageLocation
+from web.admission import QUEUED_STATUS, skips_queue
 from web.auth import Authenticator, client_host
 from web.config import SERVER_VERSION, ServiceConfig
 from web.console import Console
@@ -145,7 +146,9 @@ class QueryApp:
         self.queries = QueryRegistry(clock, self.config.max_running_queries,
                                      self.config.max_retained_queries,
                                      self.config.max_running_queries_per_user,
-                                     self.config.pressure_idle_secs)
+                                     self.config.pressure_idle_secs,
+                                     self.config.statement_queued_timeout_in_seconds,
+                                     on_queue_wait=self._queue_waited)
         self.sessions = SessionStore(clock, self.config.max_sessions,
                                      self.config.max_keep_session_secs)
         # open transactions of client-side sessions between their requests (web.transactions)
@@ -162,7 +165,7 @@ class QueryApp:
         # how the log's writer thread hands "record n is on disk" to the event loop
         self._call_from_thread = call_from_thread
         self.stopping = False
-        self.metrics = Metrics(self)
+        self.metrics = Metrics(self)  # after self.queries: its gauges read it
         self.observer = QueryObserver(db, self.metrics, timer,
                                       log_start=self.config.log_query_start)
         # the browser console at / (web.console); --console off leaves those paths 404
@@ -366,7 +369,7 @@ class QueryApp:
                 raise FailedToStart(e.code, e.message) from None
         if self.stopping:
             raise FailedToStart(ABORTED_QUERY, SHUTTING_DOWN)
-        refusal = self.queries.refusal(user)
+        refusal = self.queries.refusal()
         if refusal is not None:
             raise FailedToStart(TOO_MANY_CONNECTIONS, refusal)
         if kept is None and r.keep_secs > 0:
@@ -399,10 +402,29 @@ class QueryApp:
         self.observer.started(query, r.sql)
         if kept is not None:
             self.sessions.begin(kept, query)
+        started = []  # what _run returned, once the query got a running slot
+
+        def run():
+            self._unqueue_process(query)
+            started.append(self._run(query, session, r, fmt))
+
+        if not self.queries.admit_or_queue(query, run, skip_queue=skips_queue(r.sql)):
+            # over the running limits: it waits in the queue; the POST answers Running with
+            # no rows (the client long-polls next_uri as usual) and SHOW PROCESSLIST shows it
+            self._queue_process(query, session, r.sql)
+            return query
+        if started and started[0] is not None:
+            return started[0].addCallback(lambda _: query)
+        return query
+
+    def _run(self, query: Query, session, r: QueryRequest, fmt: str) -> Deferred | None:
+        """Start the statement of a query that has its running slot: now, or (a long
+        statement) once a thread parsed it (the Deferred firing then)."""
+        config = self.config
         if r.attachment is not None:
             self._execute(query, session, r.sql, fmt, attachment=r.attachment,
                           nulls_as_text=r.nulls_as_text, params=r.params)
-            return query
+            return None
         if sql_bytes(r.sql, config.thread_parse_sql_bytes) > config.thread_parse_sql_bytes:
             # a long statement parses in a thread (Session.parse is pure), which keeps this
             # one serving meanwhile; it is bound and run here, where the catalog lives
@@ -411,9 +433,27 @@ class QueryApp:
                                                           nulls_as_text=r.nulls_as_text,
                                                           params=r.params),
                            lambda failure: self._not_parsed(query, failure))
-            return d.addCallback(lambda _: query)
+            return d
         self._execute(query, session, r.sql, fmt, nulls_as_text=r.nulls_as_text, params=r.params)
-        return query
+        return None
+
+    def _queue_process(self, query: Query, session, sql: str) -> None:
+        """List a queued query in the process list (status Queued): KILL QUERY reaches it."""
+        processes = getattr(self.db, "processes", None)
+        if processes is not None and query.state == RUNNING:
+            process = processes.queue(query.id, query.user, session.database, sql,
+                                      QUEUED_STATUS)
+            # Databend's message for a statement killed while queued
+            process.kill = lambda: query.kill(f"[QUERY-QUEUE] Query {query.id} was killed "
+                                              "while in queue")
+
+    def _unqueue_process(self, query: Query) -> None:
+        processes = getattr(self.db, "processes", None)
+        if processes is not None:
+            processes.unqueue(query.id)
+
+    def _queue_waited(self, seconds: float) -> None:
+        self.metrics.queue_wait.observe(max(seconds, 0.0))
 
     def _execute(self, query: Query, session, sql: str, fmt: str, prepared=None,
                  attachment=None, nulls_as_text: bool = False, params=None) -> None:
@@ -452,6 +492,7 @@ class QueryApp:
             query.fail(INTERNAL, f"internal error: {error!r}")
 
     def _query_ended(self, kept, client_session, query: Query) -> None:
+        self._unqueue_process(query)  # killed, closed or timed out while queued
         self.queries.ended(query)
         self.observer.ended(query)
         if kept is not None:

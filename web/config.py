@@ -30,6 +30,10 @@ class ServiceConfig:
     # nobody reads does not count (it holds memory, bounded by its buffer, not CPU).
     max_running_queries: int = 64
     max_running_queries_per_user: int = 16  # the same, per user: no user takes every slot
+    # a query over those limits waits in the queue (web.admission) at most this long, then
+    # fails with 1122 (Databend's session setting of that name, whose 0 means no limit here
+    # must be a bound: queued queries hold their client's long polls)
+    statement_queued_timeout_in_seconds: int = 60
     max_retained_queries: int = 1000  # fully read queries kept for retry/final before eviction
     # When twice max_retained_queries hold unread results, queries unread for this long are
     # expired before their result timeout (longest idle first) so new queries can start.

@@ -26,8 +26,8 @@ def _memory_used(db) -> int:
 
 
 class Metrics:
-    """The service's metrics: queries by final state, refused queries, running and paused
-    queries, latency, rows and bytes produced, engine memory, sessions and slow engine steps."""
+    """The service's metrics: queries by final state, refused queries, running, queued and
+    paused queries, queue waits, latency, rows and bytes produced, engine memory, sessions and slow engine steps."""
 
     def __init__(self, app):
         self.registry = registry = CollectorRegistry(auto_describe=True)
@@ -44,11 +44,17 @@ class Metrics:
                             registry=registry)
         self.bytes = Counter("queryhttp_result_bytes", "Result bytes produced for clients "
                              "(the engine's estimate)", registry=registry)
+        self.queue_wait = Histogram("queryhttp_queue_wait_seconds", "Time queries waited "
+                                    "in the queue for a running slot, of those admitted",
+                                    registry=registry, buckets=LATENCY_BUCKETS)
         self.slow_steps = Counter("queryhttp_slow_steps", "Engine steps that held the reactor "
                                   "longer than the slow-step threshold", registry=registry)
         queries = app.queries
         Gauge("queryhttp_running_queries", "Queries still producing rows",
               registry=registry).set_function(lambda: queries.running)
+        Gauge("queryhttp_queued_queries", "Queries waiting in the queue for a running slot "
+              "(over max_running_queries or max_running_queries_per_user)",
+              registry=registry).set_function(lambda: queries.queued)
         Gauge("queryhttp_paused_queries", "Running queries paused until their client reads a "
               "page (their page buffer is full)",
               registry=registry).set_function(lambda: _paused(queries))

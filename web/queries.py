@@ -13,6 +13,8 @@ from twisted.logger import Logger
 
 import engine
 from engine import ABORTED_QUERY, INTERNAL
+from engine.core.errors import TIMEOUT
+from web.admission import QUEUE_TIMEOUT_MESSAGE, QueryQueue, Waiting
 from web.errors import BadRequest, NotFound
 from web.pages import PageBuffer
 from web.wire import FAILED, RUNNING, SUCCEEDED, QueryError, SessionView
@@ -382,11 +384,18 @@ def _resumed_by(wait: Deferred) -> Deferred:
 
 
 class QueryRegistry:
-    """Queries by id; counts the running ones; expires the ones nobody reads."""
+    """Queries by id; counts the running ones, queues those over the running limits (fair
+    between users: web.admission); expires the ones nobody reads."""
 
     def __init__(self, clock, max_running: int, max_retained: int,
-                 max_running_per_user: int | None = None, pressure_idle_secs: float = 10.0):
+                 max_running_per_user: int | None = None, pressure_idle_secs: float = 10.0,
+                 queue_timeout_secs: float = 60.0, on_queue_wait=None):
         self.clock = clock
+        self.queue = QueryQueue()
+        self.queue_timeout_secs = queue_timeout_secs
+        # called with the seconds a query waited in the queue when it is admitted (metrics)
+        self._on_queue_wait = on_queue_wait
+        self._admitting = False  # inside admit_waiting (see there)
         # ids: a random prefix per registry and a counter, unique without a random read each
         self._id_prefix = os.urandom(8).hex()
         self._id_counter = itertools.count(1)
@@ -438,19 +447,9 @@ class QueryRegistry:
         return sum(1 for q in self._running.values()
                    if not q.buffer.full and (user is None or q.user == user))
 
-    def refusal(self, user: str | None = None) -> str | None:
-        """Why a new query of `user` cannot start now (too many producing, in all or for that
-        user, or too many held even after forgetting the drained ones), or None when it can."""
-        if len(self._running) >= self.max_running:
-            producing = self.producing()
-            if producing >= self.max_running:
-                return (f"Current running queries ({producing}) has exceeded the "
-                        f"max_running_queries limit ({self.max_running})")
-        if user is not None and len(self._running) >= self.max_running_per_user:
-            producing = self.producing(user)
-            if producing >= self.max_running_per_user:
-                return (f"Current running queries of user '{user}' ({producing}) has exceeded "
-                        f"the max_running_queries_per_user limit ({self.max_running_per_user})")
+    def refusal(self) -> str | None:
+        """Why a new query cannot even wait for a slot now (too many queries held even after
+        forgetting the drained ones: they hold memory), or None when it can."""
         if len(self._queries) >= self.held_limit:
             self._evict()
             if len(self._queries) >= self.held_limit:
@@ -477,18 +476,92 @@ class QueryRegistry:
                 log.failure("expiring query {id} failed", id=query.id)
 
     def add(self, query: Query) -> None:
+        """Hold `query` (not yet running: `admit_or_queue` starts or queues it)."""
         old = self._queries.pop(query.id, None)
         if old is not None:
             old.finalize()
         self._queries[query.id] = query
-        if query.state == RUNNING:
-            self._running[id(query)] = query
         if len(self._queries) > self._evict_above:
             self._evict()
 
+    def _free_slots(self) -> Callable[[str], bool]:
+        """Whether a query of a user may take a running slot now: fewer than max_running
+        producing in all and fewer than max_running_per_user of that user. Counted once
+        (a pass over the running queries), for one admission."""
+        producing_by_user: dict[str, int] = {}
+        for q in self._running.values():
+            if not q.buffer.full:
+                producing_by_user[q.user] = producing_by_user.get(q.user, 0) + 1
+        if sum(producing_by_user.values()) >= self.max_running:
+            return lambda user: False
+        return lambda user: producing_by_user.get(user, 0) < self.max_running_per_user
+
+    def admit_or_queue(self, query: Query, start: Callable[[], None],
+                       skip_queue: bool = False) -> bool:
+        """Start `query` now (`start()`, True) when it may take a running slot and nobody
+        waits before it, or queue it (False) until a slot frees or its queue timeout fails
+        it. A light statement (`skip_queue`) starts at once, as in Databend."""
+        if query.state != RUNNING:
+            return True
+        if skip_queue or (not self.queue and self._free_slots()(query.user)):
+            self._running[id(query)] = query
+            start()
+            return True
+        entry = Waiting(query, start, self.clock.seconds())
+        entry.timer = self.clock.callLater(self.queue_timeout_secs, self._queue_timed_out, query)
+        self.queue.push(entry)
+        self.admit_waiting()  # a user with no running query may take a slot others cannot
+        return query not in self.queue
+
+    def admit_waiting(self) -> None:
+        """Start queued queries while slots are free, one user after another. Not reentrant:
+        a query started here may end at once and call this again; the pass already running
+        sees the slot it freed (a nested pass per admitted query would recurse as deep as
+        the queue is long)."""
+        if self._admitting:
+            return
+        self._admitting = True
+        try:
+            self._admit_while_free()
+        finally:
+            self._admitting = False
+
+    def _admit_while_free(self) -> None:
+        while self.queue:
+            entry = self.queue.pop(self._free_slots())
+            if entry is None:
+                return
+            if entry.timer is not None and entry.timer.active():
+                entry.timer.cancel()
+            if self._on_queue_wait is not None:
+                self._on_queue_wait(self.clock.seconds() - entry.since)
+            self._running[id(entry.query)] = entry.query
+            try:
+                entry.start()
+            except Exception:  # one broken start must not keep the others queued
+                log.failure("starting queued query {id} failed", id=entry.query.id)
+                entry.query.fail(INTERNAL, "internal error starting a queued query")
+
+    def _queue_timed_out(self, query: Query) -> None:
+        entry = self.queue.remove(query)
+        if entry is not None:
+            entry.timer = None
+            query.fail(TIMEOUT, QUEUE_TIMEOUT_MESSAGE)
+
+    @property
+    def queued(self) -> int:
+        return len(self.queue)
+
     def ended(self, query: Query) -> None:
-        """Called once by a query when its producer ends."""
-        self._running.pop(id(query), None)
+        """Called once by a query when its producer ends (a queued one leaves the queue, and
+        frees no slot: it held none)."""
+        entry = self.queue.remove(query)
+        if entry is not None:
+            if entry.timer is not None and entry.timer.active():
+                entry.timer.cancel()
+            return
+        if self._running.pop(id(query), None) is not None:
+            self.admit_waiting()
 
     def _evict(self) -> None:
         """Forget the oldest drained queries, down to 90% of the limit.
@@ -527,6 +600,7 @@ class QueryRegistry:
                 log.failure("checking the time limit of query {id} failed", id=query.id)
         if stale:
             self._evict_above = self.max_retained
+        self.admit_waiting()  # producers paused on full buffers since have freed slots
 
     def abort_running(self, message: str) -> None:
         for query in [q for q in self._queries.values() if q.state == RUNNING]:

@@ -1,12 +1,15 @@
 """Parsing and validation of a QueryRequest body (POST /v1/query): strict UTF-8 JSON, typed fields.
 
-Bodies: UTF-8 JSON only. A leading UTF-8 byte order mark is accepted and ignored (RFC 8259
-lets a parser ignore it, and Windows tools write one); UTF-16 and UTF-32 documents (which
-Python's json would otherwise sniff and accept), invalid UTF-8, and strings holding lone
-surrogates (`"\\ud800"`, not encodable as UTF-8) are answered 400 with the reason.
+Bodies: UTF-8 JSON only. A leading UTF-8 byte order mark is refused (400), as Databend's
+decoder (serde_json) refuses it; so are UTF-16 and UTF-32 documents (which Python's json
+would otherwise sniff and accept), invalid UTF-8, and strings holding lone surrogates
+(`"\\ud800"`, not encodable as UTF-8).
 
-Every field a client may send has a type, checked here; a wrong type is a 400 naming the field
-and what it must be. Unknown keys are ignored (clients echo the real server's session object).
+Every field a client may send has a type, checked here as serde checks Databend's
+HttpQueryRequest; a wrong type is a 400 naming the field and what it must be. As there, `null`
+is refused where Databend's field is not an Option (`pagination`, its three fields,
+`string_fields`, `session.need_sticky`, `session.need_keep_alive`), and integers must fit
+its types (`wait_time_secs` a u32, the row counts a u64). Unknown keys are ignored (clients echo the real server's session object).
 `pagination.wait_time_secs` must be a non-negative integer (JSON floats such as 1.5 or 1e400
 are refused); values above the server's --max_wait_secs are clamped by the app, not refused.
 """
@@ -46,10 +49,16 @@ def _show(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _int(value, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+U32_MAX = 2**32 - 1
+U64_MAX = 2**64 - 1
+
+
+def _int(value, name: str, minimum: int, maximum: int = U64_MAX) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
         kind = "a positive" if minimum > 0 else "a non-negative"
-        raise BadRequest(f"parse error: `{name}` must be {kind} integer, not {_show(value)}")
+        bound = f" up to {maximum}" if isinstance(value, int) and value > maximum else ""
+        raise BadRequest(f"parse error: `{name}` must be {kind} integer{bound}, "
+                         f"not {_show(value)}")
     return value
 
 
@@ -109,8 +118,9 @@ _SESSION_FIELDS = {"id": _text, "catalog": _text, "role": _text, "txn_state": _t
 def decode_body(body: bytes) -> str:
     """The body as text: UTF-8 (a leading BOM ignored); anything else is a 400."""
     if body.startswith(codecs.BOM_UTF8):
-        body = body[len(codecs.BOM_UTF8):]
-    elif body.startswith(_UTF16_32_BOMS) or b"\x00" in body[:4]:
+        raise BadRequest("parse error: the body starts with a byte order mark (UTF-8 JSON "
+                         "without one is expected)")
+    if body.startswith(_UTF16_32_BOMS) or b"\x00" in body[:4]:
         raise BadRequest("parse error: the body must be UTF-8 JSON (UTF-16 and UTF-32 are "
                          "not accepted)")
     try:
@@ -142,7 +152,10 @@ def parse_query_request(body: bytes) -> QueryRequest:
     session = _object(doc.get("session"), "session")
     request.session = session
     for name, kind in _SESSION_FIELDS.items():
-        _optional(kind, session.get(name), f"session.{name}")
+        if kind is _bool and name in session:  # a plain bool in Databend: null is refused
+            _bool(session[name], f"session.{name}")
+        else:
+            _optional(kind, session.get(name), f"session.{name}")
     for name in ("database", "db"):
         database = _optional(_text, session.get(name), f"session.{name}")
         if database is not None:
@@ -164,16 +177,19 @@ def parse_query_request(body: bytes) -> QueryRequest:
     if session_id:
         request.session_id = session_id
 
+    if "pagination" in doc and doc["pagination"] is None:  # a struct with a default in Databend
+        raise BadRequest("parse error: `pagination` must be an object, not null")
     pagination = _object(doc.get("pagination"), "pagination")
-    if pagination.get("wait_time_secs") is not None:
-        request.wait_secs = _int(pagination["wait_time_secs"], "pagination.wait_time_secs", 0)
-    if pagination.get("max_rows_per_page") is not None:
+    if "wait_time_secs" in pagination:
+        request.wait_secs = _int(pagination["wait_time_secs"], "pagination.wait_time_secs", 0,
+                                 U32_MAX)
+    if "max_rows_per_page" in pagination:
         request.page_rows = _int(pagination["max_rows_per_page"],
                                  "pagination.max_rows_per_page", 1)
-    if pagination.get("max_rows_in_buffer") is not None:
+    if "max_rows_in_buffer" in pagination:
         request.buffer_rows = _int(pagination["max_rows_in_buffer"],
                                    "pagination.max_rows_in_buffer", 0)
-    if doc.get("string_fields") is not None:
+    if "string_fields" in doc:
         _bool(doc["string_fields"], "string_fields")
     if doc.get("stage_attachment") is not None:
         request.attachment = _stage_attachment(doc["stage_attachment"])

@@ -68,9 +68,11 @@ _LIMITS = [
     ("max_upload_inflight_bytes", "bytes all uploads in flight may hold together "
                                   "(an upload past it: 503 before its body is read)"),
     ("max_running_queries", "queries producing rows at once; a query paused on unread pages "
-                            "does not count (more: Failed, code 1067)"),
+                            "does not count (more: queued, fair between users)"),
     ("max_running_queries_per_user", "queries of one user producing rows at once "
-                                     "(more: Failed, code 1067)"),
+                                     "(more: queued)"),
+    ("statement_queued_timeout_in_seconds", "longest wait of a queued query for a running "
+                                            "slot (then: Failed, code 1122)"),
     ("max_retained_queries", "finished queries kept for paging before the oldest read ones are "
                              "evicted; twice this many held at most (more: code 1067)"),
     ("pressure_idle_secs", "when twice max_retained_queries hold unread results, queries "

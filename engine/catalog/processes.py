@@ -79,7 +79,7 @@ class Process:
     copied into a `LogEntry` (plain values, untracked by the garbage collector) when it ends."""
 
     __slots__ = ("query_id", "user", "database", "sql", "started_at", "started", "kind",
-                 "handler_type", "progress", "kill", "_result", "_list")
+                 "handler_type", "progress", "kill", "status", "_result", "_list")
 
     def __init__(self, query_id: str, user: str, database: str, sql: str, started_at, started: float,
                  handler_type: str, owner: ProcessList):
@@ -95,6 +95,7 @@ class Process:
         # Called by KILL QUERY; None aborts the Result (its next step raises AbortedQuery). A
         # server sets its own stop (which closes the Result too).
         self.kill: Callable[[], None] | None = None
+        self.status = "executing pipeline"  # system.processes.status (a server's queue: Queued)
         self._result: _ResultRef | None = None  # weak: the list never keeps a Result alive
         self._list: ProcessList | None = owner  # the list it runs in (None once finished)
 
@@ -162,6 +163,9 @@ class ProcessList:
     def __init__(self, log_size: int, sql_chars: int, clock: Callable[[], float] = time.monotonic,
                  now: Callable[[], float | datetime.datetime] = time.time):
         self.running: dict[str, Process] = {}
+        # statements a server holds in its queue before they start (never logged: they did
+        # nothing); listed with the running ones, and KILL QUERY reaches them
+        self.queued: dict[str, Process] = {}
         # the statement inside Session.execute (it joins `running` once it has a Result to follow,
         # or is logged at once when it did all its work there: most statements, kept cheap)
         self.starting: Process | None = None
@@ -191,9 +195,24 @@ class ProcessList:
         self.starting = process
         return process
 
+    def queue(self, query_id: str, user: str, database: str, sql: str, status: str) -> Process:
+        """List a statement a server queued (it starts later through `start`, once `unqueue`d);
+        the caller sets its `kill`."""
+        if sql[:1] not in NOT_USER_STATEMENT:
+            sql = redact_passwords(sql)
+        process = Process(query_id, user, database, self._kept(sql), self.now(), self.clock(),
+                          self.handler_type, None)
+        process.status = status
+        self.queued[query_id] = process
+        return process
+
+    def unqueue(self, query_id: str) -> None:
+        """The queued statement left the queue (started, killed or timed out)."""
+        self.queued.pop(query_id, None)
+
     def processes(self) -> list[Process]:
-        """The running statements, oldest first."""
-        running = list(self.running.values())
+        """The queued and running statements, oldest first."""
+        running = list(self.queued.values()) + list(self.running.values())
         if self.starting is not None and self.starting.query_id not in self.running:
             running.append(self.starting)
         return running
@@ -262,7 +281,7 @@ class ProcessList:
         return text[:self.sql_chars] + "..."
 
     def find(self, query_id: str) -> Process | None:
-        process = self.running.get(query_id)
+        process = self.running.get(query_id) or self.queued.get(query_id)
         if process is None and self.starting is not None and self.starting.query_id == query_id:
             return self.starting
         return process

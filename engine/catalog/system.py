@@ -176,7 +176,7 @@ def processes_rows(ctx):
         write_bytes = progress.write_bytes if progress is not None else 0
         rows.append(("", p.query_id, p.handler_type, None, p.user, "Query", p.database, p.sql,
                      p.memory_usage, read_bytes, write_bytes, read_rows, read_bytes, None,
-                     max(0, int(now - p.started)), "executing pipeline"))
+                     max(0, int(now - p.started)), p.status))
     return rows
 
 

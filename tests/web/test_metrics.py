@@ -62,9 +62,9 @@ def test_running_and_paused_gauges(h):
 
 
 def test_refused_queries_are_counted_by_code():
-    h = Harness(config=ServiceConfig(max_running_queries=1), inline_steps=1)
-    h.db.script("slow", [("n", "UInt64")], [[]] * 20)  # producing (not paused): holds its slot
-    h.post("slow", pagination={"wait_time_secs": 0})
+    h = Harness(config=ServiceConfig(max_retained_queries=1, default_rows_per_page=2))
+    for _ in range(2):  # twice max_retained_queries hold unread rows: the hold limit
+        h.post("SELECT * FROM numbers(10)")
     refused = h.post("SELECT 1").json
     assert refused["error"]["code"] == 1067
     m = scrape(h)

@@ -195,10 +195,10 @@ def test_kill_query_of_another_users_http_query_is_refused():
 
 
 def test_a_refused_query_is_an_event_with_its_code(events):
-    h = Harness(config=ServiceConfig(max_running_queries=1), inline_steps=1)
-    h.db.script("slow", [("n", "UInt64")], [[]] * 20)  # producing (not paused): holds its slot
-    h.post("slow", pagination={"wait_time_secs": 0})
+    h = Harness(config=ServiceConfig(max_retained_queries=1, default_rows_per_page=2))
+    for _ in range(2):  # twice max_retained_queries hold unread rows: the hold limit
+        h.post("SELECT * FROM numbers(10)")
     h.post("SELECT 1")
     refused, = _query_events(events, "refused")
     assert (refused["user"], refused["error_code"]) == ("root", 1067)
-    assert "max_running_queries" in refused["error"]
+    assert "max_retained_queries" in refused["error"]

@@ -73,5 +73,9 @@ def test_running_queries_are_counted():
     registry = QueryRegistry(Clock(), max_running=10, max_retained=10)
     query = FakeQuery("r", drained=False)
     query.state = RUNNING
+    query.user = "root"
     registry.add(query)
-    assert registry.running == 1
+    assert registry.running == 0  # held, not yet started
+    started = []
+    assert registry.admit_or_queue(query, lambda: started.append(query))
+    assert registry.running == 1 and started == [query]

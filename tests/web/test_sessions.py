@@ -86,11 +86,11 @@ def test_running_queries_are_limited():
     h = Harness(ServiceConfig(max_running_queries=1), inline_steps=1)
     h.db.script("slow", [("n", "UInt64")], [[]] * 20)
     h.post("slow", pagination={"wait_time_secs": 0})
-    a = h.post("SELECT 1").json
-    assert a["state"] == "Failed" and a["error"]["code"] == 1067
-    assert "max_running_queries" in a["error"]["message"]
+    a = h.post("SELECT 1", pagination={"wait_time_secs": 0}).json
+    assert a["state"] == "Running" and h.app.queries.queued == 1  # waits for the slot
     h.pump(30)
-    assert h.post("SELECT 1").json["state"] == "Succeeded"
+    assert h.app.queries.queued == 0
+    assert h.get(a["next_uri"]).json["state"] == "Succeeded"
 
 
 def test_keep_secs_is_capped():
