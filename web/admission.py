@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
+from web.wire import RUNNING
+
 # Databend's message of a query that waited its whole statement_queued_timeout_in_seconds
 QUEUE_TIMEOUT_MESSAGE = "[QUERY-QUEUE] Query queuing timeout exceeded"
 # the process list's status of a queued statement (system.processes, SHOW PROCESSLIST)
@@ -85,3 +87,20 @@ class QueryQueue:
 
     def entries(self) -> list[Waiting]:
         return list(self._entries.values())
+
+
+def list_queued(db, query, database: str, sql: str) -> None:
+    """List a queued query in the process list (status Queued), so that SHOW PROCESSLIST shows
+    it and KILL QUERY reaches it (with Databend's message for a statement killed in the queue)."""
+    processes = getattr(db, "processes", None)
+    if processes is not None and query.state == RUNNING:
+        process = processes.queue(query.id, query.user, database, sql, QUEUED_STATUS)
+        process.kill = lambda: query.kill(f"[QUERY-QUEUE] Query {query.id} was killed "
+                                          "while in queue")
+
+
+def unlist_queued(db, query) -> None:
+    """The queued entry of `query` off the process list (it got its running slot)."""
+    processes = getattr(db, "processes", None)
+    if processes is not None:
+        processes.unqueue(query.id)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import os
 import time
 import uuid
-from functools import partial, wraps
-from urllib.parse import unquote
+from functools import partial
 
 from klein import Klein
 from twisted.internet.defer import CancelledError, Deferred
@@ -17,8 +15,8 @@ from werkzeug.exceptions import NotFound as RouteNotFound
 
 import engine
 from engine import STORAGE_OTHER, StageLocation
-from web.admission import QUEUED_STATUS, skips_queue
-from web.auth import Authenticator, client_host
+from web.admission import list_queued, skips_queue, unlist_queued
+from web.auth import Authenticator
 from web.config import SERVER_VERSION, ServiceConfig
 from web.console import Console
 from web.dispatch import Dispatcher
@@ -26,7 +24,7 @@ from web.errors import BadRequest, FailedToStart, HTTPError, NotFound, PayloadTo
 from web.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from web.metrics import Metrics
 from web.observe import QueryObserver
-from web.presign import PRESIGNED_PATH, Presigner
+from web.presign import Presigner
 from web.queries import (
     ABORTED_QUERY,
     INTERNAL,
@@ -43,6 +41,15 @@ from web.query_request import (
     parse_query_request,
     sql_bytes,
 )
+from web.request_helpers import (
+    authenticated,
+    check_upload_body,
+    check_upload_credentials,
+    login_version,
+    prepare_long_statement,
+    read_all,
+)
+from web.session_endpoints import queries_to_remove, verify_answer
 from web.sessions import TOO_MANY_CONNECTIONS, SessionStore
 from web.streaming_load import StreamingLoad
 from web.transactions import TransactionStore, refused_txn_state
@@ -64,56 +71,8 @@ from web.wire import (
 log = Logger()
 _JSON = b"application/json"
 _VERSION = SERVER_VERSION.encode()
-# For the end-to-end tests of the clients' newer paths only (their `params` binding, INSERT ...
-# FROM @stage): the login answers this version instead of the engine's (docs/protocol.rst).
-_TEST_VERSION_VARIABLE = "QUERYHTTP_TEST_LOGIN_VERSION"
-
-
-def _login_version() -> str:
-    return os.environ.get(_TEST_VERSION_VARIABLE) or SERVER_VERSION
 # werkzeug lets HEAD into every GET route; these change state, so a HEAD probe is refused there.
 _NO_HEAD_ENDPOINTS = (b"kill", b"final")
-
-
-def authenticated(endpoint):
-    """Run `endpoint` with `user=` the request's verified user: at once when the credentials
-    are known (or root without a users file), else once the password hash, computed in a
-    thread, has been checked (the answer is then a Deferred)."""
-
-    @wraps(endpoint)
-    def run(self, request, *args, **kwargs):
-        user = self.auth.authenticate(request.getHeader(b"authorization"),
-                                      client_host(request.getClientAddress()))
-        if isinstance(user, Deferred):
-            return user.addCallback(lambda name: endpoint(self, request, *args, user=name,
-                                                          **kwargs))
-        return endpoint(self, request, *args, user=user, **kwargs)
-
-    return run
-
-
-def check_upload_body(request, config) -> None:
-    """The refusal of an upload whose body was not kept: larger than --max_upload_bytes (413),
-    or the uploads in flight outgrew their budget while it arrived (503)."""
-    if getattr(request, "body_too_large", False):
-        raise PayloadTooLarge(f"upload is larger than {config.max_upload_bytes} bytes "
-                              "(server option --max_upload_bytes)")
-    refusal = getattr(request, "upload_refusal", None)
-    if refusal is not None:
-        raise refusal
-
-
-def _read_all(content) -> bytes:
-    """A request body (in memory or spooled to a temporary file), read in a thread."""
-    content.seek(0)
-    return content.read()
-
-
-def prepare_long_statement(session, sql: str, query_id: str):
-    """Run in a thread for a long statement: its parse tree, nothing more. Parsing is pure;
-    binding reads the catalog, which belongs to the event loop's thread (engine/__init__.py),
-    so it happens back there (_execute)."""
-    return session.parse(sql)
 
 
 class QueryApp:
@@ -405,13 +364,13 @@ class QueryApp:
         started = []  # what _run returned, once the query got a running slot
 
         def run():
-            self._unqueue_process(query)
+            unlist_queued(self.db, query)
             started.append(self._run(query, session, r, fmt))
 
         if not self.queries.admit_or_queue(query, run, skip_queue=skips_queue(r.sql)):
             # over the running limits: it waits in the queue; the POST answers Running with
             # no rows (the client long-polls next_uri as usual) and SHOW PROCESSLIST shows it
-            self._queue_process(query, session, r.sql)
+            list_queued(self.db, query, session.database, r.sql)
             return query
         if started and started[0] is not None:
             return started[0].addCallback(lambda _: query)
@@ -436,21 +395,6 @@ class QueryApp:
             return d
         self._execute(query, session, r.sql, fmt, nulls_as_text=r.nulls_as_text, params=r.params)
         return None
-
-    def _queue_process(self, query: Query, session, sql: str) -> None:
-        """List a queued query in the process list (status Queued): KILL QUERY reaches it."""
-        processes = getattr(self.db, "processes", None)
-        if processes is not None and query.state == RUNNING:
-            process = processes.queue(query.id, query.user, session.database, sql,
-                                      QUEUED_STATUS)
-            # Databend's message for a statement killed while queued
-            process.kill = lambda: query.kill(f"[QUERY-QUEUE] Query {query.id} was killed "
-                                              "while in queue")
-
-    def _unqueue_process(self, query: Query) -> None:
-        processes = getattr(self.db, "processes", None)
-        if processes is not None:
-            processes.unqueue(query.id)
 
     def _queue_waited(self, seconds: float) -> None:
         self.metrics.queue_wait.observe(max(seconds, 0.0))
@@ -492,7 +436,7 @@ class QueryApp:
             query.fail(INTERNAL, f"internal error: {error!r}")
 
     def _query_ended(self, kept, client_session, query: Query) -> None:
-        self._unqueue_process(query)  # killed, closed or timed out while queued
+        unlist_queued(self.db, query)  # killed, closed or timed out while queued
         self.queries.ended(query)
         self.observer.ended(query)
         if kept is not None:
@@ -620,52 +564,32 @@ class QueryApp:
             return self._stored_durably(None).addCallback(
                 lambda _: self._send(request, 200, b"", b"text/plain"))
 
-        return self._run_in_thread(_read_all, request.content).addCallback(store)
+        return self._run_in_thread(read_all, request.content).addCallback(store)
 
     def upload_gate(self, method: bytes, path: bytes, headers, client: str = "unknown"):
         """The site's check of an upload when its headers arrive (web.site): the presign token
         of /v1/presigned/..., else the Basic credentials; raises the refusal (403, 401), returns
         the user or a Deferred of it (a password hashed in a thread)."""
-        path = path.split(b"?", 1)[0]
-        if PRESIGNED_PATH.encode() in path:
-            token = unquote(path.split(PRESIGNED_PATH.encode(), 1)[1].decode("ascii", "replace"))
-            return self.presigner.verify(token, method.decode("ascii", "replace"))[0]
-        header = headers.getRawHeaders(b"authorization")
-        return self.auth.authenticate(header[0] if header else None, client)
+        return check_upload_credentials(self.presigner, self.auth, method, path, headers, client)
 
     @app.route("/v1/session/login", methods=["POST"])
     @authenticated
     def login(self, request, user: str):
-        body = {"version": _login_version(), "session_id": "", "tokens": None}
+        body = {"version": login_version(), "session_id": "", "tokens": None}
         return self._send(request, 200, encode_json(body), _JSON)
 
     @app.route("/v1/verify", methods=["POST"])
     @authenticated
     def verify(self, request, user: str):
         """Who the credentials are (databend-go's Ping checks `user`, and `tenant` when set)."""
-        users = self.db.users
-        body = {"tenant": "", "user": user, "auth_type": "password", "is_configured": True,
-                "default_role": users.default_role(user), "default_warehouse": "",
-                "roles": sorted(users.available_roles(user))}
+        body = verify_answer(self.db.users, user)
         return self._send(request, 200, encode_json(body), _JSON)
 
     @app.route("/v1/session/heartbeat", methods=["POST"])
     @authenticated
     def heartbeat(self, request, user: str):
         """Keeps the listed queries alive; answers the ones that are gone or closed."""
-        doc = parse_json(self._body(request) or b"{}")
-        node_to_queries = (doc.get("node_to_queries") or {}) if isinstance(doc, dict) else None
-        if not isinstance(node_to_queries, dict) or not all(
-                isinstance(ids, list) for ids in node_to_queries.values()):
-            raise BadRequest("parse error: expected {\"node_to_queries\": {node: [query ids]}}")
-        listed = [str(q) for ids in node_to_queries.values() for q in ids]
-        gone = []
-        for query_id in listed:
-            query = self.queries.find(query_id)
-            if query is None or query.user != user or query.closed is not None:
-                gone.append(query_id)
-            else:
-                query.touch()
+        gone = queries_to_remove(self.queries, user, parse_json(self._body(request) or b"{}"))
         return self._send(request, 200, encode_json({"queries_to_remove": gone}), _JSON)
 
     @app.route("/v1/session/logout", methods=["POST"])

@@ -13,7 +13,6 @@ from twisted.logger import Logger
 
 import engine
 from engine import ABORTED_QUERY, INTERNAL
-from engine.core.errors import TIMEOUT
 from web.admission import QUEUE_TIMEOUT_MESSAGE, QueryQueue, Waiting
 from web.errors import BadRequest, NotFound
 from web.pages import PageBuffer
@@ -546,7 +545,7 @@ class QueryRegistry:
         entry = self.queue.remove(query)
         if entry is not None:
             entry.timer = None
-            query.fail(TIMEOUT, QUEUE_TIMEOUT_MESSAGE)
+            query.fail(engine.TIMEOUT, QUEUE_TIMEOUT_MESSAGE)
 
     @property
     def queued(self) -> int:

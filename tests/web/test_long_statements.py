@@ -8,8 +8,8 @@ from twisted.internet.defer import succeed
 import engine
 from engine.catalog.catalog import Catalog
 from tests.web.harness import DATABEND_HEADERS, Harness, ManualThreads
-from web.app import prepare_long_statement
 from web.config import ServiceConfig
+from web.request_helpers import prepare_long_statement
 
 LONG = "SELECT 1 + 1 AS two"  # 19 bytes
 

@@ -1,0 +1,77 @@
+"""What the endpoints of web.app share: the credentials check around an endpoint, the refusal of
+an upload body that was not kept, reading a body in a thread, parsing a long statement in one,
+and the version the login reports."""
+
+from __future__ import annotations
+
+import os
+from functools import wraps
+from urllib.parse import unquote
+
+from twisted.internet.defer import Deferred
+
+from web.auth import client_host
+from web.config import SERVER_VERSION
+from web.errors import PayloadTooLarge
+from web.presign import PRESIGNED_PATH
+
+# For the end-to-end tests of the clients' newer paths only (their `params` binding, INSERT ...
+# FROM @stage): the login answers this version instead of the engine's (docs/protocol.rst).
+_TEST_VERSION_VARIABLE = "QUERYHTTP_TEST_LOGIN_VERSION"
+
+
+def login_version() -> str:
+    return os.environ.get(_TEST_VERSION_VARIABLE) or SERVER_VERSION
+
+
+def authenticated(endpoint):
+    """Run `endpoint` with `user=` the request's verified user: at once when the credentials
+    are known (or root without a users file), else once the password hash, computed in a
+    thread, has been checked (the answer is then a Deferred)."""
+
+    @wraps(endpoint)
+    def run(self, request, *args, **kwargs):
+        user = self.auth.authenticate(request.getHeader(b"authorization"),
+                                      client_host(request.getClientAddress()))
+        if isinstance(user, Deferred):
+            return user.addCallback(lambda name: endpoint(self, request, *args, user=name,
+                                                          **kwargs))
+        return endpoint(self, request, *args, user=user, **kwargs)
+
+    return run
+
+
+def check_upload_body(request, config) -> None:
+    """The refusal of an upload whose body was not kept: larger than --max_upload_bytes (413),
+    or the uploads in flight outgrew their budget while it arrived (503)."""
+    if getattr(request, "body_too_large", False):
+        raise PayloadTooLarge(f"upload is larger than {config.max_upload_bytes} bytes "
+                              "(server option --max_upload_bytes)")
+    refusal = getattr(request, "upload_refusal", None)
+    if refusal is not None:
+        raise refusal
+
+
+def read_all(content) -> bytes:
+    """A request body (in memory or spooled to a temporary file), read in a thread."""
+    content.seek(0)
+    return content.read()
+
+
+def prepare_long_statement(session, sql: str, query_id: str):
+    """Run in a thread for a long statement: its parse tree, nothing more. Parsing is pure;
+    binding reads the catalog, which belongs to the event loop's thread (engine/__init__.py),
+    so it happens back there (_execute)."""
+    return session.parse(sql)
+
+
+def check_upload_credentials(presigner, auth, method: bytes, path: bytes, headers, client: str):
+    """An upload's credentials, checked when its headers arrive: the presign token of
+    /v1/presigned/..., else the Basic credentials; raises the refusal (403, 401), returns the
+    user or a Deferred of it (a password hashed in a thread)."""
+    path = path.split(b"?", 1)[0]
+    if PRESIGNED_PATH.encode() in path:
+        token = unquote(path.split(PRESIGNED_PATH.encode(), 1)[1].decode("ascii", "replace"))
+        return presigner.verify(token, method.decode("ascii", "replace"))[0]
+    header = headers.getRawHeaders(b"authorization")
+    return auth.authenticate(header[0] if header else None, client)
