@@ -21,7 +21,6 @@ from engine.types.keys import (
     from_sort_value,
     greatest,
     hash_function,
-    hash_key_source,
     holds_nan,
     least,
     sort_value,
@@ -132,7 +131,7 @@ def grouped_code(plan: P.Aggregate, new_codegen, args: AggregateArguments) -> Gr
     cg, cols, aggs, value_names = args.cg, args.cols, plan.aggs, args.value_names
     lines = [f"    {name} = {src}" for src, name in args.arg_src.items()]
     # a float key's NaNs made one object, so all of them are one group (other keys as they are)
-    keys = [hash_key_source(cg.expr(k, cols), k.type, cg.bind) for k in plan.keys]
+    keys = [cg.hash_key(cg.expr(k, cols), k) for k in plan.keys]
     key = keys[0] if len(keys) == 1 else "(" + ", ".join(keys) + ",)"
     slots = _Slots(cg.bind)
     slot, init, update = slots.slot, slots.init, slots.update
@@ -152,7 +151,7 @@ def grouped_code(plan: P.Aggregate, new_codegen, args: AggregateArguments) -> Gr
             update.append(f"a[{s}] = {fold}(a[{s}], {v})")
             finals.append(f"{out_cg.bind(folder.final)}(a[{s}])")
         elif a.distinct and v is not None:
-            fn = distinct_final(a.name, slot("distinct", hash_key_source(v, a.arg.type, cg.bind), nullable), a)
+            fn = distinct_final(a.name, slot("distinct", cg.hash_key(v, a.arg), nullable), a)
             finals.append(f"{out_cg.bind(fn)}(a)")
         elif a.name == "count":
             finals.append(f"a[{slot('count', v, nullable)}]")
@@ -164,7 +163,7 @@ def grouped_code(plan: P.Aggregate, new_codegen, args: AggregateArguments) -> Gr
                 finals.append(f"(None if a[{s_cnt}] == 0 else float(a[{s_sum}]) / a[{s_cnt}])")
         elif total_of(a) is not None:  # an integer SUM: its total wrapped as Databend's
             finals.append(f"{out_cg.bind(total_of(a))}(a[{slot(a.name, v, nullable)}])")
-        elif a.name in ("min", "max") and a.arg.type.is_float:
+        elif a.name in ("min", "max") and a.arg.type.is_float and cg.may_be_nan(a.arg):
             finals.append(f"{out_cg.bind(from_sort_value)}(a[{slot(a.name, v, nullable, floats=True)}])")
         else:
             finals.append(f"a[{slot(a.name, v, nullable)}]")
@@ -198,7 +197,8 @@ def global_code(plan: P.Aggregate, args: AggregateArguments) -> GlobalCode:
             folders[i] = a.folded.folder(a.params, a.distinct)
             lines.append(f"st[{i}] = {cg.bind(folders[i].fold_many)}(st[{i}], {v})")
         elif a.distinct:
-            if holds_nan(a.arg.type):  # every NaN one value
+            if holds_nan(a.arg.type) and not (a.arg.type.is_float and not cg.may_be_nan(a.arg)):
+                # every NaN one value
                 lines.append(f"st[{i}].update(map({cg.bind(hash_function(a.arg.type))}, {v}))")
             else:
                 lines.append(f"st[{i}].update({v})")
@@ -211,7 +211,7 @@ def global_code(plan: P.Aggregate, args: AggregateArguments) -> GlobalCode:
             lines += [f"if s_{v} is not None:", f"    st[{i}] = s_{v} if st[{i}] is None else st[{i}] + s_{v}"]
             if a.name == "avg":
                 lines.append(f"cnt[{i}] += len({v})")
-        elif a.name in ("min", "max") and a.arg.type.is_float:
+        elif a.name in ("min", "max") and a.arg.type.is_float and cg.may_be_nan(a.arg):
             # in Databend's order: the batch's extreme (least/greatest see NaNs), then as a sort
             # key (NAN_LAST, the greatest) against the extreme so far
             extreme = cg.bind(least if a.name == "min" else greatest)

@@ -47,7 +47,7 @@ from engine.runtime.helpers import (
 from engine.types import cast as casting
 from engine.types import integer_wrap as W
 from engine.types import sqltype as T
-from engine.types.keys import hash_function, hash_value, holds_nan
+from engine.types.keys import hash_function, hash_key_source, hash_value, holds_nan
 
 _CMP = {"=": "==", "<>": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 # a source read twice costs nothing more: a name or an item of a row or of the parameters
@@ -84,6 +84,17 @@ class Codegen:
         if hit is None:
             hit = self._nullable[key] = may_be_null(e, self.nonnull)
         return hit
+
+    def may_be_nan(self, e: Expr) -> bool:
+        """Whether the float expression `e` may be a NaN here (see _may_be_nan)."""
+        return _may_be_nan(e, self.nonnan)
+
+    def hash_key(self, src: str, e: Expr) -> str:
+        """Source of the hash key of `e` (source `src`): NaNs made one value
+        (engine.types.keys), unless `e` is a float that cannot be a NaN here."""
+        if e.type is not None and e.type.is_float and not self.may_be_nan(e):
+            return src
+        return hash_key_source(src, e.type, self.bind)
 
     def bind(self, value) -> str:
         """A closure variable holding `value` (the only way a value reaches the source)."""

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from engine.codegen.batch_source import column_refs, map_source
 from engine.codegen.compile import Codegen
 from engine.ir.expr import And
-from engine.types.keys import hash_key_source
 
 
 @dataclass(frozen=True)
@@ -71,10 +70,9 @@ def join_code(plan, new_codegen, pred=None, exprs=None) -> JoinCode:
 def _hash_table_code(plan, new_codegen, cg, lcols):
     """(probe key source of a left row `l`, the build function, the probe keys function)."""
     # float keys by their hash keys (every NaN one value); other keys as they are
-    lk = [hash_key_source(cg.expr(k, lcols), k.type, cg.bind) for k in plan.left_keys]
+    lk = [cg.hash_key(cg.expr(k, lcols), k) for k in plan.left_keys]
     rk_cg = new_codegen()
-    rk = [hash_key_source(rk_cg.expr(k, column_refs(plan.right.layout, "m")), k.type, rk_cg.bind)
-          for k in plan.right_keys]
+    rk = [rk_cg.hash_key(rk_cg.expr(k, column_refs(plan.right.layout, "m")), k) for k in plan.right_keys]
     lkey = lk[0] if len(lk) == 1 else "(" + ", ".join(lk) + ",)"
     rkey = rk[0] if len(rk) == 1 else "(" + ", ".join(rk) + ",)"
     null_checks = " or ".join(f"{s} is None" for s in rk)
