@@ -151,6 +151,12 @@ class Table:
         nan_free = self.nan_free
         if len(rows) == 1:  # a single-row INSERT: the values themselves (a NaN is unequal to itself)
             row = rows[0]
+            for i in floats:  # a plain loop: the common case finds nothing and builds nothing
+                v = row[i]
+                if v != v:
+                    break
+            else:
+                return
             found = [i for i in floats if nan_free[i] and row[i] != row[i]]
         else:
             found = [i for i in floats if nan_free[i] and _holds_nan(rows, i)]
