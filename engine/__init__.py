@@ -4,7 +4,7 @@
     s = db.session()
     list(s.execute("SELECT 1"))      # -> [(1,)]
 
-This is the contract web/ relies on (see ARCHITECTURE.md section 2):
+This is the contract web/ relies on (see docs/architecture.rst):
 - One thread owns the engine's state: the thread that created the Database (a server's event
   loop). It alone may bind statements, run their steps, read or change the catalog (tables,
   views, dropped tables, table ids), the stages, users, settings, `db.processes` and the memory
@@ -42,7 +42,7 @@ This is the contract web/ relies on (see ARCHITECTURE.md section 2):
   hash})` names administrators SQL cannot drop (root always is), `password_hash(user)` serves
   logins, `snapshot()` / `restore(data)` give and rebuild the SQL-made state as JSON data; a
   session's `user` and `role` (SET ROLE) decide what its statements may do (1063 otherwise).
-- `Database(data_dir=PATH)` persists everything (README.rst "Durability"); a log record or
+- `Database(data_dir=PATH)` persists everything (docs/durability.rst); a log record or
   checkpoint that does not replay raises `CorruptLog` (an EngineError, code 4000) naming its
   file and offset; `recover_to_last_good=True` instead sets the log from the bad record on
   aside and says what in `db.recovery_dropped`. A data directory open to group or others

@@ -62,7 +62,7 @@ class Database:
         # Result then ends only once its record is on disk, unless `wait_durable` is False (a
         # server waits without blocking, through `durable_after`). `recover_to_last_good`: a log
         # record that does not fit does not stop the start; it and all later ones are set aside
-        # (`recovery_dropped` says what; README.rst "Durability").
+        # (`recovery_dropped` says what; docs/durability.rst).
         self.durability = None
         self.wait_durable = wait_durable
         if data_dir is not None:

@@ -3,7 +3,7 @@ one writer thread that lets every commit waiting at once share one fsync (group 
 
 A record on disk is an 8-byte header, little-endian (payload length, CRC-32 of the payload),
 then the payload: UTF-8 JSON. A segment file `wal-NNNNNNNN.log` starts with the line
-MAGIC; records follow until the end of the file. See README.rst "Durability" for the payloads.
+MAGIC; records follow until the end of the file. See docs/durability.rst for the payloads.
 """
 
 from __future__ import annotations
