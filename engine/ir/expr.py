@@ -4,12 +4,10 @@ nodes: engine.ir.plan)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
+from engine.functions.registry import ScalarFunction
 from engine.types.sqltype import SqlType
-
-if TYPE_CHECKING:
-    from engine.functions.registry import ScalarFunction
 
 
 # Every expression compares by identity (eq=False): the code generator caches per expression
