@@ -81,6 +81,7 @@ class CreateTable(Node):
 class DropTable(Node):
     name: tuple[str, ...]
     if_exists: bool = False
+    purge: bool = False     # DROP TABLE t ALL: the data goes at once (no UNDROP)
 
 
 @dataclass(frozen=True, slots=True)

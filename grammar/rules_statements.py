@@ -118,8 +118,8 @@ class StatementRules(Transformer):
     def table_comment(self, token):
         return CommentOption(unescape_string(token.value))
 
-    def drop_table(self, if_exists, name):
-        return ast.DropTable(ident_names(name), bool(if_exists), pos=pos_of(name[0]))
+    def drop_table(self, if_exists, name, purge=None):
+        return ast.DropTable(ident_names(name), bool(if_exists), purge is not None, pos=pos_of(name[0]))
 
     def truncate_table(self, *args):
         name = args[-1]

@@ -406,7 +406,8 @@ class Catalog:
         table.recorder = self.recorder
         return table
 
-    def drop_table(self, database: str, name: str, if_exists: bool, pos=None) -> None:
+    def drop_table(self, database: str, name: str, if_exists: bool, pos=None, purge: bool = False) -> None:
+        """Drop a table; it is kept for UNDROP TABLE unless `purge` (DROP TABLE ... ALL)."""
         if CHECK_OWNER_THREAD:
             self.check_thread()
         tables = self.databases.get(database)
@@ -423,4 +424,5 @@ class Catalog:
         # kept (rows and all) as the last dropped version of its name, for UNDROP TABLE, which
         # gives it its recorder back; until then it never logs
         table.recorder = None
-        self.dropped[(database, table.name)] = table
+        if not purge:
+            self.dropped[(database, table.name)] = table

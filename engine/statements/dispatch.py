@@ -204,7 +204,7 @@ def _create_table_as(catalog, table: Table, batches, progress: Progress, stmt: A
 
 def _drop_table(session, ctx, stmt: A.DropTable):
     database, name = ctx.resolve_table_name(stmt.name)
-    ctx.catalog.drop_table(database, name, stmt.if_exists, stmt.pos)
+    ctx.catalog.drop_table(database, name, stmt.if_exists, stmt.pos, purge=stmt.purge)
     return _result()
 
 
