@@ -4,6 +4,7 @@ DESCRIBE and EXPLAIN."""
 from __future__ import annotations
 
 import decimal
+import functools
 
 from engine.bind.names import default_text, quoted
 from engine.bind.scope import Scope
@@ -260,7 +261,7 @@ def _row_with_defaults(ctx, table, positions, converters, values):
 def _insert(session, ctx, stmt: A.Insert):
     database, name = ctx.resolve_table_name(stmt.table)
     table = ctx.catalog.table(database, name, stmt.pos)
-    positions = _column_plan(table, stmt.columns)
+    positions = _column_plan(table, stmt.columns, statement=True)
     progress = Progress()
     if stmt.rows is None and stmt.query is None:  # `INSERT INTO t VALUES` + a stage attachment
         converters, fill = _insert_plan(table, positions, ctx.timezone)
@@ -400,7 +401,7 @@ def _replace(ctx, stmt: A.Replace):
     """REPLACE INTO t [(cols)] ON (keys) VALUES ... | SELECT ... (engine.statements.replace); answers no columns."""
     database, name = ctx.resolve_table_name(stmt.table)
     table = ctx.catalog.table(database, name, stmt.pos)
-    positions = _column_plan(table, stmt.columns)
+    positions = _column_plan(table, stmt.columns, statement=True)
     keys = []
     for key in stmt.keys:
         i = table.column_index(key)
@@ -572,7 +573,8 @@ _HANDLERS = {
     A.Update: lambda session, ctx, stmt: (run_update(ctx, stmt) if stmt.from_ is None
                                           else run_update_from(ctx, stmt)),
     A.Merge: lambda session, ctx, stmt: run_merge(ctx, stmt),
-    A.InsertMulti: lambda session, ctx, stmt: run_insert_multi(ctx, stmt, _insert_plan, _column_plan),
+    A.InsertMulti: lambda session, ctx, stmt: run_insert_multi(
+        ctx, stmt, _insert_plan, functools.partial(_column_plan, statement=True)),
     A.Replace: lambda session, ctx, stmt: _replace(ctx, stmt),
     A.Delete: lambda session, ctx, stmt: run_delete(ctx, stmt),
     A.SetVariable: _set,

@@ -14,7 +14,7 @@ def s():
 
 
 def wire(s, sql):
-    """(column names, rows as wire strings with NULL as 'NULL')."""
+    """(column names, rows as wire strings with NULL as 'NULL'); a statement runs to its end."""
     result = s.execute(sql)
     render = result.renderer(True)
     rows = [row for batch in result.batches() for row in render(batch)]
@@ -41,13 +41,13 @@ def test_count_without_argument_counts_rows(s):
 
 
 def test_drop_table_all_purges(s):
-    s.execute("CREATE TABLE t(a INT)")
-    s.execute("DROP TABLE t ALL")
+    wire(s, "CREATE TABLE t(a INT)")
+    wire(s, "DROP TABLE t ALL")
     assert error_code(s, "UNDROP TABLE t") == 2309   # nothing kept to undrop
-    s.execute("DROP TABLE IF EXISTS t ALL")           # the suite's usual first statement
-    s.execute("CREATE TABLE t(a INT)")
-    s.execute("DROP TABLE t")
-    s.execute("UNDROP TABLE t")                       # without ALL it is kept
+    wire(s, "DROP TABLE IF EXISTS t ALL")           # the suite's usual first statement
+    wire(s, "CREATE TABLE t(a INT)")
+    wire(s, "DROP TABLE t")
+    wire(s, "UNDROP TABLE t")                 # without ALL it is kept
 
 
 def test_cast_with_a_comma(s):
@@ -57,8 +57,8 @@ def test_cast_with_a_comma(s):
 
 
 def test_settings_databend_knows_are_accepted(s):
-    s.execute("SET numeric_cast_option = 'truncating'")
-    s.execute("SET enable_strict_datetime_parser = 0")
+    wire(s, "SET numeric_cast_option = 'truncating'")
+    wire(s, "SET enable_strict_datetime_parser = 0")
     assert wire(s, "SHOW SETTINGS LIKE 'numeric_cast_option'")[1][0][:4] == \
         ("numeric_cast_option", "truncating", "rounding", '["rounding", "truncating"]')
     assert error_code(s, "SET data_retention_time_in_days = 91") == 2803  # Databend's range [0, 90]
@@ -118,3 +118,24 @@ def test_json_operator_bind_tighter_than_comparison_and_leave_placeholders_alone
     assert wire(s, """SELECT parse_json('{"a":1}') ? 'a' = true""")[1] == [("1",)]
     result = s.execute("SELECT ? + 1", params=[1])
     assert list(result) == [(2,)]
+
+
+def test_insert_leaving_out_a_not_null_column_without_default_fails(s):
+    # oracle (1.2.453) and current Databend: 1006 "null value in column `b` of table `tn`
+    # violates not-null constraint"; a DEFAULT fills it
+    wire(s, "CREATE TABLE tn(a INT, b INT NOT NULL, c INT NOT NULL DEFAULT 3)")
+    assert error_code(s, "INSERT INTO tn(a) VALUES (1)") == 1006
+    assert error_code(s, "INSERT INTO tn(a, c) SELECT 1, 2") == 1006
+    assert error_code(s, "REPLACE INTO tn(a) ON (a) VALUES (1)") == 1006
+    wire(s, "INSERT INTO tn(a, b) VALUES (1, 2)")
+    assert wire(s, "SELECT * FROM tn")[1] == [("1", "2", "3")]
+
+
+def test_a_not_null_tuple_column_never_holds_an_empty_string(s):
+    wire(s, "CREATE TABLE tt(a INT, b TUPLE(INT, INT) NOT NULL)")
+    assert error_code(s, "INSERT INTO tt(a) VALUES (1)") == 1006
+    wire(s, "INSERT INTO tt VALUES (1, (1, 2))")
+    # a column added to rows that exist takes its type's default: a tuple of the fields' own
+    wire(s, "ALTER TABLE tt ADD COLUMN c TUPLE(INT, STRING) NOT NULL")
+    wire(s, "ALTER TABLE tt ADD COLUMN d ARRAY(INT) NOT NULL")
+    assert wire(s, "SELECT * FROM tt")[1] == [("1", "(1,2)", "(NULL,NULL)", "[]")]
