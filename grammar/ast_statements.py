@@ -75,6 +75,8 @@ class CreateTable(Node):
     transient: bool = False
     like: tuple[str, ...] | None = None  # CREATE TABLE t2 LIKE t
     cluster_by: tuple[Node, ...] = ()  # CLUSTER BY (expr, ...)
+    engine: str | None = None  # ENGINE = Fuse | Memory | Null | Random, as written
+    options: tuple[tuple[str, str], ...] = ()  # other table options: (lower-case name, value text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,10 +8,13 @@ from grammar import ast
 from grammar.keywords import IMPLICIT_ALIAS_FORBIDDEN_WORDS, NEVER_ALIAS_WORDS
 from grammar.rule_helpers import (
     CommentOption,
+    EngineOption,
+    NamedOption,
     SemanticSyntaxError,
     checked_alias,
     ident_name,
     ident_names,
+    option_text,
     pos_of,
     unescape_string,
 )
@@ -43,7 +46,7 @@ class StatementRules(Transformer):
         return ast.UseDatabase(ident_name(name), pos=(name.line, name.column))
 
     def create_table(self, or_replace, transient, if_not_exists, name, body):
-        columns, query, (comment, cluster_by), like = body
+        columns, query, (comment, cluster_by, engine, options), like = body
         if or_replace and if_not_exists:
             raise SemanticSyntaxError("option IF NOT EXISTS and OR REPLACE are incompatible.",
                                       pos_of(name[0]), len(name[0].value))
@@ -57,6 +60,8 @@ class StatementRules(Transformer):
             transient=transient is not None,
             like=ident_names(like) if like is not None else None,
             cluster_by=cluster_by,
+            engine=engine,
+            options=options,
             pos=pos_of(name[0]),
         )
 
@@ -103,17 +108,26 @@ class StatementRules(Transformer):
         return None
 
     def table_options(self, *options):
-        """(COMMENT, CLUSTER BY keys) of the table (the last written of each); other options are
-        ignored."""
+        """(COMMENT, CLUSTER BY keys, ENGINE, other options) of the table (the last written of
+        each of the first three; the others as (name, value) pairs, checked by the engine)."""
         comments = [o.text for o in options if isinstance(o, CommentOption)]
-        clusters = [o for o in options if isinstance(o, tuple)]
-        return (comments[-1] if comments else None, clusters[-1] if clusters else ())
+        clusters = [o for o in options if isinstance(o, tuple) and not isinstance(o, NamedOption)]
+        engines = [o.name for o in options if isinstance(o, EngineOption)]
+        named = tuple((o.name, o.value) for o in options if isinstance(o, NamedOption))
+        return (comments[-1] if comments else None, clusters[-1] if clusters else (),
+                engines[-1] if engines else None, named)
+
+    def engine_option(self, name):
+        return EngineOption(str(name.value))
+
+    def named_option(self, name, value):
+        return NamedOption(str(name.value).lower(), option_text(value))
+
+    def table_option_value(self, token):
+        return token
 
     def cluster_by_option(self, *args):
         return tuple(args[-1])
-
-    def table_option(self, *_args):
-        return None
 
     def table_comment(self, token):
         return CommentOption(unescape_string(token.value))

@@ -64,6 +64,7 @@ from engine.statements.stage_objects import (
     show_stage_objects,
 )
 from engine.statements.stage_statements import copy_into_table, list_stage, presign
+from engine.statements.table_options import check_create_options, check_engine
 from engine.statements.transaction_statements import run_transaction_statement
 from engine.statements.unload import copy_into_stage
 from engine.statements.user_statements import USER_HANDLERS
@@ -143,14 +144,17 @@ def _create_table(session, ctx, stmt: A.CreateTable):
         raise Unimplemented(f"The operation is not available for the table `{database}`.`{name}`: "
                             f"the {database.lower()} tables are read-only", position=stmt.pos)
     catalog.database(database)
+    check_engine(stmt.engine, stmt.pos)
     if stmt.like is not None:
         return create_table_like(ctx, stmt, database, name)
+    planner = Planner(ctx)
+    declared = _declared_columns(planner, stmt.columns)
+    if declared or stmt.as_query is None:  # options are checked first, as Databend binds them
+        check_create_options(stmt.engine, stmt.options, declared, stmt.pos, stmt.cluster_by)
     if not stmt.or_replace and (name in catalog.databases[database] or catalog.view(database, name) is not None):
         if stmt.if_not_exists:
             return _result()
         raise TableAlreadyExists(f"Table '{name}' already exists", position=stmt.pos)
-    planner = Planner(ctx)
-    declared = _declared_columns(planner, stmt.columns)
     if stmt.as_query is not None:
         plan, names = planner.plan_query(stmt.as_query)
         if declared:  # the declared columns, filled by position from the query (as Databend)
@@ -161,6 +165,12 @@ def _create_table(session, ctx, stmt: A.CreateTable):
             # (a query's tuples keep no field names: a named tuple column's become "1", "2", as Databend's)
             columns = [TableColumn(n, unnamed(t) if t.name != "Null" else T.STRING.as_nullable(True))
                        for n, t in zip(names, plan.types, strict=False)]
+            check_create_options(stmt.engine, stmt.options, columns, stmt.pos, stmt.cluster_by)
+            seen = set()
+            for column in columns:
+                if column.name in seen:
+                    raise BadArguments(f"Duplicated column name: {column.name}", position=stmt.pos)
+                seen.add(column.name)
         table = Table(database, name, columns, comment=stmt.comment or "", **table_options(stmt))
         progress = Progress()
         run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg, planner.nonnan))
@@ -176,7 +186,7 @@ def _declared_columns(planner, column_defs) -> list:
     seen = set()
     for cd in column_defs or ():
         if cd.name.lower() in seen:
-            raise BadArguments(f"duplicate column name `{cd.name}`", position=cd.pos)
+            raise BadArguments(f"Duplicated column name: {cd.name}", position=cd.pos)
         seen.add(cd.name.lower())
         t = T.type_from_ast(cd.type, default_nullable=True)
         default = None

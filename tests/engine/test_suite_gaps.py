@@ -139,3 +139,40 @@ def test_a_not_null_tuple_column_never_holds_an_empty_string(s):
     wire(s, "ALTER TABLE tt ADD COLUMN c TUPLE(INT, STRING) NOT NULL")
     wire(s, "ALTER TABLE tt ADD COLUMN d ARRAY(INT) NOT NULL")
     assert wire(s, "SELECT * FROM tt")[1] == [("1", "(1,2)", "(NULL,NULL)", "[]")]
+
+
+@pytest.mark.parametrize(("sql", "code"), [
+    # base/05_ddl/05_0000_ddl_create_tables.test (current Databend)
+    ("CREATE TABLE t(a INT) x=x", 1301),
+    ("CREATE TABLE t(a INT) seed='123'", 1301),                 # a Random engine option
+    ("CREATE TABLE t(a INT) database_id='xxx'", 1301),
+    ("CREATE TABLE t(a INT) snapshot_location='xxx'", 3001),
+    ("CREATE TABLE t(a INT) bloom_index_columns='b'", 1006),    # no such column
+    ("CREATE TABLE t(a DECIMAL(4,2)) bloom_index_columns='a'", 1301),
+    ("CREATE TABLE t(a INT) row_per_block = 100000000000", 1301),
+    ("CREATE TABLE t(id INT) compression='xxxx'", 1075),
+    ("CREATE TABLE t(name VARCHAR) STORAGE_FORMAT = 'abc'", 1074),
+    ("CREATE TABLE t(a INT) ENGINE = abc", 1005),
+    ("CREATE TABLE t(a INT) ENGINE = iceberg", 1302),
+    ("CREATE TABLE t(a INT, b INT) ENGINE = Memory CLUSTER BY (a)", 2703),
+    ("CREATE TABLE t AS SELECT number, number FROM numbers(1)", 1006),  # Duplicated column name
+])
+def test_table_options_refused_as_databend(s, sql, code):
+    assert error_code(s, sql) == code
+
+
+def test_table_engines_and_options_accepted(s):
+    for sql in ["CREATE TABLE n(c1 INT) ENGINE = Null", "CREATE TABLE m(c1 INT) ENGINE = Memory",
+                "CREATE TABLE r(a INT) ENGINE = RANDOM seed = '123'",
+                "CREATE TABLE f(a INT, b INT) row_per_block = 10000 block_per_segment = 1000 "
+                "bloom_index_columns = 'b' compression = 'zstd' storage_format = 'native' "
+                "change_tracking = true",
+                "ALTER TABLE f SET OPTIONS (row_per_block = 100000)",
+                "ALTER TABLE f UNSET OPTIONS (row_per_block, block_per_segment)"]:
+        wire(s, sql)
+    assert error_code(s, "CREATE TABLE n(c1 INT) ENGINE = Null") == 2302
+    assert error_code(s, "ALTER TABLE f SET OPTIONS (row_per_block = 100000000000)") == 1301
+    assert error_code(s, "ALTER TABLE f SET OPTIONS (database_id = '22')") == 1301
+    assert error_code(s, "ALTER TABLE nope SET OPTIONS (block_per_segment = 100)") == 1025
+    wire(s, "INSERT INTO n VALUES (1)")
+    assert wire(s, "SELECT count(*) FROM f")[1] == [("0",)]
