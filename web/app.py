@@ -45,7 +45,6 @@ from web.request_helpers import (
     authenticated,
     check_upload_body,
     check_upload_credentials,
-    login_version,
     prepare_long_statement,
     read_all,
 )
@@ -601,7 +600,7 @@ class QueryApp:
             raise BadRequest("parse error: expected a JSON object")
         disable = request.args.get(b"disable_session_token", [b"false"])[0].lower() == b"true"
         answer = self.client_sessions.login(request, user, body, client, disable,
-                                            login_version())
+                                            SERVER_VERSION)
         if client is None:
             request.setHeader(b"x-databend-session-id", answer["session_id"].encode())
         return self._send(request, 200, encode_json(answer), _JSON)

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from engine import VERSION as SERVER_VERSION
 from engine import Limits
 
-#: The version reported by /v1/session/login and X-DATABEND-VERSION: the engine's, a strict
-#: semver no higher than 1.2.781, so current clients pick neither streaming load, Arrow bodies
-#: nor server-side parameter binding.
+#: The version reported by /v1/session/login and X-DATABEND-VERSION: the engine's, a current
+#: Databend's (clients turn on heartbeats, streaming load, server-side `params` and Arrow pages
+#: by it; docs/protocol.rst lists what each version gate brings).
 
 __all__ = ["SERVER_VERSION", "WIRE_FORMATS", "ServiceConfig"]
 

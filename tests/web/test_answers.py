@@ -32,7 +32,7 @@ def test_spec_format_select_1_has_every_field(h):
     assert a["kill_uri"] == f"/v1/query/{qid}/kill"
     assert a["final_uri"] == f"/v1/query/{qid}/final"
     assert a["next_uri"] is None  # the spec format ends paging with null
-    assert reply.header("x-databend-version") == b"1.2.700"
+    assert reply.header("x-databend-version") == b"1.2.934"
 
 
 def test_databend_format_select_1_has_every_field_and_a_final_hop(h):
@@ -196,7 +196,7 @@ def test_login_answers_a_semver_version(h):
     reply = h.request("POST", "/v1/session/login?disable_session_token=true",
                       {"database": "default"}, headers=DATABEND_HEADERS)
     assert reply.status == 200
-    assert reply.json["version"] == "1.2.700"
+    assert reply.json["version"] == "1.2.934"
 
 
 def test_verify_names_the_signed_in_user_as_databend_go_ping_reads_it(h):
@@ -284,4 +284,4 @@ def test_content_type_of_every_answer(h, method, path, body, spec_type, databend
         stats = h.post("SELECT 1").json["stats_uri"]
         reply = h.request(method, path.format(stats=stats), body, headers=headers)
         assert reply.header("content-type") == expected, reply.status
-        assert reply.header("x-databend-version") == b"1.2.700"
+        assert reply.header("x-databend-version") == b"1.2.934"
