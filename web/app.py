@@ -230,6 +230,7 @@ class QueryApp:
 
     def _page_response(self, request, fmt: str, query: Query, number: int, first: bool = False):
         """Page `number` of `query` (page 0 of a POST when `first`), now or after its long poll."""
+        refuse_switch(request, fmt, query)  # before the page is cut: a refusal loses no rows
         page = query.page(number, query.wait_secs)
         if isinstance(page, Deferred):
             return page.addCallback(

@@ -86,7 +86,7 @@ class ArrowEncoding:
     def attach(self, result, render_json):
         """The producer's renderer for `result`: the engine's values kept as they are (a copy
         of each batch list: the page buffer cuts it), or `render_json` when its pages are JSON."""
-        types = result.types
+        types = getattr(result, "types", None) or ()
         if not result.schema or len(types) != len(result.schema) or any(t is None for t in types):
             return render_json  # columns without engine types: JSON
         if self.version == LEGACY_VERSION and any(arrow_types.has_variant(t) for t in types):
@@ -118,7 +118,7 @@ class ArrowEncoding:
         if len(fields) == 1:
             columns = [[row[0] for row in rows]]
         else:
-            columns = list(zip(*rows))
+            columns = list(zip(*rows, strict=True))
         arrays = [arrow_types.arrow_array(values, field) for values, field in zip(columns, fields, strict=True)]
         batch = pa.RecordBatch.from_arrays(arrays, schema=schema)
         sink = pa.BufferOutputStream()
@@ -179,8 +179,8 @@ def refuse_switch(request, fmt: str, query) -> None:
 
 def answer_page(app, request, fmt: str, query, page, session) -> bytes:
     """The answer to a page of `query` that negotiated Arrow, or to an Arrow request (`app`
-    is the web.app.QueryApp: its `_answer` and `_send`)."""
-    refuse_switch(request, fmt, query)
+    is the web.app.QueryApp: its `_answer` and `_send`). The app refused a switch from JSON
+    to Arrow before it cut the page (refuse_switch)."""
     encoding = query.arrow
     asked = encoding is not None and fmt == DATABEND and asks_for_arrow(request)
     rows = page.rows
@@ -210,9 +210,9 @@ def _arrow_body(app, query, page, session, encoding: ArrowEncoding) -> bytes | N
         settings.update(json.loads("{" + encoding.settings_fields() + "}"))
     try:
         return encoding.ipc_stream(json.dumps(header, separators=(",", ":")), page.rows)
-    except (arrow_types.pa.ArrowException, TypeError, ValueError, OverflowError):
-        log.failure("query {id}: page {n} is answered as JSON (a value does not fit its "
-                    "Arrow type)", id=query.id, n=page.number)
+    except (arrow_types.pa.ArrowException, TypeError, ValueError, OverflowError) as e:
+        log.warn("query {id}: page {n} is answered as JSON, a value does not fit its Arrow "
+                 "type: {error}", id=query.id, n=page.number, error=repr(e))
         return None
 
 
