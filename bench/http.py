@@ -127,7 +127,8 @@ def arrow_scenario(args, qh):
                      "--max-seconds", args.max_seconds, limit=args.max_seconds + 60)
             runs[answer_format].append(r)
             print(f"  {answer_format:5s} pages: {r.get('rows', 0):,} rows in "
-                  f"{r.get('elapsed_s', 0):.2f}s {r.get('rows_per_s', 0):,.0f} rows/s "
+                  f"{r.get('elapsed_s', 0):.2f}s {r.get('rows_per_s', 0):,.0f} rows/s, "
+                  f"{r.get('arrow_pages', 0)} of {r.get('pages', 0)} pages Arrow "
                   f"{r.get('error') or ''}", file=sys.stderr, flush=True)
     return runs
 
@@ -148,6 +149,8 @@ def arrow_table(args, runs):
     if pairs:
         ratio = statistics.median(a / j for a, j in pairs)
         lines.append(f"| **arrow / json** | {ratio:.2f}× | {len(pairs)} |")
+    if not any(r.get("arrow_pages") for r in runs["arrow"]):
+        lines.append("\nnote: no page was Arrow (is pyarrow installed beside the server?)")
     return "\n".join(lines)
 
 

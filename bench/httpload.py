@@ -203,18 +203,25 @@ async def roundtrips(port, sql, concurrency, duration, warmup, timeout, max_roun
 async def stream(port, sql, timeout, max_seconds, page_delay=0.0, answer_format="spec"):
     """One client pages a query to the end; rows/s over the whole exchange."""
     conn = Connection(port, timeout, FORMAT_HEADERS[answer_format])
+    arrow_pages = []
+
+    def count_arrow(page):
+        if "_rows" in page:
+            arrow_pages.append(1)
+
     t0 = time.perf_counter()
     try:
         body = query_body(sql, arrow=answer_format == "arrow")
-        rows, pages, finished = await run_query(conn, body, stop_at=t0 + max_seconds,
-                                                page_delay=page_delay)
+        rows, pages, finished = await run_query(conn, body, on_page=count_arrow,
+                                                stop_at=t0 + max_seconds, page_delay=page_delay)
         error = None
     except (TimeoutError, ProtocolError, OSError, asyncio.IncompleteReadError, ValueError) as exc:
         rows, pages, finished, error = 0, 0, False, f"{type(exc).__name__}: {exc}"
     elapsed = time.perf_counter() - t0
     await conn.close()
     return {"rows": rows, "pages": pages, "finished": finished, "elapsed_s": elapsed,
-            "rows_per_s": rows / elapsed if elapsed else 0.0, "error": error}
+            "rows_per_s": rows / elapsed if elapsed else 0.0, "error": error,
+            "arrow_pages": len(arrow_pages)}
 
 
 async def mixed(port, probe_sql, heavy_sql, heavies, duration, head_start, timeout):
