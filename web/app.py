@@ -16,6 +16,7 @@ from werkzeug.exceptions import NotFound as RouteNotFound
 import engine
 from engine import STORAGE_OTHER, StageLocation
 from web.admission import list_queued, skips_queue, unlist_queued
+from web.arrow_pages import answer_page, asks_for_arrow, negotiate, refuse_switch
 from web.auth import Authenticator
 from web.config import SERVER_VERSION, ServiceConfig
 from web.console import Console
@@ -228,11 +229,14 @@ class QueryApp:
         # The spec format echoes the session on every page; the databend format on the POST
         # answer, then only when it changed (clients keep the last non-null one).
         session = query.session_for_answer(always=first or fmt != DATABEND)
+        if query.arrow is not None or asks_for_arrow(request):  # web.arrow_pages
+            return answer_page(self, request, fmt, query, page, session)
         answer = self._answer(query, data=page.rows, next_page=page.next_page, session=session)
         return self._send_answer(request, fmt, answer)
 
     def _page_response(self, request, fmt: str, query: Query, number: int, first: bool = False):
         """Page `number` of `query` (page 0 of a POST when `first`), now or after its long poll."""
+        refuse_switch(request, fmt, query)  # before the page is cut: a refusal loses no rows
         page = query.page(number, query.wait_secs)
         if isinstance(page, Deferred):
             return page.addCallback(
@@ -299,6 +303,7 @@ class QueryApp:
             elif existing.closed is None:
                 return self._page_response(request, fmt, existing, 0, first=True)  # a retry
             # else a closed query: the new one takes its id over
+        query_request.arrow = negotiate(request, query_request, fmt)  # 400 when unusable
         try:
             query = self._start(user, query_request, fmt, client_id, client)
         except FailedToStart as e:
@@ -370,6 +375,7 @@ class QueryApp:
             observer=self.observer,
             txn_internal=self.client_sessions.internal if client_side else None,
             durable=self.durable)
+        query.arrow = r.arrow
         self.queries.add(query)
         self.observer.started(query, r.sql)
         if kept is not None:
@@ -505,6 +511,7 @@ class QueryApp:
         self._refuse_head(request)
         fmt = self._format(request)
         query = self.queries.get(query_id, user)
+        refuse_switch(request, fmt, query)
         query.touch()
         query.finalize()
         answer = self._answer(query, data=[], next_page=None, session=None, final=True)

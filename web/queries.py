@@ -62,7 +62,7 @@ class Query:
                  "_request_session", "_keep_secs", "_session_view", "_session_sent", "_progress_snapshot",
                  "_txn_internal",
                  "_result", "_batches", "_render", "_task", "_on_end", "sql", "_observer",
-                 "_durable", "_durable_wait", "timezone")
+                 "_durable", "_durable_wait", "timezone", "arrow")
 
     def __init__(self, query_id: str, user: str, clock, *, session, request_session: dict,
                  session_id: str = "", keep_secs: int = 0, result_timeout: int = 60,
@@ -107,6 +107,7 @@ class Query:
         # (web.session_endpoints); None for a server-side session
         self._txn_internal = txn_internal
         self.timezone = "UTC"  # the session zone its rows are written in (set when attached)
+        self.arrow = None  # the web.arrow_pages.ArrowEncoding it negotiated (None: JSON only)
 
     # -- producing ---------------------------------------------------------------------------
 
@@ -118,6 +119,8 @@ class Query:
         self.affect = result.affect
         self._batches = result.batches()
         self._render = result.renderer(null_as_str)
+        if self.arrow is not None:  # Arrow pages: the buffer keeps the engine's values
+            self._render = self.arrow.attach(result, self._render)
         self.buffer.memory = result.memory  # unread rows count against the query's memory
 
     def fail(self, code: int, message: str) -> None:
