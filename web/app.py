@@ -18,6 +18,7 @@ from engine import STORAGE_OTHER, StageLocation
 from web.admission import list_queued, skips_queue, unlist_queued
 from web.arrow_pages import answer_page, asks_for_arrow, negotiate, refuse_switch
 from web.auth import Authenticator
+from web.client_sessions import mark_answer
 from web.config import SERVER_VERSION, ServiceConfig
 from web.console import Console
 from web.dispatch import Dispatcher
@@ -49,7 +50,6 @@ from web.request_helpers import (
     prepare_long_statement,
     read_all,
 )
-from web.client_sessions import mark_answer
 from web.session_endpoints import ClientSessionService, queries_to_remove, verify_answer
 from web.sessions import TOO_MANY_CONNECTIONS, SessionStore
 from web.streaming_load import StreamingLoad

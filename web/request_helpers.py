@@ -12,6 +12,7 @@ from web.auth import client_host
 from web.errors import PayloadTooLarge
 from web.presign import PRESIGNED_PATH
 
+
 def authenticated(endpoint):
     """Run `endpoint` with `user=` the request's verified user: at once when the credentials
     are known (or root without a users file), else once the password hash, computed in a

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import engine
+from web.arrow_pages import login_fields
 from web.client_sessions import ClientSessionId, ClientSessionStore, identify, new_session_id
 from web.errors import BadRequest, FailedToStart, Unauthorized
 from web.tokens import REFRESH, SESSION, SessionTokens
@@ -60,14 +61,11 @@ def _has_temp_tables(engine_session) -> bool:
 class ClientSessionService:
     """Client sessions (web.client_sessions) and session tokens (web.tokens) for the app."""
 
-    def __init__(self, db, clock, *, max_states: int, idle_secs: int, node_id: str,
-                 arrow_version=None):
+    def __init__(self, db, clock, *, max_states: int, idle_secs: int, node_id: str):
         self.db = db
         self.store = ClientSessionStore(clock, max_states, idle_secs)
         self.tokens = SessionTokens(clock, idle_secs)
         self.node_id = node_id  # this server's id, in `internal` and as the answers' node_id
-        # the highest Arrow result version this server writes (None: pyarrow is not installed)
-        self.arrow_version = arrow_version
 
     def identify(self, request) -> ClientSessionId | None:
         """The request's client session: cookie or header, else the session of its token."""
@@ -88,10 +86,7 @@ class ClientSessionService:
         (400 with the engine's code when one is wrong)."""
         self._check_login(user, body)
         session_id = session.id if session is not None else new_session_id()
-        answer = {"version": version, "session_id": session_id,
-                  "server_max_arrow_result_version": self.arrow_version or 0}
-        if self.arrow_version is not None and self.arrow_version >= 3:
-            answer["server_arrow_features"] = {"decimal64": True}
+        answer = {"version": version, "session_id": session_id, **login_fields()}
         if not disable_token:
             answer["tokens"] = self.tokens.issue(user, body.get("role"), session_id)
         return answer
