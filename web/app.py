@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-import uuid
 from functools import partial
 
 from klein import Klein
@@ -14,7 +13,8 @@ from werkzeug.exceptions import MethodNotAllowed
 from werkzeug.exceptions import NotFound as RouteNotFound
 
 import engine
-from engine import STORAGE_OTHER, StageLocation
+from engine import STORAGE_OTHER
+from web import stage_endpoints
 from web.admission import list_queued, skips_queue, unlist_queued
 from web.arrow_pages import answer_page, asks_for_arrow, negotiate, refuse_switch
 from web.auth import Authenticator
@@ -45,16 +45,13 @@ from web.query_request import (
 )
 from web.request_helpers import (
     authenticated,
-    check_upload_body,
     check_upload_credentials,
     prepare_long_statement,
-    read_all,
 )
 from web.session_endpoints import ClientSessionService, queries_to_remove, verify_answer
 from web.sessions import TOO_MANY_CONNECTIONS, SessionStore
 from web.streaming_load import StreamingLoad
 from web.transactions import TransactionStore, refused_txn_state
-from web.upload import split_multipart, stage_headers, stored_path
 from web.wire import (
     DATABEND,
     FAILED,
@@ -522,34 +519,7 @@ class QueryApp:
     @app.route("/v1/upload_to_stage", methods=["PUT", "POST"])
     @authenticated
     def upload_to_stage(self, request, user: str):
-        """Databend's File Upload API: the multipart body's files into a stage (web.upload);
-        a named stage takes WRITE on it (engine.catalog.privileges)."""
-        check_upload_body(request, self.config)
-        stage, relative_path = stage_headers(request)
-        if getattr(self.db, "users", None) is not None:
-            try:
-                engine.check_user_stage(self.db, user, stage, engine.STAGE_WRITE)
-            except engine.EngineError as exc:
-                raise HTTPError(exc.message, code=exc.code, status=403) from None
-        query_id = (request.getHeader(b"x-databend-query-id") or b"").decode("utf-8", "replace") \
-            or uuid.uuid4().hex
-        d = self._run_in_thread(split_multipart, request.content,
-                                request.getHeader(b"content-type"))
-
-        def store(files):
-            stored = []
-            for filename, data in files:
-                path = stored_path(relative_path, filename)
-                try:
-                    self.db.stages.put(user, engine.parse_location(f"@{stage}/{path}"), data)
-                except engine.EngineError as exc:
-                    raise BadRequest(f"{exc.code}: {exc.message}") from None
-                stored.append(filename)
-            body = {"id": query_id, "stage_name": stage, "state": "SUCCESS", "files": stored}
-            return self._stored_durably(None).addCallback(
-                lambda _: self._send(request, 200, encode_json(body), _JSON))
-
-        return d.addCallback(store)
+        return stage_endpoints.upload_to_stage(self, request, user)
 
     @app.route("/v1/streaming_load", methods=["PUT"])
     @authenticated
@@ -566,27 +536,7 @@ class QueryApp:
 
     @app.route("/v1/presigned/<token>", methods=["PUT", "GET"])
     def presigned(self, request, token: str):
-        """A presigned URL (web.presign): its signature is the credential, no Basic auth."""
-        method = request.method.decode("ascii")
-        user, stage, path = self.presigner.verify(token, method)
-        location = StageLocation(stage, path)
-        if method == "GET":
-            try:
-                data = self.db.stages.get(user, location)
-            except engine.EngineError as exc:
-                raise NotFound(exc.message) from None
-            return self._send(request, 200, data, b"application/octet-stream")
-        check_upload_body(request, self.config)
-
-        def store(data: bytes):
-            try:
-                self.db.stages.put(user, location, data)
-            except engine.EngineError as exc:
-                raise BadRequest(f"{exc.code}: {exc.message}") from None
-            return self._stored_durably(None).addCallback(
-                lambda _: self._send(request, 200, b"", b"text/plain"))
-
-        return self._run_in_thread(read_all, request.content).addCallback(store)
+        return stage_endpoints.presigned(self, request, token)
 
     def upload_gate(self, method: bytes, path: bytes, headers, client: str = "unknown"):
         """The site's check of an upload when its headers arrive (web.site): the presign token
@@ -597,28 +547,14 @@ class QueryApp:
     @app.route("/v1/session/login", methods=["POST"])
     @authenticated
     def login(self, request, user: str):
-        """Databend's login: checks the database, role and settings the client will use
-        (400 when wrong), names the client session and issues session tokens unless
-        `?disable_session_token=true`."""
-        client = self.client_sessions.identify(request)
-        mark_answer(request, client)
-        body = parse_json(self._body(request) or b"{}")
-        if not isinstance(body, dict):
-            raise BadRequest("parse error: expected a JSON object")
-        disable = request.args.get(b"disable_session_token", [b"false"])[0].lower() == b"true"
-        answer = self.client_sessions.login(request, user, body, client, disable,
-                                            SERVER_VERSION)
-        if client is None:
-            request.setHeader(b"x-databend-session-id", answer["session_id"].encode())
+        """Databend's login (web.session_endpoints): checks, session id, tokens."""
+        answer = self.client_sessions.login(request, user, self._body(request), SERVER_VERSION)
         return self._send(request, 200, encode_json(answer), _JSON)
 
     @app.route("/v1/session/refresh", methods=["POST"])
     def refresh(self, request):
         """New session tokens for the refresh token presented as Bearer."""
-        body = parse_json(self._body(request) or b"{}")
-        if not isinstance(body, dict):
-            raise BadRequest("parse error: expected a JSON object")
-        answer = self.client_sessions.refresh(request, body)
+        answer = self.client_sessions.refresh(request, self._body(request))
         return self._send(request, 200, encode_json(answer), _JSON)
 
     @app.route("/v1/verify", methods=["POST"])

@@ -8,8 +8,15 @@ import json
 
 import engine
 from web.arrow_pages import login_fields
-from web.client_sessions import ClientSessionId, ClientSessionStore, identify, new_session_id
+from web.client_sessions import (
+    ClientSessionId,
+    ClientSessionStore,
+    identify,
+    mark_answer,
+    new_session_id,
+)
 from web.errors import BadRequest, FailedToStart, Unauthorized
+from web.query_request import parse_json
 from web.tokens import REFRESH, SESSION, SessionTokens
 
 SESSION_TIMEOUT = 5110  # Databend's SessionTimeout: the session's temporary tables expired
@@ -53,6 +60,13 @@ def internal_state(text) -> dict:
     return state if isinstance(state, dict) else {}
 
 
+def _json_object(raw_body: bytes) -> dict:
+    body = parse_json(raw_body or b"{}")
+    if not isinstance(body, dict):
+        raise BadRequest("parse error: expected a JSON object")
+    return body
+
+
 def _has_temp_tables(engine_session) -> bool:
     tables = getattr(engine_session, "temp_tables", None)
     return tables is not None and not tables.is_empty()
@@ -80,14 +94,20 @@ class ClientSessionService:
 
     # -- the login -------------------------------------------------------------------------------
 
-    def login(self, request, user: str, body: dict, session: ClientSessionId | None,
-              disable_token: bool, version: str) -> dict:
+    def login(self, request, user: str, raw_body: bytes, version: str) -> dict:
         """Databend's login answer, after checking the requested database, role and settings
-        (400 with the engine's code when one is wrong)."""
+        (400 with the engine's code when one is wrong); session tokens unless the request says
+        `?disable_session_token=true`."""
+        session = self.identify(request)
+        mark_answer(request, session)
+        body = _json_object(raw_body)
         self._check_login(user, body)
         session_id = session.id if session is not None else new_session_id()
+        if session is None:
+            request.setHeader(b"x-databend-session-id", session_id.encode())
         answer = {"version": version, "session_id": session_id, **login_fields()}
-        if not disable_token:
+        disable = request.args.get(b"disable_session_token", [b"false"])[0].lower() == b"true"
+        if not disable:
             answer["tokens"] = self.tokens.issue(user, body.get("role"), session_id)
         return answer
 
@@ -109,7 +129,7 @@ class ClientSessionService:
         except engine.EngineError as e:
             raise BadRequest(e.message, code=e.code) from None
 
-    def refresh(self, request, body: dict) -> dict:
+    def refresh(self, request, raw_body: bytes) -> dict:
         """/v1/session/refresh with the refresh token as Bearer: a new token pair; the old
         refresh token (and the session token the body names) stop working."""
         header = request.getHeader(b"authorization") or b""
@@ -117,7 +137,7 @@ class ClientSessionService:
             raise Unauthorized("refresh endpoint requires a Databend refresh token",
                                code=5100)
         claim = self.tokens.verify(header[7:].strip().decode("latin-1"), REFRESH)
-        old_session = body.get("session_token")
+        old_session = _json_object(raw_body).get("session_token")
         if old_session is not None and not isinstance(old_session, str):
             raise BadRequest("parse error: `session_token` must be a string")
         tokens = self.tokens.issue(claim.user, claim.role, claim.session_id)
