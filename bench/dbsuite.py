@@ -86,6 +86,9 @@ class Backend:
 
         self.timeout = timeout
         self.session = engine.Database().session()
+        # the first statement of a process builds the parser (seconds on a busy machine): not
+        # under a record's time limit, where a timeout would leave it half built
+        list(self.session.execute("SELECT 1"))
 
     def run(self, sql):
         """The rendered rows (lists of strings) of one SQL text; raises Failed."""
