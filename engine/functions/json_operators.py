@@ -13,6 +13,7 @@ import functools
 from engine.core.errors import BadArguments
 from engine.functions.json import VARIANT, VARIANT_OR_NULL, register
 from engine.functions.registry import fixed
+from engine.types import cast as _casting
 from engine.types import sqltype as T
 from engine.types import variant as V
 
@@ -221,3 +222,80 @@ register("delete_by_keypath", delete_by_keypath, fixed(VARIANT), 2, kinds=("vari
 register("delete_by_name", delete_by_name, fixed(VARIANT), 2, kinds=("variant", "string"))
 register("delete_by_index", delete_by_index, fixed(VARIANT), 2, kinds=("variant", "any"))
 register("json_concat", concat, fixed(VARIANT), 2, kinds=("variant", "variant"))
+
+
+# ---------------------------------------------------------------- arrays and objects of VARIANTs
+# (current Databend's variant.rs: array_intersection / array_except / array_overlap, each also
+# json_array_*; a value that is not an array counts as an array of itself; duplicates count)
+
+def _as_list(v):
+    value = V.load(v)
+    return value if isinstance(value, list) else [value]
+
+
+def _counts(values):
+    counts = {}
+    for x in values:
+        key = V.dumps(x)  # canonical text: objects with the same pairs are equal
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def array_intersection(a, b):
+    remaining, out = _counts(_as_list(b)), []
+    for x in _as_list(a):
+        key = V.dumps(x)
+        if remaining.get(key, 0) > 0:
+            remaining[key] -= 1
+            out.append(x)
+    return V.dumps(out)
+
+
+def array_except(a, b):
+    remaining, out = _counts(_as_list(b)), []
+    for x in _as_list(a):
+        key = V.dumps(x)
+        if remaining.get(key, 0) > 0:
+            remaining[key] -= 1
+        else:
+            out.append(x)
+    return V.dumps(out)
+
+
+def array_overlap(a, b):
+    right = _counts(_as_list(b))
+    return any(V.dumps(x) in right for x in _as_list(a))
+
+
+def _object_insert_maker(types):
+    """object_insert(object, key, value[, update]) for a value of types[2]: NULL leaves the
+    object as it is (with update: removes the key); an existing key is refused (1006) unless
+    update is true; a key of another type is its text."""
+    value_type = types[2] if len(types) > 2 else None
+    is_variant = value_type is not None and value_type.name == "Variant"
+
+    def insert(obj, key, value, update=False):
+        if obj is None or key is None:
+            return None
+        target = V.load(obj)
+        if not isinstance(target, dict):
+            raise BadArguments("Invalid json object for object_insert")
+        key = key if isinstance(key, str) else str(key)
+        if value is None:
+            return V.dumps({k: x for k, x in target.items() if k != key}) if update else obj
+        if key in target and not update:
+            raise BadArguments(f"ObjectDuplicateKey: the key `{key}` already exists")
+        inserted = V.load(value) if is_variant else V.load(_casting.from_value(value, value_type))
+        return V.dumps(dict(sorted({**target, key: inserted}.items())))
+    return insert
+
+
+register("array_intersection", array_intersection, fixed(VARIANT), 2, kinds=("variant", "variant"),
+         aliases=("json_array_intersection",))
+register("array_except", array_except, fixed(VARIANT), 2, kinds=("variant", "variant"),
+         aliases=("json_array_except",))
+register("array_overlap", array_overlap, fixed(BOOLEAN), 2, kinds=("variant", "variant"),
+         aliases=("json_array_overlap",))
+register("object_insert", _object_insert_maker([]), fixed(VARIANT_OR_NULL), 3, 4, strict=False,
+         kinds=("variant", "any", "any", "any"), specialize=_object_insert_maker,
+         aliases=("json_object_insert",))

@@ -176,3 +176,38 @@ def test_table_engines_and_options_accepted(s):
     assert error_code(s, "ALTER TABLE nope SET OPTIONS (block_per_segment = 100)") == 1025
     wire(s, "INSERT INTO n VALUES (1)")
     assert wire(s, "SELECT count(*) FROM f")[1] == [("0",)]
+
+
+@pytest.mark.parametrize(("sql", "text"), [
+    # 02_0065_function_json.test
+    ("""SELECT array_intersection('["A","B","B","B","C"]'::variant, '["B","B"]'::variant)""", '["B","B"]'),
+    ("""SELECT array_intersection('[{"a":1,"b":2,"c":3}]'::variant, '[{"c":3,"b":2,"a":1}]'::variant)""",
+     '[{"a":1,"b":2,"c":3}]'),
+    ("""SELECT json_array_intersection('[{"k":"v"}, 1]'::variant, '{"k":"v"}'::variant)""", '[{"k":"v"}]'),
+    ("""SELECT array_except('["A","B","B","B","C"]'::variant, '["B"]'::variant)""", '["A","B","B","C"]'),
+    ("""SELECT array_except('true'::variant, 'false'::variant)""", "[true]"),
+    ("""SELECT array_overlap('[1,2,null]'::variant, '[3,null,5]'::variant)""", "1"),
+    ("""SELECT array_overlap('["hello","aloha"]'::variant, '["hola","bonjour"]'::variant)""", "0"),
+    ("""SELECT object_insert('{"a":1,"b":2,"d":4}'::variant, 'A', 10)""", '{"A":10,"a":1,"b":2,"d":4}'),
+    ("""SELECT object_insert('{"city":"San Mateo"}'::variant, 'city', 'San Jose', true)""", '{"city":"San Jose"}'),
+    ("""SELECT object_insert('{"a":1}'::variant, 'zip', 94402::DOUBLE)""", '{"a":1,"zip":94402.0}'),
+    ("""SELECT object_insert('{"a":1}'::variant, 'z', 'null'::variant)""", '{"a":1,"z":null}'),
+    ("""SELECT object_insert('{"a":1}'::variant, 'z', null)""", '{"a":1}'),
+    ("""SELECT json_object_insert('{"a":1}'::variant, 'a', null, true)""", "{}"),
+    ("""SELECT object_insert('{"c":1}'::variant, to_date('2020-01-01'), 100)""", '{"2020-01-01":100,"c":1}'),
+])
+def test_variant_array_and_object_functions(s, sql, text):
+    assert wire(s, sql)[1] == [(text,)]
+
+
+def test_object_insert_refuses_what_databend_refuses(s):
+    assert error_code(s, """SELECT object_insert('{"a":1}'::variant, 'a', 10)""") == 1006
+    assert error_code(s, """SELECT object_insert('1234'::variant, 'a', 10)""") == 1006
+
+
+def test_date_part_aliases(s):
+    # current Databend registers year / quarter / month / day / dayofmonth / dayofyear / week /
+    # weekofyear as aliases of to_year ... to_week_of_year (the oracle: 2024, 10, 65 for to_*)
+    sql = ("SELECT year(d), quarter(d), month(d), day(d), dayofmonth(d), dayofyear(d), week(d), "
+           "weekofyear(d) FROM (SELECT '2024-03-05'::DATE AS d)")
+    assert wire(s, sql)[1] == [("2024", "1", "3", "5", "5", "65", "10", "10")]
