@@ -279,10 +279,10 @@ def endpoint_description(host: str, port: int) -> str:
 
 
 def makeService(options: Options) -> service.IService:
-    from web.service import QueryHTTPService
-
     host, port = options["http_handler_host"], options["http_handler_port"]
     check_can_listen(host, port)  # before the data directory is opened and recovered
+    from web.service import QueryHTTPService
+
     endpoint = None
     if options.get("tls") is not None:
         from twisted.internet import reactor
