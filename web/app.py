@@ -49,7 +49,7 @@ from web.request_helpers import (
     prepare_long_statement,
     read_all,
 )
-from web.session_endpoints import queries_to_remove, verify_answer
+from web.session_endpoints import queries_to_remove, script_of, split_answer, verify_answer
 from web.sessions import TOO_MANY_CONNECTIONS, SessionStore
 from web.streaming_load import StreamingLoad
 from web.transactions import TransactionStore, refused_txn_state
@@ -591,6 +591,15 @@ class QueryApp:
         """Keeps the listed queries alive; answers the ones that are gone or closed."""
         gone = queries_to_remove(self.queries, user, parse_json(self._body(request) or b"{}"))
         return self._send(request, 200, encode_json({"queries_to_remove": gone}), _JSON)
+
+    @app.route("/v1/console/split", methods=["POST"])
+    @authenticated
+    def console_split(self, request, user: str):
+        """The statements of a script, cut by the grammar (the console runs them one by one);
+        parsing is pure, so it runs in a thread and the event loop keeps serving."""
+        script = script_of(parse_json(self._body(request) or b"{}"))
+        d = self._run_in_thread(split_answer, script)
+        return d.addCallback(lambda answer: self._send(request, 200, encode_json(answer), _JSON))
 
     @app.route("/v1/session/logout", methods=["POST"])
     @authenticated
