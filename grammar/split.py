@@ -22,6 +22,7 @@ from grammar.parser import get_parser
 from grammar.rule_helpers import SemanticSyntaxError
 
 SEMICOLON = "SEMICOLON"
+NAMED_PLACEHOLDER = "NAMED_PLACEHOLDER"  # `:name`, bound from a request's params
 # what the grammar ignores between tokens (%ignore), plus the `;` of empty statements
 _IGNORED_TERMINALS = ("WS", "COMMENT", "BLOCK_COMMENT")
 
@@ -30,11 +31,13 @@ _IGNORED_TERMINALS = ("WS", "COMMENT", "BLOCK_COMMENT")
 class StatementSpan:
     """Where one statement is in the script: `start` (its first token) and `end` (after its
     last token, the `;` left out), in characters (code points) of the script. `complete` is
-    False for the last span when the grammar could not read it."""
+    False for the last span when the grammar could not read it. `params` are the names of its
+    `:name` placeholders, in order of first use (those read before an error, if incomplete)."""
 
     start: int
     end: int
     complete: bool = True
+    params: tuple[str, ...] = ()
 
     def text(self, script: str) -> str:
         return script[self.start:self.end]
@@ -66,18 +69,21 @@ def _next_statement(script: str, position: int) -> tuple[StatementSpan, int]:
     interactive = get_parser().parse_interactive(None)
     interactive.lexer_thread.state = _lexer_state(script, position)
     last = position
+    params: dict[str, None] = {}  # ordered, without repeats
     try:
         for token in interactive.lexer_thread.lex(interactive.parser_state):
             interactive.feed_token(token)
             if token.type == SEMICOLON:
-                return StatementSpan(position, last), token.end_pos
+                return StatementSpan(position, last, True, tuple(params)), token.end_pos
+            if token.type == NAMED_PLACEHOLDER:
+                params[token.value[1:]] = None
             last = token.end_pos
         interactive.feed_eof(None)
     except (LarkError, SemanticSyntaxError, RecursionError):
         # where the grammar cannot go on (a bad token, or a literal the tree builder refuses);
         # the statement's own run reports why, with its position
-        return StatementSpan(position, len(script), complete=False), len(script)
-    return StatementSpan(position, last), len(script)
+        return StatementSpan(position, len(script), False, tuple(params)), len(script)
+    return StatementSpan(position, last, True, tuple(params)), len(script)
 
 
 def _lexer_state(script: str, position: int) -> LexerState:

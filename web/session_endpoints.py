@@ -46,15 +46,17 @@ def script_of(doc) -> str:
 
 
 def split_answer(script: str) -> dict:
-    """/v1/console/split's answer: {"statements": [{"start", "end", "complete"}]}, offsets in
-    UTF-16 code units (JavaScript's string indices). Parse-only work, run in a thread."""
+    """/v1/console/split's answer: {"statements": [{"start", "end", "complete", "params"}]},
+    offsets in UTF-16 code units (JavaScript's string indices), `params` the names of the
+    statement's `:name` placeholders. Parse-only work, run in a thread."""
     try:
         spans = engine.split_statements(script, MAX_SCRIPT_STATEMENTS)
     except engine.TooManyStatements as exc:
         raise BadRequest(f"{exc} (the console runs at most {MAX_SCRIPT_STATEMENTS})") from None
     to_utf16 = _utf16_offsets(script)
     return {"statements": [{"start": to_utf16(span.start), "end": to_utf16(span.end),
-                            "complete": span.complete} for span in spans]}
+                            "complete": span.complete, "params": list(span.params)}
+                           for span in spans]}
 
 
 def _utf16_offsets(script: str):

@@ -68,3 +68,8 @@ def test_long_scripts_split_in_linear_work():
     script = "".join(f"INSERT INTO t VALUES ({i}, 'row {i}');\n" for i in range(3000))
     spans = split_statements(script)
     assert len(spans) == 3000 and spans[-1].text(script) == "INSERT INTO t VALUES (2999, 'row 2999')"
+
+
+def test_named_placeholders_of_each_statement():
+    script = "SELECT :low, ':no' FROM t WHERE a > :low AND b < :high; SELECT 1; SELECT :x +"
+    assert [span.params for span in split_statements(script)] == [("low", "high"), (), ("x",)]

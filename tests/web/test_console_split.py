@@ -21,6 +21,9 @@ def test_statements_of_a_script_as_utf16_offsets(h):
     assert [(text(s), s["complete"]) for s in statements] == [
         ("SELECT '😀;' AS e", True), ("INSERT INTO t VALUES (1)", True),
         ("SELEC oops; SELECT 3", False)]
+    assert [s["params"] for s in statements] == [[], [], []]
+    reply = split(h, {"sql": "SELECT * FROM t WHERE a = :a OR b = :b"})
+    assert reply.json["statements"][0]["params"] == ["a", "b"]
 
 
 def test_an_empty_script_has_no_statements(h):
