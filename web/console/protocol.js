@@ -88,6 +88,11 @@ export class Connection {
     return this.request('POST', '/v1/session/login', {});
   }
 
+  /** The statements of a script as the server's grammar cuts them (POST /v1/console/split). */
+  async split(sql) {
+    return this.request('POST', '/v1/console/split', { sql });
+  }
+
   async logout() {
     try {
       await this.request('POST', '/v1/session/logout', {});
@@ -107,13 +112,14 @@ export class Connection {
  */
 export class Statement {
   constructor(connection, sql, { keepSession = false, onAnswer = null, waitSecs = 1,
-    maxRows = Infinity } = {}) {
+    maxRows = Infinity, params = null } = {}) {
     this.connection = connection;
     this.sql = sql;
     this.keepSession = keepSession;
     this.onAnswer = onAnswer;
     this.waitSecs = waitSecs;
     this.maxRows = maxRows; // stop reading (and close the query) past this many rows
+    this.params = params; // values of the SQL's :name placeholders, bound by the server
     this.queryId = newQueryId();
     this.schema = [];
     this.rowCount = 0;
@@ -132,6 +138,7 @@ export class Statement {
   async run() {
     const body = { sql: this.sql, pagination: { wait_time_secs: this.waitSecs } };
     if (this.connection.session) body.session = this.connection.session;
+    if (this.params && Object.keys(this.params).length) body.params = this.params;
     let answer = await this.connection.request('POST', '/v1/query', body, this.queryId);
     for (;;) {
       this.#absorb(answer);
@@ -154,6 +161,11 @@ export class Statement {
       }
     }
     if (this.killSent && this.state === 'Running') this.state = 'Failed';
+    if (this.truncated && !this.killSent && this.error && this.error.code === 1043) {
+      // the query was closed on purpose at the row cap: the rows kept are the answer
+      this.state = 'Succeeded';
+      this.error = null;
+    }
     return this;
   }
 
