@@ -352,6 +352,7 @@ function drawRuns(tab) {
     const detail = ['Waiting', 'Not run'].includes(run.state) ? run.state
       : `${run.state} · ${formatCount(run.rows.length)} ${run.rows.length === 1 ? 'row' : 'rows'}`;
     button.textContent = `${i + 1}. ${head.length > 60 ? `${head.slice(0, 59)}…` : head}`;
+    button.title = run.sql;
     const state = document.createElement('span');
     state.className = 'run-state';
     state.textContent = detail;

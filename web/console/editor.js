@@ -9,7 +9,7 @@ import {
   autocompletion, bracketMatching, classHighlighter, closeBrackets, closeBracketsKeymap,
   completionKeymap, defaultKeymap, drawSelection, highlightActiveLine, highlightActiveLineGutter,
   highlightSelectionMatches, highlightSpecialChars, history, historyKeymap, ifNotIn,
-  indentOnInput, indentWithTab, keymap, keywordCompletionSource, lineNumbers, placeholder,
+  indentOnInput, indentWithTab, isolateHistory, keymap, keywordCompletionSource, lineNumbers, placeholder,
   schemaCompletionSource, searchKeymap, sql, syntaxHighlighting, WidgetType,
 } from './codemirror.js';
 
@@ -157,10 +157,12 @@ export class Editor {
 
   get value() { return this.view.state.doc.toString(); }
 
-  /** Replace the text as one undoable change (Ctrl+Z brings the previous text back). */
+  /** Replace the text as one undoable change of its own (Ctrl+Z brings the previous text
+   * back, even right after typing). */
   replaceAll(text) {
     this.view.dispatch({ changes: { from: 0, to: this.view.state.doc.length, insert: text },
-      selection: { anchor: text.length }, scrollIntoView: true });
+      selection: { anchor: text.length }, scrollIntoView: true,
+      annotations: isolateHistory.of('full') });
   }
 
   /** Insert at the cursor, with a space before when it would glue onto a word. */

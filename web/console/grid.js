@@ -168,6 +168,9 @@ export class Grid {
     const gutter = Math.max(48, String(this.rows.length).length * CHAR_WIDTH + 28);
     this.scroller.style.setProperty('--grid-columns',
       [gutter, ...widths].map((w) => `${w}px`).join(' '));
+    // the body's width is given, so its layout is contained (console.css): a scroll lays out
+    // the rows drawn, nothing else
+    this.body.style.width = `${widths.reduce((sum, w) => sum + w, gutter)}px`;
   }
 
   #drawHead() {
@@ -196,6 +199,7 @@ export class Grid {
       return cell;
     });
     this.head.replaceChildren(gutter, ...cells);
+    this.headHeight = 0; // measured at the next draw
   }
 
   #schedule() {
@@ -209,7 +213,8 @@ export class Grid {
   #draw() {
     const total = this.shownCount;
     this.body.style.height = `${total * ROW_HEIGHT}px`;
-    const top = Math.max(0, this.scroller.scrollTop - this.head.offsetHeight);
+    if (!this.headHeight) this.headHeight = this.head.offsetHeight;
+    const top = Math.max(0, this.scroller.scrollTop - this.headHeight);
     const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
     const last = Math.min(total,
       Math.ceil((top + this.scroller.clientHeight) / ROW_HEIGHT) + OVERSCAN);
@@ -274,8 +279,7 @@ export class Grid {
       column: Math.max(0, Math.min(this.schema.length - 1, column)),
     };
     const y = this.selected.row * ROW_HEIGHT;
-    const headHeight = this.head.offsetHeight;
-    const visible = this.scroller.clientHeight - headHeight;
+    const visible = this.scroller.clientHeight - (this.headHeight || this.head.offsetHeight);
     if (y < this.scroller.scrollTop) this.scroller.scrollTop = y;
     else if (y + ROW_HEIGHT > this.scroller.scrollTop + visible) {
       this.scroller.scrollTop = y + ROW_HEIGHT - visible;

@@ -128,7 +128,8 @@ export class Statement {
     this.stats = null;
     this.affect = null;
     this.session = connection.session;
-    this.truncated = false;
+    this.truncated = false; // rows past maxRows were left unread
+    this.closedEarly = false; // and the query was closed while it still ran
     this.killUri = null;
     this.finalUri = null;
     this.cancelRequested = false;
@@ -144,10 +145,9 @@ export class Statement {
       this.#absorb(answer);
       if (this.cancelRequested) await this.#kill();
       let next = answer.next_uri;
-      if (next && this.rowCount >= this.maxRows && this.state === 'Running') {
-        this.truncated = true; // enough rows kept: close the query instead of reading on
-        next = answer.final_uri;
-        this.maxRows = Infinity;
+      if (next && this.truncated && next !== answer.final_uri) {
+        next = answer.final_uri; // enough rows kept: close the query instead of reading on
+        this.closedEarly = this.state === 'Running';
       }
       if (!next) break;
       try {
@@ -161,7 +161,7 @@ export class Statement {
       }
     }
     if (this.killSent && this.state === 'Running') this.state = 'Failed';
-    if (this.truncated && !this.killSent && this.error && this.error.code === 1043) {
+    if (this.closedEarly && !this.killSent && this.error && this.error.code === 1043) {
       // the query was closed on purpose at the row cap: the rows kept are the answer
       this.state = 'Succeeded';
       this.error = null;
@@ -198,7 +198,13 @@ export class Statement {
       this.session = answer.session;
       if (this.keepSession) this.connection.session = answer.session;
     }
-    const rows = answer.data || [];
+    let rows = answer.data || [];
+    if (this.rowCount + rows.length >= this.maxRows && (rows.length || answer.next_uri)) {
+      // the rows past maxRows are not kept (and the query is closed: run())
+      const more = answer.next_uri && answer.next_uri !== answer.final_uri;
+      if (this.rowCount + rows.length > this.maxRows || more) this.truncated = true;
+      rows = rows.slice(0, Math.max(0, this.maxRows - this.rowCount));
+    }
     this.rowCount += rows.length;
     if (this.onAnswer) this.onAnswer(this, answer, rows);
   }

@@ -10,13 +10,14 @@
 export async function planRun(connection, text, selection, mode) {
   let offset = 0;
   let script = text;
-  if (mode === 'current' && selection.to > selection.from
-      && text.slice(selection.from, selection.to).trim()) {
+  const selected = mode === 'current' && selection.to > selection.from
+    && text.slice(selection.from, selection.to).trim() !== '';
+  if (selected) {
     offset = selection.from;
     script = text.slice(selection.from, selection.to);
   }
   const spans = await split(connection, script);
-  if (mode === 'current' && offset === 0 && spans.length > 1) {
+  if (mode === 'current' && !selected && spans.length > 1) {
     const cursor = selection.head;
     let chosen = spans[0];
     for (const span of spans) if (span.start <= cursor) chosen = span;

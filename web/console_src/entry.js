@@ -7,7 +7,7 @@ export {
   highlightSpecialChars, placeholder, Decoration, WidgetType, dropCursor, rectangularSelection,
 } from '@codemirror/view';
 export {
-  defaultKeymap, history, historyKeymap, indentWithTab, undo, redo, undoDepth,
+  defaultKeymap, history, historyKeymap, indentWithTab, isolateHistory, undo, redo, undoDepth,
 } from '@codemirror/commands';
 export {
   syntaxHighlighting, bracketMatching, indentOnInput, syntaxTree, foldGutter, foldKeymap,
