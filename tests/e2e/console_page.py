@@ -4,8 +4,6 @@ readings of the page (sign in, type and run SQL, read the grid and the status)."
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from tests.e2e.browser import find_chromium, screenshot_dir
@@ -137,11 +135,3 @@ def visible_rows(page):
           .map(r => [...r.children].slice(1).map(c => c.textContent));
     }""")
 
-
-class Stopwatch:
-    def __enter__(self):
-        self.started = time.monotonic()
-        return self
-
-    def __exit__(self, *exc):
-        self.seconds = time.monotonic() - self.started
