@@ -118,7 +118,7 @@ def _converted_batch(batch: list, converters, positions, whole: bool, template, 
         columns.append(converted)
         has_null[i] = has_null[i] or null
         has_negative[i] = has_negative[i] or negative
-    if unchanged and type(batch[0]) is tuple:
+    if unchanged and type(batch[0]) is tuple and len(batch[0]) == len(columns):
         return batch
     if not whole:  # the other columns take their defaults
         full: list = [None] * len(template)
