@@ -56,7 +56,8 @@ A server needs a few more names, re-exported here so that it imports nothing els
 `Limits`, `VERSION`, `batch_bytes` (what a buffered batch costs), password hashing and redaction,
 `KILLED_MESSAGE`, the transaction states and `Transaction`, `StageLocation`, the stage check of
 an upload (`check_user_stage`, `STAGE_WRITE`), and the two errors
-of opening a data directory (`DataDirectoryError` and its kinds `DataDirectoryInUse`, `CorruptLog`).
+of opening a data directory (`DataDirectoryError` and its kinds `DataDirectoryInUse`, `CorruptLog`)
+and `check_data_directory`, which says before a start whether one would open.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ from engine.core.version import VERSION, VERSION_STRING
 from engine.exec.result import TIME_LIMIT_MESSAGE, ChangeSettings, Column, Progress, Result, UseDB
 from engine.io.stage_load import StageAttachment
 from engine.session import Database, Session
-from engine.storage.durability import DataDirectoryInUse
+from engine.storage.durability import DataDirectoryInUse, check_data_directory
 from engine.storage.journal import CorruptLog, DataDirectoryError
 
 __all__ = [
@@ -127,6 +128,7 @@ __all__ = [
     "StageLocation",
     "STAGE_WRITE",
     "check_user_stage",
+    "check_data_directory",
     "STORAGE_OTHER",
     "SYNTAX",
     "TIME_LIMIT_MESSAGE",

@@ -367,19 +367,65 @@ def _make_private_directory(path: str) -> None:
                                   f"{stat.S_IMODE(mode):04o}); it must be 0700: chmod 700 {path}")
 
 
-def _lock(path: str) -> int:
-    fd = open_private(os.path.join(path, "LOCK"), os.O_RDWR | os.O_CREAT)
+def check_data_directory(path: str) -> None:
+    """Whether a server could open `path` as its data directory, creating and opening nothing
+    (a start-up check made before anything else is opened): DataDirectoryError saying why not
+    when it is not a directory, cannot be created or written, is open to group or others, or
+    another process holds its lock. The open itself checks again: this only fails earlier."""
+    path = os.path.abspath(path)
+    if not os.path.lexists(path):
+        parent = os.path.dirname(path)
+        while not os.path.lexists(parent):
+            parent = os.path.dirname(parent)
+        if not os.path.isdir(parent):
+            raise UnsafeDataDirectory(f"data directory {path} cannot be created: {parent} is "
+                                      "not a directory")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise UnsafeDataDirectory(f"data directory {path} cannot be created: {parent} is "
+                                      "not writable")
+        return
+    if not os.path.isdir(path):
+        raise UnsafeDataDirectory(f"data directory {path} is not a directory")
+    if not os.access(path, os.R_OK | os.W_OK | os.X_OK):
+        raise UnsafeDataDirectory(f"data directory {path} is not writable")
+    mode = os.stat(path).st_mode
+    if mode & 0o077:
+        raise UnsafeDataDirectory(f"data directory {path} has group or world access (mode "
+                                  f"{stat.S_IMODE(mode):04o}); it must be 0700: chmod 700 {path}")
+    try:  # an existing LOCK only: a directory without one is held by no server
+        fd = os.open(os.path.join(path, "LOCK"), os.O_RDWR)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise UnsafeDataDirectory(f"data directory {path}: cannot open its LOCK: {exc}") from None
+    try:
+        _hold_lock(fd, path)
+    finally:
+        os.close(fd)  # closing releases the probe's lock
+
+
+def _hold_lock(fd: int, path: str) -> None:
+    """Take the exclusive lock of an open LOCK file, or DataDirectoryInUse naming its holder."""
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         holder = os.read(fd, 64).decode(errors="replace").strip()
-        os.close(fd)
         raise DataDirectoryInUse(f"data directory {path} is in use by another process"
                                  f"{f' (pid {holder})' if holder else ''}") from None
+
+
+def _lock(path: str) -> int:
+    fd = open_private(os.path.join(path, "LOCK"), os.O_RDWR | os.O_CREAT)
+    try:
+        _hold_lock(fd, path)
+    except BaseException:
+        os.close(fd)
+        raise
     os.ftruncate(fd, 0)
     os.write(fd, str(os.getpid()).encode())
     fsync_directory(path)
     return fd
 
 
-__all__ = ["DataDirectory", "DataDirectoryInUse", "Recorder", "UnsafeDataDirectory"]
+__all__ = ["DataDirectory", "DataDirectoryInUse", "Recorder", "UnsafeDataDirectory",
+           "check_data_directory"]
