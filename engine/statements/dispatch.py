@@ -50,8 +50,8 @@ from engine.statements.dml import run_delete, run_update
 from engine.statements.explain import run_explain
 from engine.statements.insert_multi import run_insert_multi
 from engine.statements.insert_plan import column_plan as _column_plan
+from engine.statements.insert_plan import converted_rows, session_insert_plan
 from engine.statements.insert_plan import insert_plan as _insert_plan
-from engine.statements.insert_plan import session_insert_plan
 from engine.statements.introspection import INTROSPECTION_KINDS, run_show
 from engine.statements.merge import run_merge, run_update_from
 from engine.statements.process_statements import kill
@@ -194,8 +194,8 @@ def _create_table_as(catalog, table: Table, batches, progress: Progress, stmt: A
     """CREATE TABLE ... AS SELECT: the table is filled while detached and enters the catalog only
     once its query has run to the end, so a failing or abandoned query leaves no table behind
     (as a failing INSERT leaves no rows), and OR REPLACE keeps the old table until then."""
-    rows = yield from _converted_rows(table, batches, list(range(len(table.columns))), memory)
-    table.append(rows)  # detached: no recorder; the table's rows are logged as it enters
+    rows, known = yield from converted_rows(table, batches, list(range(len(table.columns))), memory)
+    table.append(rows, known)  # detached: no recorder; the table's rows are logged as it enters
     memory.release()
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
@@ -360,25 +360,11 @@ def _compact(rows, table):
     return out
 
 
-def _converted_rows(table: Table, batches, positions, memory, timezone="UTC"):
-    """Consume a query in bounded steps (yielding []); returns its rows converted to the
-    table's row tuples, charged to `memory` until the caller releases it."""
-    converters, fill = _insert_plan(table, positions, timezone)
-    rows = []
-    for batch in batches:
-        memory.charge(batch_bytes(batch))  # the rows buffered until the append
-        for r in batch:
-            row = tuple([conv(v) for conv, v in zip(converters, r, strict=False)])
-            rows.append(fill(row) if fill is not None else row)
-        yield []
-    return rows
-
-
 def _insert_steps(ctx, database: str, table: Table, batches, progress: Progress, positions, overwrite):
     """INSERT ... SELECT: the query consumed in bounded steps, then everything committed at
     once (atomic); with `overwrite` the rows replace the table's (INSERT OVERWRITE)."""
-    rows = yield from _converted_rows(table, batches, positions, ctx.memory, ctx.timezone)
-    commit_append(ctx, database, table, rows, overwrite=overwrite)
+    rows, known = yield from converted_rows(table, batches, positions, ctx.memory, ctx.timezone)
+    commit_append(ctx, database, table, rows, known, overwrite=overwrite)
     ctx.memory.release()  # the rows are the table's now
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
