@@ -66,6 +66,11 @@ class Result:
     on_finish: list = field(default_factory=list)
     # with a data directory: the log record a write statement waits for before it may end
     commit_lsn: int | None = None
+    # a query that hands out sequence values (nextval) is logged as a write is; `held_lsn` is the
+    # log record the rows of its latest batch wait for before they may be shown (a server holds
+    # them until it is on disk, so a value seen is never handed out again after a crash)
+    logged_reads: bool = False
+    held_lsn: int | None = None
     _failure: EngineError | None = None  # why it failed or was aborted
     _closed: bool = False
 
