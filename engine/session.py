@@ -38,7 +38,8 @@ ROW_WRITES = (A.Insert, A.Update, A.Delete, A.Replace, A.Merge, A.InsertMulti)
 # image built or compared after them (that costs ~10 us a table, 5-7 ms for 500 tables).
 _CHANGE_NOTHING = QUERY_TYPES + (A.Show, A.ShowStageObjects, A.ShowAccounts, A.Describe,
                                  A.DescribeUser, A.Explain, A.UseDatabase, A.Presign, A.Kill,
-                                 A.SetRole, A.UnsetVariable, A.DescribeSequence, A.ShowRoutines)
+                                 A.SetRole, A.UnsetVariable, A.DescribeSequence, A.ShowRoutines,
+                                 A.DescribeProcedure)
 
 QUERY_IDS_KEPT = 1000  # statement ids a session remembers for last_query_id(index)
 

@@ -9,7 +9,8 @@ from grammar.ast_base import Node
 from grammar.ast_expr import TypeName
 
 __all__ = ["UdfParam", "CreateFunction", "DropFunction", "CreateSequence", "DropSequence", "DescribeSequence",
-           "ShowRoutines"]
+           "ShowRoutines", "ExecuteImmediate", "CreateProcedure", "DropProcedure", "DescribeProcedure",
+           "CallProcedure"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,3 +82,45 @@ class ShowRoutines(Node):
     kind: str
     like: str | None = None
     where: Node | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ExecuteImmediate(Node):
+    """EXECUTE IMMEDIATE $$ script $$ (or '...'): a script of Databend's language (engine.statements.scripts)."""
+
+    script: str
+
+
+@dataclass(frozen=True, slots=True)
+class CreateProcedure(Node):
+    """CREATE [OR REPLACE] PROCEDURE [IF NOT EXISTS] p (a T, ...) RETURNS T LANGUAGE SQL
+    [COMMENT = '...'] AS $$ script $$; `source_offset` as CreateFunction's."""
+
+    name: str
+    params: tuple[UdfParam, ...]
+    returns: TypeName | None
+    returns_table: tuple[tuple[str, TypeName], ...] | None
+    script: str
+    source_offset: int
+    comment: str = ""
+    or_replace: bool = False
+    if_not_exists: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DropProcedure(Node):
+    name: str
+    types: tuple[TypeName, ...]
+    if_exists: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DescribeProcedure(Node):
+    name: str
+    types: tuple[TypeName, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CallProcedure(Node):
+    name: str
+    args: tuple[Node, ...]

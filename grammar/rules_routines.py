@@ -11,6 +11,7 @@ from grammar.rule_helpers import SemanticSyntaxError, ident_name, pos_of, unesca
 # SHOW USER FUNCTIONS as Databend rewrites it (its binder's show.rs): these columns of
 # system.user_functions, ordered by name
 _SHOW_USER_FUNCTIONS_COLUMNS = ("name", "is_aggregate", "description", "arguments", "language", "created_on")
+_SHOW_PROCEDURES_COLUMNS = ("name", "procedure_id", "arguments", "comment", "description", "created_on")
 
 
 def _no_both(or_replace, if_not_exists, name) -> None:
@@ -73,8 +74,8 @@ class RoutineRules(Transformer):
     def udf_body(self, token):
         return ("body_text", token.value[2:-2])
 
-    def udf_desc(self, _keyword, text):
-        return unescape_string(text.value)
+    def udf_desc(self, *tokens):  # (DESC | COMMENT) = 'text': DESC is kept, COMMENT is not
+        return unescape_string(tokens[-1].value)
 
     def _function(self, name, spec: dict, **flags):
         params = spec["params"]
@@ -144,3 +145,38 @@ class RoutineRules(Transformer):
     def show_sequences(self, filter_):
         return ast.ShowRoutines("SEQUENCES", like=filter_ if isinstance(filter_, str) else None,
                                 where=None if isinstance(filter_, str) else filter_)
+
+
+    # ---------------------------------------------------------------- scripts and procedures
+
+    def execute_immediate(self, token):
+        text = token.value
+        script = text[2:-2] if token.type == "DOLLAR_STRING" else unescape_string(text)
+        return ast.ExecuteImmediate(script, pos=pos_of(token))
+
+    def create_procedure(self, or_replace, if_not_exists, name, *items):
+        _no_both(or_replace, if_not_exists, name)
+        params = tuple(p for p in items if isinstance(p, ast.UdfParam))
+        returns, language, comment, body = [x for x in items if not isinstance(x, ast.UdfParam)][-4:]
+        if str(language.value).upper() != "SQL":
+            raise SemanticSyntaxError("a procedure's LANGUAGE must be SQL", pos_of(language), len(language.value))
+        return ast.CreateProcedure(ident_name(name), params, None if isinstance(returns, tuple) else returns,
+                                   returns if isinstance(returns, tuple) else None, body.value[2:-2],
+                                   name.end_pos, comment or "", or_replace=bool(or_replace),
+                                   if_not_exists=bool(if_not_exists), pos=pos_of(name))
+
+    def drop_procedure(self, if_exists, name, *types):
+        return ast.DropProcedure(ident_name(name), tuple(t for t in types if t is not None), bool(if_exists),
+                                 pos=pos_of(name))
+
+    def describe_procedure(self, name, *types):
+        return ast.DescribeProcedure(ident_name(name), tuple(t for t in types if t is not None), pos=pos_of(name))
+
+    def call_procedure(self, name, args):
+        return ast.CallProcedure(ident_name(name), tuple(args or ()), pos=pos_of(name))
+
+    def show_procedures(self, filter_):
+        """As Databend: a query of system.procedures, ordered by name."""
+        items = tuple(ast.SelectItem(ast.ColumnRef((c,))) for c in _SHOW_PROCEDURES_COLUMNS)
+        return ast.Select(items, ast.TableRef(("system", "procedures")), where=_show_filter(filter_),
+                          order_by=(ast.OrderItem(ast.ColumnRef(("name",))),))

@@ -32,16 +32,17 @@ def _lambda_names(node) -> frozenset:
     return frozenset(found[0]) if found is not None else frozenset()
 
 
-def _walk(node, visit, bound: frozenset):
-    """`node` rebuilt with visit(column_ref, bound) in place of every plain column name outside
-    the lambdas that bind it (visit returns the replacement, or the node itself)."""
-    if isinstance(node, A.ColumnRef):
+def rewrite_names(node, visit, bound: frozenset):
+    """`node` rebuilt with visit(ref, bound) in place of every column name and `:name`
+    placeholder (visit returns the replacement, or the node itself); `bound` holds the names
+    the lambdas around the place bind."""
+    if isinstance(node, A.ColumnRef | A.Placeholder):
         return visit(node, bound)
     if isinstance(node, A.FunctionCall) and node.name in LAMBDA_FUNCTIONS and node.args:
-        args = [_walk(node.args[0], visit, bound)]
-        args += [_walk(a, visit, bound | _lambda_names(a)) for a in node.args[1:]]
+        args = [rewrite_names(node.args[0], visit, bound)]
+        args += [rewrite_names(a, visit, bound | _lambda_names(a)) for a in node.args[1:]]
         node = replace(node, args=tuple(args))
-        changes = {f: _walk(getattr(node, f), visit, bound) for f in ("params", "filter", "within_group")}
+        changes = {f: rewrite_names(getattr(node, f), visit, bound) for f in ("params", "filter", "within_group")}
         return replace(node, **changes)
     if isinstance(node, A.Node):
         changes = {}
@@ -49,12 +50,12 @@ def _walk(node, visit, bound: frozenset):
             if f.name == "pos":
                 continue
             value = getattr(node, f.name)
-            new = _walk(value, visit, bound)
+            new = rewrite_names(value, visit, bound)
             if new is not value:
                 changes[f.name] = new
         return replace(node, **changes) if changes else node
     if isinstance(node, tuple):
-        items = tuple(_walk(x, visit, bound) for x in node)
+        items = tuple(rewrite_names(x, visit, bound) for x in node)
         return node if all(a is b for a, b in zip(items, node, strict=True)) else items
     return node
 
@@ -79,7 +80,7 @@ def check_definition(definition) -> None:
     undeclared: list[str] = []
 
     def visit(ref, bound):
-        if len(ref.parts) == 1 and ref.parts[0].lower() not in bound:
+        if isinstance(ref, A.ColumnRef) and len(ref.parts) == 1 and ref.parts[0].lower() not in bound:
             name = ref.parts[0].lower()
             if name in params:
                 used.add(name)
@@ -87,7 +88,7 @@ def check_definition(definition) -> None:
                 undeclared.append(name)
         return ref
 
-    _walk(body, visit, frozenset())
+    rewrite_names(body, visit, frozenset())
     message = ""
     if undeclared:
         message += "Parameters are not declared: {" + ", ".join(f'"{n}"' for n in dict.fromkeys(undeclared)) + "}"
@@ -139,11 +140,11 @@ def expand_call(udf, n: A.FunctionCall, depth: int):
                  for p, a in zip(d.params, n.args, strict=True)}
 
     def visit(ref, bound):
-        if len(ref.parts) == 1 and ref.parts[0].lower() not in bound:
+        if isinstance(ref, A.ColumnRef) and len(ref.parts) == 1 and ref.parts[0].lower() not in bound:
             return arguments.get(ref.parts[0].lower(), ref)
         return ref
 
-    expanded = _walk(body, visit, frozenset())
+    expanded = rewrite_names(body, visit, frozenset())
     if d.returns is not None:
         expanded = A.Cast(expanded, d.returns, pos=n.pos)
     return expanded

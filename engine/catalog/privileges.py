@@ -295,6 +295,11 @@ def _drop_function(ctx, access, stmt: A.DropFunction):
     access.require(DROP, pos=stmt.pos)
 
 
+def _create_procedure(ctx, access, stmt: A.CreateProcedure):
+    session = ctx.session
+    session.db.users.current_role_access(session.user, session.current_role()).require(SUPER, pos=stmt.pos)
+
+
 def _super(ctx, access, stmt):
     access.require(SUPER, pos=stmt.pos)
 
@@ -351,6 +356,13 @@ _CHECKS = {
     A.DropSequence: _super,
     A.DescribeSequence: _super,
     A.ShowRoutines: _super,
+    # scripts: SUPER on *.* (the statements inside are checked one by one as they run)
+    A.ExecuteImmediate: _super,
+    # procedures: SUPER on *.* (Databend's rule for a role without procedure grants)
+    A.CreateProcedure: _create_procedure,
+    A.DropProcedure: _super,
+    A.DescribeProcedure: _super,
+    A.CallProcedure: _super,
 }
 
 # statement types that need no privilege, and why (default-deny: a type in neither this nor

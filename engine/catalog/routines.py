@@ -114,7 +114,8 @@ class Procedure:
 
     @property
     def signature(self) -> tuple:
-        return (self.name, len(self.definition.params))
+        """(name, argument types as Databend shows them): a procedure's identity (overloads)."""
+        return (self.name, tuple(procedure_type_text(p.type) for p in self.definition.params))
 
 
 class Routines:
@@ -194,10 +195,14 @@ class Routines:
     # ---------------------------------------------------------------- procedures
 
     def procedure(self, name: str, arity: int, pos=None) -> Procedure:
-        found = self.procedures.get((name, arity))
-        if found is None:
-            raise EngineError(f"Unknown procedure {name}", code=UNKNOWN_PROCEDURE, position=pos)
-        return found
+        """The procedure `name` taking `arity` arguments (CALL picks by the count)."""
+        for (found_name, types), procedure in sorted(self.procedures.items()):
+            if found_name == name and len(types) == arity:
+                return procedure
+        raise EngineError(f"Unknown procedure {name}", code=UNKNOWN_PROCEDURE, position=pos)
+
+    def procedure_of(self, name: str, types: tuple, pos=None) -> Procedure | None:
+        return self.procedures.get((name, tuple(procedure_type_text(t) for t in types)))
 
     def add_procedure(self, procedure: Procedure, or_replace: bool, if_not_exists: bool, pos=None) -> None:
         key = procedure.signature
@@ -208,12 +213,38 @@ class Routines:
                               position=pos)
         self.procedures[key] = procedure
 
-    def drop_procedure(self, name: str, arity: int, if_exists: bool, pos=None) -> None:
-        if self.procedures.pop((name, arity), None) is None and not if_exists:
+    def drop_procedure(self, name: str, types: tuple, if_exists: bool, pos=None) -> None:
+        key = (name, tuple(procedure_type_text(t) for t in types))
+        if self.procedures.pop(key, None) is None and not if_exists:
             raise EngineError(f"Unknown procedure {name}", code=UNKNOWN_PROCEDURE, position=pos)
 
 
 # ---------------------------------------------------------------- system tables
+
+
+def procedure_type_text(type_name) -> str:
+    """A procedure argument's or result's type as Databend shows it (Int32, Decimal(4, 2))."""
+    return T.type_from_ast(type_name).as_nullable(False).display()
+
+
+def _procedure_arguments(procedure: Procedure) -> str:
+    d = procedure.definition
+    if d.returns_table is not None:
+        returns = ", ".join(f"{n} {procedure_type_text(t)}" for n, t in d.returns_table)
+    else:
+        returns = procedure_type_text(d.returns)
+    return f"{procedure.name}({','.join(procedure.signature[1])}) RETURN ({returns})"
+
+
+def procedure_rows(routines, local) -> list[tuple]:
+    """system.procedures: name, procedure_id, arguments, comment, description, created_on."""
+    found = sorted(routines.procedures.values(), key=lambda p: (p.name, p.signature[1]))
+    return [(p.name, i + 1, _procedure_arguments(p), p.definition.comment, "user-defined procedure",
+             local(p.created_on)) for i, p in enumerate(found)]
+
+
+PROCEDURES_COLUMNS = [("name", T.STRING), ("procedure_id", T.UINT64), ("arguments", T.STRING),
+                      ("comment", T.STRING), ("description", T.STRING), ("created_on", T.TIMESTAMP)]
 
 
 def _type_text(type_name) -> str:

@@ -11,7 +11,12 @@ from engine import functions as F
 from engine.catalog.catalog import VIRTUAL_DATABASES
 from engine.catalog.keywords import KEYWORDS_TEXT
 from engine.catalog.processes import wall_datetime
-from engine.catalog.routines import USER_FUNCTIONS_COLUMNS, user_function_rows
+from engine.catalog.routines import (
+    PROCEDURES_COLUMNS,
+    USER_FUNCTIONS_COLUMNS,
+    procedure_rows,
+    user_function_rows,
+)
 from engine.catalog.users import ROLES_COLUMNS, USERS_COLUMNS, roles_rows, users_rows
 from engine.catalog.visibility import visibility, visible_database, visible_table
 from engine.core import settings as S
@@ -246,6 +251,9 @@ SYSTEM_TABLES = {
     "user_functions": VirtualTable(USER_FUNCTIONS_COLUMNS,
                                    lambda ctx: user_function_rows(ctx.catalog.routines, lambda t: _local(ctx, t)),
                                    "SystemUserFunctions"),
+    "procedures": VirtualTable(PROCEDURES_COLUMNS,
+                               lambda ctx: procedure_rows(ctx.catalog.routines, lambda t: _local(ctx, t)),
+                               "SystemProcedures"),
 }
 
 

@@ -56,6 +56,7 @@ from engine.statements.insert_plan import insert_plan as _insert_plan
 from engine.statements.insert_plan import session_insert_plan
 from engine.statements.introspection import INTROSPECTION_KINDS, run_show
 from engine.statements.merge import run_merge, run_update_from
+from engine.statements.procedure_statements import PROCEDURE_HANDLERS
 from engine.statements.process_statements import kill
 from engine.statements.replace import replace_steps
 from engine.statements.routine_statements import ROUTINE_HANDLERS, sequence_column
@@ -608,3 +609,4 @@ _HANDLERS = {
 }
 _HANDLERS.update(USER_HANDLERS)
 _HANDLERS.update(ROUTINE_HANDLERS)
+_HANDLERS.update(PROCEDURE_HANDLERS)

@@ -14,6 +14,7 @@ from engine.core import settings as S
 from engine.core.errors import InvalidArgument, SemanticError, SqlSyntaxError, Unimplemented
 from engine.exec.result import Column, Progress, Result
 from engine.runtime.helpers import check_like_pattern, like_predicate
+from engine.statements.scripts import execute_immediate
 from engine.types import sqltype as T
 from grammar import ast as A
 
@@ -133,6 +134,7 @@ def show_routines(session, ctx, stmt: A.ShowRoutines) -> Result:
 
 
 ROUTINE_HANDLERS = {
+    A.ExecuteImmediate: execute_immediate,
     A.CreateFunction: create_function,
     A.DropFunction: drop_function,
     A.CreateSequence: create_sequence,
