@@ -21,6 +21,7 @@ from engine.core.errors import (
     InternalError,
     SqlSyntaxError,
     StorageError,
+    UnknownDatabase,
 )
 from engine.core.limits import Limits
 from engine.core.memory import QueryMemory, ServerMemory, enter_step, leave_step
@@ -234,6 +235,11 @@ class Session:
         """SET ROLE (or a client's session role): InvalidRole (2206) unless the user has it."""
         self.db.users.require_available_role(self.user, role, pos)
         self.role = role
+
+    def require_database(self, name: str) -> None:
+        """A login's database check: UnknownDatabase (1003) unless `name` exists."""
+        if not self.db.catalog.has_database(name):
+            raise UnknownDatabase(f"Unknown database '{name}'")
 
     def current_role(self) -> str:
         """current_role(): the role set while the user still has it (then public, for good, as

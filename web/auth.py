@@ -18,6 +18,7 @@ from twisted.logger import Logger
 
 from engine import hash_password, is_encoded_hash, verify_password
 from web.errors import Unauthorized
+from web.tokens import SESSION
 
 __all__ = ["Authenticator", "client_host", "hash_password", "load_users", "verify_password"]
 
@@ -92,6 +93,7 @@ class Authenticator:
         self._run_in_thread = run_in_thread
         self.backoff_max_secs = backoff_max_secs
         self._sql_users = None  # engine.catalog.users.UserStore, once use_sql_users is called
+        self.tokens = None  # web.tokens.SessionTokens: Bearer session tokens, once the app sets it
         self._verified: dict[bytes, tuple[str, str | None]] = {}  # header -> (user, hash matched)
         self._failures: dict[str, int] = {}  # client address -> failed logins in a row
         self._retry_at: dict[str, float] = {}  # client address -> earliest next verification
@@ -110,6 +112,8 @@ class Authenticator:
         if header is None:
             raise Unauthorized("Authentication error: no authorization header provided",
                                code=AUTHENTICATE_FAILED)
+        if header[:7].lower() == b"bearer ":
+            return self._token_user(header[7:].strip(), client)
         known = self._verified.get(header)
         if known is not None:
             user, encoded = known
@@ -141,6 +145,28 @@ class Authenticator:
         elif user == "root":
             return None
         return self._sql_users.password_hash(user) if self._sql_users is not None else None
+
+    def _token_user(self, token: bytes, client: str) -> str:
+        """The user of a session token this server issued (web.tokens); Unauthorized otherwise."""
+        if self.tokens is None:
+            raise Unauthorized("Authentication error: session tokens are not enabled",
+                               code=AUTHENTICATE_FAILED)
+        try:
+            claim = self.tokens.verify(token.decode("latin-1"), SESSION)
+        except Unauthorized as refusal:
+            self._log_failure("", client, refusal.message)
+            raise
+        if not self.may_log_in(claim.user):
+            self._log_failure(claim.user, client, "the token's user is dropped or disabled")
+            raise Unauthorized(LOGIN_REFUSED, code=AUTHENTICATE_FAILED)
+        return claim.user
+
+    def may_log_in(self, user: str) -> bool:
+        """Whether `user` still exists and is enabled: a session token a login issued stops
+        working once its user is dropped or disabled."""
+        if self._users is None and user == "root":
+            return True
+        return self._password_hash(user) is not None and not self._disabled(user)
 
     def _disabled(self, user: str) -> bool:
         """A SQL user made with DISABLED = true (users-file users never are)."""
@@ -230,7 +256,7 @@ class Authenticator:
     def _parse(header: bytes) -> tuple[str, str]:
         scheme, _, token = header.strip().partition(b" ")
         if scheme.lower() != b"basic":
-            raise Unauthorized("Authentication error: only Basic authorization is supported",
+            raise Unauthorized("Authentication error: unsupported authorization header format",
                                code=AUTHENTICATE_FAILED)
         try:
             decoded = base64.b64decode(token.strip(), validate=True).decode("utf-8")

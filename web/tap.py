@@ -79,6 +79,8 @@ _LIMITS = [
                            "unread this long are expired early, longest idle first"),
     ("max_sessions", "server-side sessions at once (more: Failed, code 1067); as many open transactions"),
     ("max_keep_session_secs", "upper bound of session.keep_server_session_secs and of an open transaction's keep"),
+    ("http_session_timeout_secs", "a client session (cookie or X-DATABEND-SESSION) idle this "
+                                  "long loses its temporary tables; refresh tokens live as long"),
     ("max_rows_per_page", "upper bound of pagination.max_rows_per_page"),
     ("default_rows_per_page", "rows per page when the request does not say"),
     ("buffer_pages", "full pages a query buffers before its producer pauses"),
