@@ -326,6 +326,7 @@ def script_result(session, ctx, statements, start=None, finish=None) -> Result:
     types = [RESULT]
     result = Result(schema, iter(()), progress=Progress(), types=types, timezone=ctx.timezone)
     result.logged_reads = True  # the rows show only once what the script wrote is on disk
+    result.rows_are_text = True
 
     def steps():
         if start is not None:
