@@ -9,6 +9,7 @@ from engine.bind.names import default_text, quoted
 from engine.bind.scope import Scope
 from engine.catalog.catalog import Table, TableColumn
 from engine.catalog.privileges import check_statement
+from engine.catalog.routines import SequenceDefault
 from engine.catalog.system import (
     database_names,
     is_virtual_database,
@@ -16,6 +17,7 @@ from engine.catalog.system import (
     virtual_table,
     virtual_table_names,
 )
+from engine.codegen.compile import evaluate_constant
 from engine.core import settings as S
 from engine.core.errors import (
     TABLE_SCHEMA_MISMATCH,
@@ -54,8 +56,10 @@ from engine.statements.insert_plan import converted_rows, session_insert_plan
 from engine.statements.insert_plan import insert_plan as _insert_plan
 from engine.statements.introspection import INTROSPECTION_KINDS, run_show
 from engine.statements.merge import run_merge, run_update_from
+from engine.statements.procedure_statements import PROCEDURE_HANDLERS
 from engine.statements.process_statements import kill
 from engine.statements.replace import replace_steps
+from engine.statements.routine_statements import ROUTINE_HANDLERS, sequence_column
 from engine.statements.stage_objects import (
     create_file_format,
     create_stage,
@@ -178,6 +182,10 @@ def _declared_columns(planner, column_defs) -> list:
             raise BadArguments(f"duplicate column name `{cd.name}`", position=cd.pos)
         seen.add(cd.name.lower())
         t = T.type_from_ast(cd.type, default_nullable=True)
+        generated = sequence_column(planner.ctx, cd, t)
+        if generated is not None:
+            columns.append(generated)
+            continue
         default = None
         default_sql = None
         if cd.default is not None:
@@ -236,6 +244,8 @@ def _literal_value(node, ctx):
         raise _DefaultItem  # the row is converted again knowing each item's column
     e = Planner(ctx).bind(node, Scope([]))
     if not isinstance(e, Const):
+        if ctx.uses_sequences:  # nextval(s) in a VALUES row: evaluated once for the row
+            return evaluate_constant(e)
         raise BadArguments("VALUES takes constant expressions", position=getattr(node, "pos", None))
     return e.value
 
@@ -251,7 +261,8 @@ def _row_with_defaults(ctx, table, positions, converters, values):
     for i, conv, v in zip(positions, converters, values, strict=False):
         if type(v) is A.Default:
             column = table.columns[i]
-            row.append(column.default if column.default is not None else type_default(column.type))
+            default = column.default if column.default is not None else type_default(column.type)
+            row.append(default.next() if type(default) is SequenceDefault else default)
         else:
             row.append(conv(_literal_value(v, ctx)))
     return tuple(row)
@@ -583,3 +594,5 @@ _HANDLERS = {
     A.TransactionStatement: run_transaction_statement,
 }
 _HANDLERS.update(USER_HANDLERS)
+_HANDLERS.update(ROUTINE_HANDLERS)
+_HANDLERS.update(PROCEDURE_HANDLERS)
