@@ -42,6 +42,10 @@ class JsonRules(Transformer):
         return ast.FunctionCall(JSON_OPERATORS[op.value], (operand, right), pos=operand.pos,
                                 operator=op.value)
 
+    def json_arrow_not(self, operand, arrow, not_token, body):
+        negated = ast.UnaryOp("NOT", body, pos=(not_token.line, not_token.column))
+        return self.json_arrow(operand, arrow, negated)
+
     def json_arrow(self, operand, arrow, key):
         name = "get" if arrow.value == "->" else "json_arrow_text"
         return ast.FunctionCall(name, (operand, key), pos=operand.pos, operator=arrow.value)

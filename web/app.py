@@ -21,6 +21,7 @@ from web.auth import Authenticator
 from web.client_sessions import mark_answer
 from web.config import SERVER_VERSION, ServiceConfig
 from web.console import Console
+from web.console_split import script_of, split_answer
 from web.dispatch import Dispatcher
 from web.errors import BadRequest, FailedToStart, HTTPError, NotFound, PayloadTooLarge
 from web.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
@@ -571,6 +572,15 @@ class QueryApp:
         gone = queries_to_remove(self.queries, user, parse_json(self._body(request) or b"{}"))
         self.client_sessions.heartbeat(user, self.client_sessions.identify(request))
         return self._send(request, 200, encode_json({"queries_to_remove": gone}), _JSON)
+
+    @app.route("/v1/console/split", methods=["POST"])
+    @authenticated
+    def console_split(self, request, user: str):
+        """The statements of a script, cut by the grammar (the console runs them one by one);
+        parsing is pure, so it runs in a thread and the event loop keeps serving."""
+        script = script_of(parse_json(self._body(request) or b"{}"))
+        d = self._run_in_thread(split_answer, script)
+        return d.addCallback(lambda answer: self._send(request, 200, encode_json(answer), _JSON))
 
     @app.route("/v1/session/logout", methods=["POST"])
     @authenticated

@@ -18,6 +18,7 @@ from twisted.logger import Logger
 
 from engine import hash_password, is_encoded_hash, verify_password
 from web.errors import Unauthorized
+from web.login_log import FailedLoginLog
 from web.tokens import SESSION
 
 __all__ = ["Authenticator", "client_host", "hash_password", "load_users", "verify_password"]
@@ -76,10 +77,10 @@ class Authenticator:
     A refused login leaks nothing: an unknown user's password is hashed against DUMMY_HASH in
     the same thread path as a known user's, a disabled user is told so only with the right
     password, and every refusal answers LOGIN_REFUSED with code 5100; the log says which it was
-    (user, client address, reason). Verifications from one client address run one at a time,
-    and each failed one delays that address's next by a back-off (BACKOFF_SECS, doubling to
-    `backoff_max_secs`, reset by a success): a guesser costs the server at most one hash per
-    back-off per address. Verified headers are remembered (a bounded cache; failures never are)
+    (user, client address, reason; rate-limited by web.login_log). Verifications from one
+    client address run one at a time, and each failed one delays that address's next by a
+    back-off (BACKOFF_SECS, doubling to `backoff_max_secs`, reset by a success): a guesser
+    costs the server at most one hash per back-off per address. Verified headers are remembered (a bounded cache; failures never are)
     with the hash they matched, so the hash runs once per credential, and a dropped SQL user or
     a changed password no longer logs in.
     """
@@ -98,6 +99,9 @@ class Authenticator:
         self._failures: dict[str, int] = {}  # client address -> failed logins in a row
         self._retry_at: dict[str, float] = {}  # client address -> earliest next verification
         self._locks: dict[str, DeferredLock] = {}  # client address -> one verification at a time
+        # self.log is looked up at each line: tests replace it after construction
+        self._failure_log = FailedLoginLog(lambda fmt, **fields: self.log.warn(fmt, **fields),
+                                           self._reactor)
 
     def use_sql_users(self, store) -> None:
         """Let the users of `store` (engine.catalog.users.UserStore) log in, and make the users file's
@@ -249,8 +253,7 @@ class Authenticator:
         return user
 
     def _log_failure(self, user: str, client: str, reason: str) -> None:
-        self.log.warn("login refused: user {user} from {client}: {reason}",
-                      user=repr(user), client=client, reason=reason)
+        self._failure_log.refused(user, client, reason)
 
     @staticmethod
     def _parse(header: bytes) -> tuple[str, str]:
@@ -271,16 +274,28 @@ class Authenticator:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python -m web.auth NAME   (prints a users-file line)", file=sys.stderr)
-        return 2
+    """`python -m web.auth NAME`: prints a users-file line for NAME (the password is read from
+    the terminal, or from the first line of stdin)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m web.auth",
+        description="Print a users-file line (NAME:scrypt-hash) for twistd queryhttp "
+                    "--users_file. The password is asked on the terminal, or read from the "
+                    "first line of stdin when it is not a terminal.",
+        epilog="Example: python -m web.auth alice >> users.txt")
+    parser.add_argument("name", metavar="NAME", help="the user's name (no ':' and not empty)")
+    args = parser.parse_args(argv)
+    if not args.name or ":" in args.name or args.name != args.name.strip():
+        parser.error(f"a user name is not empty and holds no ':' or surrounding spaces: "
+                     f"{args.name!r}")
     if sys.stdin.isatty():
         import getpass
 
-        password = getpass.getpass(f"password for {argv[0]}: ")
+        password = getpass.getpass(f"password for {args.name}: ")
     else:
         password = sys.stdin.readline().rstrip("\n")
-    print(f"{argv[0]}:{hash_password(password)}")
+    print(f"{args.name}:{hash_password(password)}")
     return 0
 
 
