@@ -16,7 +16,9 @@ from engine.catalog.transactions import before_statement, statement_catalog, txn
 from engine.catalog.users import UserStore
 from engine.core import settings as S
 from engine.core.errors import (
+    BAD_BYTES,
     AbortedQuery,
+    BadArguments,
     EngineError,
     InternalError,
     SqlSyntaxError,
@@ -26,6 +28,7 @@ from engine.core.limits import Limits
 from engine.core.memory import QueryMemory, ServerMemory, enter_step, leave_step
 from engine.exec.result import Progress, Result, as_engine_error
 from engine.statements.dispatch import QUERY_TYPES, run_statement
+from engine.statements.session_variables import decode_variable, variables_bytes
 from engine.storage.durability import DataDirectory
 from grammar import ast as A
 
@@ -38,7 +41,8 @@ ROW_WRITES = (A.Insert, A.Update, A.Delete, A.Replace, A.Merge, A.InsertMulti)
 # image built or compared after them (that costs ~10 us a table, 5-7 ms for 500 tables).
 _CHANGE_NOTHING = QUERY_TYPES + (A.Show, A.ShowStageObjects, A.ShowAccounts, A.Describe,
                                  A.DescribeUser, A.Explain, A.UseDatabase, A.Presign, A.Kill,
-                                 A.SetRole, A.UnsetVariable)
+                                 A.SetRole, A.UnsetVariable, A.SetSessionVariables,
+                                 A.UnsetSessionVariables)
 
 QUERY_IDS_KEPT = 1000  # statement ids a session remembers for last_query_id(index)
 
@@ -211,6 +215,9 @@ class Session:
         self.query_ids: deque[str] = deque(maxlen=QUERY_IDS_KEPT)
         # the open explicit transaction (engine.catalog.transactions.Transaction), None in AutoCommit
         self.transaction = None
+        # SET VARIABLE's values: name -> engine.statements.session_variables.Variable (replaced
+        # whole by each SET / UNSET, never changed in place)
+        self.variables: dict = {}
 
     @property
     def txn_state(self) -> str:
@@ -226,6 +233,26 @@ class Session:
         """A statement of the session failed (here or in a server): an open transaction fails."""
         if self.transaction is not None:
             self.transaction.fail()
+
+    def export_variables(self) -> list[tuple[str, str]]:
+        """The session variables as (name, JSON text) pairs, sorted by name: what a server keeps
+        for a client session between requests (`import_variables` gives them back exactly)."""
+        return [(name, variable.text) for name, variable in sorted(self.variables.items())]
+
+    def import_variables(self, pairs) -> None:
+        """Make the session's variables those `pairs` (from `export_variables`) hold; an
+        undecodable pair raises EngineError BadBytes (1046), one past the session_variables_bytes
+        limit BadArguments (1006), and either leaves the variables as they were."""
+        variables = {}
+        for pair in pairs:
+            if not isinstance(pair, list | tuple) or len(pair) != 2:
+                raise EngineError("a session variable is a [name, value] pair", code=BAD_BYTES)
+            name, text = pair
+            variables[name] = decode_variable(name, text)
+        limit = self.db.limits.session_variables_bytes
+        if variables_bytes(variables) > limit:
+            raise BadArguments(f"session variables take more than the limit session_variables_bytes = {limit}")
+        self.variables = variables
 
     def set_role(self, role: str, pos=None) -> None:
         """SET ROLE (or a client's session role): InvalidRole (2206) unless the user has it."""

@@ -34,6 +34,17 @@ class ClauseBinder:
             raise BadArguments("last_query_id takes one constant integer index", position=pos)
         return Const(T.STRING, value=last_query_id(self.ctx, args[0].value))
 
+    def bind_getvariable(self, args, pos) -> Expr:
+        """getvariable(name) and $name: the session variable's value (SET VARIABLE) as a constant
+        of its type, NULL when unset."""
+        if len(args) != 1 or not isinstance(args[0], Const) or not isinstance(args[0].value, str | None):
+            raise BadArguments("getvariable takes one constant string, the variable's name", position=pos)
+        name = args[0].value
+        variable = self.ctx.session.variables.get(name.lower()) if name is not None else None
+        if variable is None:
+            return Const(T.NULL, value=None)
+        return Const(variable.type, value=variable.value)
+
     def _bind_IsDistinctFrom(self, n: A.IsDistinctFrom, scope, aliases):
         left = self.bind(n.left, scope, aliases)
         right = self.bind(n.right, scope, aliases)

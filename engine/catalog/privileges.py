@@ -333,5 +333,7 @@ NO_PRIVILEGE_NEEDED = {
     A.ShowAccounts: "SHOW USERS and ROLES read what anyone may; SHOW GRANTS FOR another checks GRANT itself",
     A.TransactionStatement: "BEGIN, COMMIT and ROLLBACK change only the session; its writes are checked",
     A.UnsetVariable: "UNSET changes only the session's settings",
+    A.SetSessionVariables: "SET VARIABLE changes only the session; the tables its query reads are checked as planned",
+    A.UnsetSessionVariables: "UNSET VARIABLE changes only the session",
     A.UseDatabase: "USE changes only the session's current database; what it reads there is checked",
 }

@@ -29,12 +29,13 @@ FAIL = "Fail"
 ABORTED_MESSAGE = "Current transaction is aborted, commands ignored until end of transaction block"
 
 # Statements a transaction holds (Databend's allowed_in_multi_statement): queries, DML, COPY,
-# SET / UNSET / USE, SHOW, DESCRIBE (of a table or a user), EXPLAIN, KILL, LIST / REMOVE, PRESIGN
+# SET / UNSET (of settings and variables) / USE, SHOW, DESCRIBE (of a table or a user), EXPLAIN, KILL, LIST / REMOVE, PRESIGN
 # and the transaction statements. Any other statement (CREATE, DROP, ALTER, TRUNCATE, RENAME, UNDROP...) commits
 # the open transaction first.
 _HELD_IN_TRANSACTION = (
     A.Select, A.SetOperation, A.With, A.Values, A.Insert, A.InsertMulti, A.Replace, A.Merge,
     A.Update, A.Delete, A.CopyIntoTable, A.CopyIntoStage, A.SetVariable, A.UnsetVariable,
+    A.SetSessionVariables, A.UnsetSessionVariables,
     A.UseDatabase, A.Show, A.ShowStageObjects, A.Describe, A.Explain, A.Kill, A.ListStage,
     A.Presign, A.TransactionStatement, A.DescribeUser,
 )

@@ -183,6 +183,13 @@ class Planner:
                                position=getattr(node, "pos", None))
         return e.value
 
+    def _identifier_table(self, node: A.TableFunction) -> A.TableRef:
+        """identifier('db.t') / identifier($t) in FROM: the table a constant string names."""
+        e = self.bind(node.args[0], Scope([])) if len(node.args) == 1 else None
+        if not isinstance(e, Const) or not isinstance(e.value, str) or not e.value:
+            raise BadArguments("identifier() takes one constant string, a table's name", position=node.pos)
+        return A.TableRef(tuple(e.value.split(".")), alias=node.alias, pos=node.pos)
+
     # ------------------------------------------------------------ SELECT
 
     def _select(self, q: A.Select, parent: Scope | None, ctes) -> tuple[Plan, list[str]]:
@@ -438,6 +445,8 @@ class Planner:
                 return series_relation(self, node)
             if node.name == "unnest":
                 return unnest_relation(self, node, parent, ctes)
+            if node.name == "identifier":
+                return self._relation(self._identifier_table(node), parent, ctes)
             if node.name in ("json_each", "json_array_elements"):
                 return json_rows_relation(self, node)
             if node.name == "flatten":

@@ -56,6 +56,7 @@ from engine.statements.introspection import INTROSPECTION_KINDS, run_show
 from engine.statements.merge import run_merge, run_update_from
 from engine.statements.process_statements import kill
 from engine.statements.replace import replace_steps
+from engine.statements.session_variables import SESSION_HANDLERS
 from engine.statements.stage_objects import (
     create_file_format,
     create_stage,
@@ -597,3 +598,4 @@ _HANDLERS = {
     A.TransactionStatement: run_transaction_statement,
 }
 _HANDLERS.update(USER_HANDLERS)
+_HANDLERS.update(SESSION_HANDLERS)
