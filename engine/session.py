@@ -12,6 +12,7 @@ from engine.bind.params import bind_params
 from engine.catalog.catalog import Catalog
 from engine.catalog.processes import ProcessList
 from engine.catalog.stages import StageStore
+from engine.catalog.temp_tables import TempTables, session_catalog, writes_only_temporary
 from engine.catalog.transactions import before_statement, statement_catalog, txn_state
 from engine.catalog.users import UserStore
 from engine.core import settings as S
@@ -155,8 +156,10 @@ class QueryContext:
 
     def __init__(self, session: Session):
         self.session = session
-        # the shared catalog, or in a transaction the view with its private table copies
-        self.catalog = session.db.catalog if session.transaction is None else statement_catalog(session)
+        # the shared catalog (seen through the session's temporary tables when it has some), or
+        # in a transaction the view with its private table copies
+        catalog = session_catalog(session, session.db.catalog)
+        self.catalog = catalog if session.transaction is None else statement_catalog(session, catalog)
         self.database = session.database
         self.user = session.user
         # the user's privileges (engine.catalog.users.Access), None for an administrator: nothing to check
@@ -218,6 +221,9 @@ class Session:
         # SET VARIABLE's values: name -> engine.statements.session_variables.Variable (replaced
         # whole by each SET / UNSET, never changed in place)
         self.variables: dict = {}
+        # the client session's temporary tables (engine.catalog.temp_tables.TempTables): the
+        # Session's own unless a server attaches the container its client session keeps
+        self.temp_tables = TempTables()
 
     @property
     def txn_state(self) -> str:
@@ -311,8 +317,8 @@ class Session:
         process = processes.start(self, sql, query_id)
         self.query_ids.append(process.query_id)
         try:
-            stmt, result = self._start(sql, statement, attachment, params)
-            if self.db.durability is not None and not changes_nothing(stmt):
+            stmt, result, temporary_only = self._start(sql, statement, attachment, params)
+            if self.db.durability is not None and not changes_nothing(stmt) and not temporary_only:
                 result = self._logged(result, not isinstance(stmt, ROW_WRITES))
         except BaseException as exc:  # EngineError, or KeyboardInterrupt and the like
             error = exc if isinstance(exc, EngineError) else AbortedQuery(type(exc).__name__)
@@ -363,6 +369,9 @@ class Session:
             if attachment is not None:
                 ctx.attachment = attachment
             ctx.sql = sql
+            # a write of temporary tables only is not logged (checked before it runs: a DROP
+            # TABLE or RENAME does not find its table after)
+            temporary_only = self.db.durability is not None and writes_only_temporary(self, stmt)
             # binding and eager statements build values too: charged to this query (N9)
             previous = enter_step(ctx.memory)
             try:
@@ -383,7 +392,7 @@ class Session:
             result.on_finish.append(self.transaction.failed_if)  # a statement failing mid-way
         if started is not None:
             result.set_deadline(self.db.clock, started + int(seconds))
-        return stmt, result
+        return stmt, result, temporary_only
 
     def _refuse_if_log_failed(self, stmt) -> None:
         """Once the log has failed, every write is refused before it runs (4000); reads go on,

@@ -16,6 +16,7 @@ from engine.catalog.system import (
     virtual_table,
     virtual_table_names,
 )
+from engine.catalog.temp_tables import creating_catalog
 from engine.core import settings as S
 from engine.core.errors import (
     TABLE_SCHEMA_MISMATCH,
@@ -138,13 +139,13 @@ def _use(session, ctx, stmt: A.UseDatabase):
 
 def _create_table(session, ctx, stmt: A.CreateTable):
     database, name = ctx.resolve_table_name(stmt.name)
-    catalog = ctx.catalog
+    catalog = creating_catalog(ctx, stmt) if stmt.temporary else ctx.catalog
     if is_virtual_database(database):  # as every other write to them (not 'unknown database')
         raise Unimplemented(f"The operation is not available for the table `{database}`.`{name}`: "
                             f"the {database.lower()} tables are read-only", position=stmt.pos)
     catalog.database(database)
     if stmt.like is not None:
-        return create_table_like(ctx, stmt, database, name)
+        return create_table_like(ctx, stmt, database, name, catalog)
     if not stmt.or_replace and (name in catalog.databases[database] or catalog.view(database, name) is not None):
         if stmt.if_not_exists:
             return _result()
@@ -528,7 +529,7 @@ def show_create(table: Table) -> str:
         lines.append(text)
     options = f"ENGINE={table.engine}" + (f" CLUSTER BY {table.cluster_by}" if table.cluster_by else "") \
         + (f" COMMENT = {quoted(table.comment)}" if table.comment else "")
-    kind = "TRANSIENT TABLE" if table.transient else "TABLE"
+    kind = "TEMP TABLE" if table.temporary else "TRANSIENT TABLE" if table.transient else "TABLE"
     return f"CREATE {kind} {table.name} (\n" + ",\n".join(lines) + f"\n) {options}"
 
 
