@@ -172,7 +172,7 @@ def decode_variable(name, text) -> Variable:
         _check_value(t, value)
     except (ValueError, TypeError, KeyError, AttributeError, binascii.Error, decimal.InvalidOperation,
             RecursionError) as exc:
-        raise EngineError(f"cannot decode session variable {name!r}: {exc}", code=BAD_BYTES) from None
+        raise EngineError(f"fail decode scalar from string '{text}', error: {exc}", code=BAD_BYTES) from None
     return Variable(t, value, encode_variable(t, value))
 
 
