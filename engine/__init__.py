@@ -44,7 +44,8 @@ This is the contract web/ relies on (see docs/architecture.rst):
   memory) when the client session ends. `session.export_variables()` -> [(name, JSON text)]
   and `import_variables(pairs)` carry SET VARIABLE's values (1046 for what export never gives);
   `session.query_ids` (a deque, oldest first) answers last_query_id(); `session.result_cache`
-  keeps finished results for RESULT_SCAN when enable_query_result_cache is on.
+  (a `ResultCache`, the Session's own unless attached) keeps finished query results for
+  RESULT_SCAN when enable_query_result_cache is on; `clear()` frees them.
 - `db.users` (engine.catalog.users.UserStore) holds users, roles and grants: `add_bootstrap_users({name:
   hash})` names administrators SQL cannot drop (root always is), `password_hash(user)` serves
   logins, `snapshot()` / `restore(data)` give and rebuild the SQL-made state as JSON data; a
@@ -76,6 +77,7 @@ from engine.catalog.passwords import (
 )
 from engine.catalog.privileges import check_user_stage
 from engine.catalog.processes import KILLED_MESSAGE
+from engine.catalog.result_cache import ResultCache
 from engine.catalog.stages import StageLocation, parse_location
 from engine.catalog.temp_tables import TempTables
 from engine.catalog.transactions import ACTIVE, AUTO_COMMIT, FAIL, Transaction
@@ -128,6 +130,7 @@ __all__ = [
     "Progress",
     "redact_passwords",
     "Result",
+    "ResultCache",
     "Session",
     "SESSION_LOST",
     "SqlSyntaxError",

@@ -11,6 +11,7 @@ import grammar
 from engine.bind.params import bind_params
 from engine.catalog.catalog import Catalog
 from engine.catalog.processes import ProcessList
+from engine.catalog.result_cache import ResultCache, keep_result
 from engine.catalog.stages import StageStore
 from engine.catalog.temp_tables import TempTables, session_catalog, writes_only_temporary
 from engine.catalog.transactions import before_statement, statement_catalog, txn_state
@@ -224,6 +225,9 @@ class Session:
         # the client session's temporary tables (engine.catalog.temp_tables.TempTables): the
         # Session's own unless a server attaches the container its client session keeps
         self.temp_tables = TempTables()
+        # finished query results RESULT_SCAN reads (engine.catalog.result_cache.ResultCache), kept
+        # with enable_query_result_cache = 1: the Session's own unless a server attaches one
+        self.result_cache = ResultCache()
 
     @property
     def txn_state(self) -> str:
@@ -316,8 +320,13 @@ class Session:
         processes = self.db.processes
         process = processes.start(self, sql, query_id)
         self.query_ids.append(process.query_id)
+        # enable_query_result_cache (session, else global): the clock is read only when it is on
+        keeping = self.result_cache is not None and self.explicit_setting("enable_query_result_cache") == "1"
+        started = self.db.clock() if keeping else 0.0
         try:
             stmt, result, temporary_only = self._start(sql, statement, attachment, params)
+            if keeping and isinstance(stmt, QUERY_TYPES):
+                self._keep_result(result, process.query_id, started)
             if self.db.durability is not None and not changes_nothing(stmt) and not temporary_only:
                 result = self._logged(result, not isinstance(stmt, ROW_WRITES))
         except BaseException as exc:  # EngineError, or KeyboardInterrupt and the like
@@ -329,6 +338,13 @@ class Session:
         else:
             processes.attach(process, stmt, result)
         return result
+
+    def _keep_result(self, result: Result, query_id: str, started: float) -> None:
+        """Let the query's result be kept for RESULT_SCAN (engine.catalog.result_cache)."""
+        db = self.db
+        keep_result(result, self.result_cache, query_id, db.memory, int(self.setting("query_result_cache_max_bytes")),
+                    db.limits.result_cache_entries, int(self.setting("query_result_cache_min_execute_secs")),
+                    db.clock, started)
 
     def _logged(self, result: Result, definitions: bool) -> Result:
         """A write statement's Result whose changes reach the log: sealed after every step (a

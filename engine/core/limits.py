@@ -94,6 +94,9 @@ class Limits:
     # form together: a SET past it is 1006 naming the limit and changes nothing. An HTTP client
     # session carries them in every answer and request (`session.internal`), so they stay small.
     session_variables_bytes: int = 64 << 10
+    # Query results one session keeps for RESULT_SCAN (with enable_query_result_cache = 1; each
+    # at most the query_result_cache_max_bytes setting): the oldest is dropped for a new one.
+    result_cache_entries: int = 8
 
     def memory_budget(self) -> int:
         return self.server_memory_bytes or default_server_memory_bytes()

@@ -66,6 +66,7 @@ from engine.plan.pivot import (
     unpivot_select,
 )
 from engine.plan.recursive import RecursiveCte, cte_entry, recursive_relation, work_table_relation
+from engine.plan.result_scan import result_scan_relation
 from engine.plan.stage_scan import stage_relation
 from engine.plan.unnest import has_unnest, spread_arrays
 from engine.plan.window import bind_window_call, plan_windows, windows_of
@@ -447,6 +448,8 @@ class Planner:
                 return unnest_relation(self, node, parent, ctes)
             if node.name == "identifier":
                 return self._relation(self._identifier_table(node), parent, ctes)
+            if node.name == "result_scan":
+                return result_scan_relation(self, node)
             if node.name in ("json_each", "json_array_elements"):
                 return json_rows_relation(self, node)
             if node.name == "flatten":
