@@ -25,6 +25,7 @@ from engine.core.errors import (
     InternalError,
     SqlSyntaxError,
     StorageError,
+    UnknownDatabase,
 )
 from engine.core.limits import Limits
 from engine.core.memory import QueryMemory, ServerMemory, enter_step, leave_step
@@ -43,8 +44,8 @@ ROW_WRITES = (A.Insert, A.Update, A.Delete, A.Replace, A.Merge, A.InsertMulti)
 # image built or compared after them (that costs ~10 us a table, 5-7 ms for 500 tables).
 _CHANGE_NOTHING = QUERY_TYPES + (A.Show, A.ShowStageObjects, A.ShowAccounts, A.Describe,
                                  A.DescribeUser, A.Explain, A.UseDatabase, A.Presign, A.Kill,
-                                 A.SetRole, A.UnsetVariable, A.SetSessionVariables,
-                                 A.UnsetSessionVariables)
+                                 A.SetRole, A.UnsetVariable, A.DescribeSequence, A.ShowRoutines,
+                                 A.DescribeProcedure, A.SetSessionVariables, A.UnsetSessionVariables)
 
 QUERY_IDS_KEPT = 1000  # statement ids a session remembers for last_query_id(index)
 
@@ -177,6 +178,8 @@ class QueryContext:
         self._now = None
         self.sql: str | None = None  # the statement's text (a view keeps its query's text)
         self.views_expanding: list | None = None  # (database, view) being planned (engine.catalog.views)
+        # nextval was bound: the statement's run is logged like a write (engine.bind.routine_calls)
+        self.uses_sequences = False
         self._timezone = None
 
     @property
@@ -269,6 +272,11 @@ class Session:
         self.db.users.require_available_role(self.user, role, pos)
         self.role = role
 
+    def require_database(self, name: str) -> None:
+        """A login's database check: UnknownDatabase (1003) unless `name` exists."""
+        if not self.db.catalog.has_database(name):
+            raise UnknownDatabase(f"Unknown database '{name}'")
+
     def current_role(self) -> str:
         """current_role(): the role set while the user still has it (then public, for good, as
         Databend resets it), else the user's default role."""
@@ -327,8 +335,9 @@ class Session:
             stmt, result, temporary_only = self._start(sql, statement, attachment, params)
             if keeping and isinstance(stmt, QUERY_TYPES):
                 self._keep_result(result, process.query_id, started)
-            if self.db.durability is not None and not changes_nothing(stmt) and not temporary_only:
-                result = self._logged(result, not isinstance(stmt, ROW_WRITES))
+            if self.db.durability is not None and (result.logged_reads
+                                                   or not (temporary_only or changes_nothing(stmt))):
+                result = self._logged(result, not isinstance(stmt, ROW_WRITES) and not changes_nothing(stmt))
         except BaseException as exc:  # EngineError, or KeyboardInterrupt and the like
             error = exc if isinstance(exc, EngineError) else AbortedQuery(type(exc).__name__)
             processes.finish(process, error)
@@ -404,6 +413,8 @@ class Session:
                 raise InternalError("statement is nested too deeply") from None
             raise as_engine_error(exc) from exc
         result.memory = ctx.memory
+        if ctx.uses_sequences:
+            result.logged_reads = True
         if self.transaction is not None and not result.complete:
             result.on_finish.append(self.transaction.failed_if)  # a statement failing mid-way
         if started is not None:
@@ -426,7 +437,13 @@ def _sealed_steps(db, result: Result, steps, definitions: bool):
     durability = db.durability
     try:
         for batch in steps:
-            durability.seal()
+            before = durability.recorder.last_lsn
+            lsn = durability.seal()
+            if lsn != before and batch and result.logged_reads:  # values reserved in this step
+                if db.wait_durable:
+                    durability.writer.wait(lsn)
+                else:
+                    result.held_lsn = lsn
             yield batch
         result.commit_lsn = durability.seal(definitions)
         if db.wait_durable:

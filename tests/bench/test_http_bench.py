@@ -45,3 +45,14 @@ def test_a_failed_query_is_a_protocol_error():
     with pytest.raises(httpload.ProtocolError):
         httpload._page(401, b"unauthorized")
     assert httpload._page(200, b'{"state": "Succeeded", "error": null, "data": []}')["data"] == []
+
+
+def test_an_arrow_page_is_read_from_its_ipc_stream():
+    pa = pytest.importorskip("pyarrow")
+    header = '{"state": "Succeeded", "error": null, "data": [], "next_uri": null}'
+    schema = pa.schema([pa.field("n", pa.int64())], metadata={"response_header": header})
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, schema) as writer:
+        writer.write_batch(pa.record_batch([pa.array([1, 2, 3])], schema=schema))
+    page = httpload._page(200, sink.getvalue().to_pybytes(), httpload.ARROW)
+    assert page["state"] == "Succeeded" and httpload._rows(page) == 3
