@@ -236,3 +236,15 @@ def test_nothing_of_temp_tables_reaches_the_data_directory(tmp_path):
         s = db.session()
         assert rows(s, "SELECT * FROM kept") == [(1,)]
         assert code_of(s, "SELECT * FROM t3") == 1025
+
+
+def test_sequence_values_a_temp_write_reserves_are_still_logged(tmp_path):
+    with engine.Database(data_dir=str(tmp_path)) as db:
+        s = db.session()
+        rows(s, "CREATE SEQUENCE seq")
+        rows(s, "CREATE TEMP TABLE t (a BIGINT UNSIGNED)")
+        lsn = db.durability.recorder.last_lsn
+        rows(s, "INSERT INTO t SELECT nextval(seq) FROM numbers(3)")
+        assert db.durability.recorder.last_lsn > lsn  # the sequence's reservation, not the rows
+    with engine.Database(data_dir=str(tmp_path)) as db:
+        assert rows(db.session(), "SELECT nextval(seq) > 3") == [(True,)]
