@@ -75,7 +75,8 @@ class CreateTable(Node):
     transient: bool = False
     like: tuple[str, ...] | None = None  # CREATE TABLE t2 LIKE t
     cluster_by: tuple[Node, ...] = ()  # CLUSTER BY (expr, ...)
-    engine: str | None = None  # ENGINE = Fuse | Memory | Null | Random, as written
+    temporary: bool = False  # CREATE TEMP[ORARY] TABLE: the session's own table
+    engine: str | None = None  # ENGINE = name, lower-cased (None: unsaid)
     options: tuple[tuple[str, str], ...] = ()  # other table options: (lower-case name, value text)
 
 

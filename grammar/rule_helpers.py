@@ -162,13 +162,6 @@ class CommentOption:
 
 
 @dataclass(frozen=True, slots=True)
-class EngineOption:
-    """ENGINE = name among a table's options."""
-
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
 class NamedOption:
     """name = value among a table's options (name lower-case, value as text)."""
 

@@ -8,7 +8,6 @@ from grammar import ast
 from grammar.keywords import IMPLICIT_ALIAS_FORBIDDEN_WORDS, NEVER_ALIAS_WORDS
 from grammar.rule_helpers import (
     CommentOption,
-    EngineOption,
     NamedOption,
     SemanticSyntaxError,
     checked_alias,
@@ -18,6 +17,9 @@ from grammar.rule_helpers import (
     pos_of,
     unescape_string,
 )
+
+# ENGINE = ... as Databend's parser knows them
+TABLE_ENGINES = ("fuse", "memory", "null", "view", "random", "iceberg", "delta", "paimon", "proxy")
 
 
 @v_args(inline=True)
@@ -45,7 +47,7 @@ class StatementRules(Transformer):
     def use_database(self, name):
         return ast.UseDatabase(ident_name(name), pos=(name.line, name.column))
 
-    def create_table(self, or_replace, transient, if_not_exists, name, body):
+    def create_table(self, or_replace, transient, if_not_exists, name, body, temporary=False):
         columns, query, (comment, cluster_by, engine, options), like = body
         if or_replace and if_not_exists:
             raise SemanticSyntaxError("option IF NOT EXISTS and OR REPLACE are incompatible.",
@@ -60,10 +62,14 @@ class StatementRules(Transformer):
             transient=transient is not None,
             like=ident_names(like) if like is not None else None,
             cluster_by=cluster_by,
+            temporary=temporary,
             engine=engine,
             options=options,
             pos=pos_of(name[0]),
         )
+
+    def create_temp_table(self, or_replace, _temporary, if_not_exists, name, body):
+        return self.create_table(or_replace, None, if_not_exists, name, body, temporary=True)
 
     def columns_body(self, columns, options):
         return (columns, None, options, None)
@@ -111,14 +117,20 @@ class StatementRules(Transformer):
         """(COMMENT, CLUSTER BY keys, ENGINE, other options) of the table (the last written of
         each of the first three; the others as (name, value) pairs, checked by the engine)."""
         comments = [o.text for o in options if isinstance(o, CommentOption)]
-        clusters = [o for o in options if isinstance(o, tuple) and not isinstance(o, NamedOption)]
-        engines = [o.name for o in options if isinstance(o, EngineOption)]
+        clusters = [o for o in options if isinstance(o, tuple)]
+        engines = [o for o in options if isinstance(o, str)]
         named = tuple((o.name, o.value) for o in options if isinstance(o, NamedOption))
         return (comments[-1] if comments else None, clusters[-1] if clusters else (),
                 engines[-1] if engines else None, named)
 
-    def engine_option(self, name):
-        return EngineOption(str(name.value))
+    def engine_option(self, token):
+        """ENGINE = name: Databend's engines (lower-cased); another name is a syntax error."""
+        engine = token.value.lower()
+        if engine not in TABLE_ENGINES:
+            raise SemanticSyntaxError(f"unexpected `{token.value}`, expecting one of the table engines "
+                                      f"{', '.join(e.upper() for e in TABLE_ENGINES)}", pos_of(token),
+                                      len(token.value))
+        return engine
 
     def named_option(self, name, value):
         return NamedOption(str(name.value).lower(), option_text(value))

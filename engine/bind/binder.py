@@ -518,6 +518,8 @@ class Binder(ClauseBinder):
         args = [self.bind(a, scope, aliases) for a in n.args]
         if name == "last_query_id":
             return self.bind_last_query_id(args, n.pos)
+        if name == "getvariable":
+            return self.bind_getvariable(args, n.pos)
         if name == "typeof":
             if len(args) != 1:
                 raise BadArguments("typeof expects one argument", position=n.pos)

@@ -74,6 +74,8 @@ class Table:
     # told of every change of the rows (engine.storage.journal's recorder when the database persists;
     # None for tables outside the catalog: a transaction's private copy, a recursive CTE's work)
     recorder: object = None
+    # the engine.catalog.temp_tables.TempTables holding a temporary table (CREATE TEMP TABLE), else None
+    temporary: object = None
 
     def __post_init__(self):
         if not self.has_null:

@@ -96,6 +96,13 @@ class Limits:
     # larger bitmap (an aggregate's union can grow past it) are 1006, refused before the work.
     # A million numbers parse in ~0.2 s; a 20 MB text of ten million would hold the loop for seconds.
     array_elements: int = 1_000_000
+    # Bytes of one session's variables (SET VARIABLE), names and values in their exported JSON
+    # form together: a SET past it is 1006 naming the limit and changes nothing. An HTTP client
+    # session carries them in every answer and request (`session.internal`), so they stay small.
+    session_variables_bytes: int = 64 << 10
+    # Query results one session keeps for RESULT_SCAN (with enable_query_result_cache = 1; each
+    # at most the query_result_cache_max_bytes setting): the oldest is dropped for a new one.
+    result_cache_entries: int = 8
 
     def memory_budget(self) -> int:
         return self.server_memory_bytes or default_server_memory_bytes()

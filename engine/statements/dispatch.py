@@ -18,6 +18,7 @@ from engine.catalog.system import (
     virtual_table,
     virtual_table_names,
 )
+from engine.catalog.temp_tables import creating_catalog
 from engine.codegen.compile import evaluate_constant
 from engine.core import settings as S
 from engine.core.errors import (
@@ -61,6 +62,7 @@ from engine.statements.procedure_statements import PROCEDURE_HANDLERS
 from engine.statements.process_statements import kill
 from engine.statements.replace import replace_steps
 from engine.statements.routine_statements import ROUTINE_HANDLERS, sequence_column
+from engine.statements.session_variables import SESSION_HANDLERS
 from engine.statements.stage_objects import (
     create_file_format,
     create_stage,
@@ -143,14 +145,14 @@ def _use(session, ctx, stmt: A.UseDatabase):
 
 def _create_table(session, ctx, stmt: A.CreateTable):
     database, name = ctx.resolve_table_name(stmt.name)
-    catalog = ctx.catalog
+    catalog = creating_catalog(ctx, stmt) if stmt.temporary else ctx.catalog
     if is_virtual_database(database):  # as every other write to them (not 'unknown database')
         raise Unimplemented(f"The operation is not available for the table `{database}`.`{name}`: "
                             f"the {database.lower()} tables are read-only", position=stmt.pos)
     catalog.database(database)
     check_engine(stmt.engine, stmt.pos)
     if stmt.like is not None:
-        return create_table_like(ctx, stmt, database, name)
+        return create_table_like(ctx, stmt, database, name, catalog)
     planner = Planner(ctx)
     declared = _declared_columns(planner, stmt.columns)
     if declared or stmt.as_query is None:  # options are checked first, as Databend binds them
@@ -535,7 +537,7 @@ def show_create(table: Table) -> str:
         lines.append(text)
     options = f"ENGINE={table.engine}" + (f" CLUSTER BY {table.cluster_by}" if table.cluster_by else "") \
         + (f" COMMENT = {quoted(table.comment)}" if table.comment else "")
-    kind = "TRANSIENT TABLE" if table.transient else "TABLE"
+    kind = "TEMP TABLE" if table.temporary else "TRANSIENT TABLE" if table.transient else "TABLE"
     return f"CREATE {kind} {table.name} (\n" + ",\n".join(lines) + f"\n) {options}"
 
 
@@ -608,3 +610,4 @@ _HANDLERS = {
 _HANDLERS.update(USER_HANDLERS)
 _HANDLERS.update(ROUTINE_HANDLERS)
 _HANDLERS.update(PROCEDURE_HANDLERS)
+_HANDLERS.update(SESSION_HANDLERS)

@@ -144,6 +144,9 @@ def _converted_batch(batch: list, converters, positions, whole: bool, template, 
             full[i] = column
         for i, v in enumerate(template):
             if full[i] is None:
+                if type(v) is SequenceDefault:  # DEFAULT nextval(s): a new value per row
+                    full[i] = [v.next() for _ in batch]
+                    continue
                 full[i] = [v] * len(batch)
                 has_null[i] = has_null[i] or v is None
                 has_negative[i] = has_negative[i] or (type(v) is int and v < 0)

@@ -43,7 +43,7 @@ STATEMENTS = [
      A.CreateTable(("t",), (A.ColumnDef("a", typ("INT"), comment="it's"), A.ColumnDef("b", typ("INT"))),
                    comment="y", engine="fuse")),
     ("CREATE TABLE t (a INT) ENGINE = Null row_per_block = 10 compression = 'zstd'",
-     A.CreateTable(("t",), (A.ColumnDef("a", typ("INT")),), engine="Null",
+     A.CreateTable(("t",), (A.ColumnDef("a", typ("INT")),), engine="null",
                    options=(("row_per_block", "10"), ("compression", "zstd")))),
     ("CREATE TABLE t COMMENT = 'c' AS SELECT 1", A.CreateTable(("t",), as_query=select(num(1)), comment="c")),
     ("CREATE TABLE t (a INT) COMMENT 'c' AS SELECT 1",
