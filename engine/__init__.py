@@ -38,6 +38,14 @@ This is the contract web/ relies on (see docs/architecture.rst):
   ROLLBACK, engine.catalog.transactions); `session.transaction` is the open transaction, which a server
   may move to another session with `set_transaction(transaction)`; `fail_transaction()` fails
   it (a statement failed outside the engine).
+- Client sessions (a server keeps them between requests): `session.temp_tables` is the
+  session's `TempTables` (CREATE TEMP TABLE; a fresh private one per Session): attach a client
+  session's container to each of its requests' Sessions; `is_empty()`, `drop_all()` (frees their
+  memory) when the client session ends. `session.export_variables()` -> [(name, JSON text)]
+  and `import_variables(pairs)` carry SET VARIABLE's values (1046 for what export never gives);
+  `session.query_ids` (a deque, oldest first) answers last_query_id(); `session.result_cache`
+  (a `ResultCache`, the Session's own unless attached) keeps finished query results for
+  RESULT_SCAN when enable_query_result_cache is on; `clear()` frees them.
 - `db.users` (engine.catalog.users.UserStore) holds users, roles and grants: `add_bootstrap_users({name:
   hash})` names administrators SQL cannot drop (root always is), `password_hash(user)` serves
   logins, `snapshot()` / `restore(data)` give and rebuild the SQL-made state as JSON data; a
@@ -71,7 +79,9 @@ from engine.catalog.passwords import (
 )
 from engine.catalog.privileges import check_user_stage
 from engine.catalog.processes import KILLED_MESSAGE
+from engine.catalog.result_cache import ResultCache
 from engine.catalog.stages import StageLocation, parse_location
+from engine.catalog.temp_tables import TempTables
 from engine.catalog.transactions import ACTIVE, AUTO_COMMIT, FAIL, Transaction
 from engine.catalog.users import WRITE as STAGE_WRITE
 from engine.core.errors import (
@@ -123,6 +133,7 @@ __all__ = [
     "Progress",
     "redact_passwords",
     "Result",
+    "ResultCache",
     "Session",
     "SESSION_LOST",
     "split_statements",
@@ -141,6 +152,7 @@ __all__ = [
     "TOO_MANY_CONNECTIONS",
     "Transaction",
     "TRANSACTION_TIMEOUT",
+    "TempTables",
     "UNKNOWN_SESSION",
     "UseDB",
     "verify_password",

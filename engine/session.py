@@ -11,12 +11,16 @@ import grammar
 from engine.bind.params import bind_params
 from engine.catalog.catalog import Catalog
 from engine.catalog.processes import ProcessList
+from engine.catalog.result_cache import ResultCache, keep_result
 from engine.catalog.stages import StageStore
+from engine.catalog.temp_tables import TempTables, session_catalog, writes_only_temporary
 from engine.catalog.transactions import before_statement, statement_catalog, txn_state
 from engine.catalog.users import UserStore
 from engine.core import settings as S
 from engine.core.errors import (
+    BAD_BYTES,
     AbortedQuery,
+    BadArguments,
     EngineError,
     InternalError,
     SqlSyntaxError,
@@ -27,6 +31,7 @@ from engine.core.limits import Limits
 from engine.core.memory import QueryMemory, ServerMemory, enter_step, leave_step
 from engine.exec.result import Progress, Result, as_engine_error
 from engine.statements.dispatch import QUERY_TYPES, run_statement
+from engine.statements.session_variables import decode_variable, variables_bytes
 from engine.storage.durability import DataDirectory
 from grammar import ast as A
 
@@ -39,7 +44,8 @@ ROW_WRITES = (A.Insert, A.Update, A.Delete, A.Replace, A.Merge, A.InsertMulti)
 # image built or compared after them (that costs ~10 us a table, 5-7 ms for 500 tables).
 _CHANGE_NOTHING = QUERY_TYPES + (A.Show, A.ShowStageObjects, A.ShowAccounts, A.Describe,
                                  A.DescribeUser, A.Explain, A.UseDatabase, A.Presign, A.Kill,
-                                 A.SetRole, A.UnsetVariable)
+                                 A.SetRole, A.UnsetVariable, A.DescribeSequence, A.ShowRoutines,
+                                 A.DescribeProcedure, A.SetSessionVariables, A.UnsetSessionVariables)
 
 QUERY_IDS_KEPT = 1000  # statement ids a session remembers for last_query_id(index)
 
@@ -152,8 +158,10 @@ class QueryContext:
 
     def __init__(self, session: Session):
         self.session = session
-        # the shared catalog, or in a transaction the view with its private table copies
-        self.catalog = session.db.catalog if session.transaction is None else statement_catalog(session)
+        # the shared catalog (seen through the session's temporary tables when it has some), or
+        # in a transaction the view with its private table copies
+        catalog = session_catalog(session, session.db.catalog)
+        self.catalog = catalog if session.transaction is None else statement_catalog(session, catalog)
         self.database = session.database
         self.user = session.user
         # the user's privileges (engine.catalog.users.Access), None for an administrator: nothing to check
@@ -170,6 +178,8 @@ class QueryContext:
         self._now = None
         self.sql: str | None = None  # the statement's text (a view keeps its query's text)
         self.views_expanding: list | None = None  # (database, view) being planned (engine.catalog.views)
+        # nextval was bound: the statement's run is logged like a write (engine.bind.routine_calls)
+        self.uses_sequences = False
         self._timezone = None
 
     @property
@@ -212,6 +222,15 @@ class Session:
         self.query_ids: deque[str] = deque(maxlen=QUERY_IDS_KEPT)
         # the open explicit transaction (engine.catalog.transactions.Transaction), None in AutoCommit
         self.transaction = None
+        # SET VARIABLE's values: name -> engine.statements.session_variables.Variable (replaced
+        # whole by each SET / UNSET, never changed in place)
+        self.variables: dict = {}
+        # the client session's temporary tables (engine.catalog.temp_tables.TempTables): the
+        # Session's own unless a server attaches the container its client session keeps
+        self.temp_tables = TempTables()
+        # finished query results RESULT_SCAN reads (engine.catalog.result_cache.ResultCache), kept
+        # with enable_query_result_cache = 1: the Session's own unless a server attaches one
+        self.result_cache = ResultCache()
 
     @property
     def txn_state(self) -> str:
@@ -227,6 +246,26 @@ class Session:
         """A statement of the session failed (here or in a server): an open transaction fails."""
         if self.transaction is not None:
             self.transaction.fail()
+
+    def export_variables(self) -> list[tuple[str, str]]:
+        """The session variables as (name, JSON text) pairs, sorted by name: what a server keeps
+        for a client session between requests (`import_variables` gives them back exactly)."""
+        return [(name, variable.text) for name, variable in sorted(self.variables.items())]
+
+    def import_variables(self, pairs) -> None:
+        """Make the session's variables those `pairs` (from `export_variables`) hold; an
+        undecodable pair raises EngineError BadBytes (1046), one past the session_variables_bytes
+        limit BadArguments (1006), and either leaves the variables as they were."""
+        variables = {}
+        for pair in pairs:
+            if not isinstance(pair, list | tuple) or len(pair) != 2:
+                raise EngineError("a session variable is a [name, value] pair", code=BAD_BYTES)
+            name, text = pair
+            variables[name] = decode_variable(name, text)
+        limit = self.db.limits.session_variables_bytes
+        if variables_bytes(variables) > limit:
+            raise BadArguments(f"session variables take more than the limit session_variables_bytes = {limit}")
+        self.variables = variables
 
     def set_role(self, role: str, pos=None) -> None:
         """SET ROLE (or a client's session role): InvalidRole (2206) unless the user has it."""
@@ -289,10 +328,16 @@ class Session:
         processes = self.db.processes
         process = processes.start(self, sql, query_id)
         self.query_ids.append(process.query_id)
+        # enable_query_result_cache (session, else global): the clock is read only when it is on
+        keeping = self.result_cache is not None and self.explicit_setting("enable_query_result_cache") == "1"
+        started = self.db.clock() if keeping else 0.0
         try:
-            stmt, result = self._start(sql, statement, attachment, params)
-            if self.db.durability is not None and not changes_nothing(stmt):
-                result = self._logged(result, not isinstance(stmt, ROW_WRITES))
+            stmt, result, temporary_only = self._start(sql, statement, attachment, params)
+            if keeping and isinstance(stmt, QUERY_TYPES):
+                self._keep_result(result, process.query_id, started)
+            if self.db.durability is not None and (result.logged_reads
+                                                   or not (temporary_only or changes_nothing(stmt))):
+                result = self._logged(result, not isinstance(stmt, ROW_WRITES) and not changes_nothing(stmt))
         except BaseException as exc:  # EngineError, or KeyboardInterrupt and the like
             error = exc if isinstance(exc, EngineError) else AbortedQuery(type(exc).__name__)
             processes.finish(process, error)
@@ -302,6 +347,13 @@ class Session:
         else:
             processes.attach(process, stmt, result)
         return result
+
+    def _keep_result(self, result: Result, query_id: str, started: float) -> None:
+        """Let the query's result be kept for RESULT_SCAN (engine.catalog.result_cache)."""
+        db = self.db
+        keep_result(result, self.result_cache, query_id, db.memory, int(self.setting("query_result_cache_max_bytes")),
+                    db.limits.result_cache_entries, int(self.setting("query_result_cache_min_execute_secs")),
+                    db.clock, started)
 
     def _logged(self, result: Result, definitions: bool) -> Result:
         """A write statement's Result whose changes reach the log: sealed after every step (a
@@ -342,6 +394,9 @@ class Session:
             if attachment is not None:
                 ctx.attachment = attachment
             ctx.sql = sql
+            # a write of temporary tables only is not logged (checked before it runs: a DROP
+            # TABLE or RENAME does not find its table after)
+            temporary_only = self.db.durability is not None and writes_only_temporary(self, stmt)
             # binding and eager statements build values too: charged to this query (N9)
             previous = enter_step(ctx.memory)
             try:
@@ -358,11 +413,13 @@ class Session:
                 raise InternalError("statement is nested too deeply") from None
             raise as_engine_error(exc) from exc
         result.memory = ctx.memory
+        if ctx.uses_sequences:
+            result.logged_reads = True
         if self.transaction is not None and not result.complete:
             result.on_finish.append(self.transaction.failed_if)  # a statement failing mid-way
         if started is not None:
             result.set_deadline(self.db.clock, started + int(seconds))
-        return stmt, result
+        return stmt, result, temporary_only
 
     def _refuse_if_log_failed(self, stmt) -> None:
         """Once the log has failed, every write is refused before it runs (4000); reads go on,
@@ -380,7 +437,13 @@ def _sealed_steps(db, result: Result, steps, definitions: bool):
     durability = db.durability
     try:
         for batch in steps:
-            durability.seal()
+            before = durability.recorder.last_lsn
+            lsn = durability.seal()
+            if lsn != before and batch and result.logged_reads:  # values reserved in this step
+                if db.wait_durable:
+                    durability.writer.wait(lsn)
+                else:
+                    result.held_lsn = lsn
             yield batch
         result.commit_lsn = durability.seal(definitions)
         if db.wait_durable:

@@ -75,6 +75,8 @@ class CreateTable(Node):
     transient: bool = False
     like: tuple[str, ...] | None = None  # CREATE TABLE t2 LIKE t
     cluster_by: tuple[Node, ...] = ()  # CLUSTER BY (expr, ...)
+    temporary: bool = False  # CREATE TEMP[ORARY] TABLE: the session's own table
+    engine: str | None = None  # ENGINE = name, lower-cased (None: unsaid)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,9 @@ from grammar.rule_helpers import (
     unescape_string,
 )
 
+# ENGINE = ... as Databend's parser knows them
+TABLE_ENGINES = ("fuse", "memory", "null", "view", "random", "iceberg", "delta", "paimon", "proxy")
+
 
 @v_args(inline=True)
 class StatementRules(Transformer):
@@ -42,8 +45,8 @@ class StatementRules(Transformer):
     def use_database(self, name):
         return ast.UseDatabase(ident_name(name), pos=(name.line, name.column))
 
-    def create_table(self, or_replace, transient, if_not_exists, name, body):
-        columns, query, (comment, cluster_by), like = body
+    def create_table(self, or_replace, transient, if_not_exists, name, body, temporary=False):
+        columns, query, (comment, cluster_by, engine), like = body
         if or_replace and if_not_exists:
             raise SemanticSyntaxError("option IF NOT EXISTS and OR REPLACE are incompatible.",
                                       pos_of(name[0]), len(name[0].value))
@@ -57,8 +60,13 @@ class StatementRules(Transformer):
             transient=transient is not None,
             like=ident_names(like) if like is not None else None,
             cluster_by=cluster_by,
+            temporary=temporary,
+            engine=engine,
             pos=pos_of(name[0]),
         )
+
+    def create_temp_table(self, or_replace, _temporary, if_not_exists, name, body):
+        return self.create_table(or_replace, None, if_not_exists, name, body, temporary=True)
 
     def columns_body(self, columns, options):
         return (columns, None, options, None)
@@ -103,11 +111,22 @@ class StatementRules(Transformer):
         return None
 
     def table_options(self, *options):
-        """(COMMENT, CLUSTER BY keys) of the table (the last written of each); other options are
-        ignored."""
+        """(COMMENT, CLUSTER BY keys, ENGINE) of the table (the last written of each); other
+        options are ignored."""
         comments = [o.text for o in options if isinstance(o, CommentOption)]
         clusters = [o for o in options if isinstance(o, tuple)]
-        return (comments[-1] if comments else None, clusters[-1] if clusters else ())
+        engines = [o for o in options if isinstance(o, str)]
+        return (comments[-1] if comments else None, clusters[-1] if clusters else (),
+                engines[-1] if engines else None)
+
+    def engine_option(self, token):
+        """ENGINE = name: Databend's engines (lower-cased); another name is a syntax error."""
+        engine = token.value.lower()
+        if engine not in TABLE_ENGINES:
+            raise SemanticSyntaxError(f"unexpected `{token.value}`, expecting one of the table engines "
+                                      f"{', '.join(e.upper() for e in TABLE_ENGINES)}", pos_of(token),
+                                      len(token.value))
+        return engine
 
     def cluster_by_option(self, *args):
         return tuple(args[-1])

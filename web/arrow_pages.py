@@ -87,8 +87,9 @@ class ArrowEncoding:
         """The producer's renderer for `result`: the engine's values kept as they are (a copy
         of each batch list: the page buffer cuts it), or `render_json` when its pages are JSON."""
         types = getattr(result, "types", None) or ()
-        if not result.schema or len(types) != len(result.schema) or any(t is None for t in types):
-            return render_json  # columns without engine types: JSON
+        if not result.schema or len(types) != len(result.schema) or any(t is None for t in types) \
+                or getattr(result, "rows_are_text", False):
+            return render_json  # columns without engine types (or known only at the end): JSON
         if self.version == LEGACY_VERSION and any(arrow_types.has_variant(t) for t in types):
             return render_json  # version 1 wants JSONB variants
         self.fields = [arrow_types.arrow_field(c.name, t, self.decimal64)

@@ -153,6 +153,11 @@ class Query:
                     self._end(SUCCEEDED)
                 return False
             if batch:
+                held = getattr(self._result, "held_lsn", None)
+                if held is not None and self._durable is not None:
+                    self._result.held_lsn = None
+                    self._add_when_durable(held, self._render(batch))
+                    return True
                 self.buffer.add(self._render(batch))  # may raise MemoryExceedsLimit (2411)
         except engine.EngineError as e:
             self._end(FAILED, QueryError(e.code, e.message))
@@ -171,6 +176,26 @@ class Query:
         def on_disk(_):
             self._durable_wait = None
             self._end(SUCCEEDED)
+
+        def failed(failure):
+            self._durable_wait = None
+            error = failure.value
+            self._end(FAILED, QueryError(getattr(error, "code", INTERNAL), str(getattr(error, "message", error))))
+
+        wait.addCallbacks(on_disk, failed)
+
+    def _add_when_durable(self, lsn: int, rows) -> None:
+        """Rows holding sequence values whose reservation is logged in record `lsn`: shown once
+        the record is on disk (no value a client saw is handed out again after a crash)."""
+        wait = self._durable_wait = self._durable(lsn)
+
+        def on_disk(_):
+            self._durable_wait = None
+            if self.state == RUNNING:
+                try:
+                    self.buffer.add(rows)
+                except engine.EngineError as e:
+                    self._end(FAILED, QueryError(e.code, e.message))
 
         def failed(failure):
             self._durable_wait = None

@@ -32,7 +32,19 @@ class ClauseBinder:
         """last_query_id(index): the id of an earlier statement of the session."""
         if len(args) != 1 or not isinstance(args[0], Const) or not isinstance(args[0].value, int):
             raise BadArguments("last_query_id takes one constant integer index", position=pos)
-        return Const(T.STRING, value=last_query_id(self.ctx, args[0].value))
+        value = last_query_id(self.ctx, args[0].value)
+        return Const(T.STRING if value is not None else T.NULL, value=value)
+
+    def bind_getvariable(self, args, pos) -> Expr:
+        """getvariable(name) and $name: the session variable's value (SET VARIABLE) as a constant
+        of its type, NULL when unset."""
+        if len(args) != 1 or not isinstance(args[0], Const) or not isinstance(args[0].value, str | None):
+            raise BadArguments("getvariable takes one constant string, the variable's name", position=pos)
+        name = args[0].value
+        variable = self.ctx.session.variables.get(name.lower()) if name is not None else None
+        if variable is None:
+            return Const(T.NULL, value=None)
+        return Const(variable.type, value=variable.value)
 
     def _bind_IsDistinctFrom(self, n: A.IsDistinctFrom, scope, aliases):
         left = self.bind(n.left, scope, aliases)

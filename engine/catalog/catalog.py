@@ -10,6 +10,7 @@ import threading
 from dataclasses import dataclass, field
 from operator import itemgetter
 
+from engine.catalog.routines import Routines
 from engine.core.errors import (
     TABLE_ENGINE_NOT_SUPPORTED,
     UNIMPLEMENTED,
@@ -73,6 +74,8 @@ class Table:
     # told of every change of the rows (engine.storage.journal's recorder when the database persists;
     # None for tables outside the catalog: a transaction's private copy, a recursive CTE's work)
     recorder: object = None
+    # the engine.catalog.temp_tables.TempTables holding a temporary table (CREATE TEMP TABLE), else None
+    temporary: object = None
 
     def __post_init__(self):
         if not self.has_null:
@@ -232,6 +235,8 @@ class Catalog:
         # (database, table name) -> the last dropped version of that table, for UNDROP TABLE
         self.dropped: dict[tuple[str, str], Table] = {}
         self._next_table_id = 1
+        # user functions, sequences and procedures (engine.catalog.routines): of no database
+        self.routines = Routines()
         # told of tables entering the catalog with rows (engine.storage.durability's recorder), or None
         self.recorder = None
         # the only thread that may read or change the catalog (checked when CHECK_OWNER_THREAD)

@@ -14,6 +14,7 @@ stage's creator (its owner); a user's own stage `@~` needs nothing.
 from __future__ import annotations
 
 from engine.catalog.stages import USER_STAGE, parse_location
+from engine.catalog.temp_tables import is_temp_table
 from engine.catalog.users import (
     ALTER,
     CREATE,
@@ -49,6 +50,8 @@ def check_read(access, database: str, name: str, pos=None, catalog=None) -> None
     if lowered == "information_schema" or (lowered == "system" and name.lower() in SYSTEM_TABLES_ANYONE_READS):
         return
     if catalog is not None:
+        if is_temp_table(catalog, database, name):
+            return  # the session's own temporary table: no privilege to check (as Databend)
         name = _stored_name(catalog, database, name) or name
     access.require(SELECT, database, name, pos)
 
@@ -57,6 +60,8 @@ def _table(ctx, access, parts, *privileges, pos=None) -> None:
     """The privileges on a table; a table that does not exist is left to the statement, which
     reports it unknown (as Databend, whose binder finds that first)."""
     database, name = ctx.resolve_table_name(parts)
+    if is_temp_table(ctx.catalog, database, name):
+        return  # the session's own temporary table (as Databend, which checks nothing on one)
     for privilege in privileges:
         if not access.allows(privilege, database, name):
             stored = _stored_name(ctx.catalog, database, name)
@@ -198,7 +203,8 @@ def _kill(ctx, access, stmt: A.Kill):
 
 def _create_table(ctx, access, stmt: A.CreateTable):
     database, _ = ctx.resolve_table_name(stmt.name)
-    _database(ctx, access, database, CREATE, stmt.pos)
+    if not stmt.temporary:  # a temporary table needs no CREATE on its database (as Databend)
+        _database(ctx, access, database, CREATE, stmt.pos)
     if stmt.like is not None:
         _table(ctx, access, stmt.like, SELECT, pos=stmt.pos)
 
@@ -237,6 +243,8 @@ def _alter_table(ctx, access, stmt: A.AlterTable):
 
 
 def _rename_table(ctx, access, stmt: A.RenameTable):
+    if is_temp_table(ctx.catalog, *ctx.resolve_table_name(stmt.name)):
+        return
     _table(ctx, access, stmt.name, ALTER, DROP, pos=stmt.pos)
     database, _ = ctx.resolve_table_name(stmt.new_name)
     _database(ctx, access, database, CREATE, stmt.pos)
@@ -276,6 +284,32 @@ def _create_database(ctx, access, stmt: A.CreateDatabase):
     """CREATE DATABASE: CREATE on *.* through the current role alone, as Databend checks it."""
     session = ctx.session
     session.db.users.current_role_access(session.user, session.current_role()).require(CREATE, pos=stmt.pos)
+
+
+def _create_function(ctx, access, stmt: A.CreateFunction):
+    """CREATE FUNCTION: SUPER on *.* through the current role; ALTER FUNCTION: ALTER on *.*
+    (Databend's rules)."""
+    if stmt.alter:
+        access.require(ALTER, pos=stmt.pos)
+        return
+    session = ctx.session
+    session.db.users.current_role_access(session.user, session.current_role()).require(SUPER, pos=stmt.pos)
+
+
+def _drop_function(ctx, access, stmt: A.DropFunction):
+    """DROP FUNCTION: DROP on *.*; nothing for IF EXISTS of a function that is not there."""
+    if stmt.if_exists and ctx.catalog.routines.function(stmt.name) is None:
+        return
+    access.require(DROP, pos=stmt.pos)
+
+
+def _create_procedure(ctx, access, stmt: A.CreateProcedure):
+    session = ctx.session
+    session.db.users.current_role_access(session.user, session.current_role()).require(SUPER, pos=stmt.pos)
+
+
+def _super(ctx, access, stmt):
+    access.require(SUPER, pos=stmt.pos)
 
 
 def _needs_grant(ctx, access, stmt):
@@ -323,6 +357,20 @@ _CHECKS = {
     # current Databend asks SUPER on *.* for every file format statement
     A.CreateFileFormat: lambda ctx, access, stmt: access.require(SUPER, pos=stmt.pos),
     A.Kill: _kill,
+    A.CreateFunction: _create_function,
+    A.DropFunction: _drop_function,
+    # sequences: SUPER on *.* (Databend without its experimental sequence privileges)
+    A.CreateSequence: _super,
+    A.DropSequence: _super,
+    A.DescribeSequence: _super,
+    A.ShowRoutines: _super,
+    # scripts: SUPER on *.* (the statements inside are checked one by one as they run)
+    A.ExecuteImmediate: _super,
+    # procedures: SUPER on *.* (Databend's rule for a role without procedure grants)
+    A.CreateProcedure: _create_procedure,
+    A.DropProcedure: _super,
+    A.DescribeProcedure: _super,
+    A.CallProcedure: _super,
 }
 
 # statement types that need no privilege, and why (default-deny: a type in neither this nor
@@ -333,5 +381,7 @@ NO_PRIVILEGE_NEEDED = {
     A.ShowAccounts: "SHOW USERS and ROLES read what anyone may; SHOW GRANTS FOR another checks GRANT itself",
     A.TransactionStatement: "BEGIN, COMMIT and ROLLBACK change only the session; its writes are checked",
     A.UnsetVariable: "UNSET changes only the session's settings",
+    A.SetSessionVariables: "SET VARIABLE changes only the session; the tables its query reads are checked as planned",
+    A.UnsetSessionVariables: "UNSET VARIABLE changes only the session",
     A.UseDatabase: "USE changes only the session's current database; what it reads there is checked",
 }

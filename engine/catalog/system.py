@@ -11,6 +11,13 @@ from engine import functions as F
 from engine.catalog.catalog import VIRTUAL_DATABASES
 from engine.catalog.keywords import KEYWORDS_TEXT
 from engine.catalog.processes import wall_datetime
+from engine.catalog.routines import (
+    PROCEDURES_COLUMNS,
+    USER_FUNCTIONS_COLUMNS,
+    procedure_rows,
+    user_function_rows,
+)
+from engine.catalog.temp_tables import TEMPORARY_TABLES_COLUMNS, temporary_tables_rows
 from engine.catalog.users import ROLES_COLUMNS, USERS_COLUMNS, roles_rows, users_rows
 from engine.catalog.visibility import visibility, visible_database, visible_table
 from engine.core import settings as S
@@ -41,13 +48,17 @@ def _local(ctx, moment: datetime.datetime) -> datetime.datetime:
 
 
 def _stored_tables(ctx):
-    """(database, table) for every stored table the session's user may see, sorted."""
+    """(database, table) for every stored table the session's user may see, sorted, then the
+    session's temporary tables."""
     seen = visibility(ctx)
     for db in sorted(ctx.catalog.databases):
         tables = ctx.catalog.databases[db]
         for name in sorted(tables):
             if visible_table(seen, db, name):
                 yield db, tables[name]
+    temps = ctx.session.temp_tables  # the session's temporary tables: its own, all visible
+    if temps is not None:
+        yield from temps.tables()
 
 
 def _listed_virtual_tables():
@@ -141,10 +152,6 @@ def _functions(ctx):
     return F.function_rows()
 
 
-def _nothing(ctx):
-    return []
-
-
 def _views(ctx):
     return [("default", db, v.name, v.table_id, "VIEW", "VIEW", _local(ctx, v.created_on), None,
              _local(ctx, v.updated_on or v.created_on), None, "", v.text) for db, v in _stored_views(ctx)]
@@ -230,18 +237,22 @@ SYSTEM_TABLES = {
     "one": VirtualTable([("dummy", T.UINT8)], _one, "SystemOne"),
     "functions": VirtualTable([("name", _S), ("is_aggregate", T.BOOLEAN), ("description", _S), ("syntax", _S),
                                ("example", _S)], _functions, "SystemFunctions"),
-    # the engine has no temporary tables: always empty
     "views": VirtualTable([
         ("catalog", _S), ("database", _S), ("name", _S), ("table_id", _U64), ("engine", _S), ("engine_full", _S),
         ("created_on", _TS), ("dropped_on", _TS.as_nullable(True)), ("updated_on", _TS),
         ("owner", _S.as_nullable(True)), ("comment", _S), ("view_query", _S),
     ], _views, "SystemViews"),
-    "temporary_tables": VirtualTable([("database", _S), ("name", _S), ("table_id", _U64), ("engine", _S)],
-                                     _nothing, "SystemTemporaryTables"),
+    "temporary_tables": VirtualTable(TEMPORARY_TABLES_COLUMNS, temporary_tables_rows, "SystemTemporaryTables"),
     "processes": VirtualTable(PROCESSES_COLUMNS, processes_rows, "SystemProcesses"),
     "users": VirtualTable(USERS_COLUMNS, users_rows, "SystemUsers"),
     "roles": VirtualTable(ROLES_COLUMNS, roles_rows, "SystemRoles"),
     "query_log": VirtualTable(QUERY_LOG_COLUMNS, _query_log, "SystemQueryLog"),
+    "user_functions": VirtualTable(USER_FUNCTIONS_COLUMNS,
+                                   lambda ctx: user_function_rows(ctx.catalog.routines, lambda t: _local(ctx, t)),
+                                   "SystemUserFunctions"),
+    "procedures": VirtualTable(PROCEDURES_COLUMNS,
+                               lambda ctx: procedure_rows(ctx.catalog.routines, lambda t: _local(ctx, t)),
+                               "SystemProcedures"),
 }
 
 

@@ -18,8 +18,9 @@ from __future__ import annotations
 import dataclasses
 import weakref
 
+from engine.catalog.temp_tables import SessionCatalog, charge_temporary, rows_bytes, session_catalog
 from engine.core.errors import CURRENT_TRANSACTION_IS_ABORTED, UNRESOLVABLE_CONFLICT, EngineError
-from engine.core.memory import LIST_SLOT_BYTES, QueryMemory
+from engine.core.memory import LIST_SLOT_BYTES, QueryMemory, batch_bytes
 from grammar import ast as A
 
 AUTO_COMMIT = "AutoCommit"
@@ -29,12 +30,13 @@ FAIL = "Fail"
 ABORTED_MESSAGE = "Current transaction is aborted, commands ignored until end of transaction block"
 
 # Statements a transaction holds (Databend's allowed_in_multi_statement): queries, DML, COPY,
-# SET / UNSET / USE, SHOW, DESCRIBE (of a table or a user), EXPLAIN, KILL, LIST / REMOVE, PRESIGN
+# SET / UNSET (of settings and variables) / USE, SHOW, DESCRIBE (of a table or a user), EXPLAIN, KILL, LIST / REMOVE, PRESIGN
 # and the transaction statements. Any other statement (CREATE, DROP, ALTER, TRUNCATE, RENAME, UNDROP...) commits
 # the open transaction first.
 _HELD_IN_TRANSACTION = (
     A.Select, A.SetOperation, A.With, A.Values, A.Insert, A.InsertMulti, A.Replace, A.Merge,
     A.Update, A.Delete, A.CopyIntoTable, A.CopyIntoStage, A.SetVariable, A.UnsetVariable,
+    A.SetSessionVariables, A.UnsetSessionVariables,
     A.UseDatabase, A.Show, A.ShowStageObjects, A.Describe, A.Explain, A.Kill, A.ListStage,
     A.Presign, A.TransactionStatement, A.DescribeUser,
 )
@@ -119,15 +121,17 @@ class Transaction:
         if error is not None:
             self.fail()
 
-    def commit(self, catalog) -> None:
-        """Apply every changed table to the shared catalog in one synchronous step, or nothing
-        (EngineError 4001) when another statement rewrote a table this one changed."""
+    def commit(self, catalog, server_memory=None) -> None:
+        """Apply every changed table to the shared catalog (`catalog`: the session's view of it,
+        its temporary tables included) in one synchronous step, or nothing (EngineError 4001)
+        when another statement rewrote a table this one changed, or (2411) when the temporary
+        tables' new rows do not fit in `server_memory`."""
         changes = []
         for copy in self._copies.values():
             if not copy.changed():
                 continue
             shared, private = copy.shared, copy.private
-            if catalog.databases.get(copy.database, {}).get(shared.name) is not shared:
+            if not is_current(catalog, copy.database, shared):
                 raise _conflict(copy, "was dropped, replaced or altered")
             current = shared.rows
             if private.rows is copy.start_rows:  # appends only: added to the current rows
@@ -136,6 +140,8 @@ class Transaction:
                 changes.append((copy, private.rows + current[copy.count:], None))
             else:
                 raise _conflict(copy, "was changed by another statement")
+        charge_temporary(server_memory, [_temporary_bytes(copy.shared, new_rows, appended)
+                                         for copy, new_rows, appended in changes if copy.shared.temporary])
         for copy, new_rows, appended in changes:  # nothing below can fail
             shared, private = copy.shared, copy.private
             # the private copy's flags cover its rows (it started with the shared ones): the
@@ -148,6 +154,13 @@ class Transaction:
                 shared.append(appended, known)
             shared.copied_files.update(private.copied_files)
         self.drop_copies()
+
+
+def _temporary_bytes(table, new_rows, appended) -> tuple:
+    """(table, the bytes its rows will hold) for a temporary table a COMMIT changes."""
+    if new_rows is not None:
+        return table, rows_bytes(len(new_rows), new_rows)
+    return table, table.temporary.charged_bytes(table) + batch_bytes(appended or [])
 
 
 def _conflict(copy: _TableCopy, what: str) -> EngineError:
@@ -176,12 +189,14 @@ def is_current(catalog, database: str, table) -> bool:
     a statement looked it up); a transaction's private copy is current while the transaction is."""
     if isinstance(catalog, TransactionCatalog):
         return catalog.transaction.holds(table)
+    if isinstance(catalog, SessionCatalog):
+        return catalog.is_current(database, table)
     return catalog.databases.get(database, {}).get(table.name) is table
 
 
-def statement_catalog(session):
-    """The catalog a statement of `session` reads and writes."""
-    shared = session.db.catalog
+def statement_catalog(session, shared):
+    """The catalog a statement of `session` reads and writes (`shared`: the session's view of
+    the shared catalog, engine.catalog.temp_tables.session_catalog)."""
     transaction = session.transaction
     if transaction is not None and transaction.state == ACTIVE:
         return transaction.catalog(shared)
@@ -210,7 +225,7 @@ def end_transaction(session, commit: bool) -> None:
         return
     try:
         if commit and transaction.state == ACTIVE:
-            transaction.commit(session.db.catalog)
+            transaction.commit(session_catalog(session, session.db.catalog), session.db.memory)
     finally:
         transaction.drop_copies()
 

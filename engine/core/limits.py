@@ -85,11 +85,24 @@ class Limits:
     # Iterations of one WITH RECURSIVE CTE (each runs its step over the previous one's rows):
     # more is 1006 naming the limit, so a recursion without an end stops (MySQL's default too).
     recursive_cte_iterations: int = 1000
+    # Steps one script (EXECUTE IMMEDIATE, CALL PROCEDURE) may take, every statement and loop
+    # iteration counting one: the most the session setting script_max_steps may ask (more is
+    # 3129, as Databend's limit of that setting); a step is a bounded unit of the reactor's work.
+    script_max_steps: int = 1_000_000
+    # Rows a script holds in one RESULTSET or cursor (and returns with RETURN TABLE): more is 3129.
+    script_result_rows: int = 1_000_000
     # Numbers one BITMAP value is built from or shown as: to_bitmap / CAST of a text of more
     # comma-separated numbers, build_bitmap of a longer array, bitmap_to_array or the text of a
     # larger bitmap (an aggregate's union can grow past it) are 1006, refused before the work.
     # A million numbers parse in ~0.2 s; a 20 MB text of ten million would hold the loop for seconds.
     array_elements: int = 1_000_000
+    # Bytes of one session's variables (SET VARIABLE), names and values in their exported JSON
+    # form together: a SET past it is 1006 naming the limit and changes nothing. An HTTP client
+    # session carries them in every answer and request (`session.internal`), so they stay small.
+    session_variables_bytes: int = 64 << 10
+    # Query results one session keeps for RESULT_SCAN (with enable_query_result_cache = 1; each
+    # at most the query_result_cache_max_bytes setting): the oldest is dropped for a new one.
+    result_cache_entries: int = 8
 
     def memory_budget(self) -> int:
         return self.server_memory_bytes or default_server_memory_bytes()

@@ -25,6 +25,11 @@ SETTINGS: dict[str, Setting] = {
     for s in [
         Setting("enable_query_result_cache", "0", "UInt64",
                 "Enables caching query results to improve performance for identical queries.", max_value=1),
+        Setting("query_result_cache_max_bytes", "1048576", "UInt64",
+                "Sets the maximum byte size of cache for a single query result."),
+        Setting("query_result_cache_min_execute_secs", "1", "UInt64",
+                "For a query to be cached, it must take at least this many seconds to fetch the first block. "
+                "It helps to avoid caching queries that are too fast to execute or queries with streaming scan."),
         Setting("format_null_as_str", "0", "UInt64",
                 "Format NULL as str, only works when output format is JSON", max_value=1),
         Setting("http_handler_result_timeout_secs", "60", "UInt64",
@@ -40,6 +45,8 @@ SETTINGS: dict[str, Setting] = {
                 "Sets the maximum memory usage in bytes for processing a single query."),
         Setting("max_result_rows", "0", "UInt64",
                 "Auto limit max result rows if user not specify the limit, default value is 0 means no limit."),
+        Setting("script_max_steps", "10000", "UInt64",
+                "The maximum steps allowed in a single execution of script."),
         Setting("max_threads", "2", "UInt64", "Sets the maximum number of threads to execute a request.",
                 min_value=1, max_value=1024),
         Setting("sql_dialect", "PostgreSQL", "String", "Sets the SQL dialect. Available values include "

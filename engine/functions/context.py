@@ -36,18 +36,18 @@ def context_value(name: str, ctx):
     if name == "current_role":
         return ctx.session.current_role(), T.STRING
     if name == "last_query_id":
-        return last_query_id(ctx, -1), T.STRING
+        value = last_query_id(ctx, -1)
+        return value, T.STRING if value is not None else T.NULL
     return None
 
 
-def last_query_id(ctx, index: int) -> str:
-    """The id of an earlier statement of the session, as Databend's last_query_id(index): -1 the
-    one before this, 0 the first kept; '' beyond them."""
-    previous = list(ctx.session.query_ids)[:-1]
-    try:
-        return previous[index]
-    except IndexError:
-        return ""
+def last_query_id(ctx, index: int) -> str | None:
+    """The id of an earlier statement of the session, as current Databend's last_query_id(index):
+    -1 the one before this, 0 the first kept; NULL beyond them (1.2.453 answered '')."""
+    ids = ctx.session.query_ids
+    count = len(ids) - 1  # the statement itself is the newest id
+    position = index + count if index < 0 else index
+    return ids[position] if 0 <= position < count else None
 
 
 CONTEXT_FUNCTIONS = frozenset({

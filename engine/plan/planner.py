@@ -66,6 +66,7 @@ from engine.plan.pivot import (
     unpivot_select,
 )
 from engine.plan.recursive import RecursiveCte, cte_entry, recursive_relation, work_table_relation
+from engine.plan.result_scan import result_scan_relation
 from engine.plan.stage_scan import stage_relation
 from engine.plan.unnest import has_unnest, spread_arrays
 from engine.plan.window import bind_window_call, plan_windows, windows_of
@@ -182,6 +183,13 @@ class Planner:
             raise BadArguments(f"{what} takes a non-negative integer constant",
                                position=getattr(node, "pos", None))
         return e.value
+
+    def _identifier_table(self, node: A.TableFunction) -> A.TableRef:
+        """identifier('db.t') / identifier($t) in FROM: the table a constant string names."""
+        e = self.bind(node.args[0], Scope([])) if len(node.args) == 1 else None
+        if not isinstance(e, Const) or not isinstance(e.value, str) or not e.value:
+            raise BadArguments("identifier() takes one constant string, a table's name", position=node.pos)
+        return A.TableRef(tuple(e.value.split(".")), alias=node.alias, pos=node.pos)
 
     # ------------------------------------------------------------ SELECT
 
@@ -438,6 +446,10 @@ class Planner:
                 return series_relation(self, node)
             if node.name == "unnest":
                 return unnest_relation(self, node, parent, ctes)
+            if node.name == "identifier":
+                return self._relation(self._identifier_table(node), parent, ctes)
+            if node.name == "result_scan":
+                return result_scan_relation(self, node)
             if node.name in ("json_each", "json_array_elements"):
                 return json_rows_relation(self, node)
             if node.name == "flatten":

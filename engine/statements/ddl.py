@@ -38,7 +38,8 @@ def cluster_by_text(keys) -> str:
 
 def table_options(stmt: A.CreateTable) -> dict:
     """The Table fields CREATE TABLE's options set (besides COMMENT)."""
-    return {"cluster_by": cluster_by_text(stmt.cluster_by), "transient": stmt.transient}
+    return {"cluster_by": cluster_by_text(stmt.cluster_by), "transient": stmt.transient,
+            "engine": "MEMORY" if stmt.engine == "memory" else "FUSE"}
 
 
 def composite_default_text(t) -> str | None:
@@ -49,7 +50,7 @@ def composite_default_text(t) -> str | None:
     return {"Variant": "'null'", "Binary": "", "Bitmap": "''", "Map": "{}", "Array": "[]"}.get(t.name)
 
 
-def create_table_like(ctx, stmt: A.CreateTable, database: str, name: str) -> Result:
+def create_table_like(ctx, stmt: A.CreateTable, database: str, name: str, catalog) -> Result:
     """CREATE [OR REPLACE] TABLE t2 LIKE t: t's columns (types, defaults, comments), no rows;
     as Databend, neither t's CLUSTER BY nor its COMMENT."""
     source_db, source_name = ctx.resolve_table_name(stmt.like)
@@ -59,7 +60,7 @@ def create_table_like(ctx, stmt: A.CreateTable, database: str, name: str) -> Res
         raise UnknownTable(f"Unknown table '{source_name}'", position=stmt.pos) from None
     columns = [TableColumn(c.name, c.type, c.default, c.default_sql, c.comment) for c in source.columns]
     table = Table(database, name, columns, comment=stmt.comment or "", **table_options(stmt))
-    ctx.catalog.add_table(table, stmt.if_not_exists, stmt.pos, replace=stmt.or_replace)
+    catalog.add_table(table, stmt.if_not_exists, stmt.pos, replace=stmt.or_replace)
     return empty_result()
 
 

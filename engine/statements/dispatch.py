@@ -9,6 +9,7 @@ from engine.bind.names import default_text, quoted
 from engine.bind.scope import Scope
 from engine.catalog.catalog import Table, TableColumn
 from engine.catalog.privileges import check_statement
+from engine.catalog.routines import SequenceDefault
 from engine.catalog.system import (
     database_names,
     is_virtual_database,
@@ -16,6 +17,8 @@ from engine.catalog.system import (
     virtual_table,
     virtual_table_names,
 )
+from engine.catalog.temp_tables import creating_catalog
+from engine.codegen.compile import evaluate_constant
 from engine.core import settings as S
 from engine.core.errors import (
     TABLE_SCHEMA_MISMATCH,
@@ -54,8 +57,11 @@ from engine.statements.insert_plan import converted_rows, session_insert_plan
 from engine.statements.insert_plan import insert_plan as _insert_plan
 from engine.statements.introspection import INTROSPECTION_KINDS, run_show
 from engine.statements.merge import run_merge, run_update_from
+from engine.statements.procedure_statements import PROCEDURE_HANDLERS
 from engine.statements.process_statements import kill
 from engine.statements.replace import replace_steps
+from engine.statements.routine_statements import ROUTINE_HANDLERS, sequence_column
+from engine.statements.session_variables import SESSION_HANDLERS
 from engine.statements.stage_objects import (
     create_file_format,
     create_stage,
@@ -137,13 +143,13 @@ def _use(session, ctx, stmt: A.UseDatabase):
 
 def _create_table(session, ctx, stmt: A.CreateTable):
     database, name = ctx.resolve_table_name(stmt.name)
-    catalog = ctx.catalog
+    catalog = creating_catalog(ctx, stmt) if stmt.temporary else ctx.catalog
     if is_virtual_database(database):  # as every other write to them (not 'unknown database')
         raise Unimplemented(f"The operation is not available for the table `{database}`.`{name}`: "
                             f"the {database.lower()} tables are read-only", position=stmt.pos)
     catalog.database(database)
     if stmt.like is not None:
-        return create_table_like(ctx, stmt, database, name)
+        return create_table_like(ctx, stmt, database, name, catalog)
     if not stmt.or_replace and (name in catalog.databases[database] or catalog.view(database, name) is not None):
         if stmt.if_not_exists:
             return _result()
@@ -178,6 +184,10 @@ def _declared_columns(planner, column_defs) -> list:
             raise BadArguments(f"duplicate column name `{cd.name}`", position=cd.pos)
         seen.add(cd.name.lower())
         t = T.type_from_ast(cd.type, default_nullable=True)
+        generated = sequence_column(planner.ctx, cd, t)
+        if generated is not None:
+            columns.append(generated)
+            continue
         default = None
         default_sql = None
         if cd.default is not None:
@@ -236,6 +246,8 @@ def _literal_value(node, ctx):
         raise _DefaultItem  # the row is converted again knowing each item's column
     e = Planner(ctx).bind(node, Scope([]))
     if not isinstance(e, Const):
+        if ctx.uses_sequences:  # nextval(s) in a VALUES row: evaluated once for the row
+            return evaluate_constant(e)
         raise BadArguments("VALUES takes constant expressions", position=getattr(node, "pos", None))
     return e.value
 
@@ -251,7 +263,8 @@ def _row_with_defaults(ctx, table, positions, converters, values):
     for i, conv, v in zip(positions, converters, values, strict=False):
         if type(v) is A.Default:
             column = table.columns[i]
-            row.append(column.default if column.default is not None else type_default(column.type))
+            default = column.default if column.default is not None else type_default(column.type)
+            row.append(default.next() if type(default) is SequenceDefault else default)
         else:
             row.append(conv(_literal_value(v, ctx)))
     return tuple(row)
@@ -513,7 +526,7 @@ def show_create(table: Table) -> str:
         lines.append(text)
     options = f"ENGINE={table.engine}" + (f" CLUSTER BY {table.cluster_by}" if table.cluster_by else "") \
         + (f" COMMENT = {quoted(table.comment)}" if table.comment else "")
-    kind = "TRANSIENT TABLE" if table.transient else "TABLE"
+    kind = "TEMP TABLE" if table.temporary else "TRANSIENT TABLE" if table.transient else "TABLE"
     return f"CREATE {kind} {table.name} (\n" + ",\n".join(lines) + f"\n) {options}"
 
 
@@ -583,3 +596,6 @@ _HANDLERS = {
     A.TransactionStatement: run_transaction_statement,
 }
 _HANDLERS.update(USER_HANDLERS)
+_HANDLERS.update(ROUTINE_HANDLERS)
+_HANDLERS.update(PROCEDURE_HANDLERS)
+_HANDLERS.update(SESSION_HANDLERS)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from operator import itemgetter
 
 from engine.catalog.catalog import Table
+from engine.catalog.routines import SequenceDefault
 from engine.core.errors import BadArguments
 from engine.core.memory import batch_bytes
 from engine.types.convert import column_converter, type_default, value_converter
@@ -33,6 +34,17 @@ def _fill_row_factory(table: Table, positions):
     if positions == list(range(n)):
         return None
     template = [c.default if c.default is not None else type_default(c.type) for c in table.columns]
+    generated = [(i, d) for i, d in enumerate(template) if type(d) is SequenceDefault and i not in positions]
+    if generated:  # DEFAULT nextval(s): a value per row
+        def fill_generated(values):
+            row = list(template)
+            for i, default in generated:
+                row[i] = default.next()
+            for i, v in zip(positions, values, strict=False):
+                row[i] = v
+            return tuple(row)
+
+        return fill_generated
 
     def fill(values):
         row = list(template)
@@ -126,6 +138,9 @@ def _converted_batch(batch: list, converters, positions, whole: bool, template, 
             full[i] = column
         for i, v in enumerate(template):
             if full[i] is None:
+                if type(v) is SequenceDefault:  # DEFAULT nextval(s): a new value per row
+                    full[i] = [v.next() for _ in batch]
+                    continue
                 full[i] = [v] * len(batch)
                 has_null[i] = has_null[i] or v is None
                 has_negative[i] = has_negative[i] or (type(v) is int and v < 0)

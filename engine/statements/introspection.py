@@ -13,12 +13,13 @@ from engine.core import settings as S
 from engine.core.errors import UNKNOWN_VIEW, EngineError, UnknownDatabase, UnknownTable
 from engine.exec.result import Column, Progress, Result
 from engine.runtime.helpers import check_like_pattern, like_predicate
+from engine.statements.session_variables import show_variables
 from engine.statements.view_statements import view_columns
 from engine.types import sqltype as T
 from grammar import ast as A
 
 INTROSPECTION_KINDS = frozenset({"TABLES", "VIEWS", "CREATE_VIEW", "CREATE_DATABASE", "COLUMNS", "TABLE_STATUS",
-                                 "ENGINES"})
+                                 "ENGINES", "VARIABLES"})
 
 _S = T.STRING
 _S_NULL = T.STRING.as_nullable(True)
@@ -225,6 +226,7 @@ _SHOW = {
     "COLUMNS": _show_columns,
     "TABLE_STATUS": _show_table_status,
     "ENGINES": _show_engines,
+    "VARIABLES": lambda ctx, stmt, match: show_variables(ctx.session, match),
 }
 
 

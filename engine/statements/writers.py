@@ -6,7 +6,8 @@ stage attachments, TRUNCATE), `commit_rewrite` (UPDATE, DELETE, MERGE, REPLACE) 
 read is still the catalog's version (else 2009, nothing changed), applies the change, and
 seals it into one log record at once. The record is the commit: when the log cannot take it
 the Recorder undoes the change before anything else runs (engine.storage.durability), and the
-statement fails with 4000. A dropped or replaced version has no recorder, so it can never log.
+statement fails with 4000. A temporary table (engine.catalog.temp_tables) has no record: its
+new rows are charged against the server's memory first (2411 changes nothing). A dropped or replaced version has no recorder, so it can never log.
 
 Rewriting statements of one table serialize instead of failing: UPDATE, DELETE, MERGE and
 REPLACE build a new row list from a snapshot in bounded steps and swap it in at the end; when
@@ -17,8 +18,10 @@ dropped, replaced or altered meanwhile still fails the statement (2009)."""
 
 from __future__ import annotations
 
+from engine.catalog.temp_tables import charge_temporary, rows_bytes
 from engine.catalog.transactions import is_current
 from engine.core.errors import StorageError, TableVersionMismatched
+from engine.core.memory import batch_bytes
 from engine.exec.result import Progress, Result
 
 RETRIES = 16  # new runs of one statement before it gives up (2009)
@@ -56,6 +59,9 @@ def commit_append(ctx, database: str, table, rows: list, known=None, overwrite: 
     table is no longer the catalog's version; 4000 (nothing changed) when the log cannot take
     the record."""
     check_current(ctx, database, table)
+    if table.temporary is not None:  # its rows count against the server's memory (2411: no change)
+        held = 0 if overwrite else table.temporary.charged_bytes(table)
+        charge_temporary(ctx.session.db.memory, [(table, held + batch_bytes(rows))])
     recorder = table.recorder
     if loaded is not None and recorder is not None:
         history = dict(table.copied_files)
@@ -79,6 +85,8 @@ def commit_appends(ctx, targets: list) -> None:
     when the log cannot take the record)."""
     for database, table, _ in targets:
         check_current(ctx, database, table)
+    charge_temporary(ctx.session.db.memory, [(table, table.temporary.charged_bytes(table) + batch_bytes(rows))
+                                             for _, table, rows in targets if table.temporary is not None])
     recorder = None
     for _, table, rows in targets:
         table.append(rows)
@@ -103,6 +111,9 @@ def commit_rewrite(ctx, database: str, table, snapshot: list, count: int, new_ro
     statement rewrote the rows since the snapshot, 2009 when the table was replaced, 4000 when
     the log cannot take the record (nothing changed in all three)."""
     check_snapshot(ctx, database, table, snapshot)
+    if table.temporary is not None:
+        total = len(new_rows) + len(snapshot) - count + len(appended or ())
+        charge_temporary(ctx.session.db.memory, [(table, rows_bytes(total, new_rows or appended or snapshot))])
     new_rows.extend(snapshot[count:])
     table.replace_rows(new_rows)
     if appended:
@@ -115,6 +126,8 @@ def commit_version(ctx, old, new, snapshot: list) -> None:
     still the catalog's version and its rows are still the `snapshot` the rewrite read (2009
     otherwise); 4000 (nothing changed) when the log cannot take the record."""
     check_snapshot(ctx, old.database, old, snapshot)
+    if old.temporary is not None:  # the charge moves to the new version with the swap
+        charge_temporary(ctx.session.db.memory, [(old, rows_bytes(len(new.rows), new.rows))])
     ctx.catalog.swap_table(old, new)
     recorder = new.recorder
     if recorder is not None:

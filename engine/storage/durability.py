@@ -92,6 +92,12 @@ class Recorder:
     def stage_cleared(self, stage: str) -> None:
         self.pending.append(("stage_clear", stage))
 
+    def sequence_reserved(self, sequence, old_reserved: int) -> None:
+        """A sequence may hand out values up to (not including) sequence.reserved: logged before
+        any of them leaves the engine; a lost record puts the old bound back."""
+        self.pending.append(("sequence", sequence.name, sequence.reserved))
+        self.undo.append(("call", lambda: setattr(sequence, "reserved", min(sequence.reserved, old_reserved))))
+
     def undo_with(self, undo) -> None:
         """`undo()` puts back a change made in this step that the row and stage changes do not
         cover (a load history, a table version): run if the step's record is lost."""
@@ -189,6 +195,11 @@ def apply_change(db, tables: dict, change: dict) -> dict:
             raise ValueError(f"{where}: {exc}") from None
         table.scan_flags(rows)  # the new rows' (flags are never cleared but by TRUNCATE)
         table.rows = rewritten_rows(table.rows, change["runs"], rows)
+        return tables
+    if op == "sequence":
+        sequence = db.catalog.routines.sequences.get(change["name"])
+        if sequence is not None:  # else dropped before this record's image was taken
+            sequence.current = sequence.reserved = max(sequence.reserved, change["next"])
         return tables
     stages = db.stages
     if op == "stage_put":
@@ -288,6 +299,7 @@ class DataDirectory:
             for table in tables.values():
                 table.recorder = recorder
         self.db.stages.recorder = recorder
+        self.db.catalog.routines.recorder = recorder
 
     def failure(self) -> str | None:
         """Why the log cannot take records, or None while it can. The first call that sees the

@@ -297,3 +297,26 @@ def test_semi_join_using(s):
     assert list(s.execute("SELECT * FROM a SEMI JOIN a AS b USING (k) ORDER BY x")) == [(1, 10), (2, 20), (3, 40)]
     assert list(s.execute("SELECT * FROM a LEFT SEMI JOIN a AS b ON a.k = b.k AND a.x = b.x AND b.k > 1 "
                           "ORDER BY x")) == [(2, 20), (3, 40)]
+
+
+def test_last_query_id_test():
+    """Databend's tests/sqllogictests/suites/http_handler/session/last_query_id.test: NULL for an
+    index past the session's statements, a fresh session's first statement included."""
+    s = engine.Database().session()
+    assert answer(s, "SELECT last_query_id(), is_null(last_query_id())") == (
+        [("last_query_id()", "NULL"), ("is_null(last_query_id())", "Boolean")], [(None, True)])
+    first = s.execute("select last_query_id()")
+    list(first)
+    assert list(s.execute("select is_null(last_query_id())")) == [(False,)]
+    assert list(s.execute("select last_query_id(-200000)")) == [(None,)]
+    assert list(s.execute("select last_query_id(100)")) == [(None,)]
+    ids = list(s.query_ids)
+    assert list(s.execute("select last_query_id(), last_query_id(-2), last_query_id(0), last_query_id(1)")) == [
+        (ids[-1], ids[-2], ids[0], ids[1])]
+
+
+def test_last_query_id_reads_restored_query_ids():
+    """A server restores a client session's ids (session.query_ids, oldest first)."""
+    s = engine.Database().session()
+    s.query_ids.extend(["q1", "q2"])
+    assert list(s.execute("SELECT last_query_id(), last_query_id(-2), last_query_id(-3)")) == [("q2", "q1", None)]

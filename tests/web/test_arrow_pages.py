@@ -184,3 +184,10 @@ def test_the_login_fields_with_pyarrow():
     assert arrow_pages.arrow_available() == 3
     assert arrow_pages.login_fields() == {"server_max_arrow_result_version": 3,
                                           "server_arrow_features": {"decimal64": True}}
+
+
+def test_a_script_whose_columns_are_known_at_its_end_answers_json(h):
+    reply = h.post("EXECUTE IMMEDIATE $$ BEGIN RETURN TABLE(SELECT 1 a, 'x' b); END; $$", headers=ASK,
+                   arrow_result_version_max=2)
+    assert reply.header("content-type") == b"application/json"
+    assert reply.json["data"] == [["1", "x"]] and [c["name"] for c in reply.json["schema"]] == ["a", "b"]
