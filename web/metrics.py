@@ -34,6 +34,7 @@ class Metrics:
         self.queries = Counter("queryhttp_queries", "Queries finished, by final state "
                                "(Succeeded or Failed) and error code (0: none)",
                                ["state", "code"], registry=registry)
+        self._query_counters = {}  # (state, code) -> the labelled child of self.queries
         self.refused = Counter("queryhttp_refused_queries", "Queries refused before they "
                                "started (too many running or held queries, or sessions), by "
                                "error code", ["code"], registry=registry)
@@ -72,7 +73,11 @@ class Metrics:
             _durability_gauges(db, registry)
 
     def query_ended(self, state: str, code: int, seconds: float, rows: int, nbytes: int) -> None:
-        self.queries.labels(state=state, code=str(code)).inc()
+        counter = self._query_counters.get((state, code))
+        if counter is None:  # labels() locks and builds a key: each (state, code) child is kept
+            counter = self._query_counters[(state, code)] = self.queries.labels(
+                state=state, code=str(code))
+        counter.inc()
         self.latency.observe(max(seconds, 0.0))
         self.rows.inc(rows)
         self.bytes.inc(nbytes)
