@@ -25,7 +25,8 @@ from engine.core.errors import (
 from engine.core.limits import Limits
 from engine.core.memory import QueryMemory, ServerMemory, enter_step, leave_step
 from engine.exec.result import Progress, Result, as_engine_error
-from engine.statements.dispatch import QUERY_TYPES, run_statement
+from engine.plan.plan_cache import PlanCache, PlanRecord
+from engine.statements.dispatch import QUERY_TYPES, run_planned_query, run_statement
 from engine.storage.durability import DataDirectory
 from grammar import ast as A
 
@@ -55,6 +56,8 @@ class Database:
         self.clock = clock
         # running statements and the last limits.query_log_size finished ones (engine.catalog.processes)
         self.processes = ProcessList(self.limits.query_log_size, self.limits.logged_sql_chars)
+        # plans of repeated queries (engine.plan.plan_cache); its counters are in /metrics
+        self.plan_cache = PlanCache(self.limits.plan_cache_entries)
         # (method, user, location, expire) -> (headers JSON, URL) for PRESIGN; a server sets it
         self.presigner = None
         self._fresh_state()
@@ -129,6 +132,16 @@ def _no_log(message: str) -> None:
     pass
 
 
+_QUERY_WORDS = ("select", "with", "values")
+
+
+def _may_be_query(sql: str) -> bool:
+    """Whether `sql` may be a query whose plan the cache keeps (a cheap look at its first word,
+    so other statements do not pay for a lookup)."""
+    head = sql.lstrip()[:6].lower()
+    return head.startswith(_QUERY_WORDS) or head.startswith("(")
+
+
 def changes_nothing(stmt) -> bool:
     """Whether `stmt` leaves everything a data directory keeps as it was (LIST, not REMOVE; a
     session SET, not SET GLOBAL; EXPLAIN ANALYZE runs queries only)."""
@@ -170,6 +183,9 @@ class QueryContext:
         self.sql: str | None = None  # the statement's text (a view keeps its query's text)
         self.views_expanding: list | None = None  # (database, view) being planned (engine.catalog.views)
         self._timezone = None
+        # set when the plan cache may keep this statement's plan: what planning read, and its key
+        self.plan_record: PlanRecord | None = None
+        self.plan_cache_key = None
 
     @property
     def now(self) -> datetime.datetime:
@@ -323,23 +339,42 @@ class Session:
         started = self.db.clock() if seconds and seconds != "0" else None
         ctx = None
         try:
-            stmt = statement if statement is not None else self.parse(sql)
-            stmt = bind_params(stmt, params, sql)
-            if self.db.durability is not None:
-                self._refuse_if_log_failed(stmt)
-            if self.transaction is not None:
-                before_statement(self, stmt)  # DDL commits it first; a failed one refuses (4002)
-            # An unknown session database is not an error by itself (Databend's HTTP handler sets
-            # it unchecked: dbt connects with its schema, then creates it); resolving a name in
-            # it is (1003, from the catalog).
-            ctx = QueryContext(self)
-            if attachment is not None:
-                ctx.attachment = attachment
-            ctx.sql = sql
+            cache = self.db.plan_cache
+            key = cached = None
+            if statement is None and params is None and attachment is None \
+                    and self.transaction is None and _may_be_query(sql):
+                key = cache.key(self, sql, self.db.catalog.version)
+            if key is not None:
+                ctx = QueryContext(self)
+                ctx.sql = sql
+                cached = cache.lookup(key, ctx)  # its SELECT privileges checked again
+            if cached is not None:
+                stmt = cached.stmt
+            else:
+                stmt = statement if statement is not None else self.parse(sql)
+                stmt = bind_params(stmt, params, sql)
+                if self.db.durability is not None:
+                    self._refuse_if_log_failed(stmt)
+                if self.transaction is not None:
+                    before_statement(self, stmt)  # DDL commits it first; a failed one refuses (4002)
+                # An unknown session database is not an error by itself (Databend's HTTP handler
+                # sets it unchecked: dbt connects with its schema, then creates it); resolving a
+                # name in it is (1003, from the catalog).
+                if ctx is None:
+                    ctx = QueryContext(self)
+                if attachment is not None:
+                    ctx.attachment = attachment
+                ctx.sql = sql
+                if key is not None and isinstance(stmt, QUERY_TYPES):
+                    cache.misses += 1
+                    ctx.plan_record, ctx.plan_cache_key = PlanRecord(), key
             # binding and eager statements build values too: charged to this query (N9)
             previous = enter_step(ctx.memory)
             try:
-                result = run_statement(self, ctx, stmt)
+                if cached is not None:
+                    result = run_planned_query(self, ctx, cached)
+                else:
+                    result = run_statement(self, ctx, stmt)
             finally:
                 leave_step(ctx.memory, previous)
         except BaseException as exc:  # noqa: BLE001 - free what it held; no raw exception escapes

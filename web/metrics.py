@@ -9,6 +9,7 @@ nothing more.
 from __future__ import annotations
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from web.wire import RUNNING
@@ -71,6 +72,8 @@ class Metrics:
 
         if getattr(db, "durability", None) is not None:
             _durability_gauges(db, registry)
+        if getattr(db, "plan_cache", None) is not None:
+            registry.register(_PlanCacheCollector(db.plan_cache))
 
     def query_ended(self, state: str, code: int, seconds: float, rows: int, nbytes: int) -> None:
         counter = self._query_counters.get((state, code))
@@ -109,6 +112,29 @@ def _durability_gauges(db, registry) -> None:
          lambda d: 1 if d.writer.error is not None or not d.writer.alive() else 0),
     ):
         Gauge(name, help_text, registry=registry).set_function(reading(read))
+
+
+class _PlanCacheCollector:
+    """The engine's plan cache (engine.Database.plan_cache), read when scraped."""
+
+    def __init__(self, cache):
+        self.cache = cache
+
+    def describe(self):
+        return list(self._families(0, 0, 0))
+
+    def collect(self):
+        cache = self.cache
+        return list(self._families(cache.hits, cache.misses, len(cache)))
+
+    @staticmethod
+    def _families(hits, misses, entries):
+        yield CounterMetricFamily("queryhttp_plan_cache_hits", "Queries run from a kept plan",
+                                  value=hits)
+        yield CounterMetricFamily("queryhttp_plan_cache_misses", "Queries planned (none kept "
+                                  "for them, or the kept one was stale)", value=misses)
+        yield GaugeMetricFamily("queryhttp_plan_cache_entries", "Plans kept (at most the "
+                                "plan_cache_entries limit)", value=entries)
 
 
 def _paused(queries) -> int:

@@ -121,3 +121,14 @@ def test_metrics_auth_and_log_query_start_options():
         assert options.service_config().metrics_auth is required
     with pytest.raises(usage.UsageError, match="--metrics_auth must be required or none"):
         Options().parseOptions(["--metrics_auth", "open"])
+
+
+def test_plan_cache_hits_misses_and_entries(h):
+    h.post("SELECT 41 + 1")
+    h.post("SELECT 41 + 1")
+    h.post("SELECT 41 + 1")
+    h.post("SELECT now()")  # never kept: planned each time
+    m = scrape(h)
+    assert m[("queryhttp_plan_cache_hits_total", ())] == 2
+    assert m[("queryhttp_plan_cache_misses_total", ())] == 2
+    assert m[("queryhttp_plan_cache_entries", ())] == 1
