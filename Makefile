@@ -7,6 +7,13 @@ PORT ?= 8000
 # where `make serve` keeps its data (ignored by git); `make serve DATA_DIR=` serves from memory
 DATA_DIR ?= data
 
+# What the installed copy is built from: when none of these is newer than an install's stamp
+# file, that install is skipped (pip rebuilds and reinstalls the package every time it runs:
+# seconds of a restart). A change to any file of the packages reaches the served copy at the
+# next `make serve`.
+SOURCES := pyproject.toml $(shell find engine grammar web twisted bench -name __pycache__ -prune \
+	-o -type f ! -name '*.py[cod]' ! -name dropin.cache -print)
+
 .PHONY: install serve test lint bench clean
 
 $(BIN)/python:
@@ -14,19 +21,39 @@ $(BIN)/python:
 	$(BIN)/pip install -q --upgrade pip
 
 # A plain (non-editable) install: twistd does not see plugins of a default editable install.
-install: $(BIN)/python
-	$(BIN)/pip install -q ".[test]"
+# build/ goes first: setuptools would otherwise copy files deleted since into the new wheel.
+# `make serve` installs what serving needs; `make test` adds the test extras (a superset, so its
+# install is also serve's).
+$(VENV)/.installed-serve: $(BIN)/python $(SOURCES)
+	rm -rf build
+	$(BIN)/pip install -q .
+	rm -rf build *.egg-info
+	touch $@
 
-serve: install
-	$(BIN)/twistd -n queryhttp --http_handler_host $(HOST) --http_handler_port $(PORT) \
+$(VENV)/.installed-test: $(BIN)/python $(SOURCES)
+	rm -rf build
+	$(BIN)/pip install -q ".[test]"
+	rm -rf build *.egg-info
+	touch $@ $(VENV)/.installed-serve
+
+$(VENV)/.installed-bench: $(VENV)/.installed-test
+	$(BIN)/pip install -q ".[test,bench]"
+	rm -rf build *.egg-info
+	touch $@ $(VENV)/.installed-serve $(VENV)/.installed-test
+
+install: $(VENV)/.installed-serve
+
+# no twistd.pid: a second server is refused by what it clashes on (the port, or the data
+# directory's lock) with one line saying so
+serve: $(VENV)/.installed-serve
+	$(BIN)/twistd -n --pidfile= queryhttp --http_handler_host $(HOST) --http_handler_port $(PORT) \
 		$(if $(DATA_DIR),--data_dir $(DATA_DIR))
 
-test: install
+test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
-bench: install
-	$(BIN)/pip install -q ".[bench]"
+bench: $(VENV)/.installed-bench
 	$(BIN)/python -m bench.engine
 	$(BIN)/python -m bench.http
 	$(BIN)/python -m bench.stall

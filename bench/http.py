@@ -14,6 +14,9 @@ Measures, each bounded in time:
 3. Latency p50/p99 of `SELECT 1` (one client) while two heavy queries run.
 4. Peak memory (VmHWM/VmRSS of the server process, from /proc) of a fresh server while a slow
    client pages through --stream-rows rows.
+5. Arrow vs JSON: rows/s of a three-column result (--arrow-rows rows: an integer, a decimal, a
+   string) paged to the end as Databend's JSON pages and as Arrow IPC pages, alternating; the
+   client decodes every page (json.loads / pyarrow). Needs pyarrow on both sides.
 Servers are pinned to CPU 0 and the load generator (bench.httpload, a separate asyncio
 process) to CPU 1 when the machine has two CPUs or more: they still share the machine.
 """
@@ -146,6 +149,47 @@ def stream_scenario(args, qh):
               f"{r.get('rows_per_s', 0):,.0f} rows/s {r.get('error') or ''}",
               file=sys.stderr, flush=True)
     return runs
+
+
+ARROW_SQL = "SELECT number, number * 2.5, concat('x', number::STRING) FROM numbers({rows})"
+
+
+def arrow_scenario(args, qh):
+    """{"json": [run], "arrow": [run]}: the same result paged as JSON and as Arrow pages,
+    alternating which goes first."""
+    runs = {"json": [], "arrow": []}
+    sql = ARROW_SQL.format(rows=args.arrow_rows)
+    for rep in range(args.reps):
+        for answer_format in ("json", "arrow") if rep % 2 == 0 else ("arrow", "json"):
+            r = load(args, "stream", qh.port, "--sql", sql, "--format", answer_format,
+                     "--max-seconds", args.max_seconds, limit=args.max_seconds + 60)
+            runs[answer_format].append(r)
+            print(f"  {answer_format:5s} pages: {r.get('rows', 0):,} rows in "
+                  f"{r.get('elapsed_s', 0):.2f}s {r.get('rows_per_s', 0):,.0f} rows/s, "
+                  f"{r.get('arrow_pages', 0)} of {r.get('pages', 0)} pages Arrow "
+                  f"{r.get('error') or ''}", file=sys.stderr, flush=True)
+    return runs
+
+
+def arrow_table(args, runs):
+    lines = [f"#### Arrow vs JSON pages: `{ARROW_SQL.format(rows=f'{args.arrow_rows:,}')}`", "",
+             "| answer format | rows/s (median) | runs |", "|---|---:|---:|"]
+    rates = {}
+    for answer_format in ("json", "arrow"):
+        ok = [r for r in runs[answer_format] if r.get("finished")]
+        rates[answer_format] = _median(r["rows_per_s"] for r in ok) if ok else None
+        shown = f"{rates[answer_format]:,.0f}" if ok else \
+            f"n/a: {(_first_error(runs[answer_format]) or 'did not finish in time')[:150]}"
+        lines.append(f"| {answer_format} | {shown} | {len(ok)} |")
+    pairs = [(a["rows_per_s"], j["rows_per_s"])
+             for a, j in zip(runs["arrow"], runs["json"], strict=False)
+             if a.get("finished") and j.get("finished")]
+    if pairs:
+        ratio = statistics.median(a / j for a, j in pairs)
+        lines.append(f"| **arrow / json** | {ratio:.2f}× | {len(pairs)} |")
+    if not any(r.get("arrow_pages") for r in runs["arrow"]):
+        lines.append("\nnote: no page was Arrow (is pyarrow installed beside the server?)")
+    return "\n".join(lines)
 
 
 def mixed_scenario(args, qh):
@@ -296,16 +340,20 @@ def parse_args(argv=None):
     p.add_argument("--heavy-sql",
                    default="SELECT COUNT(*) FROM numbers(10000000000) WHERE number % 7 = 3",
                    help="the heavy query (two run at once)")
-    p.add_argument("--only", default="roundtrip,insert,stream,mixed,memory")
+    p.add_argument("--arrow-rows", type=int, default=1_000_000,
+                   help="rows of the Arrow vs JSON measurement")
+    p.add_argument("--only", default="roundtrip,insert,stream,mixed,memory,arrow")
     p.add_argument("--server-arg", action="append", default=[],
                    help="extra option for twistd queryhttp (repeatable)")
     p.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin CPUs")
     p.add_argument("--quick", action="store_true",
-                   help="1 round of 2 s, 200,000 streamed rows, 1,000,000 for memory")
+                   help="1 round of 2 s, 200,000 streamed rows (and Arrow vs JSON rows), "
+                        "1,000,000 for memory")
     args = p.parse_args(argv)
     if args.quick:
         args.reps, args.duration, args.warmup = 1, 2.0, 0.5
         args.fast_rows, args.stream_rows, args.mixed_seconds = 200_000, 1_000_000, 4.0
+        args.arrow_rows = 200_000
     return args
 
 
@@ -319,8 +367,8 @@ def main(argv=None):
     print(f"## bench.http (Python {sys.version.split()[0]}, {versions}, {os.cpu_count()} CPUs, "
           f"{'server on CPU 0, load generator on CPU 1' if _pinning(0, args.pin) else 'no pinning'}"
           f", {time.strftime('%Y-%m-%d %H:%M')})\n", flush=True)
-    runs, streams, mixed, memory, inserts = {}, [], {}, {}, []
-    if only & {"roundtrip", "insert", "stream", "mixed"}:
+    runs, streams, mixed, memory, arrow, inserts = {}, [], {}, {}, {}, []
+    if only & {"roundtrip", "insert", "stream", "mixed", "arrow"}:
         qh = start_queryhttp(args)
         base = start_baseline(args) if "roundtrip" in only else None
         try:
@@ -332,6 +380,8 @@ def main(argv=None):
                 streams = stream_scenario(args, qh)
             if "mixed" in only:
                 mixed = mixed_scenario(args, qh)
+            if "arrow" in only:
+                arrow = arrow_scenario(args, qh)
         finally:
             qh.stop()
             if base:
@@ -344,6 +394,8 @@ def main(argv=None):
         print(insert_table(inserts) + "\n", flush=True)
     if streams or mixed or memory:
         print(stream_table(args, streams, mixed, memory) + "\n")
+    if arrow:
+        print(arrow_table(args, arrow) + "\n")
     print(f"_reps={args.reps}, {args.duration:g}s per round-trip measurement; "
           f"total {time.monotonic() - started:.0f}s_")
     return 0

@@ -5,9 +5,13 @@ and prints one JSON object on stdout. Loopback only; every mode is bounded in ti
 
     python -m bench.httpload roundtrip --port P --concurrency 8 --duration 5
     python -m bench.httpload stream    --port P --sql 'SELECT * FROM numbers(1000000)'
+    python -m bench.httpload stream    --port P --sql '...' --format arrow   # Arrow pages
     python -m bench.httpload mixed     --port P --heavy-sql '...' --heavies 2 --duration 10
 
 A round trip is `POST /v1/query` and then `GET next_uri` until it is null (the last page).
+`--format json` and `--format arrow` send an X-DATABEND-* header (Databend's answer format),
+`arrow` also `Accept: application/vnd.apache.arrow.stream` and a result version; the client
+decodes every page either way (json.loads, or pyarrow's IPC reader).
 """
 
 from __future__ import annotations
@@ -20,6 +24,10 @@ import sys
 import time
 
 AUTH = "Basic cm9vdDo="  # root with an empty password
+ARROW = "application/vnd.apache.arrow.stream"
+# the extra request headers of each --format ("spec": none, the seed's answer format)
+FORMAT_HEADERS = {"spec": "", "json": "X-DATABEND-ROUTE: warehouse\r\n",
+                  "arrow": f"X-DATABEND-ROUTE: warehouse\r\nAccept: {ARROW}\r\n"}
 
 
 class ProtocolError(Exception):
@@ -29,9 +37,11 @@ class ProtocolError(Exception):
 class Connection:
     """One keep-alive connection; `request` returns (status, body bytes)."""
 
-    def __init__(self, port, timeout):
+    def __init__(self, port, timeout, extra_headers=""):
         self.port = port
         self.timeout = timeout
+        self.extra_headers = extra_headers  # header lines sent with every request
+        self.content_type = ""  # of the last answer
         self.reader = self.writer = None
         self.requests = 0
 
@@ -54,7 +64,7 @@ class Connection:
         if self.writer is None:
             await self._open()
         head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
-                f"Authorization: {AUTH}\r\n")
+                f"Authorization: {AUTH}\r\n{self.extra_headers}")
         if method == "POST":
             head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
         self.writer.write(head.encode("ascii") + b"\r\n" + body)
@@ -83,27 +93,44 @@ class Connection:
             headers["connection"] = "close"
         if headers.get("connection", "").lower() == "close":
             await self.close()
+        self.content_type = headers.get("content-type", "")
         self.requests += 1
         return status, data
 
 
-def query_body(sql, wait_time_secs=1):
-    return json.dumps({"sql": sql, "pagination": {"wait_time_secs": wait_time_secs}}).encode()
+def query_body(sql, wait_time_secs=1, arrow=False):
+    body = {"sql": sql, "pagination": {"wait_time_secs": wait_time_secs}}
+    if arrow:
+        body["arrow_result_version_max"] = 3
+    return json.dumps(body).encode()
 
 
-def _page(status, data):
+def _page(status, data, content_type=""):
+    """The answer as a dict; an Arrow answer's is its `response_header`, with `_rows` (the
+    rows of its record batches, decoded into columns)."""
     if status >= 400:
         raise ProtocolError(f"HTTP {status}: {data[:200]!r}")
-    obj = json.loads(data)
+    if content_type == ARROW:
+        import pyarrow.ipc  # only the Arrow mode needs it
+
+        reader = pyarrow.ipc.open_stream(data)
+        obj = json.loads(reader.schema.metadata[b"response_header"])
+        obj["_rows"] = reader.read_all().num_rows
+    else:
+        obj = json.loads(data)
     if obj.get("error") or obj.get("state") == "Failed":
         raise ProtocolError(f"query failed: {json.dumps(obj.get('error'))[:200]}")
     return obj
 
 
+def _rows(obj):
+    return obj["_rows"] if "_rows" in obj else len(obj.get("data") or ())
+
+
 async def run_query(conn, body, on_page=None, stop_at=None, page_delay=0.0):
     """POST a query and follow next_uri to the end; returns (rows, pages, finished)."""
-    obj = _page(*await conn.request("POST", "/v1/query", body))
-    rows, pages = len(obj.get("data") or ()), 1
+    obj = _page(*await conn.request("POST", "/v1/query", body), conn.content_type)
+    rows, pages = _rows(obj), 1
     if on_page:
         on_page(obj)
     while obj.get("next_uri"):
@@ -114,8 +141,8 @@ async def run_query(conn, body, on_page=None, stop_at=None, page_delay=0.0):
             return rows, pages, False
         if page_delay:
             await asyncio.sleep(page_delay)
-        obj = _page(*await conn.request("GET", obj["next_uri"]))
-        rows += len(obj.get("data") or ())
+        obj = _page(*await conn.request("GET", obj["next_uri"]), conn.content_type)
+        rows += _rows(obj)
         pages += 1
         if on_page:
             on_page(obj)
@@ -173,20 +200,28 @@ async def roundtrips(port, sql, concurrency, duration, warmup, timeout, max_roun
             "first_error": errors[0] if errors else None}
 
 
-async def stream(port, sql, timeout, max_seconds, page_delay=0.0):
+async def stream(port, sql, timeout, max_seconds, page_delay=0.0, answer_format="spec"):
     """One client pages a query to the end; rows/s over the whole exchange."""
-    conn = Connection(port, timeout)
+    conn = Connection(port, timeout, FORMAT_HEADERS[answer_format])
+    arrow_pages = []
+
+    def count_arrow(page):
+        if "_rows" in page:
+            arrow_pages.append(1)
+
     t0 = time.perf_counter()
     try:
-        rows, pages, finished = await run_query(conn, query_body(sql), stop_at=t0 + max_seconds,
-                                                page_delay=page_delay)
+        body = query_body(sql, arrow=answer_format == "arrow")
+        rows, pages, finished = await run_query(conn, body, on_page=count_arrow,
+                                                stop_at=t0 + max_seconds, page_delay=page_delay)
         error = None
     except (TimeoutError, ProtocolError, OSError, asyncio.IncompleteReadError, ValueError) as exc:
         rows, pages, finished, error = 0, 0, False, f"{type(exc).__name__}: {exc}"
     elapsed = time.perf_counter() - t0
     await conn.close()
     return {"rows": rows, "pages": pages, "finished": finished, "elapsed_s": elapsed,
-            "rows_per_s": rows / elapsed if elapsed else 0.0, "error": error}
+            "rows_per_s": rows / elapsed if elapsed else 0.0, "error": error,
+            "arrow_pages": len(arrow_pages)}
 
 
 async def mixed(port, probe_sql, heavy_sql, heavies, duration, head_start, timeout):
@@ -223,6 +258,8 @@ def main(argv=None):
     p.add_argument("--timeout", type=float, default=30.0, help="per request, seconds")
     p.add_argument("--max-seconds", type=float, default=60.0, help="stream: stop (kill) after")
     p.add_argument("--page-delay", type=float, default=0.0, help="stream: pause between pages")
+    p.add_argument("--format", default="spec", choices=tuple(FORMAT_HEADERS),
+                   help="stream: the answer format asked for (arrow: Arrow IPC pages)")
     p.add_argument("--heavy-sql", default="")
     p.add_argument("--heavies", type=int, default=2)
     p.add_argument("--head-start", type=float, default=1.0)
@@ -230,7 +267,7 @@ def main(argv=None):
     if a.mode == "roundtrip":
         coro = roundtrips(a.port, a.sql, a.concurrency, a.duration, a.warmup, a.timeout)
     elif a.mode == "stream":
-        coro = stream(a.port, a.sql, a.timeout, a.max_seconds, a.page_delay)
+        coro = stream(a.port, a.sql, a.timeout, a.max_seconds, a.page_delay, a.format)
     else:
         coro = mixed(a.port, a.sql, a.heavy_sql, a.heavies, a.duration, a.head_start, a.timeout)
     json.dump(asyncio.run(coro), sys.stdout)

@@ -54,9 +54,11 @@ This is the contract web/ relies on (see docs/architecture.rst):
 A server needs a few more names, re-exported here so that it imports nothing else of the engine
 (tests/engine/test_layers.py checks web/): the Databend error codes it answers with itself,
 `Limits`, `VERSION`, `batch_bytes` (what a buffered batch costs), password hashing and redaction,
-`KILLED_MESSAGE`, the transaction states and `Transaction`, `StageLocation`, the stage check of
+`KILLED_MESSAGE`, a script's statements (`split_statements`, parse-only like `session.parse`:
+any thread may call it), the transaction states and `Transaction`, `StageLocation`, the stage check of
 an upload (`check_user_stage`, `STAGE_WRITE`), and the two errors
-of opening a data directory (`DataDirectoryError` and its kinds `DataDirectoryInUse`, `CorruptLog`).
+of opening a data directory (`DataDirectoryError` and its kinds `DataDirectoryInUse`, `CorruptLog`)
+and `check_data_directory`, which says before a start whether one would open.
 """
 
 from __future__ import annotations
@@ -93,8 +95,9 @@ from engine.core.version import VERSION, VERSION_STRING
 from engine.exec.result import TIME_LIMIT_MESSAGE, ChangeSettings, Column, Progress, Result, UseDB
 from engine.io.stage_load import StageAttachment
 from engine.session import Database, Session
-from engine.storage.durability import DataDirectoryInUse
+from engine.storage.durability import DataDirectoryInUse, check_data_directory
 from engine.storage.journal import CorruptLog, DataDirectoryError
+from grammar.split import StatementSpan, TooManyStatements, split_statements
 
 __all__ = [
     "ABORTED_QUERY",
@@ -122,15 +125,19 @@ __all__ = [
     "Result",
     "Session",
     "SESSION_LOST",
+    "split_statements",
     "SqlSyntaxError",
     "StageAttachment",
     "StageLocation",
+    "StatementSpan",
     "STAGE_WRITE",
     "check_user_stage",
+    "check_data_directory",
     "STORAGE_OTHER",
     "SYNTAX",
     "TIME_LIMIT_MESSAGE",
     "TIMEOUT",
+    "TooManyStatements",
     "TOO_MANY_CONNECTIONS",
     "Transaction",
     "TRANSACTION_TIMEOUT",

@@ -21,6 +21,7 @@ from engine.core.errors import (
     InternalError,
     SqlSyntaxError,
     StorageError,
+    UnknownDatabase,
 )
 from engine.core.limits import Limits
 from engine.core.memory import QueryMemory, ServerMemory, enter_step, leave_step
@@ -39,7 +40,8 @@ ROW_WRITES = (A.Insert, A.Update, A.Delete, A.Replace, A.Merge, A.InsertMulti)
 # image built or compared after them (that costs ~10 us a table, 5-7 ms for 500 tables).
 _CHANGE_NOTHING = QUERY_TYPES + (A.Show, A.ShowStageObjects, A.ShowAccounts, A.Describe,
                                  A.DescribeUser, A.Explain, A.UseDatabase, A.Presign, A.Kill,
-                                 A.SetRole, A.UnsetVariable)
+                                 A.SetRole, A.UnsetVariable, A.DescribeSequence, A.ShowRoutines,
+                                 A.DescribeProcedure)
 
 QUERY_IDS_KEPT = 1000  # statement ids a session remembers for last_query_id(index)
 
@@ -182,6 +184,8 @@ class QueryContext:
         self._now = None
         self.sql: str | None = None  # the statement's text (a view keeps its query's text)
         self.views_expanding: list | None = None  # (database, view) being planned (engine.catalog.views)
+        # nextval was bound: the statement's run is logged like a write (engine.bind.routine_calls)
+        self.uses_sequences = False
         self._timezone = None
         # set when the plan cache may keep this statement's plan: what planning read, and its key
         self.plan_record: PlanRecord | None = None
@@ -248,6 +252,11 @@ class Session:
         self.db.users.require_available_role(self.user, role, pos)
         self.role = role
 
+    def require_database(self, name: str) -> None:
+        """A login's database check: UnknownDatabase (1003) unless `name` exists."""
+        if not self.db.catalog.has_database(name):
+            raise UnknownDatabase(f"Unknown database '{name}'")
+
     def current_role(self) -> str:
         """current_role(): the role set while the user still has it (then public, for good, as
         Databend resets it), else the user's default role."""
@@ -301,8 +310,8 @@ class Session:
         self.query_ids.append(process.query_id)
         try:
             stmt, result = self._start(sql, statement, attachment, params)
-            if self.db.durability is not None and not changes_nothing(stmt):
-                result = self._logged(result, not isinstance(stmt, ROW_WRITES))
+            if self.db.durability is not None and (result.logged_reads or not changes_nothing(stmt)):
+                result = self._logged(result, not isinstance(stmt, ROW_WRITES) and not changes_nothing(stmt))
         except BaseException as exc:  # EngineError, or KeyboardInterrupt and the like
             error = exc if isinstance(exc, EngineError) else AbortedQuery(type(exc).__name__)
             processes.finish(process, error)
@@ -343,7 +352,8 @@ class Session:
             key = cached = None
             if statement is None and params is None and attachment is None \
                     and self.transaction is None and _may_be_query(sql):
-                key = cache.key(self, sql, self.db.catalog.version)
+                catalog = self.db.catalog
+                key = cache.key(self, sql, (catalog.version, catalog.routines.version))
             if key is not None:
                 ctx = QueryContext(self)
                 ctx.sql = sql
@@ -387,6 +397,8 @@ class Session:
                 raise InternalError("statement is nested too deeply") from None
             raise as_engine_error(exc) from exc
         result.memory = ctx.memory
+        if ctx.uses_sequences:
+            result.logged_reads = True
         if self.transaction is not None and not result.complete:
             result.on_finish.append(self.transaction.failed_if)  # a statement failing mid-way
         if started is not None:
@@ -409,7 +421,13 @@ def _sealed_steps(db, result: Result, steps, definitions: bool):
     durability = db.durability
     try:
         for batch in steps:
-            durability.seal()
+            before = durability.recorder.last_lsn
+            lsn = durability.seal()
+            if lsn != before and batch and result.logged_reads:  # values reserved in this step
+                if db.wait_durable:
+                    durability.writer.wait(lsn)
+                else:
+                    result.held_lsn = lsn
             yield batch
         result.commit_lsn = durability.seal(definitions)
         if db.wait_durable:

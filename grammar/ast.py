@@ -3,7 +3,7 @@ reached as grammar.ast.<Name>.
 
 This module only gathers the node families, in a fixed order: expressions and queries
 (grammar.ast_expr), the core statements (grammar.ast_statements), then DDL beyond CREATE/DROP,
-DML beyond INSERT/UPDATE/DELETE, stages and users, each importing only the families before it."""
+DML beyond INSERT/UPDATE/DELETE, stages, users and routines (functions, sequences, procedures), each importing only the families before it."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from grammar.ast_ddl import *  # noqa: F403
 from grammar.ast_dml import *  # noqa: F403
 from grammar.ast_expr import *  # noqa: F403
 from grammar.ast_expr import literal
+from grammar.ast_routines import *  # noqa: F403
 from grammar.ast_stages import *  # noqa: F403
 from grammar.ast_statements import *  # noqa: F403
 from grammar.ast_users import *  # noqa: F403

@@ -108,8 +108,10 @@ class ExpressionRules(Transformer):
         return ast.ColumnRef(ident_names(path), pos=pos_of(path[0]))
 
     def function_call(self, name, quantifier, args):
+        # a quoted name keeps its case: `F`(x) calls the user function named F (Databend)
+        written = ident_name(name)
         return ast.FunctionCall(
-            ident_name(name).lower(),
+            written.lower() if name.type == "NAME" else written,
             args or (),
             distinct=quantifier == "DISTINCT",
             pos=(name.line, name.column),

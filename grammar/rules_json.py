@@ -30,6 +30,10 @@ class JsonRules(Transformer):
         quote = token.value[0]
         return token.update(value=token.value[1:-1].replace(quote * 2, quote))
 
+    def json_arrow_not(self, operand, arrow, not_token, body):
+        negated = ast.UnaryOp("NOT", body, pos=(not_token.line, not_token.column))
+        return self.json_arrow(operand, arrow, negated)
+
     def json_arrow(self, operand, arrow, key):
         name = "get" if arrow.value == "->" else "json_arrow_text"
         return ast.FunctionCall(name, (operand, key), pos=operand.pos, operator=arrow.value)

@@ -1,6 +1,6 @@
 """Lark parse callbacks -> AST nodes (grammar/ast.py), applied inline while parsing: AstBuilder
 combines the rule mixins of rules_expressions, rules_queries, rules_statements,
-rules_windows, rules_pivot and the others."""
+rules_windows, rules_pivot, rules_routines and the others."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from grammar.rules_json import JsonRules
 from grammar.rules_nested import NestedRules
 from grammar.rules_pivot import PivotRules
 from grammar.rules_queries import QueryRules
+from grammar.rules_routines import RoutineRules
 from grammar.rules_stages import StageRules
 from grammar.rules_statements import StatementRules
 from grammar.rules_users import UserRules
@@ -30,7 +31,7 @@ __all__ = ["AstBuilder", "SemanticSyntaxError", "number_literal", "unescape_stri
 
 
 @v_args(inline=True)
-class AstBuilder(PivotRules, NestedRules, UserRules, JsonRules, WindowRules, StageRules, DmlRules, StatementRules, DdlRules, QueryRules, ExpressionRules):
+class AstBuilder(RoutineRules, PivotRules, NestedRules, UserRules, JsonRules, WindowRules, StageRules, DmlRules, StatementRules, DdlRules, QueryRules, ExpressionRules):
     """One callback per grammar rule (or alias); tokens arrive with their positions."""
 
     # ------------------------------------------------------------ names

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-import uuid
 from functools import partial
 
 from klein import Klein
@@ -14,11 +13,15 @@ from werkzeug.exceptions import MethodNotAllowed
 from werkzeug.exceptions import NotFound as RouteNotFound
 
 import engine
-from engine import STORAGE_OTHER, StageLocation
+from engine import STORAGE_OTHER
+from web import stage_endpoints
 from web.admission import list_queued, skips_queue, unlist_queued
+from web.arrow_pages import answer_page, asks_for_arrow, negotiate, refuse_switch
 from web.auth import Authenticator
+from web.client_sessions import mark_answer
 from web.config import SERVER_VERSION, ServiceConfig
 from web.console import Console
+from web.console_split import script_of, split_answer
 from web.dispatch import Dispatcher
 from web.errors import BadRequest, FailedToStart, HTTPError, NotFound, PayloadTooLarge
 from web.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
@@ -43,17 +46,13 @@ from web.query_request import (
 )
 from web.request_helpers import (
     authenticated,
-    check_upload_body,
     check_upload_credentials,
-    login_version,
     prepare_long_statement,
-    read_all,
 )
-from web.session_endpoints import queries_to_remove, verify_answer
+from web.session_endpoints import ClientSessionService, queries_to_remove, verify_answer
 from web.sessions import TOO_MANY_CONNECTIONS, SessionStore
 from web.streaming_load import StreamingLoad
 from web.transactions import TransactionStore, refused_txn_state
-from web.upload import split_multipart, stage_headers, stored_path
 from web.wire import (
     DATABEND,
     FAILED,
@@ -113,6 +112,11 @@ class QueryApp:
         # open transactions of client-side sessions between their requests (web.transactions)
         self.transactions = TransactionStore(clock, self.config.max_sessions,
                                              self.config.max_keep_session_secs)
+        # client sessions (cookie or header), their temporary tables, and session tokens
+        self.client_sessions = ClientSessionService(
+            db, clock, max_states=self.config.max_sessions,
+            idle_secs=self.config.http_session_timeout_secs, node_id=self.transactions.node_id)
+        self.auth.tokens = self.client_sessions.tokens
         self._timer = timer
         if run_in_thread is None:
             from twisted.internet.threads import deferToThread as run_in_thread
@@ -172,6 +176,7 @@ class QueryApp:
         self.queries.sweep()
         self.sessions.sweep()
         self.transactions.sweep()
+        self.client_sessions.store.sweep()
 
     def shutdown(self) -> None:
         """The server is stopping: refuse new queries, fail the running ones with 1043 (their
@@ -209,25 +214,28 @@ class QueryApp:
         request.setHeader(b"x-databend-query-state", answer.state.encode())
         return self._send(request, 200, encode_answer(fmt, answer), _JSON)
 
-    @staticmethod
-    def _answer(query: Query, *, data: list, next_page: int | None,
+    def _answer(self, query: Query, *, data: list, next_page: int | None,
                 session: SessionView | None, final: bool = False) -> Answer:
         return Answer(
             query_id=query.id, state=query.state, session_id=query.session_id,
             error=query.error, schema=query.schema, data=data,
             affect=None if final else query.affect, progress=query.progress,
             running_time_ms=query.running_time_ms, next_page=next_page, final=final,
-            session=session, result_timeout_secs=query.result_timeout, timezone=query.timezone)
+            session=session, result_timeout_secs=query.result_timeout, timezone=query.timezone,
+            node_id=self.transactions.node_id)
 
     def _send_page(self, request, fmt: str, query: Query, page: Page, first: bool) -> bytes:
         # The spec format echoes the session on every page; the databend format on the POST
         # answer, then only when it changed (clients keep the last non-null one).
         session = query.session_for_answer(always=first or fmt != DATABEND)
+        if query.arrow is not None or asks_for_arrow(request):  # web.arrow_pages
+            return answer_page(self, request, fmt, query, page, session)
         answer = self._answer(query, data=page.rows, next_page=page.next_page, session=session)
         return self._send_answer(request, fmt, answer)
 
     def _page_response(self, request, fmt: str, query: Query, number: int, first: bool = False):
         """Page `number` of `query` (page 0 of a POST when `first`), now or after its long poll."""
+        refuse_switch(request, fmt, query)  # before the page is cut: a refusal loses no rows
         page = query.page(number, query.wait_secs)
         if isinstance(page, Deferred):
             return page.addCallback(
@@ -261,7 +269,10 @@ class QueryApp:
         if not isinstance(error, HTTPError):
             log.failure("internal error answering {uri}", failure, uri=request.uri)
             error = HTTPError("internal error; the server log has the details", status=500)
-        body, content_type = error_body(self._format(request), error.code, error.message)
+        # the session endpoints are Databend's only: their errors are always its JSON (the
+        # JDBC login sends no X-DATABEND header)
+        fmt = DATABEND if request.path.startswith(b"/v1/session/") else self._format(request)
+        body, content_type = error_body(fmt, error.code, error.message)
         if error.status == 401:
             request.setHeader(b"www-authenticate", b'Basic realm="queryhttp"')
         return self._send(request, error.status, body, content_type)
@@ -281,6 +292,8 @@ class QueryApp:
             query_request.nulls_as_text = True
         if query_request.sql.lstrip()[:7].lower() == "presign":
             self._presign_base(request)
+        client = self.client_sessions.identify(request) if fmt == DATABEND else None
+        mark_answer(request, client)
         client_id = client_query_id(request.getHeader(b"x-databend-query-id"))
         existing = self.queries.find(client_id) if client_id is not None else None
         if existing is not None:
@@ -289,13 +302,14 @@ class QueryApp:
             elif existing.closed is None:
                 return self._page_response(request, fmt, existing, 0, first=True)  # a retry
             # else a closed query: the new one takes its id over
+        query_request.arrow = negotiate(request, query_request, fmt)  # 400 when unusable
         try:
-            query = self._start(user, query_request, fmt, client_id)
+            query = self._start(user, query_request, fmt, client_id, client)
         except FailedToStart as e:
             self.observer.refused(user, e.code, e.message)
             r = query_request
             answer = Answer(query_id="", state=FAILED, error=QueryError(e.code, e.message),
-                            session_id=r.session_id,
+                            session_id=r.session_id or (client.id if client else ""),
                             session=SessionView(r.database or "default", r.settings, r.session,
                                                 r.keep_secs, refused_txn_state(r.session)))
             return self._send_answer(request, fmt, answer)
@@ -305,7 +319,7 @@ class QueryApp:
         return self._page_response(request, fmt, query, 0, first=True)
 
     def _start(self, user: str, r: QueryRequest, fmt: str,
-               query_id: str | None) -> Query | Deferred:
+               query_id: str | None, client=None) -> Query | Deferred:
         """Register and start the query (a Deferred firing with it when its long statement
         is parsed in a thread); FailedToStart when it cannot start."""
         config = self.config
@@ -338,6 +352,7 @@ class QueryApp:
         client_side = kept is None and fmt == DATABEND
         if client_side:
             self.transactions.resume(r.session, user, session)
+            self.client_sessions.restore(session, user, client, r.session)
         page_rows = min(r.page_rows or config.default_rows_per_page, config.max_rows_per_page)
         buffer_rows = page_rows * config.buffer_pages
         if r.buffer_rows is not None:
@@ -350,14 +365,16 @@ class QueryApp:
                              or 0) or config.result_timeout_secs
         query = Query(
             query_id or self.queries.new_id(), user, self.clock, session=session,
-            request_session=request_session, session_id=kept.id if kept else "",
+            request_session=request_session,
+            session_id=kept.id if kept else (client.id if client is not None else ""),
             keep_secs=kept.keep_secs if kept else 0,
             result_timeout=min(result_timeout, config.max_result_timeout_secs),
             page_rows=page_rows, buffer_rows=buffer_rows, wait_secs=wait,
-            on_end=partial(self._query_ended, kept, session if client_side else None),
+            on_end=partial(self._query_ended, kept, session if client_side else None, client),
             observer=self.observer,
-            txn_internal=self.transactions.internal if client_side else None,
+            txn_internal=self.client_sessions.internal if client_side else None,
             durable=self.durable)
+        query.arrow = r.arrow
         self.queries.add(query)
         self.observer.started(query, r.sql)
         if kept is not None:
@@ -436,15 +453,17 @@ class QueryApp:
             log.failure("engine failed to start query {id}", Failure(error), id=query.id)
             query.fail(INTERNAL, f"internal error: {error!r}")
 
-    def _query_ended(self, kept, client_session, query: Query) -> None:
+    def _query_ended(self, kept, client_session, client, query: Query) -> None:
         unlist_queued(self.db, query)  # killed, closed or timed out while queued
         self.queries.ended(query)
         self.observer.ended(query)
         if kept is not None:
             self.sessions.finish(kept)
-        elif client_session is not None and client_session.txn_state == "Active":
-            # the client's next request resumes it (its session names this query)
-            self.transactions.keep(query.id, query.user, client_session.transaction)
+        elif client_session is not None:
+            if client_session.txn_state == "Active":
+                # the client's next request resumes it (its session names this query)
+                self.transactions.keep(query.id, query.user, client_session.transaction)
+            self.client_sessions.keep(client_session, query.user, client)
 
     # -- following a query -----------------------------------------------------------------------
 
@@ -491,6 +510,7 @@ class QueryApp:
         self._refuse_head(request)
         fmt = self._format(request)
         query = self.queries.get(query_id, user)
+        refuse_switch(request, fmt, query)
         query.touch()
         query.finalize()
         answer = self._answer(query, data=[], next_page=None, session=None, final=True)
@@ -501,34 +521,7 @@ class QueryApp:
     @app.route("/v1/upload_to_stage", methods=["PUT", "POST"])
     @authenticated
     def upload_to_stage(self, request, user: str):
-        """Databend's File Upload API: the multipart body's files into a stage (web.upload);
-        a named stage takes WRITE on it (engine.catalog.privileges)."""
-        check_upload_body(request, self.config)
-        stage, relative_path = stage_headers(request)
-        if getattr(self.db, "users", None) is not None:
-            try:
-                engine.check_user_stage(self.db, user, stage, engine.STAGE_WRITE)
-            except engine.EngineError as exc:
-                raise HTTPError(exc.message, code=exc.code, status=403) from None
-        query_id = (request.getHeader(b"x-databend-query-id") or b"").decode("utf-8", "replace") \
-            or uuid.uuid4().hex
-        d = self._run_in_thread(split_multipart, request.content,
-                                request.getHeader(b"content-type"))
-
-        def store(files):
-            stored = []
-            for filename, data in files:
-                path = stored_path(relative_path, filename)
-                try:
-                    self.db.stages.put(user, engine.parse_location(f"@{stage}/{path}"), data)
-                except engine.EngineError as exc:
-                    raise BadRequest(f"{exc.code}: {exc.message}") from None
-                stored.append(filename)
-            body = {"id": query_id, "stage_name": stage, "state": "SUCCESS", "files": stored}
-            return self._stored_durably(None).addCallback(
-                lambda _: self._send(request, 200, encode_json(body), _JSON))
-
-        return d.addCallback(store)
+        return stage_endpoints.upload_to_stage(self, request, user)
 
     @app.route("/v1/streaming_load", methods=["PUT"])
     @authenticated
@@ -545,27 +538,7 @@ class QueryApp:
 
     @app.route("/v1/presigned/<token>", methods=["PUT", "GET"])
     def presigned(self, request, token: str):
-        """A presigned URL (web.presign): its signature is the credential, no Basic auth."""
-        method = request.method.decode("ascii")
-        user, stage, path = self.presigner.verify(token, method)
-        location = StageLocation(stage, path)
-        if method == "GET":
-            try:
-                data = self.db.stages.get(user, location)
-            except engine.EngineError as exc:
-                raise NotFound(exc.message) from None
-            return self._send(request, 200, data, b"application/octet-stream")
-        check_upload_body(request, self.config)
-
-        def store(data: bytes):
-            try:
-                self.db.stages.put(user, location, data)
-            except engine.EngineError as exc:
-                raise BadRequest(f"{exc.code}: {exc.message}") from None
-            return self._stored_durably(None).addCallback(
-                lambda _: self._send(request, 200, b"", b"text/plain"))
-
-        return self._run_in_thread(read_all, request.content).addCallback(store)
+        return stage_endpoints.presigned(self, request, token)
 
     def upload_gate(self, method: bytes, path: bytes, headers, client: str = "unknown"):
         """The site's check of an upload when its headers arrive (web.site): the presign token
@@ -576,8 +549,15 @@ class QueryApp:
     @app.route("/v1/session/login", methods=["POST"])
     @authenticated
     def login(self, request, user: str):
-        body = {"version": login_version(), "session_id": "", "tokens": None}
-        return self._send(request, 200, encode_json(body), _JSON)
+        """Databend's login (web.session_endpoints): checks, session id, tokens."""
+        answer = self.client_sessions.login(request, user, self._body(request), SERVER_VERSION)
+        return self._send(request, 200, encode_json(answer), _JSON)
+
+    @app.route("/v1/session/refresh", methods=["POST"])
+    def refresh(self, request):
+        """New session tokens for the refresh token presented as Bearer."""
+        answer = self.client_sessions.refresh(request, self._body(request))
+        return self._send(request, 200, encode_json(answer), _JSON)
 
     @app.route("/v1/verify", methods=["POST"])
     @authenticated
@@ -591,12 +571,24 @@ class QueryApp:
     def heartbeat(self, request, user: str):
         """Keeps the listed queries alive; answers the ones that are gone or closed."""
         gone = queries_to_remove(self.queries, user, parse_json(self._body(request) or b"{}"))
+        self.client_sessions.heartbeat(user, self.client_sessions.identify(request))
         return self._send(request, 200, encode_json({"queries_to_remove": gone}), _JSON)
+
+    @app.route("/v1/console/split", methods=["POST"])
+    @authenticated
+    def console_split(self, request, user: str):
+        """The statements of a script, cut by the grammar (the console runs them one by one);
+        parsing is pure, so it runs in a thread and the event loop keeps serving."""
+        script = script_of(parse_json(self._body(request) or b"{}"))
+        d = self._run_in_thread(split_answer, script)
+        return d.addCallback(lambda answer: self._send(request, 200, encode_json(answer), _JSON))
 
     @app.route("/v1/session/logout", methods=["POST"])
     @authenticated
     def logout(self, request, user: str):
-        return self._send(request, 200, b"{}", _JSON)
+        """Ends the client session: its temporary tables are dropped, its token revoked."""
+        self.client_sessions.logout(request, user, self.client_sessions.identify(request))
+        return self._send(request, 200, b'{"error":null}', _JSON)
 
     @app.route("/metrics", methods=["GET"])
     def metrics_page(self, request):

@@ -18,6 +18,8 @@ from twisted.logger import Logger
 
 from engine import hash_password, is_encoded_hash, verify_password
 from web.errors import Unauthorized
+from web.login_log import FailedLoginLog
+from web.tokens import SESSION
 
 __all__ = ["Authenticator", "client_host", "hash_password", "load_users", "verify_password"]
 
@@ -75,10 +77,10 @@ class Authenticator:
     A refused login leaks nothing: an unknown user's password is hashed against DUMMY_HASH in
     the same thread path as a known user's, a disabled user is told so only with the right
     password, and every refusal answers LOGIN_REFUSED with code 5100; the log says which it was
-    (user, client address, reason). Verifications from one client address run one at a time,
-    and each failed one delays that address's next by a back-off (BACKOFF_SECS, doubling to
-    `backoff_max_secs`, reset by a success): a guesser costs the server at most one hash per
-    back-off per address. Verified headers are remembered (a bounded cache; failures never are)
+    (user, client address, reason; rate-limited by web.login_log). Verifications from one
+    client address run one at a time, and each failed one delays that address's next by a
+    back-off (BACKOFF_SECS, doubling to `backoff_max_secs`, reset by a success): a guesser
+    costs the server at most one hash per back-off per address. Verified headers are remembered (a bounded cache; failures never are)
     with the hash they matched, so the hash runs once per credential, and a dropped SQL user or
     a changed password no longer logs in.
     """
@@ -92,10 +94,14 @@ class Authenticator:
         self._run_in_thread = run_in_thread
         self.backoff_max_secs = backoff_max_secs
         self._sql_users = None  # engine.catalog.users.UserStore, once use_sql_users is called
+        self.tokens = None  # web.tokens.SessionTokens: Bearer session tokens, once the app sets it
         self._verified: dict[bytes, tuple[str, str | None]] = {}  # header -> (user, hash matched)
         self._failures: dict[str, int] = {}  # client address -> failed logins in a row
         self._retry_at: dict[str, float] = {}  # client address -> earliest next verification
         self._locks: dict[str, DeferredLock] = {}  # client address -> one verification at a time
+        # self.log is looked up at each line: tests replace it after construction
+        self._failure_log = FailedLoginLog(lambda fmt, **fields: self.log.warn(fmt, **fields),
+                                           self._reactor)
 
     def use_sql_users(self, store) -> None:
         """Let the users of `store` (engine.catalog.users.UserStore) log in, and make the users file's
@@ -110,6 +116,8 @@ class Authenticator:
         if header is None:
             raise Unauthorized("Authentication error: no authorization header provided",
                                code=AUTHENTICATE_FAILED)
+        if header[:7].lower() == b"bearer ":
+            return self._token_user(header[7:].strip(), client)
         known = self._verified.get(header)
         if known is not None:
             user, encoded = known
@@ -141,6 +149,28 @@ class Authenticator:
         elif user == "root":
             return None
         return self._sql_users.password_hash(user) if self._sql_users is not None else None
+
+    def _token_user(self, token: bytes, client: str) -> str:
+        """The user of a session token this server issued (web.tokens); Unauthorized otherwise."""
+        if self.tokens is None:
+            raise Unauthorized("Authentication error: session tokens are not enabled",
+                               code=AUTHENTICATE_FAILED)
+        try:
+            claim = self.tokens.verify(token.decode("latin-1"), SESSION)
+        except Unauthorized as refusal:
+            self._log_failure("", client, refusal.message)
+            raise
+        if not self.may_log_in(claim.user):
+            self._log_failure(claim.user, client, "the token's user is dropped or disabled")
+            raise Unauthorized(LOGIN_REFUSED, code=AUTHENTICATE_FAILED)
+        return claim.user
+
+    def may_log_in(self, user: str) -> bool:
+        """Whether `user` still exists and is enabled: a session token a login issued stops
+        working once its user is dropped or disabled."""
+        if self._users is None and user == "root":
+            return True
+        return self._password_hash(user) is not None and not self._disabled(user)
 
     def _disabled(self, user: str) -> bool:
         """A SQL user made with DISABLED = true (users-file users never are)."""
@@ -223,14 +253,13 @@ class Authenticator:
         return user
 
     def _log_failure(self, user: str, client: str, reason: str) -> None:
-        self.log.warn("login refused: user {user} from {client}: {reason}",
-                      user=repr(user), client=client, reason=reason)
+        self._failure_log.refused(user, client, reason)
 
     @staticmethod
     def _parse(header: bytes) -> tuple[str, str]:
         scheme, _, token = header.strip().partition(b" ")
         if scheme.lower() != b"basic":
-            raise Unauthorized("Authentication error: only Basic authorization is supported",
+            raise Unauthorized("Authentication error: unsupported authorization header format",
                                code=AUTHENTICATE_FAILED)
         try:
             decoded = base64.b64decode(token.strip(), validate=True).decode("utf-8")
@@ -245,16 +274,28 @@ class Authenticator:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python -m web.auth NAME   (prints a users-file line)", file=sys.stderr)
-        return 2
+    """`python -m web.auth NAME`: prints a users-file line for NAME (the password is read from
+    the terminal, or from the first line of stdin)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m web.auth",
+        description="Print a users-file line (NAME:scrypt-hash) for twistd queryhttp "
+                    "--users_file. The password is asked on the terminal, or read from the "
+                    "first line of stdin when it is not a terminal.",
+        epilog="Example: python -m web.auth alice >> users.txt")
+    parser.add_argument("name", metavar="NAME", help="the user's name (no ':' and not empty)")
+    args = parser.parse_args(argv)
+    if not args.name or ":" in args.name or args.name != args.name.strip():
+        parser.error(f"a user name is not empty and holds no ':' or surrounding spaces: "
+                     f"{args.name!r}")
     if sys.stdin.isatty():
         import getpass
 
-        password = getpass.getpass(f"password for {argv[0]}: ")
+        password = getpass.getpass(f"password for {args.name}: ")
     else:
         password = sys.stdin.readline().rstrip("\n")
-    print(f"{argv[0]}:{hash_password(password)}")
+    print(f"{args.name}:{hash_password(password)}")
     return 0
 
 

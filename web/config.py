@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from engine import VERSION as SERVER_VERSION
 from engine import Limits
 
-#: The version reported by /v1/session/login and X-DATABEND-VERSION: the engine's, a strict
-#: semver no higher than 1.2.781, so current clients pick neither streaming load, Arrow bodies
-#: nor server-side parameter binding.
+#: The version reported by /v1/session/login and X-DATABEND-VERSION: the engine's, a current
+#: Databend's (clients turn on heartbeats, streaming load, server-side `params` and Arrow pages
+#: by it; docs/protocol.rst lists what each version gate brings).
 
 __all__ = ["SERVER_VERSION", "WIRE_FORMATS", "ServiceConfig"]
 
@@ -42,6 +42,9 @@ class ServiceConfig:
     max_sessions: int = 1000
     # upper bound of keep_server_session_secs; an open transaction is kept that long
     max_keep_session_secs: int = 3600
+    # a client session (cookie or X-DATABEND-SESSION) unused this long loses its temporary
+    # tables; refresh tokens live as long, session tokens a quarter of it (Databend's default)
+    http_session_timeout_secs: int = 14400
     max_rows_per_page: int = 100_000  # upper bound of pagination.max_rows_per_page
     default_rows_per_page: int = 10_000
     buffer_pages: int = 2  # a producer pauses once this many full pages are unread

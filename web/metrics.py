@@ -8,10 +8,20 @@ nothing more.
 
 from __future__ import annotations
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    Info,
+    PlatformCollector,
+    ProcessCollector,
+    generate_latest,
+)
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
+from web.build import build_labels
 from web.wire import RUNNING
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST.encode()
@@ -28,7 +38,8 @@ def _memory_used(db) -> int:
 
 class Metrics:
     """The service's metrics: queries by final state, refused queries, running, queued and
-    paused queries, queue waits, latency, rows and bytes produced, engine memory, sessions and slow engine steps."""
+    paused queries, queue waits, latency, rows and bytes produced, engine memory, sessions and slow engine steps;
+    the process (process_*), the Python (python_info) and the build (queryhttp_build_info)."""
 
     def __init__(self, app):
         self.registry = registry = CollectorRegistry(auto_describe=True)
@@ -72,6 +83,13 @@ class Metrics:
 
         if getattr(db, "durability", None) is not None:
             _durability_gauges(db, registry)
+        # the library's standard series, read when scraped: process_* (CPU seconds, resident
+        # and virtual memory, open and max file descriptors, start time; from /proc, so Linux
+        # only) and python_info
+        ProcessCollector(registry=registry)
+        PlatformCollector(registry=registry)
+        Info("queryhttp_build", "queryhttp's version, the Databend version it answers as, and "
+             "its Twisted and Python", registry=registry).info(build_labels())
         if getattr(db, "plan_cache", None) is not None:
             registry.register(_PlanCacheCollector(db.plan_cache))
 

@@ -62,13 +62,14 @@ class Query:
                  "_request_session", "_keep_secs", "_session_view", "_session_sent", "_progress_snapshot",
                  "_txn_internal",
                  "_result", "_batches", "_render", "_task", "_on_end", "sql", "_observer",
-                 "_durable", "_durable_wait", "timezone")
+                 "_durable", "_durable_wait", "timezone", "arrow")
 
     def __init__(self, query_id: str, user: str, clock, *, session, request_session: dict,
                  session_id: str = "", keep_secs: int = 0, result_timeout: int = 60,
                  page_rows: int = 10000, buffer_rows: int = 20000, wait_secs: int = 1,
                  on_end: Callable[[Query], None] | None = None, observer=None,
-                 txn_internal: Callable[[str | None, str], str] | None = None, durable=None):
+                 txn_internal: Callable[[str | None, str, object], str] | None = None,
+                 durable=None):
         self.id = query_id
         self.user = user
         self.clock = clock
@@ -102,10 +103,11 @@ class Query:
         # write statement ends (Succeeded is sent) only then
         self._durable = durable
         self._durable_wait: Deferred | None = None
-        # (the client's `internal`, query id) -> the answer's `internal` while the session's
-        # transaction is open (web.transactions); None for a server-side session
+        # (the client's `internal`, query id, engine session) -> the answer's `internal`
+        # (web.session_endpoints); None for a server-side session
         self._txn_internal = txn_internal
         self.timezone = "UTC"  # the session zone its rows are written in (set when attached)
+        self.arrow = None  # the web.arrow_pages.ArrowEncoding it negotiated (None: JSON only)
 
     # -- producing ---------------------------------------------------------------------------
 
@@ -117,6 +119,8 @@ class Query:
         self.affect = result.affect
         self._batches = result.batches()
         self._render = result.renderer(null_as_str)
+        if self.arrow is not None:  # Arrow pages: the buffer keeps the engine's values
+            self._render = self.arrow.attach(result, self._render)
         self.buffer.memory = result.memory  # unread rows count against the query's memory
 
     def fail(self, code: int, message: str) -> None:
@@ -149,6 +153,11 @@ class Query:
                     self._end(SUCCEEDED)
                 return False
             if batch:
+                held = getattr(self._result, "held_lsn", None)
+                if held is not None and self._durable is not None:
+                    self._result.held_lsn = None
+                    self._add_when_durable(held, self._render(batch))
+                    return True
                 self.buffer.add(self._render(batch))  # may raise MemoryExceedsLimit (2411)
         except engine.EngineError as e:
             self._end(FAILED, QueryError(e.code, e.message))
@@ -167,6 +176,26 @@ class Query:
         def on_disk(_):
             self._durable_wait = None
             self._end(SUCCEEDED)
+
+        def failed(failure):
+            self._durable_wait = None
+            error = failure.value
+            self._end(FAILED, QueryError(getattr(error, "code", INTERNAL), str(getattr(error, "message", error))))
+
+        wait.addCallbacks(on_disk, failed)
+
+    def _add_when_durable(self, lsn: int, rows) -> None:
+        """Rows holding sequence values whose reservation is logged in record `lsn`: shown once
+        the record is on disk (no value a client saw is handed out again after a crash)."""
+        wait = self._durable_wait = self._durable(lsn)
+
+        def on_disk(_):
+            self._durable_wait = None
+            if self.state == RUNNING:
+                try:
+                    self.buffer.add(rows)
+                except engine.EngineError as e:
+                    self._end(FAILED, QueryError(e.code, e.message))
 
         def failed(failure):
             self._durable_wait = None
@@ -302,10 +331,13 @@ class Query:
             return self._session_view
         state = s.txn_state
         internal = None
-        if state == "Active" and self._txn_internal is not None:
-            internal = self._txn_internal(self._request_session.get("internal"), self.id)
+        temp_tables = False
+        if self._txn_internal is not None:  # a client-side session of the databend format
+            internal = self._txn_internal(self._request_session.get("internal"), self.id, s)
+            tables = getattr(s, "temp_tables", None)
+            temp_tables = tables is not None and not tables.is_empty()
         return SessionView(s.database, dict(s.settings), self._request_session, self._keep_secs,
-                           state, internal, s.current_role())
+                           state, internal, s.current_role(), temp_tables)
 
     @property
     def session_view(self) -> SessionView | None:

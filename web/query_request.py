@@ -38,6 +38,9 @@ class QueryRequest:
     attachment: object = None  # engine.StageAttachment of `stage_attachment`, if sent
     nulls_as_text: bool = False  # render NULL as the text NULL unless the session says otherwise
     params: list | dict | None = None  # `params`: values of the SQL's `?` (array) or `:name` (object)
+    arrow_result_version_max: int | None = None  # the client's highest Arrow result version
+    arrow_features: dict | None = None  # `arrow_features` ({"decimal64": bool}), if sent
+    arrow: object = None  # the web.arrow_pages.ArrowEncoding the query negotiated (app sets it)
 
 
 _UTF16_32_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE,
@@ -197,7 +200,20 @@ def parse_query_request(body: bytes) -> QueryRequest:
         request.attachment = _stage_attachment(doc["stage_attachment"])
     if doc.get("params") is not None:
         request.params = _params(doc["params"])
+    if doc.get("arrow_result_version_max") is not None:  # an Option<u64> in Databend
+        request.arrow_result_version_max = _int(doc["arrow_result_version_max"],
+                                                "arrow_result_version_max", 0)
+    if doc.get("arrow_features") is not None:
+        request.arrow_features = _arrow_features(doc["arrow_features"])
     return request
+
+
+def _arrow_features(value) -> dict:
+    """`arrow_features`: {"decimal64": true | false | null} (web.arrow_pages reads it)."""
+    features = _object(value, "arrow_features")
+    if features.get("decimal64") is not None:
+        _bool(features["decimal64"], "arrow_features.decimal64")
+    return features
 
 
 def _params(value):

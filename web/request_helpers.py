@@ -1,27 +1,16 @@
 """What the endpoints of web.app share: the credentials check around an endpoint, the refusal of
-an upload body that was not kept, reading a body in a thread, parsing a long statement in one,
-and the version the login reports."""
+an upload body that was not kept, reading a body in a thread, and parsing a long statement in one."""
 
 from __future__ import annotations
 
-import os
 from functools import wraps
 from urllib.parse import unquote
 
 from twisted.internet.defer import Deferred
 
 from web.auth import client_host
-from web.config import SERVER_VERSION
 from web.errors import PayloadTooLarge
 from web.presign import PRESIGNED_PATH
-
-# For the end-to-end tests of the clients' newer paths only (their `params` binding, INSERT ...
-# FROM @stage): the login answers this version instead of the engine's (docs/protocol.rst).
-_TEST_VERSION_VARIABLE = "QUERYHTTP_TEST_LOGIN_VERSION"
-
-
-def login_version() -> str:
-    return os.environ.get(_TEST_VERSION_VARIABLE) or SERVER_VERSION
 
 
 def authenticated(endpoint):

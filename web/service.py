@@ -8,6 +8,7 @@ import time
 from twisted.application import service
 from twisted.application.internet import StreamServerEndpointService, TimerService
 from twisted.internet.endpoints import serverFromString
+from twisted.internet.error import CannotListenError
 from twisted.internet.task import Cooperator, deferLater
 from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
@@ -18,6 +19,7 @@ from web.app import QueryApp
 from web.auth import Authenticator
 from web.config import ServiceConfig
 from web.site import QuerySite
+from web.startup import cannot_listen, local_url, sign_in_hint
 
 SWEEP_INTERVAL_SECS = 1.0
 # After a stop, how long answers already written get to reach their sockets before the
@@ -68,7 +70,7 @@ class _AnnouncingEndpoint:
         self._endpoint = endpoint
         self._log = log
         self._scheme = scheme
-        self._on_listening = listening  # called with the base URL (e.g. PRESIGN's default)
+        self._on_listening = listening  # called with (scheme, host, port) once listening
 
     def listen(self, factory):
         return self._endpoint.listen(factory).addCallback(self._listening)
@@ -79,7 +81,7 @@ class _AnnouncingEndpoint:
         self._log.info("queryhttp listening on {scheme}://{host}:{port}/v1/query",
                        scheme=self._scheme, host=host, port=addr.port)
         if self._on_listening is not None:
-            self._on_listening(f"{self._scheme}://{host}:{addr.port}")
+            self._on_listening(self._scheme, addr.host, addr.port)
         return port
 
 
@@ -127,15 +129,26 @@ class QueryHTTPService(service.MultiService):
         sweeper.setName("sweeper")
         sweeper.setServiceParent(self)
 
-    def _listening_at(self, base_url: str) -> None:
+    def _listening_at(self, scheme: str, host: str, port: int) -> None:
         # PRESIGN's URLs point here until a request's Host header says where clients reach us
-        self.app.presigner.base_url = base_url
+        self.app.presigner.base_url = f"{scheme}://{f'[{host}]' if ':' in host else host}:{port}"
+        hint = sign_in_hint(self.users)
+        if self.config.console:
+            self.log.info("queryhttp console at {url} : {hint}",
+                          url=local_url(scheme, host, port), hint=hint)
+        else:
+            self.log.info("queryhttp clients {hint} (the console is off)", hint=hint)
 
     def privilegedStartService(self):
         # twistd binds the listener here, before startService: the parser is warmed first, so
         # the port (and the line announcing it) opens only once requests are answered at once
         self._warm_up()
-        super().privilegedStartService()
+        try:
+            super().privilegedStartService()
+        except CannotListenError as e:  # taken since makeService's check: still one line
+            reason = getattr(e.socketError, "strerror", None) or str(e.socketError)
+            raise cannot_listen(e.interface, e.port, getattr(e.socketError, "errno", None),
+                                reason) from None
 
     def startService(self):
         self._warm_up()

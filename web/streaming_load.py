@@ -101,6 +101,34 @@ def database_of(context_header: bytes | None) -> str | None:
     return None
 
 
+def answer_context(context_header: bytes | None, query_id: str, failed: bool) -> bytes | None:
+    """The X-DATABEND-QUERY-CONTEXT of the answer, as Databend writes it: the client's session
+    with `internal.last_query_ids` naming this load (an Active transaction Fail when the load
+    failed), base64url JSON; None when the request sent none."""
+    if not context_header:
+        return None
+    state = None
+    for decode in (lambda raw: raw, _unbase64):
+        try:
+            state = json.loads(decode(context_header))
+        except (ValueError, binascii.Error):
+            continue
+        break
+    if not isinstance(state, dict):
+        return None
+    try:
+        internal = json.loads(state.get("internal") or "{}")
+    except (TypeError, ValueError):
+        internal = {}
+    if not isinstance(internal, dict):
+        internal = {}
+    internal["last_query_ids"] = [query_id]
+    state["internal"] = json.dumps(internal, separators=(",", ":"))
+    if failed and state.get("txn_state") == "Active":
+        state["txn_state"] = "Fail"
+    return base64.urlsafe_b64encode(json.dumps(state, separators=(",", ":")).encode())
+
+
 def _unbase64(raw: bytes) -> bytes:
     padded = raw.strip() + b"=" * (-len(raw.strip()) % 4)
     return base64.urlsafe_b64decode(padded.replace(b"+", b"-").replace(b"/", b"_"))
@@ -198,7 +226,14 @@ class StreamingLoad:
             pass  # purged by the load already
         self.location = None
 
+    def _mark_context(self, failed: bool) -> None:
+        context = answer_context(self.request.getHeader(b"x-databend-query-context"),
+                                 self.query_id, failed)
+        if context is not None:
+            self.request.setHeader(b"x-databend-query-context", context)
+
     def _answer(self, rows):
+        self._mark_context(failed=False)
         body = {"id": self.query_id, "stats": {"rows": loaded_rows(rows), "bytes": self.size}}
         return self.app._stored_durably(None).addCallback(
             lambda _: self.app._send(self.request, 200, encode_json(body), b"application/json"))
@@ -213,5 +248,6 @@ class StreamingLoad:
         return failure  # a bug: the app's error handler logs it and answers 500
 
     def _error(self, status: int, code: int, message: str):
+        self._mark_context(failed=True)
         body, content_type = error_body(DATABEND, code, message)
         return self.app._send(self.request, status, body, content_type)

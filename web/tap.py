@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import ipaddress
+import sys
 
 from twisted.application import service
 from twisted.python import usage
 
-from engine import Limits
+from engine import DataDirectoryError, Limits, check_data_directory
 from web.config import WIRE_FORMATS, ServiceConfig
+from web.startup import check_can_listen, startup_failure
+
+
+class StartRefused(usage.UsageError):
+    """Options well written, but what they name cannot be used (a --data_dir that is a file,
+    not writable or held by another server): said without pointing at --help."""
 
 
 def _port(value: str) -> int:
@@ -79,6 +86,8 @@ _LIMITS = [
                            "unread this long are expired early, longest idle first"),
     ("max_sessions", "server-side sessions at once (more: Failed, code 1067); as many open transactions"),
     ("max_keep_session_secs", "upper bound of session.keep_server_session_secs and of an open transaction's keep"),
+    ("http_session_timeout_secs", "a client session (cookie or X-DATABEND-SESSION) idle this "
+                                  "long loses its temporary tables; refresh tokens live as long"),
     ("max_rows_per_page", "upper bound of pagination.max_rows_per_page"),
     ("default_rows_per_page", "rows per page when the request does not say"),
     ("buffer_pages", "full pages a query buffers before its producer pauses"),
@@ -176,7 +185,26 @@ class Options(usage.Options):
         [name, None, getattr(_L, field) // unit, help_text, _integer(name, minimum)]
         for name, field, unit, minimum, help_text in _ENGINE_LIMITS]
 
+    def parseOptions(self, options=None):
+        """As usage.Options; under twistd, a bad option ends the start with its reason in one
+        line (twistd would print the whole --help above it)."""
+        try:
+            super().parseOptions(options)
+        except usage.UsageError as e:
+            if getattr(self, "parent", None) is None:
+                raise  # parsed on its own (tests, embedding): the caller reports it
+            hint = "" if isinstance(e, StartRefused) else " (twistd queryhttp --help lists the options)"
+            raise startup_failure(f"{e}{hint}") from None
+
+    def opt_version(self):
+        """Print queryhttp's version and the Databend version it answers as, and exit."""
+        from web.build import version_line
+
+        print(version_line())
+        sys.exit(0)
+
     def postOptions(self):
+        self._no_default_pidfile()
         host = self["http_handler_host"]
         if not host or any(c.isspace() for c in host):
             raise usage.UsageError(f"--http_handler_host is not a valid address: {host!r}")
@@ -204,7 +232,20 @@ class Options(usage.Options):
                 f"--http_handler_host {host} is reachable from other machines, where root "
                 "logs in with an empty password: give --users_file (or, knowingly, "
                 "--allow_empty_root_password)")
+        if self["data_dir"] is not None:
+            try:  # creates and opens nothing: the data directory is opened after the port
+                check_data_directory(self["data_dir"])
+            except DataDirectoryError as e:
+                raise StartRefused(f"--data_dir {self['data_dir']}: {e}") from None
         self["tls"] = self._tls_options()
+
+    def _no_default_pidfile(self):
+        """`twistd -n queryhttp` writes no twistd.pid: a second server in the same directory
+        is then told what it clashes on (its port, or --data_dir's lock), not twistd's generic
+        pidfile advice. A --pidfile given, and a daemon's pidfile, are kept."""
+        parent = getattr(self, "parent", None)
+        if parent is not None and parent.get("nodaemon") and parent.get("pidfile") == "twistd.pid":
+            parent["pidfile"] = ""
 
     def _tls_options(self):
         """Twisted's TLS options of the --http_handler_tls_* files, None without TLS."""
@@ -244,9 +285,10 @@ def endpoint_description(host: str, port: int) -> str:
 
 
 def makeService(options: Options) -> service.IService:
+    host, port = options["http_handler_host"], options["http_handler_port"]
+    check_can_listen(host, port)  # before the data directory is opened and recovered
     from web.service import QueryHTTPService
 
-    host, port = options["http_handler_host"], options["http_handler_port"]
     endpoint = None
     if options.get("tls") is not None:
         from twisted.internet import reactor

@@ -69,21 +69,6 @@ class TransactionStore:
         if self.max_kept > 0:
             self._kept[query_id] = _Kept(user, transaction, self.clock.seconds() + self.keep_secs)
 
-    def internal(self, request_internal: str | None, query_id: str) -> str:
-        """The session's `internal` text for an answer whose transaction is open: the client's
-        (when a JSON object) with this server's id and the query id, Databend's keys."""
-        state = {}
-        if request_internal:
-            try:
-                sent = json.loads(request_internal)
-            except ValueError:
-                sent = None
-            if isinstance(sent, dict):
-                state = sent
-        state["last_node_id"] = self.node_id
-        state["last_query_ids"] = [query_id]
-        return json.dumps(state, separators=(",", ":"))
-
     def resume(self, request_session: dict, user: str, engine_session) -> None:
         """Give `engine_session` the transaction the request's session says it has: the kept
         one for Active (FailedToStart when it is not here: 5112, 5111 or 4003), a failed one

@@ -36,6 +36,7 @@ class SessionView:
     txn_state: str = "AutoCommit"  # the session's transaction: AutoCommit, Active or Fail
     internal: str | None = None  # the `internal` text to send instead of the client's
     role: str | None = None  # the engine session's current role (None: the request's, else account_admin)
+    temp_tables: bool = False  # the client session keeps temporary tables on this server
 
 
 @dataclass(slots=True)
@@ -56,6 +57,7 @@ class Answer:
     session: SessionView | None = None
     result_timeout_secs: int = 60
     timezone: str = "UTC"  # the zone the rows' Timestamps were written in (the session's)
+    node_id: str = ""  # this server's id (clients send it back as X-DATABEND-STICKY-NODE)
 
 
 def choose_format(setting: str, header_names) -> str:
@@ -155,7 +157,7 @@ def encode_spec(a: Answer) -> bytes:
 
 # -- the databend format ------------------------------------------------------------------------
 
-_DATABEND = ('{"id":%s,"session_id":%s,"node_id":"","state":%s,"session":%s,"error":%s,'
+_DATABEND = ('{"id":%s,"session_id":%s,"node_id":%s,"state":%s,"session":%s,"error":%s,'
              '"warnings":[],"has_result_set":%s,"schema":%s,"data":%s,"affect":%s,'
              '"result_timeout_secs":%d,"settings":%s,"stats":{"scan_progress":{"rows":%d,"bytes":%d},'
              '"write_progress":{"rows":%d,"bytes":%d},"result_progress":{"rows":%d,"bytes":%d},'
@@ -188,8 +190,10 @@ def _databend_session(view: SessionView | None) -> dict | None:
         role=view.role or view.request.get("role") or "account_admin",
         settings=view.settings,
         txn_state=view.txn_state,
-        need_sticky=view.txn_state == "Active",  # an open transaction lives on this server
-        need_keep_alive=view.txn_state == "Active",
+        # an open transaction or temporary tables live on this server: clients route there
+        # and heartbeat to keep them
+        need_sticky=view.txn_state == "Active" or view.temp_tables,
+        need_keep_alive=view.txn_state == "Active" or view.temp_tables,
     )
     if view.internal is not None:
         echoed["internal"] = view.internal
@@ -215,7 +219,7 @@ def encode_databend(a: Answer) -> bytes:
     if a.next_page is None and not a.final:
         next_uri = final_uri
     p = a.progress
-    return (_DATABEND % (_str(a.query_id), _str(a.session_id), _str(a.state),
+    return (_DATABEND % (_str(a.query_id), _str(a.session_id), _str(a.node_id), _str(a.state),
                          _json_or_null(_databend_session(a.session)), _databend_error(a.error),
                          "true" if a.schema else "false", _databend_schema(a.schema),
                          _encode(a.data), _json_or_null(_databend_affect(a.affect)),

@@ -11,6 +11,7 @@ from engine import functions as F
 from engine.bind.clauses import ClauseBinder
 from engine.bind.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
 from engine.bind.ordered_aggregates import check_within_group
+from engine.bind.routine_calls import bind_nextval, bind_user_function
 from engine.bind.scope import AliasesFirst, Scope, StarColumn
 from engine.bind.unnest import spread_lazily
 from engine.codegen.compile import evaluate_constant
@@ -77,6 +78,7 @@ class Binder(ClauseBinder):
         self.window_call = window_call
         self.star_hidden = star_hidden
         self.star_excluded = star_excluded
+        self.udf_depth = 0  # user function calls being expanded (engine.bind.routine_calls)
 
     # ------------------------------------------------------------ expressions
 
@@ -477,6 +479,11 @@ class Binder(ClauseBinder):
         return self.window_call(n, scope, aliases)
 
     def _bind_FunctionCall(self, n: A.FunctionCall, scope: Scope, aliases):
+        user_functions = self.ctx.catalog.routines.functions
+        if user_functions and n.name in user_functions:  # (engine.bind.routine_calls)
+            return bind_user_function(self, user_functions[n.name], n, scope, aliases)
+        if n.name == "nextval":
+            return bind_nextval(self, n)
         if n.name in WINDOW_ONLY:
             raise EngineError(f"window function {n.name} can only be used in window clause", code=SEMANTIC,
                               position=n.pos)

@@ -10,6 +10,7 @@ import threading
 from dataclasses import dataclass, field
 from operator import itemgetter
 
+from engine.catalog.routines import Routines
 from engine.core.errors import (
     TABLE_ENGINE_NOT_SUPPORTED,
     UNIMPLEMENTED,
@@ -234,6 +235,8 @@ class Catalog:
         self._next_table_id = 1
         # bumped by every change of the definitions (tables, views, databases): the plan cache's key
         self.version = 0
+        # user functions, sequences and procedures (engine.catalog.routines): of no database
+        self.routines = Routines()
         # told of tables entering the catalog with rows (engine.storage.durability's recorder), or None
         self.recorder = None
         # the only thread that may read or change the catalog (checked when CHECK_OWNER_THREAD)

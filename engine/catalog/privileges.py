@@ -278,6 +278,32 @@ def _create_database(ctx, access, stmt: A.CreateDatabase):
     session.db.users.current_role_access(session.user, session.current_role()).require(CREATE, pos=stmt.pos)
 
 
+def _create_function(ctx, access, stmt: A.CreateFunction):
+    """CREATE FUNCTION: SUPER on *.* through the current role; ALTER FUNCTION: ALTER on *.*
+    (Databend's rules)."""
+    if stmt.alter:
+        access.require(ALTER, pos=stmt.pos)
+        return
+    session = ctx.session
+    session.db.users.current_role_access(session.user, session.current_role()).require(SUPER, pos=stmt.pos)
+
+
+def _drop_function(ctx, access, stmt: A.DropFunction):
+    """DROP FUNCTION: DROP on *.*; nothing for IF EXISTS of a function that is not there."""
+    if stmt.if_exists and ctx.catalog.routines.function(stmt.name) is None:
+        return
+    access.require(DROP, pos=stmt.pos)
+
+
+def _create_procedure(ctx, access, stmt: A.CreateProcedure):
+    session = ctx.session
+    session.db.users.current_role_access(session.user, session.current_role()).require(SUPER, pos=stmt.pos)
+
+
+def _super(ctx, access, stmt):
+    access.require(SUPER, pos=stmt.pos)
+
+
 def _needs_grant(ctx, access, stmt):
     access.require(GRANT, pos=stmt.pos)
 
@@ -323,6 +349,20 @@ _CHECKS = {
     # current Databend asks SUPER on *.* for every file format statement
     A.CreateFileFormat: lambda ctx, access, stmt: access.require(SUPER, pos=stmt.pos),
     A.Kill: _kill,
+    A.CreateFunction: _create_function,
+    A.DropFunction: _drop_function,
+    # sequences: SUPER on *.* (Databend without its experimental sequence privileges)
+    A.CreateSequence: _super,
+    A.DropSequence: _super,
+    A.DescribeSequence: _super,
+    A.ShowRoutines: _super,
+    # scripts: SUPER on *.* (the statements inside are checked one by one as they run)
+    A.ExecuteImmediate: _super,
+    # procedures: SUPER on *.* (Databend's rule for a role without procedure grants)
+    A.CreateProcedure: _create_procedure,
+    A.DropProcedure: _super,
+    A.DescribeProcedure: _super,
+    A.CallProcedure: _super,
 }
 
 # statement types that need no privilege, and why (default-deny: a type in neither this nor

@@ -11,6 +11,12 @@ from engine import functions as F
 from engine.catalog.catalog import VIRTUAL_DATABASES
 from engine.catalog.keywords import KEYWORDS_TEXT
 from engine.catalog.processes import wall_datetime
+from engine.catalog.routines import (
+    PROCEDURES_COLUMNS,
+    USER_FUNCTIONS_COLUMNS,
+    procedure_rows,
+    user_function_rows,
+)
 from engine.catalog.users import ROLES_COLUMNS, USERS_COLUMNS, roles_rows, users_rows
 from engine.catalog.visibility import visibility, visible_database, visible_table
 from engine.core import settings as S
@@ -242,6 +248,12 @@ SYSTEM_TABLES = {
     "users": VirtualTable(USERS_COLUMNS, users_rows, "SystemUsers"),
     "roles": VirtualTable(ROLES_COLUMNS, roles_rows, "SystemRoles"),
     "query_log": VirtualTable(QUERY_LOG_COLUMNS, _query_log, "SystemQueryLog"),
+    "user_functions": VirtualTable(USER_FUNCTIONS_COLUMNS,
+                                   lambda ctx: user_function_rows(ctx.catalog.routines, lambda t: _local(ctx, t)),
+                                   "SystemUserFunctions"),
+    "procedures": VirtualTable(PROCEDURES_COLUMNS,
+                               lambda ctx: procedure_rows(ctx.catalog.routines, lambda t: _local(ctx, t)),
+                               "SystemProcedures"),
 }
 
 

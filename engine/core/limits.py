@@ -89,6 +89,12 @@ class Limits:
     # Iterations of one WITH RECURSIVE CTE (each runs its step over the previous one's rows):
     # more is 1006 naming the limit, so a recursion without an end stops (MySQL's default too).
     recursive_cte_iterations: int = 1000
+    # Steps one script (EXECUTE IMMEDIATE, CALL PROCEDURE) may take, every statement and loop
+    # iteration counting one: the most the session setting script_max_steps may ask (more is
+    # 3129, as Databend's limit of that setting); a step is a bounded unit of the reactor's work.
+    script_max_steps: int = 1_000_000
+    # Rows a script holds in one RESULTSET or cursor (and returns with RETURN TABLE): more is 3129.
+    script_result_rows: int = 1_000_000
     # Numbers one BITMAP value is built from or shown as: to_bitmap / CAST of a text of more
     # comma-separated numbers, build_bitmap of a longer array, bitmap_to_array or the text of a
     # larger bitmap (an aggregate's union can grow past it) are 1006, refused before the work.

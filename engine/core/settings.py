@@ -40,6 +40,8 @@ SETTINGS: dict[str, Setting] = {
                 "Sets the maximum memory usage in bytes for processing a single query."),
         Setting("max_result_rows", "0", "UInt64",
                 "Auto limit max result rows if user not specify the limit, default value is 0 means no limit."),
+        Setting("script_max_steps", "10000", "UInt64",
+                "The maximum steps allowed in a single execution of script."),
         Setting("max_threads", "2", "UInt64", "Sets the maximum number of threads to execute a request.",
                 min_value=1, max_value=1024),
         Setting("sql_dialect", "PostgreSQL", "String", "Sets the SQL dialect. Available values include "

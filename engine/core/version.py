@@ -2,5 +2,5 @@
 
 import sys
 
-VERSION = "1.2.700"
+VERSION = "1.2.934"
 VERSION_STRING = f"DatabendQuery v{VERSION}-queryhttp(python-{sys.version_info[0]}.{sys.version_info[1]}.{sys.version_info[2]})"

@@ -66,6 +66,14 @@ class Result:
     on_finish: list = field(default_factory=list)
     # with a data directory: the log record a write statement waits for before it may end
     commit_lsn: int | None = None
+    # a query that hands out sequence values (nextval) is logged as a write is; `held_lsn` is the
+    # log record the rows of its latest batch wait for before they may be shown (a server holds
+    # them until it is on disk, so a value seen is never handed out again after a crash)
+    logged_reads: bool = False
+    held_lsn: int | None = None
+    # the rows are text already and their columns known only at the end (a script's answer):
+    # rendered as they are, never as typed values (no Arrow pages)
+    rows_are_text: bool = False
     _failure: EngineError | None = None  # why it failed or was aborted
     _closed: bool = False
 
@@ -157,7 +165,7 @@ class Result:
         null = "NULL" if null_as_str else None
         types = self.types or [None] * len(self.schema)
         convs = R.renderers_in_zone(types, self.timezone)  # (Timestamps stored in UTC, shown in the zone)
-        if all(c is str for c in convs):
+        if self.rows_are_text or all(c is str for c in convs):
             def render_plain(batch):
                 return [tuple([null if v is None else str(v) for v in row]) for row in batch]
 

@@ -22,6 +22,7 @@ import zlib
 from dataclasses import dataclass, field
 from itertools import islice
 
+from engine.catalog.routines import SequenceDefault
 from engine.catalog.stages import StageLocation, parse_location
 from engine.core.errors import BadArguments, BadBytes, EngineError, Unimplemented, UnreadableFile
 from engine.core.memory import batch_bytes
@@ -311,6 +312,9 @@ class LoadTarget:
     @classmethod
     def of(cls, table, positions, converters, fill) -> LoadTarget:
         defaults = [c.default if c.default is not None else type_default(c.type) for c in table.columns]
+        if any(type(d) is SequenceDefault for d in defaults):
+            raise Unimplemented(f"loading files into `{table.name}`, whose column defaults to nextval(...), "
+                                f"is not supported")
         columns = [table.columns[i] for i in positions]
         return cls([c.name for c in columns], [c.type for c in columns], converters, fill,
                    [defaults[i] for i in positions], list(positions), defaults,

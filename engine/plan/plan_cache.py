@@ -5,7 +5,8 @@ params is kept under (SQL text, database, user, session settings, global setting
 version), in a bounded LRU (Limits.plan_cache_entries). A plan is only reused when planning it
 again would give the same plan:
 
-- the catalog's version is in the key: every change of tables, views or databases bumps it;
+- the catalog's version is in the key: every change of tables, views or databases bumps it, and
+  the version of its routines (user functions, sequences, procedures);
 - the plan's snapshots must still be current: each table it scans is still the one its name
   resolves to, with the same row list and row count (a write since then, which could also
   change the NULL / negative / NaN facts the generated code relies on, is a miss: it is planned
@@ -13,8 +14,9 @@ again would give the same plan:
 - privileges are checked on every execution: the SELECT checks planning made are replayed
   against the user's current privileges (a REVOKE between two executions refuses the second);
 - plans that read the statement's context are never kept: now() and the other clock
-  functions, connection_id(), current_role(), last_query_id(), staged files and recursive CTEs
-  (their work tables hold state while they run). Inside a transaction (private copies of the
+  functions, connection_id(), current_role(), last_query_id(), nextval() (a statement using a
+  sequence is logged), staged files and recursive CTEs (their work tables hold state while
+  they run). Inside a transaction (private copies of the
   tables) and with params nothing is cached.
 
 The counters (hits, misses, entries) are shown by the server's /metrics.

@@ -7,9 +7,11 @@ from __future__ import annotations
 from engine.bind.names import default_text
 from engine.bind.scope import Scope
 from engine.catalog.catalog import Table, TableColumn
+from engine.catalog.routines import SequenceDefault
 from engine.catalog.system import is_virtual_database
 from engine.core.errors import (
     ADD_COLUMN_EXISTS,
+    ALTER_TABLE_ERROR,
     DROP_COLUMN_EMPTY,
     TABLE_ENGINE_NOT_SUPPORTED,
     BadArguments,
@@ -25,6 +27,7 @@ from engine.exec.result import Progress, Result
 from engine.ir.expr import Const
 from engine.plan.planner import Planner
 from engine.statements.ddl import copy_table, empty_result, rename_table
+from engine.statements.routine_statements import sequence_column
 from engine.statements.writers import commit_version
 from engine.types import cast as casting
 from engine.types import sqltype as T
@@ -71,6 +74,9 @@ def _position(table: Table, name: str, pos) -> int:
 def table_column(ctx, cd: A.ColumnDef) -> TableColumn:
     """A column definition (type, constant DEFAULT, COMMENT) as the catalog keeps it."""
     t = T.type_from_ast(cd.type, default_nullable=True)
+    generated = sequence_column(ctx, cd, t)
+    if generated is not None:
+        return generated
     default = default_sql = None
     if cd.default is not None:
         e = Planner(ctx).bind(cd.default, Scope([]))
@@ -105,6 +111,9 @@ def _add_column(ctx, table: Table, action: A.AddColumn) -> Result:
     if table.column_index(cd.name) is not None:
         raise EngineError(f"add column {cd.name} already exist", code=ADD_COLUMN_EXISTS, position=action.pos)
     column = table_column(ctx, cd)
+    if type(column.default) is SequenceDefault and table.rows:
+        raise EngineError(f"cannot add column {cd.name} with DEFAULT nextval(...) to table {table.name}, "
+                          f"which holds rows", code=ALTER_TABLE_ERROR, position=action.pos)
     if action.first:
         at = 0
     elif action.after is not None:

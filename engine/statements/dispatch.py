@@ -9,6 +9,7 @@ from engine.bind.names import default_text, quoted
 from engine.bind.scope import Scope
 from engine.catalog.catalog import Table, TableColumn
 from engine.catalog.privileges import check_statement
+from engine.catalog.routines import SequenceDefault
 from engine.catalog.system import (
     database_names,
     is_virtual_database,
@@ -16,6 +17,7 @@ from engine.catalog.system import (
     virtual_table,
     virtual_table_names,
 )
+from engine.codegen.compile import evaluate_constant
 from engine.core import settings as S
 from engine.core.errors import (
     TABLE_SCHEMA_MISMATCH,
@@ -51,12 +53,14 @@ from engine.statements.dml import run_delete, run_update
 from engine.statements.explain import run_explain
 from engine.statements.insert_multi import run_insert_multi
 from engine.statements.insert_plan import column_plan as _column_plan
+from engine.statements.insert_plan import converted_rows, session_insert_plan
 from engine.statements.insert_plan import insert_plan as _insert_plan
-from engine.statements.insert_plan import session_insert_plan
 from engine.statements.introspection import INTROSPECTION_KINDS, run_show
 from engine.statements.merge import run_merge, run_update_from
+from engine.statements.procedure_statements import PROCEDURE_HANDLERS
 from engine.statements.process_statements import kill
 from engine.statements.replace import replace_steps
+from engine.statements.routine_statements import ROUTINE_HANDLERS, sequence_column
 from engine.statements.stage_objects import (
     create_file_format,
     create_stage,
@@ -189,6 +193,10 @@ def _declared_columns(planner, column_defs) -> list:
             raise BadArguments(f"duplicate column name `{cd.name}`", position=cd.pos)
         seen.add(cd.name.lower())
         t = T.type_from_ast(cd.type, default_nullable=True)
+        generated = sequence_column(planner.ctx, cd, t)
+        if generated is not None:
+            columns.append(generated)
+            continue
         default = None
         default_sql = None
         if cd.default is not None:
@@ -205,8 +213,8 @@ def _create_table_as(catalog, table: Table, batches, progress: Progress, stmt: A
     """CREATE TABLE ... AS SELECT: the table is filled while detached and enters the catalog only
     once its query has run to the end, so a failing or abandoned query leaves no table behind
     (as a failing INSERT leaves no rows), and OR REPLACE keeps the old table until then."""
-    rows = yield from _converted_rows(table, batches, list(range(len(table.columns))), memory)
-    table.append(rows)  # detached: no recorder; the table's rows are logged as it enters
+    rows, known = yield from converted_rows(table, batches, list(range(len(table.columns))), memory)
+    table.append(rows, known)  # detached: no recorder; the table's rows are logged as it enters
     memory.release()
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
@@ -247,6 +255,8 @@ def _literal_value(node, ctx):
         raise _DefaultItem  # the row is converted again knowing each item's column
     e = Planner(ctx).bind(node, Scope([]))
     if not isinstance(e, Const):
+        if ctx.uses_sequences:  # nextval(s) in a VALUES row: evaluated once for the row
+            return evaluate_constant(e)
         raise BadArguments("VALUES takes constant expressions", position=getattr(node, "pos", None))
     return e.value
 
@@ -262,7 +272,8 @@ def _row_with_defaults(ctx, table, positions, converters, values):
     for i, conv, v in zip(positions, converters, values, strict=False):
         if type(v) is A.Default:
             column = table.columns[i]
-            row.append(column.default if column.default is not None else type_default(column.type))
+            default = column.default if column.default is not None else type_default(column.type)
+            row.append(default.next() if type(default) is SequenceDefault else default)
         else:
             row.append(conv(_literal_value(v, ctx)))
     return tuple(row)
@@ -371,25 +382,11 @@ def _compact(rows, table):
     return out
 
 
-def _converted_rows(table: Table, batches, positions, memory, timezone="UTC"):
-    """Consume a query in bounded steps (yielding []); returns its rows converted to the
-    table's row tuples, charged to `memory` until the caller releases it."""
-    converters, fill = _insert_plan(table, positions, timezone)
-    rows = []
-    for batch in batches:
-        memory.charge(batch_bytes(batch))  # the rows buffered until the append
-        for r in batch:
-            row = tuple([conv(v) for conv, v in zip(converters, r, strict=False)])
-            rows.append(fill(row) if fill is not None else row)
-        yield []
-    return rows
-
-
 def _insert_steps(ctx, database: str, table: Table, batches, progress: Progress, positions, overwrite):
     """INSERT ... SELECT: the query consumed in bounded steps, then everything committed at
     once (atomic); with `overwrite` the rows replace the table's (INSERT OVERWRITE)."""
-    rows = yield from _converted_rows(table, batches, positions, ctx.memory, ctx.timezone)
-    commit_append(ctx, database, table, rows, overwrite=overwrite)
+    rows, known = yield from converted_rows(table, batches, positions, ctx.memory, ctx.timezone)
+    commit_append(ctx, database, table, rows, known, overwrite=overwrite)
     ctx.memory.release()  # the rows are the table's now
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
@@ -608,3 +605,5 @@ _HANDLERS = {
     A.TransactionStatement: run_transaction_statement,
 }
 _HANDLERS.update(USER_HANDLERS)
+_HANDLERS.update(ROUTINE_HANDLERS)
+_HANDLERS.update(PROCEDURE_HANDLERS)

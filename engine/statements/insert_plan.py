@@ -3,9 +3,13 @@ that gives the other columns their defaults."""
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from engine.catalog.catalog import Table
+from engine.catalog.routines import SequenceDefault
 from engine.core.errors import BadArguments
-from engine.types.convert import type_default, value_converter
+from engine.core.memory import batch_bytes
+from engine.types.convert import column_converter, type_default, value_converter
 from engine.types.nested import holds_temporal
 
 
@@ -30,6 +34,17 @@ def _fill_row_factory(table: Table, positions):
     if positions == list(range(n)):
         return None
     template = [c.default if c.default is not None else type_default(c.type) for c in table.columns]
+    generated = [(i, d) for i, d in enumerate(template) if type(d) is SequenceDefault and i not in positions]
+    if generated:  # DEFAULT nextval(s): a value per row
+        def fill_generated(values):
+            row = list(template)
+            for i, default in generated:
+                row[i] = default.next()
+            for i, v in zip(positions, values, strict=False):
+                row[i] = v
+            return tuple(row)
+
+        return fill_generated
 
     def fill(values):
         row = list(template)
@@ -75,3 +90,56 @@ def session_insert_plan(table: Table, positions, ctx):
 # cached under a column set whose plan depends on the session zone (insert_plan caches it per
 # zone, under the positions and the zone's name)
 _NEEDS_ZONE = object()
+
+
+def converted_rows(table: Table, batches, positions, memory, timezone: str = "UTC"):
+    """Consume a query's batches in bounded steps (yielding []); returns (rows converted to the
+    table's row tuples, known) with `known` as Table.append takes it. Each batch is converted
+    column by column (engine.types.convert.column_converter: a column of values already stored
+    as they come costs C-level passes only), and a batch whose every column came through
+    unchanged and fills the whole table row keeps its row tuples."""
+    key = ("columns", *positions, timezone)
+    converters = table.insert_plans.get(key)
+    if converters is None:
+        converters = table.insert_plans[key] = [
+            column_converter(table.columns[i].type, table.columns[i].name, timezone=timezone) for i in positions]
+    width = len(table.columns)
+    whole = list(positions) == list(range(width))
+    template = None if whole else [c.default if c.default is not None else type_default(c.type)
+                                   for c in table.columns]
+    has_null, has_negative = [False] * width, [False] * width
+    rows: list = []
+    for batch in batches:
+        if not isinstance(batch, list):
+            batch = list(batch)
+        if batch:
+            memory.charge(batch_bytes(batch))  # the rows buffered until the append
+            rows += _converted_batch(batch, converters, positions, whole, template, has_null, has_negative)
+        yield []
+    return rows, (has_null, has_negative)
+
+
+def _converted_batch(batch: list, converters, positions, whole: bool, template, has_null, has_negative):
+    """One batch's rows as table row tuples (see converted_rows); notes NULLs and negatives."""
+    columns = []
+    unchanged = whole
+    for j, (convert, i) in enumerate(zip(converters, positions, strict=True)):
+        values = list(map(itemgetter(j), batch))
+        converted, null, negative = convert(values)
+        unchanged = unchanged and converted is values
+        columns.append(converted)
+        has_null[i] = has_null[i] or null
+        has_negative[i] = has_negative[i] or negative
+    if unchanged and type(batch[0]) is tuple and len(batch[0]) == len(columns):
+        return batch
+    if not whole:  # the other columns take their defaults
+        full: list = [None] * len(template)
+        for column, i in zip(columns, positions, strict=True):
+            full[i] = column
+        for i, v in enumerate(template):
+            if full[i] is None:
+                full[i] = [v] * len(batch)
+                has_null[i] = has_null[i] or v is None
+                has_negative[i] = has_negative[i] or (type(v) is int and v < 0)
+        columns = full
+    return zip(*columns, strict=True)

@@ -11,6 +11,7 @@ UPDATE t SET ... FROM s WHERE c is MERGE INTO t USING s ON c WHEN MATCHED THEN U
 from __future__ import annotations
 
 from engine.bind.scope import Scope, and_all, split_and
+from engine.catalog.routines import SequenceDefault
 from engine.core.errors import (
     SEMANTIC,
     UNRESOLVABLE_CONFLICT,
@@ -142,7 +143,8 @@ class _Merge:
             e = exprs.get(i)
             if e is None:
                 default = column.default if column.default is not None else type_default(column.type)
-                parts.append(cg.bind(default))
+                # DEFAULT nextval(s): called per inserted row
+                parts.append(f"{cg.bind(default.next)}()" if type(default) is SequenceDefault else cg.bind(default))
             else:
                 convert = cg.bind(value_converter(column.type, column.name))
                 parts.append(f"{convert}({cg.expr(e, self.cols)})")

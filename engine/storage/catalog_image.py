@@ -1,5 +1,6 @@
 """The catalog's definitions as one JSON object (databases, tables without their rows, views,
-dropped tables kept for UNDROP, stages and file formats, GLOBAL settings, users), and the
+dropped tables kept for UNDROP, stages and file formats, GLOBAL settings, users, user functions,
+sequences and procedures), and the
 catalog rebuilt from it: what the data directory's checkpoints and log records hold."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ import datetime
 
 import grammar
 from engine.catalog.catalog import Table, TableColumn, View
+from engine.catalog.routines import Procedure, Sequence, SequenceDefault, UserFunction
 from engine.catalog.stages import NamedStage
 from engine.storage.row_codec import decode_value, encode_value, type_from_json, type_to_json
 
@@ -22,11 +24,19 @@ def _parse_time(text: str | None) -> datetime.datetime | None:
     return None if text is None else datetime.datetime.fromisoformat(text)
 
 
+def _column_image(c: TableColumn) -> dict:
+    image = {"name": c.name, "type": type_to_json(c.type), "default_sql": c.default_sql, "comment": c.comment}
+    if type(c.default) is SequenceDefault:  # DEFAULT nextval(s)
+        image["default"], image["sequence"] = None, c.default.name
+    else:
+        image["default"] = encode_value(c.type, c.default)
+    return image
+
+
 def table_image(table: Table) -> dict:
     return {
         "id": table.table_id, "database": table.database, "name": table.name,
-        "columns": [{"name": c.name, "type": type_to_json(c.type), "default": encode_value(c.type, c.default),
-                     "default_sql": c.default_sql, "comment": c.comment} for c in table.columns],
+        "columns": [_column_image(c) for c in table.columns],
         "engine": table.engine, "created_on": _time(table.created_on), "comment": table.comment,
         "cluster_by": table.cluster_by, "transient": table.transient,
         "has_null": list(table.has_null), "has_negative": list(table.has_negative),
@@ -48,6 +58,46 @@ def _stage_image(stage: NamedStage) -> dict:
             "comment": stage.comment, "creator": stage.creator, "created_on": stage.created_on}
 
 
+def _routines_image(routines) -> dict:
+    """User functions and procedures as their definitions' text; sequences with the bound up to
+    which values may have been handed out (a restart starts there)."""
+    return {
+        "functions": [{"name": f.name, "source": f.source, "created_on": _time(f.created_on),
+                       "updated_on": _time(f.updated_on)} for f in routines.functions.values()],
+        "sequences": [{"name": q.name, "start": q.start, "increment": q.increment, "comment": q.comment,
+                       "next": max(q.current, q.reserved), "created_on": _time(q.created_on),
+                       "updated_on": _time(q.updated_on)} for q in routines.sequences.values()],
+        "procedures": [{"name": p.name, "source": p.source, "created_on": _time(p.created_on)}
+                       for p in routines.procedures.values()],
+    }
+
+
+def _definition(kind: str, name: str, source: str):
+    """A user function's or procedure's definition parsed back from its kept text."""
+    return grammar.parse(f"CREATE {kind} `{name.replace('`', '``')}` {source}")
+
+
+def _restore_routines(routines, image: dict | None) -> None:
+    routines.functions = {}
+    routines.sequences = {}
+    routines.procedures = {}
+    if image is None:  # an image from before routines were kept
+        return
+    for data in image["functions"]:
+        routines.functions[data["name"]] = UserFunction(
+            data["name"], _definition("FUNCTION", data["name"], data["source"]), data["source"],
+            _parse_time(data["created_on"]), _parse_time(data["updated_on"]))
+    for data in image["sequences"]:
+        sequence = Sequence(data["name"], data["start"], data["increment"], data["comment"], owner=routines,
+                            current=data["next"], reserved=data["next"],
+                            created_on=_parse_time(data["created_on"]), updated_on=_parse_time(data["updated_on"]))
+        routines.sequences[sequence.name] = sequence
+    for data in image["procedures"]:
+        procedure = Procedure(data["name"], _definition("PROCEDURE", data["name"], data["source"]), data["source"],
+                              _parse_time(data["created_on"]))
+        routines.procedures[procedure.signature] = procedure
+
+
 def catalog_image(db) -> dict:
     """Everything but rows and staged files, as plain JSON values."""
     catalog = db.catalog
@@ -63,14 +113,17 @@ def catalog_image(db) -> dict:
         "file_formats": db.stages.file_formats,
         "global_settings": dict(db.global_settings),
         "users": users.snapshot() if users is not None and hasattr(users, "snapshot") else None,
+        "routines": _routines_image(catalog.routines),
     }
 
 
-def _restore_table(data: dict, old: Table | None) -> Table:
+def _restore_table(data: dict, old: Table | None, routines) -> Table:
     columns = []
     for c in data["columns"]:
         t = type_from_json(c["type"])
-        columns.append(TableColumn(c["name"], t, decode_value(t, c["default"]), c["default_sql"], c["comment"]))
+        sequence = c.get("sequence")
+        default = SequenceDefault(routines, sequence) if sequence is not None else decode_value(t, c["default"])
+        columns.append(TableColumn(c["name"], t, default, c["default_sql"], c["comment"]))
     table = Table(data["database"], data["name"], columns, rows=old.rows if old is not None else [],
                   engine=data["engine"], has_null=list(data["has_null"]), has_negative=list(data["has_negative"]),
                   table_id=data["id"], created_on=_parse_time(data["created_on"]), comment=data["comment"],
@@ -108,15 +161,16 @@ def restore_catalog(db, image: dict) -> None:
     catalog.views = {}
     catalog.dropped = {}
     for data in image["tables"]:
-        table = _restore_table(data, old.get(data["id"]))
+        table = _restore_table(data, old.get(data["id"]), catalog.routines)
         catalog.databases[table.database][table.name] = table
     for data in image["dropped"]:
-        table = _restore_table(data, old.get(data["id"]))
+        table = _restore_table(data, old.get(data["id"]), catalog.routines)
         catalog.dropped[(table.database, table.name)] = table
     for data in image["views"]:
         view = _restore_view(data)
         catalog.views.setdefault(view.database, {})[view.name] = view
     catalog.reset_table_ids(image["next_table_id"])
+    _restore_routines(catalog.routines, image.get("routines"))
     stages = db.stages
     kept_files = {name: s.files for name, s in stages.named.items()}
     stages.named = {}

@@ -140,6 +140,8 @@ def encode_change(change: tuple) -> Iterator[str | bytes]:
         yield head[:-1] + ',"data":"'
         yield from base64_slices(staged.data)
         yield '"}'
+    elif kind == "sequence":
+        yield _dump({"op": "sequence", "name": change[1], "next": change[2]})
     elif kind == "stage_remove":
         _, owner, stage, path = change
         yield _dump({"op": "stage_remove", "owner": owner, "stage": stage, "path": path})

@@ -92,6 +92,12 @@ class Recorder:
     def stage_cleared(self, stage: str) -> None:
         self.pending.append(("stage_clear", stage))
 
+    def sequence_reserved(self, sequence, old_reserved: int) -> None:
+        """A sequence may hand out values up to (not including) sequence.reserved: logged before
+        any of them leaves the engine; a lost record puts the old bound back."""
+        self.pending.append(("sequence", sequence.name, sequence.reserved))
+        self.undo.append(("call", lambda: setattr(sequence, "reserved", min(sequence.reserved, old_reserved))))
+
     def undo_with(self, undo) -> None:
         """`undo()` puts back a change made in this step that the row and stage changes do not
         cover (a load history, a table version): run if the step's record is lost."""
@@ -189,6 +195,11 @@ def apply_change(db, tables: dict, change: dict) -> dict:
             raise ValueError(f"{where}: {exc}") from None
         table.scan_flags(rows)  # the new rows' (flags are never cleared but by TRUNCATE)
         table.rows = rewritten_rows(table.rows, change["runs"], rows)
+        return tables
+    if op == "sequence":
+        sequence = db.catalog.routines.sequences.get(change["name"])
+        if sequence is not None:  # else dropped before this record's image was taken
+            sequence.current = sequence.reserved = max(sequence.reserved, change["next"])
         return tables
     stages = db.stages
     if op == "stage_put":
@@ -288,6 +299,7 @@ class DataDirectory:
             for table in tables.values():
                 table.recorder = recorder
         self.db.stages.recorder = recorder
+        self.db.catalog.routines.recorder = recorder
 
     def failure(self) -> str | None:
         """Why the log cannot take records, or None while it can. The first call that sees the
@@ -367,19 +379,65 @@ def _make_private_directory(path: str) -> None:
                                   f"{stat.S_IMODE(mode):04o}); it must be 0700: chmod 700 {path}")
 
 
-def _lock(path: str) -> int:
-    fd = open_private(os.path.join(path, "LOCK"), os.O_RDWR | os.O_CREAT)
+def check_data_directory(path: str) -> None:
+    """Whether a server could open `path` as its data directory, creating and opening nothing
+    (a start-up check made before anything else is opened): DataDirectoryError saying why not
+    when it is not a directory, cannot be created or written, is open to group or others, or
+    another process holds its lock. The open itself checks again: this only fails earlier."""
+    path = os.path.abspath(path)
+    if not os.path.lexists(path):
+        parent = os.path.dirname(path)
+        while not os.path.lexists(parent):
+            parent = os.path.dirname(parent)
+        if not os.path.isdir(parent):
+            raise UnsafeDataDirectory(f"data directory {path} cannot be created: {parent} is "
+                                      "not a directory")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise UnsafeDataDirectory(f"data directory {path} cannot be created: {parent} is "
+                                      "not writable")
+        return
+    if not os.path.isdir(path):
+        raise UnsafeDataDirectory(f"data directory {path} is not a directory")
+    if not os.access(path, os.R_OK | os.W_OK | os.X_OK):
+        raise UnsafeDataDirectory(f"data directory {path} is not writable")
+    mode = os.stat(path).st_mode
+    if mode & 0o077:
+        raise UnsafeDataDirectory(f"data directory {path} has group or world access (mode "
+                                  f"{stat.S_IMODE(mode):04o}); it must be 0700: chmod 700 {path}")
+    try:  # an existing LOCK only: a directory without one is held by no server
+        fd = os.open(os.path.join(path, "LOCK"), os.O_RDWR)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise UnsafeDataDirectory(f"data directory {path}: cannot open its LOCK: {exc}") from None
+    try:
+        _hold_lock(fd, path)
+    finally:
+        os.close(fd)  # closing releases the probe's lock
+
+
+def _hold_lock(fd: int, path: str) -> None:
+    """Take the exclusive lock of an open LOCK file, or DataDirectoryInUse naming its holder."""
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         holder = os.read(fd, 64).decode(errors="replace").strip()
-        os.close(fd)
         raise DataDirectoryInUse(f"data directory {path} is in use by another process"
                                  f"{f' (pid {holder})' if holder else ''}") from None
+
+
+def _lock(path: str) -> int:
+    fd = open_private(os.path.join(path, "LOCK"), os.O_RDWR | os.O_CREAT)
+    try:
+        _hold_lock(fd, path)
+    except BaseException:
+        os.close(fd)
+        raise
     os.ftruncate(fd, 0)
     os.write(fd, str(os.getpid()).encode())
     fsync_directory(path)
     return fd
 
 
-__all__ = ["DataDirectory", "DataDirectoryInUse", "Recorder", "UnsafeDataDirectory"]
+__all__ = ["DataDirectory", "DataDirectoryInUse", "Recorder", "UnsafeDataDirectory",
+           "check_data_directory"]

@@ -154,6 +154,8 @@ def to_decimal(v, t: SqlType):
 def to_string(v, t: SqlType = STRING):
     if isinstance(v, str):
         return v
+    if type(v) is int:  # the commonest cast to text (render_value's last resort)
+        return str(v)
     if type(v) is frozenset:  # a BITMAP: its numbers, comma-separated
         return _bitmaps.to_text(v)
     if isinstance(v, bool):
@@ -228,6 +230,8 @@ def caster_from(source: SqlType, t: SqlType, folded: bool = False):
     (engine.types.float_text; `folded`: a constant folded at bind time, written as Databend writes one)."""
     if t.name == "String" and source.is_float:
         return _float_text.TEXT_WRITERS[source.name == "Float32", folded]
+    if t.name == "String" and source.is_int:  # an integer's text is str's (no type dispatch)
+        return str
     return caster(t)
 
 

@@ -3,6 +3,7 @@ and the value a column takes when an INSERT does not name it."""
 
 from __future__ import annotations
 
+import datetime
 import decimal
 
 from engine.core.errors import BadArguments
@@ -73,3 +74,41 @@ def value_converter(t: T.SqlType, column: str, statement: str = "INSERT", timezo
         return cast(v)
 
     return convert
+
+
+# The Python type each column type's values are stored as, and the range they must lie in
+# (None: any value of the type fits): a whole column of such values is taken as it is
+_STORED_AS = {"Float64": (float, None), "String": (str, None), "Boolean": (bool, None),
+              "Date": (datetime.date, (D.MIN_DATE, D.MAX_DATE)),
+              "Timestamp": (datetime.datetime, (D.MIN_TIMESTAMP, D.MAX_TIMESTAMP)),
+              **{name: (int, bounds) for name, bounds in T.INT_RANGES.items()}}
+_NONE_TYPE = type(None)
+
+
+def column_converter(t: T.SqlType, column: str, statement: str = "INSERT", timezone: str = "UTC"):
+    """value_converter for a whole column: a function list of values -> (stored values, whether
+    they hold a NULL, whether they hold a negative number). A column whose values are all of
+    the stored Python type already (NULLs aside, where the column takes them) and in range is
+    taken as it is, found by C-level passes (the set of the value types, min and max) with no
+    Python call per value; any other column is converted value by value, which raises the
+    error the first bad value deserves."""
+    convert = value_converter(t, column, statement, timezone)
+    exact, bounds = _STORED_AS.get(t.name, (None, None))
+    allowed = {exact, _NONE_TYPE} if t.nullable else {exact}
+    is_int = t.is_int
+
+    def convert_column(values):
+        kinds = set(map(type, values))
+        if not kinds <= allowed:
+            values = [convert(v) for v in values]
+            kinds = set(map(type, values))
+        has_null = _NONE_TYPE in kinds
+        if bounds is None:
+            return values, has_null, False
+        # NULLs dropped (zeros too: every integer range holds 0, and dates are never falsy)
+        low = min(filter(None, values) if has_null else values, default=None)
+        if low is not None and (low < bounds[0] or max(filter(None, values) if has_null else values) > bounds[1]):
+            values = [convert(v) for v in values]  # raises the out-of-range error
+        return values, has_null, is_int and low is not None and low < 0
+
+    return convert_column

@@ -164,11 +164,26 @@ def timestamp_from_micros(micros: int) -> datetime.datetime:
         raise timestamp_out_of_range() from None
 
 
+_EPOCH_ORDINAL = EPOCH_DATE.toordinal()
+_MIN_ORDINAL, _MAX_ORDINAL = MIN_DATE.toordinal(), MAX_DATE.toordinal()
+# days since the epoch -> the date, for the first _DAY_CACHE_SIZE days asked for: a cast of a
+# column of days skips building each date, and equal dates share one object (a stored Date
+# column of repeated days holds each day once)
+_DAY_CACHE: dict[int, datetime.date] = {}
+_DAY_CACHE_SIZE = 1 << 15  # ~3 MB at most; 89 years of days
+
+
 def date_from_days(days: int) -> datetime.date:
-    try:
-        return check_date(EPOCH_DATE + datetime.timedelta(days=days))
-    except OverflowError:
-        raise date_out_of_range() from None
+    found = _DAY_CACHE.get(days)
+    if found is not None:
+        return found
+    ordinal = _EPOCH_ORDINAL + days
+    if not _MIN_ORDINAL <= ordinal <= _MAX_ORDINAL:
+        raise date_out_of_range()
+    day = datetime.date.fromordinal(ordinal)
+    if len(_DAY_CACHE) < _DAY_CACHE_SIZE:
+        _DAY_CACHE[days] = day
+    return day
 
 
 def micros_of(ts: datetime.datetime) -> int:

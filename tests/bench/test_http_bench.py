@@ -53,3 +53,14 @@ def test_insert_table_gives_the_ratio_of_medians_per_round():
     table = bench_http.insert_table(runs)
     assert "| 800 | 1,000 | 0.80× |" in table
     assert "n/a (boom)" in bench_http.insert_table([({"error": "boom"}, {})])
+
+
+def test_an_arrow_page_is_read_from_its_ipc_stream():
+    pa = pytest.importorskip("pyarrow")
+    header = '{"state": "Succeeded", "error": null, "data": [], "next_uri": null}'
+    schema = pa.schema([pa.field("n", pa.int64())], metadata={"response_header": header})
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, schema) as writer:
+        writer.write_batch(pa.record_batch([pa.array([1, 2, 3])], schema=schema))
+    page = httpload._page(200, sink.getvalue().to_pybytes(), httpload.ARROW)
+    assert page["state"] == "Succeeded" and httpload._rows(page) == 3

@@ -8,8 +8,12 @@ The conventions (docs/index.rst states them for writers):
   statements end with ``;`` at the end of a line; a comment line ``-- => [rows]`` after a
   statement is its expected ``list(result)`` (a Python literal; ``Decimal``, ``date`` and
   ``datetime`` may appear), ``-- => error N`` its expected Databend error code.
-- A block with the option ``:class: not-run`` (Python that needs a running server) is only
-  compiled.
+- A Python block with the option ``:class: server`` is a client of a running server: it runs
+  against one the test starts (``twistd -n queryhttp --data_dir ...``, shared by every page),
+  with ``127.0.0.1:8000`` in its text replaced by that server's address.
+- A block with the option ``:class: not-run`` is only compiled.
+- A page's examples run twice in a row, in order (the same namespace, working directory,
+  session and server): an example a reader runs again must work again.
 - Every other literal block (``::``, ``.. code-block:: shell``, ``text``...) is not run, but each
   ``twistd ... queryhttp --option`` it names must be an option of the plugin.
 """
@@ -151,20 +155,40 @@ def twistd_options(text: str) -> list[str]:
     return names
 
 
+PASSES = 2  # each page's examples run this many times in a row
+DOCUMENTED_ADDRESS = "127.0.0.1:8000"  # where the examples' server listens (make serve's)
+
+
+def in_passes(page_blocks: list[Block]):
+    """The blocks of a page in order, PASSES times over: how the tests run them."""
+    for _ in range(PASSES):
+        yield from page_blocks
+
+
 def runs(block: Block) -> bool:
     return ":class: not-run" not in block.options
 
 
-def run_python(block: Block, namespace: dict) -> None:
+def needs_server(block: Block) -> bool:
+    return ":class: server" in block.options
+
+
+def run_python(block: Block, namespace: dict, server_address: str | None = None) -> None:
     """Runs a Python block (a doctest when it has `>>>` lines) in `namespace`; a failing
-    example raises AssertionError naming the page and line."""
+    example raises AssertionError naming the page and line. A server block runs against
+    `server_address` (host:port) instead of the documented one."""
+    text = block.text
+    if needs_server(block):
+        if server_address is None:
+            raise ValueError(f"{block.where()}: a server block, and no server given")
+        text = text.replace(DOCUMENTED_ADDRESS, server_address)
     if not runs(block):
-        compile(block.text, block.where(), "exec")
+        compile(text, block.where(), "exec")
         return
-    if ">>>" not in block.text:
-        exec(compile("\n" * (block.line - 1) + block.text, str(block.page), "exec"), namespace)
+    if ">>>" not in text:
+        exec(compile("\n" * (block.line - 1) + text, str(block.page), "exec"), namespace)
         return
-    test = doctest.DocTestParser().get_doctest(block.text, namespace, block.where(),
+    test = doctest.DocTestParser().get_doctest(text, namespace, block.where(),
                                                str(block.page), block.line - 1)
     report: list[str] = []
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)

@@ -11,9 +11,12 @@ import pytest
 import engine
 from engine.core.limits import Limits
 from tests.docs.examples import (
+    DOCUMENTED_ADDRESS,
     ROOT,
     Block,
     blocks,
+    in_passes,
+    needs_server,
     pages,
     run_python,
     run_sql,
@@ -37,23 +40,43 @@ def _plugin_options() -> dict[str, str]:
     return options
 
 
+@pytest.fixture(scope="module")
+def docs_server(tmp_path_factory):
+    """The server the client examples talk to, as `make serve` runs it (with a data
+    directory), shared by every page: examples that follow each other must chain."""
+    from tests.e2e.server import RunningServer
+
+    running = RunningServer("--data_dir", str(tmp_path_factory.mktemp("docs-server") / "data"))
+    yield running
+    running.stop()
+
+
 @pytest.mark.parametrize("page", [p for p in PAGES if any(b.lang == "python" for b in blocks(p))],
                          ids=_page_id)
-def test_python_examples_run(page, tmp_path, monkeypatch):
+def test_python_examples_run_twice_in_a_row(page, tmp_path, monkeypatch, request):
     monkeypatch.chdir(tmp_path)  # examples may make a data directory
+    python = [b for b in blocks(page) if b.lang == "python"]
+    address = None
+    if any(needs_server(b) for b in python):
+        address = f"127.0.0.1:{request.getfixturevalue('docs_server').port}"
     namespace: dict = {"__name__": "__docs__"}
-    for block in blocks(page):
-        if block.lang == "python":
-            run_python(block, namespace)
+    for block in in_passes(python):
+        run_python(block, namespace, address)
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES if any(b.lang == "sql" for b in blocks(p))],
                          ids=_page_id)
-def test_sql_examples_run(page):
+def test_sql_examples_run_twice_in_a_row(page):
     session = engine.Database().session()
-    for block in blocks(page):
-        if block.lang == "sql":
-            run_sql(block, session, engine.EngineError)
+    for block in in_passes([b for b in blocks(page) if b.lang == "sql"]):
+        run_sql(block, session, engine.EngineError)
+
+
+def test_client_examples_name_the_documented_address():
+    """A server block that names another address would not be pointed at the test's server."""
+    server_blocks = [b for p in PAGES for b in blocks(p) if needs_server(b)]
+    assert server_blocks
+    assert all(DOCUMENTED_ADDRESS in b.text for b in server_blocks)
 
 
 def test_every_example_has_a_known_kind():
@@ -125,6 +148,29 @@ def test_a_wrong_sql_result_fails():
         run_sql(_block("sql", "SELECT nope;\n"), session, engine.EngineError)
     with pytest.raises(AssertionError, match="expected error 1006"):
         run_sql(_block("sql", "SELECT 1;\n-- => error 1006\n"), session, engine.EngineError)
+
+
+def test_an_example_that_cannot_run_again_fails():
+    session = engine.Database().session()
+    once = [_block("sql", "CREATE TABLE made_once (a INT);\n")]
+    with pytest.raises(AssertionError, match="2302"):  # table exists, on the second pass
+        for block in in_passes(once):
+            run_sql(block, session, engine.EngineError)
+    again = [_block("sql", "CREATE OR REPLACE TABLE made_again (a INT);\n"
+                           "INSERT INTO made_again VALUES (1);\nSELECT count(*) FROM made_again;\n"
+                           "-- => [(1,)]\n")]
+    for block in in_passes(again):
+        run_sql(block, session, engine.EngineError)
+
+
+def test_a_server_block_runs_against_the_address_given():
+    block = Block(ROOT / "README.rst", "python", f"address = {DOCUMENTED_ADDRESS!r}\n", 1,
+                  (":class: server",))
+    namespace: dict = {}
+    run_python(block, namespace, "127.0.0.1:1234")
+    assert namespace["address"] == "127.0.0.1:1234"
+    with pytest.raises(ValueError, match="no server given"):
+        run_python(block, {})
 
 
 def test_sql_blocks_split_into_statements():

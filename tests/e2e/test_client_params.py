@@ -1,27 +1,18 @@
-"""databend-driver >= 0.34 as it talks to a newer server: `params` sent with every parameterized
-call, and its bulk paths as `INSERT ... FROM @~/client/load/N FILE_FORMAT = (...)`. The driver
-takes those paths only when the login reports a version above 1.2.900, so this server's login
-reports 1.2.934 (QUERYHTTP_TEST_LOGIN_VERSION, a test-only override)."""
-
-import os
+"""databend-driver >= 0.34 as it talks to a current server: `params` sent with every
+parameterized call, and its bulk paths as `INSERT ... FROM @~/client/load/N FILE_FORMAT = (...)`.
+The driver takes those paths only when the login reports a version above 1.2.900, as this
+server's does (1.2.934)."""
 
 import pytest
 
-from bench.server_process import queryhttp_command
 from tests.e2e.server import RunningServer
 
 databend_driver = pytest.importorskip("databend_driver")
 
 
-class NewerServer(RunningServer):
-    def __init__(self):
-        env = dict(os.environ, QUERYHTTP_TEST_LOGIN_VERSION="1.2.934")
-        super(RunningServer, self).__init__(queryhttp_command(), name="twistd queryhttp", env=env)
-
-
 @pytest.fixture(scope="module")
 def client():
-    server = NewerServer()
+    server = RunningServer()
     try:
         yield databend_driver.BlockingDatabendClient(
             f"databend://root:@127.0.0.1:{server.port}/default?sslmode=disable")

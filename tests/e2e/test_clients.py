@@ -18,7 +18,7 @@ def values(rows):
 
 
 def test_driver_connects_and_reads_the_version(conn):
-    assert "v1.2.700-" in conn.version()
+    assert "v1.2.934-" in conn.version()
 
 
 def test_driver_database_table_insert_select(conn):

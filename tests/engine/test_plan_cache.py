@@ -180,3 +180,20 @@ def test_zero_entries_turns_it_off():
     rows(s, "SELECT 1")
     rows(s, "SELECT 1")
     assert counts(db) == (0, 0) and len(db.plan_cache) == 0
+
+
+def test_a_replaced_user_function_is_planned_again(db):
+    s = db.session()
+    rows(s, "CREATE FUNCTION plus_one AS (x) -> x + 1")
+    assert rows(s, "SELECT plus_one(1)") == [(2,)]
+    assert rows(s, "SELECT plus_one(1)") == [(2,)]
+    rows(s, "CREATE OR REPLACE FUNCTION plus_one AS (x) -> x + 10")
+    assert rows(s, "SELECT plus_one(1)") == [(11,)]
+
+
+def test_nextval_is_planned_each_time(db):
+    s = db.session()
+    rows(s, "CREATE SEQUENCE seq")
+    first = rows(s, "SELECT nextval(seq)")
+    second = rows(s, "SELECT nextval(seq)")
+    assert first != second and len(db.plan_cache) == 0

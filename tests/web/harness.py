@@ -123,6 +123,12 @@ class ScriptedSession:
     def __getattr__(self, name):
         return getattr(self._real, name)
 
+    def __setattr__(self, name, value):  # the web layer gives the real session its state
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self._real, name, value)
+
     def execute(self, sql, statement=None, query_id=None, attachment=None, params=None):
         if sql in self._scripts:
             return self._scripts[sql](self._real)

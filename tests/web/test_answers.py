@@ -1,5 +1,7 @@
 """Every field of a QueryResponse in both wire formats, the format rule, headers and paths."""
 
+import json
+
 import pytest
 
 from tests.web.harness import DATABEND_HEADERS, Harness
@@ -30,7 +32,7 @@ def test_spec_format_select_1_has_every_field(h):
     assert a["kill_uri"] == f"/v1/query/{qid}/kill"
     assert a["final_uri"] == f"/v1/query/{qid}/final"
     assert a["next_uri"] is None  # the spec format ends paging with null
-    assert reply.header("x-databend-version") == b"1.2.700"
+    assert reply.header("x-databend-version") == b"1.2.934"
 
 
 def test_databend_format_select_1_has_every_field_and_a_final_hop(h):
@@ -41,6 +43,10 @@ def test_databend_format_select_1_has_every_field_and_a_final_hop(h):
     assert a["data"] == [["1"]]
     assert a["state"] == "Succeeded"
     assert a["error"] is None and a["warnings"] == [] and a["has_result_set"] is True
+    internal = json.loads(a["session"].pop("internal"))
+    # as Databend: this server's id and the query's (the next request's last_query_id())
+    assert internal == {"last_node_id": a["node_id"], "last_query_ids": [qid]}
+    assert a["node_id"]
     assert a["session"] == {"catalog": "default", "database": "default",
                             "role": "account_admin", "settings": {},
                             "txn_state": "AutoCommit", "need_sticky": False,
@@ -158,7 +164,7 @@ def test_databend_session_echo_keeps_opaque_keys(h):
     a = h.post("SELECT 1", headers=DATABEND_HEADERS,
                session={"database": "default", "internal": "{\"x\":1}",
                         "secondary_roles": ["r"]}).json
-    assert a["session"]["internal"] == "{\"x\":1}"
+    assert json.loads(a["session"]["internal"])["x"] == 1  # kept beside the server's keys
     assert a["session"]["secondary_roles"] == ["r"]
     assert a["session"]["database"] == "default"
 
@@ -190,7 +196,7 @@ def test_login_answers_a_semver_version(h):
     reply = h.request("POST", "/v1/session/login?disable_session_token=true",
                       {"database": "default"}, headers=DATABEND_HEADERS)
     assert reply.status == 200
-    assert reply.json["version"] == "1.2.700"
+    assert reply.json["version"] == "1.2.934"
 
 
 def test_verify_names_the_signed_in_user_as_databend_go_ping_reads_it(h):
@@ -278,4 +284,4 @@ def test_content_type_of_every_answer(h, method, path, body, spec_type, databend
         stats = h.post("SELECT 1").json["stats_uri"]
         reply = h.request(method, path.format(stats=stats), body, headers=headers)
         assert reply.header("content-type") == expected, reply.status
-        assert reply.header("x-databend-version") == b"1.2.700"
+        assert reply.header("x-databend-version") == b"1.2.934"

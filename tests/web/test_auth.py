@@ -173,6 +173,20 @@ def test_malformed_credentials_are_logged_without_the_token():
         "login refused: user '' from 10.0.0.9: Authentication error: malformed Basic credentials"]
 
 
+def test_a_repeated_failed_login_is_logged_once_per_window():
+    """Malformed headers skip the back-off (nothing to hash): the log's own limit holds."""
+    clock = Clock()
+    auth = Authenticator(None, clock=clock, run_in_thread=run_now)
+    events = []
+    auth.log = Logger(observer=events.append)
+    for _ in range(100):
+        with pytest.raises(Unauthorized):
+            auth.authenticate(b"Basic !!", "10.0.0.9")
+    assert len(events) == 1
+    clock.advance(60)
+    assert [formatEvent(e) for e in events][1].startswith("login refused 99 more times in 60 s")
+
+
 def test_failed_logins_back_off_per_address_and_run_one_at_a_time():
     clock = Clock()
     threads = ManualThreads()
@@ -248,6 +262,21 @@ def test_queries_belong_to_their_user():
                           auth=basic("bob", "b"))
     assert heartbeat.json == {"queries_to_remove": [a["id"]]}  # not bob's to keep alive
     assert h.app.queries.find(a["id"]).closed is None  # nothing bob did closed it
+
+
+def test_hash_command_help_prints_help_and_no_line(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: python -m web.auth [-h] NAME") and "scrypt$" not in out
+
+
+@pytest.mark.parametrize("name", ["a:b", "", " bob"])
+def test_hash_command_refuses_a_name_a_users_file_cannot_hold(name, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main([name])
+    assert exit_.value.code == 2 and "scrypt$" not in capsys.readouterr().out
 
 
 def test_hash_command_prints_a_users_file_line(monkeypatch, capsys):

@@ -69,8 +69,9 @@ def test_every_asset_and_module_import_is_served_immutable(h):
 
 def test_console_scripts_never_build_html_from_text():
     # results, names and messages reach the page as textContent only: no markup injection
+    # (codemirror.js, the vendored editor, is checked in test_vendored_editor_bundle)
     for name, body in load_console_files().items():
-        if name.endswith(".js"):
+        if name.endswith(".js") and name != "codemirror.js":
             text = body.decode()
             for risky in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write",
                           "eval(", "new Function"):
@@ -79,10 +80,17 @@ def test_console_scripts_never_build_html_from_text():
 
 def test_credentials_stay_out_of_storage_and_urls():
     scripts = {n: b.decode() for n, b in load_console_files().items() if n.endswith(".js")}
-    stored = [line for text in scripts.values() for line in text.splitlines()
-              if "localStorage.setItem" in line]
-    assert len(stored) == 2 and all("TEXT_KEY" in s or "HISTORY_KEY" in s for s in stored)
+    writers = {name for name, text in scripts.items() if "localStorage.setItem" in text}
+    assert writers == {"store.js"}  # one place writes the browser's storage...
+    store = scripts["store.js"]
+    keys = re.search(r"KEYS = Object\.freeze\(\{(.*?)\}\)", store, re.S).group(1)
+    # ...under a fixed list of keys, none of them for credentials
+    assert re.findall(r"^\s*(\w+):", keys, re.M) == [
+        "tabs", "history", "saved", "theme", "rowCap", "legacyText"]
+    assert "not a console storage key" in store
+    assert not re.search(r"password|authorization|credential", keys, re.I)
     assert "sessionStorage" not in "".join(scripts.values())
+    assert "indexedDB" not in "".join(s for n, s in scripts.items() if n != "codemirror.js")
     assert "credentials: 'omit'" in scripts["protocol.js"]  # never the browser's popup
 
 
@@ -180,3 +188,24 @@ def test_browser_tests_say_why_they_cannot_run(monkeypatch, tmp_path):
     fake.write_text("")
     monkeypatch.setenv("QUERYHTTP_CHROMIUM", str(fake))
     assert find_chromium() == str(fake)
+
+
+def test_vendored_editor_bundle():
+    """codemirror.js is one self-contained module built by web/console_src (its licenses ship
+    beside it), small enough to serve, and patched to keep its styles within the CSP."""
+    from importlib import resources
+
+    files = load_console_files()
+    bundle = files["codemirror.js"].decode()
+    assert bundle.startswith("// CodeMirror 6 for the queryhttp console")
+    assert not re.search(r"^\s*import\b|\bimport\(", bundle, re.M)  # nothing fetched later
+    assert len(files["codemirror.js"]) < 600_000
+    assert "document.write" not in bundle and "new Function" not in bundle
+    # style-mod adopts a constructed stylesheet for the document (no <style> element, which
+    # style-src 'self' refuses): the build's patch is in
+    assert "adoptedStyleSheets&&" in bundle
+    assert not re.search(r"\w\.head&&\w\.adoptedStyleSheets", bundle)
+    licenses = resources.files("web").joinpath("console", "codemirror.LICENSE.txt").read_text()
+    for package in ("@codemirror/view", "@codemirror/lang-sql", "@lezer/lr", "style-mod"):
+        assert package in licenses
+    assert "MIT" in licenses

@@ -89,3 +89,18 @@ def test_metrics_show_the_log_and_its_group_commit(tmp_path):
     assert records >= 2 and 1 <= fsyncs
     assert "queryhttp_checkpoints 0.0" in text
     real.close()
+
+
+def test_rows_holding_sequence_values_wait_until_their_reservation_is_on_disk(tmp_path):
+    h, real, on_loop = durable_harness(tmp_path)
+    answered(h, real, on_loop, h.start("POST", "/v1/query", {"sql": "CREATE SEQUENCE seq"}))
+    call = h.start("POST", "/v1/query", {"sql": "SELECT nextval(seq)"})
+    h.pump(5)
+    # the value is reserved and logged, not yet known to be on disk: not in any page yet
+    [query] = [q for q in h.app.queries if q.sql == "SELECT nextval(seq)"]
+    assert not call.done and query.buffer.rows == []
+    answer = answered(h, real, on_loop, call).json
+    assert answer["state"] == "Succeeded" and answer["data"] == [["1"]]
+    call = h.start("POST", "/v1/query", {"sql": "SELECT nextval(seq)"})  # within the reserved range
+    assert answered(h, real, on_loop, call).json["data"] == [["2"]]
+    real.close()

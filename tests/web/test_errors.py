@@ -97,7 +97,8 @@ def test_head_never_kills_or_closes_a_query(h):
     (None, "no authorization header"),
     ("Basic " + base64.b64encode(b"root:secret").decode(), "unknown user or wrong password"),
     ("Basic " + base64.b64encode(b"alice:").decode(), "unknown user or wrong password"),
-    ("Bearer abc", "only Basic"),
+    ("Bearer abc", "invalid Bearer token"),
+    ("Digest abc", "unsupported authorization header format"),
     ("Basic !!!", "malformed"),
 ])
 def test_bad_credentials_are_401_with_the_reason(h, auth, reason):

@@ -132,3 +132,21 @@ def test_plan_cache_hits_misses_and_entries(h):
     assert m[("queryhttp_plan_cache_hits_total", ())] == 2
     assert m[("queryhttp_plan_cache_misses_total", ())] == 2
     assert m[("queryhttp_plan_cache_entries", ())] == 1
+
+
+def test_process_python_and_build_series(h):
+    import sys
+
+    import engine
+    from web.build import queryhttp_version
+
+    samples = scrape(h)
+    names = {name for name, _ in samples}
+    if sys.platform.startswith("linux"):  # the library reads /proc
+        assert {"process_resident_memory_bytes", "process_cpu_seconds_total",
+                "process_start_time_seconds", "process_open_fds", "process_max_fds"} <= names
+    assert any(name == "python_info" for name in names)
+    build = [labels for name, labels in samples if name == "queryhttp_build_info"]
+    assert len(build) == 1
+    assert dict(build[0])["version"] == queryhttp_version()
+    assert dict(build[0])["databend_version"] == engine.VERSION

@@ -99,3 +99,18 @@ def test_a_query_failing_after_its_first_pages_answers_failed_then_kill_and_fina
     final = h.get(a["final_uri"], headers=headers).json
     assert final["state"] == "Failed" and final["error"]["code"] == 1006
     assert h.app.queries.running == 0
+
+
+def test_a_script_answers_the_columns_it_returned(h):
+    """EXECUTE IMMEDIATE's columns are known only when the script ends (RETURN TABLE): the answer
+    carries them, with the rows, whatever page they come on."""
+    script = ("EXECUTE IMMEDIATE $$ BEGIN LET n := 0; WHILE n < 300 DO n := n + 1; END WHILE; "
+              "RETURN TABLE(SELECT number AS a, 'x' AS b FROM numbers(2)); END; $$")
+    a = h.post(script, headers=DATABEND_HEADERS).json
+    data = list(a["data"])
+    while a["next_uri"]:
+        a = h.get(a["next_uri"], headers=DATABEND_HEADERS).json
+        data += a["data"]
+    assert a["state"] == "Succeeded" and a["error"] is None
+    assert [c["name"] for c in a["schema"]] == ["a", "b"]
+    assert data == [["0", "x"], ["1", "x"]]

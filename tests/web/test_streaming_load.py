@@ -1,6 +1,7 @@
 """PUT /v1/streaming_load: Databend's upload-and-INSERT in one request (X-Databend-SQL header,
 the file in the multipart field `upload`)."""
 
+import base64
 import glob
 import json
 import os
@@ -181,3 +182,25 @@ def test_a_load_logs_its_rows_not_its_file_and_leaves_no_load_history(tmp_path):
     assert list(again.session().execute("SELECT count(*), sum(a), min(length(s)) FROM t")) == [(5, 10, 3000)]
     assert again.stages.list("root", engine.parse_location("@~")) == []
     again.close()
+
+
+def _context(reply) -> dict:
+    raw = reply.header("x-databend-query-context")
+    return json.loads(base64.urlsafe_b64decode(raw + b"=" * (-len(raw) % 4)))
+
+
+def test_the_answer_carries_the_query_context_back_as_databend_writes_it():
+    h = Harness()
+    h.post("CREATE TABLE people (id INT)")
+    sent = {"database": "default", "txn_state": "Active", "internal": '{"keep": 1}'}
+    ok = _load(h, "INSERT INTO people FROM @_databend_load FILE_FORMAT = (TYPE = CSV)", b"1\n",
+               query_id="load-ok", headers={"X-DATABEND-QUERY-CONTEXT": json.dumps(sent)})
+    context = _context(ok)
+    assert context["database"] == "default" and context["txn_state"] == "Active"
+    assert json.loads(context["internal"]) == {"keep": 1, "last_query_ids": ["load-ok"]}
+    bad = _load(h, "INSERT INTO people FROM @_databend_load FILE_FORMAT = (TYPE = CSV)", b"x\n",
+                query_id="load-bad", headers={"X-DATABEND-QUERY-CONTEXT": json.dumps(sent)})
+    assert bad.status == 400 and _context(bad)["txn_state"] == "Fail"
+    plain = _load(h, "INSERT INTO people FROM @_databend_load FILE_FORMAT = (TYPE = CSV)", b"2\n",
+                  query_id="load-plain")
+    assert plain.header("x-databend-query-context") is None

@@ -132,3 +132,71 @@ def test_data_dir_and_fsync_reach_the_config():
     assert parse("--data_dir", "d").service_config().fsync is True  # fsync always by default
     with pytest.raises(usage.UsageError, match="--fsync must be always or off"):
         parse("--fsync", "sometimes")
+
+
+def twistd(*args):
+    """twistd's own option parser with the queryhttp subcommand, as `twistd ARGS` parses."""
+    from twisted.scripts._twistd_unix import ServerOptions
+
+    config = ServerOptions()
+    config.parseOptions(list(args))
+    return config
+
+
+def test_under_twistd_a_bad_option_is_one_line_with_the_reason_first():
+    with pytest.raises(SystemExit) as exit_:
+        twistd("-n", "queryhttp", "--port", "8000")
+    assert exit_.value.code == ("queryhttp: option --port not recognized "
+                                "(twistd queryhttp --help lists the options)")
+    with pytest.raises(SystemExit) as exit_:
+        twistd("-n", "queryhttp", "--max_sessions", "0")
+    assert exit_.value.code.startswith("queryhttp: --max_sessions must be at least 1, not 0 (")
+
+
+def test_under_twistd_an_unusable_data_dir_is_one_line_without_the_help_pointer(tmp_path):
+    (tmp_path / "f").write_text("")
+    with pytest.raises(SystemExit) as exit_:
+        twistd("-n", "queryhttp", "--data_dir", str(tmp_path / "f"))
+    assert exit_.value.code == (f"queryhttp: --data_dir {tmp_path / 'f'}: data directory "
+                                f"{tmp_path / 'f'} is not a directory")
+
+
+def test_parsed_alone_a_bad_data_dir_is_a_usage_error(tmp_path):
+    (tmp_path / "f").write_text("")
+    with pytest.raises(usage.UsageError, match="is not a directory"):
+        parse("--data_dir", str(tmp_path / "f"))
+    assert not (tmp_path / "d").exists()
+    parse("--data_dir", str(tmp_path / "d"))
+    assert not (tmp_path / "d").exists()  # checked, not created
+
+
+def test_twistd_n_writes_no_default_pidfile_but_keeps_a_given_one():
+    assert twistd("-n", "queryhttp")["pidfile"] == ""
+    assert twistd("-n", "--pidfile", "/tmp/q.pid", "queryhttp")["pidfile"] == "/tmp/q.pid"
+    assert twistd("queryhttp")["pidfile"].endswith("twistd.pid")  # a daemon keeps its pidfile
+
+
+def test_version_names_queryhttp_and_databend(capsys):
+    import engine
+    from web.build import queryhttp_version
+
+    with pytest.raises(SystemExit) as exit_:
+        twistd("-n", "queryhttp", "--version")
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.startswith(
+        f"queryhttp {queryhttp_version()}, answering as Databend {engine.VERSION} (Twisted ")
+
+
+def test_a_busy_port_is_refused_before_the_service_is_made(tmp_path):
+    import socket
+
+    from web.tap import makeService
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        options = parse("--http_handler_port", str(port), "--data_dir", str(tmp_path / "d"))
+        with pytest.raises(SystemExit, match=rf"^queryhttp: cannot listen on 127.0.0.1:{port}: "):
+            makeService(options)
+    assert not (tmp_path / "d").exists()

@@ -50,9 +50,9 @@ def test_begin_insert_commit_across_three_posts_of_one_client_session(h):
 
 def test_the_clients_internal_keys_are_kept_beside_the_servers():
     h = Harness()
-    begun = post(h, "BEGIN", {"internal": json.dumps({"variables": [["x", "1"]]})})
+    begun = post(h, "BEGIN", {"internal": json.dumps({"future_key": [["x", "1"]]})})
     internal = json.loads(begun["session"]["internal"])
-    assert internal["variables"] == [["x", "1"]] and internal["last_query_ids"] == [begun["id"]]
+    assert internal["future_key"] == [["x", "1"]] and internal["last_query_ids"] == [begun["id"]]
 
 
 def test_rollback_over_http_discards_the_inserts(h):

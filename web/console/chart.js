@@ -1,17 +1,32 @@
-// A bar or line chart of one numeric column of a result, drawn as inline SVG (no library):
-// values on the y axis, the first other text column (or the row number) as labels.
+// A bar, line or scatter chart of a result, drawn as inline SVG (no library): the user picks
+// the y column (numeric) and the x column (any column, or the row number). Line and scatter
+// put a numeric or date x on a scale; bars take x as labels.
 
 import { isNumericType } from './results.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
-const MAX_POINTS = 1000;
+const MAX_POINTS = { bar: 1000, line: 5000, scatter: 5000 };
 const WIDTH = 900;
 const HEIGHT = 320;
 const MARGIN = { top: 16, right: 16, bottom: 48, left: 72 };
+const DATE_TYPE = /^(Nullable\()?(Date|Timestamp)/;
+export const ROW_NUMBER = 'row';
 
 /** Indices of the numeric columns of a schema. */
 export function numericColumns(schema) {
   return schema.map((field, i) => (isNumericType(field.type) ? i : -1)).filter((i) => i >= 0);
+}
+
+/** The axes a result suggests: {x, y} (x a column index or ROW_NUMBER, y a column or -1). A
+ * text or date column is the x; else, with two numeric columns, the first is x (a key) and
+ * the second y. */
+export function defaultAxes(schema) {
+  const numeric = numericColumns(schema);
+  if (!numeric.length) return { x: ROW_NUMBER, y: -1 };
+  const label = schema.findIndex((field) => !isNumericType(field.type));
+  if (label >= 0) return { x: label, y: numeric[0] };
+  if (numeric.length >= 2) return { x: numeric[0], y: numeric[1] };
+  return { x: ROW_NUMBER, y: numeric[0] };
 }
 
 function node(name, attributes = {}, text = null) {
@@ -28,7 +43,6 @@ function tickStep(low, high) {
   return [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => span / s <= 5) || span / 5;
 }
 
-/** The tick values from `low` to `high`, every `step`. */
 function ticks(low, high, step) {
   const values = [];
   for (let v = Math.ceil(low / step - 1e-9) * step; v <= high + step * 1e-9; v += step) {
@@ -45,81 +59,119 @@ function shortNumber(value) {
   return String(+value.toPrecision(4));
 }
 
-/**
- * Draw `kind` ('bar' or 'line') of column `column` of `rows` into `container`; returns the
- * number of points drawn.
- */
-export function drawChart(container, schema, rows, { kind, column }) {
-  const shown = rows.slice(0, MAX_POINTS);
-  const values = shown.map((row) => (row[column] === null ? NaN : Number(row[column])));
-  const labelColumn = schema.findIndex((field, i) => i !== column && !isNumericType(field.type));
-  const labels = shown.map((row, i) => (labelColumn >= 0 ? String(row[labelColumn] ?? 'NULL')
-    : String(i + 1)));
+/** A linear scale over the finite `values` ({low, high, step}), 0 included when `withZero`. */
+function scaleOf(values, withZero) {
   const finite = values.filter(Number.isFinite);
-  let low = Math.min(0, ...finite);
-  let high = Math.max(0, ...finite);
+  let low = finite.length ? Math.min(...finite) : 0;
+  let high = finite.length ? Math.max(...finite) : 1;
+  if (withZero) {
+    low = Math.min(0, low);
+    high = Math.max(0, high);
+  }
   if (high === low) high = low + 1;
   const step = tickStep(low, high);
-  low = Math.floor(low / step + 1e-9) * step; // the axis ends on ticks
-  high = Math.ceil(high / step - 1e-9) * step;
+  return { low: Math.floor(low / step + 1e-9) * step, high: Math.ceil(high / step - 1e-9) * step,
+    step };
+}
 
+function xValue(schema, x, row, i) {
+  if (x === ROW_NUMBER) return i + 1;
+  const value = row[x];
+  if (value === null) return NaN;
+  return DATE_TYPE.test(schema[x].type) ? Date.parse(value.replace(' ', 'T')) : Number(value);
+}
+
+function label(schema, x, row, i) {
+  return x === ROW_NUMBER ? String(i + 1) : String(row[x] ?? 'NULL');
+}
+
+/**
+ * Draw `kind` ('bar', 'line' or 'scatter') of column `y` against `x` (a column or ROW_NUMBER)
+ * into `container`; returns the number of points drawn.
+ */
+export function drawChart(container, schema, rows, { kind, x, y }) {
+  const shown = rows.slice(0, MAX_POINTS[kind] || 1000);
+  const ys = shown.map((row) => (row[y] === null ? NaN : Number(row[y])));
+  const labels = shown.map((row, i) => label(schema, x, row, i));
+  const onScale = kind !== 'bar' && (x === ROW_NUMBER || isNumericType(schema[x].type)
+    || DATE_TYPE.test(schema[x].type));
+  const xs = onScale ? shown.map((row, i) => xValue(schema, x, row, i)) : null;
+  const yScale = scaleOf(ys, kind === 'bar');
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
   const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const y = (v) => MARGIN.top + plotHeight * (1 - (v - low) / (high - low));
-  const slot = plotWidth / Math.max(values.length, 1);
-  const x = (i) => MARGIN.left + slot * (i + 0.5);
-
+  const py = (v) => MARGIN.top + plotHeight * (1 - (v - yScale.low) / (yScale.high - yScale.low));
+  let px;
+  let xScale = null;
+  if (onScale) {
+    xScale = scaleOf(xs, false);
+    px = (i) => MARGIN.left + plotWidth * ((xs[i] - xScale.low) / (xScale.high - xScale.low));
+  } else {
+    const slot = plotWidth / Math.max(ys.length, 1);
+    px = (i) => MARGIN.left + slot * (i + 0.5);
+  }
+  const xName = x === ROW_NUMBER ? 'row' : schema[x].name;
   const svg = node('svg', {
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: 'chart-svg', role: 'img',
-    'data-kind': kind, 'data-points': values.length,
-    'aria-label': `${kind} chart of ${schema[column].name}`,
+    'data-kind': kind, 'data-points': ys.length,
+    'aria-label': `${kind} chart of ${schema[y].name} by ${xName}`,
   });
-  for (const tick of ticks(low, high, step)) {
-    svg.append(node('line', { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: y(tick),
-      y2: y(tick), class: 'grid' }));
-    svg.append(node('text', { x: MARGIN.left - 8, y: y(tick) + 4, class: 'tick y-tick' },
+  for (const tick of ticks(yScale.low, yScale.high, yScale.step)) {
+    svg.append(node('line', { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: py(tick),
+      y2: py(tick), class: 'grid' }));
+    svg.append(node('text', { x: MARGIN.left - 8, y: py(tick) + 4, class: 'tick y-tick' },
       shortNumber(tick)));
   }
-  svg.append(node('line', { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: y(0), y2: y(0),
-    class: 'axis' }));
-
+  const base = kind === 'bar' ? 0 : yScale.low;
+  svg.append(node('line', { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: py(base),
+    y2: py(base), class: 'axis' }));
+  const tip = (i) => node('title', {}, `${labels[i]}: ${shown[i][y]}`);
   if (kind === 'bar') {
-    const width = Math.max(slot * 0.8, 0.5);
-    values.forEach((value, i) => {
+    const width = Math.max((plotWidth / Math.max(ys.length, 1)) * 0.8, 0.5);
+    ys.forEach((value, i) => {
       if (!Number.isFinite(value)) return;
-      const top = Math.min(y(value), y(0));
-      const bar = node('rect', { x: x(i) - width / 2, y: top, width,
-        height: Math.max(Math.abs(y(value) - y(0)), 0.5), class: 'bar' });
-      bar.append(node('title', {}, `${labels[i]}: ${shown[i][column]}`));
+      const bar = node('rect', { x: px(i) - width / 2, y: Math.min(py(value), py(0)), width,
+        height: Math.max(Math.abs(py(value) - py(0)), 0.5), class: 'bar' });
+      bar.append(tip(i));
       svg.append(bar);
     });
   } else {
-    const points = [];
-    values.forEach((value, i) => {
-      if (Number.isFinite(value)) points.push(`${x(i).toFixed(1)},${y(value).toFixed(1)}`);
-    });
-    svg.append(node('polyline', { points: points.join(' '), class: 'line' }));
-    if (values.length <= 100) {
-      values.forEach((value, i) => {
-        if (!Number.isFinite(value)) return;
-        const dot = node('circle', { cx: x(i), cy: y(value), r: 3, class: 'dot' });
-        dot.append(node('title', {}, `${labels[i]}: ${shown[i][column]}`));
+    const drawn = ys.map((_, i) => i).filter((i) => Number.isFinite(ys[i])
+      && (!xs || Number.isFinite(xs[i])));
+    if (kind === 'line') {
+      if (xs) drawn.sort((a, b) => xs[a] - xs[b]);
+      svg.append(node('polyline', { class: 'line',
+        points: drawn.map((i) => `${px(i).toFixed(1)},${py(ys[i]).toFixed(1)}`).join(' ') }));
+    }
+    if (kind === 'scatter' || drawn.length <= 100) {
+      for (const i of drawn) {
+        const dot = node('circle', { cx: px(i), cy: py(ys[i]), r: kind === 'scatter' ? 2.5 : 3,
+          class: 'dot' });
+        dot.append(tip(i));
         svg.append(dot);
-      });
+      }
     }
   }
-  const every = Math.max(1, Math.ceil(values.length / 12));
-  for (let i = 0; i < values.length; i += every) {
-    const text = labels[i].length > 14 ? `${labels[i].slice(0, 13)}…` : labels[i];
-    svg.append(node('text', { x: x(i), y: HEIGHT - MARGIN.bottom + 18, class: 'tick x-tick' },
-      text));
+  if (xScale) {
+    const isDate = x !== ROW_NUMBER && DATE_TYPE.test(schema[x].type);
+    for (const tick of ticks(xScale.low, xScale.high, xScale.step)) {
+      const at = MARGIN.left + plotWidth * ((tick - xScale.low) / (xScale.high - xScale.low));
+      const text = isDate ? new Date(tick).toISOString().slice(0, 10) : shortNumber(tick);
+      svg.append(node('text', { x: at, y: HEIGHT - MARGIN.bottom + 18, class: 'tick x-tick' },
+        text));
+    }
+  } else {
+    const every = Math.max(1, Math.ceil(ys.length / 12));
+    for (let i = 0; i < ys.length; i += every) {
+      const text = labels[i].length > 14 ? `${labels[i].slice(0, 13)}…` : labels[i];
+      svg.append(node('text', { x: px(i), y: HEIGHT - MARGIN.bottom + 18, class: 'tick x-tick' },
+        text));
+    }
   }
   const caption = document.createElement('p');
   caption.className = 'chart-caption';
-  const by = labelColumn >= 0 ? ` by ${schema[labelColumn].name}` : ' by row';
   const part = rows.length > shown.length
     ? ` (first ${shown.length} of ${rows.length} rows)` : '';
-  caption.textContent = `${schema[column].name}${by}${part}`;
+  caption.textContent = `${schema[y].name} by ${xName}${part}`;
   container.replaceChildren(svg, caption);
-  return values.length;
+  return ys.length;
 }

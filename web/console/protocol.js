@@ -88,6 +88,11 @@ export class Connection {
     return this.request('POST', '/v1/session/login', {});
   }
 
+  /** The statements of a script as the server's grammar cuts them (POST /v1/console/split). */
+  async split(sql) {
+    return this.request('POST', '/v1/console/split', { sql });
+  }
+
   async logout() {
     try {
       await this.request('POST', '/v1/session/logout', {});
@@ -107,13 +112,14 @@ export class Connection {
  */
 export class Statement {
   constructor(connection, sql, { keepSession = false, onAnswer = null, waitSecs = 1,
-    maxRows = Infinity } = {}) {
+    maxRows = Infinity, params = null } = {}) {
     this.connection = connection;
     this.sql = sql;
     this.keepSession = keepSession;
     this.onAnswer = onAnswer;
     this.waitSecs = waitSecs;
     this.maxRows = maxRows; // stop reading (and close the query) past this many rows
+    this.params = params; // values of the SQL's :name placeholders, bound by the server
     this.queryId = newQueryId();
     this.schema = [];
     this.rowCount = 0;
@@ -122,7 +128,8 @@ export class Statement {
     this.stats = null;
     this.affect = null;
     this.session = connection.session;
-    this.truncated = false;
+    this.truncated = false; // rows past maxRows were left unread
+    this.closedEarly = false; // and the query was closed while it still ran
     this.killUri = null;
     this.finalUri = null;
     this.cancelRequested = false;
@@ -132,15 +139,15 @@ export class Statement {
   async run() {
     const body = { sql: this.sql, pagination: { wait_time_secs: this.waitSecs } };
     if (this.connection.session) body.session = this.connection.session;
+    if (this.params && Object.keys(this.params).length) body.params = this.params;
     let answer = await this.connection.request('POST', '/v1/query', body, this.queryId);
     for (;;) {
       this.#absorb(answer);
       if (this.cancelRequested) await this.#kill();
       let next = answer.next_uri;
-      if (next && this.rowCount >= this.maxRows && this.state === 'Running') {
-        this.truncated = true; // enough rows kept: close the query instead of reading on
-        next = answer.final_uri;
-        this.maxRows = Infinity;
+      if (next && this.truncated && next !== answer.final_uri) {
+        next = answer.final_uri; // enough rows kept: close the query instead of reading on
+        this.closedEarly = this.state === 'Running';
       }
       if (!next) break;
       try {
@@ -154,6 +161,11 @@ export class Statement {
       }
     }
     if (this.killSent && this.state === 'Running') this.state = 'Failed';
+    if (this.closedEarly && !this.killSent && this.error && this.error.code === 1043) {
+      // the query was closed on purpose at the row cap: the rows kept are the answer
+      this.state = 'Succeeded';
+      this.error = null;
+    }
     return this;
   }
 
@@ -186,7 +198,13 @@ export class Statement {
       this.session = answer.session;
       if (this.keepSession) this.connection.session = answer.session;
     }
-    const rows = answer.data || [];
+    let rows = answer.data || [];
+    if (this.rowCount + rows.length >= this.maxRows && (rows.length || answer.next_uri)) {
+      // the rows past maxRows are not kept (and the query is closed: run())
+      const more = answer.next_uri && answer.next_uri !== answer.final_uri;
+      if (this.rowCount + rows.length > this.maxRows || more) this.truncated = true;
+      rows = rows.slice(0, Math.max(0, this.maxRows - this.rowCount));
+    }
     this.rowCount += rows.length;
     if (this.onAnswer) this.onAnswer(this, answer, rows);
   }

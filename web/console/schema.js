@@ -1,6 +1,7 @@
 // The schema sidebar: databases -> tables -> columns, read with ordinary statements
-// (SHOW DATABASES, system.tables, system.columns) over the same protocol as the editor's.
-// The session's current database is marked and opened; clicking a name puts it in the editor.
+// (information_schema's schemata, tables and columns) over the same protocol as the editor's.
+// The session's current database is marked and opened; double-clicking a name puts it in the
+// editor; what was read also feeds the editor's completion (`onLoaded`).
 
 const LIMIT = 100000;
 
@@ -17,9 +18,10 @@ async function rowsOf(connection, sql) {
 }
 
 export class SchemaTree {
-  constructor(container, { onInsert }) {
+  constructor(container, { onInsert, onLoaded }) {
     this.container = container;
     this.onInsert = onInsert;
+    this.onLoaded = onLoaded;
     this.open = new Set(); // keys of the folders the user opened
     this.current = 'default';
     this.generation = 0; // only the latest of overlapping refreshes draws
@@ -32,12 +34,17 @@ export class SchemaTree {
     this.container.setAttribute('aria-busy', 'true');
     try {
       const [databases, tables, columns] = await Promise.all([
-        rowsOf(connection, 'SHOW DATABASES'),
-        rowsOf(connection, 'SELECT database, name FROM system.tables ORDER BY database, name'),
-        rowsOf(connection, 'SELECT database, table, name, type FROM system.columns'),
+        rowsOf(connection, 'SELECT schema_name FROM information_schema.schemata '
+          + 'ORDER BY schema_name'),
+        rowsOf(connection, 'SELECT table_schema, table_name FROM information_schema.tables '
+          + 'ORDER BY table_schema, table_name'),
+        rowsOf(connection, 'SELECT table_schema, table_name, column_name, data_type '
+          + 'FROM information_schema.columns'),
       ]);
       if (generation !== this.generation) return;
-      this.#draw(databases.map((row) => row[0]), tables, columns);
+      const names = databases.map((row) => row[0]);
+      this.#draw(names, tables, columns);
+      this.onLoaded({ databases: names, tables, columns, database: this.current });
     } catch (error) {
       if (generation !== this.generation) return;
       const message = document.createElement('p');
