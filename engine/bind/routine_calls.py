@@ -172,5 +172,7 @@ def bind_nextval(binder, n: A.FunctionCall):
         raise SemanticError("nextval takes one argument, the name of a sequence", position=n.pos)
     sequence = binder.ctx.catalog.routines.sequence(n.args[0].parts[0], n.pos)
     binder.ctx.uses_sequences = True
+    if getattr(binder.ctx, "plan_record", None) is not None:
+        binder.ctx.plan_record.cacheable = False  # its run must be logged: planned each time
     fn = ScalarFunction("nextval", sequence.next_value, _nextval_result, 0, 0, strict=False, volatile=True)
     return Func(T.UINT64, args=(), fn=fn)
