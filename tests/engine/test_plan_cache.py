@@ -197,3 +197,28 @@ def test_nextval_is_planned_each_time(db):
     first = rows(s, "SELECT nextval(seq)")
     second = rows(s, "SELECT nextval(seq)")
     assert first != second and len(db.plan_cache) == 0
+
+
+def test_session_variables_and_temporary_tables_are_never_served_a_shared_plan(db):
+    s = db.session()
+    rows(s, "SET VARIABLE x = 1")
+    assert rows(s, "SELECT $x") == [(1,)]
+    rows(s, "SET VARIABLE x = 2")
+    assert rows(s, "SELECT $x") == [(2,)]
+    other = db.session()
+    assert rows(other, "SELECT count(*) FROM t") == [(2,)]  # kept: a plain session
+    rows(s, "CREATE TEMP TABLE t (a INT)")  # shadows the shared t in its session only
+    assert rows(s, "SELECT count(*) FROM t") == [(0,)]
+    assert rows(other, "SELECT count(*) FROM t") == [(2,)]
+
+
+def test_result_scan_reads_its_own_sessions_results_only(db):
+    first = db.session(settings={"enable_query_result_cache": "1",
+                                 "query_result_cache_min_execute_secs": "0"})
+    rows(first, "SELECT 7 AS a", query_id="q-7")
+    assert rows(first, "SELECT * FROM RESULT_SCAN('q-7')") == [(7,)]
+    second = db.session(settings={"enable_query_result_cache": "1",
+                                  "query_result_cache_min_execute_secs": "0"})
+    with pytest.raises(engine.EngineError) as refused:
+        rows(second, "SELECT * FROM RESULT_SCAN('q-7')")
+    assert refused.value.code == 1016
