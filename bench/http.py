@@ -8,7 +8,8 @@
 Measures, each bounded in time:
 1. `SELECT 1` round trips per second (POST /v1/query, then GET next_uri until null) at
    concurrency 1, 8 and 64, interleaved with the same load on a bare Klein route that returns
-   a fixed QueryResponse (bench.http_baseline); ratio = median of per-round ratios.
+   a fixed QueryResponse (bench.http_baseline); ratio = median of per-round ratios; then
+   single-row INSERT round trips beside `SELECT 1` ones at 8 clients (in memory).
 2. Streaming: rows/s of `SELECT * FROM numbers(N)` paged to the end by one client.
 3. Latency p50/p99 of `SELECT 1` (one client) while two heavy queries run.
 4. Peak memory (VmHWM/VmRSS of the server process, from /proc) of a fresh server while a slow
@@ -99,6 +100,43 @@ def roundtrip_scenario(args, qh, base):
                          if "round_trips_per_s" in r else r.get("error", "")),
                       file=sys.stderr, flush=True)
     return runs
+
+
+INSERT_TABLE_SQL = "CREATE TABLE IF NOT EXISTS bench_insert (a INT, b VARCHAR)"
+INSERT_SQL = "INSERT INTO bench_insert VALUES (1, 'x')"
+
+
+def insert_scenario(args, qh):
+    """Single-row INSERT beside SELECT 1 round trips on queryhttp at 8 clients, interleaved:
+    [(insert result, select result)] per round (the ratio is issue 24's write-path goal)."""
+    created = load(args, "roundtrip", qh.port, "--concurrency", 1, "--duration", 0.01,
+                   "--warmup", 0, "--sql", INSERT_TABLE_SQL, limit=60)
+    if "error" in created:
+        return [({"error": created["error"]}, {})]
+    runs = []
+    for rep in range(args.reps):
+        pair = {}
+        for sql in ((INSERT_SQL, "SELECT 1") if rep % 2 == 0 else ("SELECT 1", INSERT_SQL)):
+            pair[sql] = load(args, "roundtrip", qh.port, "--concurrency", 8, "--duration",
+                             args.duration, "--warmup", args.warmup, "--sql", sql,
+                             limit=args.duration + args.warmup + 120)
+        runs.append((pair[INSERT_SQL], pair["SELECT 1"]))
+        print(f"  insert round {rep}: " + ", ".join(
+            f"{sql[:12]} {r.get('round_trips_per_s', 0):,.0f}/s" for sql, r in pair.items()),
+            file=sys.stderr, flush=True)
+    return runs
+
+
+def insert_table(runs):
+    ok = [(i, s) for i, s in runs if i.get("round_trips") and s.get("round_trips")]
+    if not ok:
+        return f"single-row INSERT round trips: n/a ({_first_error([r for p in runs for r in p])})"
+    inserts = _median(i["round_trips_per_s"] for i, _ in ok)
+    selects = _median(s["round_trips_per_s"] for _, s in ok)
+    ratio = statistics.median(i["round_trips_per_s"] / s["round_trips_per_s"] for i, s in ok)
+    return (f"#### Single-row INSERT (in memory, 8 clients)\n\n| `{INSERT_SQL}` round trips/s | "
+            f"`SELECT 1` round trips/s | ratio |\n|---:|---:|---:|\n| {inserts:,.0f} | "
+            f"{selects:,.0f} | {ratio:.2f}× |")
 
 
 def stream_scenario(args, qh):
@@ -304,7 +342,7 @@ def parse_args(argv=None):
                    help="the heavy query (two run at once)")
     p.add_argument("--arrow-rows", type=int, default=1_000_000,
                    help="rows of the Arrow vs JSON measurement")
-    p.add_argument("--only", default="roundtrip,stream,mixed,memory,arrow")
+    p.add_argument("--only", default="roundtrip,insert,stream,mixed,memory,arrow")
     p.add_argument("--server-arg", action="append", default=[],
                    help="extra option for twistd queryhttp (repeatable)")
     p.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin CPUs")
@@ -329,13 +367,15 @@ def main(argv=None):
     print(f"## bench.http (Python {sys.version.split()[0]}, {versions}, {os.cpu_count()} CPUs, "
           f"{'server on CPU 0, load generator on CPU 1' if _pinning(0, args.pin) else 'no pinning'}"
           f", {time.strftime('%Y-%m-%d %H:%M')})\n", flush=True)
-    runs, streams, mixed, memory, arrow = {}, [], {}, {}, {}
-    if only & {"roundtrip", "stream", "mixed", "arrow"}:
+    runs, streams, mixed, memory, arrow, inserts = {}, [], {}, {}, {}, []
+    if only & {"roundtrip", "insert", "stream", "mixed", "arrow"}:
         qh = start_queryhttp(args)
         base = start_baseline(args) if "roundtrip" in only else None
         try:
             if "roundtrip" in only:
                 runs = roundtrip_scenario(args, qh, base)
+            if "insert" in only:
+                inserts = insert_scenario(args, qh)
             if "stream" in only:
                 streams = stream_scenario(args, qh)
             if "mixed" in only:
@@ -350,6 +390,8 @@ def main(argv=None):
         memory = memory_scenario(args)
     if runs:
         print(roundtrip_table(runs) + "\n", flush=True)
+    if inserts:
+        print(insert_table(inserts) + "\n", flush=True)
     if streams or mixed or memory:
         print(stream_table(args, streams, mixed, memory) + "\n")
     if arrow:

@@ -30,7 +30,8 @@ from engine.core.errors import (
 from engine.core.limits import Limits
 from engine.core.memory import QueryMemory, ServerMemory, enter_step, leave_step
 from engine.exec.result import Progress, Result, as_engine_error
-from engine.statements.dispatch import QUERY_TYPES, run_statement
+from engine.plan.plan_cache import PlanCache, PlanRecord
+from engine.statements.dispatch import QUERY_TYPES, run_planned_query, run_statement
 from engine.statements.session_variables import decode_variable, variables_bytes
 from engine.storage.durability import DataDirectory
 from grammar import ast as A
@@ -62,6 +63,8 @@ class Database:
         self.clock = clock
         # running statements and the last limits.query_log_size finished ones (engine.catalog.processes)
         self.processes = ProcessList(self.limits.query_log_size, self.limits.logged_sql_chars)
+        # plans of repeated queries (engine.plan.plan_cache); its counters are in /metrics
+        self.plan_cache = PlanCache(self.limits.plan_cache_entries)
         # (method, user, location, expire) -> (headers JSON, URL) for PRESIGN; a server sets it
         self.presigner = None
         self._fresh_state()
@@ -136,6 +139,16 @@ def _no_log(message: str) -> None:
     pass
 
 
+_QUERY_WORDS = ("select", "with", "values")
+
+
+def _may_be_query(sql: str) -> bool:
+    """Whether `sql` may be a query whose plan the cache keeps (a cheap look at its first word,
+    so other statements do not pay for a lookup)."""
+    head = sql.lstrip()[:6].lower()
+    return head.startswith(_QUERY_WORDS) or head.startswith("(")
+
+
 def changes_nothing(stmt) -> bool:
     """Whether `stmt` leaves everything a data directory keeps as it was (LIST, not REMOVE; a
     session SET, not SET GLOBAL; EXPLAIN ANALYZE runs queries only)."""
@@ -181,6 +194,9 @@ class QueryContext:
         # nextval was bound: the statement's run is logged like a write (engine.bind.routine_calls)
         self.uses_sequences = False
         self._timezone = None
+        # set when the plan cache may keep this statement's plan: what planning read, and its key
+        self.plan_record: PlanRecord | None = None
+        self.plan_cache_key = None
 
     @property
     def now(self) -> datetime.datetime:
@@ -380,27 +396,51 @@ class Session:
             seconds = self.db.global_settings.get("max_execute_time_in_seconds")
         started = self.db.clock() if seconds and seconds != "0" else None
         ctx = None
+        temporary_only = False
         try:
-            stmt = statement if statement is not None else self.parse(sql)
-            stmt = bind_params(stmt, params, sql)
-            if self.db.durability is not None:
-                self._refuse_if_log_failed(stmt)
-            if self.transaction is not None:
-                before_statement(self, stmt)  # DDL commits it first; a failed one refuses (4002)
-            # An unknown session database is not an error by itself (Databend's HTTP handler sets
-            # it unchecked: dbt connects with its schema, then creates it); resolving a name in
-            # it is (1003, from the catalog).
-            ctx = QueryContext(self)
-            if attachment is not None:
-                ctx.attachment = attachment
-            ctx.sql = sql
-            # a write of temporary tables only is not logged (checked before it runs: a DROP
-            # TABLE or RENAME does not find its table after)
-            temporary_only = self.db.durability is not None and writes_only_temporary(self, stmt)
+            cache = self.db.plan_cache
+            key = cached = None
+            # not cached: statements of a transaction (its own snapshot), with params, or of a
+            # session whose variables or temporary tables a plan may have bound
+            if statement is None and params is None and attachment is None \
+                    and self.transaction is None and not self.variables \
+                    and self.temp_tables.is_empty() and _may_be_query(sql):
+                catalog = self.db.catalog
+                key = cache.key(self, sql, (catalog.version, catalog.routines.version))
+            if key is not None:
+                ctx = QueryContext(self)
+                ctx.sql = sql
+                cached = cache.lookup(key, ctx)  # its SELECT privileges checked again
+            if cached is not None:
+                stmt = cached.stmt
+            else:
+                stmt = statement if statement is not None else self.parse(sql)
+                stmt = bind_params(stmt, params, sql)
+                if self.db.durability is not None:
+                    self._refuse_if_log_failed(stmt)
+                if self.transaction is not None:
+                    before_statement(self, stmt)  # DDL commits it first; a failed one refuses (4002)
+                # An unknown session database is not an error by itself (Databend's HTTP handler
+                # sets it unchecked: dbt connects with its schema, then creates it); resolving a
+                # name in it is (1003, from the catalog).
+                if ctx is None:
+                    ctx = QueryContext(self)
+                if attachment is not None:
+                    ctx.attachment = attachment
+                ctx.sql = sql
+                if key is not None and isinstance(stmt, QUERY_TYPES):
+                    cache.misses += 1
+                    ctx.plan_record, ctx.plan_cache_key = PlanRecord(), key
+                # a write of temporary tables only is not logged (checked before it runs: a
+                # DROP TABLE or RENAME does not find its table after)
+                temporary_only = self.db.durability is not None and writes_only_temporary(self, stmt)
             # binding and eager statements build values too: charged to this query (N9)
             previous = enter_step(ctx.memory)
             try:
-                result = run_statement(self, ctx, stmt)
+                if cached is not None:
+                    result = run_planned_query(self, ctx, cached)
+                else:
+                    result = run_statement(self, ctx, stmt)
             finally:
                 leave_step(ctx.memory, previous)
         except BaseException as exc:  # noqa: BLE001 - free what it held; no raw exception escapes

@@ -130,7 +130,8 @@ class QueryApp:
         self.stopping = False
         self.metrics = Metrics(self)  # after self.queries: its gauges read it
         self.observer = QueryObserver(db, self.metrics, timer,
-                                      log_start=self.config.log_query_start)
+                                      log_start=self.config.log_query_start,
+                                      log_succeeded=self.config.log_queries)
         # the browser console at / (web.console); --console off leaves those paths 404
         self.console = Console() if self.config.console else None
 

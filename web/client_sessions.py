@@ -150,6 +150,8 @@ class SessionState:
         """Drop the temporary tables (their memory is freed) and the cached results."""
         if self.temp_tables is not None:
             self.temp_tables.drop_all()
+        if self.result_cache is not None:
+            self.result_cache.clear()  # its rows are charged to the server's memory
         self.temp_tables = None
         self.result_cache = None
 

@@ -18,6 +18,7 @@ from prometheus_client import (
     ProcessCollector,
     generate_latest,
 )
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from web.build import build_labels
@@ -45,6 +46,7 @@ class Metrics:
         self.queries = Counter("queryhttp_queries", "Queries finished, by final state "
                                "(Succeeded or Failed) and error code (0: none)",
                                ["state", "code"], registry=registry)
+        self._query_counters = {}  # (state, code) -> the labelled child of self.queries
         self.refused = Counter("queryhttp_refused_queries", "Queries refused before they "
                                "started (too many running or held queries, or sessions), by "
                                "error code", ["code"], registry=registry)
@@ -88,9 +90,15 @@ class Metrics:
         PlatformCollector(registry=registry)
         Info("queryhttp_build", "queryhttp's version, the Databend version it answers as, and "
              "its Twisted and Python", registry=registry).info(build_labels())
+        if getattr(db, "plan_cache", None) is not None:
+            registry.register(_PlanCacheCollector(db.plan_cache))
 
     def query_ended(self, state: str, code: int, seconds: float, rows: int, nbytes: int) -> None:
-        self.queries.labels(state=state, code=str(code)).inc()
+        counter = self._query_counters.get((state, code))
+        if counter is None:  # labels() locks and builds a key: each (state, code) child is kept
+            counter = self._query_counters[(state, code)] = self.queries.labels(
+                state=state, code=str(code))
+        counter.inc()
         self.latency.observe(max(seconds, 0.0))
         self.rows.inc(rows)
         self.bytes.inc(nbytes)
@@ -122,6 +130,29 @@ def _durability_gauges(db, registry) -> None:
          lambda d: 1 if d.writer.error is not None or not d.writer.alive() else 0),
     ):
         Gauge(name, help_text, registry=registry).set_function(reading(read))
+
+
+class _PlanCacheCollector:
+    """The engine's plan cache (engine.Database.plan_cache), read when scraped."""
+
+    def __init__(self, cache):
+        self.cache = cache
+
+    def describe(self):
+        return list(self._families(0, 0, 0))
+
+    def collect(self):
+        cache = self.cache
+        return list(self._families(cache.hits, cache.misses, len(cache)))
+
+    @staticmethod
+    def _families(hits, misses, entries):
+        yield CounterMetricFamily("queryhttp_plan_cache_hits", "Queries run from a kept plan",
+                                  value=hits)
+        yield CounterMetricFamily("queryhttp_plan_cache_misses", "Queries planned (none kept "
+                                  "for them, or the kept one was stale)", value=misses)
+        yield GaugeMetricFamily("queryhttp_plan_cache_entries", "Plans kept (at most the "
+                                "plan_cache_entries limit)", value=entries)
 
 
 def _paused(queries) -> int:

@@ -155,10 +155,12 @@ def parse_query_request(body: bytes) -> QueryRequest:
     session = _object(doc.get("session"), "session")
     request.session = session
     for name, kind in _SESSION_FIELDS.items():
-        if kind is _bool and name in session:  # a plain bool in Databend: null is refused
+        if name not in session:  # absent is null (most requests send none of them)
+            continue
+        if kind is _bool:  # a plain bool in Databend: null is refused
             _bool(session[name], f"session.{name}")
         else:
-            _optional(kind, session.get(name), f"session.{name}")
+            _optional(kind, session[name], f"session.{name}")
     for name in ("database", "db"):
         database = _optional(_text, session.get(name), f"session.{name}")
         if database is not None:

@@ -502,6 +502,9 @@ class Binder(ClauseBinder):
             raise EngineError(f"aggregate function {name} is not allowed here", code=SEMANTIC, position=n.pos)
         if name in F.CONTEXT_FUNCTIONS and not n.args:
             value, t = F.context_value(name, self.ctx)
+            record = getattr(self.ctx, "plan_record", None)
+            if record is not None and name not in F.KEYED_CONTEXT_FUNCTIONS:
+                record.cacheable = False  # the value is this statement's own: the plan is too
             return Const(t, value=value)
         unit_call = F.unit_call(name, n.args, n.pos)  # DATE_ADD(DAY, 1, d), EXTRACT(YEAR FROM d)...
         if unit_call is not None:

@@ -235,6 +235,8 @@ class Catalog:
         # (database, table name) -> the last dropped version of that table, for UNDROP TABLE
         self.dropped: dict[tuple[str, str], Table] = {}
         self._next_table_id = 1
+        # bumped by every change of the definitions (tables, views, databases): the plan cache's key
+        self.version = 0
         # user functions, sequences and procedures (engine.catalog.routines): of no database
         self.routines = Routines()
         # told of tables entering the catalog with rows (engine.storage.durability's recorder), or None
@@ -276,6 +278,7 @@ class Catalog:
 
     def add_view(self, view: View, pos=None) -> None:
         """Add (or replace, when one of that name exists) a view; a table of that name is an error."""
+        self.version += 1  # plans made before are stale (engine.plan.plan_cache)
         if CHECK_OWNER_THREAD:
             self.check_thread()
         tables = self.database(view.database)
@@ -292,12 +295,14 @@ class Catalog:
         views[view.name] = view
 
     def rename_view(self, view: View, new_name: str) -> None:
+        self.version += 1  # plans made before are stale (engine.plan.plan_cache)
         views = self.views[view.database]
         del views[view.name]
         view.name = new_name
         views[new_name] = view
 
     def drop_view(self, database: str, name: str) -> None:
+        self.version += 1  # plans made before are stale (engine.plan.plan_cache)
         view = self.view(database, name)
         if view is not None:
             del self.views[database][view.name]
@@ -317,6 +322,7 @@ class Catalog:
             raise UnknownDatabase(f"Unknown database '{name}'") from None
 
     def create_database(self, name: str, if_not_exists: bool) -> None:
+        self.version += 1  # plans made before are stale (engine.plan.plan_cache)
         if CHECK_OWNER_THREAD:
             self.check_thread()
         if name in self.databases or name.lower() in VIRTUAL_DATABASES:
@@ -327,12 +333,14 @@ class Catalog:
 
     def replace_database(self, name: str) -> None:
         """CREATE OR REPLACE DATABASE: an empty database of that name, whatever was there."""
+        self.version += 1  # plans made before are stale (engine.plan.plan_cache)
         if name.lower() in VIRTUAL_DATABASES:
             raise DatabaseAlreadyExists(f"Database '{name}' already exists")
         self.drop_database(name, True)
         self.databases[name] = {}
 
     def drop_database(self, name: str, if_exists: bool) -> None:
+        self.version += 1  # plans made before are stale (engine.plan.plan_cache)
         if CHECK_OWNER_THREAD:
             self.check_thread()
         tables = self.databases.pop(name, None)
@@ -372,6 +380,7 @@ class Catalog:
 
     def add_table(self, table: Table, if_not_exists: bool, pos=None, replace: bool = False) -> bool:
         """Add a table (a new id); with `replace`, in place of the table of that name if any."""
+        self.version += 1  # plans made before are stale (engine.plan.plan_cache)
         if CHECK_OWNER_THREAD:
             self.check_thread()
         tables = self.database(table.database)
@@ -392,6 +401,7 @@ class Catalog:
     def swap_table(self, old: Table, new: Table) -> None:
         """Put `new` (ALTER TABLE's new version, maybe renamed) in place of `old`; scans already
         started keep reading `old` and its rows."""
+        self.version += 1  # plans made before are stale (engine.plan.plan_cache)
         if CHECK_OWNER_THREAD:
             self.check_thread()
         del self.databases[old.database][old.name]
@@ -401,6 +411,7 @@ class Catalog:
 
     def undrop_table(self, database: str, name: str) -> Table | None:
         """The last dropped version of `database`.`name` back in the catalog (None: none kept)."""
+        self.version += 1  # plans made before are stale (engine.plan.plan_cache)
         if CHECK_OWNER_THREAD:
             self.check_thread()
         key = next((k for k in self.dropped if k[0] == database and k[1].lower() == name.lower()), None)
@@ -413,6 +424,7 @@ class Catalog:
 
     def drop_table(self, database: str, name: str, if_exists: bool, pos=None, purge: bool = False) -> None:
         """Drop a table; it is kept for UNDROP TABLE unless `purge` (DROP TABLE ... ALL)."""
+        self.version += 1  # plans made before are stale (engine.plan.plan_cache)
         if CHECK_OWNER_THREAD:
             self.check_thread()
         tables = self.databases.get(database)

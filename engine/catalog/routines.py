@@ -122,6 +122,8 @@ class Routines:
     """The catalog's user functions, sequences and procedures (one thread: the catalog's)."""
 
     def __init__(self):
+        # bumped by every change of functions, sequences or procedures: the plan cache's key
+        self.version = 0
         self.functions: dict[str, UserFunction] = {}
         self.sequences: dict[str, Sequence] = {}
         self.procedures: dict[tuple[str, int], Procedure] = {}  # (name, argument count) -> procedure
@@ -134,6 +136,7 @@ class Routines:
         return self.functions.get(name)
 
     def add_function(self, udf: UserFunction, or_replace: bool, if_not_exists: bool, pos=None) -> None:
+        self.version += 1  # plans made before are stale (engine.plan.plan_cache)
         if is_builtin_function(udf.name):
             raise EngineError(f"UDF already exists: '{udf.name}';  It is a builtin function.",
                               code=UDF_ALREADY_EXISTS, position=pos)
@@ -145,6 +148,7 @@ class Routines:
         self.functions[udf.name] = udf
 
     def alter_function(self, udf: UserFunction, pos=None) -> None:
+        self.version += 1  # plans made before are stale (engine.plan.plan_cache)
         if is_builtin_function(udf.name):
             raise EngineError(f"UDF already exists: '{udf.name}';  It is a builtin function.",
                               code=UDF_ALREADY_EXISTS, position=pos)
@@ -156,6 +160,7 @@ class Routines:
         self.functions[udf.name] = udf
 
     def drop_function(self, name: str, if_exists: bool, pos=None) -> None:
+        self.version += 1  # plans made before are stale (engine.plan.plan_cache)
         if self.functions.pop(name, None) is None and not if_exists:
             raise EngineError(f"UDF not found: '{name}'; while drop_udf.", code=UNKNOWN_UDF, position=pos)
 
@@ -169,6 +174,7 @@ class Routines:
         return found
 
     def add_sequence(self, sequence: Sequence, or_replace: bool, if_not_exists: bool, pos=None) -> None:
+        self.version += 1  # plans made before are stale (engine.plan.plan_cache)
         if sequence.name in self.sequences and not or_replace:
             if if_not_exists:
                 return
@@ -179,6 +185,7 @@ class Routines:
         self.sequences[sequence.name] = sequence
 
     def drop_sequence(self, name: str, if_exists: bool, pos=None) -> None:
+        self.version += 1  # plans made before are stale (engine.plan.plan_cache)
         found = self.sequences.pop(name, None)
         if found is None:
             if if_exists:
@@ -205,6 +212,7 @@ class Routines:
         return self.procedures.get((name, tuple(procedure_type_text(t) for t in types)))
 
     def add_procedure(self, procedure: Procedure, or_replace: bool, if_not_exists: bool, pos=None) -> None:
+        self.version += 1  # plans made before are stale (engine.plan.plan_cache)
         key = procedure.signature
         if key in self.procedures and not or_replace:
             if if_not_exists:
@@ -214,6 +222,7 @@ class Routines:
         self.procedures[key] = procedure
 
     def drop_procedure(self, name: str, types: tuple, if_exists: bool, pos=None) -> None:
+        self.version += 1  # plans made before are stale (engine.plan.plan_cache)
         key = (name, tuple(procedure_type_text(t) for t in types))
         if self.procedures.pop(key, None) is None and not if_exists:
             raise EngineError(f"Unknown procedure {name}", code=UNKNOWN_PROCEDURE, position=pos)

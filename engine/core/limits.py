@@ -77,6 +77,10 @@ class Limits:
     # log keep; longer text is cut and ends with '...'. Bounds the log to about
     # query_log_size x this, where whole statements (up to sql_bytes each) could fill 1 GiB.
     logged_sql_chars: int = 16_384
+    # Plans of repeated queries kept by the plan cache (engine.plan.plan_cache), least recently
+    # used dropped first; 0 turns the cache off. An entry holds a plan and the row-list snapshots
+    # it planned over until it is next looked up, evicted or the catalog changes.
+    plan_cache_entries: int = 256
     # Bytes all stages may hold together (files uploaded to @~ and named stages), and one file:
     # a write past either is 1006 and stores nothing. One file is also bounded by the server's
     # upload body limit.

@@ -50,6 +50,12 @@ def last_query_id(ctx, index: int) -> str | None:
     return ids[position] if 0 <= position < count else None
 
 
+# the context functions whose value the plan cache's key determines (database, user, settings)
+KEYED_CONTEXT_FUNCTIONS = frozenset({
+    "version", "database", "currentdatabase", "current_database", "schema", "current_user", "user",
+    "currentuser", "pi", "timezone",
+})
+
 CONTEXT_FUNCTIONS = frozenset({
     "version", "database", "currentdatabase", "current_database", "schema", "current_user", "user",
     "currentuser", "now", "current_timestamp", "localtimestamp", "today", "current_date", "curdate",

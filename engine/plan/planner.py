@@ -395,14 +395,19 @@ class Planner:
 
     def _relation(self, node, parent, ctes) -> Rel:
         if isinstance(node, A.TableRef):
+            record = self.ctx.plan_record  # what the plan cache must check (engine.plan.plan_cache)
             if len(node.name) == 1 and node.name[0].lower() in ctes:
                 cte = ctes[node.name[0].lower()]
+                if isinstance(cte, RecursiveCte | WorkTable) and record is not None:
+                    record.cacheable = False  # its work table holds state while it runs
                 if isinstance(cte, RecursiveCte):
                     return recursive_relation(self, cte, node, parent, ctes)
                 if isinstance(cte, WorkTable):
                     return work_table_relation(self, cte, node)
                 return self._derived(cte.query, node.alias or cte.name, cte.columns, parent, ctes, node.pos)
             database, name = self.ctx.resolve_table_name(node.name)
+            if record is not None and not self.ctx.views_expanding:
+                record.reads.append((database, name, node.pos))  # checked again on each reuse
             if self.ctx.access is not None and not self.ctx.views_expanding:
                 check_read(self.ctx.access, database, name, node.pos, self.ctx.catalog)
             if is_virtual_database(database):
@@ -415,8 +420,12 @@ class Planner:
                 return Rel(plan, [(alias, n, c, t) for (n, t), c in zip(cols, layout, strict=False)])
             view = self.ctx.catalog.view(database, name)
             if view is not None:
+                if record is not None:
+                    record.views.append((database, name, view))
                 return expand_view(self, view, node)
             table = self.ctx.catalog.table(database, name, node.pos)
+            if record is not None:
+                record.scans.append((database, name, table, table.rows, len(table.rows)))
             layout = [self.cid() for _ in table.columns]
             alias = node.alias or table.name
             plan = Scan(layout, [c.type for c in table.columns], table=table, label=f"{database}.{table.name}",

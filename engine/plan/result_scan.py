@@ -23,6 +23,8 @@ def result_scan_relation(planner, node) -> Rel:
     if not value:
         raise EngineError("The `RESULT_SCAN` function requires a 'query_id' parameter. Please specify a valid "
                           "query ID.", code=INVALID_ARGUMENT, position=node.pos)
+    if getattr(planner.ctx, "plan_record", None) is not None:
+        planner.ctx.plan_record.cacheable = False  # the session's kept rows: planned each time
     cache = planner.ctx.session.result_cache
     kept = cache.get(value) if cache is not None else None
     if kept is None:

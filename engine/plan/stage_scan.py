@@ -72,6 +72,8 @@ def stage_relation(planner, node: A.StageRef) -> Rel:
         raise BadArguments(f"unknown stage table option {unknown[0].upper()}", position=node.pos)
     stages = ctx.session.db.stages
     location = parse_location(node.location)
+    if getattr(ctx, "plan_record", None) is not None:
+        ctx.plan_record.cacheable = False  # files are listed while planning: never reused
     if ctx.access is not None and not ctx.views_expanding:  # a view's own reads are not the reader's
         check_stage(ctx, location.stage, READ, node.pos)
     reading: StageReading | None = getattr(ctx, "stage_reading", None)

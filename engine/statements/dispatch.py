@@ -39,6 +39,7 @@ from engine.io.formats import stage_source_file
 from engine.io.stage_load import attachment_row_batches, insert_from_attachment
 from engine.ir import plan as P
 from engine.ir.expr import Const
+from engine.plan.plan_cache import CachedPlan
 from engine.plan.planner import Planner
 from engine.runtime.helpers import check_like_pattern, like_predicate
 from engine.statements.alter import alter_table
@@ -113,8 +114,18 @@ def _rows_result(names_types, rows) -> Result:
 def _query(session, ctx, stmt) -> Result:
     planner = Planner(ctx)
     plan, names = planner.plan_query(stmt)
+    planned = CachedPlan(stmt, plan, names, frozenset(planner.nonnull), frozenset(planner.nonneg),
+                         frozenset(planner.nonnan), ctx.plan_record)
+    if ctx.plan_record is not None:  # a query the plan cache may keep (engine.plan.plan_cache)
+        session.db.plan_cache.store(ctx.plan_cache_key, planned)
+    return run_planned_query(session, ctx, planned)
+
+
+def run_planned_query(session, ctx, planned: CachedPlan) -> Result:
+    """The Result of a planned query (just planned, or from the plan cache)."""
+    stmt, plan, names = planned.stmt, planned.plan, planned.names
     progress = Progress()
-    run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg, planner.nonnan))
+    run = build(plan, Runtime(ctx, progress, planned.nonnull, planned.nonneg, planned.nonnan))
     schema = [Column(n, t.display()) for n, t in zip(names, plan.types, strict=False)]
     result = Result(schema, run(()), progress=progress, types=list(plan.types), timezone=ctx.timezone)
     if isinstance(plan, P.Project) and isinstance(plan.child, P.OneRow):

@@ -47,6 +47,14 @@ def test_a_failed_query_is_a_protocol_error():
     assert httpload._page(200, b'{"state": "Succeeded", "error": null, "data": []}')["data"] == []
 
 
+def test_insert_table_gives_the_ratio_of_medians_per_round():
+    runs = [({"round_trips": 10, "round_trips_per_s": 700.0}, {"round_trips": 10, "round_trips_per_s": 1000.0}),
+            ({"round_trips": 10, "round_trips_per_s": 900.0}, {"round_trips": 10, "round_trips_per_s": 1000.0})]
+    table = bench_http.insert_table(runs)
+    assert "| 800 | 1,000 | 0.80× |" in table
+    assert "n/a (boom)" in bench_http.insert_table([({"error": "boom"}, {})])
+
+
 def test_an_arrow_page_is_read_from_its_ipc_stream():
     pa = pytest.importorskip("pyarrow")
     header = '{"state": "Succeeded", "error": null, "data": [], "next_uri": null}'

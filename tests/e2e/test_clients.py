@@ -182,3 +182,20 @@ def test_driver_reads_timestamps_at_their_instant_in_a_session_time_zone(server)
         assert value.astimezone(datetime.UTC) == stored
         (now,) = c.query_row("SELECT now()").values()
         assert abs((now - datetime.datetime.now(datetime.UTC)).total_seconds()) < 60
+
+
+def test_driver_temporary_tables_belong_to_one_connection_and_go_with_it(server):
+    client = databend_driver.BlockingDatabendClient(
+        f"databend://root:@127.0.0.1:{server.port}/default?sslmode=disable")
+    first, second = client.get_conn(), client.get_conn()
+    first.exec("CREATE TEMP TABLE scratch (x INT)")
+    first.exec("INSERT INTO scratch VALUES (1), (2)")
+    assert first.query_row("SELECT sum(x) FROM scratch").values() == (3,)
+    with pytest.raises(databend_driver.ProgrammingError, match=r"\[1025\]"):
+        second.query_row("SELECT * FROM scratch")
+    first.exec("SET VARIABLE answer = 42")
+    assert first.query_row("SELECT $answer, last_query_id() != ''").values() == (42, True)
+    first.close()  # logs out: the session's temporary tables are dropped
+    third = client.get_conn()
+    with pytest.raises(databend_driver.ProgrammingError, match=r"\[1025\]"):
+        third.query_row("SELECT * FROM scratch")

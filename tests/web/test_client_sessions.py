@@ -182,3 +182,90 @@ def test_last_query_id_is_the_previous_request_of_the_session(h):
 def test_the_answer_names_this_server_as_its_node(h):
     a = h.post("SELECT 1", headers=DATABEND_HEADERS).json
     assert a["node_id"] and json.loads(a["session"]["internal"])["last_node_id"] == a["node_id"]
+
+
+# -- what the client session keeps between requests ---------------------------------------------
+
+class Client:
+    """A cookie session as bendsql keeps it: the cookie jar and the last session answered."""
+
+    def __init__(self, h, auth=None):
+        self.h = h
+        self.auth = auth
+        self.cookie = "cookie_enabled=true"
+        self.session = None
+
+    def post(self, sql):
+        kwargs = {} if self.auth is None else {"auth": self.auth}
+        fields = {} if self.session is None else {"session": self.session}
+        reply = self.h.post(sql, headers={**DATABEND_HEADERS, "Cookie": self.cookie},
+                            **kwargs, **fields)
+        jar = cookies(reply)
+        if "session_id" in jar:
+            self.cookie += f"; session_id={jar['session_id']}"
+        answer = reply.json
+        if answer.get("session"):
+            self.session = answer["session"]
+        return answer
+
+    def logout(self):
+        return self.h.request("POST", "/v1/session/logout", {},
+                              headers={**DATABEND_HEADERS, "Cookie": self.cookie})
+
+
+def test_temporary_tables_live_in_their_session_only_and_go_at_logout(h):
+    one, two = Client(h), Client(h)
+    assert one.post("CREATE TEMP TABLE scratch (x INT)")["state"] == "Succeeded"
+    assert one.session["need_sticky"] and one.session["need_keep_alive"]
+    assert json.loads(one.session["internal"])["has_temp_table"] is True
+    one.post("INSERT INTO scratch VALUES (1), (2)")
+    assert one.post("SELECT sum(x) FROM scratch")["data"] == [["3"]]
+    other = two.post("SELECT * FROM scratch")
+    assert other["state"] == "Failed" and other["error"]["code"] == 1025
+    assert one.logout().status == 200
+    gone = one.post("SELECT * FROM scratch")
+    assert gone["state"] == "Failed" and gone["error"]["code"] == 5110
+
+
+def test_temporary_tables_expire_after_the_session_timeout_unless_heartbeats_keep_them(h):
+    one = Client(h)
+    one.post("CREATE TEMP TABLE scratch (x INT)")
+    for _ in range(3):  # a heartbeat every hour keeps the session for longer than its timeout
+        h.clock.advance(3600)
+        h.request("POST", "/v1/session/heartbeat", {"node_to_queries": {}},
+                  headers={**DATABEND_HEADERS, "Cookie": one.cookie})
+    assert one.post("SELECT count(*) FROM scratch")["data"] == [["0"]]
+    h.clock.advance(14401)
+    h.app.sweep()
+    expired = one.post("SELECT * FROM scratch")
+    assert expired["error"]["code"] == 5110 and "expired after idle" in expired["error"]["message"]
+
+
+def test_a_session_from_another_server_has_lost_its_temporary_tables(h):
+    one = Client(h)
+    one.post("CREATE TEMP TABLE scratch (x INT)")
+    internal = json.loads(one.session["internal"])
+    internal["last_node_id"] = "another-server"
+    one.session["internal"] = json.dumps(internal)
+    lost = one.post("SELECT * FROM scratch")
+    assert lost["error"]["code"] == 5111
+
+
+def test_session_variables_travel_in_internal(h):
+    one = Client(h)
+    one.post("SET VARIABLE (a, b) = (41, 'yy')")
+    assert one.post("SELECT $a + 1, getvariable('b'), getvariable('c')")["data"] == [
+        ["42", "yy", None]]
+    one.post("UNSET VARIABLE a")
+    assert one.post("SELECT getvariable('a')")["data"] == [[None]]
+    fresh = Client(h)  # variables belong to the session that set them
+    assert fresh.post("SELECT getvariable('b')")["data"] == [[None]]
+
+
+def test_result_scan_reads_the_previous_querys_result_across_requests(h):
+    one = Client(h)
+    one.post("SET enable_query_result_cache = 1")
+    one.post("SET query_result_cache_min_execute_secs = 0")
+    one.post("SELECT number AS a FROM numbers(3)")
+    assert one.post("SELECT * FROM RESULT_SCAN(last_query_id()) ORDER BY a")["data"] == [
+        ["0"], ["1"], ["2"]]

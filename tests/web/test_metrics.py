@@ -123,6 +123,17 @@ def test_metrics_auth_and_log_query_start_options():
         Options().parseOptions(["--metrics_auth", "open"])
 
 
+def test_plan_cache_hits_misses_and_entries(h):
+    h.post("SELECT 41 + 1")
+    h.post("SELECT 41 + 1")
+    h.post("SELECT 41 + 1")
+    h.post("SELECT now()")  # never kept: planned each time
+    m = scrape(h)
+    assert m[("queryhttp_plan_cache_hits_total", ())] == 2
+    assert m[("queryhttp_plan_cache_misses_total", ())] == 2
+    assert m[("queryhttp_plan_cache_entries", ())] == 1
+
+
 def test_process_python_and_build_series(h):
     import sys
 

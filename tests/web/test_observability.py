@@ -29,7 +29,7 @@ def _query_events(events, kind):
 
 
 def test_start_and_end_events_carry_fields(events):
-    h = Harness(config=ServiceConfig(log_query_start=True))
+    h = Harness(config=ServiceConfig(log_query_start=True, log_queries=True))
     a = h.post("SELECT 1 AS one").json
     start, = _query_events(events, "start")
     assert start["log_level"] == LogLevel.debug
@@ -45,7 +45,18 @@ def test_start_and_end_events_carry_fields(events):
 def test_start_events_are_off_by_default(h, events):
     h.post("SELECT 1")
     assert _query_events(events, "start") == []
-    assert len(_query_events(events, "end")) == 1
+    # a succeeded query's end is logged only with --log_queries (a line per query costs a third
+    # of a SELECT 1 round trip); /metrics counts it
+    assert _query_events(events, "end") == []
+    assert 'queryhttp_queries_total{code="0",state="Succeeded"} 1.0' in \
+        h.app.metrics.render().decode()
+
+
+def test_end_events_of_every_query_with_log_queries(events):
+    h = Harness(config=ServiceConfig(log_queries=True))
+    h.post("SELECT 1")
+    h.post("SELECT 1 DIV 0")
+    assert [e["state"] for e in _query_events(events, "end")] == ["Succeeded", "Failed"]
 
 
 def test_end_event_of_a_failed_query_has_its_error_code(h, events):
@@ -71,7 +82,8 @@ def test_end_event_comes_with_the_durations_of_the_clock(h, events):
     assert (end["state"], end["error_code"], end["ms"]) == ("Failed", 1043, 2500)
 
 
-def test_sql_in_events_is_cut_to_its_prefix(h, events):
+def test_sql_in_events_is_cut_to_its_prefix(events):
+    h = Harness(config=ServiceConfig(log_queries=True))
     sql = "SELECT " + " + ".join(["1"] * 200)
     h.post(sql)
     end, = _query_events(events, "end")
