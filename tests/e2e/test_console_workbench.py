@@ -378,15 +378,21 @@ def test_download_parquet_runs_the_query_again_and_leaves_the_stage_empty(open_p
     assert page.is_disabled("#download-parquet")  # not a query: never run again
     run(page, "INSERT INTO exported VALUES (1, 'one'), (2, NULL), (3, 'th,r\"ee')")
     assert page.is_disabled("#download-parquet")
-    run(page, "SELECT id, note, id * 10 AS tens FROM exported ORDER BY id DESC")
+    sql = "SELECT id, note, id * 10 AS tens FROM exported WHERE id >= :low ORDER BY id DESC"
+    run(page, sql, state="Failed")  # no value for :low yet
+    assert page.is_disabled("#download-parquet")
+    page.wait_for_selector("#param-low")
+    page.fill("#param-low", "2")  # sent again with the export's COPY
+    page.click("#run")
+    wait_done(page)
     with page.expect_download() as info:
         page.click("#download-parquet")
     assert info.value.suggested_filename == "result.parquet"
     table = parquet.read_table(info.value.path())
     assert table.column_names == ["id", "note", "tens"]
     assert table.to_pylist() == [{"id": 3, "note": 'th,r"ee', "tens": 30},
-                                 {"id": 2, "note": None, "tens": 20},
-                                 {"id": 1, "note": "one", "tens": 10}]
+                                 {"id": 2, "note": None, "tens": 20}]
+    shot(page, "29b-parquet-download")
     # the export's folder is removed once the file is fetched: the user's stage is empty
     page.wait_for_selector("#download-parquet:not([data-busy]):not([disabled])")
     run(page, "LIST @~")
