@@ -19,6 +19,7 @@ from engine.functions.registry import ScalarFunction
 from engine.ir.expr import Func
 from engine.types import sqltype as T
 from grammar import ast as A
+from grammar.ast_base import map_children
 
 MAX_EXPANSION_DEPTH = 16  # user functions calling user functions, nested this deep at most
 
@@ -44,20 +45,7 @@ def rewrite_names(node, visit, bound: frozenset):
         node = replace(node, args=tuple(args))
         changes = {f: rewrite_names(getattr(node, f), visit, bound) for f in ("params", "filter", "within_group")}
         return replace(node, **changes)
-    if isinstance(node, A.Node):
-        changes = {}
-        for f in fields(node):
-            if f.name == "pos":
-                continue
-            value = getattr(node, f.name)
-            new = rewrite_names(value, visit, bound)
-            if new is not value:
-                changes[f.name] = new
-        return replace(node, **changes) if changes else node
-    if isinstance(node, tuple):
-        items = tuple(rewrite_names(x, visit, bound) for x in node)
-        return node if all(a is b for a, b in zip(items, node, strict=True)) else items
-    return node
+    return map_children(node, lambda child: rewrite_names(child, visit, bound))
 
 
 def _calls(node, name: str) -> bool:

@@ -24,6 +24,7 @@ from engine.types.sqltype import (
     type_from_ast,
 )
 from grammar import ast as A
+from grammar.ast_base import map_children
 from grammar.format import TYPE_NAMES
 from grammar.keywords import IMPLICIT_ALIAS_FORBIDDEN_WORDS, NEVER_ALIAS_WORDS, RESERVED_WORDS
 
@@ -292,20 +293,7 @@ def _qualified(node, database: str, ctes: frozenset):
         return node
     if isinstance(node, A.With):
         ctes = ctes | {c.name.lower() for c in node.ctes}
-    if isinstance(node, A.Node):
-        changes = {}
-        for f in fields(node):
-            if f.name == "pos":
-                continue
-            value = getattr(node, f.name)
-            new = _qualified(value, database, ctes)
-            if new is not value:
-                changes[f.name] = new
-        return replace(node, **changes) if changes else node
-    if isinstance(node, tuple):
-        items = tuple(_qualified(x, database, ctes) for x in node)
-        return node if all(a is b for a, b in zip(items, node, strict=True)) else items
-    return node
+    return map_children(node, lambda child: _qualified(child, database, ctes))
 
 
 # ---------------------------------------------------------------- the round trip

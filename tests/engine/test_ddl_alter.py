@@ -6,6 +6,7 @@ import pytest
 import engine
 from engine.core.errors import EngineError
 from engine.core.limits import Limits
+from tests.engine.sql_helpers import error_code
 
 
 @pytest.fixture
@@ -22,12 +23,6 @@ def rows(s, sql):
 
 def desc(s, name="t"):
     return [r[:4] for r in rows(s, f"DESC {name}")]
-
-
-def error_code(s, sql):
-    with pytest.raises(EngineError) as info:
-        list(s.execute(sql))
-    return info.value.code
 
 
 def test_add_column_with_default_first_and_after(s):

@@ -4,7 +4,7 @@ TABLE (answers as Databend 1.2.453 gives them)."""
 import pytest
 
 import engine
-from engine.core.errors import EngineError
+from tests.engine.sql_helpers import error_code
 
 
 @pytest.fixture
@@ -14,12 +14,6 @@ def s():
 
 def rows(s, sql):
     return list(s.execute(sql))
-
-
-def error_code(s, sql):
-    with pytest.raises(EngineError) as info:
-        list(s.execute(sql))
-    return info.value.code
 
 
 def create_text(s, name):

@@ -10,16 +10,7 @@ import pytest
 
 import engine
 from engine.catalog import routines
-
-
-def q(session, sql):
-    return list(session.execute(sql))
-
-
-def error_code(session, sql) -> int:
-    with pytest.raises(engine.EngineError) as info:
-        q(session, sql)
-    return info.value.code
+from tests.engine.sql_helpers import error_code, q
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ import pytest
 
 import engine
 from engine.core.errors import EngineError
+from tests.engine.sql_helpers import error_code
 
 
 @pytest.fixture
@@ -22,12 +23,6 @@ def rows(s, sql):
 
 def schema(s, sql):
     return [(c.name, c.type) for c in s.execute(sql).schema]
-
-
-def error_code(s, sql):
-    with pytest.raises(EngineError) as info:
-        list(s.execute(sql))
-    return info.value.code
 
 
 def test_a_view_reads_the_current_rows_of_its_tables(s):
