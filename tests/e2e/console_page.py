@@ -19,10 +19,10 @@ _REPORT_CSP = """document.addEventListener('securitypolicyviolation', (e) => con
     `CSP violation: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));"""
 
 
-def start_server(tmp_path_factory) -> RunningServer:
+def start_server(tmp_path_factory, env=None) -> RunningServer:
     users = tmp_path_factory.mktemp("console") / "users.txt"
     users.write_text(f"{USER}:{hash_password(PASSWORD)}\n")
-    return RunningServer("--users_file", str(users))
+    return RunningServer("--users_file", str(users), env=env)
 
 
 def launch_chromium(playwright):

@@ -8,5 +8,6 @@ from bench.server_process import ServerProcess, queryhttp_command
 class RunningServer(ServerProcess):
     """`twistd -n queryhttp` with `extra_args`; `port`, `url` and `output` once it listens."""
 
-    def __init__(self, *extra_args: str, timeout: float = 30.0):
-        super().__init__(queryhttp_command(*extra_args), name="twistd queryhttp", timeout=timeout)
+    def __init__(self, *extra_args: str, timeout: float = 30.0, env=None):
+        super().__init__(queryhttp_command(*extra_args), name="twistd queryhttp", timeout=timeout,
+                         env=env)

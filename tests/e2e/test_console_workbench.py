@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 
 import pytest
 
@@ -367,6 +368,55 @@ def test_downloads_csv_tsv_and_json(open_page):
     assert files["tsv"].splitlines() == ["n\ts", "0\ta\\tb,\"c\"", "1\t\\N", "2\ta\\tb,\"c\""]
     assert json.loads(files["json"]) == [{"n": "0", "s": 'a\tb,"c"'}, {"n": "1", "s": None},
                                          {"n": "2", "s": 'a\tb,"c"'}]
+
+
+def test_download_parquet_runs_the_query_again_and_leaves_the_stage_empty(open_page):
+    parquet = pytest.importorskip("pyarrow.parquet")  # the server writes Parquet with it too
+    page = open_page()
+    page.wait_for_selector("#download-parquet:not([hidden])")  # the sign-in probe found pyarrow
+    run(page, "CREATE OR REPLACE TABLE exported (id INT, note STRING)")
+    assert page.is_disabled("#download-parquet")  # not a query: never run again
+    run(page, "INSERT INTO exported VALUES (1, 'one'), (2, NULL), (3, 'th,r\"ee')")
+    assert page.is_disabled("#download-parquet")
+    sql = "SELECT id, note, id * 10 AS tens FROM exported WHERE id >= :low ORDER BY id DESC"
+    run(page, sql, state="Failed")  # no value for :low yet
+    assert page.is_disabled("#download-parquet")
+    page.wait_for_selector("#param-low")
+    page.fill("#param-low", "2")  # sent again with the export's COPY
+    page.click("#run")
+    wait_done(page)
+    with page.expect_download() as info:
+        page.click("#download-parquet")
+    assert info.value.suggested_filename == "result.parquet"
+    table = parquet.read_table(info.value.path())
+    assert table.column_names == ["id", "note", "tens"]
+    assert table.to_pylist() == [{"id": 3, "note": 'th,r"ee', "tens": 30},
+                                 {"id": 2, "note": None, "tens": 20}]
+    shot(page, "29b-parquet-download")
+    # the export's folder is removed once the file is fetched: the user's stage is empty
+    page.wait_for_selector("#download-parquet:not([data-busy]):not([disabled])")
+    run(page, "LIST @~")
+    assert status(page) == ["Succeeded", 0]
+
+
+def test_no_parquet_download_from_a_server_without_pyarrow(browser, tmp_path_factory):
+    hidden = tmp_path_factory.mktemp("without-pyarrow")
+    (hidden / "pyarrow").mkdir()
+    (hidden / "pyarrow" / "__init__.py").write_text("raise ImportError('hidden by the test')\n")
+    path = os.pathsep.join(p for p in (str(hidden), os.environ.get("PYTHONPATH")) if p)
+    server = start_server(tmp_path_factory, env=dict(os.environ, PYTHONPATH=path))
+    try:
+        context, page, errors = new_page(browser, server)
+        sign_in(page)
+        page.wait_for_selector("#download-parquet[data-server-writes='false']", state="attached")
+        run(page, "SELECT 1 AS one")
+        assert page.is_hidden("#download-parquet")
+        run(page, "COPY INTO @~/x/ FROM (SELECT 1) FILE_FORMAT = (TYPE = PARQUET)", "Failed")
+        assert page.text_content("#error-code").startswith("Error 1002")  # what the probe met
+        context.close()
+        assert errors.errors == []
+    finally:
+        server.stop()
 
 
 def background(page):

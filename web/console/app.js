@@ -17,6 +17,7 @@ import { ParamInputs, paramValue, planRun } from './script.js';
 import { KEYS, load, save } from './store.js';
 import { Tabs } from './tabs.js';
 import { initLayout } from './layout.js';
+import { canWriteParquet, exportParquet, isQuery } from './parquet.js';
 
 const CATALOG_CHANGE = /^\s*(create|drop|alter|rename|truncate|undrop|use)\b/i;
 // statements that may carry a password stay out of the URL
@@ -52,12 +53,14 @@ const ui = {
   errorCode: $('error-code'),
   errorMessage: $('error-message'),
   downloads: [...document.querySelectorAll('[data-download]')],
+  parquet: $('download-parquet'),
 };
 
 let connection = null; // credentials live here, in memory, and nowhere else
 let running = null; // {tab, run, statement} of the statement being run
 let ticker = null;
 let paramTimer = null;
+let parquetWriter = null; // the connection whose server writes Parquet (probed at sign-in)
 
 const editor = new Editor($('sql'), {
   onRun: (mode) => runScript(mode),
@@ -123,6 +126,7 @@ ui.loginForm.addEventListener('submit', async (event) => {
   editor.focus();
   schema.refresh(connection, currentDatabase());
   loadFunctions(connection);
+  probeParquet(connection);
   scheduleParams(0);
 });
 
@@ -135,6 +139,16 @@ async function loadFunctions(from) {
     await statement.run();
     if (!statement.error) editor.setCompletions({ functions: names });
   } catch (_) { /* completion without functions */ }
+}
+
+/** Offer the Parquet download if `from`'s server writes Parquet (it needs pyarrow). */
+async function probeParquet(from) {
+  const writes = await canWriteParquet(from);
+  if (from !== connection) return;
+  parquetWriter = writes ? from : null;
+  ui.parquet.dataset.serverWrites = String(writes);
+  ui.parquet.hidden = !writes;
+  showTab(tabs.current);
 }
 
 $('logout').addEventListener('click', () => {
@@ -460,6 +474,34 @@ for (const button of ui.downloads) {
   });
 }
 
+ui.parquet.addEventListener('click', async () => {
+  const tab = tabs.current;
+  const run = tab.runs[tab.shown];
+  if (!run || !connection) return;
+  ui.parquet.disabled = true;
+  ui.parquet.dataset.busy = 'true';
+  ui.notice.hidden = true;
+  try {
+    download('result.parquet', await exportParquet(connection, run.sql, paramsFor(tab, run.params)),
+      'application/vnd.apache.parquet');
+  } catch (error) {
+    ui.notice.hidden = false;
+    ui.notice.textContent = `No Parquet file: ${error.code ? `error ${error.code}: ` : ''}`
+      + `${error.message}`;
+  } finally {
+    delete ui.parquet.dataset.busy;
+    updateParquet(tabs.current.runs[tabs.current.shown]);
+  }
+});
+
+/** The Parquet download: for a query that succeeded, when the server writes Parquet. */
+function updateParquet(run) {
+  ui.parquet.hidden = !connection || parquetWriter !== connection;
+  ui.parquet.disabled = ui.parquet.hidden || Boolean(ui.parquet.dataset.busy) || !run
+    || run.state !== 'Succeeded' || !run.schema.length || !isQuery(run.sql)
+    || Boolean(running && running.run === run);
+}
+
 function option(value, text) {
   const element = document.createElement('option');
   element.value = String(value);
@@ -471,6 +513,7 @@ function updateChartChoices(run) {
   const columns = run ? run.schema : [];
   const hasRows = Boolean(run && run.rows.length && columns.length);
   for (const button of ui.downloads) button.disabled = !hasRows && !(run && columns.length);
+  updateParquet(run);
   const numeric = numericColumns(columns);
   const axes = defaultAxes(columns);
   const keepX = ui.chartX.value;
