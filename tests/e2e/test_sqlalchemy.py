@@ -62,7 +62,7 @@ def people_table(name):
 def test_connect_parses_the_server_version_and_default_database(engine, conn):
     # First connect ran SELECT VERSION() (parsed with the dialect's v<maj>.<min>.<patch>-...( regex)
     # and SELECT currentDatabase().
-    assert engine.dialect.server_version_info == (1, 2, 700)
+    assert engine.dialect.server_version_info == (1, 2, 934)
     assert engine.dialect.default_schema_name == "default"
     assert conn.scalar(text("SELECT currentDatabase()")) == "default"
 

@@ -119,4 +119,6 @@ def test_metrics_and_query_end_events(server):
     assert b'queryhttp_queries_total{code="0",state="Succeeded"}' in body
     assert b"queryhttp_query_duration_seconds_bucket" in body
     assert call(server.url, "/metrics", auth=("root", "x"))[0] == 401  # credentials by default
-    assert server.wait_for_output(b"of root Succeeded in")  # the query end event
+    # a failed query's end event is always logged (a succeeded one's with --log_queries)
+    post(server.url, {"sql": "SELECT * FROM no_such_table_for_the_log"})
+    assert server.wait_for_output(b"of root Failed")
