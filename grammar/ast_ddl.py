@@ -11,7 +11,7 @@ if TYPE_CHECKING:  # annotations only
     from grammar.ast_statements import ColumnDef
 
 __all__ = ["CreateView", "DropView", "AddColumn", "DropColumn", "RenameColumn", "ModifyColumn",
-           "RenameTableTo", "AlterTable", "RenameTable", "UndropTable"]
+           "RenameTableTo", "SetTableOptions", "AlterTable", "RenameTable", "UndropTable"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +64,14 @@ class ModifyColumn(Node):
 @dataclass(frozen=True, slots=True)
 class RenameTableTo(Node):
     new_name: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SetTableOptions(Node):
+    """ALTER TABLE t SET OPTIONS (k = v, ...), or UNSET OPTIONS (k, ...) (values empty)."""
+
+    options: tuple[tuple[str, str], ...]
+    unset: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,12 +77,14 @@ class CreateTable(Node):
     cluster_by: tuple[Node, ...] = ()  # CLUSTER BY (expr, ...)
     temporary: bool = False  # CREATE TEMP[ORARY] TABLE: the session's own table
     engine: str | None = None  # ENGINE = name, lower-cased (None: unsaid)
+    options: tuple[tuple[str, str], ...] = ()  # other table options: (lower-case name, value text)
 
 
 @dataclass(frozen=True, slots=True)
 class DropTable(Node):
     name: tuple[str, ...]
     if_exists: bool = False
+    purge: bool = False     # DROP TABLE t ALL: the data goes at once (no UNDROP)
 
 
 @dataclass(frozen=True, slots=True)

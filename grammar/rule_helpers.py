@@ -161,6 +161,21 @@ class CommentOption:
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class NamedOption:
+    """name = value among a table's options (name lower-case, value as text)."""
+
+    name: str
+    value: str
+
+
+def option_text(token) -> str:
+    """A table option's value as text: a string unquoted, a number or a word as written."""
+    if token.type == "STRING":
+        return unescape_string(token.value)
+    return str(token.value)
+
+
 def checked_alias(name: Token, reserved: frozenset[str]) -> Token:
     """`name` unless it is an unquoted reserved word (quote it to use it as an alias)."""
     if name.type == "NAME" and name.value.lower() in reserved:

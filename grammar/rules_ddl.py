@@ -6,7 +6,13 @@ from __future__ import annotations
 from lark import Transformer, v_args
 
 from grammar import ast
-from grammar.rule_helpers import SemanticSyntaxError, ident_name, ident_names, pos_of
+from grammar.rule_helpers import (
+    SemanticSyntaxError,
+    ident_name,
+    ident_names,
+    option_text,
+    pos_of,
+)
 
 
 @v_args(inline=True)
@@ -56,6 +62,17 @@ class DdlRules(Transformer):
 
     def rename_column(self, old, new):
         return ast.RenameColumn(ident_name(old), ident_name(new), pos=(old.line, old.column))
+
+    def set_table_options(self, options):
+        return ast.SetTableOptions(options)
+
+    def named_option_list(self, *items):
+        return tuple((str(items[i].value).lower(), option_text(items[i + 1]))
+                     for i in range(0, len(items), 2))
+
+    def unset_table_options(self, *names):
+        return ast.SetTableOptions(tuple((str(n.value).lower(), "") for n in names), unset=True,
+                                   pos=pos_of(names[0]))
 
     def rename_table_to(self, name):
         return ast.RenameTableTo(ident_names(name), pos=pos_of(name[0]))

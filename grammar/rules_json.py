@@ -7,6 +7,14 @@ from lark import Transformer, v_args
 
 from grammar import ast
 
+# operator -> the function Databend calls for it (JsonOperator::to_func_name)
+JSON_OPERATORS = {
+    "#>": "get_by_keypath", "#>>": "get_by_keypath_string", "#-": "delete_by_keypath",
+    "?": "json_exists_key", "?|": "json_exists_any_keys", "?&": "json_exists_all_keys",
+    "@>": "json_contains_in_left", "<@": "json_contains_in_right",
+    "@?": "json_path_exists", "@@": "json_path_match",
+}
+
 
 @v_args(inline=True)
 class JsonRules(Transformer):
@@ -29,6 +37,10 @@ class JsonRules(Transformer):
             return token
         quote = token.value[0]
         return token.update(value=token.value[1:-1].replace(quote * 2, quote))
+
+    def json_operator(self, operand, op, right):
+        return ast.FunctionCall(JSON_OPERATORS[op.value], (operand, right), pos=operand.pos,
+                                operator=op.value)
 
     def json_arrow_not(self, operand, arrow, not_token, body):
         negated = ast.UnaryOp("NOT", body, pos=(not_token.line, not_token.column))

@@ -8,10 +8,12 @@ from grammar import ast
 from grammar.keywords import IMPLICIT_ALIAS_FORBIDDEN_WORDS, NEVER_ALIAS_WORDS
 from grammar.rule_helpers import (
     CommentOption,
+    NamedOption,
     SemanticSyntaxError,
     checked_alias,
     ident_name,
     ident_names,
+    option_text,
     pos_of,
     unescape_string,
 )
@@ -46,7 +48,7 @@ class StatementRules(Transformer):
         return ast.UseDatabase(ident_name(name), pos=(name.line, name.column))
 
     def create_table(self, or_replace, transient, if_not_exists, name, body, temporary=False):
-        columns, query, (comment, cluster_by, engine), like = body
+        columns, query, (comment, cluster_by, engine, options), like = body
         if or_replace and if_not_exists:
             raise SemanticSyntaxError("option IF NOT EXISTS and OR REPLACE are incompatible.",
                                       pos_of(name[0]), len(name[0].value))
@@ -62,6 +64,7 @@ class StatementRules(Transformer):
             cluster_by=cluster_by,
             temporary=temporary,
             engine=engine,
+            options=options,
             pos=pos_of(name[0]),
         )
 
@@ -111,13 +114,14 @@ class StatementRules(Transformer):
         return None
 
     def table_options(self, *options):
-        """(COMMENT, CLUSTER BY keys, ENGINE) of the table (the last written of each); other
-        options are ignored."""
+        """(COMMENT, CLUSTER BY keys, ENGINE, other options) of the table (the last written of
+        each of the first three; the others as (name, value) pairs, checked by the engine)."""
         comments = [o.text for o in options if isinstance(o, CommentOption)]
         clusters = [o for o in options if isinstance(o, tuple)]
         engines = [o for o in options if isinstance(o, str)]
+        named = tuple((o.name, o.value) for o in options if isinstance(o, NamedOption))
         return (comments[-1] if comments else None, clusters[-1] if clusters else (),
-                engines[-1] if engines else None)
+                engines[-1] if engines else None, named)
 
     def engine_option(self, token):
         """ENGINE = name: Databend's engines (lower-cased); another name is a syntax error."""
@@ -128,17 +132,20 @@ class StatementRules(Transformer):
                                       len(token.value))
         return engine
 
+    def named_option(self, name, value):
+        return NamedOption(str(name.value).lower(), option_text(value))
+
+    def table_option_value(self, token):
+        return token
+
     def cluster_by_option(self, *args):
         return tuple(args[-1])
-
-    def table_option(self, *_args):
-        return None
 
     def table_comment(self, token):
         return CommentOption(unescape_string(token.value))
 
-    def drop_table(self, if_exists, name):
-        return ast.DropTable(ident_names(name), bool(if_exists), pos=pos_of(name[0]))
+    def drop_table(self, if_exists, name, purge=None):
+        return ast.DropTable(ident_names(name), bool(if_exists), purge is not None, pos=pos_of(name[0]))
 
     def truncate_table(self, *args):
         name = args[-1]

@@ -226,7 +226,13 @@ class Binder(ClauseBinder):
         if op in ("=", "<>", "<", "<=", ">", ">="):
             return self.compare(op, left, right)
         if op == "||":
+            if left.type.name == "Variant" and right.type.name in ("Variant", "Null") or \
+                    right.type.name == "Variant" and left.type.name == "Null":
+                return self._function(F.SCALARS["json_concat"], [left, right])
             return self._function(F.SCALARS["concat"], [left, right])
+        if op == "-" and left.type.name == "Variant":  # v - 'key' / v - index
+            name = "delete_by_index" if right.type.is_int else "delete_by_name"
+            return self._function(F.SCALARS[name], [left, right], n.pos)
         if op in F.BITWISE_FUNCTIONS:
             return self._bitwise(op, [left, right], n.pos)
         # `a // b` is DIV, as Databend reads it (its column name keeps the `//` it was written with)

@@ -25,7 +25,8 @@ BINARY_PRECEDENCE = {
 UNIT_CALLS = frozenset({"date_part", "date_add", "date_sub", "date_diff", "date_trunc", "extract"})
 _SUBSTRING_NAMES = frozenset({"substring", "substr", "mid"})
 TRIM_SIDES = {"trim_both": "both", "trim_leading": "leading", "trim_trailing": "trailing"}
-JSON_ACCESS = frozenset({"[]", ":", "->", "->>"})
+JSON_ACCESS = frozenset({"[]", ":", "->", "->>", "#>", "#>>", "#-", "?", "?|", "?&", "@>", "<@",
+                         "@?", "@@"})
 NESTED_LITERALS = frozenset({"[...]", "{...}", "(...)", "."})
 _STRING_ESCAPES = str.maketrans({"\\": "\\\\", "'": "\\'", "\n": "\\n", "\t": "\\t", "\r": "\\r"})
 _JOIN_WORDS = {"INNER": "inner join", "LEFT": "left outer join", "RIGHT": "right outer join",

@@ -422,7 +422,8 @@ class Catalog:
         table.recorder = self.recorder
         return table
 
-    def drop_table(self, database: str, name: str, if_exists: bool, pos=None) -> None:
+    def drop_table(self, database: str, name: str, if_exists: bool, pos=None, purge: bool = False) -> None:
+        """Drop a table; it is kept for UNDROP TABLE unless `purge` (DROP TABLE ... ALL)."""
         self.version += 1  # plans made before are stale (engine.plan.plan_cache)
         if CHECK_OWNER_THREAD:
             self.check_thread()
@@ -440,4 +441,5 @@ class Catalog:
         # kept (rows and all) as the last dropped version of its name, for UNDROP TABLE, which
         # gives it its recorder back; until then it never logs
         table.recorder = None
-        self.dropped[(database, table.name)] = table
+        if not purge:
+            self.dropped[(database, table.name)] = table

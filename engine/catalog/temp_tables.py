@@ -207,10 +207,10 @@ class SessionCatalog:
             return self.temps.add(table, if_not_exists, pos, replace, self.server_memory)
         return self.shared.add_table(table, if_not_exists, pos, replace)
 
-    def drop_table(self, database: str, name: str, if_exists: bool, pos=None) -> None:
+    def drop_table(self, database: str, name: str, if_exists: bool, pos=None, purge: bool = False) -> None:
         table = self.temps.table(database, name)
         if table is None:
-            self.shared.drop_table(database, name, if_exists, pos)
+            self.shared.drop_table(database, name, if_exists, pos, purge=purge)
         else:
             self.temps.remove(table)
 

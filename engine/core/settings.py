@@ -7,6 +7,7 @@ import zoneinfo
 from dataclasses import dataclass
 
 from engine.core.errors import BadArguments, UnknownVariable, WrongValueForVariable
+from engine.core.settings_known import ACCEPTED
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,9 @@ SETTINGS: dict[str, Setting] = {
         Setting("timezone", "UTC", "String", "Sets the timezone."),
     ]
 }
+# the settings accepted and kept without effect (engine/core/settings_known.py)
+SETTINGS.update((entry[0], Setting(*entry)) for entry in ACCEPTED if entry[0] not in SETTINGS)
+SETTINGS = dict(sorted(SETTINGS.items()))
 
 
 _UINT64_MAX = 2 ** 64 - 1

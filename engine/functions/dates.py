@@ -133,14 +133,15 @@ def _same_kind(first):
 
 
 # ---------------------------------------------------------------- parts of a date and time
+# (year(), month(), day(), week() ...: current Databend's aliases, datetime.rs register_aliases)
 
-_part("to_year", lambda d: d.year, UINT16)
-_part("to_quarter", lambda d: (d.month + 2) // 3, UINT8)
-_part("to_month", lambda d: d.month, UINT8)
-_part("to_day_of_month", lambda d: d.day, UINT8)
+_part("to_year", lambda d: d.year, UINT16, aliases=("year",))
+_part("to_quarter", lambda d: (d.month + 2) // 3, UINT8, aliases=("quarter",))
+_part("to_month", lambda d: d.month, UINT8, aliases=("month",))
+_part("to_day_of_month", lambda d: d.day, UINT8, aliases=("day", "dayofmonth"))
 _part("to_day_of_week", lambda d: d.isoweekday(), UINT8)
-_part("to_day_of_year", lambda d: d.timetuple().tm_yday, UINT16)
-_part("to_week_of_year", lambda d: d.isocalendar()[1], UINT32)
+_part("to_day_of_year", lambda d: d.timetuple().tm_yday, UINT16, aliases=("dayofyear",))
+_part("to_week_of_year", lambda d: d.isocalendar()[1], UINT32, aliases=("week", "weekofyear"))
 _part("to_hour", lambda d: d.hour, UINT8)
 _part("to_minute", lambda d: d.minute, UINT8)
 _part("to_second", lambda d: d.second, UINT8)

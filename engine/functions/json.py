@@ -182,14 +182,6 @@ register("json_strip_nulls", lambda v: V.dumps(V.strip_nulls(V.load(v))), fixed(
 register("json_to_string", lambda v: v, fixed(T.STRING), 1, kinds=("variant",))
 
 
-def _exists_key(v, key):
-    value = V.load(v)
-    return isinstance(value, dict) and key in value
-
-
-register("json_exists_key", _exists_key, fixed(T.BOOLEAN), 2, kinds=("variant", "string"))
-
-
 @functools.lru_cache(maxsize=64)
 def _steps(path: str):
     return json_path.compile_path(path)

@@ -173,10 +173,10 @@ def agg_spec(planner, node: A.FunctionCall, scope: Scope) -> AggSpec:
         return collected_spec(planner, node, lambda a: planner.bind(a, scope))
     if name in F.BITMAP_AGGREGATES:
         return F.bitmap_aggregate_spec(node, lambda a: planner.bind(a, scope), lambda p: planner.bind(p, Scope([])))
-    if node.star:
+    if node.star or (name == "count" and not node.args and not node.distinct):
         if name != "count" or node.distinct:
             raise EngineError(f"{name}(*) is not allowed", code=SEMANTIC, position=node.pos)
-        return AggSpec("count", None, False, T.UINT64)
+        return AggSpec("count", None, False, T.UINT64)  # COUNT() counts rows, as COUNT(*)
     if len(node.args) != 1:
         raise BadArguments(f"{name} expects one argument, got {len(node.args)}", position=node.pos)
     return agg_spec_of(planner, node, planner.bind(node.args[0], scope))

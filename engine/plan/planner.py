@@ -464,12 +464,14 @@ class Planner:
             if node.name == "flatten":
                 return self._derived(flatten.as_query(node), node.alias or "flatten", flatten.column_names(node),
                                      parent, ctes, node.pos)
-            if node.name != "numbers" or len(node.args) != 1:
+            # numbers_mt / numbers_local: the same rows (Databend's multi-threaded and
+            # node-local variants; one process has one of each)
+            if node.name not in ("numbers", "numbers_mt", "numbers_local") or len(node.args) != 1:
                 raise UnknownFunction(f"Unknown table function {node.name}", position=node.pos)
             n = self._const_int(node.args[0], "numbers()")
             cid = self.cid()
             plan = Numbers([cid], [T.UINT64], count=n)
-            return Rel(plan, [(node.alias or "numbers", "number", cid, T.UINT64)])
+            return Rel(plan, [(node.alias or node.name, "number", cid, T.UINT64)])
         raise EngineError(f"unsupported FROM item {type(node).__name__}", code=SEMANTIC,
                           position=getattr(node, "pos", None))
 

@@ -28,6 +28,7 @@ from engine.ir.expr import Const
 from engine.plan.planner import Planner
 from engine.statements.ddl import copy_table, empty_result, rename_table
 from engine.statements.routine_statements import sequence_column
+from engine.statements.table_options import check_set_options, check_unset_options
 from engine.statements.writers import commit_version
 from engine.types import cast as casting
 from engine.types import sqltype as T
@@ -60,6 +61,12 @@ def alter_table(session, ctx, stmt: A.AlterTable) -> Result:
         return _drop_column(ctx, table, action)
     if isinstance(action, A.ModifyColumn):
         return _modify_column(ctx, table, action)
+    if isinstance(action, A.SetTableOptions):  # checked, then kept without effect
+        if action.unset:
+            check_unset_options(action.options, stmt.pos)
+        else:
+            check_set_options(action.options, table.columns, stmt.pos)
+        return empty_result()
     raise EngineError(f"unsupported ALTER TABLE {type(action).__name__}", position=stmt.pos)
 
 

@@ -4,6 +4,7 @@ DESCRIBE and EXPLAIN."""
 from __future__ import annotations
 
 import decimal
+import functools
 
 from engine.bind.names import default_text, quoted
 from engine.bind.scope import Scope
@@ -70,6 +71,7 @@ from engine.statements.stage_objects import (
     show_stage_objects,
 )
 from engine.statements.stage_statements import copy_into_table, list_stage, presign
+from engine.statements.table_options import check_create_options, check_engine
 from engine.statements.transaction_statements import run_transaction_statement
 from engine.statements.unload import copy_into_stage
 from engine.statements.user_statements import USER_HANDLERS
@@ -159,14 +161,17 @@ def _create_table(session, ctx, stmt: A.CreateTable):
         raise Unimplemented(f"The operation is not available for the table `{database}`.`{name}`: "
                             f"the {database.lower()} tables are read-only", position=stmt.pos)
     catalog.database(database)
+    check_engine(stmt.engine, stmt.pos)
     if stmt.like is not None:
         return create_table_like(ctx, stmt, database, name, catalog)
+    planner = Planner(ctx)
+    declared = _declared_columns(planner, stmt.columns)
+    if declared or stmt.as_query is None:  # options are checked first, as Databend binds them
+        check_create_options(stmt.engine, stmt.options, declared, stmt.pos, stmt.cluster_by)
     if not stmt.or_replace and (name in catalog.databases[database] or catalog.view(database, name) is not None):
         if stmt.if_not_exists:
             return _result()
         raise TableAlreadyExists(f"Table '{name}' already exists", position=stmt.pos)
-    planner = Planner(ctx)
-    declared = _declared_columns(planner, stmt.columns)
     if stmt.as_query is not None:
         plan, names = planner.plan_query(stmt.as_query)
         if declared:  # the declared columns, filled by position from the query (as Databend)
@@ -177,6 +182,12 @@ def _create_table(session, ctx, stmt: A.CreateTable):
             # (a query's tuples keep no field names: a named tuple column's become "1", "2", as Databend's)
             columns = [TableColumn(n, unnamed(t) if t.name != "Null" else T.STRING.as_nullable(True))
                        for n, t in zip(names, plan.types, strict=False)]
+            check_create_options(stmt.engine, stmt.options, columns, stmt.pos, stmt.cluster_by)
+            seen = set()
+            for column in columns:
+                if column.name in seen:
+                    raise BadArguments(f"Duplicated column name: {column.name}", position=stmt.pos)
+                seen.add(column.name)
         table = Table(database, name, columns, comment=stmt.comment or "", **table_options(stmt))
         progress = Progress()
         run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg, planner.nonnan))
@@ -192,7 +203,7 @@ def _declared_columns(planner, column_defs) -> list:
     seen = set()
     for cd in column_defs or ():
         if cd.name.lower() in seen:
-            raise BadArguments(f"duplicate column name `{cd.name}`", position=cd.pos)
+            raise BadArguments(f"Duplicated column name: {cd.name}", position=cd.pos)
         seen.add(cd.name.lower())
         t = T.type_from_ast(cd.type, default_nullable=True)
         generated = sequence_column(planner.ctx, cd, t)
@@ -225,7 +236,7 @@ def _create_table_as(catalog, table: Table, batches, progress: Progress, stmt: A
 
 def _drop_table(session, ctx, stmt: A.DropTable):
     database, name = ctx.resolve_table_name(stmt.name)
-    ctx.catalog.drop_table(database, name, stmt.if_exists, stmt.pos)
+    ctx.catalog.drop_table(database, name, stmt.if_exists, stmt.pos, purge=stmt.purge)
     return _result()
 
 
@@ -284,7 +295,7 @@ def _row_with_defaults(ctx, table, positions, converters, values):
 def _insert(session, ctx, stmt: A.Insert):
     database, name = ctx.resolve_table_name(stmt.table)
     table = ctx.catalog.table(database, name, stmt.pos)
-    positions = _column_plan(table, stmt.columns)
+    positions = _column_plan(table, stmt.columns, statement=True)
     progress = Progress()
     if stmt.rows is None and stmt.query is None:  # `INSERT INTO t VALUES` + a stage attachment
         converters, fill = _insert_plan(table, positions, ctx.timezone)
@@ -410,7 +421,7 @@ def _replace(ctx, stmt: A.Replace):
     """REPLACE INTO t [(cols)] ON (keys) VALUES ... | SELECT ... (engine.statements.replace); answers no columns."""
     database, name = ctx.resolve_table_name(stmt.table)
     table = ctx.catalog.table(database, name, stmt.pos)
-    positions = _column_plan(table, stmt.columns)
+    positions = _column_plan(table, stmt.columns, statement=True)
     keys = []
     for key in stmt.keys:
         i = table.column_index(key)
@@ -582,7 +593,8 @@ _HANDLERS = {
     A.Update: lambda session, ctx, stmt: (run_update(ctx, stmt) if stmt.from_ is None
                                           else run_update_from(ctx, stmt)),
     A.Merge: lambda session, ctx, stmt: run_merge(ctx, stmt),
-    A.InsertMulti: lambda session, ctx, stmt: run_insert_multi(ctx, stmt, _insert_plan, _column_plan),
+    A.InsertMulti: lambda session, ctx, stmt: run_insert_multi(
+        ctx, stmt, _insert_plan, functools.partial(_column_plan, statement=True)),
     A.Replace: lambda session, ctx, stmt: _replace(ctx, stmt),
     A.Delete: lambda session, ctx, stmt: run_delete(ctx, stmt),
     A.SetVariable: _set,

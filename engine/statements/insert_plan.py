@@ -13,8 +13,9 @@ from engine.types.convert import column_converter, type_default, value_converter
 from engine.types.nested import holds_temporal
 
 
-def column_plan(table: Table, names):
-    """Positions of the written columns in the table, and fillers for the others."""
+def column_plan(table: Table, names, statement: bool = False):
+    """Positions of the written columns in the table. For an INSERT or REPLACE `statement`, a
+    NOT NULL column left out must have a DEFAULT (Databend: 1006, it would be NULL)."""
     if names is None:
         return list(range(len(table.columns)))
     positions = []
@@ -26,6 +27,11 @@ def column_plan(table: Table, names):
         if i in positions:
             raise BadArguments(f"column `{n}` specified twice")
         positions.append(i)
+    if statement:
+        for i, column in enumerate(table.columns):
+            if i not in positions and column.default is None and not column.type.nullable:
+                raise BadArguments(f"null value in column `{column.name}` of table `{table.name}` "
+                                   f"violates not-null constraint")
     return positions
 
 

@@ -35,6 +35,12 @@ def type_default(t: T.SqlType):
         return b""
     if t.name == "Bitmap":
         return frozenset()  # the empty bitmap
+    if t.name == "Array":
+        return N.ArrayValue(())
+    if t.name == "Map":
+        return N.MapValue(())
+    if t.name == "Tuple":  # each field's own default (never '': a tuple column holds tuples)
+        return N.TupleValue(type_default(a) for a in t.args)
     return ""
 
 

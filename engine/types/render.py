@@ -32,6 +32,58 @@ def render_float32(v: float) -> str:
     return render_float(float(_float_text.shortest_single(v)))
 
 
+def wire_float(v: float) -> str:
+    """A Float64 in a result as current Databend writes it (the zmij crate): the shortest
+    digits that read back as the value, whole values with '.0' (8 / 2 -> 4.0), plain digits for
+    decimal exponents -5..15, else 1.5e+300 / 1e-6 (no zero padding); NaN, Infinity."""
+    text = repr(v)  # Python's shortest form, plain for exponents -4..15 as zmij
+    if "e" not in text and "n" not in text:
+        return text
+    return _wire_special(v, text, -5)
+
+
+def wire_float32(v: float) -> str:
+    """A Float32 in a result (zmij's single precision: plain digits for exponents -6..12)."""
+    if not math.isfinite(v):
+        return _wire_special(v, "", -6)
+    text = _float_text.shortest_single(v)  # d.ddde+XX
+    mantissa, exponent = text.split("e")
+    digits = mantissa.replace(".", "").replace("-", "").rstrip("0") or "0"
+    exp = int(exponent)
+    sign = "-" if text.startswith("-") else ""
+    if v == 0:
+        return sign + "0.0"
+    if -6 <= exp <= 12:
+        return sign + _fixed(digits, exp)
+    return sign + _scientific(digits, exp)
+
+
+def _fixed(digits: str, exp: int) -> str:
+    if exp < 0:
+        return "0." + "0" * (-exp - 1) + digits
+    whole, fraction = digits[:exp + 1].ljust(exp + 1, "0"), digits[exp + 1:]
+    return whole + "." + (fraction or "0")
+
+
+def _scientific(digits: str, exp: int) -> str:
+    mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+    return f"{mantissa}e{'+' if exp >= 0 else '-'}{abs(exp)}"
+
+
+def _wire_special(v: float, text: str, low: int) -> str:
+    if v != v:
+        return "NaN"
+    if v in (math.inf, -math.inf):
+        return "Infinity" if v > 0 else "-Infinity"
+    mantissa, exponent = text.split("e")
+    sign = "-" if mantissa.startswith("-") else ""
+    digits = mantissa.lstrip("-").replace(".", "")
+    exp = int(exponent)
+    if low <= exp < 0:  # 1e-05: plain for zmij, not for Python
+        return sign + _fixed(digits, exp)
+    return sign + _scientific(digits, exp)
+
+
 def render_value(v) -> str:
     if isinstance(v, bool):
         return "1" if v else "0"
@@ -83,9 +135,9 @@ def renderer_for(t: SqlType):
     if name == "Boolean":
         return _render_bool
     if name == "Float32":
-        return render_float32
+        return wire_float32
     if name == "Float64":
-        return render_float
+        return wire_float
     if name == "Decimal":
         spec = f".{t.scale}f"
         # integers beyond 64 bits are Decimal(n, 0) held as exact ints: format(int, "f") would

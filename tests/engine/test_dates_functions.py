@@ -147,9 +147,10 @@ CONVERSIONS = [
      "%D %F %I %k %l %u %w %Z %z %s %%')",
      "2024-03-05 07:08:09 Tue Mar 065  5 24 March Tuesday AM 123456000 07:08:09 03/05/24 2024-03-05 07  7  7 2 2 "
      "UTC +0000 1709622489 %"),
-    ("months_between(to_date('2024-03-31'), to_date('2024-02-29'))", "1"),
-    ("months_between(to_date('2024-02-29'), to_date('2024-01-31'))", "1"),
-    ("months_between(to_date('2024-01-31'), to_date('2024-02-29'))", "-1"),
+    # a whole Float64 shows with '.0' on the wire, as current Databend writes it
+    ("months_between(to_date('2024-03-31'), to_date('2024-02-29'))", "1.0"),
+    ("months_between(to_date('2024-02-29'), to_date('2024-01-31'))", "1.0"),
+    ("months_between(to_date('2024-01-31'), to_date('2024-02-29'))", "-1.0"),
     ("to_unix_timestamp(to_date('2024-01-01'))", "1704067200"),
     ("timezone()", "UTC"),
     ("date_add(day, 1, '2024-01-01')", "2024-01-02"), ("add_days('2024-01-01', 1)", "2024-01-02"),

@@ -35,8 +35,13 @@ def test_add_column_with_default_first_and_after(s):
     rows(s, "ALTER TABLE t ADD e INT NULL")
     rows(s, "ALTER TABLE t ADD f INT NOT NULL")
     assert rows(s, "SELECT e, f FROM t") == [(None, 0), (None, 0)]
-    rows(s, "INSERT INTO t (a) VALUES (3)")
-    assert rows(s, "SELECT d, a, c, b, e, f FROM t WHERE a = 3") == [(None, 3, 5, None, None, 0)]
+    # f is NOT NULL without a DEFAULT: an INSERT must give it (oracle: 1006 "null value in
+    # column `f` of table `t` violates not-null constraint")
+    with pytest.raises(EngineError) as info:
+        rows(s, "INSERT INTO t (a) VALUES (3)")
+    assert info.value.code == 1006
+    rows(s, "INSERT INTO t (a, f) VALUES (3, 7)")
+    assert rows(s, "SELECT d, a, c, b, e, f FROM t WHERE a = 3") == [(None, 3, 5, None, None, 7)]
 
 
 def test_drop_and_rename_column(s):

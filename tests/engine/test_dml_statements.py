@@ -38,7 +38,11 @@ def test_insert_values_default_takes_the_column_default():
     assert rows(s, "INSERT INTO d VALUES (1, 'x', DEFAULT, DEFAULT), (2, DEFAULT, 3, 5)") == [(2,)]
     # a column without a DEFAULT: NULL, or the type's zero value when NOT NULL
     assert rows(s, "SELECT * FROM d ORDER BY a") == [(1, "x", 7, 0), (2, None, 3, 5)]
-    assert rows(s, "INSERT INTO d (c, a) VALUES (DEFAULT, 9)") == [(1,)]
+    # leaving the NOT NULL column out is an error (oracle: 1006), DEFAULT in VALUES is not
+    with pytest.raises(engine.EngineError) as info:
+        rows(s, "INSERT INTO d (c, a) VALUES (DEFAULT, 9)")
+    assert info.value.code == 1006
+    assert rows(s, "INSERT INTO d (c, a, n) VALUES (DEFAULT, 9, 1)") == [(1,)]
     assert rows(s, "SELECT c FROM d WHERE a = 9") == [(7,)]
 
 

@@ -1,0 +1,38 @@
+"""Records of Databend's suite that need what queryhttp leaves out, each rule with its reason.
+
+Only what the project leaves out on purpose (README, Status): Fuse storage internals, the
+enterprise edition, external storage and connections, and the system tables of a cluster.
+A record is skipped when its SQL matches a rule; it still counts among the suite's records.
+"""
+
+from __future__ import annotations
+
+import re
+
+# (pattern searched in a record's SQL, case-insensitive; the reason reported)
+RULES: list[tuple[str, str]] = [
+    (r"\bfuse_(snapshot|segment|block|column|statistic|encoding|page|time_travel_size|"
+     r"dump_snapshots|vacuum|amend|tag)\w*\s*\(", "Fuse internals (fuse_* table functions)"),
+    (r"^\s*(optimize\s+table|vacuum\b|alter\s+table\s+\S+\s+recluster|select\s+.*\bclustering_information\s*\()",
+     "Fuse internals (compaction, vacuum, clustering)"),
+    (r"\b(at|before)\s*\(\s*(snapshot|timestamp|stream|offset)\s*=>", "Fuse time travel"),
+    (r"\b(virtual\s+column|aggregating\s+index|inverted\s+index|ngram\s+index|"
+     r"masking\s+policy|row\s+access\s+policy|storage\s+quota)\b", "enterprise feature"),
+    (r"^\s*(create|drop|show|desc|describe)\s+(or\s+replace\s+)?connections?\b|\bconnection\s*=\s*\(|"
+     r"'(s3|azblob|gcs|oss|cos|hdfs|webhdfs|ipfs|https?)://", "external storage or connection"),
+    (r"^\s*attach\s+table\b", "external storage (ATTACH TABLE)"),
+    (r"\bsystem\.(metrics|clusters|caches|locks|backtrace|malloc_stats\w*|temp_files|"
+     r"queries_profiling|query_cache|background_\w+|notification\w*)\b",
+     "system table of the cluster"),
+    (r"^\s*set\s+sandbox_tenant\b", "multi-tenant cluster setting"),
+]
+
+_COMPILED = [(re.compile(p, re.I | re.S | re.M), reason) for p, reason in RULES]
+
+
+def skip_reason(sql: str) -> str | None:
+    """The reason a record is not run, or None when it runs."""
+    for pattern, reason in _COMPILED:
+        if pattern.search(sql):
+            return reason
+    return None
