@@ -95,8 +95,9 @@ def test_sign_in_and_see_rows_with_types_and_nulls(page, server):
               " number / 4 AS quarter FROM numbers(5)")
     head, rows = table(page)
     assert head == [["n", "UInt64"], ["label", "Nullable(String)"], ["quarter", "Float64"]]
-    assert rows == [["0", "<NULL>", "0"], ["1", "odd 1", "0.25"], ["2", "<NULL>", "0.5"],
-                    ["3", "odd 3", "0.75"], ["4", "<NULL>", "1"]]
+    # whole Float64 values keep their .0, as current Databend writes them
+    assert rows == [["0", "<NULL>", "0.0"], ["1", "odd 1", "0.25"], ["2", "<NULL>", "0.5"],
+                    ["3", "odd 3", "0.75"], ["4", "<NULL>", "1.0"]]
     assert status(page) == ["Succeeded", 5]
     assert "Succeeded · 5 rows" in page.text_content("#status")
     shot(page, "03-rows")
