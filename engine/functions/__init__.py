@@ -9,6 +9,7 @@ from engine.functions import (  # noqa: F401
     bitmaps,
     casts,
     conditionals,
+    date_between,
     dates,
     hashes,
     numeric,

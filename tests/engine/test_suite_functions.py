@@ -1,7 +1,7 @@
 """Functions Databend's own sqllogictest files test and the engine lacked (bench.dbsuite), each
 with the answer those files give (current Databend): regexp_extract / regexp_extract_all /
 regexp_split_to_array / regexp_split_to_table, glob, jaro_winkler, conv, isnan / isinf, trunc
-of numbers and dates, map_cat, try_to_timestamp / try_to_date."""
+of numbers and dates, map_cat, try_to_timestamp / try_to_date, date_between."""
 
 from __future__ import annotations
 
@@ -83,13 +83,28 @@ WIRE = [
     ("select try_to_timestamp('10000-09-09 01:46:39', '%Y-%m-%d %H:%M:%S')", "NULL"),
     ("select try_to_timestamp('2026-01-01 00:00:61')", "NULL"), ("select try_to_timestamp('2026-01-01 25:00:00')", "NULL"),
     ("select try_to_timestamp('2026-01-01 00:00:01')", "2026-01-01 00:00:01.000000"),
+    # date_between: whole units (02_0012_function_datetimes.test)
+    *((f"select date_between('{unit}', '2019-02-28'::Date, '2020-02-28'::Date), "
+       f"date_between('{unit}', '2019-03-01'::Date, '2020-02-28'::Date), "
+       f"date_between('{unit}', '2019-02-28 22:00:01'::Timestamp, '2020-02-28 22:00:00'::Timestamp), "
+       f"date_between('{unit}', '2020-02-28 22:00:01'::Timestamp, '2019-02-28 22:00:01'::Timestamp)", answer)
+      for unit, answer in (("year", "1 0 0 -1"), ("isoyear", "1 0 0 -1"), ("month", "12 11 11 -12"),
+                           ("MILLENNIUM", "0 0 0 0"), ("quarter", "4 3 3 -4"), ("yearweek", "52 52 52 -52"),
+                           ("week", "52 52 52 -52"), ("day", "365 364 364 -365"),
+                           ("hour", "8760 8736 8759 -8760"), ("minute", "525600 524160 525599 -525600"),
+                           ("second", "31536000 31449600 31535999 -31536000"),
+                           ("microsecond", "31536000000000 31449600000000 31535999000000 -31536000000000"))),
     ("select try_to_date('2024-02-30')", "NULL"), ("select try_to_date('2024-02-29')", "2024-02-29"),
 ]
 
 
 @pytest.mark.parametrize(("sql", "expected"), WIRE)
 def test_the_suites_answers(s, sql, expected):
-    assert wire(s, sql) == [(expected,)]
+    assert wire(s, sql) == [tuple(expected.split(" ")) if "date_between" in sql else (expected,)]
+
+
+def test_date_between_refuses_an_unknown_unit(s):
+    assert error_code(s, "select date_between('fortnight', '2019-02-28'::Date, '2020-02-28'::Date)") == 1006
 
 
 def test_try_to_timestamp_of_a_column_is_null_where_it_fails(s):
