@@ -6,7 +6,13 @@ zero, negative when b is before a."""
 from __future__ import annotations
 
 from engine.core.errors import BadArguments, SemanticError
-from engine.functions.dates import _TEMPORAL_NAMES, _div0, _local_reader, instant_reader, register_zoned_impl
+from engine.functions.dates import (
+    _TEMPORAL_NAMES,
+    _div0,
+    _local_reader,
+    instant_reader,
+    register_zoned_impl,
+)
 from engine.functions.registry import register
 from engine.types import cast as casting
 from engine.types import sqltype as T
