@@ -10,6 +10,7 @@ from engine.functions import (  # noqa: F401
     casts,
     conditionals,
     date_between,
+    date_to_char,
     dates,
     hashes,
     numeric,

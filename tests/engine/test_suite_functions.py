@@ -1,7 +1,7 @@
 """Functions Databend's own sqllogictest files test and the engine lacked (bench.dbsuite), each
 with the answer those files give (current Databend): regexp_extract / regexp_extract_all /
 regexp_split_to_array / regexp_split_to_table, glob, jaro_winkler, conv, isnan / isinf, trunc
-of numbers and dates, map_cat, try_to_timestamp / try_to_date, date_between."""
+of numbers and dates, map_cat, try_to_timestamp / try_to_date, date_between, to_char of dates."""
 
 from __future__ import annotations
 
@@ -101,6 +101,18 @@ WIRE = [
 @pytest.mark.parametrize(("sql", "expected"), WIRE)
 def test_the_suites_answers(s, sql, expected):
     assert wire(s, sql) == [tuple(expected.split(" ")) if "date_between" in sql else (expected,)]
+
+
+def test_to_char_of_dates_takes_postgres_templates():
+    s = engine.Database().session()
+    assert wire(s, "select to_char('2024-04-05'::DATE, 'mon dd, yyyy')") == [("Apr 05, 2024",)]
+    assert wire(s, "select to_char('2024-04-05T00:00:00'::TIMESTAMP, 'mon dd HH12AM:MI:SS, yy')") == [
+        ("Apr 05 12AM:00:00, 24",)]
+    list(s.execute("set timezone = 'Asia/Shanghai'"))
+    assert wire(s, "select to_char('2024-04-05'::DATE, 'mon dd, yyyy TZH')") == [("Apr 05, 2024 +08",)]
+    assert wire(s, "select to_char('2024-04-05'::DATE, '100% yyyy')") == [("100% 2024",)]
+    # the numeric templates (9G999, PR, S...) are not implemented: refused as Databend refuses a type
+    assert error_code(s, "select to_char(1, '999')") == 1065
 
 
 def test_date_between_refuses_an_unknown_unit(s):
