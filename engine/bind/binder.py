@@ -506,7 +506,8 @@ class Binder(ClauseBinder):
             if record is not None and name not in F.KEYED_CONTEXT_FUNCTIONS:
                 record.cacheable = False  # the value is this statement's own: the plan is too
             return Const(t, value=value)
-        unit_call = F.unit_call(name, n.args, n.pos)  # DATE_ADD(DAY, 1, d), EXTRACT(YEAR FROM d)...
+        unit_call = F.unit_call(name, n.args, n.pos) if name != "trunc" else F.trunc_call(n.args)
+        # DATE_ADD(DAY, 1, d), EXTRACT(YEAR FROM d), TRUNC(d, 'MM')... (engine.functions.date_units)
         if unit_call is not None:
             return self._function(unit_call[0], [self.bind(a, scope, aliases) for a in unit_call[1]], n.pos)
         if n.operator == "ilike":  # a case-insensitive LIKE of the lower-cased operands
@@ -516,6 +517,8 @@ class Binder(ClauseBinder):
             return self._not(self._bind_FunctionCall(replace(n, negated=False), scope, aliases))
         if name in LAMBDA_FUNCTIONS:  # array_transform(arr, x -> x + 1)... (engine.bind.lambdas)
             return bind_lambda_call(self, n, scope, aliases)
+        if name == "regexp_split_to_table":  # unnest(regexp_split_to_array(...)), as Databend plans it
+            n, name = A.FunctionCall("unnest", (replace(n, name="regexp_split_to_array"),), pos=n.pos), "unnest"
         if name == "unnest":
             n = spread_lazily(n)  # unnest(range(a, b)): no array built (engine.bind.unnest)
         args = [self.bind(a, scope, aliases) for a in n.args]

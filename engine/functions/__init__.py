@@ -9,10 +9,13 @@ from engine.functions import (  # noqa: F401
     bitmaps,
     casts,
     conditionals,
+    date_between,
+    date_to_char,
     dates,
     hashes,
     numeric,
     regex,
+    regex_extract,
     strings,
 )
 from engine.functions import json as _json  # noqa: F401
@@ -36,7 +39,7 @@ from engine.functions.bitwise import BITWISE_FUNCTIONS
 from engine.functions.casts import CAST_FUNCTIONS
 from engine.functions.context import CONTEXT_FUNCTIONS, KEYED_CONTEXT_FUNCTIONS, context_value
 from engine.functions.date_operators import date_arithmetic
-from engine.functions.date_units import UNIT_CALLS, interval_call, unit_call
+from engine.functions.date_units import UNIT_CALLS, interval_call, trunc_call, unit_call
 from engine.functions.dates import (
     function_override as date_override,
 )
@@ -70,7 +73,7 @@ __all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES", "BITWISE_FUNCTI
            "INTEGRAL_FOLDS", "JSON_OPERATORS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
            "SCALARS", "ScalarFunction", "aggregate_type", "all_function_names", "context_value",
            "date_arithmetic", "function_override", "function_rows", "interval_call", "temporal_cast",
-           "try_call_of", "unit_call", "variant_aggregate", "variant_cast", "variant_comparison", "variant_get_cast", "with_limits", "with_timezone"]
+           "trunc_call", "try_call_of", "unit_call", "variant_aggregate", "variant_cast", "variant_comparison", "variant_get_cast", "with_limits", "with_timezone"]
 
 
 def function_override(name: str, types):
@@ -88,7 +91,7 @@ def all_function_names() -> list[str]:
     bitwise = {fn.name for fn in BITWISE_FUNCTIONS.values()}
     return sorted((set(SCALARS) - UNLISTED) | AGGREGATES | CONTEXT_FUNCTIONS | set(CAST_FUNCTIONS) | bitwise
                   | set(OPERATOR_FUNCTIONS) | NEGATION_FUNCTIONS | UNIT_CALLS | LAMBDA_FUNCTIONS
-                  | {"typeof", "to_date"})
+                  | {"typeof", "to_date", "regexp_split_to_table"})
 
 
 def function_rows() -> list[tuple[str, bool, str, str, str]]:

@@ -343,6 +343,32 @@ def _map(types, name):
     return N.map_parts(types[0])
 
 
+def _map_cat_type(types):
+    """map_cat(a, b): the common map type ({} is a Map(Nothing) and takes the other's)."""
+    _map(types, "map_cat"), _map(types[1:], "map_cat")
+    empty = [t for t in types if t.args and t.args[0].name == "Nothing"]
+    if len(empty) == 2:
+        return types[0]
+    if empty:
+        return types[1] if types[0] in empty else types[0]
+    (ka, va), (kb, vb) = N.map_parts(types[0]), N.map_parts(types[1])
+    return N.map_type(T.common_type([ka, kb]).as_nullable(False), T.common_type([va, vb]))
+
+
+def _make_map_cat(types):
+    """map_cat(a, b): a's pairs then b's, a key of both taking b's value in a's place; keys and
+    values converted to the common type."""
+    key, value = N.map_parts(_map_cat_type(types))
+    converters = [(_converter(k, key), _converter(v, value)) for k, v in map(N.map_parts, types)]
+
+    def pairs(m, convert_key, convert_value):
+        for k, v in iter(m):  # (a MapValue has keys(): dict(m) would index it)
+            yield (k if convert_key is None else convert_key(k),
+                   v if v is None or convert_value is None else convert_value(v))
+
+    return lambda a, b: N.MapValue({**dict(pairs(a, *converters[0])), **dict(pairs(b, *converters[1]))}.items())
+
+
 def _nullable_boolean(types):
     _array(types)
     return T.BOOLEAN.as_nullable(types[0].can_be_null)
@@ -405,6 +431,7 @@ _register("split", make_split, fixed(N.array_type(T.STRING)), 2, bounded=True)
 _register("map_keys", lambda m: m.keys(), lambda ts: N.array_type(_map(ts, "map_keys")[0]), 1)
 _register("map_values", lambda m: m.values(), lambda ts: N.array_type(_map(ts, "map_values")[1]), 1)
 _register("map_size", len, lambda ts: (_map(ts, "map_size"), T.UINT64)[1], 1)
+_register("map_cat", None, lambda ts: _map_cat_type(ts), 2, specialize=lambda ts: _make_map_cat(ts))
 _register("map_contains_key", lambda m, k: any(key == k for key, _ in m),
          lambda ts: (_map(ts, "map_contains_key"), T.BOOLEAN)[1], 2)
 

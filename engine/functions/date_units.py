@@ -17,6 +17,39 @@ _PART_FUNCTIONS = {"year": "to_year", "quarter": "to_quarter", "month": "to_mont
                    "doy": "to_day_of_year"}
 UNIT_CALLS = frozenset({"date_add", "date_sub", "date_diff", "date_trunc", "date_part", "extract", "next_day",
                          "previous_day"})
+# TRUNC(d, 'MM'): the unit names and abbreviations Databend's TRUNC takes (Oracle's and Snowflake's)
+_TRUNC_NAMES = {
+    **dict.fromkeys(("year", "y", "yy", "yyy", "yyyy", "yr", "years", "yrs"), "year"),
+    **dict.fromkeys(("quarter", "q", "qtr", "qtrs", "quarters"), "quarter"),
+    **dict.fromkeys(("month", "mm", "mon", "mons", "months"), "month"),
+    **dict.fromkeys(("week", "w", "wk", "weekofyear", "woy", "wy", "iw", "weeks"), "week"),
+    **dict.fromkeys(("day", "d", "dd", "days", "dayofmonth"), "day"),
+    **dict.fromkeys(("hour", "h", "hh", "hh24", "hr", "hours", "hrs"), "hour"),
+    **dict.fromkeys(("minute", "mi", "min", "minutes", "mins"), "minute"),
+    **dict.fromkeys(("second", "s", "sec", "seconds", "secs"), "second"),
+}
+
+
+def _trunc_start(unit: str):
+    """The to_start_of_* function truncating to `unit` (a week starts on Monday)."""
+    return SCALARS["to_monday" if unit == "week" else f"to_start_of_{unit}"]
+
+
+def trunc_call(args: tuple):
+    """(function, argument ASTs) for TRUNC(d, unit) whose unit is a date unit (a keyword or a
+    string such as 'MM'); None for the numeric TRUNC(x[, digits])."""
+    if len(args) != 2:
+        return None
+    unit = args[1]
+    if isinstance(unit, A.ColumnRef) and len(unit.parts) == 1 and unit.parts[0].lower() in _TRUNC_UNITS + ("week",):
+        name = unit.parts[0].lower()  # a keyword (only a whole unit name: TRUNC(x, d) reads column d)
+    elif isinstance(unit, A.Literal) and unit.kind == "string":
+        name = str(unit.value).lower()
+    else:
+        return None
+    if name not in _TRUNC_NAMES:
+        return None
+    return _trunc_start(_TRUNC_NAMES[name]), (args[0],)
 
 
 def _unit_of(node, expected, pos):
@@ -57,10 +90,7 @@ def unit_call(name: str, args: tuple, pos=None):
         return DATE_DIFF[unit], (args[1], args[2])
     if name == "date_trunc":
         unit = _unit_of(args[0], (*_TRUNC_UNITS, "week"), pos)
-        if unit == "week":
-            raise SemanticError("Only these interval types are currently supported: "
-                                "[year, quarter, month, day, hour, minute, second]", position=pos)
-        return SCALARS[f"to_start_of_{unit}"], (args[1],)
+        return _trunc_start(unit), (args[1],)  # WEEK: from Monday, as current Databend
     unit = _unit_of(args[0], (*_PART_FUNCTIONS, "dow"), pos)
     if unit == "dow":
         return DAY_OF_WEEK_FROM_SUNDAY, (args[1],)

@@ -321,6 +321,33 @@ def _conversion_type(rt, name):
 _zoned("to_timestamp", _make_to_timestamp, _conversion_type(T.TIMESTAMP, "to_timestamp"), 1, 2,
        aliases=("to_datetime",))
 _zoned("to_date", _make_to_date, _conversion_type(T.DATE, "to_date"), 1, 2)
+
+
+def _attempt(make):
+    """make(tz) answering NULL, not an error, where it would fail (TRY_TO_TIMESTAMP...)."""
+    def make_attempt(tz):
+        convert = make(tz)
+
+        def attempt(v, fmt=None):
+            if v is None:
+                return None
+            try:
+                return convert(v) if fmt is None else convert(v, fmt)
+            except EngineError:
+                return None
+        return attempt
+    return make_attempt
+
+
+def _try_conversion_type(rt, name):
+    rule = _conversion_type(rt, name)
+    return lambda types: rt.as_nullable(True) if types[0].name == "Null" else rule(types).as_nullable(True)
+
+
+for _name, _make, _rt, _aliases in (("try_to_timestamp", _make_to_timestamp, T.TIMESTAMP, ("try_to_datetime",)),
+                                     ("try_to_date", _make_to_date, T.DATE, ())):
+    register(_name, _attempt(_make)(UTC), _try_conversion_type(_rt, _name), 1, 2, strict=False, aliases=_aliases)
+    _ZONED[_name] = _attempt(_make)
 _zoned("str_to_timestamp", _str_to_timestamp, fixed(T.TIMESTAMP), 2)
 register("str_to_date", _str_to_date, fixed(T.DATE), 2)
 

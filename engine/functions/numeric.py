@@ -232,7 +232,8 @@ def _mod_type(types):
 register("abs", _abs, _abs_type, 1)
 register("sign", _sign, fixed(INT8), 1)
 register("round", _float_for_integers(B.make_round), _rounding_type, 1, 2, bounded=True, by_value=True)
-register("truncate", _float_for_integers(B.make_truncate), _rounding_type, 1, 2, bounded=True, by_value=True)
+register("truncate", _float_for_integers(B.make_truncate), _rounding_type, 1, 2, bounded=True, by_value=True,
+         aliases=("trunc",))
 register("floor", _floor, _rounding_type, 1)
 register("ceil", _ceil, _ceil_type, 1, aliases=("ceiling",))
 register("sqrt", _sqrt, fixed(T.FLOAT64), 1)
@@ -267,6 +268,56 @@ register("div0", _div0, fixed(T.FLOAT64), 2)
 register("divnull", _divnull, lambda ts: T.FLOAT64.as_nullable(True), 2, strict=False)
 register("humanize_number", _humanize_number, fixed(T.STRING), 1)
 register("humanize_size", _humanize_size, fixed(T.STRING), 1)
+
+
+def _float_test(test, name):
+    def rule(types):
+        if not (types[0].is_float or types[0].is_int or types[0].name == "Decimal"):
+            raise BadArguments(f"no overload satisfies `{name}({types[0].display()})`")
+        return T.BOOLEAN
+    return (lambda v: test(float(v))), rule
+
+
+register("isnan", *_float_test(math.isnan, "isnan"), 1)
+register("isinf", *_float_test(math.isinf, "isinf"), 1)
+
+_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_U64 = (1 << 64) - 1
+
+
+def _conv(number, from_base, to_base):
+    """MySQL's CONV (as Databend): the digits of `number` in |from_base| read as an unsigned
+    64-bit value (a leading '-' negates it modulo 2**64; more than 64 bits saturate), written in
+    |to_base|, signed when to_base is negative. Bases outside 2..36 answer NULL."""
+    if number is None or from_base is None or to_base is None:
+        return None
+    from_base, to_base = int(from_base), int(to_base)
+    if not (2 <= abs(from_base) <= 36 and 2 <= abs(to_base) <= 36):
+        return None
+    text = (number if isinstance(number, str) else R.render_value(number)).strip().upper()
+    negative = text.startswith("-")
+    value = 0
+    for ch in text[1:] if negative else text:
+        digit = _DIGITS.find(ch)
+        if digit < 0 or digit >= abs(from_base):
+            break
+        value = min(value * abs(from_base) + digit, _U64 + 1)
+    value = min(value, _U64)
+    if negative:
+        value = (-value) & _U64
+    sign = ""
+    if to_base < 0 and value >> 63:  # a signed answer of the 64-bit value
+        sign, value = "-", (1 << 64) - value
+    out = []
+    while True:
+        value, digit = divmod(value, abs(to_base))
+        out.append(_DIGITS[digit])
+        if not value:
+            break
+    return sign + "".join(reversed(out))
+
+
+register("conv", _conv, lambda ts: T.STRING.as_nullable(True), 3, strict=False)
 
 # functions that are operators: name -> the binary operator they apply (the binder binds them so)
 OPERATOR_FUNCTIONS = {"plus": "+", "add": "+", "minus": "-", "subtract": "-", "multiply": "*",
