@@ -34,9 +34,9 @@ from web.queries import (
     SHUTTING_DOWN,
     Page,
     Query,
-    QueryRegistry,
     client_query_id,
 )
+from web.query_registry import QueryRegistry
 from web.query_request import (
     QueryRequest,
     check_sql_size,

@@ -2,7 +2,7 @@
 
 from twisted.internet.task import Clock
 
-from web.queries import QueryRegistry
+from web.query_registry import QueryRegistry
 from web.wire import RUNNING, SUCCEEDED
 
 
