@@ -33,6 +33,7 @@ from engine.exec.result import Progress, Result, as_engine_error
 from engine.plan.plan_cache import PlanCache, PlanRecord
 from engine.statements.dispatch import QUERY_TYPES, run_planned_query, run_statement
 from engine.statements.session_variables import decode_variable, variables_bytes
+from engine.statements.statement_settings import run_with_settings
 from engine.storage.durability import DataDirectory
 from grammar import ast as A
 
@@ -396,6 +397,7 @@ class Session:
             seconds = self.db.global_settings.get("max_execute_time_in_seconds")
         started = self.db.clock() if seconds and seconds != "0" else None
         ctx = None
+        prefix = None  # a SETTINGS (...) prefix (grammar.ast.StatementSettings)
         temporary_only = False
         try:
             cache = self.db.plan_cache
@@ -416,6 +418,8 @@ class Session:
             else:
                 stmt = statement if statement is not None else self.parse(sql)
                 stmt = bind_params(stmt, params, sql)
+                if isinstance(stmt, A.StatementSettings):  # SETTINGS (...) stmt: for stmt only
+                    prefix, stmt = stmt, stmt.statement
                 if self.db.durability is not None:
                     self._refuse_if_log_failed(stmt)
                 if self.transaction is not None:
@@ -428,7 +432,7 @@ class Session:
                 if attachment is not None:
                     ctx.attachment = attachment
                 ctx.sql = sql
-                if key is not None and isinstance(stmt, QUERY_TYPES):
+                if key is not None and prefix is None and isinstance(stmt, QUERY_TYPES):
                     cache.misses += 1
                     ctx.plan_record, ctx.plan_cache_key = PlanRecord(), key
                 # a write of temporary tables only is not logged (checked before it runs: a
@@ -439,6 +443,8 @@ class Session:
             try:
                 if cached is not None:
                     result = run_planned_query(self, ctx, cached)
+                elif prefix is not None:
+                    result = run_with_settings(self, ctx, prefix, lambda: run_statement(self, ctx, stmt))
                 else:
                     result = run_statement(self, ctx, stmt)
             finally:

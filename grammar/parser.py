@@ -20,6 +20,7 @@ from lark.exceptions import (
 from grammar import ast
 from grammar.errors import SqlSyntaxError, syntax_error
 from grammar.fastinsert import parse_fast_insert
+from grammar.hints import with_hints
 from grammar.keywords import RESERVED_WORDS
 from grammar.transform import AstBuilder, SemanticSyntaxError
 
@@ -135,6 +136,8 @@ def _parse(sql: str, max_depth: int = MAX_NESTING_DEPTH) -> ast.Node:
             raise syntax_error(
                 sql, line, column, f"nested more than {max_depth} levels deep (limit expr_depth)"
             )
+    if "/*+" in sql:
+        statement = with_hints(sql, statement)
     return statement
 
 

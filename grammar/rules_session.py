@@ -35,6 +35,15 @@ class SessionRules(Transformer):
                                       pos, code=1006)
         return ast.SetSessionVariables(lowered, values, pos=pos)
 
+    def statement_settings(self, *items):
+        *assignments, statement = items
+        names = tuple(name for name, _, _ in assignments)
+        return ast.StatementSettings(names, tuple(value for _, value, _ in assignments), statement,
+                                     pos=assignments[0][2])
+
+    def setting_assignment(self, name, value):
+        return ident_name(name).lower(), value, pos_of(name)
+
     def unset_session_variables(self, *names):
         return ast.UnsetSessionVariables(tuple(ident_name(n).lower() for n in names), pos=pos_of(names[0]))
 

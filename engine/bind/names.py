@@ -445,7 +445,27 @@ _METHODS = {
     A.QuantifiedComparison: "quantified",
 }
 
-_COLUMN_NAMES = DisplayPrinter()
+class _ColumnNamePrinter(DisplayPrinter):
+    """Names of select items. A column reference loses its qualifier when reached through
+    operators only, and keeps it inside a function call, CASE, CAST(x AS t), an array or tuple
+    (the 1.2.453 engine: `s.day + abs(s.day)` is named `day + abs(s.day)`, `s.day::string`
+    `day::string`, `cast(s.day as string)` as written; `default.src.day + 1` is `day + 1`)."""
+
+    def text(self, node) -> str:
+        if isinstance(node, _QUALIFIERS_KEPT) or (isinstance(node, A.Cast) and not node.double_colon):
+            return _DISPLAY.text(node)
+        return super().text(node)
+
+    def column_ref(self, n: A.ColumnRef) -> str:
+        return n.parts[-1]
+
+
+_QUALIFIERS_KEPT = (A.FunctionCall, A.WindowCall, A.Case, A.ScalarSubquery, A.Exists, A.Select,
+                    A.SetOperation, A.With)
+
+
+_DISPLAY = DisplayPrinter()
+_COLUMN_NAMES = _ColumnNamePrinter()
 
 
 def column_name(expr) -> str:
@@ -456,8 +476,8 @@ def column_name(expr) -> str:
 
 
 def display(node) -> str:
-    """`node` printed as Databend names a column (before the name is lower-cased)."""
-    return _COLUMN_NAMES.text(node)
+    """`node` printed as Databend writes it back (qualified names kept; before lower-casing)."""
+    return _DISPLAY.text(node)
 
 
 def quoted(text: str) -> str:

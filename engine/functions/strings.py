@@ -31,7 +31,9 @@ def _substring(s, start, length=None):
     if start > 0:
         begin = start - 1
     elif start < 0:
-        begin = max(len(s) + start, 0)
+        begin = len(s) + start
+        if begin < 0:  # before the beginning: empty, whatever the length (the 1.2.453 engine)
+            return ""
     else:
         return ""
     if length is None:

@@ -458,7 +458,7 @@ def _converted(table, positions, batches):
 # ---------------------------------------------------------------- settings
 
 
-def _setting_text(node, planner) -> str:
+def setting_text(node, planner) -> str:
     if isinstance(node, A.ColumnRef):
         return ".".join(node.parts)
     e = planner.bind(node, Scope([]))
@@ -473,7 +473,7 @@ def _setting_text(node, planner) -> str:
 def _set(session, ctx, stmt: A.SetVariable):
     name = stmt.name.lower()
     try:
-        value = S.validate(name, _setting_text(stmt.value, Planner(ctx)))
+        value = S.validate(name, setting_text(stmt.value, Planner(ctx)))
     except EngineError as exc:
         exc.position = exc.position or stmt.pos
         raise

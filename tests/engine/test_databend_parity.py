@@ -178,7 +178,7 @@ NAMES = [
     ("SELECT NULL, 'X', UPPER('x'), 'it''s', 'a\\nb', 1e3, .5, true FROM l",
      ["null", "'x'", "upper('x')", "'it\\'s'", "'a\\nb'", "1000", "0.5", "true"]),
     ("SELECT s || 'x' || 'y', 'x' || (s || 'y'), l.a, l.a + 1 FROM l",
-     ["s || 'x' || 'y'", "'x' || s || 'y'", "a", "l.a + 1"]),
+     ["s || 'x' || 'y'", "'x' || s || 'y'", "a", "a + 1"]),  # oracle: a qualifier goes through operators
     ("SELECT CASE a WHEN 1 THEN 'x' END, CASE WHEN a = 1 THEN 'x' ELSE 'y' END, IF(a > 1, 1, 2) FROM l",
      ["case a  when 1 then 'x' end", "case when a = 1 then 'x' else 'y' end", "if(a > 1, 1, 2)"]),
     ("SELECT substring(s FROM 1 FOR 2), substr(s, 2), trim(BOTH 'x' FROM s), CURRENT_TIMESTAMP IS NOT NULL "

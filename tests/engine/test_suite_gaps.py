@@ -211,3 +211,37 @@ def test_date_part_aliases(s):
     sql = ("SELECT year(d), quarter(d), month(d), day(d), dayofmonth(d), dayofyear(d), week(d), "
            "weekofyear(d) FROM (SELECT '2024-03-05'::DATE AS d)")
     assert wire(s, sql)[1] == [("2024", "1", "3", "5", "5", "65", "10", "10")]
+
+
+def test_column_names_lose_qualifiers_through_operators(s):
+    # the 1.2.453 engine's names: a qualifier goes through operators, stays inside a call,
+    # CASE, CAST(.. AS ..), an array or a tuple
+    wire(s, "CREATE TABLE src (day INT)")
+    wire(s, "INSERT INTO src VALUES (1)")
+    assert wire(s, "SELECT src.day + 1, src.day, default.src.day + 1, (src.day) FROM src")[0] == \
+        ["day + 1", "day", "day + 1", "day"]
+    names = wire(s, "SELECT -s.day, s.day IS NULL, s.day BETWEEN 1 AND 2, CAST(s.day AS STRING), s.day IN (1, 2), "
+                    "CASE WHEN s.day > 0 THEN s.day END, abs(s.day + 1), (s.day + 1) * 2, s.day + abs(s.day), "
+                    "s.day > 0 AND s.day < 5, s.day::STRING LIKE 'a', [s.day], (s.day, 1), src.day % 2 "
+                    "FROM src s, src")[0]
+    assert names == ["- day", "day is null", "day between 1 and 2", "cast(s.day as string)", "day in(1, 2)",
+                     "case when s.day > 0 then s.day end", "abs(s.day + 1)", "(day + 1) * 2", "day + abs(s.day)",
+                     "day > 0 and day < 5", "day::string like 'a'", "[s.day]", "(s.day, 1)", "day % 2"]
+    assert wire(s, "SELECT s.day * 2, sum(s.day) OVER (PARTITION BY s.day), count(s.day) FROM src s GROUP BY s.day")[0] \
+        == ["day * 2", "sum(s.day) over ( partition by s.day )", "count(s.day)"]
+    assert wire(s, "SELECT t.x + 1 FROM (SELECT 1 x) t")[0] == ["x + 1"]
+
+
+def test_substring_with_a_negative_start_before_the_beginning(s):
+    # the 1.2.453 engine: a negative start past the beginning gives '' whatever the length
+    sql = ("SELECT substring('c', -2, 2), substring('abc', -2, 2), substring('abc', -5, 2), substring('abc', -3, 1), "
+           "substring('abc', -4, 2), substring('abc', 0, 2), substring('abc', 0), substring('abc', -4), "
+           "substring('abc', -1), substring('abc', 5, 1), substr('hello', -10, 20)")
+    assert wire(s, sql)[1] == [("", "bc", "", "a", "", "", "", "", "c", "", "")]
+
+
+def test_materialized_cte(s):
+    # the 1.2.453 engine: WITH t AS MATERIALIZED (SELECT 1 a) SELECT * FROM t -> 1, column a
+    assert wire(s, "WITH t AS MATERIALIZED (SELECT 1 a) SELECT * FROM t") == (["a"], [("1",)])
+    assert wire(s, "with t(a) as materialized (select 1), u AS (SELECT 2 b) select a, b from t, u") == \
+        (["a", "b"], [("1", "2")])
