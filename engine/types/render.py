@@ -158,7 +158,10 @@ def renderer_for(t: SqlType):
 
 
 def _quote(s: str) -> str:
-    return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    """A string inside a nested value, as current Databend writes it (FieldEncoderToString:
+    double quotes, a double quote inside escaped by a backslash, nothing else escaped;
+    1.2.453 wrote single quotes)."""
+    return '"' + s.replace('"', '\\"') + '"'
 
 
 def render_nested(v, tz=_dates.UTC) -> str:

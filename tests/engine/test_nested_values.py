@@ -54,13 +54,13 @@ def test_literals_names_types_and_wire_text(s):
     assert types == ["Tuple(UInt8, String)", "Array(Nullable(UInt8))", "Array(String)", "Array(Nothing)",
                      "Map(Nothing)", "Array(Decimal(4, 1))", "Array(Int16)", "Array(Array(UInt8))",
                      "Map(String, Nullable(UInt8))", "Tuple(UInt8, NULL)"]
-    assert rows == [("(1,'x')", "[1,NULL]", "['a','b']", "[]", "{}", "[1.0,2.5]", "[1,-1]", "[[1],[2,3]]",
-                     "{'a':1,'b':NULL}", "(1,NULL)")]
+    assert rows == [('(1,"x")', "[1,NULL]", '["a","b"]', "[]", "{}", "[1.0,2.5]", "[1,-1]", "[[1],[2,3]]",
+                     '{"a":1,"b":NULL}', "(1,NULL)")]
 
 
 def test_nested_strings_dates_and_booleans_are_written_as_databend_writes_them(s):
-    assert one(s, "SELECT ['a', 'it''s', NULL]") == "['a','it\\'s',NULL]"
-    assert one(s, "SELECT [DATE '2020-01-01']") == "['2020-01-01']"
+    assert one(s, "SELECT ['a', 'it''s', NULL]") == '["a","it\'s",NULL]'
+    assert one(s, "SELECT [DATE '2020-01-01']") == '["2020-01-01"]'
     assert one(s, "SELECT [true, false]") == "[1,0]"
     assert one(s, "SELECT [[1,2],[]]") == "[[1,2],[]]"
     assert one(s, "SELECT [[],[1]]") == "[[],[1]]"
@@ -118,10 +118,10 @@ def test_tuple_index_out_of_range_is_refused(s):
 
 
 def test_casts(s):
-    assert one(s, "SELECT [1,2]::ARRAY(STRING)") == "['1','2']"
+    assert one(s, "SELECT [1,2]::ARRAY(STRING)") == '["1","2"]'
     assert one(s, "SELECT '[1,2]'::ARRAY(INT)") == "[1,2]"
-    assert one(s, "SELECT '{''a'':1}'::MAP(STRING, INT)") == "{'a':1}"
-    assert one(s, "SELECT '(1,''x'')'::TUPLE(INT, STRING)") == "(1,'x')"
+    assert one(s, "SELECT '{''a'':1}'::MAP(STRING, INT)") == '{"a":1}'
+    assert one(s, "SELECT '(1,''x'')'::TUPLE(INT, STRING)") == '(1,"x")'
     assert one(s, "SELECT [1,2]::STRING") == "[1,2]"
     assert one(s, "SELECT [1,2]::ARRAY(DECIMAL(5,2))") == "[1.00,2.00]"
     code, _ = error(s, "SELECT '[1,'::ARRAY(INT)")
@@ -141,11 +141,11 @@ def test_insert_values_insert_select_group_by_and_distinct(s):
     run(s, "INSERT INTO tn VALUES (1, [1,2], {'x':1}, (1,'a')), (2, [], {}, (2, 'b')), (3, NULL, NULL, NULL)")
     run(s, "INSERT INTO tn SELECT id + 10, array_append(a, 9), m, t FROM tn WHERE id < 3")
     assert wire(s, "SELECT * FROM tn ORDER BY id")[2] == [
-        ("1", "[1,2]", "{'x':1}", "(1,'a')"), ("2", "[]", "{}", "(2,'b')"), ("3", "NULL", "NULL", "NULL"),
-        ("11", "[1,2,9]", "{'x':1}", "(1,'a')"), ("12", "[9]", "{}", "(2,'b')")]
+        ("1", "[1,2]", '{"x":1}', '(1,"a")'), ("2", "[]", "{}", '(2,"b")'), ("3", "NULL", "NULL", "NULL"),
+        ("11", "[1,2,9]", '{"x":1}', '(1,"a")'), ("12", "[9]", "{}", '(2,"b")')]
     assert wire(s, "SELECT a, count(*) FROM tn GROUP BY a ORDER BY a")[2] == [
         ("[]", "1"), ("[1,2]", "1"), ("[1,2,9]", "1"), ("[9]", "1"), ("NULL", "1")]
-    assert sorted(wire(s, "SELECT DISTINCT m FROM tn")[2]) == [("NULL",), ("{'x':1}",), ("{}",)]
+    assert sorted(wire(s, "SELECT DISTINCT m FROM tn")[2]) == [("NULL",), ('{"x":1}',), ("{}",)]
     assert wire(s, "SELECT id FROM tn WHERE a = [1,2]")[2] == [("1",)]
 
 
@@ -205,7 +205,7 @@ def test_range_split_and_maps(s):
     _, types, rows = wire(s, "SELECT range(1, 5), split('a,b,c', ','), map_keys({'a':1}), map_values({'a':1}), "
                              "map_size({'a':1, 'b':2}), map_contains_key({'a':1}, 'a')")
     assert types[:2] == ["Array(UInt64)", "Array(String)"]
-    assert rows == [("[1,2,3,4]", "['a','b','c']", "['a']", "[1]", "2", "1")]
+    assert rows == [("[1,2,3,4]", '["a","b","c"]', '["a"]', "[1]", "2", "1")]
 
 
 def test_functions_over_columns_and_nulls(s):
@@ -267,7 +267,7 @@ def test_array_agg_and_list(s):
     # (Databend 1.2.453 kept the NULLs in an Array(Nullable(String)))
     _, types, rows = wire(s, "SELECT k, array_agg(v), list(v) FROM ag GROUP BY k ORDER BY k")
     assert types[1:] == ["Array(String)", "Array(String)"]
-    assert rows == [("1", "['a','b']", "['a','b']"), ("2", "['c']", "['c']")]
+    assert rows == [("1", '["a","b"]', '["a","b"]'), ("2", '["c"]', '["c"]')]
     assert wire(s, "SELECT array_agg(DISTINCT k) FROM ag")[2] == [("[1,2]",)]
     assert wire(s, "SELECT array_agg(k) FROM ag WHERE k > 5")[1:] == (["Array(Int32)"], [("[]",)])
     assert wire(s, "SELECT array_agg(v) FROM ag WHERE v IS NULL")[2] == [("[]",)]
@@ -291,7 +291,7 @@ def test_lambdas(s):
     assert names[:2] == ["array_transform([1, 2], x -> x + 1)", "array_filter([1, null, 3], x -> x > 1)"]
     assert types == ["Array(UInt16)", "Array(Nullable(UInt8))", "Array(String)", "Array(UInt16)",
                      "Nullable(Int64)", "Nullable(Decimal(38, 1))"]
-    assert rows == [("[2,3]", "[3]", "['ab']", "[2]", "6", "3.5")]
+    assert rows == [("[2,3]", "[3]", '["ab"]', "[2]", "6", "3.5")]
     code, message = error(s, "SELECT array_transform([1,2], (x, y) -> x)")
     assert code == 1065 and "array_transform expects 1 parameter, but got 2" in message
 
@@ -314,7 +314,7 @@ def test_copy_reads_nested_values_from_csv_and_ndjson():
     run(s, "COPY INTO tn FROM @~/n.csv FILE_FORMAT = (TYPE = CSV)")
     run(s, "COPY INTO tn FROM @~/n.ndjson FILE_FORMAT = (TYPE = NDJSON)")
     assert wire(s, "SELECT * FROM tn ORDER BY id")[2] == [
-        ("1", "[1,2]", "{'x':1}", "(1,'a')"), ("2", "[]", "{}", "(2,NULL)"), ("3", "[3,NULL]", "{'y':2}", "(3,'c')")]
+        ("1", "[1,2]", '{"x":1}', '(1,"a")'), ("2", "[]", "{}", "(2,NULL)"), ("3", "[3,NULL]", '{"y":2}', '(3,"c")')]
 
 
 def test_unnest_in_the_select_list(s):
@@ -336,7 +336,7 @@ def test_variant_casts(s):
     assert wire(s, "SELECT [1,2]::VARIANT, {'a':1}::VARIANT, (1,'x')::VARIANT, ['a', NULL]::VARIANT")[2] == [
         ("[1,2]", '{"a":1}', '{"1":1,"2":"x"}', '["a",null]')]
     assert wire(s, "SELECT parse_json('[1,2]')::ARRAY(INT), parse_json('{\"a\":1}')::MAP(STRING, INT), "
-                   "parse_json('[[1],[2,3]]')::ARRAY(ARRAY(INT))")[2] == [("[1,2]", "{'a':1}", "[[1],[2,3]]")]
+                   "parse_json('[[1],[2,3]]')::ARRAY(ARRAY(INT))")[2] == [("[1,2]", '{"a":1}', "[[1],[2,3]]")]
     code, _ = error(s, "SELECT parse_json('1')::ARRAY(INT)")
     assert code == 1006
 
@@ -357,7 +357,7 @@ def test_edge_answers_as_databend_gives_them(s):
                              "array_sort([3,1,NULL]), array_sort([3,1,NULL], 'DESC', 'NULLS LAST'), "
                              "contains([1, NULL], NULL), contains([1, 2], NULL)")
     assert types[:2] == ["Decimal(5, 4)", "Decimal(9, 6)"]
-    assert rows == [("1.2500", "100.123456", "['']", "['abc']", "[1,NULL]", "[1,NULL]", "[NULL,1]", "[1,NULL,2]", "a",
+    assert rows == [("1.2500", "100.123456", '[""]', '["abc"]', "[1,NULL]", "[1,NULL]", "[NULL,1]", "[1,NULL,2]", "a",
                      "[1]", "1", "2", "[]", "[NULL,1,3]", "[3,1,NULL]", "1", "NULL")]
 
 
@@ -372,13 +372,13 @@ def test_cast_targets_have_not_null_elements_unless_written_null(s):
 
 def test_map_function_and_computed_keys(s):
     _, types, rows = wire(s, "SELECT map(['a', 'b'], [1, 2]), map([], [])")
-    assert (types, rows) == (["Map(String, UInt8)", "Map(Nothing)"], [("{'a':1,'b':2}", "{}")])
+    assert (types, rows) == (["Map(String, UInt8)", "Map(Nothing)"], [('{"a":1,"b":2}', "{}")])
     code, message = error(s, "SELECT map([1], [1, 2])")
     assert code == 1006 and "key list has a different size from value list (1 keys, 2 values)" in message
     run(s, "CREATE TABLE mk (k VARCHAR, v INT)")
     run(s, "INSERT INTO mk VALUES ('x', 1), ('y', 2)")
     assert wire(s, "SELECT {k: v}, {(k || '!'): v + 1} FROM mk ORDER BY k")[2] == [
-        ("{'x':1}", "{'x!':2}"), ("{'y':2}", "{'y!':3}")]
+        ('{"x":1}', '{"x!":2}'), ('{"y":2}', '{"y!":3}')]
 
 
 def test_lambdas_read_the_query_columns(s):

@@ -43,7 +43,7 @@ def test_fields_by_name_and_by_position(s):
     assert names == ["p", "p:a", "p['a']", "p.1", "p[1]", "p:b", "t.p['b']"]
     assert types == ["Nullable(Tuple(Nullable(Int32), Nullable(String)))"] + ["Nullable(Int32)"] * 4 + \
         ["Nullable(String)"] * 2
-    assert rows == [("(1,'x')", "1", "1", "1", "1", "x", "x")]
+    assert rows == [('(1,"x")', "1", "1", "1", "1", "x", "x")]
 
 
 def test_an_unnamed_tuple_column_has_the_names_1_2(s):
@@ -55,7 +55,7 @@ def test_nested_named_tuples_and_chained_positions(s):
     assert names == ["r:x:y", "r['x']['z']", "r:w", "r.1.2", "r:x"]
     assert types == ["Nullable(Int32)", "Nullable(String)", "Nullable(Int32)", "Nullable(String)",
                      "Nullable(Tuple(Nullable(Int32), Nullable(String)))"]
-    assert rows == [("3", "z", "4", "z", "(3,'z')")]
+    assert rows == [("3", "z", "4", "z", '(3,"z")')]
 
 
 def test_names_work_in_where_group_by_order_by_subqueries_and_views(s):
@@ -99,7 +99,7 @@ def test_a_cast_to_a_named_tuple_reads_by_position_and_is_named_as_written(s):
                                  "CAST((1, 'x') AS TUPLE(a INT, b STRING)).2")
     assert names == ["c", "cast((1, 'x') as tuple(a int32, b string)).2"]
     assert types == ["Tuple(Int32, String)", "String"]
-    assert rows == [("(1,'x')", "x")]
+    assert rows == [('(1,"x")', "x")]
 
 
 def test_create_table_as_keeps_no_names(s):
@@ -127,7 +127,7 @@ def test_wire_text_and_types_carry_no_names_with_either_null_spelling(s):
         _, types, rows = wire(s, "SELECT p, r FROM t ORDER BY p:a", null_as_str)
         assert types == ["Nullable(Tuple(Nullable(Int32), Nullable(String)))",
                          "Tuple(Nullable(Tuple(Nullable(Int32), Nullable(String))), Nullable(Int32))"]
-        assert rows == [("(1,'x')", "((3,'z'),4)"), (null, "((NULL,NULL),NULL)")]
+        assert rows == [('(1,"x")', '((3,"z"),4)'), (null, "((NULL,NULL),NULL)")]
 
 
 def _named_table(data_dir):

@@ -11,8 +11,8 @@ def test_a_bitmap_is_written_as_bitmap_binary_in_the_databend_format(h):
                headers=DATABEND_HEADERS).json
     assert a["error"] is None
     assert [c["type"] for c in a["schema"]] == ["Nullable(Bitmap)", "Nullable(String)", "Bitmap", "Array(Bitmap)"]
-    assert a["data"] == [["<bitmap binary>", "1,2", "<bitmap binary>", "['<bitmap binary>']"],
-                         [None, None, "<bitmap binary>", "['<bitmap binary>']"]]
+    assert a["data"] == [["<bitmap binary>", "1,2", "<bitmap binary>", '["<bitmap binary>"]'],
+                         [None, None, "<bitmap binary>", '["<bitmap binary>"]']]
 
 
 def test_a_bitmap_is_written_as_bitmap_binary_in_the_spec_format(h):
