@@ -21,11 +21,11 @@ def s():
         # the table of Databend's own bitmap aggregate tests
         "CREATE TABLE agg (id INT, tag VARCHAR, v BITMAP)",
         "INSERT INTO agg VALUES (1, 'a', to_bitmap('0, 1')), (2, 'b', to_bitmap('0, 1, 2')), "
-        '(3, "c", to_bitmap("1, 3, 4"))',
+        "(3, 'c', to_bitmap('1, 3, 4'))",
         # NULLs in every column
         "CREATE TABLE n (k INT NULL, tag VARCHAR NULL, b BITMAP NULL, u INT UNSIGNED NULL)",
         "INSERT INTO n VALUES (1, 'a', to_bitmap('0,1'), 1), (1, 'b', to_bitmap('0,1,2'), 2), "
-        '(2, "c", to_bitmap("1,3,4"), 3), (NULL, NULL, to_bitmap("7"), NULL), (3, "a", NULL, NULL)',
+        "(2, 'c', to_bitmap('1,3,4'), 3), (NULL, NULL, to_bitmap('7'), NULL), (3, 'a', NULL, NULL)",
     ]:
         list(session.execute(sql))
     return session
@@ -356,7 +356,7 @@ def test_intersect_count_parameters_take_the_key_type(s):
     list(s.execute("CREATE TABLE keyed (k INT NOT NULL, b BITMAP NOT NULL, d DECIMAL(5, 1) NOT NULL, "
                    "f DOUBLE NOT NULL)"))
     list(s.execute("INSERT INTO keyed VALUES (1, to_bitmap('0,1'), 1.0, 1.5), (1, to_bitmap('0,1,2'), 1.0, 1.5), "
-                   '(2, to_bitmap("1,3,4"), 2.0, 2.5)'))
+                   "(2, to_bitmap('1,3,4'), 2.0, 2.5)"))
     # a Decimal is truncated into an integer key (1.9 is 1), text read, true is 1; a Float key
     # takes the number as it is, a Decimal key a Decimal
     assert values(s, "SELECT intersect_count(1.9)(b, k), intersect_count('1')(b, k), intersect_count(true)(b, k), "
