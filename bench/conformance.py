@@ -333,8 +333,8 @@ def print_breakdown(results, top=15, out=sys.stdout):
         msg, _ = sub.most_common(1)[0]
         ex = next(f for f in failures if f["category"] == cat
                   and _normalise_message(f["detail"]) == msg)
-        print(f"| {cat} | {n} | {100.0 * n / run:.2f} | {_cell(msg)} | "
-              f"{ex['file']}:{ex['line']} `{_cell(_one_line(ex['sql']), 160)}` |", file=out)
+        print(f"| {cat} | {n} | {100.0 * n / run:.2f} | {table_cell(msg)} | "
+              f"{ex['file']}:{ex['line']} `{table_cell(_one_line(ex['sql']), 160)}` |", file=out)
     print("\n## Most frequent error messages\n", file=out)
     print("| message (normalised) | failures | example SQL |", file=out)
     print("|---|---:|---|", file=out)
@@ -342,7 +342,7 @@ def print_breakdown(results, top=15, out=sys.stdout):
     for (cat, msg), n in msgs.most_common(top):
         ex = next(f for f in failures if f["category"] == cat
                   and _normalise_message(f["detail"]) == msg)
-        print(f"| [{cat}] {_cell(msg)} | {n} | `{_cell(_one_line(ex['sql']), 160)}` |", file=out)
+        print(f"| [{cat}] {table_cell(msg)} | {n} | `{table_cell(_one_line(ex['sql']), 160)}` |", file=out)
     totals = collections.Counter()
     for r in results:
         totals.update(r["features"])
@@ -362,14 +362,15 @@ def print_breakdown(results, top=15, out=sys.stdout):
         for feat in ranked:
             print(f"| {feat} | {failing[feat]} | {totals[feat]} | "
                   f"{100.0 * failing[feat] / max(totals[feat], 1):.1f} | "
-                  f"`{_cell(_one_line(examples[feat]['sql']), 140)}` |", file=out)
+                  f"`{table_cell(_one_line(examples[feat]['sql']), 140)}` |", file=out)
 
 
 def _one_line(sql):
     return " ".join(sql.split())
 
 
-def _cell(text, limit=100):
+def table_cell(text, limit=100):
+    """`text` for a Markdown table cell: pipes escaped, cut to `limit` characters."""
     text = text.replace("|", "\\|")
     return text if len(text) <= limit else text[:limit - 1] + "…"
 

@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 from bench import dbsuite_format as F
-from bench.conformance import _worker_init, fmt_rate, pass_rate
+from bench.conformance import _worker_init, fmt_rate, pass_rate, table_cell
 from bench.dbsuite_skips import skip_reason
 from bench.timeout import HardTimeout, alarm_handler, hard_timeout
 
@@ -281,8 +281,8 @@ def print_report(results, top=25, out=sys.stdout):
         print("|---|---:|---|---|", file=out)
         for cause, n in collections.Counter(f["cause"] for f in failures).most_common(top):
             ex = next(f for f in failures if f["cause"] == cause)
-            print(f"| {_cell(cause)} | {n} | {ex['file']}:{ex['line']} | "
-                  f"`{_cell(' '.join(ex['sql'].split()), 110)}` |", file=out)
+            print(f"| {table_cell(cause, 90)} | {n} | {ex['file']}:{ex['line']} | "
+                  f"`{table_cell(' '.join(ex['sql'].split()), 110)}` |", file=out)
     skips = collections.Counter()
     for r in results:
         skips.update(r["skips"])
@@ -291,12 +291,7 @@ def print_report(results, top=25, out=sys.stdout):
         print("| reason | records |", file=out)
         print("|---|---:|", file=out)
         for reason, n in skips.most_common():
-            print(f"| {_cell(reason)} | {n} |", file=out)
-
-
-def _cell(text, limit=90):
-    text = text.replace("|", "\\|")
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+            print(f"| {table_cell(reason, 90)} | {n} |", file=out)
 
 
 def build_argparser():
