@@ -26,6 +26,7 @@ from twisted.internet.defer import Deferred
 
 import engine
 from web.errors import HTTPError, PayloadTooLarge
+from web.session_endpoints import internal_state
 from web.upload import split_multipart
 from web.wire import DATABEND, encode_json, error_body
 
@@ -86,9 +87,9 @@ def _numbered_placeholders(text: str) -> str:
     return "".join(out)
 
 
-def database_of(context_header: bytes | None) -> str | None:
-    """The current database in an X-DATABEND-QUERY-CONTEXT header (the client's session as JSON,
-    or as base64 of it), if it names one."""
+def _context_state(context_header: bytes | None) -> dict | None:
+    """The client's session in an X-DATABEND-QUERY-CONTEXT header (JSON, or base64 of it);
+    None when there is none or it is not a JSON object."""
     if not context_header:
         return None
     for decode in (lambda raw: raw, _unbase64):
@@ -96,8 +97,15 @@ def database_of(context_header: bytes | None) -> str | None:
             state = json.loads(decode(context_header))
         except (ValueError, binascii.Error):
             continue
-        if isinstance(state, dict) and isinstance(state.get("database"), str):
-            return state["database"] or None
+        return state if isinstance(state, dict) else None
+    return None
+
+
+def database_of(context_header: bytes | None) -> str | None:
+    """The current database in an X-DATABEND-QUERY-CONTEXT header, if it names one."""
+    state = _context_state(context_header)
+    if state is not None and isinstance(state.get("database"), str):
+        return state["database"] or None
     return None
 
 
@@ -105,23 +113,10 @@ def answer_context(context_header: bytes | None, query_id: str, failed: bool) ->
     """The X-DATABEND-QUERY-CONTEXT of the answer, as Databend writes it: the client's session
     with `internal.last_query_ids` naming this load (an Active transaction Fail when the load
     failed), base64url JSON; None when the request sent none."""
-    if not context_header:
+    state = _context_state(context_header)
+    if state is None:
         return None
-    state = None
-    for decode in (lambda raw: raw, _unbase64):
-        try:
-            state = json.loads(decode(context_header))
-        except (ValueError, binascii.Error):
-            continue
-        break
-    if not isinstance(state, dict):
-        return None
-    try:
-        internal = json.loads(state.get("internal") or "{}")
-    except (TypeError, ValueError):
-        internal = {}
-    if not isinstance(internal, dict):
-        internal = {}
+    internal = internal_state(state.get("internal"))
     internal["last_query_ids"] = [query_id]
     state["internal"] = json.dumps(internal, separators=(",", ":"))
     if failed and state.get("txn_state") == "Active":

@@ -40,6 +40,7 @@ AUTHENTICATE_FAILED = 5100
 # and out in a loop), the signing key changes instead, which revokes every token at once
 # (clients log in again) rather than letting the set grow without bound.
 MAX_REVOKED = 100_000
+MAX_VERIFIED = 10_000  # checked tokens remembered (past it the memory starts over)
 log = Logger()
 
 
@@ -63,6 +64,9 @@ class SessionTokens:
         self._key = secrets.token_bytes(32)
         self.idle_secs = idle_secs
         self._revoked: dict[str, float] = {}  # token digest -> when it would expire anyway
+        # tokens already checked -> their claims (bounded): each request presents its token,
+        # often twice (credentials, then its session), and a repeat costs one lookup
+        self._verified: dict[str, TokenClaim] = {}
 
     @property
     def session_ttl(self) -> int:
@@ -87,6 +91,19 @@ class SessionTokens:
     def verify(self, token: str, kind: str) -> TokenClaim:
         """The claim of a valid, unexpired, unrevoked token of `kind`; Unauthorized with
         Databend's codes otherwise (5101/5102 expired, 5103/5104 unknown, 5100 malformed)."""
+        claim = self._verified.get(token)
+        if claim is None or claim.kind != kind:
+            claim = self._checked(token, kind)
+            if len(self._verified) >= MAX_VERIFIED:
+                self._verified.clear()
+            self._verified[token] = claim
+        if self.clock.seconds() > claim.expires_at:
+            raise Unauthorized(f"Authentication failed: {_name(kind)} token has expired",
+                               code=SESSION_TOKEN_EXPIRED if kind == SESSION else REFRESH_TOKEN_EXPIRED)
+        return claim
+
+    def _checked(self, token: str, kind: str) -> TokenClaim:
+        """The claim of a well-formed token of `kind` this server signed and did not revoke."""
         if len(token) > MAX_TOKEN_CHARS or not token.startswith(PREFIX) or len(token) < 11:
             raise Unauthorized("Authentication error: invalid Bearer token", code=AUTHENTICATE_FAILED)
         token_kind = token[len(PREFIX)]
@@ -109,18 +126,17 @@ class SessionTokens:
         if self._digest(token) in self._revoked:
             raise Unauthorized(f"Authentication failed: {_name(kind)} token not found",
                                code=not_found)
-        if self.clock.seconds() > exp:
-            raise Unauthorized(f"Authentication failed: {_name(kind)} token has expired",
-                               code=SESSION_TOKEN_EXPIRED if kind == SESSION else REFRESH_TOKEN_EXPIRED)
         return TokenClaim(user, claim.get("auth_role"), sid, exp, kind, token)
 
     def revoke(self, claim: TokenClaim) -> None:
         self._sweep()
+        self._verified.pop(claim.token, None)
         if len(self._revoked) >= MAX_REVOKED:
             log.warn("{n} revoked session tokens: the token key changes, every client logs in "
                      "again", n=len(self._revoked))
             self._key = secrets.token_bytes(32)
             self._revoked.clear()
+            self._verified.clear()
             return
         self._revoked[self._digest(claim.token)] = claim.expires_at
 

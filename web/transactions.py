@@ -13,7 +13,6 @@ transaction (statements fail with 4002 until COMMIT or ROLLBACK).
 
 from __future__ import annotations
 
-import json
 import uuid
 
 from engine import (
@@ -26,6 +25,7 @@ from engine import (
     Transaction,
 )
 from web.errors import FailedToStart
+from web.session_endpoints import internal_state
 
 TXN_STATES = (AUTO_COMMIT, ACTIVE, FAIL)
 
@@ -79,7 +79,7 @@ class TransactionStore:
             return
         if state != ACTIVE:
             return
-        internal = _internal_state(request_session.get("internal"))
+        internal = internal_state(request_session.get("internal"))
         node = internal.get("last_node_id")
         if not isinstance(node, str) or not node:
             raise FailedToStart(INVALID_SESSION_STATE, "Transaction is active but missing server_info")
@@ -104,13 +104,3 @@ class TransactionStore:
         now = self.clock.seconds()
         for query_id in [k for k, kept in self._kept.items() if kept.expires_at < now]:
             del self._kept[query_id]
-
-
-def _internal_state(text) -> dict:
-    if not isinstance(text, str) or not text:
-        return {}
-    try:
-        state = json.loads(text)
-    except ValueError:
-        return {}
-    return state if isinstance(state, dict) else {}
