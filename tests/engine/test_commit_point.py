@@ -215,3 +215,33 @@ def test_alter_rewrite_takes_rows_appended_during_its_steps_once(tmp_path):
     assert sorted(again.session().execute("SELECT client, count(*) FROM bulk GROUP BY client")) == [
         (0, 30000), (9, 50000)]
     again.close()
+
+
+@pytest.mark.parametrize("ddl", ["CREATE OR REPLACE TEMP TABLE tmp (a INT, b INT)",
+                                 "DROP TABLE tmp", "ALTER TABLE tmp ADD COLUMN c INT",
+                                 "TRUNCATE TABLE tmp"])
+def test_a_temporary_tables_writer_interleaved_with_ddl_in_the_same_client_session(ddl):
+    """Two requests of one client session share its temporary tables (the web layer attaches
+    one container to each request's Session): a write that fails leaves nothing, one that
+    succeeds is in the table the DDL left."""
+    db = engine.Database(limits=Limits(step_rows=STEP_ROWS))
+    setup(db)
+    s1, s2 = db.session(), db.session()
+    s2.temp_tables = s1.temp_tables
+    list(s1.execute("CREATE TEMP TABLE tmp (a INT, b INT)"))
+    steps = s1.execute("INSERT INTO tmp SELECT a, b FROM src").batches()
+    assert next(steps) == []
+    list(s2.execute(ddl))
+    try:
+        answer = [row for batch in steps for row in batch]
+    except engine.EngineError as exc:
+        answer, code = None, exc.code
+    if "DROP" in ddl:
+        assert answer is None
+        assert s1.temp_tables.is_empty()
+        return
+    rows = list(s2.execute("SELECT count(*) FROM tmp"))
+    if answer is None:
+        assert code == 2009 and rows == [(0,)]  # nothing of the failed write is visible
+    else:
+        assert answer == [(SOURCE_ROWS,)] and rows == [(SOURCE_ROWS,)]
