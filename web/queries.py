@@ -14,6 +14,7 @@ import engine
 from engine import ABORTED_QUERY, INTERNAL
 from web.errors import BadRequest, NotFound
 from web.pages import PageBuffer
+from web.session_endpoints import has_temp_tables
 from web.wire import FAILED, RUNNING, SUCCEEDED, QueryError, SessionView
 
 _SAFE_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
@@ -332,8 +333,7 @@ class Query:
         temp_tables = False
         if self._txn_internal is not None:  # a client-side session of the databend format
             internal = self._txn_internal(self._request_session.get("internal"), self.id, s)
-            tables = getattr(s, "temp_tables", None)
-            temp_tables = tables is not None and not tables.is_empty()
+            temp_tables = has_temp_tables(s)
         return SessionView(s.database, dict(s.settings), self._request_session, self._keep_secs,
                            state, internal, s.current_role(), temp_tables)
 

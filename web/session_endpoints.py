@@ -67,9 +67,8 @@ def _json_object(raw_body: bytes) -> dict:
     return body
 
 
-def _has_temp_tables(engine_session) -> bool:
-    tables = getattr(engine_session, "temp_tables", None)
-    return tables is not None and not tables.is_empty()
+def has_temp_tables(engine_session) -> bool:
+    return not engine_session.temp_tables.is_empty()
 
 
 class ClientSessionService:
@@ -193,9 +192,9 @@ class ClientSessionService:
         """A query of the session ended: keep its temporary tables and cached results."""
         if session is None:
             return
-        cache = getattr(engine_session, "result_cache", None)
+        cache = engine_session.result_cache
         cached = cache is not None and not cache.is_empty()
-        if not (_has_temp_tables(engine_session) or cached):
+        if not (has_temp_tables(engine_session) or cached):
             return
         kept = self.store.get_or_create(user, session.id)
         kept.temp_tables = engine_session.temp_tables
@@ -208,13 +207,12 @@ class ClientSessionService:
         state = internal_state(request_internal)
         state["last_node_id"] = self.node_id
         state["last_query_ids"] = [query_id]
-        export = getattr(engine_session, "export_variables", None)
-        variables = export() if export is not None else None
+        variables = engine_session.export_variables()
         if variables:
             state["variables"] = variables
         else:
             state.pop("variables", None)
-        if _has_temp_tables(engine_session):
+        if has_temp_tables(engine_session):
             state["has_temp_table"] = True
         else:
             state.pop("has_temp_table", None)
