@@ -557,7 +557,9 @@ class Binder(ClauseBinder):
             args = [self.cast(a, T.FLOAT64.as_nullable(a.type.can_be_null), True) if a.type.is_string else a
                     for a in args]
         if fn.name in ("concat", "concat_ws"):  # (Databend refuses numbers): floats as CAST writes them
-            args = [self.cast(a, T.STRING, False) if a.type.is_float else a for a in args]
+            # (and a VARIANT's text as its ::String: a JSON string without its quotes)
+            args = [self.cast(a, T.STRING, False) if a.type.is_float or a.type.name == "Variant" else a
+                    for a in args]
         types = [a.type for a in args]
         result = fn.result
         if fn.by_value:

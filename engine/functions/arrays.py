@@ -72,7 +72,10 @@ RANGE_ROWS = "_range_rows"  # unnest(range(a, b)): the elements spread with no a
 # the functions [..], {..} and (.., ..) are built with (not listed by SHOW FUNCTIONS)
 LITERAL_BUILDERS = frozenset({"array_literal", "map_literal", "tuple_literal"})
 # bound by engine.bind.lambdas (their second argument is a lambda), listed with the others
-LAMBDA_FUNCTIONS = frozenset({"array_transform", "array_apply", "array_filter", "array_reduce"})
+LAMBDA_FUNCTIONS = frozenset({"array_transform", "array_apply", "array_filter", "array_reduce"}) | frozenset({
+    "map_filter", "map_transform_keys", "map_transform_values",  # (k, v) -> ... (engine.bind.map_lambdas)
+    "json_array_transform", "json_array_apply", "json_array_filter", "json_array_reduce",
+    "json_map_filter", "json_map_transform_keys", "json_map_transform_values"})
 
 register("array_literal", None, _array_literal_type, 0, 1 << 16, strict=False, specialize=_make_array_literal)
 register("map_literal", None, _map_literal_type, 0, 1 << 16, strict=False, specialize=_make_map_literal)
