@@ -81,6 +81,8 @@ def bind_lambda_call(binder, n: A.FunctionCall, scope, aliases) -> Expr:
     if array.type.name != "Array":
         raise BadArguments(f"{name} expects an array, got {array.type.display()}", position=n.pos)
     element = N.element_of(array.type)
+    if name == "array_reduce" and element.name == "Nothing":  # array_reduce([], ...) is []
+        return Const(array.type.as_nullable(False), value=N.ArrayValue())
     element = T.NULL if element.name == "Nothing" else element
     types = [element] * len(params)
     body, fn, outer = _compile(binder, params, types, body_node, scope)

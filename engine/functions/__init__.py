@@ -5,6 +5,8 @@ from __future__ import annotations
 
 # the family modules register their functions on import
 from engine.functions import (  # noqa: F401
+    array_aggregates,
+    array_sets,
     arrays,
     bitmaps,
     casts,
@@ -13,6 +15,7 @@ from engine.functions import (  # noqa: F401
     date_to_char,
     dates,
     hashes,
+    map_edits,
     numeric,
     regex,
     regex_extract,

@@ -104,9 +104,12 @@ ARRAY_ELEMENT_BYTES = 8 + 56
 RANGE_MAX_ELEMENTS = 500_000_000
 
 
-def range_elements(start, end) -> int:
-    """The number of elements range(start, end) has, refused beyond Databend's bound."""
-    count = int(end) - int(start)
+def range_elements(start, end, step=1) -> int:
+    """The number of elements range(start, end[, step]) has, refused beyond Databend's bound."""
+    step = int(step)
+    if step == 0:
+        raise BadArguments("range step can not be zero")
+    count = (int(end) - int(start) + step - (1 if step > 0 else -1)) // step
     if count > RANGE_MAX_ELEMENTS:
         raise BadArguments(f"the allowed maximum values of range function is {RANGE_MAX_ELEMENTS}, but got {count}")
     return max(count, 0)
@@ -117,17 +120,18 @@ def array_too_long(what: str, count: int, limit: int) -> BadArguments:
 
 
 def make_range(limits: Limits):
-    """range(start, end): the array [start, end), at most array_elements long (counted first)."""
+    """range(start, end[, step]): the array [start, end) by step, at most array_elements long
+    (counted first)."""
     max_elements = limits.array_elements
 
-    def range_(start, end):
-        count = range_elements(start, end)
+    def range_(start, end, step=1):
+        count = range_elements(start, end, step)
         if count > max_elements:
             raise array_too_long("range", count, max_elements)
         if count * ARRAY_SLOT_BYTES >= ALLOCATION_CHARGE_BYTES:
             reserve(count * ARRAY_ELEMENT_BYTES)
-            return keep(ArrayValue(range(int(start), int(end))))
-        return ArrayValue(range(int(start), int(end)))
+            return keep(ArrayValue(range(int(start), int(end), int(step))))
+        return ArrayValue(range(int(start), int(end), int(step)))
 
     return range_
 
