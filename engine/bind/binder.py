@@ -13,7 +13,7 @@ from engine.bind.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
 from engine.bind.ordered_aggregates import check_within_group
 from engine.bind.routine_calls import bind_nextval, bind_user_function
 from engine.bind.scope import AliasesFirst, Scope, StarColumn
-from engine.bind.unnest import spread_lazily
+from engine.bind.unnest import spread_lazily, unnest_argument
 from engine.codegen.compile import evaluate_constant
 from engine.core.errors import (
     SEMANTIC,
@@ -522,6 +522,8 @@ class Binder(ClauseBinder):
         if name == "unnest":
             n = spread_lazily(n)  # unnest(range(a, b)): no array built (engine.bind.unnest)
         args = [self.bind(a, scope, aliases) for a in n.args]
+        if name == "unnest" and len(args) == 1:
+            args = [unnest_argument(args[0], n.pos)]
         if name == "last_query_id":
             return self.bind_last_query_id(args, n.pos)
         if name == "getvariable":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from engine.bind.scope import Rel, Scope, StarColumn, and_all, split_and
+from engine.bind.unnest import constant_leaves
 from engine.core.errors import (
     BAD_DATA_VALUE_TYPE,
     NUMBER_ARGUMENTS_NOT_MATCH,
@@ -161,8 +162,8 @@ def unnest_relation(planner, node: A.TableFunction, parent, ctes) -> Rel:
     arg = planner.bind(node.args[0], Scope([]))
     if not isinstance(arg, Const) or arg.type.name not in ("Array", "Null"):
         raise BadArguments("unnest takes a constant array", position=node.pos)
-    element = arg.type.args[0] if arg.type.args and arg.type.args[0].name != "Nothing" else T.NULL
-    rows = [(x,) for x in (arg.value or ())]
+    element, values = constant_leaves(arg)  # (nested arrays: their leaves)
+    rows = [(x,) for x in values]
     plan = Materialized([planner.cid()], [element.as_nullable(True)], produce=lambda ctx: rows, label="unnest")
     column = (column_names(node) or ("value",))[0]
     return Rel(plan, [(node.alias or "unnest", column, plan.layout[0], plan.types[0])])

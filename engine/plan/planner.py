@@ -68,7 +68,7 @@ from engine.plan.pivot import (
 from engine.plan.recursive import RecursiveCte, cte_entry, recursive_relation, work_table_relation
 from engine.plan.result_scan import result_scan_relation
 from engine.plan.stage_scan import stage_relation
-from engine.plan.unnest import has_unnest, spread_arrays
+from engine.plan.unnest import has_unnest, refuse_unnest, spread_arrays
 from engine.plan.window import bind_window_call, plan_windows, windows_of
 from engine.types import sqltype as T
 from grammar import ast as A
@@ -238,7 +238,8 @@ class Planner:
         if q.having is not None:
             if window_calls(q.having, []):
                 raise EngineError("Having clause can't contain window functions", code=SEMANTIC, position=q.having.pos)
-            plan = Filter(plan.layout, plan.types, child=plan, predicate=self.binder.boolean(bind_out(q.having, having_aliases)))
+            having = refuse_unnest(self.binder.boolean(bind_out(q.having, having_aliases)), "HAVING", q.having.pos)
+            plan = Filter(plan.layout, plan.types, child=plan, predicate=having)
         plan = plan_windows(self, plan, q, select_asts, bind_out)  # after HAVING, before QUALIFY
         select_exprs = [bind_out(a) for a in select_asts]
         if q.qualify is not None:
@@ -389,7 +390,7 @@ class Planner:
     def bind_where(self, node, scope: Scope) -> Expr:
         """A WHERE condition over `scope` as a Boolean (no aggregates allowed); SELECT, UPDATE
         and DELETE all bind theirs here."""
-        where = self.binder.boolean(self.bind(node, scope))
+        where = refuse_unnest(self.binder.boolean(self.bind(node, scope)), "WHERE", node.pos)
         check_no_aggregate(self, node)
         return where
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.core.errors import SemanticError
 from engine.functions.json_sets import SET_RETURNING
 from engine.ir.expr import Col, Expr, Func
 from engine.ir.plan import Plan, Project, UnnestRows
@@ -72,3 +73,11 @@ def _renamed(e: Expr, renamed: dict) -> Expr:
     if not e.args:
         return e
     return replace(e, args=tuple(_renamed(a, renamed) if isinstance(a, Expr) else a for a in e.args))
+
+
+def refuse_unnest(e: Expr, clause: str, pos=None) -> Expr:
+    """`e` unchanged, or Databend's 1065 when it calls unnest (WHERE / HAVING keep or drop rows;
+    they cannot make them)."""
+    if has_unnest(e):
+        raise SemanticError(f"{clause} clause can't contain set-returning functions like unnest", position=pos)
+    return e

@@ -70,3 +70,22 @@ def test_map_delete_pick_insert(s):
     s.execute("CREATE TABLE mi(col_int Map(String, Int Null) Null)")
     s.execute("INSERT INTO mi VALUES ({'d':40}), (NULL)")
     assert rows(s, "SELECT map_insert(col_int, 'c', 100, false) FROM mi") == [('{"d":40,"c":100}',), ('{"c":100}',)]
+
+
+def test_unnest_spreads_nested_arrays_to_their_leaves(s):
+    assert rows(s, "SELECT unnest([[1, 2, null], null, [3, null, 4]])") == [
+        ("1",), ("2",), ("NULL",), ("3",), ("NULL",), ("4",)]
+    assert len(rows(s, "SELECT unnest([[[1,2], [3,4]], [[5,6], [7,8,9]]])")) == 9
+    assert len(rows(s, "SELECT * FROM unnest([[1,2], [3,4,5]])")) == 5
+    assert rows(s, "SELECT unnest([null])") == [] and rows(s, "SELECT unnest([[]])") == []
+    s.execute("CREATE TABLE t (a array(array(int)))")
+    s.execute("INSERT INTO t VALUES ([[1,2], [3,4]]), ([[5,6], [7,8,9]])")
+    assert [r[0] for r in rows(s, "SELECT 1 + unnest(a) FROM t")] == [str(i) for i in range(2, 11)]
+
+
+def test_unnest_of_variant_and_refusals(s):
+    assert rows(s, "SELECT unnest(parse_json('[1,2,\"a\",[3,4]]'))") == [("1",), ("2",), ('"a"',), ("[3,4]",)]
+    assert rows(s, "SELECT unnest(parse_json('\"a\"'))") == []
+    assert error(s, "SELECT unnest(try_cast('hello' as varchar))")[0] == 1065
+    assert error(s, "SELECT * FROM numbers(10) WHERE unnest([1,2,3])::BOOLEAN")[0] == 1065
+    assert error(s, "SELECT * FROM numbers(10) HAVING unnest([1,2,3])::BOOLEAN")[0] == 1065
