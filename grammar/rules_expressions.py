@@ -33,6 +33,11 @@ class ExpressionRules(Transformer):
         name = op.value.upper()
         return ast.BinaryOp(BINARY_OP_NAMES.get(name, name), left, right, pos=left.pos)
 
+    def vector_distance(self, left, op, right):
+        """a <=> b, a <+> b, a <-> b: cosine, L1 and L2 distance (engine.functions.vectors)."""
+        name = {"<=>": "cosine_distance", "<+>": "l1_distance", "<->": "l2_distance"}[op.value]
+        return ast.FunctionCall(name, (left, right), pos=left.pos)
+
     def equal(self, left, right):
         return ast.BinaryOp("=", left, right, pos=left.pos)
 

@@ -20,6 +20,7 @@ from engine.functions import (  # noqa: F401
     regex,
     regex_extract,
     strings,
+    vectors,
 )
 from engine.functions import json as _json  # noqa: F401
 from engine.functions import json_operators as _json_operators  # noqa: F401
