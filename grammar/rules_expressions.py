@@ -65,6 +65,19 @@ class ExpressionRules(Transformer):
     def like(self, operand, negated, _like, pattern):
         return ast.Like(operand, pattern, negated is not None, pos=operand.pos)
 
+    def like_escape(self, operand, negated, _like, pattern, _escape, escape):
+        """x LIKE p ESCAPE 'c': the pattern rewritten to the default escape (engine.functions.strings_more)."""
+        pattern = ast.FunctionCall("like_escape_pattern", (pattern, escape), pos=pattern.pos)
+        return ast.Like(operand, pattern, negated is not None, pos=operand.pos)
+
+    def sounds_like(self, operand, _sounds, _like, other):
+        """a SOUNDS LIKE b: soundex(a) = soundex(b)."""
+        return ast.BinaryOp("=", ast.FunctionCall("soundex", (operand,), pos=operand.pos),
+                            ast.FunctionCall("soundex", (other,), pos=other.pos), pos=operand.pos)
+
+    def logical_xor(self, left, _xor, right):
+        return ast.FunctionCall("xor", (left, right), pos=left.pos)
+
     def ilike(self, operand, negated, _ilike, pattern):
         return ast.FunctionCall("ilike", (operand, pattern), pos=operand.pos, negated=negated is not None,
                                 operator="ilike")

@@ -15,11 +15,13 @@ from engine.functions import (  # noqa: F401
     date_to_char,
     dates,
     hashes,
+    logic,
     map_edits,
     numeric,
     regex,
     regex_extract,
     strings,
+    text_extras,
     vectors,
 )
 from engine.functions import json as _json  # noqa: F401
@@ -88,7 +90,7 @@ def function_override(name: str, types):
 
 # registered for the planner's own calls, not functions a user calls: the builders of [..], {..}
 # and (..) literals, and FLATTEN's set-returning row function (engine.plan.flatten)
-UNLISTED = LITERAL_BUILDERS | {"_flatten_rows", "_flatten_each_row", RANGE_ROWS}  # (bound internally)
+UNLISTED = LITERAL_BUILDERS | {"like_escape_pattern", "_flatten_rows", "_flatten_each_row", RANGE_ROWS}  # (bound internally)
 
 
 def all_function_names() -> list[str]:

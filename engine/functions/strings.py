@@ -93,8 +93,30 @@ def _locate(needle, haystack, start=1):
     return _str(haystack).find(_str(needle), start - 1) + 1
 
 
-def _instr(haystack, needle):
-    return _str(haystack).find(_str(needle)) + 1
+def _instr(haystack, needle, position=1, occurrence=1):
+    """instr(s, sub[, position[, occurrence]]), as Oracle's: the 1-based start of the
+    occurrence-th match found from `position`, searching backwards from the end for a negative
+    position; 0 when there is none."""
+    haystack, needle = _str(haystack), _str(needle)
+    position, occurrence = int(position), int(occurrence)
+    if position == 0 or occurrence < 1:
+        return 0
+    if position > 0:
+        at = position - 2
+        for _ in range(occurrence):
+            at = haystack.find(needle, at + 1)
+            if at < 0:
+                return 0
+        return at + 1
+    at = len(haystack) + position  # the last start considered, 0-based
+    for _ in range(occurrence):
+        if at < 0:
+            return 0
+        at = haystack.rfind(needle, 0, at + len(needle))
+        if at < 0:
+            return 0
+        at -= 1
+    return at + 2
 
 
 def _ascii(s):
@@ -140,7 +162,7 @@ register("right", _right, fixed(T.STRING), 2)
 register("lpad", B.make_lpad, fixed(T.STRING), 3, bounded=True)
 register("rpad", B.make_rpad, fixed(T.STRING), 3, bounded=True)
 register("locate", _locate, fixed(T.UINT64), 2, 3, aliases=("position",))
-register("instr", _instr, fixed(T.UINT64), 2)
+register("instr", _instr, fixed(T.UINT64), 2, 4)
 register("ascii", _ascii, fixed(T.UINT8), 1)
 register("space", B.make_space, fixed(T.STRING), 1, bounded=True)
 register("octet_length", _octet_length, fixed(T.UINT64), 1)

@@ -62,8 +62,8 @@ def _make_pad(limits: Limits, on_left: bool):
         n = _length_argument(n, max_chars)
         if len(s) >= n:
             return s[:n]
-        if not fill:
-            return s
+        if not fill:  # as Databend: nothing to pad with
+            raise BadArguments(f"{'lpad' if on_left else 'rpad'}: can't fill with an empty pad string")
         if n >= ALLOCATION_CHARGE_BYTES:
             reserve(text_bytes(n, s, fill) + text_bytes(n - len(s), fill))  # the padding, then the result
             padding = (fill * ((n - len(s)) // len(fill) + 1))[: n - len(s)]
