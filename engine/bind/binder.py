@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from engine import functions as F
 from engine.bind.clauses import ClauseBinder
+from engine.bind.conditional_calls import decode, multi_if
 from engine.bind.error_calls import ERROR_FUNCTIONS, bind_error_call
 from engine.bind.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
 from engine.bind.ordered_aggregates import check_within_group
@@ -520,6 +521,10 @@ class Binder(ClauseBinder):
             return bind_lambda_call(self, n, scope, aliases)
         if name in ERROR_FUNCTIONS:  # is_error(x)... (engine.bind.error_calls)
             return bind_error_call(self, n, scope, aliases)
+        if name == "if" and len(n.args) != 3:  # if(c1, v1, c2, v2, ..., else): a CASE
+            return self._bind_Case(multi_if(n), scope, aliases)
+        if name == "decode" and "decode" not in F.SCALARS:  # (engine.bind.conditional_calls)
+            return self._bind_Case(decode(n), scope, aliases)
         if name == "regexp_split_to_table":  # unnest(regexp_split_to_array(...)), as Databend plans it
             n, name = A.FunctionCall("unnest", (replace(n, name="regexp_split_to_array"),), pos=n.pos), "unnest"
         if name == "unnest":
@@ -552,8 +557,10 @@ class Binder(ClauseBinder):
         if fn is None:
             raise UnknownFunction(f"no function matches the given name: '{name}'", position=n.pos)
         if not fn.min_args <= len(args) <= fn.max_args:
-            raise BadArguments(f"function {name} takes {fn.min_args}..{fn.max_args} arguments, got {len(args)}",
-                               position=n.pos)
+            # as Databend: no overload for that many arguments (1065)
+            shown = ", ".join(a.type.display() for a in args)
+            raise SemanticError(f"no overload satisfies `{name}({shown})` (it takes {fn.min_args}..{fn.max_args} "
+                                f"arguments, got {len(args)})", position=n.pos)
         return self._function(fn, args, n.pos)
 
     def _function(self, fn, args, pos=None):

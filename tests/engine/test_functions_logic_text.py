@@ -71,3 +71,15 @@ def test_is_error_and_error_or(s):
         ("-1.0",), ("42.0",), ("1.0",)]
     assert rows(s, "SELECT is_not_error(if(number = 3, 1 % 0, 1)) FROM numbers(4) ORDER BY number") == [
         ("1",), ("1",), ("1",), ("0",)]
+
+
+def test_multi_branch_if_decode_and_argument_counts(s):
+    assert rows(s, "SELECT if(number = 4, 3::VARIANT, number = 5, null, number = 6, '\"a\"'::VARIANT, null) "
+                   "FROM numbers(7) WHERE number >= 4 ORDER BY number") == [("3",), ("NULL",), ('"a"',)]
+    assert error(s, "SELECT if(number = 4, 3, number = 2, 4) FROM numbers(1)")[0] == 1065
+    assert error(s, "SELECT if(number = 4, 3) FROM numbers(1)")[0] == 1065
+    assert error(s, "SELECT parse_json()")[0] == 1065  # no overload for that many arguments
+    s.execute("CREATE TABLE t (a int)")
+    s.execute("INSERT INTO t VALUES (1), (2), (NULL), (4)")
+    assert rows(s, "SELECT a, decode(a, 1, 'one', 2, 'two', NULL, '-NULL-', 'other') FROM t ORDER BY a") == [
+        ("1", "one"), ("2", "two"), ("4", "other"), ("NULL", "-NULL-")]
