@@ -89,3 +89,10 @@ def test_unnest_of_variant_and_refusals(s):
     assert error(s, "SELECT unnest(try_cast('hello' as varchar))")[0] == 1065
     assert error(s, "SELECT * FROM numbers(10) WHERE unnest([1,2,3])::BOOLEAN")[0] == 1065
     assert error(s, "SELECT * FROM numbers(10) HAVING unnest([1,2,3])::BOOLEAN")[0] == 1065
+
+
+def test_generate_series_of_timestamps_steps_in_microseconds(s):
+    assert rows(s, "SELECT * FROM generate_series('2021-01-03'::timestamp, '2021-01-01'::timestamp, -86400000000)") == [
+        ("2021-01-03 00:00:00.000000",), ("2021-01-02 00:00:00.000000",), ("2021-01-01 00:00:00.000000",)]
+    assert rows(s, "SELECT * FROM generate_series('1970-01-01 00:00'::timestamp, to_timestamp(2), 2000000)") == [
+        ("1970-01-01 00:00:00.000000",), ("1970-01-01 00:00:02.000000",)]
