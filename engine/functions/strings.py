@@ -41,16 +41,18 @@ def _substring(s, start, length=None):
     return s[begin:begin + max(int(length), 0)]
 
 
-def _trim(s):
-    return _str(s).strip(" ")
+def _trim(s, text=None):
+    """trim(s) strips spaces; trim(s, text) strips whole `text`s from both ends (as trim_both)."""
+    return _str(s).strip(" ") if text is None else _trim_both(s, text)
 
 
-def _ltrim(s):
-    return _str(s).lstrip(" ")
+def _ltrim(s, chars=" "):
+    """ltrim(s[, chars]): the leading characters that are any of `chars` removed (Databend)."""
+    return _str(s).lstrip(_str(chars)) if _str(chars) else _str(s)
 
 
-def _rtrim(s):
-    return _str(s).rstrip(" ")
+def _rtrim(s, chars=" "):
+    return _str(s).rstrip(_str(chars)) if _str(chars) else _str(s)
 
 
 def _trim_leading(s, chars):
@@ -134,8 +136,13 @@ def _strcmp(a, b):
 
 
 def _split_part(s, delimiter, n):
-    parts = _str(s).split(_str(delimiter)) if _str(delimiter) else [_str(s)]
-    n = int(n)
+    """The n-th part (0 counts as 1; negative from the end), as Databend's: s equal to the
+    delimiter has no part, an empty delimiter leaves s whole."""
+    s, delimiter, n = _str(s), _str(delimiter), int(n)
+    if s == delimiter and delimiter:
+        return ""
+    parts = s.split(delimiter) if delimiter else [s]
+    n = 1 if n == 0 else n
     if n > 0 and n <= len(parts):
         return parts[n - 1]
     if n < 0 and -n <= len(parts):
@@ -149,8 +156,8 @@ register("lower", _lower, fixed(T.STRING), 1, aliases=("lcase",))
 register("concat", B.make_concat, fixed(T.STRING), 1, 1000, bounded=True)
 register("concat_ws", B.make_concat_ws, lambda ts: T.STRING.as_nullable(any(t.can_be_null for t in ts)), 2, 1000,
           strict=False, bounded=True)
-register("ltrim", _ltrim, fixed(T.STRING), 1)
-register("rtrim", _rtrim, fixed(T.STRING), 1)
+register("ltrim", _ltrim, fixed(T.STRING), 1, 2)
+register("rtrim", _rtrim, fixed(T.STRING), 1, 2)
 register("trim_both", _trim_both, fixed(T.STRING), 2)
 register("trim_leading", _trim_leading, fixed(T.STRING), 2)
 register("trim_trailing", _trim_trailing, fixed(T.STRING), 2)
@@ -169,7 +176,7 @@ register("octet_length", _octet_length, fixed(T.UINT64), 1)
 register("strcmp", _strcmp, fixed(T.SqlType("Int8")), 2)
 register("split_part", _split_part, fixed(T.STRING), 3)
 register("substring", _substring, fixed(T.STRING), 2, 3, aliases=("substr",))
-register("trim", _trim, fixed(T.STRING), 1)
+register("trim", _trim, fixed(T.STRING), 1, 2)
 
 
 def _translate(s, source, target):

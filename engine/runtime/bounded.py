@@ -82,11 +82,16 @@ def make_rpad(limits: Limits):
     return _make_pad(limits, False)
 
 
+MAX_SPACE_LENGTH = 1_000_000  # Databend's own bound of space(n), whatever the limit
+
+
 def make_space(limits: Limits):
     max_chars = limits.string_result_chars
 
     def space(n):
         n = _length_argument(n, max_chars)
+        if n > MAX_SPACE_LENGTH:
+            raise BadArguments(f"space length is too big, max is: {MAX_SPACE_LENGTH}")
         if n >= ALLOCATION_CHARGE_BYTES:
             reserve(text_bytes(n))
             return keep(" " * n)
@@ -143,8 +148,8 @@ def make_split(limits: Limits):
 
     def split(s, sep):
         s, sep = to_string(s), to_string(sep)
-        if sep == "":
-            return ArrayValue((s,))
+        if sep == "" or s == sep:  # (as Databend: split('|', '|') is [''])
+            return ArrayValue(("",) if s == sep else (s,))
         count = s.count(sep) + 1
         if count > max_elements:
             raise array_too_long("split", count, max_elements)

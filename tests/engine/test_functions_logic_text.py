@@ -83,3 +83,15 @@ def test_multi_branch_if_decode_and_argument_counts(s):
     s.execute("INSERT INTO t VALUES (1), (2), (NULL), (4)")
     assert rows(s, "SELECT a, decode(a, 1, 'one', 2, 'two', NULL, '-NULL-', 'other') FROM t ORDER BY a") == [
         ("1", "one"), ("2", "two"), ("4", "other"), ("NULL", "-NULL-")]
+
+
+def test_trims_splits_space_and_hex(s):
+    assert rows(s, "SELECT ltrim('aaabbaaa', 'aa'), rtrim('aaabbaaa', 'aa'), trim('abcab', 'ab')") == [
+        ("bbaaa", "aaabb", "c")]
+    assert rows(s, "SELECT split('|', '|'), split('ab', ''), split_part('ab', '', 0), "
+                   "split_part('127.0.0.1', '.', 0), split_part('127.0.0.1', '.', -4)") == [
+        ('[""]', '["ab"]', "ab", "127", "127")]
+    assert error(s, "SELECT SPACE(2000000)")[0] == 1006
+    assert rows(s, "SELECT hex(-100), to_hex(-100), hex('abc'), HEX_DECODE_STRING(TO_HEX('abc')), "
+                   "BASE64_DECODE_STRING(TO_BASE64('abc')), try_hex_decode_string('zz')") == [
+        ("FFFFFFFFFFFFFF9C", "ffffffffffffff9c", "616263", "abc", "abc", "NULL")]
