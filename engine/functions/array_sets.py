@@ -9,7 +9,7 @@ from collections import Counter
 
 from engine.core.errors import BadArguments, SemanticError
 from engine.functions.arrays import register_override
-from engine.functions.registry import ScalarFunction, register
+from engine.functions.registry import SCALARS, ScalarFunction, register
 from engine.types import nested as N
 from engine.types import sqltype as T
 
@@ -110,3 +110,7 @@ def _zip(*args):
 
 
 register("arrays_zip", _zip, _zip_type, 1, 1 << 16, strict=False)
+
+# array(a, b, ...) and tuple(a, b, ...): the function forms of [a, b, ...] and (a, b, ...)
+SCALARS["array"] = SCALARS["array_literal"]
+SCALARS["tuple"] = SCALARS["tuple_literal"]

@@ -33,3 +33,6 @@ def _equal_null(a, b):
 
 
 register("equal_null", _equal_null, fixed(T.BOOLEAN), 2, strict=False)
+
+# ignore(...): FALSE whatever its arguments (they are still evaluated, as Databend's)
+register("ignore", lambda *_args: False, fixed(T.BOOLEAN), 0, 1 << 16, strict=False)

@@ -96,3 +96,10 @@ def test_generate_series_of_timestamps_steps_in_microseconds(s):
         ("2021-01-03 00:00:00.000000",), ("2021-01-02 00:00:00.000000",), ("2021-01-01 00:00:00.000000",)]
     assert rows(s, "SELECT * FROM generate_series('1970-01-01 00:00'::timestamp, to_timestamp(2), 2000000)") == [
         ("1970-01-01 00:00:00.000000",), ("1970-01-01 00:00:02.000000",)]
+
+
+def test_variant_elements_show_their_json_text_and_constructors(s):
+    assert rows(s, "SELECT [parse_json('1'), parse_json('[1,2]'), parse_json('\"a\"'), NULL]") == [
+        ('[1,[1,2],"a",NULL]',)]
+    assert rows(s, "SELECT array(1), tuple([1,2,3], ['a','b','c'], 10), ignore(1, 'a')") == [
+        ("[1]", '([1,2,3],["a","b","c"],10)', "0")]
