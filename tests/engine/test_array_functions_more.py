@@ -103,3 +103,10 @@ def test_variant_elements_show_their_json_text_and_constructors(s):
         ('[1,[1,2],"a",NULL]',)]
     assert rows(s, "SELECT array(1), tuple([1,2,3], ['a','b','c'], 10), ignore(1, 'a')") == [
         ("[1]", '([1,2,3],["a","b","c"],10)', "0")]
+
+
+def test_aggregates_of_set_returning_calls_read_the_spread_rows(s):
+    assert rows(s, "SELECT max(unnest([11,12])), count(regexp_split_to_table(',apple,,banana,', ','))") == [
+        ("12", "5")]
+    assert rows(s, "SELECT number % 2 k, sum(unnest([number, 10])) FROM numbers(4) GROUP BY k ORDER BY k") == [
+        ("0", "22"), ("1", "24")]
