@@ -110,3 +110,8 @@ def test_aggregates_of_set_returning_calls_read_the_spread_rows(s):
         ("12", "5")]
     assert rows(s, "SELECT number % 2 k, sum(unnest([number, 10])) FROM numbers(4) GROUP BY k ORDER BY k") == [
         ("0", "22"), ("1", "24")]
+
+
+def test_create_table_as_values(s):
+    s.execute("CREATE TABLE t1 AS VALUES (1), (2), (3)")
+    assert rows(s, "SELECT * FROM t1 WHERE t1.col0 IN (1, 1, 222, 2) ORDER BY col0") == [("1",), ("2",)]
