@@ -113,5 +113,5 @@ def test_aggregates_of_set_returning_calls_read_the_spread_rows(s):
 
 
 def test_create_table_as_values(s):
-    s.execute("CREATE TABLE t1 AS VALUES (1), (2), (3)")
+    list(s.execute("CREATE TABLE t1 AS VALUES (1), (2), (3)"))
     assert rows(s, "SELECT * FROM t1 WHERE t1.col0 IN (1, 1, 222, 2) ORDER BY col0") == [("1",), ("2",)]
