@@ -95,3 +95,11 @@ def test_trims_splits_space_and_hex(s):
     assert rows(s, "SELECT hex(-100), to_hex(-100), hex('abc'), HEX_DECODE_STRING(TO_HEX('abc')), "
                    "BASE64_DECODE_STRING(TO_BASE64('abc')), try_hex_decode_string('zz')") == [
         ("FFFFFFFFFFFFFF9C", "ffffffffffffff9c", "616263", "abc", "abc", "NULL")]
+
+
+def test_comparisons_of_numbers_with_booleans_and_texts(s):
+    assert rows(s, "SELECT 10 > true, 10 >= true, 10 = true, 10 != true, 10 < true, 10 <= true") == [
+        ("0", "1", "1", "0", "0", "1")]
+    assert rows(s, "SELECT count(*) FROM numbers(3) WHERE number = true") == [("2",)]
+    assert rows(s, "SELECT '3.1' = 3, '3.0' = 3, 3 = '3.0' = 3") == [("0", "1", "1")]
+    assert error(s, "SELECT '123 ab' = 123")[0] == 1006  # a text that is no number
