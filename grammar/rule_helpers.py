@@ -86,6 +86,7 @@ def unescape_string(quoted: str) -> str:
 
 def number_literal(text: str, pos: ast.Pos) -> ast.Literal:
     """Classify a numeric token: 'int', 'decimal' (value kept as text) or 'float' (exponent)."""
+    text = text.replace("_", "")  # 12_000_111_222 (digit groups)
     if "e" in text or "E" in text:
         value = float(text)
         if value in (float("inf"), float("-inf")):
