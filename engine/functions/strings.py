@@ -221,14 +221,17 @@ def _soundex(s):
     dropped (vowels do not separate repeats), padded to at least 4 characters; no truncation."""
     out, last = [], None
     for c in _str(s):
-        if not ("a" <= c <= "z" or "A" <= c <= "Z"):
-            continue
-        c = c.upper()
-        code = _SOUNDEX_CODES.get(c)
+        ascii_letter = "a" <= c <= "z" or "A" <= c <= "Z"
         if not out:
-            out.append(c)
-            last = code
-        elif code is not None and code != last:
+            # the first letter: an ASCII letter or any character from U+00C0 on (你, 🐑), kept
+            if ascii_letter or ord(c) >= 0xC0:
+                out.append(c.upper() if ascii_letter else c)
+                last = _SOUNDEX_CODES.get(c.upper()) if ascii_letter else None
+            continue
+        if not ascii_letter:
+            continue
+        code = _SOUNDEX_CODES.get(c.upper())
+        if code is not None and code != last:
             out.append(code)
             last = code
     return "".join(out).ljust(4, "0")
