@@ -22,6 +22,7 @@ from engine.functions import (  # noqa: F401
     regex_extract,
     strings,
     text_extras,
+    time_slice,
     vectors,
 )
 from engine.functions import json as _json  # noqa: F401

@@ -108,3 +108,12 @@ def test_comparisons_of_numbers_with_booleans_and_texts(s):
 def test_soundex_keeps_a_first_character_beyond_ascii(s):
     assert rows(s, "SELECT SOUNDEX('你好中国'), SOUNDEX('##🐑hello'), SOUNDEX('hello'), SOUNDEX('')") == [
         ("你000", "🐑400", "H400", "0000")]
+
+
+def test_time_slice(s):
+    assert rows(s, "SELECT TIME_SLICE('2019-02-28'::DATE, 4, 'year', 'START'), TIME_SLICE('2019-02-28'::DATE, 4, 'week'), "
+                   "TIME_SLICE('2019-02-28'::DATE, 4, 'MONTH', 'END'), "
+                   "TIME_SLICE('2019-02-28T01:23:45.678'::timestamp, 8, 'second', 'end')") == [
+        ("2018-01-01", "2019-02-18", "2019-05-01", "2019-02-28 01:23:52.000000")]
+    assert error(s, "SELECT time_slice('2022-02-02'::date, 0, 'week')")[0] == 1006
+    assert error(s, "SELECT time_slice('2022-02-02'::date, 1, 'week', 'err_string')")[0] == 1006
