@@ -117,3 +117,7 @@ def test_time_slice(s):
         ("2018-01-01", "2019-02-18", "2019-05-01", "2019-02-28 01:23:52.000000")]
     assert error(s, "SELECT time_slice('2022-02-02'::date, 0, 'week')")[0] == 1006
     assert error(s, "SELECT time_slice('2022-02-02'::date, 1, 'week', 'err_string')")[0] == 1006
+
+
+def test_ifnull_of_one_argument(s):
+    assert rows(s, "SELECT IFNULL(1, 2), IFNULL(null), NVL(NULL), IFNULL(3)") == [("1", "NULL", "NULL", "3")]
