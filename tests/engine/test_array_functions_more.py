@@ -115,3 +115,11 @@ def test_aggregates_of_set_returning_calls_read_the_spread_rows(s):
 def test_create_table_as_values(s):
     list(s.execute("CREATE TABLE t1 AS VALUES (1), (2), (3)"))
     assert rows(s, "SELECT * FROM t1 WHERE t1.col0 IN (1, 1, 222, 2) ORDER BY col0") == [("1",), ("2",)]
+
+
+def test_lateral_generate_series_and_range(s):
+    assert rows(s, "SELECT t.start, s.generate_series FROM (SELECT 1 AS start, 3 AS finish) t, "
+                   "LATERAL generate_series(t.start, t.finish) s") == [("1", "1"), ("1", "2"), ("1", "3")]
+    assert rows(s, "SELECT s.generate_series FROM (SELECT 5 AS start, 1 AS finish) t, "
+                   "LATERAL generate_series(t.start, t.finish, -2) s") == [("5",), ("3",), ("1",)]
+    assert rows(s, "SELECT s.range FROM (SELECT 1 AS a) t, LATERAL range(t.a, 7, 3) s") == [("1",), ("4",)]
