@@ -196,10 +196,11 @@ def comparison_casts(lt, rt):
     left = right = None
     left_try = right_try = False
     if lt.is_string and (rt.is_numeric or rt.name == "Boolean"):
-        # (a text that is no number is refused, 1006, as Databend refuses it)
-        left = T.FLOAT64.as_nullable(lt.can_be_null)
+        # a TRY conversion: a text that is no number compares as NULL (Databend refuses it, 1006,
+        # but the SQLite corpus the project also answers compares 'hello' IN (SELECT 1) as false)
+        left, left_try = T.FLOAT64.as_nullable(lt.can_be_null), True
     elif rt.is_string and (lt.is_numeric or lt.name == "Boolean"):
-        right = T.FLOAT64.as_nullable(rt.can_be_null)
+        right, right_try = T.FLOAT64.as_nullable(rt.can_be_null), True
     elif lt.name == "Boolean" and rt.is_numeric:  # a number meets a boolean as a boolean (10 = true)
         right = T.BOOLEAN.as_nullable(rt.can_be_null)
     elif rt.name == "Boolean" and lt.is_numeric:
