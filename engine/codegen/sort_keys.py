@@ -65,7 +65,7 @@ def nan_free_columns(plan) -> set:
     if isinstance(plan, P.Scan):
         table = plan.table
         nan_free = getattr(table, "nan_free", None)
-        if nan_free is None or plan.rows is not table.rows:
+        if nan_free is None or plan.data is not table.data:
             return set()
         return {cid for cid, free in zip(plan.layout, nan_free, strict=False) if free}
     if isinstance(plan, P.Project):

@@ -149,12 +149,12 @@ def _scan(plan: P.Scan, rt, fn=None, lazy=False):
     progress = rt.progress
     width = max(len(plan.layout), 1) * 8
 
-    rows, n = plan.rows, plan.count  # the snapshot: later appends are not seen
+    data, n = plan.data, plan.count  # the snapshot: later appends are not seen
     step = rt.batch
 
     if fn is not None or lazy:
         def run_lazy(p):
-            it = iter(rows)  # rows are only ever appended to, so the first n stay put
+            it = data.row_iterator()  # versions are only ever appended to: the first n stay put
             for i in range(0, n, step):
                 size = min(step, n - i)
                 progress.scan_rows += size
@@ -166,7 +166,7 @@ def _scan(plan: P.Scan, rt, fn=None, lazy=False):
 
     def run(p):
         for i in range(0, n, step):
-            batch = rows[i:min(i + step, n)]
+            batch = data.rows(i, min(i + step, n))
             progress.scan_rows += len(batch)
             progress.scan_bytes += len(batch) * width
             yield batch
@@ -463,7 +463,7 @@ def describe(plan: P.Plan) -> str:
     kind = type(plan).__name__
     detail = ""
     if isinstance(plan, P.Scan):
-        detail = f" table: {plan.label}, rows: {len(plan.table.rows)}"
+        detail = f" table: {plan.label}, rows: {len(plan.table.data)}"
     elif isinstance(plan, P.Numbers):
         detail = f" numbers({plan.count})"
     elif isinstance(plan, (P.Materialized, P.Streamed)):
