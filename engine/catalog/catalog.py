@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from engine.catalog.routines import Routines
-from engine.catalog.table_storage import Rewrite, TableData
+from engine.catalog.table_storage import Rewrite, TableData, table_data
 from engine.core.errors import (
     TABLE_ENGINE_NOT_SUPPORTED,
     UNIMPLEMENTED,
@@ -54,7 +54,7 @@ class Table:
     database: str
     name: str
     columns: list[TableColumn]
-    data: TableData = field(default_factory=TableData)
+    data: TableData = None  # an empty version of the storage new tables get when not given
     engine: str = "FUSE"
     has_null: list[bool] = field(default_factory=list)  # per column: a NULL was ever stored
     # per column: a negative integer was ever stored (lets MOD / DIV of such a column skip the
@@ -81,6 +81,8 @@ class Table:
     temporary: object = None
 
     def __post_init__(self):
+        if self.data is None:
+            self.data = table_data([c.type for c in self.columns])
         if not self.has_null:
             self.has_null = [False] * len(self.columns)
         if not self.has_negative:
@@ -158,7 +160,7 @@ class Table:
 
     def replace_rows(self, new_rows: list[tuple]) -> None:
         """`replace` with a version holding `new_rows` (the list is handed over)."""
-        self.replace(TableData(new_rows))
+        self.replace(self.data.with_rows(new_rows))
 
     def restore(self, data: TableData, rescan: bool = True) -> None:
         """Put `data` in place as the current version without telling the recorder (the undo of
@@ -206,7 +208,7 @@ class Table:
         return None
 
     def truncate(self) -> None:
-        self.replace(TableData())
+        self.replace(self.data.empty_like())
         self.has_null = [False] * len(self.columns)
         self.has_negative = [False] * len(self.columns)
 
@@ -376,7 +378,7 @@ class Catalog:
         for key in [k for k in self.dropped if k[0] == name]:
             del self.dropped[key]
         for table in tables.values():
-            table.data = TableData()
+            table.data = table.data.empty_like()
             table.recorder = None
 
     def table(self, database: str, name: str, pos=None) -> Table:
@@ -411,7 +413,7 @@ class Catalog:
         existing = _find(tables, table.name)
         if existing is not None and replace:
             del tables[existing.name]
-            existing.data = TableData()
+            existing.data = existing.data.empty_like()
             existing.recorder = None  # a replaced version never logs again
         elif existing is not None or self.view(table.database, table.name) is not None:
             if if_not_exists:

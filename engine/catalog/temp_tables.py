@@ -18,7 +18,6 @@ import datetime
 import itertools
 import weakref
 
-from engine.catalog.table_storage import TableData
 from engine.core.errors import BadArguments, TableAlreadyExists
 from engine.core.memory import QueryMemory
 from engine.types import sqltype as T
@@ -112,7 +111,7 @@ class TempTables:
     def drop_all(self) -> None:
         """Drop every table and release their memory (the client session ended)."""
         for _, table in list(self.tables()):
-            table.data = TableData()
+            table.data = table.data.empty_like()
         self.databases.clear()
         self._charged.clear()
         if self._memory is not None:

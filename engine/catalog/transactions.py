@@ -21,7 +21,7 @@ import weakref
 from engine.catalog.table_storage import Rewrite
 from engine.catalog.temp_tables import SessionCatalog, charge_temporary, session_catalog
 from engine.core.errors import CURRENT_TRANSACTION_IS_ABORTED, UNRESOLVABLE_CONFLICT, EngineError
-from engine.core.memory import LIST_SLOT_BYTES, QueryMemory, batch_bytes
+from engine.core.memory import LIST_SLOT_BYTES, QueryMemory
 from grammar import ast as A
 
 AUTO_COMMIT = "AutoCommit"
@@ -163,7 +163,7 @@ def _temporary_bytes(table, rewrite, appended) -> tuple:
     """(table, the bytes its rows will hold) for a temporary table a COMMIT changes."""
     if rewrite is not None:
         return table, rewrite.estimated_bytes()
-    return table, table.temporary.charged_bytes(table) + batch_bytes(appended or [])
+    return table, table.temporary.charged_bytes(table) + table.data.appended_bytes(appended or [])
 
 
 def _conflict(copy: _TableCopy, what: str) -> EngineError:

@@ -9,7 +9,7 @@ from engine.bind.scope import Scope
 from engine.catalog.catalog import Table, TableColumn
 from engine.catalog.routines import SequenceDefault
 from engine.catalog.system import is_virtual_database
-from engine.catalog.table_storage import TableData
+from engine.catalog.table_storage import table_data
 from engine.core.errors import (
     ADD_COLUMN_EXISTS,
     ALTER_TABLE_ERROR,
@@ -205,7 +205,7 @@ def _rewrite_steps(ctx, table: Table, columns, rewrite, has_null, has_negative):
         raise TableVersionMismatched(f"table `{table.database}`.`{table.name}` was changed by another "
                                      f"statement while this one ran; nothing was changed")
     new_rows += rewrite(data.rows(count))  # rows another statement appended meanwhile
-    new = copy_table(table, columns=columns, data=TableData(new_rows), has_null=has_null,
+    new = copy_table(table, columns=columns, data=table_data([c.type for c in columns], new_rows), has_null=has_null,
                      has_negative=has_negative)
     commit_version(ctx, table, new, data)
     ctx.memory.release()  # the rows are the table's now

@@ -21,7 +21,6 @@ from __future__ import annotations
 from engine.catalog.temp_tables import charge_temporary
 from engine.catalog.transactions import is_current
 from engine.core.errors import StorageError, TableVersionMismatched
-from engine.core.memory import batch_bytes
 from engine.exec.result import Progress, Result
 
 RETRIES = 16  # new runs of one statement before it gives up (2009)
@@ -62,7 +61,7 @@ def commit_append(ctx, database: str, table, rows: list, known=None, overwrite: 
     check_current(ctx, database, table)
     if table.temporary is not None:  # its rows count against the server's memory (2411: no change)
         held = 0 if overwrite else table.temporary.charged_bytes(table)
-        charge_temporary(ctx.session.db.memory, [(table, held + batch_bytes(rows))])
+        charge_temporary(ctx.session.db.memory, [(table, held + table.data.appended_bytes(rows))])
     recorder = table.recorder
     if loaded is not None and recorder is not None:
         history = dict(table.copied_files)
@@ -86,7 +85,7 @@ def commit_appends(ctx, targets: list) -> None:
     when the log cannot take the record)."""
     for database, table, _ in targets:
         check_current(ctx, database, table)
-    charge_temporary(ctx.session.db.memory, [(table, table.temporary.charged_bytes(table) + batch_bytes(rows))
+    charge_temporary(ctx.session.db.memory, [(table, table.temporary.charged_bytes(table) + table.data.appended_bytes(rows))
                                              for _, table, rows in targets if table.temporary is not None])
     recorder = None
     for _, table, rows in targets:
@@ -114,7 +113,7 @@ def commit_rewrite(ctx, database: str, table, rewrite, appended=None) -> None:
     check_snapshot(ctx, database, table, snapshot)
     new = rewrite.finish()
     if table.temporary is not None:
-        charge_temporary(ctx.session.db.memory, [(table, new.estimated_bytes() + batch_bytes(appended or []))])
+        charge_temporary(ctx.session.db.memory, [(table, new.estimated_bytes() + new.appended_bytes(appended or []))])
     table.replace(new, rewrite)
     if appended:
         table.append(appended)

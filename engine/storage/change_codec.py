@@ -171,9 +171,10 @@ def record_pieces(lsn: int, changes: list) -> Iterator[str | bytes]:
     yield "]}"
 
 
-def rewritten(old: TableData, runs: list[int], rows: list) -> TableData:
-    """The version an edit change describes over `old` (replay)."""
-    rewrite = Rewrite(old, len(old))
+def rewritten(old: TableData, runs: list[int], rows: list, into: TableData | None = None) -> TableData:
+    """The version an edit change describes over `old` (replay), built in `into` (an empty
+    version for the table's columns, which an ALTER TABLE may have changed) when given."""
+    rewrite = Rewrite(old, len(old), into)
     taken = 0
     for i in range(0, len(runs), 2):
         start, count = runs[i], runs[i + 1]

@@ -19,6 +19,7 @@ import time
 from collections import deque
 
 from engine.catalog.stages import StagedFile
+from engine.catalog.table_storage import table_data
 from engine.core.errors import TableVersionMismatched
 from engine.storage import checkpoint_files as C
 from engine.storage.catalog_image import catalog_image, restore_catalog, tables_by_id
@@ -201,7 +202,8 @@ def apply_change(db, tables: dict, change: dict) -> dict:
         except (ValueError, TypeError, ArithmeticError, IndexError) as exc:
             raise ValueError(f"{where}: {exc}") from None
         table.scan_flags(rows)  # the new rows' (flags are never cleared but by TRUNCATE)
-        table.restore(rewritten(table.data, change["runs"], rows), rescan=False)
+        into = table_data(types)  # the table's columns now (an ALTER's image came before)
+        table.restore(rewritten(table.data, change["runs"], rows, into), rescan=False)
         return tables
     if op == "sequence":
         sequence = db.catalog.routines.sequences.get(change["name"])

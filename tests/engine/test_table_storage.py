@@ -11,7 +11,7 @@ import os
 import pytest
 
 import engine
-from engine.catalog.table_storage import Rewrite, TableData, runs_of_selection
+from engine.catalog.table_storage import ColumnData, Rewrite, TableData, runs_of_selection
 from engine.core.errors import EngineError
 from engine.core.limits import Limits
 from engine.storage import change_codec
@@ -23,11 +23,24 @@ def q(session, sql):
     return list(session.execute(sql))
 
 
-# ---------------------------------------------------------------- TableData
+# ---------------------------------------------------------------- TableData and ColumnData
+
+# an empty version of (INT, VARCHAR) columns in each storage
+STORAGES = {
+    "rows": TableData,
+    "columns": lambda: ColumnData(("q", None), (None, {})),
+}
 
 
-def test_a_version_hands_out_ranges_columns_and_rows_that_are_the_callers_own():
-    data = TableData()
+def make(storage: str, rows: list) -> TableData:
+    data = STORAGES[storage]()
+    data.append_rows(list(rows))
+    return data
+
+
+@pytest.mark.parametrize("storage", list(STORAGES))
+def test_a_version_hands_out_ranges_columns_and_rows_that_are_the_callers_own(storage):
+    data = make(storage, [])
     data.append_rows([(1, "a"), (2, "b")])
     data.append_columns([[3, 4], ["c", "d"]], 2)
     assert len(data) == 4
@@ -44,43 +57,60 @@ def test_a_version_hands_out_ranges_columns_and_rows_that_are_the_callers_own():
         data.append_columns([[1, 2], ["x"]], 2)  # columns of unequal length never enter
 
 
-def test_a_snapshot_is_the_version_and_its_count_and_appends_do_not_disturb_it():
-    data = TableData([(1,), (2,)])
+@pytest.mark.parametrize("storage", list(STORAGES))
+def test_a_snapshot_is_the_version_and_its_count_and_appends_do_not_disturb_it(storage):
+    data = make(storage, [(1, "a"), (2, "b")])
     iterator = data.row_iterator()
     count = len(data)
-    data.append_rows([(3,)])
-    assert [next(iterator) for _ in range(count)] == [(1,), (2,)]  # the first rows stay put
-    assert data.prefix(3) is data  # nothing to cut
+    data.append_rows([(3, "c")])
+    data.append_rows([(None, None), (5, "e")])  # a NULL: a column in an array becomes a list
+    assert [next(iterator) for _ in range(count)] == [(1, "a"), (2, "b")]  # the first rows stay put
+    assert data.prefix(5) is data  # nothing to cut
     cut = data.prefix(2)
-    assert cut is not data and cut.rows() == [(1,), (2,)] and len(data) == 3
+    assert cut is not data and cut.rows() == [(1, "a"), (2, "b")] and len(data) == 5
     copy = data.copy(2)
-    copy.append_rows([(7,)])
-    assert copy.rows() == [(1,), (2,), (7,)] and data.rows() == [(1,), (2,), (3,)]
+    copy.append_rows([(7, "g")])
+    assert copy.rows() == [(1, "a"), (2, "b"), (7, "g")]
+    assert data.rows() == [(1, "a"), (2, "b"), (3, "c"), (None, None), (5, "e")]
 
 
-def test_estimated_bytes_count_the_rows_held():
-    data = TableData([(1, "x")] * 10)
+@pytest.mark.parametrize("storage", list(STORAGES))
+def test_estimated_bytes_count_the_rows_held(storage):
+    data = make(storage, [(1, "x")] * 10)
     assert data.estimated_bytes() == 10 * data.estimated_bytes(1) > 0
-    assert TableData().estimated_bytes() == 0
+    assert STORAGES[storage]().estimated_bytes() == 0
+
+
+def test_columns_keep_numbers_in_arrays_until_a_null_and_share_equal_strings():
+    data = make("columns", [(i, f"name-{i % 3}") for i in range(9)])
+    assert data._columns[0].typecode == "q"
+    names = data.column(1)
+    assert len({id(v) for v in names}) == 3  # equal strings are one object
+    data.append_rows([(None, "name-1")])
+    assert type(data._columns[0]) is list and data.row(9) == (None, "name-1")
+    assert data.rows(8) == [(8, "name-2"), (None, "name-1")]
 
 
 # ---------------------------------------------------------------- Rewrite
 
 
-def test_a_rewrite_records_the_runs_that_rebuild_it_from_the_old_version():
-    old = TableData([(i,) for i in range(10)])
+@pytest.mark.parametrize("storage", list(STORAGES))
+def test_a_rewrite_records_the_runs_that_rebuild_it_from_the_old_version(storage):
+    old = make(storage, [(i, str(i)) for i in range(10)])
     rewrite = Rewrite(old, 8)  # a snapshot of 8 rows; 2 were appended after it
     rewrite.keep(0, 2)
-    rewrite.replace_in(2, 3, [(0, (20,)), (2, (40,))])  # rows 2 and 4 replaced
+    rewrite.replace_in(2, 3, [(0, (20, "u")), (2, (40, "u"))])  # rows 2 and 4 replaced
     assert rewrite.keep_selected(5, [True, False, True]) == 2  # row 6 deleted
-    rewrite.add([(100,)])
+    rewrite.add([(100, None)])
     new = rewrite.finish()  # rows 8 and 9, appended meanwhile, follow
-    expected = [(0,), (1,), (20,), (3,), (40,), (5,), (7,), (100,), (8,), (9,)]
-    assert new.rows() == expected
-    assert rewrite.added == [(20,), (40,), (100,)]  # only these reach the log
+    expected = [(i, str(i)) for i in range(10)]
+    expected[2], expected[4] = (20, "u"), (40, "u")
+    expected = expected[:6] + [(7, "7"), (100, None), (8, "8"), (9, "9")]
+    assert new.rows() == expected and type(new) is type(old)
+    assert rewrite.added == [(20, "u"), (40, "u"), (100, None)]  # only these reach the log
     assert rewrite.runs == [0, 2, -1, 1, 3, 1, -1, 1, 5, 1, 7, 1, -1, 1, 8, 2]
     assert rewritten(old, rewrite.runs, rewrite.added).rows() == expected  # the replay
-    assert old.rows() == [(i,) for i in range(10)]  # the old version never changes
+    assert old.rows() == [(i, str(i)) for i in range(10)]  # the old version never changes
 
 
 def test_runs_of_a_selection_are_one_pair_a_kept_stretch():
