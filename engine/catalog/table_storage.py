@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from array import array
 from collections.abc import Iterator
-from itertools import compress, groupby, islice
+from itertools import compress, groupby, islice, repeat
 from operator import itemgetter
 
 from engine.core.memory import batch_bytes, value_bytes
@@ -48,8 +48,9 @@ class TableData:
 
     # ------------------------------------------------------------ reading
 
-    def rows(self, start: int = 0, stop: int | None = None) -> list[tuple]:
-        """Rows [start:stop] as a new list (the caller's own)."""
+    def rows(self, start: int = 0, stop: int | None = None, columns: tuple | None = None) -> list[tuple]:
+        """Rows [start:stop] as a new list (the caller's own). `columns`, when given, are the
+        positions the caller reads: the others may be None in the rows handed out."""
         rows = self._rows
         if start == 0 and stop is None:
             return rows[:]
@@ -58,9 +59,10 @@ class TableData:
     def row(self, index: int) -> tuple:
         return self._rows[index]
 
-    def row_iterator(self, start: int = 0) -> Iterator[tuple]:
+    def row_iterator(self, start: int = 0, columns: tuple | None = None) -> Iterator[tuple]:
         """The rows from `start` on, one at a time, without building a list: a one-pass reader
-        takes as many as its snapshot holds (rows appended meanwhile come after them)."""
+        takes as many as its snapshot holds (rows appended meanwhile come after them).
+        `columns` as `rows` takes it."""
         rows = self._rows
         return iter(rows) if start == 0 else islice(rows, start, None)
 
@@ -286,25 +288,32 @@ class ColumnData:
     def __repr__(self) -> str:
         return f"<ColumnData of {self._count} rows>"
 
-    def rows(self, start: int = 0, stop: int | None = None) -> list[tuple]:
+    def rows(self, start: int = 0, stop: int | None = None, columns: tuple | None = None) -> list[tuple]:
         count = self._count
         stop = count if stop is None or stop > count else stop
         if not self._columns:
             return [()] * max(stop - start, 0)
-        return list(zip(*[c[start:stop] for c in self._columns], strict=True))
+        if columns is None:
+            return list(zip(*[c[start:stop] for c in self._columns], strict=True))
+        # the columns not read: the same None repeated (no value boxed out of an array)
+        n = max(stop - start, 0)
+        return list(zip(*[c[start:stop] if i in columns else repeat(None, n)
+                          for i, c in enumerate(self._columns)], strict=True))
 
     def row(self, index: int) -> tuple:
         if index < 0 or index >= self._count:
             raise IndexError(index)
         return tuple([c[index] for c in self._columns])
 
-    def row_iterator(self, start: int = 0) -> Iterator[tuple]:
+    def row_iterator(self, start: int = 0, columns: tuple | None = None) -> Iterator[tuple]:
         # iterators over the column objects: a column replaced later (its first NULL) keeps its
         # values, and appends come after the rows a snapshot takes
-        columns = self._columns
-        if not columns:
+        mine = self._columns
+        if not mine:
             return iter([()] * (self._count - start))
-        return zip(*[iter(c) if start == 0 else islice(c, start, None) for c in columns], strict=False)
+        return zip(*[repeat(None) if columns is not None and i not in columns
+                     else iter(c) if start == 0 else islice(c, start, None)
+                     for i, c in enumerate(mine)], strict=False)
 
     def column(self, index: int, start: int = 0, stop: int | None = None) -> list:
         stop = self._count if stop is None or stop > self._count else stop
