@@ -8,7 +8,7 @@ again would give the same plan:
 - the catalog's version is in the key: every change of tables, views or databases bumps it, and
   the version of its routines (user functions, sequences, procedures);
 - the plan's snapshots must still be current: each table it scans is still the one its name
-  resolves to, with the same row list and row count (a write since then, which could also
+  resolves to, with the same version of its rows (engine.catalog.table_storage) and row count (a write since then, which could also
   change the NULL / negative / NaN facts the generated code relies on, is a miss: it is planned
   again and replaces the entry);
 - privileges are checked on every execution: the SELECT checks planning made are replayed

@@ -1,6 +1,6 @@
 """REPLACE INTO t ON (keys): the source's rows replace the table's rows with the same key values and
 the others are inserted. The source is converted in bounded steps, the kept rows are picked a step
-budget at a time, and the new row list is swapped in at the end (nothing changes on a failure;
+budget at a time, and the new version is swapped in at the end (nothing changes on a failure;
 rows another statement rewrote meanwhile are picked again, engine.statements.writers)."""
 
 from __future__ import annotations
