@@ -107,10 +107,30 @@ class Table:
             self.recorder.appended(self, rows)
 
     def append_columns(self, columns: list, count: int, known: tuple[list, list] | None = None) -> None:
-        """Append `count` rows given column by column (one sequence per table column), as `append`."""
-        # row storage: the columns become rows here (columns underneath will take them whole)
-        rows = list(zip(*columns, strict=True)) if columns else [()] * count
-        self.append(rows, known)
+        """Append `count` rows given column by column (one list per table column), as `append`:
+        the flags are found column by column, and the storage takes the columns whole."""
+        if len(columns) != len(self.columns):
+            raise ValueError(f"{len(columns)} columns for a table of {len(self.columns)}")
+        if known is not None:
+            self.note_flags(known)
+        else:
+            self._scan_column_flags(columns)
+        floats = [i for i in self.float_positions if self.nan_free[i]
+                  and _holds_nan(lambda i=i: iter(columns[i]))]
+        if floats:
+            self.nan_free = tuple(free and i not in floats for i, free in enumerate(self.nan_free))
+        self.data.append_columns(columns, count)
+        if self.recorder is not None and count:  # the log takes rows
+            self.recorder.appended(self, self.data.rows(len(self.data) - count))
+
+    def _scan_column_flags(self, columns: list) -> None:
+        has_null, has_negative = self.has_null, self.has_negative
+        for i, values in enumerate(columns):
+            if not has_null[i] and self.columns[i].type.nullable and None in values:
+                has_null[i] = True
+        for i in self.int_positions:
+            if not has_negative[i] and min(filter(None, columns[i]), default=0) < 0:
+                has_negative[i] = True
 
     def note_flags(self, known: tuple[list, list]) -> None:
         """has_null / has_negative set where `known` (per column: a NULL, a negative integer)

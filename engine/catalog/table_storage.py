@@ -351,7 +351,11 @@ class ColumnData:
         if len(rows) == 1:
             self._append_row(rows[0])
             return
-        self.append_columns(list(zip(*rows, strict=True)) or [], len(rows))
+        width = len(self._columns)
+        if set(map(len, rows)) != {width}:
+            raise ValueError(f"rows that are not {width} values wide")
+        # a C-level map a column (zip(*rows) would first unpack every row as an argument)
+        self.append_columns([list(map(itemgetter(i), rows)) for i in range(width)], len(rows))
 
     def _append_row(self, row: tuple) -> None:
         columns = self._columns

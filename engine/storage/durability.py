@@ -25,7 +25,7 @@ from engine.storage import checkpoint_files as C
 from engine.storage.catalog_image import catalog_image, restore_catalog, tables_by_id
 from engine.storage.change_codec import decode_chunks, record_pieces, rewritten, staged_file
 from engine.storage.journal import DataDirectoryError, LogWriter, fsync_directory, open_private
-from engine.storage.row_codec import decode_rows
+from engine.storage.row_codec import decode_columns
 
 CHECKPOINT_LOG_BYTES = 64 << 20  # a checkpoint starts once the log's segment passes this
 DIRECTORY_MODE = 0o700  # the data directory: its files hold every row and the password hashes
@@ -195,7 +195,7 @@ def apply_change(db, tables: dict, change: dict) -> dict:
         where = f"{op} to table {table.database}.{table.name} (id {table_id})"
         try:
             if op == "append":
-                table.append(decode_rows(types, change["rows"]))
+                table.append_columns(*decode_columns(types, change["rows"]))
                 return tables
             rows = decode_chunks(types, change["rows"])
             _check_runs(change["runs"], len(table.data), len(rows))
