@@ -1,8 +1,9 @@
 """A table's contents, one version at a time: the only code that knows how rows are stored.
 
-Every reader and writer of a table's rows goes through `TableData` (and `Rewrite`, which builds
-the next version), never through the stored containers, so the storage underneath can change
-(row tuples today; columns next, issue 24) without touching them. The contract:
+Every reader and writer of a table's rows goes through a version's methods (and `Rewrite`, which
+builds the next version), never through the stored containers, so the storage underneath can
+change without touching them: `TableData` keeps row tuples (the default), `ColumnData` one
+container a column (issue 24; `table_data` says which new tables get). The contract:
 
 - a version only grows (appends); rows leave or change only in a new version (`Rewrite`), so a
   reader that keeps (version, count) holds a snapshot: identity says whether a version is still
@@ -32,13 +33,6 @@ class TableData:
     def __init__(self, rows: list | None = None):
         # the list becomes the version's own: the caller hands it over and keeps no reference
         self._rows: list[tuple] = [] if rows is None else rows
-
-    @classmethod
-    def from_columns(cls, columns: list, count: int) -> TableData:
-        """A version holding `count` rows given column by column (each a sequence of `count` values)."""
-        data = cls()
-        data.append_columns(columns, count)
-        return data
 
     def __len__(self) -> int:
         return len(self._rows)

@@ -7,10 +7,12 @@ from __future__ import annotations
 import glob
 import json
 import os
+from itertools import islice
 
 import pytest
 
 import engine
+from engine.catalog import table_storage
 from engine.catalog.table_storage import ColumnData, Rewrite, TableData, runs_of_selection
 from engine.core.errors import EngineError
 from engine.core.limits import Limits
@@ -280,3 +282,43 @@ def test_an_update_the_log_refuses_leaves_the_old_version_in_place(tmp_path, mon
     assert len(table.data) == 2  # the append undone: the version cut back to its rows
     monkeypatch.undo()
     db.close()
+
+
+# ---------------------------------------------------------------- columns underneath
+
+
+def test_a_reader_of_some_columns_gets_the_others_as_none_from_columns_only():
+    rows = [(1, "a"), (2, "b"), (3, "c")]
+    columns = make("columns", rows)
+    assert columns.rows(0, 2, (1,)) == [(None, "a"), (None, "b")]
+    assert list(islice(columns.row_iterator(1, (0,)), 2)) == [(2, None), (3, None)]
+    assert make("rows", rows).rows(0, 2, (1,)) == rows[:2]  # row storage hands the rows it has
+
+
+QUERIES = [
+    "SELECT a, d FROM t WHERE b < 10 ORDER BY a",
+    "SELECT count(*), sum(c), min(a), max(d) FROM t WHERE e > '1970-02-01'",
+    "SELECT b % 7 AS k, count(*), sum(a) FROM t GROUP BY k ORDER BY k",
+    "SELECT a * 2, c FROM t ORDER BY c DESC LIMIT 5",
+    "SELECT DISTINCT d FROM t ORDER BY d LIMIT 7",
+    "SELECT t.a, u.d FROM t JOIN t AS u ON t.a = u.b ORDER BY 1, 2 LIMIT 9",
+    "SELECT count(*) FROM (SELECT DISTINCT * FROM t)",
+]
+
+
+def test_queries_over_columns_answer_as_over_rows(monkeypatch):
+    answers = {}
+    for columns in (False, True):
+        monkeypatch.setattr(table_storage, "COLUMNS", columns)
+        s = engine.Database(limits=Limits(step_rows=64)).session()
+        q(s, "CREATE TABLE t (a BIGINT, b INT, c DOUBLE, d VARCHAR, e DATE)")
+        q(s, "INSERT INTO t SELECT number, number % 100, number / 7, concat('n-', (number % 50)::VARCHAR), "
+             "to_date(number % 400) FROM numbers(2000)")
+        q(s, "INSERT INTO t VALUES (NULL, 5, NULL, NULL, NULL)")  # a NULL: array columns become lists
+        q(s, "UPDATE t SET c = c + 1 WHERE b = 3")
+        q(s, "DELETE FROM t WHERE a % 11 = 0")
+        data = s.db.catalog.table("default", "t").data
+        assert isinstance(data, ColumnData if columns else TableData)
+        answers[columns] = [q(s, sql) for sql in QUERIES]
+    assert answers[True] == answers[False]
+    assert answers[True][6] == [(1819,)]  # 2,000 - 182 deleted + the row of NULLs
