@@ -111,7 +111,7 @@ def _build_map(plan, rt, as_set=False, reads=None):
         cols = column_refs(child.layout)
     proj, cond = map_source(cg, child.layout, pred, exprs, cols=cols)
     if proj == "r" and not cond and not as_set:
-        return _scan(child, rt, reads=scan_reads) if scan_reads is not None else build(child, rt)
+        return build(child, rt, scan_reads)
     scalar = as_set and exprs is not None and len(exprs) == 1
     if scalar:
         # one column: a set of plain values (cheaper to hash than 1-tuples); tupled on output
