@@ -101,8 +101,19 @@ class ExpressionRules(Transformer):
         return ast.FunctionCall("current_date", pos=(token.line, token.column))
 
     def interval(self, keyword, value, unit):
-        """INTERVAL n unit (the binder allows it only beside + or -)."""
-        return ast.Interval(value, ident_name(unit), pos=(keyword.line, keyword.column))
+        """INTERVAL n unit: beside + or - a date step, else the INTERVAL value 'n unit'."""
+        return ast.Interval(value, unit.value.lower(), pos=(keyword.line, keyword.column))
+
+    def interval_cast(self, keyword, value):
+        """INTERVAL x (no unit): CAST(x AS INTERVAL), as Databend reads it."""
+        pos = (keyword.line, keyword.column)
+        return ast.Cast(value, ast.TypeName("INTERVAL", pos=pos), pos=pos)
+
+    def signed_number(self, sign, number):
+        return self.unary(sign, self.number(number))
+
+    def interval_column(self, token):
+        return ast.ColumnRef((token.value.lower(),), pos=(token.line, token.column))
 
     def column_ref(self, path):
         return ast.ColumnRef(ident_names(path), pos=pos_of(path[0]))

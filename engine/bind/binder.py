@@ -215,8 +215,9 @@ class Binder(ClauseBinder):
 
     def _bind_BinaryOp(self, n: A.BinaryOp, scope, aliases):
         op = n.op
-        if type(n.right) is A.Interval or type(n.left) is A.Interval:  # d ± INTERVAL n unit
-            fn, interval_args = F.interval_call(op, n.left, n.right, n.pos)
+        step = F.interval_call(op, n.left, n.right, n.pos)  # d ± INTERVAL n unit: add_days(d, n)...
+        if step is not None:
+            fn, interval_args = step
             return self._function(fn, [self.bind(a, scope, aliases) for a in interval_args], n.pos)
         left = self.bind(n.left, scope, aliases)
         right = self.bind(n.right, scope, aliases)
@@ -245,6 +246,12 @@ class Binder(ClauseBinder):
         return self._function(F.BITWISE_FUNCTIONS[op], args, pos)
 
     def arith(self, op, left, right, pos=None):
+        interval_math = F.interval_arithmetic(op, left.type, right.type, (
+            left.value if isinstance(left, Const) else None, right.value if isinstance(right, Const) else None))
+        if interval_math is not None:  # date / timestamp / interval ± interval, n * interval
+            fn, conversions = interval_math
+            args = [a if t is None else self.cast(a, t, False) for a, t in zip((left, right), conversions, strict=True)]
+            return self._function(fn, args, pos)
         date_math = F.date_arithmetic(op, left.type, right.type)
         if date_math is not None:
             return self._function(date_math, [left, right], pos)
@@ -474,7 +481,10 @@ class Binder(ClauseBinder):
         return Cast(t, args=(e,), target=t, try_=try_)
 
     def _bind_Interval(self, n: A.Interval, scope, aliases):
-        raise SemanticError("Unsupported interval expression yet.", position=n.pos)
+        # INTERVAL n unit as a value: to_interval(concat(n::String, ' unit')), as Databend lowers it
+        text = A.FunctionCall("concat", (A.Cast(n.value, A.TypeName("STRING")), A.Literal(" " + n.unit, "string")),
+                              pos=n.pos)
+        return self.cast(self.bind(text, scope, aliases), T.INTERVAL, False)
 
     def _bind_Cast(self, n: A.Cast, scope, aliases):
         operand = self.bind(n.operand, scope, aliases)
@@ -509,7 +519,9 @@ class Binder(ClauseBinder):
         unit_call = F.unit_call(name, n.args, n.pos) if name != "trunc" else F.trunc_call(n.args)
         # DATE_ADD(DAY, 1, d), EXTRACT(YEAR FROM d), TRUNC(d, 'MM')... (engine.functions.date_units)
         if unit_call is not None:
-            return self._function(unit_call[0], [self.bind(a, scope, aliases) for a in unit_call[1]], n.pos)
+            args = [self.bind(a, scope, aliases) for a in unit_call[1]]
+            fn = F.function_override(unit_call[0].name, [a.type for a in args]) or unit_call[0]
+            return self._function(fn, args, n.pos)
         if n.operator == "ilike":  # a case-insensitive LIKE of the lower-cased operands
             operand, pattern = (A.FunctionCall("lower", (a,), pos=n.pos) for a in n.args)
             return self._bind_Like(A.Like(operand, pattern, n.negated, pos=n.pos), scope, aliases)

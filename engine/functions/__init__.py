@@ -13,6 +13,7 @@ from engine.functions import (  # noqa: F401
     date_to_char,
     dates,
     hashes,
+    intervals,
     numeric,
     regex,
     regex_extract,
@@ -48,6 +49,7 @@ from engine.functions.dates import (
     try_call_of,
     with_timezone,
 )
+from engine.functions.intervals import interval_arithmetic, interval_override
 from engine.functions.json import (
     JSON_OPERATORS,
     variant_aggregate,
@@ -72,14 +74,14 @@ __all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES", "BITWISE_FUNCTI
            "check_nested_comparison", "CONTEXT_FUNCTIONS", "KEYED_CONTEXT_FUNCTIONS",
            "INTEGRAL_FOLDS", "JSON_OPERATORS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
            "SCALARS", "ScalarFunction", "aggregate_type", "all_function_names", "context_value",
-           "date_arithmetic", "function_override", "function_rows", "interval_call", "temporal_cast",
+           "date_arithmetic", "function_override", "function_rows", "interval_arithmetic", "interval_call", "temporal_cast",
            "trunc_call", "try_call_of", "unit_call", "variant_aggregate", "variant_cast", "variant_comparison", "variant_get_cast", "with_limits", "with_timezone"]
 
 
 def function_override(name: str, types):
     """Another family's version of a function for these argument types (arrays' length, dates'
     to_string...), or None."""
-    return nested_override(name, types) or date_override(name, types)
+    return nested_override(name, types) or date_override(name, types) or interval_override(name, types)
 
 
 # registered for the planner's own calls, not functions a user calls: the builders of [..], {..}

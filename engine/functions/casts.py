@@ -9,7 +9,7 @@ _TARGETS = {
     "int8": "Int8", "int16": "Int16", "int32": "Int32", "int64": "Int64",
     "uint8": "UInt8", "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64",
     "float32": "Float32", "float64": "Float64", "string": "String", "varchar": "String",
-    "text": "String", "boolean": "Boolean",
+    "text": "String", "boolean": "Boolean", "interval": "Interval",
 }
 
 # function name -> (target type, try_): to_int32(x) is CAST(x AS INT), try_to_int32(x) TRY_CAST

@@ -191,7 +191,8 @@ def agg_spec_of(planner, node: A.FunctionCall, arg: Expr) -> AggSpec:
     bitmap_extreme = F.bitmap_extreme(name, arg)  # MIN / MAX in Databend's order of bitmaps
     if bitmap_extreme is not None:
         return bitmap_extreme
-    if name in ("sum", "avg") and not (arg.type.is_numeric or arg.type.name in ("Boolean", "Null")):
+    if name in ("sum", "avg") and not (arg.type.is_numeric or arg.type.name in ("Boolean", "Null")
+                                       or (name == "sum" and arg.type.name == "Interval")):
         if arg.type.is_string:
             arg = planner.binder.cast(arg, T.FLOAT64.as_nullable(True), True)
         else:

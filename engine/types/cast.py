@@ -14,6 +14,7 @@ from engine.core.errors import BadArguments
 from engine.types import bitmap_values as _bitmaps
 from engine.types import datetimes as D
 from engine.types import float_text as _float_text
+from engine.types import intervals as _intervals
 from engine.types import render as _render
 from engine.types import sqltype as T
 from engine.types import variant as V
@@ -225,6 +226,15 @@ def to_timestamp(v, t: SqlType = TIMESTAMP):
     _cast_fail(v, t)
 
 
+def to_interval(v, t: SqlType = T.INTERVAL) -> _intervals.Interval:
+    """An INTERVAL value: text read as Databend reads it ('1 day 2 hours', 'P1D'); only text converts."""
+    if type(v) is _intervals.Interval:
+        return v
+    if isinstance(v, str):
+        return _intervals.parse_interval(v)
+    raise BadArguments(f"unable to cast type `{value_type(v).display()}` to type `Interval`")
+
+
 def caster_from(source: SqlType, t: SqlType, folded: bool = False):
     """caster(t) for values of type `source`: a float becomes text by its own precision
     (engine.types.float_text; `folded`: a constant folded at bind time, written as Databend writes one)."""
@@ -262,6 +272,8 @@ def caster(t: SqlType):
         return to_binary
     if name == "Bitmap":
         return to_bitmap
+    if name == "Interval":
+        return to_interval
     if name in NESTED_NAMES:
         return nested_caster(t)
     raise BadArguments(f"cannot cast to {t.display()}")
@@ -287,6 +299,8 @@ def value_type(v) -> SqlType:
         return BINARY
     if type(v) is frozenset:
         return BITMAP
+    if type(v) is _intervals.Interval:
+        return T.INTERVAL
     if isinstance(v, NESTED_VALUE_TYPES):
         raise BadArguments("a nested value has no type of its own")
     return STRING

@@ -83,6 +83,7 @@ _SQL_NAMES = {
     "UInt8": "TINYINT UNSIGNED", "UInt16": "SMALLINT UNSIGNED", "UInt32": "INT UNSIGNED",
     "UInt64": "BIGINT UNSIGNED", "Float32": "FLOAT", "Float64": "DOUBLE", "String": "VARCHAR",
     "Date": "DATE", "Timestamp": "TIMESTAMP", "Binary": "BINARY", "Variant": "VARIANT", "Bitmap": "BITMAP",
+    "Interval": "INTERVAL",
 }
 
 NESTED_NAMES = frozenset({"Array", "Map", "Tuple"})
@@ -117,6 +118,7 @@ DATE = SqlType("Date")
 TIMESTAMP = SqlType("Timestamp")
 BINARY = SqlType("Binary")
 BITMAP = SqlType("Bitmap")
+INTERVAL = SqlType("Interval")
 
 _ALIASES = {
     "BOOLEAN": "Boolean", "BOOL": "Boolean",
@@ -131,6 +133,7 @@ _ALIASES = {
     "DECIMAL": "Decimal", "NUMERIC": "Decimal",
     "BINARY": "Binary", "VARBINARY": "Binary", "BLOB": "Binary", "TINYBLOB": "Binary", "MEDIUMBLOB": "Binary",
     "LONGBLOB": "Binary", "JSON": "Variant", "VARIANT": "Variant", "BITMAP": "Bitmap",
+    "INTERVAL": "Interval",
 }
 
 
