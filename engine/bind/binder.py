@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from engine import functions as F
 from engine.bind.clauses import ClauseBinder
+from engine.bind.decimal_calls import DECIMAL_CONVERSIONS, bind_decimal_conversion
 from engine.bind.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
 from engine.bind.ordered_aggregates import check_within_group
 from engine.bind.routine_calls import bind_nextval, bind_user_function
@@ -547,6 +548,8 @@ class Binder(ClauseBinder):
             return self.arith(F.OPERATOR_FUNCTIONS[name], args[0], args[1], n.pos)
         if name in F.NEGATION_FUNCTIONS and len(args) == 1:
             return self._bind_UnaryOp(A.UnaryOp("-", n.args[0], pos=n.pos), scope, aliases)
+        if name in DECIMAL_CONVERSIONS:  # to_decimal(p, s)(x), to_decimal(x, p, s), to_number(text, format)
+            return bind_decimal_conversion(self, name, n, args)
         target = F.CAST_FUNCTIONS.get(name)
         if target is not None and not (len(args) == 2 and name == "to_string"):  # to_string(d, fmt)
             if len(args) != 1:

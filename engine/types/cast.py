@@ -131,6 +131,9 @@ def to_float32(v, t: SqlType | None = None) -> float:
         return math.copysign(math.inf, f)
 
 
+_WIDE_DECIMALS = decimal.Context(prec=160, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+
+
 def to_decimal(v, t: SqlType):
     try:
         if isinstance(v, float):
@@ -146,10 +149,11 @@ def to_decimal(v, t: SqlType):
     # checked before quantize too: quantize itself fails on values far beyond the context
     if not d.is_finite() or d.adjusted() >= t.precision - t.scale:
         raise BadArguments(f"Decimal overflow: {v} does not fit {t.display()}")
-    q = d.quantize(decimal.Decimal(1).scaleb(-t.scale), rounding=decimal.ROUND_HALF_UP)
+    # in a context wide enough for 76 digits (the default's 28 refuse DECIMAL(76, 72))
+    q = d.quantize(decimal.Decimal(1).scaleb(-t.scale), rounding=decimal.ROUND_HALF_UP, context=_WIDE_DECIMALS)
     if q.adjusted() >= t.precision - t.scale:
         raise BadArguments(f"Decimal overflow: {v} does not fit {t.display()}")
-    return q
+    return q if q else q.copy_abs()  # a Decimal has no negative zero (-0.001 is 0.00)
 
 
 def to_string(v, t: SqlType = STRING):
