@@ -569,7 +569,9 @@ class Binder(ClauseBinder):
     def _function(self, fn, args, pos=None):
         fn = F.with_timezone(F.with_limits(fn, self.ctx.limits), self.ctx.timezone)
         if fn.name in F.NUMERIC_ARGUMENT_FUNCTIONS and any(a.type.is_string for a in args):
-            args = [self.cast(a, T.FLOAT64.as_nullable(a.type.can_be_null), True) if a.type.is_string else a
+            # text read as the first overload's type (UInt64 or Float64), refused when it is not one
+            target = T.UINT64 if fn.name in F.UNSIGNED_ARGUMENT_FUNCTIONS else T.FLOAT64
+            args = [self.cast(a, target.as_nullable(a.type.can_be_null), False) if a.type.is_string else a
                     for a in args]
         if fn.name in ("concat", "concat_ws"):  # (Databend refuses numbers): floats as CAST writes them
             args = [self.cast(a, T.STRING, False) if a.type.is_float else a for a in args]

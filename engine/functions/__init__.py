@@ -61,6 +61,7 @@ from engine.functions.numeric import (
     NEGATION_FUNCTIONS,
     NUMERIC_ARGUMENT_FUNCTIONS,
     OPERATOR_FUNCTIONS,
+    UNSIGNED_ARGUMENT_FUNCTIONS,
 )
 from engine.functions.registry import SCALARS, ScalarFunction, with_limits
 
@@ -73,6 +74,7 @@ __all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES", "BITWISE_FUNCTI
            "bitmap_aggregate_spec", "bitmap_cast", "bitmap_extreme", "check_bitmap_comparison",
            "check_nested_comparison", "CONTEXT_FUNCTIONS", "KEYED_CONTEXT_FUNCTIONS",
            "INTEGRAL_FOLDS", "JSON_OPERATORS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
+           "UNSIGNED_ARGUMENT_FUNCTIONS",
            "SCALARS", "ScalarFunction", "aggregate_type", "all_function_names", "context_value",
            "date_arithmetic", "function_override", "function_rows", "interval_arithmetic", "interval_call", "temporal_cast",
            "trunc_call", "try_call_of", "unit_call", "variant_aggregate", "variant_cast", "variant_comparison", "variant_get_cast", "with_limits", "with_timezone"]
