@@ -104,6 +104,14 @@ class ExpressionRules(Transformer):
         """INTERVAL n unit: beside + or - a date step, else the INTERVAL value 'n unit'."""
         return ast.Interval(value, unit.value.lower(), pos=(keyword.line, keyword.column))
 
+    def prefix_function(self, op, operand):
+        """|/ x, ||/ x and @ x: sqrt(x), cbrt(x) and abs(x)."""
+        name = {"|/": "sqrt", "||/": "cbrt", "@": "abs"}[op.value]
+        return ast.FunctionCall(name, (operand,), pos=(op.line, op.column))
+
+    def factorial(self, operand, op):
+        return ast.FunctionCall("factorial", (operand,), pos=operand.pos)
+
     def interval_cast(self, keyword, value):
         """INTERVAL x (no unit): CAST(x AS INTERVAL), as Databend reads it."""
         pos = (keyword.line, keyword.column)

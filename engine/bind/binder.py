@@ -216,6 +216,8 @@ class Binder(ClauseBinder):
 
     def _bind_BinaryOp(self, n: A.BinaryOp, scope, aliases):
         op = n.op
+        if op == "^":  # x ^ y is pow(x, y)
+            return self._bind_FunctionCall(A.FunctionCall("pow", (n.left, n.right), pos=n.pos), scope, aliases)
         step = F.interval_call(op, n.left, n.right, n.pos)  # d ± INTERVAL n unit: add_days(d, n)...
         if step is not None:
             fn, interval_args = step
@@ -259,10 +261,12 @@ class Binder(ClauseBinder):
         for side in (left, right):
             if side.type.name in ("Date", "Timestamp") and op in ("+", "-"):
                 raise BadArguments(f"no function matches `{op}` for {side.type.display()}", position=pos)
+        # text beside an integer is read as a UInt64 (refused when it is not one: '333' + 4 is 337),
+        # beside anything else as a Float64
         if left.type.is_string:
-            left = self.cast(left, T.FLOAT64.as_nullable(left.type.can_be_null), True)
+            left = self._text_operand(left, right.type)
         if right.type.is_string:
-            right = self.cast(right, T.FLOAT64.as_nullable(right.type.can_be_null), True)
+            right = self._text_operand(right, left.type)
         # as Databend, an integer constant operand counts as the narrowest type holding its value
         # (9223372036854775807::INT64 + 1 is a UInt64 sum)
         left, right = (Const(casting.value_type(x.value), value=x.value) if isinstance(x, Const) and x.type.is_int
@@ -291,6 +295,11 @@ class Binder(ClauseBinder):
                 t = T.SqlType("Decimal", False, max(len(v.as_tuple().digits), rt.scale, 1), rt.scale)
             return Const(t, value=v)
         return e
+
+    def _text_operand(self, e: Expr, other: T.SqlType) -> Expr:
+        if other.is_int:
+            return self.cast(e, T.UINT64.as_nullable(e.type.can_be_null), False)
+        return self.cast(e, T.FLOAT64.as_nullable(e.type.can_be_null), True)
 
     def compare(self, op, left, right):
         F.check_nested_comparison(op, left.type, right.type)

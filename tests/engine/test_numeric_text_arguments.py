@@ -1,4 +1,5 @@
-"""Numeric functions as current Databend answers them (the suite's 02_0014_function_maths file):
+"""Numeric functions and operators as current Databend answers them (the suite's 02_0014_function_maths
+and 02_0000_function_arithmetic files): PostgreSQL's operators ^ |/ ||/ @ !,
 text arguments read as the first overload's type (UInt64 or Float64) and refused when they are
 not one, abs(Boolean) refused, factorial of a negative number refused, exact cube roots, mod of
 decimals."""
@@ -30,3 +31,17 @@ def test_refusals(session, sql, code):
 def test_answers(session):
     result = session.execute("SELECT sqrt('4'), pow('2.5', 2), floor('2.5'), cbrt(-64), mod(34.5, 3)")
     assert result.renderer(True)(list(result)) == [("2.0", "6.25", "2.0", "-4.0", "1.5")]
+
+
+def test_postgres_operators(session):
+    # the suite's 02_0000_function_arithmetic: ^, |/, ||/, @ and the postfix !
+    result = session.execute("SELECT 2 ^ -1, |/ 25.0, ||/ 125.0, @ -3.3, 5!, 3 !")
+    assert result.renderer(True)(list(result)) == [("0.5", "5.0", "5.0", "3.3", "120", "6")]
+
+
+def test_text_beside_an_integer_is_an_unsigned_integer(session):
+    result = session.execute("SELECT '333' + 4, typeof('333' + 4), '3' + 4.5")
+    assert result.renderer(True)(list(result)) == [("337", "SMALLINT UNSIGNED", "7.5")]
+    with pytest.raises(EngineError) as info:
+        list(session.execute("SELECT '-3' + 4"))
+    assert info.value.code == 1006
