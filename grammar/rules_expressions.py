@@ -36,6 +36,12 @@ class ExpressionRules(Transformer):
     def equal(self, left, right):
         return ast.BinaryOp("=", left, right, pos=left.pos)
 
+    def binary_not(self, left, op, not_token, right):
+        return self.binary(left, op, self.unary(not_token, right))
+
+    def equal_not(self, left, not_token, right):
+        return self.equal(left, self.unary(not_token, right))
+
     def multiply(self, left, right):
         return ast.BinaryOp("*", left, right, pos=left.pos)
 

@@ -90,9 +90,7 @@ def to_int(v, t: SqlType = INT64):
     elif isinstance(v, decimal.Decimal):
         out = int(v.to_integral_value(rounding=decimal.ROUND_HALF_UP))
     elif isinstance(v, str):
-        if not _INT_RE.match(v):  # Databend reads only plain integers: no '1.5', no ' 12 '
-            _cast_fail(v, t)
-        out = int(v)
+        out = int(v) if _INT_RE.match(v) else _integral_text(v, t)
     elif isinstance(v, datetime.datetime):
         out = int(v.replace(tzinfo=datetime.UTC).timestamp() * 1_000_000)
     elif isinstance(v, datetime.date):
@@ -104,6 +102,19 @@ def to_int(v, t: SqlType = INT64):
         shown = f"'{v}'" if isinstance(v, str) else render_value(v)
         raise BadArguments(f"number overflowed while evaluating function `{_conversion_name(t)}({shown})`")
     return out
+
+
+def _integral_text(v: str, t: SqlType) -> int:
+    """An integer written with spaces around it or an exponent (' -42 ', '1e1'), as current Databend
+    reads it; text that is no whole number ('1.5', 'abc') is refused."""
+    s = v.strip()
+    if _INT_RE.match(s):
+        return int(s)
+    if _NUM_RE.match(s):
+        d = decimal.Decimal(s)
+        if d == d.to_integral_value() and d.adjusted() < 40:
+            return int(d)
+    _cast_fail(v, t)
 
 
 def to_float(v, t: SqlType = FLOAT64):

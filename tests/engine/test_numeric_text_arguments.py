@@ -45,3 +45,16 @@ def test_text_beside_an_integer_is_an_unsigned_integer(session):
     with pytest.raises(EngineError) as info:
         list(session.execute("SELECT '-3' + 4"))
     assert info.value.code == 1006
+
+
+def test_not_on_the_right_of_a_comparison(session):
+    # the suite's 02_0002_function_cast: `a = NOT b` is a = (NOT b)
+    assert list(session.execute("SELECT 'false'::boolean = not 'true'::boolean, 1 < not 0")) == [(True, False)]
+
+
+def test_variant_strings_holding_numbers_and_timestamps(session):
+    # the suite's 02_0002_function_cast: a number in a JSON string is read and rounded, a
+    # timestamp in one read as text
+    result = session.execute("SELECT parse_json('\"-123.1\"')::int64, parse_json('\"123.6\"')::int64, "
+                             "parse_json('\"2022-01-01 01:01:01\"')::datetime")
+    assert result.renderer(True)(list(result)) == [("-123", "124", "2022-01-01 01:01:01.000000")]
