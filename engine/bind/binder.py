@@ -136,9 +136,13 @@ class Binder(ClauseBinder):
                 return scope.group_hook[1](e, n)
             return e
         if aliases and len(n.parts) == 1 and n.parts[0].lower() in aliases:
-            target = aliases[n.parts[0].lower()]
+            name = n.parts[0].lower()
+            target = aliases[name]
             if not (isinstance(target, A.ColumnRef) and target.parts == n.parts):
-                return self.bind(target, scope, None)
+                # an alias may name an earlier alias (`x::Variant a, a::Array(Variant) b, b = a`):
+                # the others stay visible, this one not (no cycle)
+                others = type(aliases)((k, v) for k, v in aliases.items() if k != name)
+                return self.bind(target, scope, others or None)
         # correlated reference: resolve in the enclosing query and pass the value in as a parameter
         outer = scope.parent
         if outer is not None:

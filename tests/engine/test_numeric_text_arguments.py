@@ -58,3 +58,9 @@ def test_variant_strings_holding_numbers_and_timestamps(session):
     result = session.execute("SELECT parse_json('\"-123.1\"')::int64, parse_json('\"123.6\"')::int64, "
                              "parse_json('\"2022-01-01 01:01:01\"')::datetime")
     assert result.renderer(True)(list(result)) == [("-123", "124", "2022-01-01 01:01:01.000000")]
+
+
+def test_an_alias_naming_an_earlier_alias(session):
+    # the suite's 02_0002_function_cast: `a::Map(String, String) b, b::Variant = a`
+    assert list(session.execute("SELECT '{\"k\":\"v\"}'::Variant a, a::Map(String, String) b, b::Variant = a")) \
+        == [('{"k":"v"}', (("k", "v"),), True)]
