@@ -471,6 +471,7 @@ class Binder(ClauseBinder):
 
     def cast(self, e: Expr, t: T.SqlType, try_: bool) -> Expr:
         t = t.as_nullable(e.type.can_be_null or try_ or t.nullable)
+        F.check_cast(e.type, t)
         # casts the session time zone decides (text/Date -> Timestamp, Timestamp -> Date/text)
         zoned = F.bitmap_cast(e, t, try_, self.ctx.limits)
         if zoned is None and e.type.name != t.name:

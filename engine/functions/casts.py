@@ -3,6 +3,7 @@ to_boolean and their try_to_* forms (the binder binds them as CAST / TRY_CAST)."
 
 from __future__ import annotations
 
+from engine.core.errors import BadArguments
 from engine.types import sqltype as T
 
 _TARGETS = {
@@ -18,3 +19,16 @@ for _suffix, _name in _TARGETS.items():
     CAST_FUNCTIONS["to_" + _suffix] = (T.SqlType(_name), False)
     if _suffix not in ("varchar", "text"):  # Databend has no try_to_varchar / try_to_text
         CAST_FUNCTIONS["try_to_" + _suffix] = (T.SqlType(_name), True)
+
+
+# casts Databend has no conversion for, refused when binding even as TRY_CAST (1006)
+_NO_CONVERSION = {"Date": frozenset({"Boolean", "Float32", "Float64", "Decimal"}),
+                  "Timestamp": frozenset({"Boolean", "Float32", "Float64", "Decimal"})}
+
+
+def check_cast(source: T.SqlType, target: T.SqlType) -> None:
+    """Refuse a cast Databend cannot make (a Date or Timestamp to a Boolean, a float or a Decimal)."""
+    refused = _NO_CONVERSION.get(source.name)
+    if refused is not None and target.name in refused:
+        shown = target.as_nullable(False).display() + (" NULL" if target.nullable else "")
+        raise BadArguments(f"unable to cast type `{source.name}` to type `{shown}`")

@@ -64,3 +64,19 @@ def test_an_alias_naming_an_earlier_alias(session):
     # the suite's 02_0002_function_cast: `a::Map(String, String) b, b::Variant = a`
     assert list(session.execute("SELECT '{\"k\":\"v\"}'::Variant a, a::Map(String, String) b, b::Variant = a")) \
         == [('{"k":"v"}', (("k", "v"),), True)]
+
+
+def test_a_bitmap_to_binary_is_current_databends_hybrid_bitmap(session):
+    # the suite's 02_0002_function_cast / try_cast: 'HB', version 1, kind 0, count, u64 numbers
+    result = session.execute("SELECT to_binary(to_bitmap('100,200,300')), try_to_binary(to_bitmap('1,2'))")
+    assert result.renderer(True)(list(result)) == [
+        ("48420100036400000000000000C8000000000000002C01000000000000",
+         "484201000201000000000000000200000000000000")]
+
+
+@pytest.mark.parametrize("sql", ["SELECT try_cast(now() AS BOOLEAN)", "SELECT try_cast(today() AS DOUBLE)",
+                                 "SELECT cast(now() AS DECIMAL(20, 0))"])
+def test_casts_without_a_conversion_are_refused_even_as_try(session, sql):
+    with pytest.raises(EngineError) as info:
+        list(session.execute(sql))
+    assert info.value.code == 1006
