@@ -44,9 +44,3 @@ def test_interval_with_an_unknown_unit():
     with pytest.raises(SqlSyntaxError):
         expr("d + INTERVAL 1 fortnight + 1")
 
-
-def test_an_exponent_number_beyond_76_exact_digits_is_a_float64():
-    # the suite's 11_0000_data_type_numeric: Databend reads 70 digits .1e-80 exactly (81 places)
-    literal = expr("1234567890123456789012345678901234567890123456789012345678901234567890.1e-80")
-    assert literal.kind == "float64"
-    assert expr("1.5e-3").kind == "float"
