@@ -89,7 +89,9 @@ _PARTS = {
     "to_microsecond": (lambda v: _remainder(v.micros, 60_000_000), T.INT64),
     "epoch": (lambda v: v.total_micros / 1_000_000, T.FLOAT64),
 }
-_PART_FUNCTIONS = {name: ScalarFunction(name, impl, fixed(rt), 1, 1) for name, (impl, rt) in _PARTS.items()}
+# named apart from the date functions of the same name: the session zone's versions of those
+# (engine.functions.dates.with_timezone) are found by name
+_PART_FUNCTIONS = {name: ScalarFunction(f"interval_{name}", impl, fixed(rt), 1, 1) for name, (impl, rt) in _PARTS.items()}
 
 
 def _interval_only(name):

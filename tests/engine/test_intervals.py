@@ -146,3 +146,9 @@ def test_a_column_survives_a_restart(tmp_path):
     assert answer(db.session(), "SELECT c::String FROM t ORDER BY c")[1] == [
         ("-1 year -2 months -3 days -4:05:06.000007",), (None,)]
     db.close()
+
+
+def test_parts_of_an_interval_in_another_time_zone(session):
+    q(session, "SET timezone = 'Asia/Shanghai'")
+    assert answer(session, "SELECT EXTRACT(YEAR FROM age('2025-06-12'::date, '1990-05-15'::date)), "
+                           "to_month(to_interval('14 months'))")[1] == [("35", "2")]
