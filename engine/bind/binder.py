@@ -477,6 +477,8 @@ class Binder(ClauseBinder):
         if zoned is None and e.type.name != t.name:
             zoned = F.temporal_cast(e.type, t, self.ctx.timezone)
         zoned = zoned or nested_session_cast(e.type, t, self.ctx.timezone) or F.variant_cast(e.type, t)
+        if zoned is None and self.ctx.session.setting("numeric_cast_option") == "truncating":
+            zoned = F.truncating_cast(e.type, t)  # toward zero instead of rounding
         if isinstance(e, Const):
             if e.value is None:
                 return Const(t if t.name != "Null" else T.NULL, value=None)

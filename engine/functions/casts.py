@@ -3,7 +3,10 @@ to_boolean and their try_to_* forms (the binder binds them as CAST / TRY_CAST)."
 
 from __future__ import annotations
 
+import decimal
+
 from engine.core.errors import BadArguments
+from engine.types import cast as casting
 from engine.types import sqltype as T
 
 _TARGETS = {
@@ -32,3 +35,28 @@ def check_cast(source: T.SqlType, target: T.SqlType) -> None:
     if refused is not None and target.name in refused:
         shown = target.as_nullable(False).display() + (" NULL" if target.nullable else "")
         raise BadArguments(f"unable to cast type `{source.name}` to type `{shown}`")
+
+
+_EXACT = decimal.Context(prec=160, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+
+
+def truncating_cast(source: T.SqlType, target: T.SqlType):
+    """The conversion of a CAST under `numeric_cast_option = 'truncating'`: a float, Decimal or
+    text to a Decimal or an integer drops the digits beyond the target's scale (toward zero)
+    instead of rounding them; None for the casts it leaves as they are."""
+    if not (target.name == "Decimal" or target.is_int) or not (source.is_float or source.name == "Decimal"
+                                                               or (source.is_string and target.name == "Decimal")):
+        return None
+    base = casting.caster(target)
+    quantum = decimal.Decimal(1).scaleb(-target.scale) if target.name == "Decimal" else decimal.Decimal(1)
+
+    def cast(v):
+        try:
+            exact = decimal.Decimal(repr(v) if type(v) is float else v.strip() if type(v) is str else v)
+            if not exact.is_finite():
+                return base(v)
+            exact = exact.quantize(quantum, rounding=decimal.ROUND_DOWN, context=_EXACT)
+        except (decimal.InvalidOperation, ValueError):
+            return base(v)  # refused as the rounding cast refuses it
+        return base(exact if target.name == "Decimal" else int(exact))
+    return cast

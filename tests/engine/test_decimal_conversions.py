@@ -85,3 +85,14 @@ def test_seventy_six_digits_and_no_negative_zero(session):
     _, rows = answer(session, "SELECT ('3.' || repeat('3', 72))::Decimal(76, 72) * 3.33, "
                               "'-0.001'::Decimal(4, 2)")
     assert rows == [("11." + "0" + "9" * 71, "0.00")]  # the product rounded to the 72 places
+
+
+def test_numeric_cast_option_truncating(session):
+    list(session.execute("CREATE TABLE f (b FLOAT, c DECIMAL(20, 10))"))
+    list(session.execute("INSERT INTO f VALUES (1.567, -1.567)"))
+    list(session.execute("SET numeric_cast_option = 'truncating'"))
+    _, rows = answer(session, "SELECT cast('1.16' AS decimal(2,1)), cast(0.6 AS decimal(10, 0)), cast(1.5 AS int), "
+                              "cast(b AS decimal(10, 2)), cast(c AS decimal(10, 2)), cast(c AS int) FROM f")
+    assert rows == [("1.1", "0", "1", "1.56", "-1.56", "-1")]
+    list(session.execute("SET numeric_cast_option = 'rounding'"))
+    assert answer(session, "SELECT cast(c AS decimal(10, 2)) FROM f")[1] == [("-1.57",)]
