@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine.core.errors import BadArguments
 from engine.functions.decimal_format import FORMATTED_TEXT, TRY_FORMATTED_TEXT
-from engine.ir.expr import Const
+from engine.ir.expr import Const, Func
 from engine.types import sqltype as T
 from grammar import ast as A
 
@@ -41,6 +41,7 @@ def bind_decimal_conversion(binder, name: str, n: A.FunctionCall, args: list):
     if not 1 <= precision <= T.MAX_DECIMAL_PRECISION or not 0 <= scale <= precision:
         raise BadArguments(f"Invalid Decimal({precision}, {scale})", position=n.pos)
     if form is not None:
-        fn = TRY_FORMATTED_TEXT if try_ else FORMATTED_TEXT
-        value = binder._function(fn, [value, form], n.pos)
+        nullable = try_ or value.type.can_be_null or form.type.can_be_null
+        value = Func(T.STRING.as_nullable(nullable), args=(value, form),
+                     fn=TRY_FORMATTED_TEXT if try_ else FORMATTED_TEXT)
     return binder.cast(value, T.SqlType("Decimal", False, precision, scale), try_)

@@ -49,6 +49,7 @@ from engine.functions.dates import (
     try_call_of,
     with_timezone,
 )
+from engine.functions.intervals import TOTAL_MICROS as INTERVAL_TOTAL
 from engine.functions.intervals import interval_arithmetic, interval_override
 from engine.functions.json import (
     JSON_OPERATORS,
@@ -70,7 +71,7 @@ ALWAYS_NULLABLE = frozenset({"coalesce", "ifnull", "nvl"})
 # rounding functions whose constant Decimal(p, 0) answers fold into integer constants
 INTEGRAL_FOLDS = frozenset({"round", "truncate", "floor", "ceil", "ceiling"})
 
-__all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS",
+__all__ = ["AGGREGATES", "INTERVAL_TOTAL", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS",
            "bitmap_aggregate_spec", "bitmap_cast", "check_cast", "truncating_cast", "bitmap_extreme", "check_bitmap_comparison",
            "check_nested_comparison", "CONTEXT_FUNCTIONS", "KEYED_CONTEXT_FUNCTIONS",
            "INTEGRAL_FOLDS", "JSON_OPERATORS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",

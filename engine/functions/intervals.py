@@ -114,6 +114,11 @@ def interval_override(name: str, types) -> ScalarFunction | None:
     return None
 
 
+# SUM(interval) adds totals in microseconds (Databend merges its partial sums so): each value is
+# made its total first, so that a group of one row answers '24:00:00' for '1 day' too
+TOTAL_MICROS = ScalarFunction("interval_total", lambda v: Interval(0, 0, v.total_micros), fixed(T.INTERVAL), 1, 1)
+
+
 # ---------------------------------------------------------------- arithmetic
 
 

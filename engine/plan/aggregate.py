@@ -19,7 +19,7 @@ from engine.core.errors import (
     EngineError,
 )
 from engine.functions.collected import COLLECTED
-from engine.ir.expr import Col, Expr
+from engine.ir.expr import Col, Expr, Func
 from engine.ir.plan import Aggregate, AggSpec, Plan
 from engine.plan.grouping_sets import (
     dedupe_keys,
@@ -197,6 +197,8 @@ def agg_spec_of(planner, node: A.FunctionCall, arg: Expr) -> AggSpec:
             arg = planner.binder.cast(arg, T.FLOAT64.as_nullable(True), True)
         else:
             raise BadArguments(f"{name} does not support {arg.type.display()}", position=node.pos)
+    if name == "sum" and arg.type.name == "Interval":  # totals in microseconds, even of one row
+        arg = Func(arg.type, args=(arg,), fn=F.INTERVAL_TOTAL)
     if arg.type.name == "Null" and name in ("sum", "avg", "min", "max", "any"):
         return AggSpec(name, arg, node.distinct, T.NULL)
     if name == "avg" and arg.type.name == "Decimal":

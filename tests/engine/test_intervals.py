@@ -152,3 +152,8 @@ def test_parts_of_an_interval_in_another_time_zone(session):
     q(session, "SET timezone = 'Asia/Shanghai'")
     assert answer(session, "SELECT EXTRACT(YEAR FROM age('2025-06-12'::date, '1990-05-15'::date)), "
                            "to_month(to_interval('14 months'))")[1] == [("35", "2")]
+
+
+def test_a_sum_of_one_row_is_its_total_too(session):
+    assert answer(session, "SELECT sum(to_days(number)) FROM numbers(3) GROUP BY number % 2 ORDER BY 1")[1] == [
+        ("24:00:00",), ("48:00:00",)]
