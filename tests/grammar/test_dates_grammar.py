@@ -36,8 +36,10 @@ def test_interval_units_are_keywords_only_after_interval(sql, tree):
 
 
 def test_unit_words_stay_aliases_elsewhere():
-    statement = parse("SELECT 1 day, x month, interval '1 day' hour_col")
-    assert [i.alias for i in statement.items] == ["day", "month", "hour_col"]
+    statement = parse("SELECT 1 day, x month, 'a' year, (1) hour, f(x) minute, -1 second, t.c week, "
+                      "interval '1 day' hour_col, interval 2 day epoch")
+    assert [i.alias for i in statement.items] == ["day", "month", "year", "hour", "minute", "second", "week",
+                                                  "hour_col", "epoch"]
 
 
 def test_interval_with_an_unknown_unit():
