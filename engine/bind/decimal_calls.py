@@ -1,19 +1,21 @@
 """to_decimal / to_number / to_numeric and their try_ forms, as current Databend types them:
 to_decimal(p, s)(x) and to_decimal(x[, p[, s]]) are CAST(x AS DECIMAL(p, s)) (Decimal(38, 0) when
 unsaid); to_decimal(text, format[, p[, s]]) first reads the text by its format ('9999D99',
-'S9G999', engine.functions.decimal_format), then casts it."""
+'S9G999', engine.functions.decimal_format), then casts it; as_decimal(variant ...) casts the
+VARIANT's number (NULL for any other JSON value)."""
 
 from __future__ import annotations
 
 from engine.core.errors import BadArguments
-from engine.functions.decimal_format import FORMATTED_TEXT, TRY_FORMATTED_TEXT
+from engine.functions.decimal_format import (
+    DECIMAL_CONVERSIONS,
+    FORMATTED_TEXT,
+    JSON_NUMBER,
+    TRY_FORMATTED_TEXT,
+)
 from engine.ir.expr import Const, Func
 from engine.types import sqltype as T
 from grammar import ast as A
-
-# name -> whether it is the TRY form (NULL instead of an error)
-DECIMAL_CONVERSIONS = {name: try_ for base in ("to_decimal", "to_number", "to_numeric")
-                       for name, try_ in ((base, False), ("try_" + base, True))}
 
 
 def _integer(node_or_expr, name: str) -> int:
@@ -40,6 +42,10 @@ def bind_decimal_conversion(binder, name: str, n: A.FunctionCall, args: list):
     scale = sizes[1] if len(sizes) > 1 else 0
     if not 1 <= precision <= T.MAX_DECIMAL_PRECISION or not 0 <= scale <= precision:
         raise BadArguments(f"Invalid Decimal({precision}, {scale})", position=n.pos)
+    if name == "as_decimal":
+        if value.type.name != "Variant":
+            raise BadArguments(f"as_decimal expects a VARIANT, got {value.type.display()}", position=n.pos)
+        value = Func(T.STRING.as_nullable(True), args=(value,), fn=JSON_NUMBER)
     if form is not None:
         nullable = try_ or value.type.can_be_null or form.type.can_be_null
         value = Func(T.STRING.as_nullable(nullable), args=(value, form),

@@ -49,6 +49,7 @@ from engine.functions.dates import (
     try_call_of,
     with_timezone,
 )
+from engine.functions.decimal_format import DECIMAL_CONVERSIONS
 from engine.functions.intervals import TOTAL_MICROS as INTERVAL_TOTAL
 from engine.functions.intervals import interval_arithmetic, interval_override
 from engine.functions.json import (
@@ -95,7 +96,7 @@ UNLISTED = LITERAL_BUILDERS | {"_flatten_rows", "_flatten_each_row", RANGE_ROWS}
 def all_function_names() -> list[str]:
     bitwise = {fn.name for fn in BITWISE_FUNCTIONS.values()}
     return sorted((set(SCALARS) - UNLISTED) | AGGREGATES | CONTEXT_FUNCTIONS | set(CAST_FUNCTIONS) | bitwise
-                  | set(OPERATOR_FUNCTIONS) | NEGATION_FUNCTIONS | UNIT_CALLS | LAMBDA_FUNCTIONS
+                  | set(OPERATOR_FUNCTIONS) | NEGATION_FUNCTIONS | UNIT_CALLS | LAMBDA_FUNCTIONS | set(DECIMAL_CONVERSIONS)
                   | {"typeof", "to_date", "regexp_split_to_table"})
 
 

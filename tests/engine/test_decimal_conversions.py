@@ -96,3 +96,11 @@ def test_numeric_cast_option_truncating(session):
     assert rows == [("1.1", "0", "1", "1.56", "-1.56", "-1")]
     list(session.execute("SET numeric_cast_option = 'rounding'"))
     assert answer(session, "SELECT cast(c AS decimal(10, 2)) FROM f")[1] == [("-1.57",)]
+
+
+def test_variant_numbers_to_decimals(session):
+    # the suite's 02_0056_function_semi_structureds_as
+    _, rows = answer(session, "SELECT to_decimal(10, 2)(parse_json('3.14')), as_decimal(parse_json('3.14')), "
+                              "as_decimal(10, 2)(parse_json('3.14')), as_decimal(parse_json('3.14'), 10, 2), "
+                              "as_decimal(parse_json('\"x\"'))")
+    assert rows == [("3.14", "3", "3.14", "3.14", None)]
