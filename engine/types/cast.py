@@ -160,11 +160,14 @@ def to_decimal(v, t: SqlType):
     # checked before quantize too: quantize itself fails on values far beyond the context
     if not d.is_finite() or d.adjusted() >= t.precision - t.scale:
         raise BadArguments(f"Decimal overflow: {v} does not fit {t.display()}")
-    # in a context wide enough for 76 digits (the default's 28 refuse DECIMAL(76, 72))
-    q = d.quantize(decimal.Decimal(1).scaleb(-t.scale), rounding=decimal.ROUND_HALF_UP, context=_WIDE_DECIMALS)
+    if t.precision > 28:  # in a context wide enough for 76 digits (the default's 28 refuse DECIMAL(76, 72))
+        q = d.quantize(decimal.Decimal(1).scaleb(-t.scale), rounding=decimal.ROUND_HALF_UP, context=_WIDE_DECIMALS)
+    else:  # (the default context, without the keyword: the common case, kept fastest)
+        q = d.quantize(decimal.Decimal(1).scaleb(-t.scale), rounding=decimal.ROUND_HALF_UP)
     if q.adjusted() >= t.precision - t.scale:
         raise BadArguments(f"Decimal overflow: {v} does not fit {t.display()}")
-    return q if q else q.copy_abs()  # a Decimal has no negative zero (-0.001 is 0.00)
+    # a Decimal has no negative zero (-0.001 is 0.00); an integer never rounds to one
+    return q if type(v) is int or q else q.copy_abs()
 
 
 def to_string(v, t: SqlType = STRING):
