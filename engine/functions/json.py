@@ -193,12 +193,22 @@ def _path_function(name, answer):
         if v is None or path is None:
             return None
         try:
-            steps = _steps(path)
+            return answer(json_path.query(V.load(v), _steps(path)))
         except BadArguments as e:
             raise BadArguments(f"{e} while evaluating function `{name}({V.sql_literal(v)}, "
                                f"{V.sql_literal(path)})`") from None
-        return answer(json_path.query(V.load(v), steps))
     return run
+
+
+def _path_match(v, path):
+    """json_path_match / @@: a predicate path's answer (NULL when it is no predicate)."""
+    if v is None or path is None:
+        return None
+    try:
+        return json_path.match(V.load(v), _steps(path))
+    except BadArguments as e:
+        raise BadArguments(f"{e} while evaluating function `json_path_match({V.sql_literal(v)}, "
+                           f"{V.sql_literal(path)})`") from None
 
 
 _PATH_FUNCTIONS = {  # name: (answer from the matches, result type)
@@ -208,6 +218,8 @@ _PATH_FUNCTIONS = {  # name: (answer from the matches, result type)
 }
 for _name, (_answer, _type) in _PATH_FUNCTIONS.items():
     register(_name, _path_function(_name, _answer), fixed(_type), 2, strict=False, kinds=("variant", "string"))
+register("json_path_match", _path_match, fixed(T.BOOLEAN.as_nullable(True)), 2, strict=False,
+         kinds=("variant", "string"))
 
 
 # the functions of the access operators: bound by the binder, not callable by name
