@@ -19,6 +19,7 @@ from engine.functions import (  # noqa: F401
     strings,
 )
 from engine.functions import json as _json  # noqa: F401
+from engine.functions import json_arrays as _json_arrays  # noqa: F401
 from engine.functions import json_operators as _json_operators  # noqa: F401
 from engine.functions import json_sets as _json_sets  # noqa: F401
 from engine.functions.aggregates import AGGREGATES, aggregate_type
@@ -79,7 +80,7 @@ __all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES", "BITWISE_FUNCTI
 def function_override(name: str, types):
     """Another family's version of a function for these argument types (arrays' length, dates'
     to_string...), or None."""
-    return nested_override(name, types) or date_override(name, types)
+    return nested_override(name, types) or date_override(name, types) or _json_arrays.variant_override(name, types)
 
 
 # registered for the planner's own calls, not functions a user calls: the builders of [..], {..}
