@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from engine import functions as F
 from engine.bind.clauses import ClauseBinder
+from engine.bind.json_lambdas import bind_json_path_transform
 from engine.bind.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
 from engine.bind.ordered_aggregates import check_within_group
 from engine.bind.routine_calls import bind_nextval, bind_user_function
@@ -517,6 +518,8 @@ class Binder(ClauseBinder):
             return self._not(self._bind_FunctionCall(replace(n, negated=False), scope, aliases))
         if name in LAMBDA_FUNCTIONS:  # array_transform(arr, x -> x + 1)... (engine.bind.lambdas)
             return bind_lambda_call(self, n, scope, aliases)
+        if name == "json_path_transform":  # (engine.bind.json_lambdas)
+            return bind_json_path_transform(self, n, scope, aliases)
         if name == "regexp_split_to_table":  # unnest(regexp_split_to_array(...)), as Databend plans it
             n, name = A.FunctionCall("unnest", (replace(n, name="regexp_split_to_array"),), pos=n.pos), "unnest"
         if name == "unnest":

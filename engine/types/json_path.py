@@ -327,7 +327,11 @@ def _position(bound, length: int) -> int:
     return length + bound[1] - 1 if isinstance(bound, tuple) else bound
 
 
-def _recursive(value, level, bounds, out):
+def _child(loc, key):
+    return None if loc is None else (*loc, key)
+
+
+def _recursive(value, loc, level, bounds, out):
     if bounds is None:
         matches, further = True, True
     else:
@@ -340,49 +344,69 @@ def _recursive(value, level, bounds, out):
             matches = start <= level <= end
             further = matches or (level < start <= end)
     if matches:
-        out.append(value)
+        out.append((value, loc))
     if further:
-        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
-        for child in children:
-            _recursive(child, level + 1, bounds, out)
+        children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        for key, child in children:
+            _recursive(child, _child(loc, key), level + 1, bounds, out)
 
 
 def _step(items, step, root):
+    """The (value, location) pairs a step selects from `items` (a location is the tuple of keys
+    and indexes from the root, None when not followed)."""
     kind = step[0]
     if kind in ("root", "current"):
         return items
     if kind == "filter":
-        return [v for v in items if _condition(v, step[1], root) is True]
+        return [(v, loc) for v, loc in items if _condition(v, step[1], root) is True]
     found = []
-    for v in items:
+    for v, loc in items:
         if kind == "key":
             if isinstance(v, dict) and step[1] in v:
-                found.append(v[step[1]])
+                found.append((v[step[1]], _child(loc, step[1])))
         elif kind == "values":
             if isinstance(v, dict):
-                found.extend(v.values())
+                found.extend((x, _child(loc, k)) for k, x in v.items())
         elif kind == "elements":
-            found.extend(v if isinstance(v, list) else [v])  # lax: a non-array is its own element
+            if isinstance(v, list):
+                found.extend((x, _child(loc, i)) for i, x in enumerate(v))
+            else:
+                found.append((v, loc))  # lax: a non-array is its own element
         elif kind == "recursive":
-            _recursive(v, 0, step[1], found)
+            _recursive(v, loc, 0, step[1], found)
         elif isinstance(v, list):
             n = len(v)
             for low, high in step[1]:
                 lo, hi = _position(low, n), _position(high, n)
                 if low == high:
                     if 0 <= lo < n:
-                        found.append(v[lo])
+                        found.append((v[lo], _child(loc, lo)))
                 else:
                     # the jsonb crate selects a range's indexes in array order
-                    found.extend(v[max(lo, 0):min(hi, n - 1) + 1])
+                    found.extend((v[i], _child(loc, i)) for i in range(max(lo, 0), min(hi, n - 1) + 1))
     return found
 
 
-def _select(steps, current, root):
-    items = [current if steps[0][0] == "current" else root]
+def _select(steps, current, root, located=False):
+    start = current if steps[0][0] == "current" else root
+    items = [(start, () if located else None)]
     for step in steps:
         items = _step(items, step, root)
-    return items
+    return items if located else [v for v, _ in items]
+
+
+def locate(value, path: JsonPath) -> list:
+    """(value, location) of each value the path selects, for json_path_transform: BadArguments
+    when the path is an expression, or selects a value twice or a value and one inside it (a
+    replacement would be ambiguous)."""
+    if path.expr is not None or path.steps[0][0] == "current":
+        raise BadArguments(f"Invalid JSON Path '{path.text}'")
+    found = _select(path.steps, value, value, located=True)
+    locations = sorted(loc for _, loc in found)
+    for before, after in zip(locations, locations[1:], strict=False):
+        if after[:len(before)] == before:
+            raise BadArguments(f"JSON Path '{path.text}' selects overlapping values")
+    return found
 
 
 def query(value, path: JsonPath) -> list:
