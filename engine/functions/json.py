@@ -5,6 +5,7 @@ functions behind the access operators v[k], v:a.b, v -> k and v ->> k, as Databe
 from __future__ import annotations
 
 import functools
+import math
 
 from engine.core.errors import BadArguments, SemanticError
 from engine.functions.collected import Collected
@@ -86,8 +87,19 @@ register("get_ignore_case", _ignore_case_get, fixed(VARIANT_OR_NULL), 2, strict=
          kinds=("variant", "string"))
 
 
+_TYPE_NAMES = {"null": "NULL_VALUE", "boolean": "BOOLEAN", "string": "STRING", "object": "OBJECT",
+               "array": "ARRAY"}
+
+
 def _typeof(v):
-    return V.json_type(V.load(v))
+    """Current Databend's names; a number is an INTEGER, or (held here as a float) a DECIMAL when
+    written without an exponent, as parse_json reads '-1.12', else a DOUBLE."""
+    value = V.load(v)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if isinstance(value, int):
+            return "INTEGER"
+        return "DOUBLE" if "e" in v or "E" in v or not math.isfinite(value) else "DECIMAL"
+    return _TYPE_NAMES[V.json_type(value)]
 
 
 register("json_typeof", _typeof, fixed(T.STRING), 1, kinds=("variant",))
@@ -143,27 +155,47 @@ def _json_array(*values):
     return V.dumps([_element(v) for v in values])
 
 
-def _json_object(*values):
-    if len(values) % 2:
-        _object_refused("The number of keys and values must be equal", values)
-    fields = {}
-    for key, value in zip(values[::2], values[1::2], strict=True):
-        if not isinstance(key, str):
-            _object_refused("Key must be a string value", values)
-        if key in fields:
-            _object_refused("Keys have to be unique", values)
-        fields[key] = _element(value)
-    return V.dumps(fields)
+def _object_constructor(name, keep_null):
+    """object_construct / object_construct_keep_null: pairs of a string key and a value; a NULL
+    key drops its pair, a NULL value too unless keep_null (then it is JSON null)."""
+    def construct(*values):
+        if len(values) % 2:
+            _object_refused("The number of keys and values must be equal", name, values)
+        fields = {}
+        for key, value in zip(values[::2], values[1::2], strict=True):
+            if key is None or (value is None and not keep_null):
+                continue
+            if not isinstance(key, str):
+                _object_refused("Key must be a string value", name, values)
+            if key in fields:
+                _object_refused("Keys have to be unique", name, values)
+            fields[key] = _element(value)
+        return V.dumps(dict(sorted(fields.items())))
+    return construct
 
 
-def _object_refused(reason, values):
+def _object_refused(reason, name, values):
     shown = ", ".join("NULL" if v is None else "'" + v.replace("'", "\\'") + "'" if isinstance(v, str)
                       else R.render_value(v) for v in values)
-    raise BadArguments(f"{reason} while evaluating function `json_object({shown})`")
+    raise BadArguments(f"{reason} while evaluating function `{name}({shown})`")
 
 
-register("json_array", _json_array, fixed(VARIANT), 0, 1 << 16, strict=False)
-register("json_object", _json_object, fixed(VARIANT), 0, 1 << 16, strict=False)
+def _try(fn):
+    def attempt(*values):
+        try:
+            return fn(*values)
+        except BadArguments:
+            return None
+    return attempt
+
+
+register("json_array", _json_array, fixed(VARIANT), 0, 1 << 16, strict=False, aliases=("array_construct",))
+for _name, _keep_null, _aliases in (("object_construct", False, ("json_object",)),
+                                    ("object_construct_keep_null", True, ("json_object_keep_null",))):
+    _construct = _object_constructor(_name, _keep_null)
+    register(_name, _construct, fixed(VARIANT), 0, 1 << 16, strict=False, aliases=_aliases)
+    register("try_" + _name, _try(_construct), fixed(VARIANT_OR_NULL), 0, 1 << 16, strict=False,
+             aliases=tuple("try_" + a for a in _aliases))
 
 
 def _object_keys(v):

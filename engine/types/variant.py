@@ -312,11 +312,12 @@ def get_as(key, target, caster):
 
 
 def get_text(text, key):
-    """v ->> key: the element as text (a JSON string without its quotes); NULL when absent."""
+    """v ->> key: the element as text (a JSON string without its quotes); NULL when absent or a
+    JSON null (as current Databend answers)."""
     if text is None or key is None:
         return None
     found = _get(load(text), key)
-    if found is _MISSING:
+    if found is _MISSING or found is None:
         return None
     return found if isinstance(found, str) else dumps(found)
 
@@ -376,6 +377,8 @@ def extract_path_text(text, path):
         value = _get(value, key)
         if value is _MISSING:
             return None
+    if value is None:  # a JSON null is NULL (current Databend)
+        return None
     return value if isinstance(value, str) else dumps(value)
 
 
