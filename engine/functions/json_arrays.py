@@ -1,7 +1,8 @@
 """The array functions on VARIANT arrays, as current Databend has them (variant.rs):
 array_insert, array_distinct, array_remove, array_compact, array_reverse, array_flatten,
-array_append / array_prepend, array_concat, array_contains / contains, array_indexof, array_slice /
-slice, array_remove_first / _last and array_unique. A VARIANT that is not an array counts as an
+array_append / array_prepend, array_concat, array_contains / contains, array_indexof,
+array_slice / slice, array_remove_first / _last, array_unique and length (of an array; NULL
+for other values). A VARIANT that is not an array counts as an
 array of itself (array_compact and array_flatten refuse it). An element to find, add or remove
 is converted to a VARIANT first (2 is the JSON 2, 'a' the JSON "a").
 
@@ -144,6 +145,8 @@ _ONE = {  # name: implementation of one VARIANT argument
 
 VARIANT_ARRAY_FUNCTIONS: dict[str, tuple[int, ScalarFunction]] = {  # name: (array position, function)
     **{name: (0, _fn(name, impl, _variant_result, 1)) for name, impl in _ONE.items()},
+    "length": (0, _fn("length", lambda t: len(v) if t is not None and isinstance(v := V.load(t), list) else None,
+                      fixed(T.UINT32.as_nullable(True)), 1, strict=False)),
     "array_unique": (0, _fn("array_unique", lambda t: len(_distinct(_elements(t))), fixed(T.UINT64), 1)),
     "array_insert": (0, _fn("array_insert", _insert, _variant_result, 3)),
     "array_concat": (0, _fn("array_concat", lambda a, b: V.dumps(_elements(a) + _elements(b)), _variant_result, 2)),

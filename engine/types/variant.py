@@ -22,8 +22,8 @@ _I64_MIN = -(2**63)
 class _JsonError(ValueError):
     """A text that is not JSON; `pos` is Databend's 1-based position of the fault."""
 
-    def __init__(self, pos: int):
-        super().__init__(f"expected value, pos {pos}")
+    def __init__(self, pos: int, eof: bool = False):
+        super().__init__(f"{'EOF while parsing a value' if eof else 'expected value'}, pos {pos}")
         self.pos = pos
 
 
@@ -51,6 +51,8 @@ def parse(text: str):
     try:
         value, end = _DECODER.raw_decode(text, _skip_space(text, 0))
     except json.JSONDecodeError as e:
+        if e.pos >= len(text) > 0 and text.strip() or e.msg.startswith("Unterminated string"):
+            raise _JsonError(len(text), eof=True) from None  # the text ends inside a value
         raise _JsonError(e.pos + 1) from None
     except (ValueError, RecursionError):
         raise _JsonError(1) from None

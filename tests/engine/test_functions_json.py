@@ -168,3 +168,21 @@ def test_current_databend_object_functions(s, sql, expected):
 ])
 def test_object_functions_refuse_bad_arguments(s, sql):
     assert error(s, sql)[0] == 1006
+
+
+def test_check_json_says_where_the_text_ends(s):
+    """query/functions/02_0049: a text that ends inside a value."""
+    assert rows(s, "SELECT check_json('[1,'), check_json('\"ab'), check_json('abc')") == [
+        ("EOF while parsing a value, pos 3", "EOF while parsing a value, pos 3", "expected value, pos 1")]
+
+
+def test_variants_inside_nested_values_are_written_as_json():
+    """A VARIANT inside a tuple or array is its JSON text (query/functions/02_0065 json_each,
+    02_0002 a::Array(Variant))."""
+    from engine.types import nested as N
+    from engine.types import render as R
+    from engine.types import sqltype as T
+    variant = T.SqlType("Variant").as_nullable(True)
+    pair = R.nested_renderer(T.SqlType("Tuple", args=(T.STRING.as_nullable(True), variant)))
+    assert pair(N.TupleValue(("k1", '"v1"'))) == '("k1","v1")'
+    assert R.nested_renderer(N.array_type(variant))(N.ArrayValue(("1", '"3"', None))) == '[1,"3",NULL]'

@@ -53,3 +53,9 @@ def test_not_an_array_is_refused(s, sql):
 
 def test_arrays_of_sql_keep_their_own_functions(s):
     assert one(s, "SELECT array_distinct([1, 1, 2]), array_slice([1, 2, 3], 1, 2)") == ((1, 2), (1, 2))
+
+
+def test_length_of_a_variant_array(s):
+    """query/functions/02_0052: the number of elements; NULL for a value that is not an array."""
+    assert one(s, "SELECT length(parse_json('[1, 2, [1, 2]]')), length(parse_json('[]')), "
+                  "length(parse_json('{}'))") == (3, 0, None)
