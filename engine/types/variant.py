@@ -14,6 +14,7 @@ import math
 import re
 
 from engine.core.errors import BadArguments
+from engine.types.json_lenient import parse_lenient
 
 _U64_MAX = 2**64 - 1
 _I64_MIN = -(2**63)
@@ -51,14 +52,24 @@ def parse(text: str):
     try:
         value, end = _DECODER.raw_decode(text, _skip_space(text, 0))
     except json.JSONDecodeError as e:
+        error = _JsonError(e.pos + 1)
         if e.pos >= len(text) > 0 and text.strip() or e.msg.startswith("Unterminated string"):
-            raise _JsonError(len(text), eof=True) from None  # the text ends inside a value
-        raise _JsonError(e.pos + 1) from None
+            error = _JsonError(len(text), eof=True)  # the text ends inside a value
+        return _extended(text, error)
     except (ValueError, RecursionError):
-        raise _JsonError(1) from None
+        return _extended(text, _JsonError(1))
     end = _skip_space(text, end)
     if end != len(text):
-        raise _JsonError(end + 1)
+        return _extended(text, _JsonError(end + 1))
+    return value
+
+
+def _extended(text: str, error: _JsonError):
+    """The value of a text in Databend's extended JSON syntax (engine.types.json_lenient), or
+    the standard parser's complaint."""
+    accepted, value = parse_lenient(text)
+    if not accepted:
+        raise error
     return value
 
 
