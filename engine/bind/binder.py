@@ -550,8 +550,9 @@ class Binder(ClauseBinder):
         if fn is None:
             raise UnknownFunction(f"no function matches the given name: '{name}'", position=n.pos)
         if not fn.min_args <= len(args) <= fn.max_args:
-            raise BadArguments(f"function {name} takes {fn.min_args}..{fn.max_args} arguments, got {len(args)}",
-                               position=n.pos)
+            # a call with no signature of its arity: Databend's 1065 (a semantic error)
+            raise SemanticError(f"function {name} takes {fn.min_args}..{fn.max_args} arguments, got {len(args)}",
+                                position=n.pos)
         return self._function(fn, args, n.pos)
 
     def _function(self, fn, args, pos=None):

@@ -186,3 +186,9 @@ def test_variants_inside_nested_values_are_written_as_json():
     pair = R.nested_renderer(T.SqlType("Tuple", args=(T.STRING.as_nullable(True), variant)))
     assert pair(N.TupleValue(("k1", '"v1"'))) == '("k1","v1")'
     assert R.nested_renderer(N.array_type(variant))(N.ArrayValue(("1", '"3"', None))) == '[1,"3",NULL]'
+
+
+@pytest.mark.parametrize("sql", ["SELECT parse_json()", "SELECT parse_json('a', 'aa')", "SELECT if(true, 1)"])
+def test_a_call_of_no_signature_is_1065(s, sql):
+    """query/functions/02_0048 and 02_0053: a wrong number of arguments is a semantic error."""
+    assert error(s, sql)[0] == 1065
