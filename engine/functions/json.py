@@ -64,7 +64,22 @@ def _get(v, key):
 
 
 register("get", _get, fixed(VARIANT_OR_NULL), 2, strict=False, kinds=("variant", "key"))
-register("get_path", V.get_path, fixed(VARIANT_OR_NULL), 2, strict=False, kinds=("variant", "string"))
+def _get_path(v, path):
+    """get_path(v, path): the value a JSON path selects (jsonb's select_value_by_path: NULL for
+    none, an array of them for several)."""
+    if v is None or path is None:
+        return None
+    try:
+        found = json_path.query(V.load(v), _steps(path))
+    except BadArguments as e:
+        raise BadArguments(f"{e} while evaluating function `get_path({V.sql_literal(v)}, "
+                           f"{V.sql_literal(path)})`") from None
+    if not found:
+        return None
+    return V.dumps(found[0] if len(found) == 1 else found)
+
+
+register("get_path", _get_path, fixed(VARIANT_OR_NULL), 2, strict=False, kinds=("variant", "string"))
 register("json_extract_path_text", V.extract_path_text, fixed(STRING_OR_NULL), 2, strict=False,
          kinds=("string", "string"))
 

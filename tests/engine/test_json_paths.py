@@ -70,3 +70,12 @@ def test_escaped_member_names_and_bad_paths(s):
     with pytest.raises(EngineError) as info:
         list(s.execute("SELECT json_path_query_first(parse_json('{}'), '--')"))
     assert info.value.code == 1006 and "Invalid JSON Path '--'" in str(info.value)
+
+
+def test_get_path_reads_json_paths(s):
+    """get_path follows the JSON path syntax (escaped quoted names; several matches are an array)."""
+    obj = "parse_json('{\"测试\\\\\"💎\":\"a\",\"b\":[1,2]}')"
+    assert one(s, f"SELECT get_path({obj}, '[\"测试\\\\\"\\\\uD83D\\\\uDC8E\"]')") == '"a"'
+    assert one(s, f"SELECT get_path({obj}, 'b[*]')") == "[1,2]"
+    assert one(s, f"SELECT get_path({obj}, 'b[0]')") == "1"
+    assert one(s, f"SELECT get_path({obj}, 'c')") is None
