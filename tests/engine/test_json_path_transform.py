@@ -64,3 +64,17 @@ def test_outer_columns_and_nested_lambdas(s):
 ])
 def test_errors(s, sql, code):
     assert error_code(s, sql) == code
+
+
+def test_json_array_lambdas(s):
+    """json_array_transform / json_array_filter (query/functions/02_0061_function_array.test)."""
+    assert rows(s, "SELECT json_array_transform(['data', 'a', 'b']::Variant, data -> CONCAT(data::String, 'bend'))") == [
+        ('["databend","abend","bbend"]',)]
+    assert rows(s, "SELECT json_array_transform(parse_json('\"aa\"'), data -> CONCAT(data::String, 'bend'))") == [("[]",)]
+    assert rows(s, "SELECT json_array_transform(parse_json('[[1,2,3],[4,5,6]]'), "
+                   "arr -> json_array_transform(arr, x -> x::Int + 10))") == [("[[11,12,13],[14,15,16]]",)]
+    rows(s, "CREATE TABLE t3(col1 Array(Int) NULL, col2 Int NULL)")
+    rows(s, "INSERT INTO t3 VALUES ([1,2,3], 2), ([4,5], NULL), (NULL, 4)")
+    assert rows(s, "SELECT json_array_transform(try_cast(col1 AS Variant), a -> a::Int + col2), "
+                   "json_array_filter(try_cast(col1 AS Variant), a -> a::Int = col2) FROM t3") == [
+        ("[3,4,5]", "[2]"), ("[null,null]", "[]"), (None, None)]
