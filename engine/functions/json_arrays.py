@@ -1,8 +1,8 @@
 """The array functions on VARIANT arrays, as current Databend has them (variant.rs):
 array_insert, array_distinct, array_remove, array_compact, array_reverse, array_flatten,
 array_append / array_prepend, array_concat, array_contains / contains, array_indexof,
-array_slice / slice, array_remove_first / _last, array_unique and length (of an array; NULL
-for other values). A VARIANT that is not an array counts as an
+array_slice / slice, array_remove_first / _last, array_unique, length (of an array; NULL
+for other values) and unnest. A VARIANT that is not an array counts as an
 array of itself (array_compact and array_flatten refuse it). An element to find, add or remove
 is converted to a VARIANT first (2 is the JSON 2, 'a' the JSON "a").
 
@@ -12,7 +12,7 @@ when the array argument is a VARIANT."""
 from __future__ import annotations
 
 from engine.core.errors import BadArguments, SemanticError
-from engine.functions.registry import ScalarFunction, fixed, register
+from engine.functions.registry import SCALARS, ScalarFunction, fixed, register
 from engine.types import cast as casting
 from engine.types import sqltype as T
 from engine.types import variant as V
@@ -166,6 +166,10 @@ _ALIASES = {"slice": "array_slice", "contains": "array_contains", "json_array_in
 
 def variant_override(name: str, types) -> ScalarFunction | None:
     """The VARIANT version of an array function when its array argument is a VARIANT, else None."""
+    if name == "unnest" and types and types[0].name == "Variant":
+        # the elements of a VARIANT array, one row each (none for another value): the planner
+        # spreads the call itself, as it spreads json_array_elements (engine.plan.unnest)
+        return SCALARS["json_array_elements"]
     entry = VARIANT_ARRAY_FUNCTIONS.get(_ALIASES.get(name, name))
     if entry is None:
         return None

@@ -59,3 +59,9 @@ def test_length_of_a_variant_array(s):
     """query/functions/02_0052: the number of elements; NULL for a value that is not an array."""
     assert one(s, "SELECT length(parse_json('[1, 2, [1, 2]]')), length(parse_json('[]')), "
                   "length(parse_json('{}'))") == (3, 0, None)
+
+
+def test_unnest_of_a_variant_array(s):
+    """query/functions/02_0062_function_unnest.test: a row per element; none for another value."""
+    assert list(s.execute("SELECT unnest(parse_json('[1,2,\"a\",[3,4]]'))")) == [("1",), ("2",), ('"a"',), ("[3,4]",)]
+    assert list(s.execute("SELECT unnest(parse_json('\"a\"'))")) == []
