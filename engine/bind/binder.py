@@ -454,7 +454,7 @@ class Binder(ClauseBinder):
         return self.cast(e, t.as_nullable(e.type.can_be_null), False)
 
     def cast(self, e: Expr, t: T.SqlType, try_: bool) -> Expr:
-        t = t.as_nullable(e.type.can_be_null or try_ or t.nullable)
+        t = t.as_nullable(e.type.can_be_null or try_ or t.nullable or F.variant_cast_nullable(e.type, t))
         # casts the session time zone decides (text/Date -> Timestamp, Timestamp -> Date/text)
         zoned = F.bitmap_cast(e, t, try_, self.ctx.limits)
         if zoned is None and e.type.name != t.name:
@@ -470,11 +470,14 @@ class Binder(ClauseBinder):
                     return Const(T.NULL, value=None)  # as Databend types a failed constant TRY_CAST
                 raise
         if zoned is not None:  # TRY: not strict (the function answers NULL itself, so may_be_null says so)
+            answers_null = F.variant_cast_nullable(e.type, t)  # a JSON null casts to NULL
             fused = F.variant_get_cast(e, t)  # v:k::T in one call, the element converted as read
             if fused is not None:
-                zoned, e = fused
+                zoned, e = fused  # (it answers NULL for NULL itself)
+            elif answers_null:
+                zoned = _null_passing(zoned)
             fn = F.ScalarFunction("try_cast", F.try_call_of(zoned), None, 1, 1, strict=False) if try_ else \
-                F.ScalarFunction("cast", zoned, None, 1, 1)
+                F.ScalarFunction("cast", zoned, None, 1, 1, strict=not answers_null)
             return Func(t, args=(e,), fn=fn)
         return Cast(t, args=(e,), target=t, try_=try_)
 
@@ -633,3 +636,8 @@ class Binder(ClauseBinder):
 
     def _bind_Star(self, n, scope, aliases):
         raise EngineError("'*' is not allowed here", code=SEMANTIC, position=n.pos)
+
+
+def _null_passing(convert):
+    """convert(x), NULL for NULL: a cast that may also answer NULL itself (not strict)."""
+    return lambda x: None if x is None else convert(x)

@@ -54,6 +54,7 @@ from engine.functions.json import (
     JSON_OPERATORS,
     variant_aggregate,
     variant_cast,
+    variant_cast_nullable,
     variant_comparison,
     variant_get_cast,
 )
@@ -75,7 +76,7 @@ __all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES", "BITWISE_FUNCTI
            "INTEGRAL_FOLDS", "JSON_OPERATORS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
            "SCALARS", "ScalarFunction", "aggregate_type", "all_function_names", "context_value",
            "date_arithmetic", "function_override", "function_rows", "interval_call", "temporal_cast",
-           "trunc_call", "try_call_of", "unit_call", "variant_aggregate", "variant_cast", "variant_comparison", "variant_get_cast", "with_limits", "with_timezone"]
+           "trunc_call", "try_call_of", "unit_call", "variant_aggregate", "variant_cast", "variant_cast_nullable", "variant_comparison", "variant_get_cast", "with_limits", "with_timezone"]
 
 
 def function_override(name: str, types):

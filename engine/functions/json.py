@@ -329,6 +329,13 @@ def variant_get_cast(operand, target: T.SqlType):
     return V.get_as(key, target, casting.caster(target)), operand.args[0]
 
 
+def variant_cast_nullable(source: T.SqlType, target: T.SqlType) -> bool:
+    """Whether a CAST from a VARIANT may answer NULL for a value (a JSON null to a scalar type,
+    as current Databend's to_int32, to_boolean... answer)."""
+    return source.name == "Variant" and target.name not in ("Variant", "String", "Null") \
+        and target.name not in T.NESTED_NAMES
+
+
 def variant_cast(source: T.SqlType, target: T.SqlType):
     """The conversion of a CAST from a VARIANT (None when the cast is not from a VARIANT)."""
     if source.name != "Variant" or target.name in ("Variant", "Null"):

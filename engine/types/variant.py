@@ -293,9 +293,9 @@ def get_as(key, target, caster):
     def convert(found):
         if string:
             return found if isinstance(found, str) else dumps(found)  # else its JSON text
-        if found is None or isinstance(found, dict | list) or isinstance(found, float) and target.is_int \
-                or target.name == "Boolean" and not isinstance(found, bool | str):
-            return text_cast(dumps(found))  # refused, with the element's text in the message
+        if found is None or isinstance(found, dict | list | float) or target.name == "Boolean" \
+                and not isinstance(found, bool | str) or target.is_int and isinstance(found, str):
+            return text_cast(dumps(found))  # as the two steps (NULL, refused, or rounded)
         try:
             return caster(found)
         except BadArguments:
@@ -429,17 +429,34 @@ def caster_from_variant(target, caster):
 
     def convert(text):
         value = load(text)
-        if value is None or isinstance(value, dict | list):
+        if value is None:
+            return None  # a JSON null is NULL (current Databend; the cast's type is nullable)
+        if isinstance(value, dict | list):
             raise _cast_refused(text, target)
         if target.name == "Boolean" and not isinstance(value, bool | str):
             raise _cast_refused(text, target)
-        if target.is_int and isinstance(value, float):  # 3.0::INT is refused too
-            raise _cast_refused(text, target)
+        if target.is_int:
+            value = _integral(value)
         try:
             return caster(value)
         except BadArguments:
             raise _cast_refused(text, target) from None
     return convert
+
+
+def _integral(value):
+    """A number, or a string of one, rounded half away from zero for a cast to an integer type
+    (current Databend: 456.7 and '456.7' are 457)."""
+    if isinstance(value, str) and not re.fullmatch(r"\s*[+-]?\d+\s*", value):
+        try:
+            number = float(value)
+        except ValueError:
+            return value  # refused by the integer cast
+        value = number if math.isfinite(number) else value
+    if isinstance(value, float) and math.isfinite(value):
+        whole = math.floor(abs(value) + 0.5)
+        return int(whole if value >= 0 else -whole)
+    return value
 
 
 # the rank of each JSON kind in Databend's order of VARIANT values
