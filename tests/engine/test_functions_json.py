@@ -1,5 +1,4 @@
-"""The JSON functions (json_typeof with current Databend's type names, as its sqllogictest
-files have them): json_typeof, is_*, as_*, json_array, json_object, json_object_keys /
+"""The JSON functions: json_typeof, is_*, as_*, json_array, json_object, json_object_keys /
 object_keys, check_json, json_extract_path_text, their NULL cases, argument types and errors
 (as Databend 1.2.453 answers)."""
 
@@ -33,14 +32,14 @@ def test_kind_tests_and_json_typeof(s):
            "is_boolean(v), is_null_value(v), typeof(is_null_value(v)), typeof(json_typeof(v)) FROM k")
     b = ("BOOLEAN", "VARCHAR")
     assert rows(s, sql) == [
-        ("OBJECT", True, False, False, False, False, False, False, *b),
-        ("ARRAY", False, True, False, False, False, False, False, *b),
-        ("INTEGER", False, False, False, True, True, False, False, *b),
-        ("STRING", False, False, True, False, False, False, False, *b),
-        ("NULL_VALUE", False, False, False, False, False, False, True, *b),
-        ("BOOLEAN", False, False, False, False, False, True, False, *b),
-        ("DECIMAL", False, False, False, False, True, False, False, *b),
-        ("INTEGER", False, False, False, True, True, False, False, *b)]
+        ("object", True, False, False, False, False, False, False, *b),
+        ("array", False, True, False, False, False, False, False, *b),
+        ("number", False, False, False, True, True, False, False, *b),
+        ("string", False, False, True, False, False, False, False, *b),
+        ("null", False, False, False, False, False, False, True, *b),
+        ("boolean", False, False, False, False, False, True, False, *b),
+        ("number", False, False, False, False, True, False, False, *b),
+        ("number", False, False, False, True, True, False, False, *b)]
 
 
 def test_as_functions(s):
