@@ -9,7 +9,9 @@ from engine.bind.ordered_aggregates import ordered
 from engine.bind.scope import Scope
 from engine.bind.window_calls import window_calls
 from engine.core.errors import SEMANTIC, BadArguments, BadDataValueType, EngineError
+from engine.functions.aggregates import AGGREGATES
 from engine.functions.collected import COLLECTED
+from engine.functions.combinators import decombined
 from engine.ir.expr import Const
 from engine.ir.plan import AggSpec
 from engine.types import sqltype as T
@@ -23,9 +25,14 @@ def collected_spec(planner, node: A.FunctionCall, bind) -> AggSpec:
     low, high = entry.args
     if node.star or not low <= len(node.args) <= high:
         raise BadArguments(f"{name} expects {low}..{high} argument(s), got {len(node.args)}", position=node.pos)
-    if entry.params and len(node.params) != entry.params:
+    if entry.param_range is not None:
+        fewest, most = entry.param_range
+        if not fewest <= len(node.params) <= most:
+            raise BadArguments(f"{name} expects {fewest}..{most} parameter(s), got {len(node.params)}",
+                               position=node.pos)
+    elif entry.params and len(node.params) != entry.params:
         raise BadArguments(f"{name} expects {entry.params} parameter(s): {name}(level)(x)", position=node.pos)
-    if not entry.params and node.params:
+    elif not entry.params and node.params:
         raise BadArguments(f"{name} takes no parameters", position=node.pos)
     args = list(node.args)
     params: list = []
@@ -33,9 +40,14 @@ def collected_spec(planner, node: A.FunctionCall, bind) -> AggSpec:
         params.append(_constant(planner, p, name))
     if entry.trailing_constant and len(args) == 2:
         separator = _constant(planner, args.pop(), name)
-        params.append("" if separator is None else str(separator))
+        if entry.prepare is not None:
+            params.append(separator)
+        else:
+            params.append("" if separator is None else str(separator))
     bound = [bind(a) for a in args]
     types = [b.type for b in bound]
+    if entry.prepare is not None:
+        params = list(entry.prepare(types, params, node.pos))
     if name.startswith("quantile") or name == "median":
         if name != "median":
             level = params[0]
@@ -72,6 +84,7 @@ def unfiltered(node: A.FunctionCall) -> A.FunctionCall:
         if part is not None and window_calls(part, []):
             raise EngineError("aggregate function calls cannot contain window function calls", code=SEMANTIC,
                               position=node.pos)
+    node = decombined(AGGREGATES, node)
     if node.filter is None:
         return node
     pos = node.pos

@@ -32,6 +32,11 @@ class Collected:
     params: int = 0
     trailing_constant: bool = False
     sort_keys: int = 0
+    # the (fewest, most) parameters when they may vary (histogram(n)(x), quantile_cont(l1, l2)(x))
+    param_range: tuple[int, int] | None = None
+    # prepare(arg types, params, position) -> params: checks a call and readies its parameters
+    # (window_funnel's types, histogram's bucket count...); a trailing constant is then kept as is
+    prepare: Any = None
 
 
 def _numbers(values):
@@ -254,7 +259,6 @@ _ENTRIES = [
     Collected("kurtosis", (1, 1), _float, _kurtosis),
     Collected("approx_count_distinct", (1, 1), lambda ts: T.UINT64,
               lambda vs, _p: len({v for v in vs if v is not None})),
-    Collected("count_if", (1, 1), lambda ts: T.UINT64, lambda vs, _p: sum(1 for v in vs if v)),
     Collected("sum_if", (2, 2), _sum_type, _conditional("sum")),
     Collected("avg_if", (2, 2), _float, _conditional("avg")),
     Collected("min_if", (2, 2), _same, _conditional("min")),
