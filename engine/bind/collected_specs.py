@@ -14,6 +14,7 @@ from engine.functions.collected import COLLECTED
 from engine.functions.combinators import decombined
 from engine.ir.expr import Const
 from engine.ir.plan import AggSpec
+from engine.types import nested as N
 from engine.types import sqltype as T
 from grammar import ast as A
 
@@ -48,14 +49,14 @@ def collected_spec(planner, node: A.FunctionCall, bind) -> AggSpec:
     types = [b.type for b in bound]
     if entry.prepare is not None:
         params = list(entry.prepare(types, params, node.pos))
-    if name.startswith("quantile") or name == "median":
-        if name != "median":
-            level = params[0]
+    levels = len(params)  # quantile_cont(l1, l2...)(x): an Array of one quantile a level
+    if name.startswith(("quantile", "median")):
+        for i, level in enumerate(params):
             if not isinstance(level, (int, float)) and not hasattr(level, "as_tuple"):
                 raise BadArguments(f"{name} level must be a number", position=node.pos)
             if not 0 <= level <= 1:
                 raise BadDataValueType(f"level range between [0, 1], got: {level}", position=node.pos)
-            params[0] = float(level)
+            params[i] = float(level)
         if not (types[0].is_numeric or types[0].name == "Null"):
             raise BadArguments(f"{name} does not support {types[0].display()}", position=node.pos)
         params.append(types[0].name == "Decimal")
@@ -67,6 +68,8 @@ def collected_spec(planner, node: A.FunctionCall, bind) -> AggSpec:
         params.append(types[0])  # the argument's type: an integer total wraps (engine.types.integer_wrap)
     # a NULL argument: NULL, but array_agg(NULL) is an empty Array(NULL) (the current Databend's type)
     result = entry.result(types) if types[0].name != "Null" or name in ("array_agg", "list") else T.NULL
+    if levels > 1 and name.startswith("quantile") and result.name != "Null":
+        result = N.array_type(result.as_nullable(False)).as_nullable(True)
     if node.within_group:  # the ORDER BY keys gathered after the arguments, sorted on by the final
         keys = [bind(o.expr) for o in node.within_group]
         entry = ordered(entry, len(bound), [(k.type, o) for k, o in zip(keys, node.within_group, strict=True)])

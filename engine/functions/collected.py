@@ -166,14 +166,20 @@ def _median(values, params):
 
 
 def _quantile(values, params):
-    return _quantile_cont(values, params[0], params[-1])
+    levels = params[:-1]
+    if len(levels) == 1:
+        return _quantile_cont(values, levels[0], params[-1])
+    if not _numbers(values):
+        return None
+    return N.ArrayValue(_quantile_cont(values, level, params[-1]) for level in levels)
 
 
 def _quantile_disc(values, params):
     xs = sorted(_numbers(values))
     if not xs:
         return None
-    return xs[math.floor(params[0] * (len(xs) - 1))]
+    picks = [xs[math.floor(level * (len(xs) - 1))] for level in params[:-1]]
+    return picks[0] if len(picks) == 1 else N.ArrayValue(picks)
 
 
 def _arg(pick):
@@ -244,8 +250,8 @@ _ENTRIES = [
     Collected("group_concat", (1, 2), lambda ts: T.STRING.as_nullable(True), _string_agg, trailing_constant=True),
     Collected("listagg", (1, 2), lambda ts: T.STRING.as_nullable(True), _string_agg, trailing_constant=True),
     Collected("median", (1, 1), _quantile_result, _median),
-    Collected("quantile_cont", (1, 1), _quantile_result, _quantile, params=1),
-    Collected("quantile_disc", (1, 1), _same, _quantile_disc, params=1),
+    Collected("quantile_cont", (1, 1), _quantile_result, _quantile, params=1, param_range=(1, 64)),
+    Collected("quantile_disc", (1, 1), _same, _quantile_disc, params=1, param_range=(1, 64)),
     Collected("stddev", (1, 1), _float, _stddev(True)),
     Collected("stddev_samp", (1, 1), _float, _stddev(True)),
     Collected("stddev_pop", (1, 1), _float, _stddev(False)),
@@ -257,7 +263,8 @@ _ENTRIES = [
     Collected("corr", (2, 2), _float, _corr),
     Collected("skewness", (1, 1), _float, _skewness),
     Collected("kurtosis", (1, 1), _float, _kurtosis),
-    Collected("approx_count_distinct", (1, 1), lambda ts: T.UINT64,
+    # approx_count_distinct(error)(x): counted exactly, within any error asked for
+    Collected("approx_count_distinct", (1, 1), lambda ts: T.UINT64, param_range=(0, 1), final=
               lambda vs, _p: len({v for v in vs if v is not None})),
     Collected("sum_if", (2, 2), _sum_type, _conditional("sum")),
     Collected("avg_if", (2, 2), _float, _conditional("avg")),
