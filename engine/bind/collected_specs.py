@@ -61,7 +61,11 @@ def collected_spec(planner, node: A.FunctionCall, bind) -> AggSpec:
             raise BadArguments(f"{name} does not support {types[0].display()}", position=node.pos)
         params.append(types[0].name == "Decimal")
     if name in ("string_agg", "group_concat", "listagg") and not (types[0].is_string or types[0].name == "Null"):
-        raise BadArguments(f"{name} expects a String argument, got {types[0].display()}", position=node.pos)
+        # numbers, booleans, VARIANTs... are joined as their text, as Databend casts them
+        if types[0].name in T.NESTED_NAMES:
+            raise BadArguments(f"{name} expects a String argument, got {types[0].display()}", position=node.pos)
+        bound[0] = planner.binder.cast(bound[0], T.STRING, False)
+        types[0] = bound[0].type
     if name.endswith("_if"):
         bound[-1] = planner.binder.boolean(bound[-1])
     if name in ("sum_if", "avg_if"):

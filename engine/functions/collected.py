@@ -57,7 +57,7 @@ def _variance(values, sample):
     if n == 0:
         return None
     if sample and n == 1:
-        return 0.0  # Databend 1.2.453: the sample variance of one value is 0
+        return None  # the current Databend: NULL for one value (1.2.453 answered 0)
     mean = math.fsum(xs) / n
     return math.fsum((x - mean) ** 2 for x in xs) / (n - 1 if sample else n)
 
@@ -111,37 +111,67 @@ def _corr(values, _params):
     return sxy / math.sqrt(sxx * syy)
 
 
-def _moments(values):
-    xs = [float(v) for v in values if v is not None]
-    n = len(xs)
-    if n == 0:
-        return 0, 0.0, 0.0, 0.0
-    mean = math.fsum(xs) / n
-    m2 = math.fsum((x - mean) ** 2 for x in xs) / n
-    m3 = math.fsum((x - mean) ** 3 for x in xs) / n
-    m4 = math.fsum((x - mean) ** 4 for x in xs) / n
-    return n, m2, m3, m4
+def _power_sums(values, highest):
+    """(n, sum x, sum x², ..., sum x^highest) in Databend's float arithmetic: added in arrival
+    order, powers as Rust's powi multiplies them."""
+    n = 0
+    s1 = s2 = s3 = s4 = 0.0
+    for v in values:
+        if v is None:
+            continue
+        x = float(v)
+        sq = x * x
+        n += 1
+        s1 += x
+        s2 += sq
+        s3 += sq * x
+        if highest == 4:
+            s4 += sq * sq
+    return n, s1, s2, s3, s4
 
 
 def _skewness(values, _params):
-    """The sample skewness G1 (0 below three values or without spread), as Databend."""
-    n, m2, m3, _ = _moments(values)
+    """The sample skewness as Databend computes it from power sums (0 below three values or
+    without spread, NaN when not finite)."""
+    n, s, s2, s3, _ = _power_sums(values, 3)
     if n == 0:
         return None
-    if n < 3 or m2 == 0:
+    if n <= 2:
         return 0.0
-    return m3 / m2 ** 1.5 * math.sqrt(n * (n - 1)) / (n - 2)
+    n = float(n)
+    temp = 1.0 / n
+    spread = temp * (s2 - s * s * temp)
+    div = math.sqrt(spread * spread * spread) if spread == spread and spread >= 0 else math.nan
+    if div == 0.0:
+        return 0.0
+    temp1 = math.sqrt(n * (n - 1.0)) / (n - 2.0)
+    try:
+        value = temp1 * temp * (s3 - 3.0 * s2 * s * temp + 2.0 * (s * s * s) * temp * temp) / div
+    except (OverflowError, ZeroDivisionError):
+        return math.nan
+    return value if math.isfinite(value) else math.nan
 
 
 def _kurtosis(values, _params):
-    """The sample excess kurtosis G2 (0 below four values or without spread), as Databend."""
-    n, m2, _, m4 = _moments(values)
+    """The sample excess kurtosis as Databend computes it from power sums (0 below four values
+    or without spread, NaN when not finite)."""
+    n, s, s2, s3, s4 = _power_sums(values, 4)
     if n == 0:
         return None
-    if n < 4 or m2 == 0:
+    if n <= 3:
         return 0.0
-    g2 = m4 / (m2 * m2) - 3
-    return ((n + 1) * g2 + 6) * (n - 1) / ((n - 2) * (n - 3))
+    n = float(n)
+    temp = 1.0 / n
+    if s2 - s * s * temp == 0.0:
+        return 0.0
+    sum_sq = s * s
+    m4 = temp * (s4 - 4.0 * s3 * s * temp + 6.0 * s2 * s * s * temp * temp
+                 - 3.0 * (sum_sq * sum_sq) * (temp * temp * temp))
+    m2 = temp * (s2 - s * s * temp)
+    if not m2 > 0.0:
+        return math.nan if m2 != m2 else 0.0
+    value = (n - 1.0) * ((n + 1.0) * m4 / (m2 * m2) - 3.0 * (n - 1.0)) / ((n - 2.0) * (n - 3.0))
+    return value if math.isfinite(value) else math.nan
 
 
 def _quantile_cont(values, level, decimal_type):
