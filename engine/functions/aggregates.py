@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 # the families of collected aggregates beside engine.functions.collected add theirs on import
-from engine.functions import bool_aggregates, funnels, histograms, tdigest  # noqa: F401
+from engine.functions import (  # noqa: F401
+    bool_aggregates,
+    funnels,
+    histograms,
+    json_aggregates,
+    moving_aggregates,
+    tdigest,
+)
 from engine.functions.bitmap_aggregates import BITMAP_AGGREGATES
 from engine.functions.collected import COLLECTED
 from engine.functions.combinators import AggregateNames
