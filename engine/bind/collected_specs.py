@@ -91,6 +91,8 @@ def unfiltered(node: A.FunctionCall) -> A.FunctionCall:
         if part is not None and window_calls(part, []):
             raise EngineError("aggregate function calls cannot contain window function calls", code=SEMANTIC,
                               position=node.pos)
+    if node.filter is not None and node.distinct:
+        raise EngineError("DISTINCT aggregate FILTER is not supported", code=SEMANTIC, position=node.pos)
     node = decombined(AGGREGATES, node)
     if node.filter is None:
         return node

@@ -15,6 +15,7 @@ from engine.core.memory import ALLOCATION_CHARGE_BYTES, keep, reserve, text_byte
 from engine.types import nested as N
 from engine.types import sqltype as T
 from engine.types.integer_wrap import total_wrapper, wrapped_mean
+from engine.types.variant import order_key as variant_order_key
 
 
 @dataclass(frozen=True)
@@ -213,15 +214,23 @@ def _quantile_disc(values, params):
 
 
 def _arg(pick):
-    def final(values, _params):
+    def final(values, params):
+        key = params[0] if params else None  # VARIANTs compare in Databend's order of values
         best = None
         for x, y in values:
             # as Databend 1.2.453: rows with a NULL in either argument are skipped
-            if x is not None and y is not None and (best is None or pick(y, best[1])):
-                best = (x, y)
+            if x is not None and y is not None:
+                if key is not None:
+                    y = key(y)
+                if best is None or pick(y, best[1]):
+                    best = (x, y)
         return None if best is None else best[0]
 
     return final
+
+
+def _arg_order(types, params, position):
+    return [variant_order_key] if types[1].name == "Variant" else []
 
 
 def _string_agg(values, params):
@@ -274,8 +283,8 @@ def _sum_type(types):
 _ENTRIES = [
     Collected("any_value", (1, 1), _same, lambda vs, _p: next((v for v in vs if v is not None), None)),
     # in Databend's order of floats: a NaN beats every value in arg_max, none in arg_min
-    Collected("arg_min", (2, 2), _same, _arg(lambda a, b: a < b or (b != b and a == a))),
-    Collected("arg_max", (2, 2), _same, _arg(lambda a, b: a > b or (a != a and b == b))),
+    Collected("arg_min", (2, 2), _same, _arg(lambda a, b: a < b or (b != b and a == a)), prepare=_arg_order),
+    Collected("arg_max", (2, 2), _same, _arg(lambda a, b: a > b or (a != a and b == b)), prepare=_arg_order),
     Collected("string_agg", (1, 2), lambda ts: T.STRING.as_nullable(True), _string_agg, trailing_constant=True),
     Collected("group_concat", (1, 2), lambda ts: T.STRING.as_nullable(True), _string_agg, trailing_constant=True),
     Collected("listagg", (1, 2), lambda ts: T.STRING.as_nullable(True), _string_agg, trailing_constant=True),
