@@ -150,3 +150,12 @@ def test_refusals(session, sql, code):
 
 def test_arg_max_by_variant(session):
     assert q(session, "SELECT arg_max(c, d), arg_min(c, d) FROM d") == [(100, 200)]
+
+
+def test_bitmap_construct_and_set_aggregates(session):
+    assert q(session, "SELECT to_string(bitmap_construct_agg((number % 4)::UNSIGNED)) FROM numbers(10)") == [
+        ("0,1,2,3",)]
+    assert q(session, "SELECT to_string(bitmap_and_agg(b)), to_string(bitmap_or_agg(b)), to_string(bitmap_xor_agg(b))"
+                      " FROM (SELECT to_bitmap('1,2,3') AS b UNION ALL SELECT to_bitmap('2,3,4'))") == [
+        ("2,3", "1,2,3,4", "1,4")]
+    assert error_code(session, "SELECT bitmap_construct_agg(c) FROM d") == 1010  # not unsigned
