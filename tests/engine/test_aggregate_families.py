@@ -159,3 +159,8 @@ def test_bitmap_construct_and_set_aggregates(session):
                       " FROM (SELECT to_bitmap('1,2,3') AS b UNION ALL SELECT to_bitmap('2,3,4'))") == [
         ("2,3", "1,2,3,4", "1,4")]
     assert error_code(session, "SELECT bitmap_construct_agg(c) FROM d") == 1010  # not unsigned
+
+
+def test_numbers_names_its_column(session):
+    assert q(session, "SELECT sum(n) FROM numbers(5) t(n)") == [(10,)]
+    assert error_code(session, "SELECT * FROM numbers(5) t(a, b)") == 1065
