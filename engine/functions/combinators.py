@@ -1,6 +1,7 @@
 """Databend's aggregate combinators written as name suffixes: `<agg>_distinct(x)` is
 `<agg>(DISTINCT x)` and `<agg>_if(x..., cond)` is `<agg>(x...) FILTER (WHERE cond)` (so
-`count_if(cond)` counts the rows where cond holds); `uniq(x...)` is `count(DISTINCT x...)`. A
+`count_if(cond)` counts the rows where cond holds), `<agg>_state`, `<agg>_merge` and
+`<agg>_merge_state` are the state combinators (bound by engine.bind.aggregate_state_specs); `uniq(x...)` is `count(DISTINCT x...)`. A
 DISTINCT count of several arguments counts their distinct tuples, the rows with a NULL in any of
 them left out (Databend's variadic NULL adaptor).
 
@@ -12,9 +13,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.functions.aggregate_states import STATE_KINDS
 from grammar import ast as A
 
 _SUFFIXES = ("_distinct", "_if")
+# the -State / -Merge combinators (engine.functions.aggregate_states), longest first
+STATE_SUFFIXES = ("_merge_state", "_state", "_merge")
 # plain aliases of a DISTINCT aggregate
 _DISTINCT_ALIASES = {"uniq": "count"}
 
@@ -33,6 +37,9 @@ def combined(plain: frozenset, name) -> tuple[str, str] | None:
         return None
     if name in _DISTINCT_ALIASES:
         return _DISTINCT_ALIASES[name], "_distinct"
+    for suffix in STATE_SUFFIXES:
+        if name.endswith(suffix) and name[: -len(suffix)] in STATE_KINDS:
+            return name[: -len(suffix)], suffix
     for suffix in _SUFFIXES:
         if name.endswith(suffix):
             base = name[: -len(suffix)]
@@ -41,11 +48,17 @@ def combined(plain: frozenset, name) -> tuple[str, str] | None:
     return None
 
 
+def state_call(plain: frozenset, name: str) -> tuple[str, str] | None:
+    """(aggregate, suffix) of a -State / -Merge combinator call, else None."""
+    parts = combined(plain, name)
+    return parts if parts is not None and parts[1] in STATE_SUFFIXES else None
+
+
 def decombined(plain: frozenset, node: A.FunctionCall) -> A.FunctionCall:
     """`node` with its combinator suffix turned into DISTINCT or FILTER (unchanged otherwise),
     and a DISTINCT count of several arguments into the DISTINCT count of their tuple."""
     parts = combined(plain, node.name)
-    if parts is not None:
+    if parts is not None and parts[1] not in STATE_SUFFIXES:
         base, suffix = parts
         if suffix == "_distinct":
             node = replace(node, name=base, distinct=True)

@@ -7,6 +7,7 @@ group's gathered values to a digest once."""
 from __future__ import annotations
 
 import math
+import struct
 
 from engine.functions.collected import COLLECTED, Collected
 from engine.types import nested as N
@@ -155,3 +156,40 @@ _ENTRIES = [
     Collected("median_tdigest", (1, 1), _float, _quantiles(False)),
 ]
 COLLECTED.update((c.name, c) for c in _ENTRIES)
+
+
+_HEADER = struct.Struct("<3d")
+_CENTROID = struct.Struct("<2d")
+
+
+def digest_bytes(digest: TDigest) -> bytes:
+    """A digest's state (compressed) as bytes: what an aggregate state holds."""
+    digest.compress()
+    return _HEADER.pack(digest.total, digest.min, digest.max) + b"".join(
+        _CENTROID.pack(mean, weight) for mean, weight in digest.centroids)
+
+
+def digest_from_bytes(data: bytes) -> TDigest:
+    digest = TDigest()
+    digest.total, digest.min, digest.max = _HEADER.unpack_from(data)
+    digest.centroids = [list(c) for c in _CENTROID.iter_unpack(data[_HEADER.size:])]
+    return digest
+
+
+def merge_digest(into: TDigest, other: TDigest) -> None:
+    """Databend's merge of two digests: the other's centroids merged in as new ones."""
+    if other.total + other.unmerged_total == 0:
+        return
+    other.compress()
+    into.unmerged.extend(list(c) for c in other.centroids)
+    into.unmerged_total += sum(w for _, w in other.centroids)
+    into.compress()
+
+
+def digest_of(values) -> TDigest:
+    """A digest of the non-NULL values (floats)."""
+    digest = TDigest()
+    for v in values:
+        if v is not None:
+            digest.add(float(v))
+    return digest
