@@ -6,7 +6,8 @@ extra).
 Databend computes H3 with h3o, a Rust port of H3: its average edge lengths and hexagon areas are
 h3o's tables (below, more digits than the C library's), faces come sorted, a parent finer than the
 cell is 0, children coarser than the cell are [], a ring through a pentagon is an error (h3o's
-`grid_ring_fast`), and an invalid index is error 1006 naming it as h3o does. Arrays that grow with
+`grid_ring_fast`), and an invalid index is error 1006 naming it as h3o does; centres and
+boundaries are recomputed with h3o's arithmetic (engine.functions.h3_coordinates). Arrays that grow with
 an argument (k rings, children, lines) are counted before they are built and refused above
 Limits.array_elements."""
 
@@ -17,6 +18,7 @@ import importlib
 from engine.core.errors import BadArguments, Unimplemented
 from engine.core.limits import Limits
 from engine.core.memory import ALLOCATION_CHARGE_BYTES, keep, reserve
+from engine.functions.h3_coordinates import boundary_vertices, cell_center
 from engine.functions.registry import fixed, register
 from engine.runtime.bounded import ARRAY_ELEMENT_BYTES, ARRAY_SLOT_BYTES, array_too_long
 from engine.types import nested as N
@@ -116,12 +118,18 @@ def geo_to_h3(lon, lat, r):
 
 
 def h3_to_geo(h):
-    lat, lng = h3_api().cell_to_latlng(_cell("h3_to_geo", h, h))
+    lat, lng = cell_center(h3_api(), _cell("h3_to_geo", h, h))
     return N.TupleValue((lng, lat))
 
 
 def h3_to_geo_boundary(h):
-    return _latlng_pairs(h3_api().cell_to_boundary(_cell("h3_to_geo_boundary", h, h)))
+    api = h3_api()
+    return _latlng_pairs(boundary_vertices(api, h, api.cell_to_boundary(_cell("h3_to_geo_boundary", h, h))))
+
+
+def _edge_boundary(api, e):
+    return _latlng_pairs(boundary_vertices(api, api.get_directed_edge_origin(e), api.directed_edge_to_boundary(e)),
+                         lng_first=False)
 
 
 def make_k_ring(limits: Limits):
@@ -299,5 +307,5 @@ register("h3_get_unidirectional_edges_from_hexagon",
                   lambda api, h: N.ArrayValue(api.origin_to_directed_edges(h))), fixed(_CELLS), 1)
 register("h3_get_unidirectional_edge_boundary",
          _edge_fn("h3_get_unidirectional_edge_boundary",
-                  lambda api, e: _latlng_pairs(api.directed_edge_to_boundary(e), lng_first=False)),
+                  _edge_boundary),
          fixed(N.array_type(_COORD)), 1)

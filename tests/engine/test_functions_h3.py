@@ -64,6 +64,20 @@ def test_the_suites_answers(session, sql, expected):
     assert (list(value) if isinstance(expected, list) else value) == expected
 
 
+@pytest.mark.parametrize(("sql", "expected"), [
+    # h3o's arithmetic to the last bit (the C library gives 37.795066168302505, 55.71290243145668)
+    ("h3_to_geo(644325524701193974)", (37.79506616830257, 55.712902431456676)),
+    ("h3_to_geo(644325528491955313)", (37.59813515180213, 55.720758442874214)),
+    ("h3_to_geo_boundary(644325524701193974)[1]", (37.79505811173477, 55.712900225355526)),
+    ("h3_to_geo_boundary(644325524701193974)[6]", (37.79505921006456, 55.712905521957914)),
+    # (lat, lng) for an edge, as Databend
+    ("h3_get_unidirectional_edge_boundary(1248204388774707199)[2]", (37.33755608435298, -122.09042892904397)),
+])
+def test_coordinates_as_h3o_computes_them(session, sql, expected):
+    [(value,)] = q(session, f"SELECT {sql}")
+    assert tuple(value) == expected
+
+
 def test_types_and_nulls(session):
     result = session.execute("SELECT h3_to_geo(644325524701193974), h3_get_resolution(NULL), h3_distance(0, NULL),"
                              " h3_get_faces(599119489002373119)")
