@@ -266,6 +266,12 @@ def _conditional(kind):
     return final
 
 
+def _count_if(values, _params):
+    if values and type(values[0]) is tuple:
+        return sum(1 for x, c in values if c and x is not None)
+    return sum(1 for c in values if c)
+
+
 def _array_agg(values, _params):
     """The group's values in arrival order, NULLs left out (as every aggregate here leaves them)."""
     return N.ArrayValue(v for v in values if v is not None)
@@ -305,6 +311,8 @@ _ENTRIES = [
     # approx_count_distinct(error)(x): counted exactly, within any error asked for
     Collected("approx_count_distinct", (1, 1), lambda ts: T.UINT64, param_range=(0, 1), final=
               lambda vs, _p: len({v for v in vs if v is not None})),
+    # count_if(cond) counts the rows where cond holds, count_if(x, cond) those where x is not NULL too
+    Collected("count_if", (1, 2), lambda ts: T.UINT64, _count_if),
     Collected("sum_if", (2, 2), _sum_type, _conditional("sum")),
     Collected("avg_if", (2, 2), _float, _conditional("avg")),
     Collected("min_if", (2, 2), _same, _conditional("min")),

@@ -164,3 +164,9 @@ def test_bitmap_construct_and_set_aggregates(session):
 def test_numbers_names_its_column(session):
     assert q(session, "SELECT sum(n) FROM numbers(5) t(n)") == [(10,)]
     assert error_code(session, "SELECT * FROM numbers(5) t(a, b)") == 1065
+
+
+def test_combinators_over_windows(session):
+    assert q(session, "SELECT count_if(number > 0) OVER (), sum_distinct(number) OVER (PARTITION BY number % 2)"
+                      " FROM numbers(4) ORDER BY number") == [(3, 2), (3, 4), (3, 2), (3, 4)]
+    assert error_code(session, "SELECT sum_state(number) OVER () FROM numbers(3)") == 1002
