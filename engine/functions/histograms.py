@@ -34,7 +34,7 @@ def _renderer(t: T.SqlType):
     """Databend's display of a scalar of type t: numbers bare, text, dates and timestamps quoted."""
     if t.name == "Float32":
         return render_float32
-    if t.is_numeric:
+    if t.is_numeric or t.name == "Null":
         return render_value
     if t.is_string or t.name in ("Date", "Timestamp"):
         return lambda v: "'" + render_value(v).replace("'", "\\'") + "'"
