@@ -10,6 +10,9 @@ import math
 import pytest
 
 import engine
+from engine.types import nested as N
+from engine.types import sqltype as T
+from engine.types.render import nested_renderer
 from tests.engine.sql_helpers import error_code, q
 
 
@@ -170,3 +173,9 @@ def test_combinators_over_windows(session):
     assert q(session, "SELECT count_if(number > 0) OVER (), sum_distinct(number) OVER (PARTITION BY number % 2)"
                       " FROM numbers(4) ORDER BY number") == [(3, 2), (3, 4), (3, 2), (3, 4)]
     assert error_code(session, "SELECT sum_state(number) OVER () FROM numbers(3)") == 1002
+
+
+def test_variants_inside_nested_values_render_as_json(session):
+    [(values,)] = q(session, "SELECT array_agg(d) FROM d")
+    text = nested_renderer(N.array_type(T.SqlType("Variant")))(values)
+    assert text == '[{"k":"v"},null,"uvw",[1,2,3]]'  # the current Databend (1.2.453 quoted each)
