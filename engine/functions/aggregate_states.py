@@ -36,13 +36,20 @@ class StateKind:
 
 
 def _sum_type(t: T.SqlType) -> T.SqlType:
+    """The type a SUM of t adds up in, as the current Databend: a Decimal keeps its scale at the
+    largest precision of its storage width (18, 38 or 76 digits)."""
     if t.is_int:
         return T.UINT64 if t.name.startswith("U") else T.INT64
     if t.name == "Decimal":
-        return T.SqlType("Decimal", False, 38 if t.precision <= 38 else 76, t.scale)
+        return T.SqlType("Decimal", False, 18 if t.precision <= 18 else 38 if t.precision <= 38 else 76, t.scale)
     if t.name == "Boolean":
         return T.UINT64
     return T.FLOAT64
+
+
+def _decimal(t: T.SqlType) -> bool:
+    """A plain tuple's Decimal total does not say the argument's scale: Databend refuses it."""
+    return t.name == "Decimal"
 
 
 def _zero(t: T.SqlType):
@@ -211,9 +218,10 @@ STATE_KINDS = {
                      lambda s, _ts, _p: s[0] if s[1] else None,
                      lambda ts, _p: _sum_type(ts[0]).as_nullable(True),
                      lambda fs: (fs[0],) if len(fs) == 2 and fs[1].name == "Boolean" and fs[0].is_numeric
-                     and _sum_type(fs[0]) == fs[0].as_nullable(False) else None),
+                     and _sum_type(fs[0]) == fs[0].as_nullable(False) and not _decimal(fs[0]) else None),
     "avg": StateKind(lambda ts: (_sum_type(ts[0]), T.UINT64, T.BOOLEAN), _avg_make, _avg_merge, _avg_finish,
-                     _avg_result, lambda fs: (fs[0],) if len(fs) == 3 and fs[2].name == "Boolean" else None),
+                     _avg_result, lambda fs: (fs[0],) if len(fs) == 3 and fs[2].name == "Boolean"
+                     and not _decimal(fs[0]) else None),
     "count": StateKind(lambda ts: (T.UINT64,), _count_make,
                        lambda states, _ts: N.TupleValue((sum(s[0] for s in states),)),
                        lambda s, _ts, _p: s[0], lambda _ts, _p: T.UINT64,

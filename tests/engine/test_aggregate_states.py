@@ -2,6 +2,8 @@
 answers of Databend's query/functions/02_0000_function_aggregate_state.test, their types, a state
 column kept across a restart, and the refusals."""
 
+import decimal
+
 import pytest
 
 import engine
@@ -71,3 +73,12 @@ def test_a_state_column_survives_a_restart(tmp_path):
 def test_the_state_type_round_trips_through_its_json():
     t = T.SqlType("Tuple", True, args=(T.UINT64, T.BOOLEAN), state=("sum", (), (T.UINT64,)))
     assert type_from_json(type_to_json(t)) == t
+
+
+def test_decimal_states(session):
+    assert q(session, "SELECT sum_merge(s), typeof(sum_merge(s)) FROM (SELECT number % 2 AS g,"
+                      " sum_state(to_decimal(number, 10, 2)) AS s FROM numbers(10) GROUP BY g)") == [
+        (decimal.Decimal("45.00"), "DECIMAL(18, 2) NULL")]
+    # a plain tuple's Decimal total does not say the argument's scale
+    assert error_code(session, "SELECT sum_merge(tuple(to_decimal(4500, 38, 0), true))") == 1010
+    assert error_code(session, "SELECT avg_merge(tuple(to_decimal(4500, 38, 0), 10::uint64, true))") == 1010
