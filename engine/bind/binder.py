@@ -12,6 +12,11 @@ from engine.bind.clauses import ClauseBinder
 from engine.bind.conditional_calls import decode, multi_if
 from engine.bind.decimal_calls import DECIMAL_CONVERSIONS, bind_decimal_conversion
 from engine.bind.error_calls import ERROR_FUNCTIONS, bind_error_call
+from engine.bind.json_lambdas import (
+    JSON_ARRAY_LAMBDAS,
+    bind_json_array_lambda,
+    bind_json_path_transform,
+)
 from engine.bind.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
 from engine.bind.ordered_aggregates import check_within_group
 from engine.bind.routine_calls import bind_nextval, bind_user_function
@@ -519,7 +524,11 @@ class Binder(ClauseBinder):
             return bind_user_function(self, user_functions[n.name], n, scope, aliases)
         if n.name == "nextval":
             return bind_nextval(self, n)
+        if n.filter is not None and n.name.lower() not in F.AGGREGATES:
+            raise EngineError("FILTER clause is only supported for aggregate functions", code=SEMANTIC,
+                              position=n.pos)
         if n.name in WINDOW_ONLY:
+            check_within_group(n, aggregate=False)
             raise EngineError(f"window function {n.name} can only be used in window clause", code=SEMANTIC,
                               position=n.pos)
         if n.name == "grouping":
@@ -554,6 +563,10 @@ class Binder(ClauseBinder):
             return self._bind_Case(multi_if(n), scope, aliases)
         if name == "decode" and "decode" not in F.SCALARS:  # (engine.bind.conditional_calls)
             return self._bind_Case(decode(n), scope, aliases)
+        if name == "json_path_transform":  # (engine.bind.json_lambdas)
+            return bind_json_path_transform(self, n, scope, aliases)
+        if name in JSON_ARRAY_LAMBDAS:  # json_array_transform(v, x -> ...) (engine.bind.json_lambdas)
+            return bind_json_array_lambda(self, n, scope, aliases)
         if name == "regexp_split_to_table":  # unnest(regexp_split_to_array(...)), as Databend plans it
             n, name = A.FunctionCall("unnest", (replace(n, name="regexp_split_to_array"),), pos=n.pos), "unnest"
         if name == "unnest":
@@ -588,10 +601,9 @@ class Binder(ClauseBinder):
         if fn is None:
             raise UnknownFunction(f"no function matches the given name: '{name}'", position=n.pos)
         if not fn.min_args <= len(args) <= fn.max_args:
-            # as Databend: no overload for that many arguments (1065)
-            shown = ", ".join(a.type.display() for a in args)
-            raise SemanticError(f"no overload satisfies `{name}({shown})` (it takes {fn.min_args}..{fn.max_args} "
-                                f"arguments, got {len(args)})", position=n.pos)
+            # a call with no signature of its arity: Databend's 1065 (a semantic error)
+            raise SemanticError(f"function {name} takes {fn.min_args}..{fn.max_args} arguments, got {len(args)}",
+                                position=n.pos)
         return self._function(fn, args, n.pos)
 
     def _function(self, fn, args, pos=None):

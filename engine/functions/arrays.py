@@ -77,7 +77,9 @@ LAMBDA_FUNCTIONS = frozenset({"array_transform", "array_apply", "array_filter", 
     "json_array_transform", "json_array_apply", "json_array_filter", "json_array_reduce",
     "json_map_filter", "json_map_transform_keys", "json_map_transform_values"})
 
-register("array_literal", None, _array_literal_type, 0, 1 << 16, strict=False, specialize=_make_array_literal)
+# array(a, b) / tuple(a, b): the function forms of [a, b] / (a, b)
+register("array_literal", None, _array_literal_type, 0, 1 << 16, strict=False, specialize=_make_array_literal,
+         aliases=("array",))
 register("map_literal", None, _map_literal_type, 0, 1 << 16, strict=False, specialize=_make_map_literal)
 def _map_of_arrays_type(types):
     keys, values = _element(types, 0), _element(types, 1)
@@ -103,7 +105,7 @@ def _map_of_arrays(keys, values):
 
 register("map", _map_of_arrays, lambda ts: _checked_map_of_arrays_type(ts), 2)
 register("tuple_literal", lambda *xs: N.TupleValue(xs), lambda types: T.SqlType("Tuple", args=tuple(types)),
-         1, 1 << 16, strict=False)
+         1, 1 << 16, strict=False, aliases=("tuple",))
 
 # ---------------------------------------------------------------- [] access
 

@@ -200,7 +200,7 @@ def nested_renderer(t: SqlType, tz=_dates.UTC):
 
 
 def _element_renderer(t: SqlType, tz):
-    if t.name == "Variant":  # its JSON text as it is ([1,"a",[2]]), as current Databend shows it
+    if t.name == "Variant":  # its JSON text as it is (current Databend: [1,2,"3"], ("k1","v1"))
         return lambda x: "NULL" if x is None else x
     if t.name in ("String", "Date", "Timestamp", "Binary", "Bitmap"):
         inner = _dates.timestamp_renderer(tz) if t.name == "Timestamp" else renderer_for(t)
