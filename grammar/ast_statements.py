@@ -43,12 +43,14 @@ class CreateDatabase(Node):
     name: str
     if_not_exists: bool = False
     or_replace: bool = False
+    catalog: str | None = None  # `CREATE DATABASE catalog.db`: the catalog written
 
 
 @dataclass(frozen=True, slots=True)
 class DropDatabase(Node):
     name: str
     if_exists: bool = False
+    catalog: str | None = None  # `DROP DATABASE catalog.db`: the catalog written
 
 
 @dataclass(frozen=True, slots=True)

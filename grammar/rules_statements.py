@@ -35,14 +35,17 @@ class StatementRules(Transformer):
     def if_exists(self, *_tokens):
         return True
 
-    def create_database(self, or_replace, if_not_exists, name):
+    def create_database(self, or_replace, if_not_exists, ref):
+        catalog, name = ref  # database_ref (grammar.rules_ddl_more)
         pos = (name.line, name.column)
         if or_replace and if_not_exists:
             raise SemanticSyntaxError("option IF NOT EXISTS and OR REPLACE are incompatible.", pos, len(name.value))
-        return ast.CreateDatabase(ident_name(name), bool(if_not_exists), or_replace=bool(or_replace), pos=pos)
+        return ast.CreateDatabase(ident_name(name), bool(if_not_exists), or_replace=bool(or_replace),
+                                  catalog=catalog, pos=pos)
 
-    def drop_database(self, if_exists, name):
-        return ast.DropDatabase(ident_name(name), bool(if_exists), pos=(name.line, name.column))
+    def drop_database(self, if_exists, ref):
+        catalog, name = ref
+        return ast.DropDatabase(ident_name(name), bool(if_exists), catalog=catalog, pos=(name.line, name.column))
 
     def use_database(self, name):
         return ast.UseDatabase(ident_name(name), pos=(name.line, name.column))

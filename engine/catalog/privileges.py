@@ -338,6 +338,9 @@ _CHECKS = {
     A.DropView: lambda ctx, access, stmt: _database(ctx, access, ctx.resolve_table_name(stmt.name)[0], DROP,
                                                     stmt.pos),
     A.Describe: _describe,
+    # ALTER DATABASE: ALTER on *.* (Databend's rule for RENAME DATABASE; REFRESH CACHE asks none
+    # there, but it names only databases the user could alter)
+    A.AlterDatabase: lambda ctx, access, stmt: access.require(ALTER, pos=stmt.pos),
     A.Show: _show,
     A.SetVariable: _set_variable,
     A.CreateUser: _needs_grant,
@@ -383,5 +386,6 @@ NO_PRIVILEGE_NEEDED = {
     A.UnsetVariable: "UNSET changes only the session's settings",
     A.SetSessionVariables: "SET VARIABLE changes only the session; the tables its query reads are checked as planned",
     A.UnsetSessionVariables: "UNSET VARIABLE changes only the session",
+    A.ExistsTable: "EXISTS TABLE tells only whether a name is taken (Databend checks nothing)",
     A.UseDatabase: "USE changes only the session's current database; what it reads there is checked",
 }

@@ -14,6 +14,7 @@ UNKNOWN_FUNCTION = 1008
 BAD_DATA_ARRAY_LENGTH = 1018
 UNKNOWN_TABLE = 1025
 UNKNOWN_VIEW = 1026
+UNKNOWN_CATALOG = 1119
 ADD_COLUMN_EXISTS = 1108
 DROP_COLUMN_EMPTY = 1109
 TABLE_ENGINE_NOT_SUPPORTED = 1302
@@ -95,6 +96,10 @@ class UnknownDatabase(EngineError):
 
 class UnknownTable(EngineError):
     code = UNKNOWN_TABLE
+
+
+class UnknownCatalog(EngineError):
+    code = UNKNOWN_CATALOG
 
 
 class UnknownColumn(EngineError):

@@ -8,7 +8,7 @@ from engine.bind.names import default_text
 from engine.bind.scope import Scope
 from engine.catalog.catalog import Table, TableColumn
 from engine.catalog.routines import SequenceDefault
-from engine.catalog.system import is_virtual_database
+from engine.catalog.system import is_virtual_database, virtual_table
 from engine.core.errors import (
     ADD_COLUMN_EXISTS,
     ALTER_TABLE_ERROR,
@@ -42,6 +42,7 @@ def alter_table(session, ctx, stmt: A.AlterTable) -> Result:
         return rename_table(ctx, stmt.name, action.new_name, stmt.if_exists, stmt.pos)
     database, name = ctx.resolve_table_name(stmt.name)
     if is_virtual_database(database):
+        virtual_table(database, name, stmt.pos)  # 1025 for a name that is not there
         raise Unimplemented(f"The operation is not available for the table `{database}`.`{name}`: "
                             f"the {database.lower()} tables are read-only", position=stmt.pos)
     if ctx.catalog.view(database, name) is not None:
@@ -61,6 +62,8 @@ def alter_table(session, ctx, stmt: A.AlterTable) -> Result:
         return _drop_column(ctx, table, action)
     if isinstance(action, A.ModifyColumn):
         return _modify_column(ctx, table, action)
+    if isinstance(action, A.RefreshCache):  # no external table's metadata to refresh
+        return empty_result()
     if isinstance(action, A.SetTableOptions):  # checked, then kept without effect
         if action.unset:
             check_unset_options(action.options, stmt.pos)

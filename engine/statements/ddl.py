@@ -6,13 +6,15 @@ from __future__ import annotations
 import dataclasses
 
 from engine.bind.names import display
-from engine.catalog.catalog import Table, TableColumn
+from engine.catalog.catalog import VIRTUAL_DATABASES, Table, TableColumn
 from engine.core.errors import (
     UNDROP_TABLE_ALREADY_EXISTS,
     UNDROP_TABLE_HAS_NO_HISTORY,
     BadArguments,
     EngineError,
     TableAlreadyExists,
+    Unimplemented,
+    UnknownCatalog,
     UnknownTable,
 )
 from engine.exec.result import Progress, Result
@@ -24,11 +26,57 @@ def empty_result() -> Result:
 
 
 def create_database(session, ctx, stmt: A.CreateDatabase) -> Result:
+    check_database_name(stmt)
     if stmt.or_replace:
         ctx.catalog.replace_database(stmt.name)
     else:
         ctx.catalog.create_database(stmt.name, stmt.if_not_exists)
     return empty_result()
+
+
+def drop_database(session, ctx, stmt: A.DropDatabase) -> Result:
+    check_database_name(stmt)
+    ctx.catalog.drop_database(stmt.name, stmt.if_exists)
+    return empty_result()
+
+
+def check_catalog(name: str | None, pos=None) -> None:
+    """UnknownCatalog (1119) unless `name` (a catalog written before a database) is the one
+    catalog, `default`; None (none written) passes."""
+    if name is not None and name.lower() != "default":
+        raise UnknownCatalog(f"Unknown catalog '{name}'", position=pos)
+
+
+def check_database_name(stmt) -> None:
+    """CREATE / DROP DATABASE [catalog.]db: 1119 for a catalog other than `default` (the only
+    one); DROP of a system database: 1002 (they are not stored)."""
+    check_catalog(stmt.catalog, stmt.pos)
+    if isinstance(stmt, A.DropDatabase) and stmt.name.lower() in VIRTUAL_DATABASES:
+        raise Unimplemented(f"Cannot drop the system database `{stmt.name}`", position=stmt.pos)
+
+
+def ident_quoter(session):
+    """A function writing a name as SHOW CREATE TABLE writes it for `session` (Databend's
+    display_ident): quoted when it would not read back as itself unquoted (a character other
+    than letters, digits, `_`, `$`, a leading digit, or an upper-case letter while quoted names
+    keep their case), with `"`, or a backquote in the MySQL dialect."""
+    mark = "`" if session.setting("sql_dialect").lower() == "mysql" else '"'
+    keep_case = session.setting("quoted_ident_case_sensitive") not in ("0", 0)
+
+    def quote(name: str) -> str:
+        if (keep_case and name != name.lower()) or _needs_quote(name):
+            return mark + name.replace(mark, mark + mark) + mark
+        return name
+
+    return quote
+
+
+def _needs_quote(name: str) -> bool:
+    if name == "~":  # a stage's name, never quoted
+        return False
+    if not name or not (name[0].isalpha() or name[0] == "_"):
+        return True
+    return any(not (c.isalnum() or c in "_$") for c in name[1:])
 
 
 def cluster_by_text(keys) -> str:
@@ -40,14 +88,6 @@ def table_options(stmt: A.CreateTable) -> dict:
     """The Table fields CREATE TABLE's options set (besides COMMENT)."""
     return {"cluster_by": cluster_by_text(stmt.cluster_by), "transient": stmt.transient,
             "engine": "MEMORY" if stmt.engine == "memory" else "FUSE"}
-
-
-def composite_default_text(t) -> str | None:
-    """DESCRIBE's Default of a NOT NULL column of the types beyond the scalars, as Databend 1.2.453
-    shows it (None for other types)."""
-    if t.name == "Tuple":
-        return "(" + ", ".join("NULL" for _ in t.args) + ")"
-    return {"Variant": "'null'", "Binary": "", "Bitmap": "''", "Map": "{}", "Array": "[]"}.get(t.name)
 
 
 def create_table_like(ctx, stmt: A.CreateTable, database: str, name: str, catalog) -> Result:

@@ -29,7 +29,9 @@ from engine.core.errors import (
     EngineError,
     TableAlreadyExists,
     Unimplemented,
+    UnknownCatalog,
     UnknownDatabase,
+    UnknownTable,
 )
 from engine.core.memory import batch_bytes
 from engine.exec.executor import BATCH, Runtime, build
@@ -43,10 +45,12 @@ from engine.plan.plan_cache import CachedPlan
 from engine.plan.planner import Planner
 from engine.runtime.helpers import check_like_pattern, like_predicate
 from engine.statements.alter import alter_table
+from engine.statements.database_statements import DATABASE_HANDLERS
 from engine.statements.ddl import (
-    composite_default_text,
     create_database,
     create_table_like,
+    drop_database,
+    ident_quoter,
     run_rename_table,
     table_options,
     undrop_table,
@@ -142,11 +146,6 @@ def _has_limit(stmt) -> bool:
 # ---------------------------------------------------------------- DDL
 
 
-def _drop_database(session, ctx, stmt: A.DropDatabase):
-    ctx.catalog.drop_database(stmt.name, stmt.if_exists)
-    return _result()
-
-
 def _use(session, ctx, stmt: A.UseDatabase):
     if not ctx.catalog.has_database(stmt.name):
         raise UnknownDatabase(f"Unknown database '{stmt.name}'", position=stmt.pos)
@@ -235,7 +234,14 @@ def _create_table_as(catalog, table: Table, batches, progress: Progress, stmt: A
 
 
 def _drop_table(session, ctx, stmt: A.DropTable):
-    database, name = ctx.resolve_table_name(stmt.name)
+    try:
+        database, name = ctx.resolve_table_name(stmt.name)
+        if is_virtual_database(database):  # an unknown one is 1025 (a known one: read-only, 1002)
+            virtual_table(database, name, stmt.pos)
+    except (UnknownCatalog, UnknownTable):
+        if stmt.if_exists:
+            return _result()
+        raise
     ctx.catalog.drop_table(database, name, stmt.if_exists, stmt.pos, purge=stmt.purge)
     return _result()
 
@@ -529,18 +535,19 @@ def _show(session, ctx, stmt: A.Show):
         if ctx.catalog.view(database, name) is not None:
             return run_show(session, ctx, stmt)
         table = ctx.catalog.table(database, name, stmt.pos)
-        return _rows_result([("Table", T.STRING), ("Create Table", T.STRING)], [(table.name, show_create(table))])
+        return _rows_result([("Table", T.STRING), ("Create Table", T.STRING)], [(table.name, show_create(table, session))])
     if kind == "FUNCTIONS":
         rows = [row[:3] for row in function_rows() if match(row[0])]
         return _rows_result([("name", T.STRING), ("is_aggregate", T.BOOLEAN), ("description", T.STRING)], rows)
     raise EngineError(f"unsupported SHOW {kind}", code=UNIMPLEMENTED, position=stmt.pos)
 
 
-def show_create(table: Table) -> str:
+def show_create(table: Table, session) -> str:
+    quote = ident_quoter(session)
     lines = []
     for c in table.columns:
         base = c.type.sql_name()
-        text = f"  {c.name} {base}" + ("" if c.type.nullable else " NOT") + " NULL"
+        text = f"  {quote(c.name)} {base}" + ("" if c.type.nullable else " NOT") + " NULL"
         if c.default_sql is not None:
             text += f" DEFAULT {c.default_sql}"
         if c.comment:
@@ -549,7 +556,7 @@ def show_create(table: Table) -> str:
     options = f"ENGINE={table.engine}" + (f" CLUSTER BY {table.cluster_by}" if table.cluster_by else "") \
         + (f" COMMENT = {quoted(table.comment)}" if table.comment else "")
     kind = "TEMP TABLE" if table.temporary else "TRANSIENT TABLE" if table.transient else "TABLE"
-    return f"CREATE {kind} {table.name} (\n" + ",\n".join(lines) + f"\n) {options}"
+    return f"CREATE {kind} {quote(table.name)} (\n" + ",\n".join(lines) + f"\n) {options}"
 
 
 def _describe(session, ctx, stmt: A.Describe):
@@ -563,19 +570,12 @@ def _describe(session, ctx, stmt: A.Describe):
         columns = ctx.catalog.table(database, name, stmt.pos).columns
     rows = []
     for c in columns:
-        default = c.default_sql if c.default_sql is not None else ("NULL" if c.type.nullable else
-                                                                   _default_text(c.type))
+        # no DEFAULT: NULL, as current Databend shows it whatever the type (1.2.453 showed the
+        # type's zero for a NOT NULL column)
+        default = c.default_sql if c.default_sql is not None else "NULL"
         rows.append((c.name, c.type.sql_name(), "YES" if c.type.nullable else "NO",
                      default, ""))
     return _rows_result([(n, T.STRING) for n in ("Field", "Type", "Null", "Default", "Extra")], rows)
-
-
-def _default_text(t):
-    composite = composite_default_text(t)
-    if composite is not None:
-        return composite
-    v = type_default(t)
-    return R.render_value(v) if not isinstance(v, str) else "''"
 
 
 def _explain(session, ctx, stmt: A.Explain):
@@ -584,7 +584,7 @@ def _explain(session, ctx, stmt: A.Explain):
 
 _HANDLERS = {
     A.CreateDatabase: create_database,
-    A.DropDatabase: _drop_database,
+    A.DropDatabase: drop_database,
     A.UseDatabase: _use,
     A.CreateTable: _create_table,
     A.DropTable: _drop_table,
@@ -619,6 +619,7 @@ _HANDLERS = {
     A.TransactionStatement: run_transaction_statement,
 }
 _HANDLERS.update(USER_HANDLERS)
+_HANDLERS.update(DATABASE_HANDLERS)
 _HANDLERS.update(ROUTINE_HANDLERS)
 _HANDLERS.update(PROCEDURE_HANDLERS)
 _HANDLERS.update(SESSION_HANDLERS)

@@ -1,0 +1,33 @@
+"""Syntax tree nodes of ALTER DATABASE, EXISTS TABLE, ALTER TABLE ... REFRESH CACHE and the
+other catalog statements added beside grammar.ast_ddl (re-exported by grammar.ast)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from grammar.ast_base import Node
+
+__all__ = ["AlterDatabase", "ExistsTable", "RefreshCache"]
+
+
+@dataclass(frozen=True, slots=True)
+class AlterDatabase(Node):
+    """ALTER DATABASE [IF EXISTS] [catalog.]db RENAME TO new_name, or REFRESH CACHE (new_name
+    None). catalog: the catalog written before the database (None: the current one)."""
+
+    name: str
+    new_name: str | None
+    catalog: str | None = None
+    if_exists: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ExistsTable(Node):
+    """EXISTS TABLE [db.]t: one row, 1 when the table (or view) exists, else 0."""
+
+    name: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RefreshCache(Node):
+    """ALTER TABLE t REFRESH CACHE: the cache of an external table's metadata (none here)."""

@@ -1,0 +1,36 @@
+"""Parse callbacks for [catalog.]database names, ALTER DATABASE, EXISTS TABLE and ALTER TABLE
+... REFRESH CACHE."""
+
+from __future__ import annotations
+
+from lark import Transformer, v_args
+
+from grammar import ast
+from grammar.rule_helpers import ident_name, ident_names, pos_of
+
+
+@v_args(inline=True)
+class MoreDdlRules(Transformer):
+    """Callbacks of AstBuilder (grammar.transform) for the catalog statements of grammar.ast_ddl_more."""
+
+    def database_ref(self, first, second):
+        """(catalog name or None, the database's token)."""
+        if second is None:
+            return None, first
+        return ident_name(first), second
+
+    def rename_database(self, if_exists, ref, new_name):
+        catalog, name = ref
+        return ast.AlterDatabase(ident_name(name), ident_name(new_name), catalog, bool(if_exists),
+                                 pos=pos_of(name))
+
+    def refresh_database_cache(self, if_exists, ref):
+        catalog, name = ref
+        return ast.AlterDatabase(ident_name(name), None, catalog, bool(if_exists), pos=pos_of(name))
+
+    def exists_table(self, *items):
+        name = items[-1]
+        return ast.ExistsTable(ident_names(name), pos=pos_of(name[0]))
+
+    def refresh_table_cache(self, *_tokens):
+        return ast.RefreshCache()
