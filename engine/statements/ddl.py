@@ -7,6 +7,7 @@ import dataclasses
 
 from engine.bind.names import display
 from engine.catalog.catalog import VIRTUAL_DATABASES, Table, TableColumn
+from engine.catalog.system import is_virtual_database, virtual_table
 from engine.core.errors import (
     UNDROP_TABLE_ALREADY_EXISTS,
     UNDROP_TABLE_HAS_NO_HISTORY,
@@ -94,11 +95,14 @@ def create_table_like(ctx, stmt: A.CreateTable, database: str, name: str, catalo
     """CREATE [OR REPLACE] TABLE t2 LIKE t: t's columns (types, defaults, comments), no rows;
     as Databend, neither t's CLUSTER BY nor its COMMENT."""
     source_db, source_name = ctx.resolve_table_name(stmt.like)
-    try:
-        source = ctx.catalog.table(source_db, source_name, stmt.pos)
-    except UnknownTable:
-        raise UnknownTable(f"Unknown table '{source_name}'", position=stmt.pos) from None
-    columns = [TableColumn(c.name, c.type, c.default, c.default_sql, c.comment) for c in source.columns]
+    if is_virtual_database(source_db):  # a system table's columns, as Databend copies them too
+        columns = [TableColumn(n, t) for n, t in virtual_table(source_db, source_name, stmt.pos).columns]
+    else:
+        try:
+            source = ctx.catalog.table(source_db, source_name, stmt.pos)
+        except UnknownTable:
+            raise UnknownTable(f"Unknown table '{source_name}'", position=stmt.pos) from None
+        columns = [TableColumn(c.name, c.type, c.default, c.default_sql, c.comment) for c in source.columns]
     table = Table(database, name, columns, comment=stmt.comment or "", **table_options(stmt))
     catalog.add_table(table, stmt.if_not_exists, stmt.pos, replace=stmt.or_replace)
     return empty_result()
