@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from grammar.ast_base import Node
 
-__all__ = ["AlterDatabase", "ExistsTable", "RefreshCache"]
+__all__ = ["AlterDatabase", "AlterRole", "ExistsTable", "RefreshCache"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,3 +31,12 @@ class ExistsTable(Node):
 @dataclass(frozen=True, slots=True)
 class RefreshCache(Node):
     """ALTER TABLE t REFRESH CACHE: the cache of an external table's metadata (none here)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AlterRole(Node):
+    """ALTER ROLE [IF EXISTS] r SET COMMENT = '...' | UNSET COMMENT (comment None)."""
+
+    name: str
+    comment: str | None
+    if_exists: bool = False

@@ -55,6 +55,7 @@ class DescribeUser(Node):
 class CreateRole(Node):
     name: str
     if_not_exists: bool = False
+    comment: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

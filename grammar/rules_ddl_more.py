@@ -6,7 +6,7 @@ from __future__ import annotations
 from lark import Transformer, v_args
 
 from grammar import ast
-from grammar.rule_helpers import ident_name, ident_names, pos_of
+from grammar.rule_helpers import ident_name, ident_names, pos_of, unescape_string
 
 
 @v_args(inline=True)
@@ -34,3 +34,10 @@ class MoreDdlRules(Transformer):
 
     def refresh_table_cache(self, *_tokens):
         return ast.RefreshCache()
+
+    def role_comment(self, text):
+        return unescape_string(text)
+
+    def alter_role_comment(self, if_exists, name, comment=None):
+        """ALTER ROLE ... SET COMMENT = '...' (comment given) or UNSET COMMENT (None)."""
+        return ast.AlterRole(str(name.value), comment, bool(if_exists), pos=pos_of(name))

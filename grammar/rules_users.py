@@ -86,8 +86,8 @@ class UserRules(Transformer):
         """DESC user.t: the table t of the database named user."""
         return ast.Describe(("user", str(table.value)))
 
-    def create_role(self, if_not_exists, name):
-        return ast.CreateRole(str(name.value), bool(if_not_exists), pos=pos_of(name))
+    def create_role(self, if_not_exists, name, comment=None):
+        return ast.CreateRole(str(name.value), bool(if_not_exists), comment, pos=pos_of(name))
 
     def drop_role(self, if_exists, name):
         return ast.DropRole(str(name.value), bool(if_exists), pos=pos_of(name))

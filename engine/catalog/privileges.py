@@ -350,6 +350,7 @@ _CHECKS = {
     A.DescribeUser: lambda ctx, access, stmt: access.require(SUPER, pos=stmt.pos),
     A.CreateRole: _needs_grant,
     A.DropRole: _needs_grant,
+    A.AlterRole: lambda ctx, access, stmt: access.require(ALTER, pos=stmt.pos),  # Databend: ALTER on *.*
     A.GrantPrivileges: _needs_grant,
     A.GrantRole: _needs_grant,
     A.ListStage: _list_stage,

@@ -329,7 +329,18 @@ class UserStore:
             raise EngineError(f"User {identity(name)} does not exist.", code=UNKNOWN_USER, position=pos)
         self.changed()
 
-    def create_role(self, name: str, if_not_exists: bool, pos=None) -> None:
+    def set_role_comment(self, name: str, comment: str, if_exists: bool, pos=None) -> None:
+        """ALTER ROLE [IF EXISTS] r SET COMMENT = '...' (UNSET COMMENT: comment '')."""
+        role = self.roles.get(name)
+        if role is None:
+            if if_exists:
+                return
+            raise EngineError(f"Role '{name}' does not exist.", code=UNKNOWN_ROLE, position=pos)
+        role["comment"] = comment
+        role["update_on"] = self._now()
+        self.changed()
+
+    def create_role(self, name: str, if_not_exists: bool, pos=None, comment: str = "") -> None:
         if name.lower() in BUILTIN_ROLES:
             raise EngineError("Illegal Create Role command. Can not create built-in role "
                               "[ account_admin | public ]", code=ILLEGAL_ROLE, position=pos)
@@ -337,7 +348,7 @@ class UserStore:
             if if_not_exists:
                 return
             raise EngineError(f"Role '{name}' already exists", code=ROLE_ALREADY_EXISTS, position=pos)
-        self.roles[name] = _new_principal(self._now(), comment="")
+        self.roles[name] = _new_principal(self._now(), comment=comment)
         self.changed()
 
     def drop_role(self, name: str, if_exists: bool, pos=None) -> None:
@@ -490,6 +501,27 @@ def users_rows(ctx) -> list[tuple]:
     for name, encoded in sorted(store.bootstrap.items()):
         rows.append((name, "%", "no_password" if encoded is None else "sha256_password", ACCOUNT_ADMIN, "YES",
                      False, ACCOUNT_ADMIN, None, None, None, None, None))
+    return rows
+
+
+# SHOW ROLES and the show_roles() table function, as current Databend answers them
+SHOW_ROLES_COLUMNS = [("name", _S), ("inherited_roles", T.UINT64), ("inherited_roles_name", _S),
+                      ("is_current", T.BOOLEAN), ("is_default", T.BOOLEAN), ("comment", _S)]
+
+
+def show_roles_rows(ctx, match=None) -> list[tuple]:
+    """The roles the session's user may use (those whose name `match` accepts), by name."""
+    session = ctx.session
+    store = session.db.users
+    current = store.current_role(session.user, session.role)
+    default = store.default_role(session.user)
+    rows = []
+    for name in sorted(store.available_roles(session.user)):
+        if match is None or match(name):
+            role = store.roles[name]
+            held = role["roles"]
+            rows.append((name, len(held), ", ".join(sorted(held)), name == current, name == default,
+                         role.get("comment") or ""))
     return rows
 
 

@@ -20,6 +20,7 @@ from engine.bind.scope import (
 from engine.bind.window_calls import window_calls
 from engine.catalog.privileges import check_read
 from engine.catalog.system import is_virtual_database, virtual_table
+from engine.catalog.users import SHOW_ROLES_COLUMNS, show_roles_rows
 from engine.catalog.views import expand_view
 from engine.core.errors import (
     SEMANTIC,
@@ -393,6 +394,12 @@ class Planner:
         check_no_aggregate(self, node)
         return where
 
+    def _session_rows(self, node, columns, produce) -> Rel:
+        """A table function whose rows `produce(ctx)` computes from the session's state."""
+        layout = [self.cid() for _ in columns]
+        plan = Materialized(layout, [t for _, t in columns], produce=produce, label=node.name)
+        return Rel(plan, [(node.alias or node.name, n, c, t) for (n, t), c in zip(columns, layout, strict=False)])
+
     def _relation(self, node, parent, ctes) -> Rel:
         if isinstance(node, A.TableRef):
             record = self.ctx.plan_record  # what the plan cache must check (engine.plan.plan_cache)
@@ -459,6 +466,8 @@ class Planner:
                 return self._relation(self._identifier_table(node), parent, ctes)
             if node.name == "result_scan":
                 return result_scan_relation(self, node)
+            if node.name == "show_roles" and not node.args:  # SHOW ROLES as a table
+                return self._session_rows(node, SHOW_ROLES_COLUMNS, show_roles_rows)
             if node.name in ("json_each", "json_array_elements"):
                 return json_rows_relation(self, node)
             if node.name == "flatten":

@@ -10,12 +10,14 @@ from engine.catalog.users import (
     GLOBAL,
     GRANT,
     PRIVILEGE_BITS,
+    SHOW_ROLES_COLUMNS,
     STAGE_PRIVILEGES,
     USERS_COLUMNS,
     available_privileges,
     identity,
     object_text,
     privileges_text,
+    show_roles_rows,
     users_rows,
 )
 from engine.core.errors import (
@@ -37,8 +39,6 @@ _NULLABLE_S = T.STRING.as_nullable(True)
 
 SHOW_USERS_COLUMNS = ("name", "hostname", "auth_type", "is_configured", "default_role", "roles", "disabled",
                       "network_policy", "password_policy", "must_change_password")
-SHOW_ROLES_COLUMNS = [("name", _S), ("inherited_roles", T.UINT64), ("inherited_roles_name", _S),
-                      ("is_current", T.BOOLEAN), ("is_default", T.BOOLEAN)]
 # DESC USER as current Databend answers it
 DESCRIBE_USER_COLUMNS = [
     ("name", _S), ("hostname", _S), ("auth_type", _S), ("default_role", _S), ("default_warehouse", _S),
@@ -122,7 +122,13 @@ def drop_user(session, ctx, stmt: A.DropUser) -> Result:
 
 
 def create_role(session, ctx, stmt: A.CreateRole) -> Result:
-    _store(ctx).create_role(_checked_role_name(stmt.name, stmt.pos), stmt.if_not_exists, stmt.pos)
+    _store(ctx).create_role(_checked_role_name(stmt.name, stmt.pos), stmt.if_not_exists, stmt.pos,
+                            comment=stmt.comment or "")
+    return _result()
+
+
+def alter_role(session, ctx, stmt: A.AlterRole) -> Result:
+    _store(ctx).set_role_comment(stmt.name, stmt.comment or "", stmt.if_exists, stmt.pos)
     return _result()
 
 
@@ -207,19 +213,11 @@ def show_accounts(session, ctx, stmt: A.ShowAccounts) -> Result:
 
 
 def _show_roles(session, ctx, stmt) -> Result:
-    store = _store(ctx)
-    match = lambda name: True  # noqa: E731
+    match = None
     if stmt.like is not None:
         check_like_pattern(stmt.like, ctx.limits.like_pattern_chars)
         match = like_predicate(stmt.like)
-    current = store.current_role(session.user, session.role)
-    default = store.default_role(session.user)
-    rows = []
-    for name in sorted(store.available_roles(session.user)):
-        if match(name):
-            held = store.roles[name]["roles"]
-            rows.append((name, len(held), ", ".join(sorted(held)), name == current, name == default))
-    return _result(SHOW_ROLES_COLUMNS, rows)
+    return _result(SHOW_ROLES_COLUMNS, show_roles_rows(ctx, match))
 
 
 def _show_grants(session, ctx, stmt) -> Result:
@@ -282,6 +280,7 @@ USER_HANDLERS = {
     A.DescribeUser: describe_user,
     A.CreateRole: create_role,
     A.DropRole: drop_role,
+    A.AlterRole: alter_role,
     A.SetRole: set_role,
     A.GrantPrivileges: grant_privileges,
     A.GrantRole: grant_role,

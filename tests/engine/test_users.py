@@ -198,12 +198,34 @@ def test_roles_and_system_roles(db):
         ("account_admin", 0, ""), ("public", 0, ""), ("role1", 0, ""), ("role2", 2, "role1, test"),
         ("test", 0, "")]
     assert rows(root, "SHOW ROLES") == [
-        ("account_admin", 0, "", True, True), ("public", 0, "", False, False), ("role1", 0, "", False, False),
-        ("role2", 2, "role1, test", False, False), ("test", 0, "", False, False)]
+        ("account_admin", 0, "", True, True, ""), ("public", 0, "", False, False, ""),
+        ("role1", 0, "", False, False, ""), ("role2", 2, "role1, test", False, False, ""),
+        ("test", 0, "", False, False, "")]
     rows(root, "REVOKE ROLE role1 FROM ROLE role2")
     assert rows(root, "SELECT inherited_roles_name FROM system.roles WHERE name = 'role2'") == [("test",)]
     rows(root, "DROP ROLE role1")
     assert error(root, "GRANT ROLE role1 TO u").message == "Role 'role1' does not exist."
+
+
+def test_role_comments_and_show_roles_function(db):
+    # base/05_ddl/05_0015_ddl_alter_role.test
+    root = db.session()
+    rows(root, "CREATE ROLE role1")
+    rows(root, "CREATE ROLE IF NOT EXISTS role1 COMMENT = 'test'")  # exists: unchanged
+    rows(root, "CREATE ROLE IF NOT EXISTS role2 COMMENT = 'test'")
+    rows(root, "GRANT ROLE role1 TO ROLE role2")
+    sql = ("SELECT name, comment, inherited_roles_name FROM show_roles() WHERE name IN ('role1', 'role2', "
+           "'role3') ORDER BY name")
+    assert rows(root, sql) == [("role1", "", ""), ("role2", "test", "role1")]
+    rows(root, "ALTER ROLE role2 UNSET COMMENT")
+    rows(root, "ALTER ROLE role1 SET COMMENT = 'xxx'")
+    assert rows(root, sql) == [("role1", "xxx", ""), ("role2", "", "role1")]
+    rows(root, "ALTER ROLE IF EXISTS role3 SET COMMENT = 'c'")
+    rows(root, "ALTER ROLE IF EXISTS role3 UNSET COMMENT")
+    assert error(root, "ALTER ROLE role3 SET COMMENT = 'c'").code == 2204
+    assert error(root, "ALTER ROLE role3 UNSET COMMENT").code == 2204
+    assert error(db.session(user="u"), "ALTER ROLE role1 SET COMMENT = 'y'").code == 1063
+    assert rows(root, "SHOW ROLES LIKE 'role1'") == [("role1", 0, "", False, False, "xxx")]
 
 
 def test_set_role_and_current_role(db):
@@ -216,7 +238,7 @@ def test_set_role_and_current_role(db):
     rows(root, "GRANT ROLE `test-b` TO u")
     rows(user, "SET ROLE `test-b`")
     assert rows(user, "SELECT current_role()") == [("test-b",)]
-    assert rows(user, "SHOW ROLES") == [("public", 0, "", False, False), ("test-b", 0, "", True, False)]
+    assert rows(user, "SHOW ROLES") == [("public", 0, "", False, False, ""), ("test-b", 0, "", True, False, "")]
     rows(root, "DROP ROLE `test-b`")
     assert rows(user, "SELECT current_role()") == [("public",)]
 
