@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from grammar.ast_base import Node
 
-__all__ = ["AlterDatabase", "AlterRole", "ExistsTable", "RefreshCache"]
+__all__ = ["AlterDatabase", "AlterRole", "CheckConstraint", "DropConstraint", "ExistsTable", "RefreshCache"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,3 +40,19 @@ class AlterRole(Node):
     name: str
     comment: str | None
     if_exists: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CheckConstraint(Node):
+    """CHECK (expr) of CREATE TABLE (of a column or the table; name None: Databend names it), or
+    ALTER TABLE ... ADD CONSTRAINT name CHECK (expr)."""
+
+    name: str | None
+    expr: Node
+
+
+@dataclass(frozen=True, slots=True)
+class DropConstraint(Node):
+    """ALTER TABLE ... DROP CONSTRAINT name."""
+
+    name: str

@@ -64,6 +64,7 @@ class ColumnDef(Node):
     type: TypeName
     default: Node | None = None  # nullability is type.nullable (None: nullable)
     comment: str | None = None
+    checks: tuple = ()  # CHECK (expr) written with the column (grammar.ast_ddl_more.CheckConstraint)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +81,7 @@ class CreateTable(Node):
     temporary: bool = False  # CREATE TEMP[ORARY] TABLE: the session's own table
     engine: str | None = None  # ENGINE = name, lower-cased (None: unsaid)
     options: tuple[tuple[str, str], ...] = ()  # other table options: (lower-case name, value text)
+    constraints: tuple = ()  # CHECK constraints, columns' and table's, in order (CheckConstraint)
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,3 +41,16 @@ class MoreDdlRules(Transformer):
     def alter_role_comment(self, if_exists, name, comment=None):
         """ALTER ROLE ... SET COMMENT = '...' (comment given) or UNSET COMMENT (None)."""
         return ast.AlterRole(str(name.value), comment, bool(if_exists), pos=pos_of(name))
+
+    def check_option(self, expr):
+        """CHECK (expr) written with a column: a constraint Databend names."""
+        return ast.CheckConstraint(None, expr, pos=expr.pos)
+
+    def check_constraint(self, name, expr):
+        return ast.CheckConstraint(None if name is None else ident_name(name), expr, pos=expr.pos)
+
+    def add_constraint(self, name, expr):
+        return ast.CheckConstraint(ident_name(name), expr, pos=pos_of(name))
+
+    def drop_constraint(self, name):
+        return ast.DropConstraint(ident_name(name), pos=pos_of(name))

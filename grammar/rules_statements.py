@@ -51,7 +51,10 @@ class StatementRules(Transformer):
         return ast.UseDatabase(ident_name(name), pos=(name.line, name.column))
 
     def create_table(self, or_replace, transient, if_not_exists, name, body, temporary=False):
-        columns, query, (comment, cluster_by, engine, options), like = body
+        elements, query, (comment, cluster_by, engine, options), like = body
+        columns = tuple(e for e in elements if isinstance(e, ast.ColumnDef))
+        constraints = tuple(c for e in elements
+                            for c in (e.checks if isinstance(e, ast.ColumnDef) else (e,)))
         if or_replace and if_not_exists:
             raise SemanticSyntaxError("option IF NOT EXISTS and OR REPLACE are incompatible.",
                                       pos_of(name[0]), len(name[0].value))
@@ -68,6 +71,7 @@ class StatementRules(Transformer):
             temporary=temporary,
             engine=engine,
             options=options,
+            constraints=constraints,
             pos=pos_of(name[0]),
         )
 
@@ -91,12 +95,13 @@ class StatementRules(Transformer):
 
     def column_def(self, name, type_name, *options):
         default = comment = None
+        checks = tuple(o for o in options if isinstance(o, ast.CheckConstraint))
         for option in options:
             if isinstance(option, CommentOption):
                 comment = option.text
-            elif option is not None:
+            elif option is not None and not isinstance(option, ast.CheckConstraint):
                 default = option
-        return ast.ColumnDef(ident_name(name), type_name, default, comment, pos=(name.line, name.column))
+        return ast.ColumnDef(ident_name(name), type_name, default, comment, checks, pos=(name.line, name.column))
 
     def comment_option(self, token):
         return CommentOption(unescape_string(token.value))

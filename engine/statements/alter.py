@@ -26,6 +26,7 @@ from engine.core.memory import batch_bytes
 from engine.exec.result import Progress, Result
 from engine.ir.expr import Const
 from engine.plan.planner import Planner
+from engine.statements.constraints import check_schema, declared_constraints
 from engine.statements.ddl import copy_table, empty_result, rename_table
 from engine.statements.routine_statements import sequence_column
 from engine.statements.table_options import check_set_options, check_unset_options
@@ -64,6 +65,8 @@ def alter_table(session, ctx, stmt: A.AlterTable) -> Result:
         return _modify_column(ctx, table, action)
     if isinstance(action, A.RefreshCache):  # no external table's metadata to refresh
         return empty_result()
+    if isinstance(action, A.CheckConstraint | A.DropConstraint):
+        return _alter_constraints(ctx, table, action)
     if isinstance(action, A.SetTableOptions):  # checked, then kept without effect
         if action.unset:
             check_unset_options(action.options, stmt.pos)
@@ -109,7 +112,21 @@ def _rename_column(ctx, table: Table, action: A.RenameColumn) -> Result:
     old = table.columns[i]
     columns = list(table.columns)
     columns[i] = TableColumn(action.new, old.type, old.default, old.default_sql, old.comment)
+    check_schema(ctx, table, columns, action.pos)
     commit_version(ctx, table, copy_table(table, columns=columns), table.rows)
+    return empty_result()
+
+
+def _alter_constraints(ctx, table: Table, action) -> Result:
+    """ADD CONSTRAINT name CHECK (expr) (the rows already stored are not verified, as Databend)
+    or DROP CONSTRAINT name: a new version with the new constraints, its rows unchanged."""
+    if isinstance(action, A.CheckConstraint):
+        constraints = declared_constraints(ctx, table.name, table.columns, [action], table.constraints)
+    elif action.name not in table.constraints:
+        raise EngineError(f"constraint {action.name} not exists", code=ALTER_TABLE_ERROR, position=action.pos)
+    else:
+        constraints = {k: v for k, v in table.constraints.items() if k != action.name}
+    commit_version(ctx, table, copy_table(table, constraints=constraints), table.rows)
     return empty_result()
 
 
@@ -147,6 +164,7 @@ def _drop_column(ctx, table: Table, action: A.DropColumn) -> Result:
     if len(table.columns) == 1:
         raise EngineError("cannot drop table column to empty", code=DROP_COLUMN_EMPTY, position=action.pos)
     columns = table.columns[:i] + table.columns[i + 1:]
+    check_schema(ctx, table, columns, action.pos)
 
     def rewrite(rows):
         return [r[:i] + r[i + 1:] for r in rows]
@@ -166,6 +184,7 @@ def _modify_column(ctx, table: Table, action: A.ModifyColumn) -> Result:
         column.comment = table.columns[i].comment
     columns = list(table.columns)
     columns[i] = column
+    check_schema(ctx, table, columns, action.pos)
     convert = value_converter(column.type, column.name, "UPDATE")
     has_null = list(table.has_null)
     has_negative = list(table.has_negative)

@@ -45,6 +45,7 @@ from engine.plan.plan_cache import CachedPlan
 from engine.plan.planner import Planner
 from engine.runtime.helpers import check_like_pattern, like_predicate
 from engine.statements.alter import alter_table
+from engine.statements.constraints import declared_constraints
 from engine.statements.database_statements import DATABASE_HANDLERS
 from engine.statements.ddl import (
     create_database,
@@ -191,7 +192,9 @@ def _create_table(session, ctx, stmt: A.CreateTable):
         progress = Progress()
         run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg, planner.nonnan))
         return _result([], _create_table_as(catalog, table, run(()), progress, stmt, ctx.memory), progress=progress)
-    catalog.add_table(Table(database, name, declared, comment=stmt.comment or "", **table_options(stmt)),
+    constraints = declared_constraints(ctx, name, declared, stmt.constraints) if stmt.constraints else {}
+    catalog.add_table(Table(database, name, declared, comment=stmt.comment or "", constraints=constraints,
+                            **table_options(stmt)),
                       stmt.if_not_exists, stmt.pos, replace=stmt.or_replace)
     return _result()
 
