@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from grammar.ast_base import Node
 
-__all__ = ["AlterDatabase", "AlterRole", "CheckConstraint", "DropConstraint", "ExistsTable", "RefreshCache"]
+__all__ = ["AlterDatabase", "AlterRole", "CheckConstraint", "DropConstraint", "ExistsTable", "ModifyColumns",
+           "RefreshCache", "SetComment", "SwapTables"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,3 +57,26 @@ class DropConstraint(Node):
     """ALTER TABLE ... DROP CONSTRAINT name."""
 
     name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ModifyColumns(Node):
+    """ALTER TABLE t MODIFY [COLUMN] c1 type, [COLUMN] c2 type, ...: one rewrite (ModifyColumn each)."""
+
+    columns: tuple
+
+
+@dataclass(frozen=True, slots=True)
+class SetComment(Node):
+    """ALTER TABLE t COMMENT = '...' and COMMENT ON TABLE (column None); MODIFY [COLUMN] c
+    COMMENT '...' and COMMENT ON COLUMN t.c (column c)."""
+
+    comment: str
+    column: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SwapTables(Node):
+    """ALTER TABLE a SWAP WITH b: the two tables exchange their names."""
+
+    other: tuple[str, ...]

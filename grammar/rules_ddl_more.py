@@ -6,7 +6,13 @@ from __future__ import annotations
 from lark import Transformer, v_args
 
 from grammar import ast
-from grammar.rule_helpers import ident_name, ident_names, pos_of, unescape_string
+from grammar.rule_helpers import (
+    SemanticSyntaxError,
+    ident_name,
+    ident_names,
+    pos_of,
+    unescape_string,
+)
 
 
 @v_args(inline=True)
@@ -54,3 +60,31 @@ class MoreDdlRules(Transformer):
 
     def drop_constraint(self, name):
         return ast.DropConstraint(ident_name(name), pos=pos_of(name))
+
+    def add_column_if_not_exists(self, _if_not_exists, column, position):
+        first, after = position if position is not None else (False, None)
+        return ast.AddColumn(column, first, after, if_not_exists=True, pos=column.pos)
+
+    def modify_columns(self, *columns):
+        return ast.ModifyColumns(tuple(ast.ModifyColumn(c, pos=c.pos) for c in columns), pos=columns[0].pos)
+
+    def modify_column_comment(self, name, text):
+        return ast.SetComment(unescape_string(text.value), ident_name(name), pos=pos_of(name))
+
+    def set_table_comment(self, text):
+        return ast.SetComment(unescape_string(text.value), pos=pos_of(text))
+
+    def swap_table_with(self, name):
+        return ast.SwapTables(ident_names(name), pos=pos_of(name[0]))
+
+    def comment_on_table(self, name, text):
+        return ast.AlterTable(ident_names(name), ast.SetComment(unescape_string(text.value), pos=pos_of(text)),
+                              pos=pos_of(name[0]))
+
+    def comment_on_column(self, name, text):
+        """COMMENT ON COLUMN [db.]t.c IS '...'."""
+        parts = ident_names(name)
+        if len(parts) < 2:
+            raise SemanticSyntaxError("COMMENT ON COLUMN needs table.column", pos_of(name[0]), len(parts[0]))
+        return ast.AlterTable(parts[:-1], ast.SetComment(unescape_string(text.value), parts[-1], pos=pos_of(text)),
+                              pos=pos_of(name[0]))

@@ -240,6 +240,8 @@ def _insert_multi(ctx, access, stmt: A.InsertMulti):
 
 def _alter_table(ctx, access, stmt: A.AlterTable):
     _table(ctx, access, stmt.name, ALTER, pos=stmt.pos)
+    if isinstance(stmt.action, A.SwapTables):  # both tables change (Databend: owning both)
+        _table(ctx, access, stmt.action.other, ALTER, pos=stmt.pos)
 
 
 def _rename_table(ctx, access, stmt: A.RenameTable):

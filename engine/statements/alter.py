@@ -27,7 +27,13 @@ from engine.exec.result import Progress, Result
 from engine.ir.expr import Const
 from engine.plan.planner import Planner
 from engine.statements.constraints import check_schema, declared_constraints
-from engine.statements.ddl import copy_table, empty_result, rename_table
+from engine.statements.ddl import (
+    check_column_name,
+    copy_table,
+    empty_result,
+    rename_table,
+    swap_tables,
+)
 from engine.statements.routine_statements import sequence_column
 from engine.statements.table_options import check_set_options, check_unset_options
 from engine.statements.writers import commit_version
@@ -62,7 +68,13 @@ def alter_table(session, ctx, stmt: A.AlterTable) -> Result:
     if isinstance(action, A.DropColumn):
         return _drop_column(ctx, table, action)
     if isinstance(action, A.ModifyColumn):
-        return _modify_column(ctx, table, action)
+        return _modify_columns(ctx, table, [action])
+    if isinstance(action, A.ModifyColumns):
+        return _modify_columns(ctx, table, action.columns)
+    if isinstance(action, A.SetComment):
+        return _set_comment(ctx, table, action)
+    if isinstance(action, A.SwapTables):
+        return swap_tables(ctx, table, action)
     if isinstance(action, A.RefreshCache):  # no external table's metadata to refresh
         return empty_result()
     if isinstance(action, A.CheckConstraint | A.DropConstraint):
@@ -109,6 +121,7 @@ def _rename_column(ctx, table: Table, action: A.RenameColumn) -> Result:
         raise SemanticError("rename column not existed", position=action.pos)
     if table.column_index(action.new) is not None:
         raise SemanticError("new column name existed", position=action.pos)
+    check_column_name(action.new, action.pos)
     old = table.columns[i]
     columns = list(table.columns)
     columns[i] = TableColumn(action.new, old.type, old.default, old.default_sql, old.comment)
@@ -135,8 +148,14 @@ def _alter_constraints(ctx, table: Table, action) -> Result:
 
 def _add_column(ctx, table: Table, action: A.AddColumn) -> Result:
     cd = action.column
-    if table.column_index(cd.name) is not None:
+    exists = table.column_index(cd.name) is not None
+    if exists and not action.if_not_exists:
         raise EngineError(f"add column {cd.name} already exist", code=ADD_COLUMN_EXISTS, position=action.pos)
+    if action.after is not None:
+        _position(table, action.after, action.pos)  # 1006 for an unknown column, IF NOT EXISTS or not
+    if exists:  # IF NOT EXISTS: the column is there, nothing to do
+        return empty_result()
+    check_column_name(cd.name, action.pos)
     column = table_column(ctx, cd)
     if type(column.default) is SequenceDefault and table.rows:
         raise EngineError(f"cannot add column {cd.name} with DEFAULT nextval(...) to table {table.name}, "
@@ -173,35 +192,57 @@ def _drop_column(ctx, table: Table, action: A.DropColumn) -> Result:
                     table.has_negative[:i] + table.has_negative[i + 1:])
 
 
-def _modify_column(ctx, table: Table, action: A.ModifyColumn) -> Result:
-    cd = action.column
-    i = table.column_index(cd.name)
-    if i is None:
-        raise UnknownColumn(f"Cannot find column {cd.name}", position=action.pos)
-    column = table_column(ctx, cd)
-    column.name = table.columns[i].name
-    if not cd.comment:
-        column.comment = table.columns[i].comment
+def _modify_columns(ctx, table: Table, actions) -> Result:
+    """MODIFY [COLUMN] c type [...], ...: the columns' new definitions, the rows converted in
+    one rewrite (a value that does not convert fails the statement: nothing changes)."""
     columns = list(table.columns)
-    columns[i] = column
-    check_schema(ctx, table, columns, action.pos)
-    convert = value_converter(column.type, column.name, "UPDATE")
     has_null = list(table.has_null)
     has_negative = list(table.has_negative)
-    has_null[i] = has_negative[i] = False
+    changes = []  # (position, column, converter)
+    for action in actions:
+        cd = action.column
+        i = table.column_index(cd.name)
+        if i is None:
+            raise UnknownColumn(f"Cannot find column {cd.name}", position=action.pos)
+        column = table_column(ctx, cd)
+        column.name = table.columns[i].name
+        if not cd.comment:
+            column.comment = table.columns[i].comment
+        columns[i] = column
+        has_null[i] = has_negative[i] = False
+        changes.append((i, column, value_converter(column.type, column.name, "UPDATE")))
+    check_schema(ctx, table, columns, actions[0].pos)
 
     def rewrite(rows):
         out = []
         for r in rows:
-            v = convert(r[i])
-            if v is None:
-                has_null[i] = True
-            elif column.type.is_int and v < 0:
-                has_negative[i] = True
-            out.append(r[:i] + (v,) + r[i + 1:])
+            r = list(r)
+            for i, column, convert in changes:
+                v = r[i] = convert(r[i])
+                if v is None:
+                    has_null[i] = True
+                elif column.type.is_int and v < 0:
+                    has_negative[i] = True
+            out.append(tuple(r))
         return out
 
     return _rewrite(ctx, table, columns, rewrite, has_null, has_negative)
+
+
+def _set_comment(ctx, table: Table, action: A.SetComment) -> Result:
+    """The table's COMMENT, or a column's (metadata only: the rows stay)."""
+    if action.column is None:
+        new = copy_table(table, comment=action.comment)
+    else:
+        i = table.column_index(action.column)
+        if i is None:
+            raise UnknownColumn(f"Cannot find column {action.column}", position=action.pos)
+        old = table.columns[i]
+        columns = list(table.columns)
+        columns[i] = TableColumn(old.name, old.type, old.default, old.default_sql, action.comment)
+        new = copy_table(table, columns=columns)
+    commit_version(ctx, table, new, table.rows)
+    return empty_result()
 
 
 def _rewrite(ctx, table: Table, columns, rewrite, has_null, has_negative) -> Result:

@@ -80,6 +80,25 @@ def _needs_quote(name: str) -> bool:
     return any(not (c.isalnum() or c in "_$") for c in name[1:])
 
 
+# column names Databend reserves for its internal and pseudo columns (schema.rs INTERNAL_COLUMNS)
+INTERNAL_COLUMNS = frozenset({
+    "_row_id", "_snapshot_name", "_segment_name", "_block_name", "_base_row_id", "_base_block_ids",
+    "_search_matched", "_search_score", "_vector_score", "change$action", "change$is_update", "change$row_id",
+    "_predicate", "_origin_version", "_origin_block_id", "_origin_block_row_num", "metadata$filename",
+    "metadata$file_row_number", "metadata$file_path", "metadata$file_basename", "metadata$file_content_key",
+    "metadata$file_last_modified",
+})
+TABLE_WITH_INTERNAL_COLUMN_NAME = 1110
+
+
+def check_column_name(name: str, pos=None) -> None:
+    """1110 for a column named as one of Databend's internal columns (CREATE TABLE, ADD and
+    RENAME COLUMN refuse them)."""
+    if name in INTERNAL_COLUMNS:
+        raise EngineError(f"Cannot create table has column with the same name as internal column: {name}",
+                          code=TABLE_WITH_INTERNAL_COLUMN_NAME, position=pos)
+
+
 def cluster_by_text(keys) -> str:
     """CLUSTER BY keys as system.tables and SHOW CREATE TABLE show them: '(a, b)'."""
     return "(" + ", ".join(display(k) for k in keys) + ")" if keys else ""
@@ -145,6 +164,29 @@ def rename_table(ctx, name_parts, new_parts, if_exists: bool, pos) -> Result:
     if _name_taken(catalog, database, new_name, table):
         raise TableAlreadyExists(f"Table '{new_name}' already exists", position=pos)
     catalog.swap_table(table, copy_table(table, name=new_name))
+    return empty_result()
+
+
+def swap_tables(ctx, table: Table, action) -> Result:
+    """ALTER TABLE a SWAP WITH b: the two tables (of one database) exchange their names, each
+    keeping its columns and rows; done as three renames within this step (one log record)."""
+    catalog = ctx.catalog
+    database, other_name = ctx.resolve_table_name(action.other)
+    if len(action.other) == 1:
+        database = table.database
+    if database != table.database:
+        raise BadArguments("SWAP WITH needs two tables of one database", position=action.pos)
+    try:
+        other = catalog.table(database, other_name, action.pos)
+    except UnknownTable:
+        raise UnknownTable(f"Unknown table '{other_name}'", position=action.pos) from None
+    if other is table:
+        return empty_result()
+    name, other_name = table.name, other.name
+    parked = copy_table(table, name=name + "\x00swap")  # a name no SQL can write
+    catalog.swap_table(table, parked)
+    catalog.swap_table(other, copy_table(other, name=name))
+    catalog.swap_table(parked, copy_table(parked, name=other_name))
     return empty_result()
 
 

@@ -48,6 +48,7 @@ from engine.statements.alter import alter_table
 from engine.statements.constraints import declared_constraints
 from engine.statements.database_statements import DATABASE_HANDLERS
 from engine.statements.ddl import (
+    check_column_name,
     create_database,
     create_table_like,
     drop_database,
@@ -207,6 +208,7 @@ def _declared_columns(planner, column_defs) -> list:
         if cd.name.lower() in seen:
             raise BadArguments(f"Duplicated column name: {cd.name}", position=cd.pos)
         seen.add(cd.name.lower())
+        check_column_name(cd.name, cd.pos)
         t = T.type_from_ast(cd.type, default_nullable=True)
         generated = sequence_column(planner.ctx, cd, t)
         if generated is not None:

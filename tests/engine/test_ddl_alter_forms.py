@@ -1,0 +1,99 @@
+"""ALTER TABLE forms of Databend's suite (base/05_ddl/05_0003, 05_0028, 05_0059): ADD COLUMN IF
+NOT EXISTS, MODIFY of several columns at once, table and column comments (ALTER TABLE t COMMENT,
+MODIFY COLUMN c COMMENT, COMMENT ON TABLE / COLUMN), SWAP WITH, internal column names (1110)."""
+
+from __future__ import annotations
+
+import engine
+from tests.engine.sql_helpers import error_code, q
+
+
+def _session():
+    return engine.Database().session()
+
+
+def test_add_column_if_not_exists():
+    s = _session()
+    q(s, "CREATE TABLE t (a INT)")
+    q(s, "ALTER TABLE t ADD COLUMN IF NOT EXISTS b STRING NOT NULL DEFAULT 'b'")
+    q(s, "ALTER TABLE t ADD COLUMN IF NOT EXISTS b STRING NOT NULL DEFAULT 'x'")  # there: unchanged
+    assert error_code(s, "ALTER TABLE t ADD COLUMN IF NOT EXISTS b STRING AFTER missing_col") == 1006
+    q(s, "INSERT INTO t (a) VALUES (1)")
+    assert q(s, "SELECT * FROM t") == [(1, "b")]
+    assert error_code(s, "ALTER TABLE t ADD COLUMN b STRING") == 1108
+
+
+def test_modify_several_columns_in_one_statement():
+    s = _session()
+    q(s, "CREATE TABLE t (c1 INT, c2 INT)")
+    q(s, "INSERT INTO t VALUES (1, 2)")
+    q(s, "ALTER TABLE t MODIFY c1 VARCHAR, c2 VARCHAR")
+    assert [r[:2] for r in q(s, "DESC t")] == [("c1", "VARCHAR"), ("c2", "VARCHAR")]
+    assert q(s, "SELECT * FROM t") == [("1", "2")]
+    q(s, "INSERT INTO t VALUES ('x', 'y')")
+    # all or nothing: c2 cannot become an INT, so c1 stays a VARCHAR too
+    assert error_code(s, "ALTER TABLE t MODIFY COLUMN c1 INT, COLUMN c2 INT") == 1006
+    assert [r[:2] for r in q(s, "DESC t")] == [("c1", "VARCHAR"), ("c2", "VARCHAR")]
+
+
+def test_table_and_column_comments():
+    s = _session()
+    q(s, "CREATE TABLE t (c1 INT, c2 INT)")
+    q(s, "ALTER TABLE t MODIFY c1 VARCHAR COMMENT 'c1-column'")
+    q(s, "ALTER TABLE t MODIFY c2 INT")
+    q(s, "COMMENT ON COLUMN t.c2 IS 'test'")
+    assert q(s, "SELECT name, comment FROM system.columns WHERE table = 't' AND database = 'default'") == [
+        ("c1", "c1-column"), ("c2", "test")]
+    q(s, "ALTER TABLE t COMMENT = 's1'")
+    assert q(s, "SELECT comment FROM system.tables WHERE name = 't'") == [("s1",)]
+    assert q(s, "SHOW CREATE TABLE t")[0][1] == (
+        "CREATE TABLE t (\n  c1 VARCHAR NULL COMMENT 'c1-column',\n  c2 INT NULL COMMENT 'test'\n) ENGINE=FUSE "
+        "COMMENT = 's1'")
+    q(s, "COMMENT ON TABLE t IS 't-new'")
+    q(s, "ALTER TABLE t MODIFY COLUMN c1 COMMENT 'middle'")
+    assert q(s, "SELECT comment FROM system.tables WHERE name = 't'") == [("t-new",)]
+    assert q(s, "SELECT comment FROM system.columns WHERE table = 't' AND name = 'c1'") == [("middle",)]
+    assert error_code(s, "COMMENT ON COLUMN t.nope IS 'x'") == 1058
+
+
+def test_swap_with_exchanges_two_tables():
+    s = _session()
+    q(s, "CREATE TABLE table_a (id INT, name STRING)")
+    q(s, "CREATE TABLE table_b (id INT, description STRING, c3 STRING)")
+    q(s, "INSERT INTO table_a VALUES (1, 'Alice')")
+    q(s, "INSERT INTO table_b VALUES (10, 'd', 'x')")
+    q(s, "ALTER TABLE table_a SWAP WITH table_b")
+    assert q(s, "SELECT * FROM table_a") == [(10, "d", "x")]
+    assert q(s, "SELECT * FROM table_b") == [(1, "Alice")]
+    q(s, "INSERT INTO table_b VALUES (2, 'Bob')")
+    assert q(s, "SELECT count(*) FROM table_b") == [(2,)]
+    assert error_code(s, "ALTER TABLE table_a SWAP WITH nope") == 1025
+
+
+def test_swapped_and_commented_tables_survive_a_restart(tmp_path):
+    data_dir = str(tmp_path / "data")
+    db = engine.Database(data_dir=data_dir)
+    s = db.session()
+    for sql in ("CREATE TABLE a (x INT)", "CREATE TABLE b (y STRING)", "INSERT INTO a VALUES (1)",
+                "INSERT INTO b VALUES ('z')", "ALTER TABLE a SWAP WITH b", "COMMENT ON TABLE a IS 'was b'",
+                "COMMENT ON COLUMN b.x IS 'the x'"):
+        q(s, sql)
+    db.close()
+    db = engine.Database(data_dir=data_dir)
+    s = db.session()
+    assert q(s, "SELECT * FROM a") == [("z",)]
+    assert q(s, "SELECT * FROM b") == [(1,)]
+    assert q(s, "SELECT name, comment FROM system.tables WHERE database = 'default' ORDER BY name") == [
+        ("a", "was b"), ("b", "")]
+    assert q(s, "SELECT comment FROM system.columns WHERE table = 'b'") == [("the x",)]
+    db.close()
+
+
+def test_internal_column_names_are_refused():
+    s = _session()
+    assert error_code(s, "CREATE TABLE t (_row_id INT)") == 1110
+    q(s, "CREATE TABLE t (a INT NOT NULL, c INT NOT NULL)")
+    assert error_code(s, "ALTER TABLE t RENAME COLUMN a TO _row_id") == 1110
+    assert error_code(s, "ALTER TABLE t ADD COLUMN _row_id INT") == 1110
+    q(s, "ALTER TABLE t RENAME COLUMN a TO b")
+    assert [r[0] for r in q(s, "DESC t")] == ["b", "c"]
