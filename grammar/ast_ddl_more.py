@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from grammar.ast_base import Node
 
 __all__ = ["AlterDatabase", "AlterRole", "CheckConstraint", "DropConstraint", "ExistsTable", "ModifyColumns",
-           "RefreshCache", "SetComment", "SwapTables"]
+           "RefreshCache", "SetComment", "SwapTables", "UnsetGlobal"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,3 +80,11 @@ class SwapTables(Node):
     """ALTER TABLE a SWAP WITH b: the two tables exchange their names."""
 
     other: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class UnsetGlobal(Node):
+    """UNSET GLOBAL name, ... | (name, ...): the settings' global values dropped (and the
+    session's own, as Databend)."""
+
+    names: tuple[str, ...]

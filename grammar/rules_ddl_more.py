@@ -88,3 +88,6 @@ class MoreDdlRules(Transformer):
             raise SemanticSyntaxError("COMMENT ON COLUMN needs table.column", pos_of(name[0]), len(parts[0]))
         return ast.AlterTable(parts[:-1], ast.SetComment(unescape_string(text.value), parts[-1], pos=pos_of(text)),
                               pos=pos_of(name[0]))
+
+    def unset_global(self, _global, *names):
+        return ast.UnsetGlobal(tuple(ident_name(n).lower() for n in names), pos=pos_of(names[0]))

@@ -345,6 +345,7 @@ _CHECKS = {
     A.AlterDatabase: lambda ctx, access, stmt: access.require(ALTER, pos=stmt.pos),
     A.Show: _show,
     A.SetVariable: _set_variable,
+    A.UnsetGlobal: lambda ctx, access, stmt: access.require(SUPER, pos=stmt.pos),  # as SET GLOBAL
     A.CreateUser: _needs_grant,
     A.AlterUser: _needs_grant,
     A.DropUser: _needs_grant,

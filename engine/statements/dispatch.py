@@ -24,7 +24,6 @@ from engine.core import settings as S
 from engine.core.errors import (
     TABLE_SCHEMA_MISMATCH,
     UNIMPLEMENTED,
-    UNKNOWN_VARIABLE,
     BadArguments,
     EngineError,
     TableAlreadyExists,
@@ -496,12 +495,17 @@ def _set(session, ctx, stmt: A.SetVariable):
     return _result(affect=ChangeSettings((name,), (value,), (stmt.is_global,)))
 
 
-def _unset(session, ctx, stmt: A.UnsetVariable):
+def _unset(session, ctx, stmt):
+    """UNSET [SESSION] names: the session's values dropped; UNSET GLOBAL names: the global ones
+    too (kept in the catalog image). A name that is no setting is skipped, as Databend (which
+    only warns)."""
     keys, values = [], []
     for raw in stmt.names:
         name = raw.lower()
         if name not in S.SETTINGS:
-            raise EngineError(f'Unknown variable: "{raw}"', code=UNKNOWN_VARIABLE, position=stmt.pos)
+            continue
+        if isinstance(stmt, A.UnsetGlobal):
+            session.db.global_settings.pop(name, None)
         session.settings.pop(name, None)
         keys.append(name)
         values.append(session.setting(name))
@@ -530,8 +534,9 @@ def _show(session, ctx, stmt: A.Show):
         db = stmt.database or ctx.database
         names = virtual_table_names(db) if is_virtual_database(db) else sorted(ctx.catalog.database(db))
         return _rows_result([(f"Tables_in_{db}", T.STRING)], [(n,) for n in names if match(n)])
-    if kind == "SETTINGS":
-        rows = [r for r in settings_rows(ctx) if match(r[0])]
+    if kind == "SETTINGS":  # current Databend: LOWER(name) LIKE lower(pattern)
+        match = _like_filter(stmt.like.lower() if stmt.like is not None else None, ctx.limits)
+        rows = [r for r in settings_rows(ctx) if match(r[0].lower())]
         return _rows_result([(n, T.STRING) for n in ("name", "value", "default", "range", "level", "description",
                                                          "type")],
                             rows)
@@ -604,6 +609,7 @@ _HANDLERS = {
     A.Delete: lambda session, ctx, stmt: run_delete(ctx, stmt),
     A.SetVariable: _set,
     A.UnsetVariable: _unset,
+    A.UnsetGlobal: _unset,
     A.Show: _show,
     A.Describe: _describe,
     A.Explain: _explain,
