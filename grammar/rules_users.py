@@ -53,6 +53,9 @@ class UserRules(Transformer):
     def default_role_option(self, role):
         return "default_role", str(role.value)
 
+    def default_warehouse_option(self, text):
+        return "default_warehouse", unescape_string(text.value)
+
     def disabled_option(self, value):
         return "disabled", value.value.lower() == "true"
 

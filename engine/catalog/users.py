@@ -300,7 +300,7 @@ class UserStore:
 
     def create_user(self, name: str, auth_type: str, password_hash: str, default_role: str,
                     if_not_exists: bool = False, or_replace: bool = False, pos=None,
-                    disabled: bool = False) -> None:
+                    disabled: bool = False, default_warehouse: str = "") -> None:
         if name in self.bootstrap:
             raise EngineError(f"Same name with configured user `{name}`", code=USER_ALREADY_EXISTS,
                               position=pos)
@@ -310,7 +310,8 @@ class UserStore:
             raise EngineError(f"User {identity(name)} already exists.", code=USER_ALREADY_EXISTS,
                               position=pos)
         self.users[name] = _new_principal(self._now(), auth_type=auth_type, password=password_hash,
-                                          default_role=default_role, disabled=disabled)
+                                          default_role=default_role, disabled=disabled,
+                                          default_warehouse=default_warehouse)
         self.changed()
 
     def alter_user(self, name: str, pos=None, **changes) -> None:
@@ -410,6 +411,7 @@ class UserStore:
             "users": [
                 {"name": name, "auth_type": u["auth_type"], "password": u["password"],
                  "default_role": u["default_role"], "disabled": u["disabled"], "roles": sorted(u["roles"]),
+                 "default_warehouse": u.get("default_warehouse", ""),
                  "grants": _grants_list(u["grants"]), "stage_grants": sorted(u["stage_grants"].items()),
                  "created_on": u["created_on"], "update_on": u["update_on"]}
                 for name, u in sorted(self.users.items())
@@ -426,6 +428,7 @@ class UserStore:
         self.users = {
             u["name"]: {"auth_type": u["auth_type"], "password": u["password"],
                         "default_role": u["default_role"], "disabled": bool(u.get("disabled", False)),
+                        "default_warehouse": u.get("default_warehouse", ""),
                         "roles": set(u["roles"]),
                         "grants": _grants_dict(u["grants"]),
                         "stage_grants": dict(u.get("stage_grants", ())), "created_on": u["created_on"],

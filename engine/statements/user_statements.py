@@ -60,15 +60,19 @@ def _store(ctx):
     return ctx.session.db.users
 
 
+# what a user or role name may not hold (Databend's illegal_ident_name: quotes, \b and \f)
+_ILLEGAL_NAME_CHARACTERS = frozenset("'\"\b\f")
+
+
 def _checked_user_name(name: str, pos) -> str:
-    if "'" in name or '"' in name:
+    if not _ILLEGAL_NAME_CHARACTERS.isdisjoint(name):
         raise EngineError(f"Illegal Username: Illegal user name [{name}], not support username contain ' or \"",
                           code=ILLEGAL_USER, position=pos)
     return name
 
 
 def _checked_role_name(name: str, pos) -> str:
-    if "'" in name or '"' in name:
+    if not _ILLEGAL_NAME_CHARACTERS.isdisjoint(name):
         raise EngineError(f"Illegal Role Name: Illegal role name [{name}], not support username contain ' or \"",
                           code=ILLEGAL_ROLE, position=pos)
     return name
@@ -83,7 +87,8 @@ def create_user(session, ctx, stmt: A.CreateUser) -> Result:
     if stmt.if_not_exists and name in store.users:
         return _result()  # no hashing for nothing
     store.create_user(name, stmt.auth_type, hash_password(stmt.password), stmt.default_role or "",
-                      stmt.if_not_exists, stmt.or_replace, stmt.pos, disabled=bool(stmt.disabled))
+                      stmt.if_not_exists, stmt.or_replace, stmt.pos, disabled=bool(stmt.disabled),
+                      default_warehouse=stmt.default_warehouse or "")
     return _result()
 
 
@@ -98,6 +103,8 @@ def alter_user(session, ctx, stmt: A.AlterUser) -> Result:
         changes["default_role"] = stmt.default_role
     if stmt.disabled is not None:
         changes["disabled"] = stmt.disabled
+    if stmt.default_warehouse is not None:
+        changes["default_warehouse"] = stmt.default_warehouse
     store.alter_user(stmt.name, stmt.pos, **changes)
     return _result()
 
@@ -112,7 +119,8 @@ def describe_user(session, ctx, stmt: A.DescribeUser) -> Result:
                ACCOUNT_ADMIN, False)
     else:
         u = store.user(name, stmt.pos)
-        row = (name, "%", u["auth_type"], u["default_role"], "", ", ".join(sorted(u["roles"])), u["disabled"])
+        row = (name, "%", u["auth_type"], u["default_role"], u.get("default_warehouse", ""),
+               ", ".join(sorted(u["roles"])), u["disabled"])
     return _result(DESCRIBE_USER_COLUMNS, [row + (None, None, None, None, None)])
 
 

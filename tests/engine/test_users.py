@@ -207,6 +207,20 @@ def test_roles_and_system_roles(db):
     assert error(root, "GRANT ROLE role1 TO u").message == "Role 'role1' does not exist."
 
 
+def test_user_and_role_names_and_default_warehouse(db):
+    # base/05_ddl/05_0004_ddl_create_user.test, 05_0014_ddl_create_role.test, 05_0005_ddl_alter_user.test
+    root = db.session()
+    assert error(root, "CREATE ROLE 'a\\b'").code == 2217  # \b and \f: control characters
+    assert error(root, "CREATE ROLE 'a\\f'").code == 2217
+    assert error(root, "CREATE USER 'a\\b' IDENTIFIED BY '123'").code == 2218
+    rows(root, "CREATE USER 'test-wh' IDENTIFIED BY '123' WITH DEFAULT_WAREHOUSE = 'my_warehouse'")
+    assert rows(root, "DESC USER 'test-wh'")[0][3:5] == ("", "my_warehouse")
+    rows(root, "ALTER USER 'test-wh' WITH DEFAULT_WAREHOUSE = 'w2'")
+    assert rows(root, "DESC USER 'test-wh'")[0][4] == "w2"
+    kept = {u["name"]: u for u in db.users.snapshot()["users"]}  # what a data directory keeps
+    assert kept["test-wh"]["default_warehouse"] == "w2"
+
+
 def test_role_comments_and_show_roles_function(db):
     # base/05_ddl/05_0015_ddl_alter_role.test
     root = db.session()
