@@ -26,6 +26,7 @@ from engine.core.memory import batch_bytes
 from engine.exec.result import Progress, Result
 from engine.ir.expr import Const
 from engine.plan.planner import Planner
+from engine.statements.cluster_keys import check_not_clustered, renamed_cluster_by
 from engine.statements.constraints import check_schema, declared_constraints
 from engine.statements.ddl import (
     check_column_name,
@@ -126,7 +127,8 @@ def _rename_column(ctx, table: Table, action: A.RenameColumn) -> Result:
     columns = list(table.columns)
     columns[i] = TableColumn(action.new, old.type, old.default, old.default_sql, old.comment)
     check_schema(ctx, table, columns, action.pos)
-    commit_version(ctx, table, copy_table(table, columns=columns), table.rows)
+    new = copy_table(table, columns=columns, cluster_by=renamed_cluster_by(table, old.name, action.new))
+    commit_version(ctx, table, new, table.rows)
     return empty_result()
 
 
@@ -184,6 +186,7 @@ def _drop_column(ctx, table: Table, action: A.DropColumn) -> Result:
         raise EngineError("cannot drop table column to empty", code=DROP_COLUMN_EMPTY, position=action.pos)
     columns = table.columns[:i] + table.columns[i + 1:]
     check_schema(ctx, table, columns, action.pos)
+    check_not_clustered(table, table.columns[i].name, "drop", action.pos)
 
     def rewrite(rows):
         return [r[:i] + r[i + 1:] for r in rows]
@@ -204,6 +207,7 @@ def _modify_columns(ctx, table: Table, actions) -> Result:
         i = table.column_index(cd.name)
         if i is None:
             raise UnknownColumn(f"Cannot find column {cd.name}", position=action.pos)
+        check_not_clustered(table, table.columns[i].name, "modify", action.pos)
         column = table_column(ctx, cd)
         column.name = table.columns[i].name
         if not cd.comment:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 
-from engine.bind.names import display
 from engine.catalog.catalog import VIRTUAL_DATABASES, Table, TableColumn
 from engine.catalog.system import is_virtual_database, virtual_table
 from engine.core.errors import (
@@ -19,6 +18,7 @@ from engine.core.errors import (
     UnknownTable,
 )
 from engine.exec.result import Progress, Result
+from engine.statements.view_text import ViewTextPrinter
 from grammar import ast as A
 
 
@@ -100,8 +100,10 @@ def check_column_name(name: str, pos=None) -> None:
 
 
 def cluster_by_text(keys) -> str:
-    """CLUSTER BY keys as system.tables and SHOW CREATE TABLE show them: '(a, b)'."""
-    return "(" + ", ".join(display(k) for k in keys) + ")" if keys else ""
+    """CLUSTER BY keys as system.tables and SHOW CREATE TABLE show them: '(a, "col 1")' (names
+    quoted where needed, so the text parses back: engine.statements.cluster_keys)."""
+    printer = ViewTextPrinter()
+    return "(" + ", ".join(printer.text(k) for k in keys) + ")" if keys else ""
 
 
 def table_options(stmt: A.CreateTable) -> dict:

@@ -6,6 +6,7 @@ options tune blocks, segments, compression and indexes this engine does not have
 from __future__ import annotations
 
 from engine.core.errors import BAD_ARGUMENTS, SYNTAX, TABLE_ENGINE_NOT_SUPPORTED, EngineError
+from engine.statements.cluster_keys import check_deterministic
 
 TABLE_OPTION_INVALID = 1301
 UNKNOWN_STORAGE_FORMAT = 1074
@@ -65,6 +66,7 @@ def check_create_options(engine, options, columns, pos=None, cluster_by=()) -> N
     if cluster_by and name != "fuse":
         raise EngineError(f"Unsupported cluster type for the table engine {engine}",
                           code=UNSUPPORTED_CLUSTER, position=pos)
+    check_deterministic(cluster_by, pos)
     allowed = {"fuse": FUSE_OPTIONS, "random": RANDOM_OPTIONS}.get(name, frozenset())
     for key, value in options:
         if key == "snapshot_location":

@@ -97,3 +97,22 @@ def test_internal_column_names_are_refused():
     assert error_code(s, "ALTER TABLE t ADD COLUMN _row_id INT") == 1110
     q(s, "ALTER TABLE t RENAME COLUMN a TO b")
     assert [r[0] for r in q(s, "DESC t")] == ["b", "c"]
+
+
+def test_cluster_keys_guard_and_follow_their_columns():
+    # base/05_ddl/05_0062_alter_column_issue_19299.test, 05_0000_ddl_create_tables.test
+    s = _session()
+    assert error_code(s, "CREATE TABLE t (a INT) CLUSTER BY (a + rand())") == 1081
+    assert error_code(s, "CREATE TABLE t (a STRING) CLUSTER BY (a + uuid())") == 1081
+    q(s, "SET hide_options_in_show_create_table = 1")
+    q(s, "CREATE TABLE t0 (col1 INT, col2 STRING) CLUSTER BY (col1, to_date(col2))")
+    q(s, "ALTER TABLE t0 RENAME COLUMN col2 TO col3")
+    assert q(s, "SHOW CREATE TABLE t0")[0][1].endswith("ENGINE=FUSE CLUSTER BY (col1, to_date(col3))")
+    assert error_code(s, "ALTER TABLE t0 DROP COLUMN col3") == 1132
+    assert error_code(s, "ALTER TABLE t0 MODIFY COLUMN col1 BINARY") == 1132
+    q(s, 'CREATE TABLE t1 (col1 INT, "col 2" STRING) CLUSTER BY (col1, to_date("col 2"))')
+    assert q(s, "SELECT cluster_by FROM system.tables WHERE name = 't1'") == [('(col1, to_date("col 2"))',)]
+    q(s, 'ALTER TABLE t1 RENAME COLUMN "col 2" TO col2')
+    assert q(s, "SELECT cluster_by FROM system.tables WHERE name = 't1'") == [("(col1, to_date(col2))",)]
+    q(s, 'ALTER TABLE t1 RENAME COLUMN col1 TO "col 1"')
+    assert q(s, "SELECT cluster_by FROM system.tables WHERE name = 't1'") == [('("col 1", to_date(col2))',)]
