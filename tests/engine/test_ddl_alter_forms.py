@@ -116,3 +116,18 @@ def test_cluster_keys_guard_and_follow_their_columns():
     assert q(s, "SELECT cluster_by FROM system.tables WHERE name = 't1'") == [("(col1, to_date(col2))",)]
     q(s, 'ALTER TABLE t1 RENAME COLUMN col1 TO "col 1"')
     assert q(s, "SELECT cluster_by FROM system.tables WHERE name = 't1'") == [('("col 1", to_date(col2))',)]
+
+
+def test_unknown_columns_of_insert_and_update_name_the_table():
+    # base/03_common/03_0016_insert_into_values.test, 03_0035_update.test: current Databend's words
+    s = _session()
+    q(s, "CREATE TABLE t2 (a INT)")
+    for sql, column in (("INSERT INTO t2 (a, c_no_exist) VALUES (1, 2)", "c_no_exist"),
+                        ("UPDATE t2 SET a = 3, c_not_exist = 4", "c_not_exist")):
+        try:
+            q(s, sql)
+        except engine.EngineError as exc:
+            assert exc.code == 1006
+            assert f'Table "default.t2" does not have a column with name "{column}"' in exc.message
+        else:
+            raise AssertionError(f"{sql} succeeded")
