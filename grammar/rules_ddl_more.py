@@ -91,3 +91,8 @@ class MoreDdlRules(Transformer):
 
     def unset_global(self, _global, *names):
         return ast.UnsetGlobal(tuple(ident_name(n).lower() for n in names), pos=pos_of(names[0]))
+
+    def star_exclude_call(self, name, exclude):
+        """f(* EXCLUDE ...): COLUMNS(* EXCLUDE c) (engine.plan.clauses.columns_matching)."""
+        pos = pos_of(name)
+        return ast.FunctionCall(ident_name(name).lower(), (ast.Star(exclude=exclude, pos=pos),), pos=pos)

@@ -27,6 +27,7 @@ from engine.core.errors import (
     BadArguments,
     EngineError,
     UnknownFunction,
+    UnknownTable,
 )
 from engine.ir.expr import Col, Const, Expr, SubqueryExpr, column_ids, may_be_null
 from engine.ir.plan import (
@@ -322,8 +323,9 @@ class Planner:
                     alias = qual[-1].lower()
                     cols = [c for c in cols if c[0] is not None and c[0].lower() == alias]
                     if not cols:
-                        raise EngineError(f"table `{'.'.join(qual)}` doesn't exist in FROM", code=SEMANTIC,
-                                          position=item.expr.pos)
+                        # Databend: an unknown table (1025)
+                        raise UnknownTable(f"table `{'.'.join(qual)}` doesn't exist in FROM",
+                                           position=item.expr.pos)
                 cols = star_columns(self, item.expr, cols)
                 for alias, name, cid, t in cols:
                     if (not qual and cid in self.star_hidden) or cid in self.star_excluded:
