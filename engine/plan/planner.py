@@ -70,6 +70,7 @@ from engine.plan.pivot import (
 from engine.plan.recursive import RecursiveCte, cte_entry, recursive_relation, work_table_relation
 from engine.plan.result_scan import result_scan_relation
 from engine.plan.stage_scan import stage_relation
+from engine.plan.table_udf import table_udf, table_udf_query
 from engine.plan.unnest import has_unnest, spread_arrays
 from engine.plan.window import bind_window_call, plan_windows, windows_of
 from engine.types import sqltype as T
@@ -470,6 +471,10 @@ class Planner:
                 return result_scan_relation(self, node)
             if node.name == "show_roles" and not node.args:  # SHOW ROLES as a table
                 return self._session_rows(node, SHOW_ROLES_COLUMNS, show_roles_rows)
+            udf = table_udf(self.ctx.catalog.routines, node.name)
+            if udf is not None:  # a SQL table function (engine.plan.table_udf)
+                return self._derived(table_udf_query(udf, node), node.alias or node.name, node.column_aliases,
+                                     None, {}, node.pos)
             if node.name in ("json_each", "json_array_elements"):
                 return json_rows_relation(self, node)
             if node.name == "flatten":
