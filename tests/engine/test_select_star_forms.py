@@ -28,3 +28,17 @@ def test_columns_of_star_exclude_and_of_a_lambda():
     assert q(s, "SELECT COLUMNS(a -> a LIKE '%re%' OR a LIKE '%er%'), "
                 "COLUMNS(a -> a = 'age' OR a IN ('issues', 'name')) FROM abc") == [(1, "frank", 2, "jack", 3)]
     assert q(s, "SELECT COLUMNS(a -> length(a) = 3) FROM abc") == [(2,)]
+
+
+def test_an_unknown_qualified_column_is_named_alone():
+    # base/03_common/03_0000_select_aliases.test: Databend names the column without its qualifier
+    s = _session()
+    for sql in ("SELECT b.number FROM numbers(3) AS a ORDER BY a.number",
+                "SELECT a.number FROM numbers(3) AS a ORDER BY b.number",
+                "SELECT b.number FROM (SELECT * FROM numbers(3) AS b) AS a ORDER BY b.number"):
+        try:
+            q(s, sql)
+        except engine.EngineError as exc:
+            assert exc.code == 1065 and "column number doesn't exist" in exc.message, exc.message
+        else:
+            raise AssertionError(f"{sql} succeeded")
