@@ -150,5 +150,9 @@ class UserRules(Transformer):
         kind, name = grantee
         return ast.ShowAccounts("GRANTS", grantee_kind=kind, grantee=str(name.value), pos=pos_of(name))
 
+    def show_grants_of_role(self, name):
+        """SHOW GRANTS OF ROLE r: who holds the role (users, then roles)."""
+        return ast.ShowAccounts("GRANTS_OF", grantee_kind="ROLE", grantee=str(name.value), pos=pos_of(name))
+
     def set_role(self, name):
         return ast.SetRole(str(name.value), pos=pos_of(name))

@@ -217,7 +217,23 @@ def show_accounts(session, ctx, stmt: A.ShowAccounts) -> Result:
         return _result([USERS_COLUMNS[i] for i in positions], rows)
     if stmt.kind == "ROLES":
         return _show_roles(session, ctx, stmt)
+    if stmt.kind == "GRANTS_OF":
+        return _show_role_grantees(ctx, stmt)
     return _show_grants(session, ctx, stmt)
+
+
+def _show_role_grantees(ctx, stmt) -> Result:
+    """SHOW GRANTS OF ROLE r (Databend's show_grants('role_grantee', r)): the users holding r,
+    then the roles holding it; GRANT on *.* needed, as for SHOW GRANTS FOR another."""
+    store = _store(ctx)
+    access = ctx.access
+    if access is not None and not access.allows(GRANT):
+        _refuse_show_grants(store, ctx.session.user, stmt.pos)
+    name = stmt.grantee
+    store.role(name, stmt.pos)  # 2204 for an unknown role
+    rows = [(name, "USER", user) for user, record in sorted(store.users.items()) if name in record["roles"]]
+    rows += [(name, "ROLE", role) for role, record in sorted(store.roles.items()) if name in record["roles"]]
+    return _result([("role", _S), ("granted_to", _S), ("grantee_name", _S)], rows)
 
 
 def _show_roles(session, ctx, stmt) -> Result:

@@ -242,6 +242,20 @@ def test_role_comments_and_show_roles_function(db):
     assert rows(root, "SHOW ROLES LIKE 'role1'") == [("role1", 0, "", False, False, "xxx")]
 
 
+def test_show_grants_of_role(db):
+    # base/05_ddl/05_0017_ddl_grant_role.test
+    root = db.session()
+    for sql in ("CREATE ROLE u1_a", "CREATE ROLE u1_b", "GRANT ROLE u1_b TO ROLE u1_a"):
+        rows(root, sql)
+    assert rows(root, "SHOW GRANTS OF ROLE u1_b") == [("u1_b", "ROLE", "u1_a")]
+    rows(root, "GRANT ROLE u1_b TO u")
+    result = root.execute("SHOW GRANTS OF ROLE u1_b")
+    assert [c.name for c in result.schema] == ["role", "granted_to", "grantee_name"]
+    assert list(result) == [("u1_b", "USER", "u"), ("u1_b", "ROLE", "u1_a")]
+    assert error(root, "SHOW GRANTS OF ROLE nope").code == 2204
+    assert error(db.session(user="u"), "SHOW GRANTS OF ROLE u1_b").code == 1063
+
+
 def test_set_role_and_current_role(db):
     root, user = db.session(), db.session(user="u")
     assert rows(root, "SELECT current_role()") == [("account_admin",)]
