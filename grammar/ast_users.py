@@ -79,6 +79,7 @@ class GrantPrivileges(Node):
     grantee: str
     revoke: bool = False
     stage: str | None = None
+    object: tuple[str, str] | None = None  # ON UDF | WAREHOUSE | CONNECTION | SEQUENCE name: (kind, name)
 
 
 @dataclass(frozen=True, slots=True)

@@ -144,7 +144,8 @@ class Access:
 
 
 def _new_principal(now: int, **fields) -> dict:
-    return {"roles": set(), "grants": {}, "stage_grants": {}, "created_on": now, "update_on": now, **fields}
+    return {"roles": set(), "grants": {}, "stage_grants": {}, "object_grants": {}, "created_on": now,
+            "update_on": now, **fields}
 
 
 class UserStore:
@@ -388,6 +389,18 @@ class UserStore:
         record["update_on"] = self._now()
         self.changed()
 
+    def change_object_privileges(self, record: dict, kind: str, name: str, words: set, grant: bool) -> None:
+        """GRANT (or REVOKE) privileges (their names) on a UDF, warehouse, connection or sequence."""
+        grants = record.setdefault("object_grants", {})
+        held = set(grants.get((kind, name), ()))
+        held = held | words if grant else held - words
+        if held:
+            grants[(kind, name)] = sorted(held)
+        else:
+            grants.pop((kind, name), None)
+        record["update_on"] = self._now()
+        self.changed()
+
     def grant_role(self, record: dict, role: str, target_role: str | None, pos=None) -> None:
         """GRANT ROLE `role` TO the record (a user, or the role `target_role`)."""
         self.role(role, pos)
@@ -413,12 +426,14 @@ class UserStore:
                  "default_role": u["default_role"], "disabled": u["disabled"], "roles": sorted(u["roles"]),
                  "default_warehouse": u.get("default_warehouse", ""),
                  "grants": _grants_list(u["grants"]), "stage_grants": sorted(u["stage_grants"].items()),
+                 "object_grants": _object_grants_list(u),
                  "created_on": u["created_on"], "update_on": u["update_on"]}
                 for name, u in sorted(self.users.items())
             ],
             "roles": [
                 {"name": name, "roles": sorted(r["roles"]), "grants": _grants_list(r["grants"]),
-                 "stage_grants": sorted(r["stage_grants"].items()), "comment": r["comment"], "created_on": r["created_on"], "update_on": r["update_on"]}
+                 "stage_grants": sorted(r["stage_grants"].items()), "object_grants": _object_grants_list(r),
+                 "comment": r["comment"], "created_on": r["created_on"], "update_on": r["update_on"]}
                 for name, r in sorted(self.roles.items())
             ],
         }
@@ -432,18 +447,27 @@ class UserStore:
                         "roles": set(u["roles"]),
                         "grants": _grants_dict(u["grants"]),
                         "stage_grants": dict(u.get("stage_grants", ())), "created_on": u["created_on"],
-                        "update_on": u["update_on"]}
+                        "object_grants": _object_grants_dict(u), "update_on": u["update_on"]}
             for u in data.get("users", ())
         }
         self.roles = {
             r["name"]: {"roles": set(r["roles"]), "grants": _grants_dict(r["grants"]),
-                        "stage_grants": dict(r.get("stage_grants", ())),
+                        "stage_grants": dict(r.get("stage_grants", ())), "object_grants": _object_grants_dict(r),
                         "comment": r.get("comment", ""), "created_on": r["created_on"],
                         "update_on": r["update_on"]}
             for r in data.get("roles", ())
         }
         self._add_builtin_roles()
         self.changed()
+
+
+def _object_grants_list(record: dict) -> list:
+    """Object grants (UDF, warehouse, connection, sequence) as [[kind, name, [privileges]], ...]."""
+    return [[kind, name, list(words)] for (kind, name), words in sorted(record.get("object_grants", {}).items())]
+
+
+def _object_grants_dict(data: dict) -> dict:
+    return {(kind, name): list(words) for kind, name, words in data.get("object_grants", ())}
 
 
 def _grants_list(grants: dict) -> list:

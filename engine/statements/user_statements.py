@@ -31,6 +31,7 @@ from engine.core.errors import (
 )
 from engine.exec.result import Column, Progress, Result
 from engine.runtime.helpers import check_like_pattern, like_predicate
+from engine.statements.object_grants import grant_on_object, object_grant_rows, show_grants_on
 from engine.types import sqltype as T
 from grammar import ast as A
 
@@ -172,6 +173,8 @@ def _grant_object(ctx, on: tuple, pos) -> tuple:
 
 def grant_privileges(session, ctx, stmt: A.GrantPrivileges) -> Result:
     store = _store(ctx)
+    if stmt.object is not None:  # ON UDF | WAREHOUSE | CONNECTION | SEQUENCE (engine.statements.object_grants)
+        return grant_on_object(ctx, store, stmt)
     if stmt.stage is not None:  # ON STAGE s: READ, WRITE or ALL; the stage must exist
         if stmt.stage not in ctx.session.db.stages.named:
             raise UnknownStage(f"stage {stmt.stage} not exists", position=stmt.pos)
@@ -219,6 +222,11 @@ def show_accounts(session, ctx, stmt: A.ShowAccounts) -> Result:
         return _show_roles(session, ctx, stmt)
     if stmt.kind == "GRANTS_OF":
         return _show_role_grantees(ctx, stmt)
+    if stmt.kind == "GRANTS_ON":
+        access = ctx.access
+        if access is not None and not access.allows(GRANT):
+            _refuse_show_grants(_store(ctx), session.user, stmt.pos)
+        return show_grants_on(_store(ctx), stmt)
     return _show_grants(session, ctx, stmt)
 
 
@@ -256,16 +264,18 @@ def _show_grants(session, ctx, stmt) -> Result:
         if name != user and not may_grant:
             _refuse_show_grants(store, user, stmt.pos)
         if name in store.bootstrap:
-            own, own_stages, granted = {}, {}, {ACCOUNT_ADMIN}
+            own, own_stages, granted, own_objects = {}, {}, {ACCOUNT_ADMIN}, {}
         else:
             record = store.users[name]
             own, own_stages, granted = record["grants"], record["stage_grants"], record["roles"]
+            own_objects = record.get("object_grants", {})
         shown_as = identity(name)
     else:
         if name not in store.available_roles(user) and not may_grant:
             _refuse_show_grants(store, user, stmt.pos)
         record = store.role(name, stmt.pos)
         own, own_stages, granted = record["grants"], record["stage_grants"], record["roles"]
+        own_objects = record.get("object_grants", {})
         shown_as = f"ROLE `{name}`"
     grants, stage_grants = dict(own), dict(own_stages)
     for role in store.related_roles(granted):
@@ -282,6 +292,7 @@ def _show_grants(session, ctx, stmt) -> Result:
     for stage, mask in sorted(stage_grants.items()):  # after the other objects, as Databend lists them
         privileges = privileges_text(mask, None)
         rows.append((privileges, stage, None, kind, name, f"GRANT {privileges} ON STAGE {stage} TO {shown_as}"))
+    rows += object_grant_rows(store, own_objects, granted, kind, name, shown_as)
     return _result(SHOW_GRANTS_COLUMNS, rows)
 
 

@@ -242,6 +242,35 @@ def test_role_comments_and_show_roles_function(db):
     assert rows(root, "SHOW ROLES LIKE 'role1'") == [("role1", 0, "", False, False, "xxx")]
 
 
+def test_grants_on_udf_warehouse_connection_and_sequence(db):
+    # base/05_ddl/05_0017_ddl_grant_role.test
+    root = db.session()
+    for sql in ("CREATE FUNCTION isnotempty AS (p) -> not(is_null(p))", "CREATE ROLE role2", "CREATE ROLE role3",
+                "CREATE STAGE s1", "GRANT READ ON STAGE s1 TO ROLE role2", "CREATE SEQUENCE seq",
+                "GRANT USAGE ON UDF isnotempty TO u", "GRANT USAGE ON UDF isnotempty TO ROLE role2",
+                "GRANT USAGE ON UDF isnotempty TO ROLE role3", "GRANT USAGE ON WAREHOUSE a TO ROLE role2",
+                "GRANT ACCESS SEQUENCE ON SEQUENCE seq TO ROLE role3"):
+        rows(root, sql)
+    assert rows(root, "SHOW GRANTS ON UDF isnotempty") == [
+        ("USAGE", "isnotempty", None, "ROLE", "role2", ""), ("USAGE", "isnotempty", None, "ROLE", "role3", ""),
+        ("OWNERSHIP", "isnotempty", None, "ROLE", "account_admin", "")]
+    assert rows(root, "SHOW GRANTS ON STAGE s1") == [("Read", "s1", None, "ROLE", "role2", ""),
+                                                     ("OWNERSHIP", "s1", None, "ROLE", "account_admin", "")]
+    assert [r[5] for r in rows(root, "SHOW GRANTS FOR ROLE role2")][-2:] == [
+        "GRANT USAGE ON UDF isnotempty TO ROLE `role2`", "GRANT USAGE ON WAREHOUSE a TO ROLE `role2`"]
+    assert error(root, "GRANT USAGE ON WAREHOUSE a TO u").code == 2218  # to roles only
+    assert error(root, "GRANT ACCESS SEQUENCE ON SEQUENCE seq TO u").code == 2218
+    assert error(root, "GRANT OWNERSHIP ON WAREHOUSE w1 TO ROLE role2").code == 1061
+    assert error(root, "GRANT USAGE ON UDF nope TO ROLE role2").code == 2602
+    assert error(db.session(user="u"), "SHOW GRANTS ON UDF isnotempty").code == 1063
+    rows(root, "REVOKE USAGE ON UDF isnotempty FROM ROLE role3")
+    assert [r[4] for r in rows(root, "SHOW GRANTS ON UDF isnotempty")] == ["role2", "account_admin"]
+    kept = {r["name"]: r for r in db.users.snapshot()["roles"]}  # what a data directory keeps
+    assert kept["role2"]["object_grants"] == [["UDF", "isnotempty", ["USAGE"]], ["WAREHOUSE", "a", ["USAGE"]]]
+    db.users.restore(db.users.snapshot())
+    assert [r[4] for r in rows(root, "SHOW GRANTS ON WAREHOUSE a")] == ["role2", "account_admin"]
+
+
 def test_show_grants_of_role(db):
     # base/05_ddl/05_0017_ddl_grant_role.test
     root = db.session()
