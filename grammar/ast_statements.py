@@ -128,6 +128,7 @@ class Assignment(Node):
 
     column: str
     value: Node
+    qualifier: str | None = None  # `t.c = v`: the target table (or alias) written before the column
 
 
 @dataclass(frozen=True, slots=True)

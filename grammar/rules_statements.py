@@ -10,6 +10,7 @@ from grammar.rule_helpers import (
     CommentOption,
     NamedOption,
     SemanticSyntaxError,
+    check_assignments,
     checked_alias,
     ident_name,
     ident_names,
@@ -193,10 +194,13 @@ class StatementRules(Transformer):
 
     def update(self, name, alias, *rest):
         *assignments, from_, where = rest
+        check_assignments(assignments, ident_names(name), alias)
         return ast.Update(ident_names(name), tuple(assignments), where, alias, from_, pos=pos_of(name[0]))
 
-    def assignment(self, column, value):
-        return ast.Assignment(ident_name(column), value, pos=(column.line, column.column))
+    def assignment(self, *items):
+        *names, value = items
+        qualifier = ".".join(ident_names(names[:-1])) or None
+        return ast.Assignment(ident_name(names[-1]), value, qualifier, pos=pos_of(names[0]))
 
     def delete(self, name, alias, where):
         return ast.Delete(ident_names(name), where, alias, pos=pos_of(name[0]))

@@ -131,3 +131,24 @@ def test_unknown_columns_of_insert_and_update_name_the_table():
             assert f'Table "default.t2" does not have a column with name "{column}"' in exc.message
         else:
             raise AssertionError(f"{sql} succeeded")
+
+
+def test_update_from_with_qualified_set_and_nondeterministic_matches():
+    # base/03_common/03_0048_nondeterministic_update.test
+    s = _session()
+    q(s, "CREATE TABLE old_products (product_id INT, price DECIMAL(10, 2), stock INT)")
+    q(s, "INSERT INTO old_products VALUES (1, 299.99, 50), (4, 89.99, 40)")
+    q(s, "CREATE TABLE new_products (product_id INT, new_price DECIMAL(10, 2), new_stock INT)")
+    q(s, "INSERT INTO new_products VALUES (1, 279.99, 55), (4, 99.99, 50), (4, 39.99, 60)")
+    update = ("UPDATE old_products o SET o.price = n.new_price, o.stock = n.new_stock FROM new_products n "
+              "WHERE o.product_id = n.product_id")
+    assert error_code(s, update) == 4001  # two source rows for product 4
+    q(s, "SET error_on_nondeterministic_update = 0")
+    q(s, update)  # the first match wins
+    assert q(s, "SELECT * FROM old_products ORDER BY product_id")[0][2] == 55
+    assert [r[0] for r in q(s, "SELECT product_id FROM old_products")] == [1, 4]
+    assert error_code(s, "UPDATE old_products o SET n.price = 1 FROM new_products n") == 1005
+    q(s, "UPDATE old_products SET old_products.stock = 7 WHERE product_id = 1")
+    q(s, "MERGE INTO old_products t USING new_products s ON t.product_id = s.product_id AND s.new_stock = 55 "
+         "WHEN MATCHED THEN UPDATE SET t.stock = 9")
+    assert q(s, "SELECT stock FROM old_products WHERE product_id = 1") == [(9,)]
