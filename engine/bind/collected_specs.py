@@ -51,7 +51,7 @@ def collected_spec(planner, node: A.FunctionCall, bind) -> AggSpec:
         raise BadArguments(f"{name} expects a String argument, got {types[0].display()}", position=node.pos)
     if name.endswith("_if"):
         bound[-1] = planner.binder.boolean(bound[-1])
-    if name in ("sum_if", "avg_if"):
+    if name in ("sum_if", "avg_if", "sum_distinct"):
         params.append(types[0])  # the argument's type: an integer total wraps (engine.types.integer_wrap)
     # a NULL argument: NULL, but array_agg(NULL) is an empty Array(NULL) (the current Databend's type)
     result = entry.result(types) if types[0].name != "Null" or name in ("array_agg", "list") else T.NULL

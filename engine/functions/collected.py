@@ -15,6 +15,7 @@ from engine.core.memory import ALLOCATION_CHARGE_BYTES, keep, reserve, text_byte
 from engine.types import nested as N
 from engine.types import sqltype as T
 from engine.types.integer_wrap import total_wrapper, wrapped_mean
+from engine.types.keys import hash_value
 
 
 @dataclass(frozen=True)
@@ -216,6 +217,29 @@ def _conditional(kind):
     return final
 
 
+def _distinct(kind):
+    """sum_distinct(x), count_distinct(x), avg_distinct(x): Databend's `_distinct` combinator,
+    the aggregate over the group's distinct non-NULL values (NaNs one value)."""
+
+    def final(values, params):
+        xs = list({hash_value(v): v for v in values if v is not None}.values())
+        if kind == "count":
+            return len(xs)
+        if not xs:
+            return None
+        if kind == "sum":
+            total = total_wrapper(params[0] if params else None)
+            return total(sum(xs)) if total is not None else sum(xs)
+        return float(sum(xs)) / len(xs)
+
+    return final
+
+
+def _count_if(values, _params):
+    """count_if(cond), or count_if(x, cond): the rows whose cond is true (and x not NULL)."""
+    return sum(1 for v in values if (v[1] and v[0] is not None if isinstance(v, tuple) else v))
+
+
 def _array_agg(values, _params):
     """The group's values in arrival order, NULLs left out (as every aggregate here leaves them)."""
     return N.ArrayValue(v for v in values if v is not None)
@@ -254,7 +278,10 @@ _ENTRIES = [
     Collected("kurtosis", (1, 1), _float, _kurtosis),
     Collected("approx_count_distinct", (1, 1), lambda ts: T.UINT64,
               lambda vs, _p: len({v for v in vs if v is not None})),
-    Collected("count_if", (1, 1), lambda ts: T.UINT64, lambda vs, _p: sum(1 for v in vs if v)),
+    Collected("count_if", (1, 2), lambda ts: T.UINT64, _count_if),
+    Collected("sum_distinct", (1, 1), _sum_type, _distinct("sum")),
+    Collected("count_distinct", (1, 1), lambda ts: T.UINT64, _distinct("count")),
+    Collected("avg_distinct", (1, 1), _float, _distinct("avg")),
     Collected("sum_if", (2, 2), _sum_type, _conditional("sum")),
     Collected("avg_if", (2, 2), _float, _conditional("avg")),
     Collected("min_if", (2, 2), _same, _conditional("min")),
