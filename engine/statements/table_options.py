@@ -41,7 +41,8 @@ UNSET_OPTIONS = frozenset({
     "analyze_histogram_kll_relative_error", "analyze_frequency_columns", "analyze_top_n_size",
     "analyze_count_min_sketch_error_rate",
 })
-_LIMITS = {"row_per_block": 1_000_000, "block_per_segment": 1000}
+# the largest value of each number option (data retention: Databend's default maximum, 90 days)
+_LIMITS = {"row_per_block": 1_000_000, "block_per_segment": 1000, "data_retention_period_in_hours": 90 * 24}
 _COMPRESSIONS = ("zstd", "lz4", "snappy", "none")
 _STORAGE_FORMATS = ("native", "parquet")
 # types a bloom index cannot cover (Databend's BloomIndex::supported_type refuses them)

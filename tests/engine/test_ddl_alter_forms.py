@@ -152,3 +152,15 @@ def test_update_from_with_qualified_set_and_nondeterministic_matches():
     q(s, "MERGE INTO old_products t USING new_products s ON t.product_id = s.product_id AND s.new_stock = 55 "
          "WHEN MATCHED THEN UPDATE SET t.stock = 9")
     assert q(s, "SELECT stock FROM old_products WHERE product_id = 1") == [(9,)]
+
+
+def test_table_options_and_mysql_type_widths():
+    # base/05_ddl/05_0000_ddl_create_tables.test, 05_0058_ddl_alter_table_unset_options.test
+    s = _session()
+    q(s, "CREATE TABLE t (c INT, tiny TINYINT(10) UNSIGNED NOT NULL)")
+    assert [r[:2] for r in q(s, "DESC t")] == [("c", "INT"), ("tiny", "TINYINT UNSIGNED")]
+    assert error_code(s, "ALTER TABLE t SET OPTIONS (data_retention_period_in_hours = 'abc')") == 1006
+    assert error_code(s, "ALTER TABLE t SET OPTIONS (data_retention_period_in_hours = 3000)") == 1301
+    q(s, "ALTER TABLE t SET OPTIONS (data_retention_period_in_hours = 2)")
+    q(s, "ALTER TABLE t UNSET OPTIONS data_retention_period_in_hours")  # one name: no brackets needed
+    q(s, "ALTER TABLE t UNSET OPTIONS DATA_retention_period_in_hours")
