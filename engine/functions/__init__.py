@@ -12,6 +12,7 @@ from engine.functions import (  # noqa: F401
     date_between,
     date_to_char,
     dates,
+    h3_cells,
     hashes,
     intervals,
     numeric,
