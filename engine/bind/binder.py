@@ -451,7 +451,7 @@ class Binder(ClauseBinder):
     def cast(self, e: Expr, t: T.SqlType, try_: bool) -> Expr:
         t = t.as_nullable(e.type.can_be_null or try_ or t.nullable)
         # casts the session time zone decides (text/Date -> Timestamp, Timestamp -> Date/text)
-        zoned = F.bitmap_cast(e, t, try_, self.ctx.limits)
+        zoned = F.bitmap_cast(e, t, try_, self.ctx.limits) or F.geo_cast(e.type, t, self.ctx)
         if zoned is None and e.type.name != t.name:
             zoned = F.temporal_cast(e.type, t, self.ctx.timezone)
         zoned = zoned or nested_session_cast(e.type, t, self.ctx.timezone) or F.variant_cast(e.type, t)

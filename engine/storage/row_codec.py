@@ -1,7 +1,7 @@
 """Rows and types as JSON for the data directory: a table's rows column by column, each value in
 the JSON form of its column type (no pickle: a short script can read every file): Decimals as
 text, dates and timestamps as ISO text, Binary as base64, a BITMAP as the array of its numbers
-(ascending), the rest as JSON holds them."""
+(ascending), GEOMETRY / GEOGRAPHY as the hex of their EWKB, the rest as JSON holds them."""
 
 from __future__ import annotations
 
@@ -10,12 +10,14 @@ import datetime
 import decimal
 from operator import itemgetter
 
-from engine.types import nested
+from engine.types import geo_values, nested
 from engine.types.sqltype import INT_NAMES, NESTED_NAMES, SqlType
 
 # Column types whose Python values JSON holds as they are (bool, int, float, str; floats
 # round-trip exactly through repr, NaN and infinities as the NaN/Infinity extension).
 _ISO_TYPES = frozenset({"Date", "Timestamp"})
+# GEOMETRY / GEOGRAPHY: their EWKB as hex text (engine.types.geo_values; needs no shapely)
+_GEO_TYPES = {"Geometry": geo_values.GeometryValue, "Geography": geo_values.GeographyValue}
 
 
 def type_to_json(t: SqlType) -> dict:
@@ -50,6 +52,8 @@ def encode_value(t: SqlType, v):
         return base64.b64encode(v).decode("ascii")
     if t.name == "Bitmap":
         return sorted(v)
+    if t.name in _GEO_TYPES:
+        return v.ewkb.hex()
     if t.name in NESTED_NAMES:
         return _nested_to_json(t, v)  # arrays and tuples as arrays, maps as arrays of [key, value]
     return v
@@ -68,6 +72,8 @@ def decode_value(t: SqlType, v):
         return base64.b64decode(v)
     if t.name == "Bitmap":
         return frozenset(v)
+    if t.name in _GEO_TYPES:
+        return _GEO_TYPES[t.name](bytes.fromhex(v))
     if t.name in NESTED_NAMES:
         return _nested_from_json(t, v)
     return v
@@ -82,6 +88,8 @@ def _encode_column(t: SqlType, values) -> list | tuple:
         return [None if v is None else base64.b64encode(v).decode("ascii") for v in values]
     if t.name == "Bitmap":  # the numbers, ascending
         return [None if v is None else sorted(v) for v in values]
+    if t.name in _GEO_TYPES:  # EWKB as hex text
+        return [None if v is None else v.ewkb.hex() for v in values]
     if t.name in NESTED_NAMES:
         return [_nested_to_json(t, v) for v in values]
     return values  # a tuple of JSON-native values: the encoder writes it as an array
@@ -112,6 +120,9 @@ def _decode_column(t: SqlType, values: list) -> list:
         return [None if v is None else base64.b64decode(v) for v in values]
     if t.name == "Bitmap":
         return [None if v is None else frozenset(v) for v in values]
+    if t.name in _GEO_TYPES:
+        make = _GEO_TYPES[t.name]
+        return [None if v is None else make(bytes.fromhex(v)) for v in values]
     if t.name in NESTED_NAMES:
         return [_nested_from_json(t, v) for v in values]
     return values

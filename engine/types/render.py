@@ -9,6 +9,7 @@ import math
 
 from engine.types import datetimes as _dates
 from engine.types import float_text as _float_text
+from engine.types import geo_values as _geo
 from engine.types import nested as _nested
 from engine.types.bitmap_values import WIRE_TEXT as _BITMAP_TEXT
 from engine.types.sqltype import INT_NAMES, NESTED_NAMES, SqlType
@@ -99,6 +100,8 @@ def render_value(v) -> str:
         return render_nested(v)
     if type(v) is frozenset:
         return _BITMAP_TEXT
+    if isinstance(v, _geo.GeometryValue):
+        return _geo.format_value(v, _geo.DEFAULT_FORMAT)
     return str(v)
 
 
@@ -114,10 +117,14 @@ def _render_timestamp(v):
     return v.strftime("%Y-%m-%d %H:%M:%S.%f")
 
 
-def renderers_in_zone(types, timezone: str) -> list:
+def renderers_in_zone(types, timezone: str, geometry_format: str = _geo.DEFAULT_FORMAT) -> list:
     """renderer_for each type, Timestamps (also those inside an ARRAY / MAP / TUPLE) shown as
-    wall-clock time in the session `timezone` (they are stored in UTC)."""
+    wall-clock time in the session `timezone` (they are stored in UTC), GEOMETRY / GEOGRAPHY
+    values in the session's `geometry_output_format`."""
     renderers = [renderer_for(t) if t is not None else render_value for t in types]
+    if any(t is not None and t.name in _GEO_NAMES for t in types):
+        renderers = [_geo_renderer(geometry_format) if t is not None and t.name in _GEO_NAMES else r
+                     for r, t in zip(renderers, types, strict=True)]
     if timezone == "UTC":
         return renderers
     tz = _dates.zone(timezone)
@@ -125,6 +132,13 @@ def renderers_in_zone(types, timezone: str) -> list:
     return [shown if t is not None and t.name == "Timestamp"
             else nested_renderer(t, tz) if t is not None and t.args and _nested.shows_timestamps(t) else r
             for r, t in zip(renderers, types, strict=True)]
+
+
+_GEO_NAMES = frozenset({"Geometry", "Geography"})
+
+
+def _geo_renderer(fmt: str):
+    return lambda v: _geo.format_value(v, fmt)
 
 
 def renderer_for(t: SqlType):
