@@ -13,6 +13,7 @@ from engine.functions import (  # noqa: F401
     date_to_char,
     dates,
     geometry,
+    geometry_ops,
     hashes,
     numeric,
     regex,
