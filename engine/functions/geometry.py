@@ -266,7 +266,7 @@ def check_same_srid(a: G.GeometryValue, b: G.GeometryValue) -> None:
 
 
 def _as_geojson(v):
-    return V.parse_json(G.geojson(G.shape(geo_arg(v))))
+    return V.parse_json(G.geojson(G.tree(geo_arg(v))))
 
 
 def _as_ewkb(v):
@@ -279,14 +279,14 @@ def _as_ewkb(v):
 def _as_ewkt(v):
     v = geo_arg(v)
     srid = G.GEOGRAPHY_SRID if type(v) is G.GeographyValue else G.srid_of(v.ewkb)
-    return G.ewkt(G.shape(v), srid)
+    return G.ewkt(G.tree(v), srid)
 
 
 register("st_asgeojson", _as_geojson, fixed(T.SqlType("Variant")), 1)
 register("st_asewkb", _as_ewkb, fixed(T.BINARY), 1)
 register("st_aswkb", lambda v: G.plain_wkb(geo_arg(v).ewkb), fixed(T.BINARY), 1, aliases=("st_asbinary",))
 register("st_asewkt", _as_ewkt, fixed(T.STRING), 1)
-register("st_aswkt", lambda v: G.wkt(G.shape(geo_arg(v))), fixed(T.STRING), 1, aliases=("st_astext",))
+register("st_aswkt", lambda v: G.wkt(G.tree(geo_arg(v))), fixed(T.STRING), 1, aliases=("st_astext",))
 
 
 def geo_cast(source: T.SqlType, target: T.SqlType, ctx):

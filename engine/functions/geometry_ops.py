@@ -218,14 +218,16 @@ def _hull_coords(shp) -> list:
 def _convex_hull(v):
     v = geo_arg(v)
     coords = [(float(x), float(y)) for x, y in _hull_coords(G.shape(v))]
-    return same_kind(_ring_shape(convex_hull_ring(coords)), v)
+    return _ring_value(convex_hull_ring(coords), v)
 
 
-def _ring_shape(ring):
-    """A polygon of a ring as written (shapely checks nothing, so degenerate rings stay)."""
-    shapely = G.library()
+def _ring_value(ring, like):
+    """A polygon of one ring, written as WKB here: GEOS refuses the degenerate rings (a hull of
+    one point or of a segment) that Databend answers."""
     wkb = struct.pack("<bIII", 1, 3, 1, len(ring)) + b"".join(struct.pack("<dd", x, y) for x, y in ring)
-    return shapely.from_wkb(wkb)
+    if type(like) is G.GeographyValue:
+        return G.GeographyValue(wkb)
+    return G.GeometryValue(G.with_srid(wkb, G.srid_of(like.ewkb)))
 
 
 def _centroid(v):
@@ -240,7 +242,7 @@ def _envelope(v):
     if shp.is_empty:
         return None
     x0, y0, x1, y1 = shp.bounds
-    return same_kind(_ring_shape([(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]), v)
+    return _ring_value([(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)], v)
 
 
 register("st_convexhull", _convex_hull, like_first, 1)

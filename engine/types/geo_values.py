@@ -199,7 +199,7 @@ def parse_geojson(text: str):
             raise ValueError("not a GeoJSON geometry")
         return shapely.geometry.shape(data)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError,
-            shapely.errors.GEOSException) as exc:
+            shapely.errors.ShapelyError) as exc:
         raise GeometryError(f"invalid GeoJSON: {exc}") from None
 
 
@@ -262,70 +262,115 @@ def number_text(v: float) -> str:
     return format(decimal.Decimal(text), "f") if "e" in text else text
 
 
+def decode(wkb: bytes) -> tuple:
+    """The tree of a (2-D) WKB / EWKB: (kind, payload) where a Point's payload is (x, y) or None
+    (empty), a LineString's its coordinates, a Polygon's its rings, a multi kind's and a
+    collection's their member trees. Read here, without GEOS, so that every value can be shown
+    as Databend shows it (also rings GEOS refuses, such as a convex hull of one point)."""
+    node, _ = _read(wkb, 0)
+    return node
+
+
+def _read(data: bytes, pos: int) -> tuple:
+    order = "<" if data[pos] == 1 else ">"
+    (code,) = struct.unpack_from(order + "I", data, pos + 1)
+    pos += 9 if code & _SRID_FLAG else 5
+    kind = _TYPE_NAMES.get(code & 0xFFFF)
+    if kind is None:
+        raise GeometryError(f"unsupported WKB geometry type {code}")
+    if kind == "Point":
+        x, y = struct.unpack_from(order + "dd", data, pos)
+        return (kind, None if x != x and y != y else (x, y)), pos + 16
+    (count,) = struct.unpack_from(order + "I", data, pos)
+    pos += 4
+    if kind == "LineString":
+        return (kind, _coords(data, pos, count, order)), pos + 16 * count
+    if kind == "Polygon":
+        rings = []
+        for _ in range(count):
+            (n,) = struct.unpack_from(order + "I", data, pos)
+            rings.append(_coords(data, pos + 4, n, order))
+            pos += 4 + 16 * n
+        return (kind, rings), pos
+    parts = []
+    for _ in range(count):
+        part, pos = _read(data, pos)
+        parts.append(part)
+    return (kind, parts), pos
+
+
+def _coords(data: bytes, pos: int, count: int, order: str) -> list:
+    flat = struct.unpack_from(f"{order}{2 * count}d", data, pos)
+    return list(zip(flat[::2], flat[1::2], strict=True))
+
+
 def _pair(xy) -> str:
-    return f"{number_text(float(xy[0]))} {number_text(float(xy[1]))}"
+    return f"{number_text(xy[0])} {number_text(xy[1])}"
 
 
 def _ring(coords) -> str:
     return "(" + ",".join(_pair(c) for c in coords) + ")"
 
 
-def wkt(shp) -> str:
-    """WKT as Databend writes it: no space before brackets, none after commas."""
-    kind = shp.geom_type
-    if shp.is_empty:
+def _rings(rings) -> str:
+    return "(" + ",".join(_ring(r) for r in rings) + ")"
+
+
+def wkt(node) -> str:
+    """WKT of a decoded tree as Databend writes it: no space before brackets, none after commas."""
+    kind, payload = node
+    if not payload:
         return kind.upper() + " EMPTY"
     if kind == "Point":
-        return "POINT(" + _pair(shp.coords[0]) + ")"
-    if kind in ("LineString", "LinearRing"):
-        return "LINESTRING" + _ring(shp.coords)
+        return "POINT(" + _pair(payload) + ")"
+    if kind == "LineString":
+        return "LINESTRING" + _ring(payload)
     if kind == "Polygon":
-        return "POLYGON" + _polygon_rings(shp)
+        return "POLYGON" + _rings(payload)
     if kind == "MultiPoint":
-        return "MULTIPOINT(" + ",".join(_pair(p.coords[0]) for p in shp.geoms) + ")"
+        return "MULTIPOINT(" + ",".join(_pair(p[1]) if p[1] else "EMPTY" for p in payload) + ")"
     if kind == "MultiLineString":
-        return "MULTILINESTRING(" + ",".join(_ring(line.coords) for line in shp.geoms) + ")"
+        return "MULTILINESTRING(" + ",".join(_ring(p[1]) if p[1] else "EMPTY" for p in payload) + ")"
     if kind == "MultiPolygon":
-        return "MULTIPOLYGON(" + ",".join(_polygon_rings(p) for p in shp.geoms) + ")"
-    return "GEOMETRYCOLLECTION(" + ",".join(wkt(part) for part in shp.geoms) + ")"
-
-
-def _polygon_rings(polygon) -> str:
-    rings = [polygon.exterior, *polygon.interiors]
-    return "(" + ",".join(_ring(r.coords) for r in rings) + ")"
-
-
-def _json_coords(shp):
-    kind = shp.geom_type
-    if kind == "Point":
-        return "[" + ",".join(number_text(float(c)) for c in shp.coords[0][:2]) + "]" if not shp.is_empty else "[]"
-    if kind in ("LineString", "LinearRing"):
-        return "[" + ",".join(_json_pair(c) for c in shp.coords) + "]"
-    if kind == "Polygon":
-        if shp.is_empty:
-            return "[]"
-        return "[" + ",".join("[" + ",".join(_json_pair(c) for c in r.coords) + "]"
-                              for r in [shp.exterior, *shp.interiors]) + "]"
-    return "[" + ",".join(_json_coords(part) for part in shp.geoms) + "]"
+        return "MULTIPOLYGON(" + ",".join(_rings(p[1]) if p[1] else "EMPTY" for p in payload) + ")"
+    return "GEOMETRYCOLLECTION(" + ",".join(wkt(part) for part in payload) + ")"
 
 
 def _json_pair(xy) -> str:
-    return "[" + number_text(float(xy[0])) + "," + number_text(float(xy[1])) + "]"
+    return "[" + number_text(xy[0]) + "," + number_text(xy[1]) + "]"
 
 
-def geojson(shp) -> str:
-    """GeoJSON as Databend's geozero writer spells it: {"type": "Point", "coordinates": [1,2]}."""
-    kind = shp.geom_type
-    if kind == "LinearRing":
-        kind = "LineString"
+def _json_coords(node) -> str:
+    kind, payload = node
+    if kind == "Point":
+        return _json_pair(payload) if payload else "[]"
+    if kind == "LineString":
+        return "[" + ",".join(_json_pair(c) for c in payload) + "]"
+    if kind == "Polygon":
+        return "[" + ",".join("[" + ",".join(_json_pair(c) for c in r) + "]" for r in payload) + "]"
+    return "[" + ",".join(_json_coords(part) for part in payload) + "]"
+
+
+def geojson(node) -> str:
+    """GeoJSON of a decoded tree as Databend's geozero writer spells it:
+    {"type": "Point", "coordinates": [1,2]}."""
+    kind, payload = node
     if kind == "GeometryCollection":
-        return '{"type": "GeometryCollection", "geometries": [' + ",".join(geojson(p) for p in shp.geoms) + "]}"
-    return '{"type": "' + kind + '", "coordinates": ' + _json_coords(shp) + "}"
+        return '{"type": "GeometryCollection", "geometries": [' + ",".join(geojson(p) for p in payload) + "]}"
+    return '{"type": "' + kind + '", "coordinates": ' + _json_coords(node) + "}"
 
 
-def ewkt(shp, srid: int | None) -> str:
+def ewkt(node, srid: int | None) -> str:
     """EWKT: 'SRID=n;' before the WKT when a SRID other than 0 is known."""
-    return (f"SRID={srid};" if srid else "") + wkt(shp)
+    return (f"SRID={srid};" if srid else "") + wkt(node)
+
+
+def tree(v: GeometryValue) -> tuple:
+    """The decoded tree of a value."""
+    try:
+        return decode(v.ewkb)
+    except struct.error:
+        raise GeometryError("Invalid ewkb format") from None
 
 
 def format_value(v: GeometryValue, fmt: str) -> str:
@@ -337,12 +382,12 @@ def format_value(v: GeometryValue, fmt: str) -> str:
     srid = GEOGRAPHY_SRID if is_geography else (srid_of(v.ewkb) or 0)
     if fmt == "EWKB":
         return with_srid(v.ewkb, srid).hex().upper()
-    shp = shape(v)
+    node = tree(v)
     if fmt == "WKT":
-        return wkt(shp)
+        return wkt(node)
     if fmt == "EWKT":
-        return ewkt(shp, srid)
-    return geojson(shp)
+        return ewkt(node, srid)
+    return geojson(node)
 
 
 def type_name_of(shp) -> str:
