@@ -12,6 +12,7 @@ from engine.functions import (  # noqa: F401
     date_between,
     date_to_char,
     dates,
+    geo_points,
     geometry,
     geometry_ops,
     hashes,
