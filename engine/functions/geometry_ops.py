@@ -80,14 +80,69 @@ def _haversine(lat1, lon1, lat2, lon2):
 register("haversine", _haversine, fixed(FLOAT64), 4)
 
 
+def _unit(lon: float, lat: float) -> tuple:
+    phi, lam = math.radians(lat), math.radians(lon)
+    return math.cos(phi) * math.cos(lam), math.cos(phi) * math.sin(lam), math.sin(phi)
+
+
+def _cross3(a, b):
+    return a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]
+
+
+def _dot3(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def _arc_distance(p, a, b) -> float:
+    """Metres from the point p to the great-circle arc a-b ((lon, lat) pairs): to the foot of
+    the perpendicular when it falls inside the arc, else to the nearer end."""
+    ends = min(haversine_metres(*p, *a), haversine_metres(*p, *b))
+    up, ua, ub = _unit(*p), _unit(*a), _unit(*b)
+    normal = _cross3(ua, ub)
+    size = math.sqrt(_dot3(normal, normal))
+    if size < 1e-15:
+        return ends
+    normal = tuple(c / size for c in normal)
+    along = _dot3(up, normal)
+    foot = tuple(u - along * n for u, n in zip(up, normal, strict=True))
+    if _dot3(_cross3(ua, foot), normal) < 0 or _dot3(_cross3(foot, ub), normal) < 0:
+        return ends
+    lon, lat = math.degrees(math.atan2(foot[1], foot[0])), math.degrees(math.atan2(foot[2], math.hypot(foot[0], foot[1])))
+    return min(ends, haversine_metres(*p, lon, lat))
+
+
+def _point_to_shape(p, shp) -> float:
+    """Metres from the point p to a GEOGRAPHY shape, as the geo crate's haversine closest point:
+    0 on (or, for a polygon, inside) it."""
+    kind = shp.geom_type
+    if kind == "Point":
+        return haversine_metres(*p, shp.x, shp.y)
+    if kind in ("LineString", "Polygon"):
+        if kind == "Polygon" and shp.intersects(G.library().Point(p)):
+            return 0.0
+        rings = [shp] if kind == "LineString" else [shp.exterior, *shp.interiors]
+        segments = [(c[i], c[i + 1]) for r in rings for c in [list(r.coords)] for i in range(len(c) - 1)]
+        if not segments:
+            return haversine_metres(*p, *rings[0].coords[0])
+        return min(_arc_distance(p, a, b) for a, b in segments)
+    parts = [part for part in shp.geoms if not part.is_empty]
+    if not parts:
+        raise GeometryError("failed to calculate distance for empty geography")
+    return min(_point_to_shape(p, part) for part in parts)
+
+
 def _sphere_distance(left, right) -> float:
-    """The least great-circle distance between two GEOGRAPHY shapes: 0 when they meet, else
-    between their vertices (exact for points, Databend's commonest use)."""
-    if left.intersects(right):
-        return 0.0
+    """Databend's distance between two GEOGRAPHY shapes: from a point to the other shape, else
+    the least distance from a vertex of either to the other."""
+    if left.is_empty or right.is_empty:
+        raise GeometryError("failed to calculate distance for empty geography")
+    if left.geom_type == "Point":
+        return _point_to_shape((left.x, left.y), right)
+    if right.geom_type == "Point":
+        return _point_to_shape((right.x, right.y), left)
     shapely = G.library()
-    ends = [(p, q) for p in shapely.get_coordinates(left) for q in shapely.get_coordinates(right)]
-    return min(haversine_metres(p[0], p[1], q[0], q[1]) for p, q in ends)
+    return min(*(_point_to_shape(tuple(c), right) for c in shapely.get_coordinates(left).tolist()),
+               *(_point_to_shape(tuple(c), left) for c in shapely.get_coordinates(right).tolist()))
 
 
 def _distance(a, b):

@@ -136,6 +136,10 @@ def test_planar_and_spherical_measures(s):
                     "st_length(st_geogfromwkt('LINESTRING(0 0, 1 0)')), "
                     "haversine(40.7127, -74.0059, 34.0500, -118.2500)") == [
         ("111195.080233533", "111319.490793274", "3936.390533556")]
+    # to the foot of the perpendicular on the arc (not to a vertex), 0 inside a polygon
+    assert shown(s, "SELECT st_distance(st_geogfromwkt('POINT(0 1)'), st_geogfromwkt('LINESTRING(-1 0, 1 0)')), "
+                    "st_distance(st_geogfromwkt('POINT(0.5 0.5)'), "
+                    "st_geogfromwkt('POLYGON((0 0,1 0,1 1,0 1,0 0))'))") == [("111195.080233533", "0.0")]
 
 
 def test_predicates(s):
