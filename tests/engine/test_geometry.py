@@ -61,6 +61,13 @@ def test_a_point_shows_as_geojson_by_default_and_in_each_output_format(s):
     assert one(s, "SELECT st_geogfromwkt('POINT(1 2)')") == "0101000020E6100000000000000000F03F0000000000000040"
 
 
+def test_values_inside_arrays_and_tuples(s):
+    # GeoJSON as it is, the other spellings quoted, as Databend's field encoder writes them
+    assert one(s, "SELECT [to_geometry('POINT(1 2)'), NULL]") == '[{"type": "Point", "coordinates": [1,2]},NULL]'
+    run(s, "SET geometry_output_format = 'WKT'")
+    assert shown(s, "SELECT [to_geometry('POINT(1 2)')], (1, st_point(1, 2))") == [('["POINT(1 2)"]', '(1,"POINT(1 2)")')]
+
+
 def test_text_of_every_input_spelling(s):
     run(s, "SET geometry_output_format = 'EWKT'")
     hex_ewkb = "0101000020797f000066666666a9cb17411f85ebc19e325641"
