@@ -221,7 +221,7 @@ def parse_text(text: str) -> tuple:
 def parse_any(v, srid: int | None = None) -> tuple:
     """(shape, SRID) of text (any spelling), bytes ((E)WKB) or a value; `srid` overrides."""
     if isinstance(v, GeometryValue):
-        shp, found = shape(v), (None if type(v) is GeographyValue else srid_of(v.ewkb))
+        shp, found = shape(v), (GEOGRAPHY_SRID if type(v) is GeographyValue else srid_of(v.ewkb))
     elif isinstance(v, bytes):
         shp, found = parse_ewkb(v)
     elif isinstance(v, str):
