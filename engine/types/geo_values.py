@@ -376,6 +376,8 @@ def tree(v: GeometryValue) -> tuple:
 def format_value(v: GeometryValue, fmt: str) -> str:
     """A value in one of the `geometry_output_format` spellings (text and result pages)."""
     fmt = fmt.upper()
+    if not v.ewkb:
+        return ""  # a column's default value: no geometry (Databend shows its bytes, none)
     is_geography = type(v) is GeographyValue
     if fmt == "WKB":
         return plain_wkb(v.ewkb).hex().upper()

@@ -110,6 +110,12 @@ def test_table_columns_take_text_and_keep_srids(s):
                                                       ("LINESTRING(0.75 0.75,-10 20)",)]
 
 
+def test_a_column_added_not_null_takes_the_empty_default(s):
+    run(s, "CREATE TABLE t (a INT)", "INSERT INTO t VALUES (1)", "ALTER TABLE t ADD COLUMN g GEOMETRY NOT NULL")
+    assert shown(s, "SELECT a, g FROM t") == [("1", "")]
+    assert refused(s, "SELECT st_x(g) FROM t")[0] == GEO_ERROR
+
+
 # ---------------------------------------------------------------- functions
 
 
