@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import math
 import struct
+from dataclasses import replace
 
+from engine.core.errors import SemanticError
 from engine.functions.geometry import (
     GeometryError,
     check_same_srid,
@@ -19,7 +21,7 @@ from engine.functions.geometry import (
     maybe_null,
     same_kind,
 )
-from engine.functions.registry import fixed, register
+from engine.functions.registry import SCALARS, fixed, register
 from engine.types import geo_values as G
 from engine.types import sqltype as T
 
@@ -455,3 +457,45 @@ def _hilbert(v, bounds=None):
 
 
 maybe_null("st_hilbert", _hilbert, T.UINT64, 1, 2)
+
+
+# ---------------------------------------------------------------- argument types
+
+# how many leading arguments of each function are GEOMETRY / GEOGRAPHY values (text, binary and
+# VARIANT are read as one; a number or a date is refused, as Databend finds no overload: 1065)
+_GEO_ARGUMENTS = {
+    **dict.fromkeys(("st_geohash", "st_makepolygon", "st_makepolygonoriented", "st_asgeojson", "st_asewkb",
+                     "st_aswkb", "st_asewkt", "st_aswkt", "st_x", "st_y", "st_srid", "st_setsrid", "st_xmin",
+                     "st_ymin", "st_xmax", "st_ymax", "st_npoints", "st_dimension", "st_startpoint",
+                     "st_endpoint", "st_pointn", "st_length", "st_area", "st_perimeter", "st_isvalid",
+                     "st_convexhull", "st_centroid", "st_envelope", "st_simplify", "st_buffer", "st_transform",
+                     "st_hilbert"), 1),
+    **dict.fromkeys(("st_makeline", "st_contains", "st_intersects", "st_disjoint", "st_within", "st_equals",
+                     "st_covers", "st_coveredby", "st_dwithin", "st_distance", "st_azimuth",
+                     "st_hausdorffdistance", "st_union", "st_intersection", "st_difference",
+                     "st_symdifference"), 2),
+}
+_GEO_INPUTS = frozenset({"Geometry", "Geography", "String", "Binary", "Variant", "Null"})
+
+
+def _checked(name, rule, count):
+    def check(types):
+        if any(t.name not in _GEO_INPUTS for t in types[:count]):
+            shown = ", ".join(t.display() for t in types)
+            raise SemanticError(f"no function matches signature `{name}({shown})`, "
+                                "you might need to add explicit type casts.")
+        return rule(types)
+    return check
+
+
+def _check_geo_arguments() -> None:
+    checked = {}
+    for key, fn in list(SCALARS.items()):
+        count = _GEO_ARGUMENTS.get(fn.name)
+        if count:
+            if fn.name not in checked:
+                checked[fn.name] = replace(fn, result=_checked(fn.name, fn.result, count))
+            SCALARS[key] = checked[fn.name]
+
+
+_check_geo_arguments()

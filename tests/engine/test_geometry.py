@@ -134,6 +134,13 @@ def test_constructors_and_accessors(s):
         '{"type": "Point", "coordinates": [1.0004425048828125,2.0001983642578125]}'
 
 
+def test_arguments_of_other_types_are_refused_as_databend_finds_no_overload(s):
+    assert refused(s, "SELECT st_x(1)") == (
+        1065, "no function matches signature `st_x(UInt8)`, you might need to add explicit type casts.")
+    assert refused(s, "SELECT st_distance(to_geometry('POINT(1 2)'), today())")[0] == 1065
+    assert one(s, "SELECT st_aswkt('POINT(1 2)')") == "POINT(1 2)"  # text is read as a geometry
+
+
 def test_mixed_srids_are_refused(s):
     code, message = refused(s, "SELECT st_makeline(ST_GEOMFROMWKT('POINT(1 2)', 4326), ST_GEOMFROMWKT('POINT(3 4)'))")
     assert (code, message) == (GEO_ERROR, "Incompatible SRID: 4326 and 0")
