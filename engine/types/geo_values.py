@@ -15,6 +15,7 @@ import importlib
 import json
 import math
 import struct
+import sys
 
 from engine.core.errors import EngineError, Unimplemented
 
@@ -64,6 +65,9 @@ class GeometryValue:
 
     def __repr__(self):
         return f"{self.kind}Value({self.ewkb.hex()})"
+
+    def __sizeof__(self):  # with its bytes, so memory accounting (getsizeof) counts them
+        return object.__sizeof__(self) + sys.getsizeof(self.ewkb)
 
 
 class GeographyValue(GeometryValue):

@@ -220,6 +220,11 @@ def test_geo_rows_round_trip_through_the_row_codec():
     assert decode_rows(types, encode_rows(types, rows)) == rows
 
 
+def test_memory_accounting_counts_the_bytes_of_a_value():
+    big = G.to_geometry("LINESTRING(" + ",".join(f"{i} {i}" for i in range(1000)) + ")")
+    assert sys.getsizeof(big) > 16_000
+
+
 def test_geo_rows_survive_the_data_directory(tmp_path):
     data_dir = str(tmp_path / "d")
     with engine.Database(data_dir=data_dir) as db:
