@@ -132,6 +132,7 @@ def _decode_column(t: SqlType, values: list) -> list:
 # of another type is a record that does not fit its table (replay refuses it, CorruptLog).
 # Floats accept ints: JSON writes a whole float such as 1e300 without a point.
 _NATIVE_TYPES = {"Boolean": frozenset({bool}), "String": frozenset({str}),
+                 "Geometry": frozenset({str}), "Geography": frozenset({str}),
                  "Float32": frozenset({float, int}), "Float64": frozenset({float, int}),
                  **{name: frozenset({int}) for name in INT_NAMES}}
 _JSON_NAMES = {bool: "boolean", int: "number", float: "number", str: "string", list: "array", dict: "object"}

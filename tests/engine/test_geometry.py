@@ -218,6 +218,8 @@ def test_geo_rows_round_trip_through_the_row_codec():
     point = G.to_geometry("SRID=4326;POINT(1 2)")
     rows = [(point, G.to_geography("POINT(3 4)")), (None, G.to_geography("LINESTRING(0 0, 1 1)"))]
     assert decode_rows(types, encode_rows(types, rows)) == rows
+    with pytest.raises(ValueError, match="holds a JSON number where a Geometry is stored"):
+        decode_rows(types[:1], {"n": 1, "columns": [[12]]})
 
 
 def test_memory_accounting_counts_the_bytes_of_a_value():
