@@ -287,6 +287,7 @@ class Binder(ClauseBinder):
     def compare(self, op, left, right):
         F.check_nested_comparison(op, left.type, right.type)
         F.check_bitmap_comparison(op, left.type, right.type)
+        F.check_geo_comparison(op, left.type, right.type)
         left, right = self._comparable(left, right)
         nullable = left.type.can_be_null or right.type.can_be_null
         if left.type.name == "Null" or right.type.name == "Null":
@@ -298,6 +299,7 @@ class Binder(ClauseBinder):
 
     def _comparable(self, left, right):
         F.check_bitmap_comparison("=", left.type, right.type)  # IN lists
+        F.check_geo_comparison("=", left.type, right.type)
         variant_keys = F.variant_comparison(left, right, self._function)
         if variant_keys is not None:
             return variant_keys

@@ -51,7 +51,7 @@ from engine.functions.dates import (
     try_call_of,
     with_timezone,
 )
-from engine.functions.geometry import geo_cast
+from engine.functions.geometry import check_geo_comparison, geo_cast
 from engine.functions.json import (
     JSON_OPERATORS,
     variant_aggregate,
@@ -72,7 +72,7 @@ ALWAYS_NULLABLE = frozenset({"coalesce", "ifnull", "nvl"})
 INTEGRAL_FOLDS = frozenset({"round", "truncate", "floor", "ceil", "ceiling"})
 
 __all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS",
-           "bitmap_aggregate_spec", "bitmap_cast", "geo_cast", "bitmap_extreme", "check_bitmap_comparison",
+           "bitmap_aggregate_spec", "bitmap_cast", "check_geo_comparison", "geo_cast", "bitmap_extreme", "check_bitmap_comparison",
            "check_nested_comparison", "CONTEXT_FUNCTIONS", "KEYED_CONTEXT_FUNCTIONS",
            "INTEGRAL_FOLDS", "JSON_OPERATORS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
            "SCALARS", "ScalarFunction", "aggregate_type", "all_function_names", "context_value",

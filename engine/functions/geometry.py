@@ -8,7 +8,7 @@ answers; the values are engine.types.geo_values, shapely (the geo extra) does th
 
 from __future__ import annotations
 
-from engine.core.errors import EngineError
+from engine.core.errors import EngineError, SemanticError
 from engine.functions.registry import fixed, register
 from engine.types import geo_values as G
 from engine.types import sqltype as T
@@ -296,6 +296,19 @@ def geo_cast(source: T.SqlType, target: T.SqlType, ctx):
         return None
     fmt = ctx.session.setting("geometry_output_format")
     return lambda v: G.format_value(v, fmt)
+
+
+_COMPARISON_NAMES = {"=": "eq", "<>": "noteq", "!=": "noteq", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
+
+
+def check_geo_comparison(op: str, left: T.SqlType, right: T.SqlType) -> None:
+    """Refuse comparing a GEOMETRY / GEOGRAPHY (=, <, IN...), as Databend, which registers no
+    comparison for them, does (1065); DISTINCT, GROUP BY and ORDER BY still order their bytes."""
+    geo = ("Geometry", "Geography")
+    if (left.name in geo or right.name in geo) and "Null" not in (left.name, right.name):
+        name = _COMPARISON_NAMES.get(op, op)
+        raise SemanticError(f"no function matches signature `{name}({left.as_nullable(False).display()}, "
+                            f"{right.as_nullable(False).display()})`, you might need to add explicit type casts.")
 
 
 # ---------------------------------------------------------------- accessors

@@ -141,6 +141,16 @@ def test_arguments_of_other_types_are_refused_as_databend_finds_no_overload(s):
     assert one(s, "SELECT st_aswkt('POINT(1 2)')") == "POINT(1 2)"  # text is read as a geometry
 
 
+def test_comparisons_are_refused_but_distinct_and_order_by_work(s):
+    # Databend registers no comparison of geometries (1.2.453 answers the same code)
+    assert refused(s, "SELECT to_geometry('POINT(1 2)') = to_geometry('POINT(1 2)')") == (
+        1065, "no function matches signature `eq(Geometry, Geometry)`, you might need to add explicit type casts.")
+    assert refused(s, "SELECT st_point(1, 2) IN (st_point(1, 2))")[0] == 1065
+    run(s, "CREATE TABLE t (g GEOMETRY)", "INSERT INTO t VALUES ('POINT(1 2)'), ('POINT(0 0)'), ('POINT(1 2)')")
+    assert shown(s, "SELECT count(DISTINCT g) FROM t") == [("2",)]
+    assert shown(s, "SELECT st_aswkt(g) FROM t GROUP BY g ORDER BY g") == [("POINT(0 0)",), ("POINT(1 2)",)]
+
+
 def test_mixed_srids_are_refused(s):
     code, message = refused(s, "SELECT st_makeline(ST_GEOMFROMWKT('POINT(1 2)', 4326), ST_GEOMFROMWKT('POINT(3 4)'))")
     assert (code, message) == (GEO_ERROR, "Incompatible SRID: 4326 and 0")
