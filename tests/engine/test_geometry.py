@@ -138,6 +138,7 @@ def test_arguments_of_other_types_are_refused_as_databend_finds_no_overload(s):
     assert refused(s, "SELECT st_x(1)") == (
         1065, "no function matches signature `st_x(UInt8)`, you might need to add explicit type casts.")
     assert refused(s, "SELECT st_distance(to_geometry('POINT(1 2)'), today())")[0] == 1065
+    assert refused(s, "SELECT to_geometry(1)")[0] == 1065
     assert one(s, "SELECT st_aswkt('POINT(1 2)')") == "POINT(1 2)"  # text is read as a geometry
 
 
