@@ -5,11 +5,13 @@ functions on coordinates. Expected answers are those of Databend's own sqllogict
 02_0060_function_geo.test), which current Databend passes; without the geo extra every
 GEOMETRY / GEOGRAPHY value and function answers an error naming it."""
 
+import io
 import sys
 
 import pytest
 
 import engine
+from engine.catalog.stages import parse_location
 from engine.storage.row_codec import decode_rows, encode_rows
 from engine.types import geo_values as G
 from engine.types import sqltype as T
@@ -250,6 +252,16 @@ def test_geo_rows_survive_the_data_directory(tmp_path):
         run(db.session(), "INSERT INTO g VALUES (3, 'LINESTRING(0 0, 1 1)', 'POINT(5 6)')")
     with engine.Database(data_dir=data_dir) as db:  # the log written after the checkpoint
         assert shown(db.session(), query) == [*expected, ("3", "LINESTRING(0 0,1 1)", "POINT(5 6)")]
+
+
+def test_unloaded_parquet_holds_the_ewkb():
+    parquet = pytest.importorskip("pyarrow.parquet")
+    db = engine.Database()
+    run(db.session(), "CREATE TABLE g (a GEOMETRY)", "INSERT INTO g VALUES ('SRID=4326;POINT(1 2)'), (NULL)")
+    run(db.session(), "COPY INTO @~/out/ FROM g FILE_FORMAT = (TYPE = PARQUET)")
+    (_, staged), = db.stages.list("root", parse_location("@~/out/"))
+    column = parquet.read_table(io.BytesIO(staged.data)).column("a").to_pylist()
+    assert column == [G.to_geometry("SRID=4326;POINT(1 2)").ewkb, None]
 
 
 def test_arrow_pages_carry_the_ewkb_with_the_extension_name():
