@@ -264,6 +264,15 @@ def test_unloaded_parquet_holds_the_ewkb():
     assert column == [G.to_geometry("SRID=4326;POINT(1 2)").ewkb, None]
 
 
+def test_unloaded_text_files_use_the_session_output_format():
+    db = engine.Database()
+    session = db.session()
+    run(session, "CREATE TABLE g (a GEOMETRY, b INT)", "INSERT INTO g VALUES ('SRID=4326;POINT(1 2)', 1)",
+        "SET geometry_output_format = 'EWKT'", "COPY INTO @~/out/ FROM g FILE_FORMAT = (TYPE = NDJSON)")
+    (_, staged), = db.stages.list("root", parse_location("@~/out/"))
+    assert staged.data == b'{"a":"SRID=4326;POINT(1 2)","b":1}\n'
+
+
 def test_arrow_pages_carry_the_ewkb_with_the_extension_name():
     pa = pytest.importorskip("pyarrow")
     from web import arrow_types
