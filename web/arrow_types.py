@@ -10,8 +10,10 @@ LargeList of a field `_array`, MAP as Map of `key`/`value`, TUPLE as Struct of i
 (`1`, `2`... when unnamed), NULL as Null. Types without an Arrow type of their own are stored
 as one with the field metadata `Extension`: VARIANT as its JSON text in LargeUtf8 (result
 versions 2 and 3; version 1 is JSONB, which this server does not write), BITMAP as a serialized
-RoaringTreemap in LargeBinary, GEOMETRY / GEOGRAPHY as their EWKB in LargeBinary, an empty
-ARRAY / MAP (`Array(Nothing)`, `Map(Nothing)`) as Boolean. A column is converted at once (`pa.array(values, type)`) from the engine's values,
+RoaringTreemap in LargeBinary, GEOMETRY / GEOGRAPHY as their EWKB in LargeBinary, INTERVAL as
+Decimal128(38, 0) holding Databend's 128-bit months_days_micros (months << 96 | days << 64 |
+microseconds), an empty ARRAY / MAP (`Array(Nothing)`, `Map(Nothing)`) as Boolean. A column
+is converted at once (`pa.array(values, type)`) from the engine's values,
 never from their JSON text.
 """
 
@@ -100,6 +102,7 @@ _OTHER_SIMPLE = {
     "Bitmap": lambda: (pa.large_binary(), "Bitmap"),
     "Geometry": lambda: (pa.large_binary(), "Geometry"),
     "Geography": lambda: (pa.large_binary(), "Geography"),
+    "Interval": lambda: (pa.decimal128(38, 0), "Interval"),
 }
 
 
@@ -109,6 +112,8 @@ _OTHER_SIMPLE = {
 def arrow_array(values, field):
     """The Arrow array of one column: `values` (a sequence of the engine's values, None for
     NULL) as `field` (from arrow_field) types them."""
+    if (field.metadata or {}).get(EXTENSION_KEY.encode()) == b"Interval":
+        return _interval_array(values, field.type)
     prepare = _preparer(field)
     if prepare is not None:
         values = [None if v is None else prepare(v) for v in values]
@@ -157,6 +162,23 @@ def _preparer(field):
 
 def _ewkb(v):
     return v.ewkb  # a GEOMETRY / GEOGRAPHY value's EWKB, as Databend sends it
+
+
+def _interval_array(values, arrow_type):
+    """INTERVAL values as Databend's 128-bit words in a Decimal128 array, built from its buffers
+    (a word with large months has more than 38 digits, which pa.array would refuse)."""
+    words = bytearray()
+    valid = []
+    for v in values:
+        valid.append(v is not None)
+        if v is None:
+            words += bytes(16)
+        else:
+            word = (v.months << 96) | ((v.days & 0xFFFFFFFF) << 64) | (v.micros & 0xFFFFFFFFFFFFFFFF)
+            words += word.to_bytes(16, "little", signed=word >= 2**127 or word < 0)
+    mask = pa.array(valid, type=pa.bool_()).buffers()[1] if not all(valid) else None
+    return pa.Array.from_buffers(arrow_type, len(values), [mask, pa.py_buffer(bytes(words))],
+                                 null_count=valid.count(False))
 
 
 def _same(v):

@@ -14,7 +14,7 @@ _ADD_UNITS = {"year": "years", "quarter": "quarters", "month": "months", "week":
 _TRUNC_UNITS = ("year", "quarter", "month", "day", "hour", "minute", "second")
 _PART_FUNCTIONS = {"year": "to_year", "quarter": "to_quarter", "month": "to_month", "day": "to_day_of_month",
                    "hour": "to_hour", "minute": "to_minute", "second": "to_second", "week": "to_week_of_year",
-                   "doy": "to_day_of_year"}
+                   "doy": "to_day_of_year", "epoch": "epoch", "microsecond": "to_microsecond"}
 UNIT_CALLS = frozenset({"date_add", "date_sub", "date_diff", "date_trunc", "date_part", "extract", "next_day",
                          "previous_day"})
 # TRUNC(d, 'MM'): the unit names and abbreviations Databend's TRUNC takes (Oracle's and Snowflake's)
@@ -99,15 +99,15 @@ def unit_call(name: str, args: tuple, pos=None):
 
 def interval_call(op: str, left, right, pos=None):
     """(function, argument ASTs) for `x + INTERVAL n unit`, `INTERVAL n unit + x` and
-    `x - INTERVAL n unit`; None when neither operand is an INTERVAL."""
+    `x - INTERVAL n unit` (the date step add_days / add_months..., no INTERVAL value made); None
+    for any other operator or unit, where the INTERVAL is a value (engine.functions.intervals)."""
     if not (isinstance(right, A.Interval) or isinstance(left, A.Interval)):
         return None
     if op not in ("+", "-") or isinstance(left, A.Interval) and (op == "-" or isinstance(right, A.Interval)):
-        raise SemanticError("Unsupported interval expression yet.", position=pos)
+        return None
     interval, other = (right, left) if isinstance(right, A.Interval) else (left, right)
     unit = interval.unit.lower()
     if unit not in _ADD_UNITS:
-        raise SqlSyntaxError(f"unexpected `{interval.unit}`, expecting "
-                             f"{', '.join(u.upper() for u in _ADD_UNITS)}", position=interval.pos)
+        return None
     verb = "add" if op == "+" else "subtract"
     return SCALARS[f"{verb}_{_ADD_UNITS[unit]}"], (other, interval.value)

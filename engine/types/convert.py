@@ -38,6 +38,8 @@ def type_default(t: T.SqlType):
         return frozenset()  # the empty bitmap
     if t.name in ("Geometry", "Geography"):  # Databend's default: no bytes (shown as empty text)
         return (geo_values.GeometryValue if t.name == "Geometry" else geo_values.GeographyValue)(b"")
+    if t.name == "Interval":
+        return casting.to_interval("0")
     if t.name == "Array":
         return N.ArrayValue(())
     if t.name == "Map":
