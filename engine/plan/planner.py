@@ -425,11 +425,11 @@ class Planner:
                 return expand_view(self, view, node)
             table = self.ctx.catalog.table(database, name, node.pos)
             if record is not None:
-                record.scans.append((database, name, table, table.rows, len(table.rows)))
+                record.scans.append((database, name, table, table.data, len(table.data)))
             layout = [self.cid() for _ in table.columns]
             alias = node.alias or table.name
             plan = Scan(layout, [c.type for c in table.columns], table=table, label=f"{database}.{table.name}",
-                        rows=table.rows, count=len(table.rows))
+                        data=table.data, count=len(table.data))
             self.nonnull.update(cid for cid, has_null in zip(layout, table.has_null, strict=False) if not has_null)
             self.nonneg.update(cid for cid, neg in zip(layout, table.has_negative, strict=False) if not neg)
             self.nonnan.update(cid for cid, free in zip(layout, table.nan_free, strict=False) if free)

@@ -151,12 +151,19 @@ _JSON_NAMES = {bool: "boolean", int: "number", float: "number", str: "string", l
 def decode_rows(types: list[SqlType], data: dict) -> list[tuple]:
     """The rows of an encode_rows object, checked against `types`: a column count, a column
     length or a JSON value type that does not fit raises ValueError saying which."""
+    columns, count = decode_columns(types, data)
+    return list(zip(*columns, strict=True)) if count else []
+
+
+def decode_columns(types: list[SqlType], data: dict) -> tuple[list[list], int]:
+    """(columns, row count) of an encode_rows object, checked as decode_rows says: what
+    Table.append_columns takes whole."""
     count = data["n"]
     columns = data["columns"]
     if len(columns) != len(types):
         raise ValueError(f"{len(columns)} columns where the table has {len(types)}")
     if not count:
-        return []
+        return [[] for _ in types], 0
     for position, (t, values) in enumerate(zip(types, columns, strict=True), 1):
         if not isinstance(values, list) or len(values) != count:
             raise ValueError(f"column {position} does not hold {count} values")
@@ -167,8 +174,7 @@ def decode_rows(types: list[SqlType], data: dict) -> list[tuple]:
             if wrong:
                 found = _JSON_NAMES.get(next(iter(wrong)), "value")
                 raise ValueError(f"column {position} holds a JSON {found} where a {t.name} is stored")
-    decoded = [_decode_column(t, c) for t, c in zip(types, columns, strict=True)]
-    return list(zip(*decoded, strict=True))
+    return [_decode_column(t, c) for t, c in zip(types, columns, strict=True)], count
 
 
 def _nested_to_json(t: SqlType, v):
