@@ -23,6 +23,8 @@ from engine.functions import (  # noqa: F401
     strings,
 )
 from engine.functions import json as _json  # noqa: F401
+from engine.functions import json_arrays as _json_arrays  # noqa: F401
+from engine.functions import json_objects as _json_objects  # noqa: F401
 from engine.functions import json_operators as _json_operators  # noqa: F401
 from engine.functions import json_sets as _json_sets  # noqa: F401
 from engine.functions.aggregates import AGGREGATES, aggregate_type
@@ -83,13 +85,15 @@ __all__ = ["AGGREGATES", "INTERVAL_TOTAL", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES
            "UNSIGNED_ARGUMENT_FUNCTIONS",
            "SCALARS", "ScalarFunction", "aggregate_type", "all_function_names", "context_value",
            "date_arithmetic", "function_override", "function_rows", "interval_arithmetic", "interval_call", "temporal_cast",
-           "trunc_call", "try_call_of", "unit_call", "variant_aggregate", "variant_cast", "variant_comparison", "variant_get_cast", "with_limits", "with_timezone"]
+           "trunc_call", "try_call_of", "unit_call", "variant_aggregate", "variant_cast",
+           "variant_comparison", "variant_get_cast", "with_limits", "with_timezone"]
 
 
 def function_override(name: str, types):
     """Another family's version of a function for these argument types (arrays' length, dates'
     to_string...), or None."""
-    return nested_override(name, types) or date_override(name, types) or interval_override(name, types)
+    return (nested_override(name, types) or date_override(name, types) or interval_override(name, types)
+            or _json_arrays.variant_override(name, types))
 
 
 # registered for the planner's own calls, not functions a user calls: the builders of [..], {..}

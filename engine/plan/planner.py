@@ -68,7 +68,7 @@ from engine.plan.pivot import (
 from engine.plan.recursive import RecursiveCte, cte_entry, recursive_relation, work_table_relation
 from engine.plan.result_scan import result_scan_relation
 from engine.plan.stage_scan import stage_relation
-from engine.plan.unnest import has_unnest, spread_arrays
+from engine.plan.unnest import has_unnest, refuse_set_returning, spread_arrays
 from engine.plan.window import bind_window_call, plan_windows, windows_of
 from engine.types import sqltype as T
 from grammar import ast as A
@@ -211,7 +211,10 @@ class Planner:
             if window_calls(q.where, []):
                 raise EngineError("Where clause can't contain aggregate or window functions", code=SEMANTIC,
                                   position=q.where.pos)
+            refuse_set_returning(q.where, "WHERE")
             pool.extend(split_and(self.bind_where(q.where, scope)))
+        if q.having is not None:
+            refuse_set_returning(q.having, "HAVING")
         plan = self._join_rels(rels, pool)
 
         appended = unpivot_columns(self, q.from_, rels)  # Databend appends UNPIVOT's two columns
