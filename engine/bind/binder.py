@@ -524,7 +524,11 @@ class Binder(ClauseBinder):
             return bind_user_function(self, user_functions[n.name], n, scope, aliases)
         if n.name == "nextval":
             return bind_nextval(self, n)
+        if n.filter is not None and n.name.lower() not in F.AGGREGATES:
+            raise EngineError("FILTER clause is only supported for aggregate functions", code=SEMANTIC,
+                              position=n.pos)
         if n.name in WINDOW_ONLY:
+            check_within_group(n, aggregate=False)
             raise EngineError(f"window function {n.name} can only be used in window clause", code=SEMANTIC,
                               position=n.pos)
         if n.name == "grouping":

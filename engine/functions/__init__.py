@@ -15,6 +15,7 @@ from engine.functions import (  # noqa: F401
     geo_points,
     geometry,
     geometry_ops,
+    h3_cells,
     hashes,
     intervals,
     numeric,

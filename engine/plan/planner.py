@@ -34,7 +34,6 @@ from engine.ir.plan import (
     Join,
     Limit,
     Materialized,
-    Numbers,
     OneRow,
     Plan,
     Project,
@@ -49,6 +48,7 @@ from engine.plan.clauses import (
     columns_matching,
     json_rows_relation,
     lateral_join,
+    numbers_relation,
     plan_values,
     semi_join_relation,
     series_relation,
@@ -471,10 +471,7 @@ class Planner:
             # node-local variants; one process has one of each)
             if node.name not in ("numbers", "numbers_mt", "numbers_local") or len(node.args) != 1:
                 raise UnknownFunction(f"Unknown table function {node.name}", position=node.pos)
-            n = self._const_int(node.args[0], "numbers()")
-            cid = self.cid()
-            plan = Numbers([cid], [T.UINT64], count=n)
-            return Rel(plan, [(node.alias or node.name, "number", cid, T.UINT64)])
+            return numbers_relation(self, node, self._const_int(node.args[0], "numbers()"))
         raise EngineError(f"unsupported FROM item {type(node).__name__}", code=SEMANTIC,
                           position=getattr(node, "pos", None))
 

@@ -32,13 +32,20 @@ def type_to_json(t: SqlType) -> dict:
         out["args"] = [type_to_json(a) for a in t.args]
     if t.field_names:
         out["field_names"] = list(t.field_names)
+    if t.state:  # an aggregate state: its function, parameters and argument types
+        function, params, arg_types = t.state
+        out["state"] = [function, list(params), [type_to_json(a) for a in arg_types]]
     return out
 
 
 def type_from_json(data: dict) -> SqlType:
+    state = ()
+    if "state" in data:
+        function, params, arg_types = data["state"]
+        state = (function, tuple(params), tuple(type_from_json(a) for a in arg_types))
     return SqlType(data["name"], bool(data.get("nullable", False)), int(data.get("precision", 0)),
                    int(data.get("scale", 0)), tuple(type_from_json(a) for a in data.get("args", ())),
-                   tuple(data.get("field_names", ())))
+                   tuple(data.get("field_names", ())), state)
 
 
 def encode_value(t: SqlType, v):
