@@ -313,6 +313,7 @@ class Binder(ClauseBinder):
     def compare(self, op, left, right):
         F.check_nested_comparison(op, left.type, right.type)
         F.check_bitmap_comparison(op, left.type, right.type)
+        F.check_geo_comparison(op, left.type, right.type)
         left, right = self._comparable(left, right)
         nullable = left.type.can_be_null or right.type.can_be_null
         if left.type.name == "Null" or right.type.name == "Null":
@@ -324,6 +325,7 @@ class Binder(ClauseBinder):
 
     def _comparable(self, left, right):
         F.check_bitmap_comparison("=", left.type, right.type)  # IN lists
+        F.check_geo_comparison("=", left.type, right.type)
         variant_keys = F.variant_comparison(left, right, self._function)
         if variant_keys is not None:
             return variant_keys
@@ -478,7 +480,7 @@ class Binder(ClauseBinder):
         t = t.as_nullable(e.type.can_be_null or try_ or t.nullable)
         F.check_cast(e.type, t)
         # casts the session time zone decides (text/Date -> Timestamp, Timestamp -> Date/text)
-        zoned = F.bitmap_cast(e, t, try_, self.ctx.limits)
+        zoned = F.bitmap_cast(e, t, try_, self.ctx.limits) or F.geo_cast(e.type, t, self.ctx)
         if zoned is None and e.type.name != t.name:
             zoned = F.temporal_cast(e.type, t, self.ctx.timezone)
         zoned = zoned or nested_session_cast(e.type, t, self.ctx.timezone) or F.variant_cast(e.type, t)

@@ -12,6 +12,9 @@ from engine.functions import (  # noqa: F401
     date_between,
     date_to_char,
     dates,
+    geo_points,
+    geometry,
+    geometry_ops,
     h3_cells,
     hashes,
     intervals,
@@ -53,6 +56,7 @@ from engine.functions.dates import (
     with_timezone,
 )
 from engine.functions.decimal_format import DECIMAL_CONVERSIONS
+from engine.functions.geometry import check_geo_comparison, geo_cast
 from engine.functions.intervals import TOTAL_MICROS as INTERVAL_TOTAL
 from engine.functions.intervals import interval_arithmetic, interval_override
 from engine.functions.json import (
@@ -76,7 +80,7 @@ ALWAYS_NULLABLE = frozenset({"coalesce", "ifnull", "nvl"})
 INTEGRAL_FOLDS = frozenset({"round", "truncate", "floor", "ceil", "ceiling"})
 
 __all__ = ["AGGREGATES", "INTERVAL_TOTAL", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS",
-           "bitmap_aggregate_spec", "bitmap_cast", "check_cast", "truncating_cast", "bitmap_extreme", "check_bitmap_comparison",
+           "bitmap_aggregate_spec", "bitmap_cast", "check_cast", "check_geo_comparison", "geo_cast", "truncating_cast", "bitmap_extreme", "check_bitmap_comparison",
            "check_nested_comparison", "CONTEXT_FUNCTIONS", "KEYED_CONTEXT_FUNCTIONS",
            "INTEGRAL_FOLDS", "JSON_OPERATORS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
            "UNSIGNED_ARGUMENT_FUNCTIONS",

@@ -9,6 +9,7 @@ import decimal
 from engine.core.errors import BadArguments
 from engine.types import cast as casting
 from engine.types import datetimes as D
+from engine.types import geo_values
 from engine.types import nested as N
 from engine.types import sqltype as T
 
@@ -35,6 +36,8 @@ def type_default(t: T.SqlType):
         return b""
     if t.name == "Bitmap":
         return frozenset()  # the empty bitmap
+    if t.name in ("Geometry", "Geography"):  # Databend's default: no bytes (shown as empty text)
+        return (geo_values.GeometryValue if t.name == "Geometry" else geo_values.GeographyValue)(b"")
     if t.name == "Interval":
         return casting.to_interval("0")
     if t.name == "Array":

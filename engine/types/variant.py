@@ -14,6 +14,7 @@ import math
 import re
 
 from engine.core.errors import BadArguments
+from engine.types import geo_values as _geo
 from engine.types.json_lenient import parse_lenient
 
 _U64_MAX = 2**64 - 1
@@ -238,6 +239,8 @@ def from_value(v) -> str:
         return dumps(v.hex().upper())
     if type(v) is frozenset:  # a BITMAP: the array of its numbers, ascending
         return dumps(sorted(v))
+    if isinstance(v, _geo.GeometryValue):  # a GEOMETRY / GEOGRAPHY: its GeoJSON object
+        return parse_json(_geo.geojson(_geo.tree(v)))
     return dumps(str(v))
 
 
