@@ -1,0 +1,61 @@
+"""Date and time records of Databend's own sqllogictest files (query/functions/02_0012_*,
+base/11_data_type/11_0001_*): the answers current Databend gives, as the wire shows them."""
+
+import pytest
+
+import engine
+from engine import EngineError
+
+
+@pytest.fixture
+def session():
+    return engine.Database().session()
+
+
+def wire(session, sql):
+    """The first row of the answer, as the wire shows it."""
+    result = session.execute(sql)
+    return list(result.renderer(False)(list(result))[0])
+
+
+UNIT_RECORDS = [
+    # units as bare words in LAST_DAY / DATEADD / DATEDIFF (02_0012_function_datetimes.test)
+    ("select last_day(to_date('2024-10-22'), week)", ["2024-10-27"]),
+    ("select last_day(to_date('2024-02-01'), month)", ["2024-02-29"]),
+    ("select last_day(to_date('2024-02-01'), quarter)", ["2024-03-31"]),
+    ("select last_day(to_timestamp('2024-02-11 09:38:18.165575'), year)", ["2024-12-31"]),
+    ("select dateadd(QUARTER, 1, to_date('2018-01-02'))", ["2018-04-02"]),
+    ("SELECT DATEDIFF(YEAR, to_date('2000-01-02'), to_date('2024-01-01'))", ["24"]),
+    # further units of EXTRACT and DATE_DIFF
+    ("select EXTRACT(EPOCH FROM to_datetime('1969-12-31 23:59:59'))", ["-1.0"]),
+    ("SELECT extract(isodow from '2025-04-13'::Date), extract(dow from '2025-04-13'::Date)", ["7", "0"]),
+    ("select extract(yearweek from '1992-02-15'::Date), yearweek('1992-02-15'::Date)", ["199207", "199207"]),
+    ("select extract(millennium from '1992-02-15'::Date)", ["2"]),
+    ("select date_diff(isoyear, '2022-02-01'::Date, '2023-01-01'::Date)", ["0"]),
+    ("select date_diff('yearweek', '2022-02-01'::Date, '2023-01-01'::Date)", ["47"]),
+    ("select date_diff('dow', '2022-02-01'::Date, '2023-01-01'::Date), "
+     "date_diff('doy', '2022-02-01'::Date, '2023-01-01'::Date)", ["334", "334"]),
+    ("select date_diff('microsecond', '2022-02-01'::Date, '2023-01-01'::Date)", ["28857600000000"]),
+    # ADD_MONTHS keeps a month's end; DATE_ADD(MONTH, ...) only clamps
+    ("select add_months('2025-04-30', 1), DATE_ADD(month, 1, '2025-04-30')", ["2025-05-31", "2025-05-30"]),
+    ("select subtract_months(to_date(18321), cast(13, INT16))", ["2019-01-31"]),
+    # the functions current Databend adds
+    ("select time_slot(to_datetime(1630320462000000))", ["2021-08-30 10:30:00.000000"]),
+    ("select to_yyyymmddhh(to_datetime(1630833797000000)), to_yyyymmddhh(to_date(18875))",
+     ["2021090509", "2021090500"]),
+    ("select timestamp_from_parts(2013, 4, 5, 12, 0, 0, 2000000000)", ["2013-04-05 12:00:02.000000"]),
+    ("select timestamp_from_parts(2013, 4, 5, -1, 0, 0)", ["2013-04-04 23:00:00.000000"]),
+    ("select timestamp_from_parts(2010, 13, 1, 0, 0, 0)", ["2011-01-01 00:00:00.000000"]),
+    ("settings (timezone='Asia/Shanghai') SELECT convert_timezone('America/Los_Angeles', '2024-11-01 11:36:10')",
+     ["2024-10-31 20:36:10.000000"]),
+]
+
+
+@pytest.mark.parametrize(("sql", "row"), UNIT_RECORDS)
+def test_unit_keywords_and_further_date_functions(session, sql, row):
+    assert wire(session, sql) == row
+
+
+def test_last_day_refuses_other_units(session):
+    with pytest.raises(EngineError):
+        list(session.execute("select last_day(to_date('2024-10-22'), day)"))
