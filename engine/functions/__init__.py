@@ -44,7 +44,9 @@ from engine.functions.dates import (
     function_override as date_override,
 )
 from engine.functions.dates import (
-    temporal_cast,
+    temporal_cast as date_temporal_cast,
+)
+from engine.functions.dates import (
     try_call_of,
     with_timezone,
 )
@@ -61,6 +63,7 @@ from engine.functions.numeric import (
     OPERATOR_FUNCTIONS,
 )
 from engine.functions.registry import SCALARS, ScalarFunction, with_limits
+from engine.functions.timestamp_tz import timestamp_tz_cast, timestamp_tz_override
 
 # results Databend 1.2.453 types as nullable whatever the arguments
 ALWAYS_NULLABLE = frozenset({"coalesce", "ifnull", "nvl"})
@@ -79,7 +82,13 @@ __all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES", "BITWISE_FUNCTI
 def function_override(name: str, types):
     """Another family's version of a function for these argument types (arrays' length, dates'
     to_string...), or None."""
-    return nested_override(name, types) or date_override(name, types)
+    return nested_override(name, types) or date_override(name, types) or timestamp_tz_override(name, types)
+
+
+def temporal_cast(source, target, timezone: str):
+    """The cast function of a cast the session time zone decides (to or from TIMESTAMP_TZ,
+    engine.functions.timestamp_tz; text or Date to Timestamp...: engine.functions.dates), or None."""
+    return timestamp_tz_cast(source, target, timezone) or date_temporal_cast(source, target, timezone)
 
 
 # registered for the planner's own calls, not functions a user calls: the builders of [..], {..}

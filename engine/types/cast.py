@@ -16,6 +16,7 @@ from engine.types import datetimes as D
 from engine.types import float_text as _float_text
 from engine.types import render as _render
 from engine.types import sqltype as T
+from engine.types import timestamp_tz as _timestamp_tz
 from engine.types import variant as V
 from engine.types.datetimes import (
     UTC,
@@ -254,6 +255,8 @@ def caster(t: SqlType):
         return to_date
     if name == "Timestamp":
         return to_timestamp
+    if name == "TimestampTz":
+        return lambda v: _timestamp_tz.timestamp_tz_of(v, UTC)
     if name == "Null":
         return lambda v: None
     if name == "Variant":

@@ -122,6 +122,12 @@ def _parse_fields(text: str, type_name: str):
     return local, offset
 
 
+def parse_fields(text: str, type_name: str):
+    """(naive wall-clock datetime, offset written or None) of timestamp text; `type_name` names
+    the type in the error."""
+    return _parse_fields(text, type_name)
+
+
 def parse_timestamp(text: str, tz) -> datetime.datetime:
     """A Timestamp from text ('2024-01-02', '2024-01-02 03:04:05.123', '...T...Z', '...+08:00'),
     wall-clock time in `tz` unless the text gives its own offset; before year 1000 it is clamped

@@ -90,7 +90,7 @@ def render_value(v) -> str:
     if isinstance(v, float):
         return render_float(v)
     if isinstance(v, datetime.datetime):
-        return v.strftime("%Y-%m-%d %H:%M:%S.%f")
+        return v.strftime("%Y-%m-%d %H:%M:%S.%f" if v.tzinfo is None else "%Y-%m-%d %H:%M:%S.%f %z")
     if isinstance(v, decimal.Decimal):
         return format(v, "f")
     if isinstance(v, bytes):
@@ -112,6 +112,10 @@ def _render_bitmap(v):
 
 def _render_timestamp(v):
     return v.strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def _render_timestamp_tz(v):
+    return v.strftime("%Y-%m-%d %H:%M:%S.%f %z")  # engine.types.timestamp_tz
 
 
 def renderers_in_zone(types, timezone: str) -> list:
@@ -147,6 +151,8 @@ def renderer_for(t: SqlType):
         return str
     if name == "Timestamp":
         return _render_timestamp
+    if name == "TimestampTz":
+        return _render_timestamp_tz
     if name in NESTED_NAMES:
         return nested_renderer(t)
     if name == "Bitmap":

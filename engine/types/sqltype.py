@@ -82,7 +82,7 @@ _SQL_NAMES = {
     "Boolean": "BOOLEAN", "Int8": "TINYINT", "Int16": "SMALLINT", "Int32": "INT", "Int64": "BIGINT",
     "UInt8": "TINYINT UNSIGNED", "UInt16": "SMALLINT UNSIGNED", "UInt32": "INT UNSIGNED",
     "UInt64": "BIGINT UNSIGNED", "Float32": "FLOAT", "Float64": "DOUBLE", "String": "VARCHAR",
-    "Date": "DATE", "Timestamp": "TIMESTAMP", "Binary": "BINARY", "Variant": "VARIANT", "Bitmap": "BITMAP",
+    "Date": "DATE", "Timestamp": "TIMESTAMP", "TimestampTz": "TIMESTAMP_TZ", "Binary": "BINARY", "Variant": "VARIANT", "Bitmap": "BITMAP",
 }
 
 NESTED_NAMES = frozenset({"Array", "Map", "Tuple"})
@@ -127,7 +127,7 @@ _ALIASES = {
     "FLOAT": "Float32", "FLOAT32": "Float32", "REAL": "Float64",
     "DOUBLE": "Float64", "FLOAT64": "Float64", "DOUBLE PRECISION": "Float64",
     "VARCHAR": "String", "TEXT": "String", "CHAR": "String", "STRING": "String", "CHARACTER": "String",
-    "DATE": "Date", "TIMESTAMP": "Timestamp", "DATETIME": "Timestamp",
+    "DATE": "Date", "TIMESTAMP": "Timestamp", "DATETIME": "Timestamp", "TIMESTAMP_TZ": "TimestampTz",
     "DECIMAL": "Decimal", "NUMERIC": "Decimal",
     "BINARY": "Binary", "VARBINARY": "Binary", "BLOB": "Binary", "TINYBLOB": "Binary", "MEDIUMBLOB": "Binary",
     "LONGBLOB": "Binary", "JSON": "Variant", "VARIANT": "Variant", "BITMAP": "Bitmap",
