@@ -453,7 +453,7 @@ class Binder(ClauseBinder):
         # casts the session time zone decides (text/Date -> Timestamp, Timestamp -> Date/text)
         zoned = F.bitmap_cast(e, t, try_, self.ctx.limits)
         if zoned is None and e.type.name != t.name:
-            zoned = F.temporal_cast(e.type, t, self.ctx.timezone)
+            zoned = F.temporal_cast(e.type, t, self.ctx.timezone, self.ctx.datetime_parsing)
         zoned = zoned or nested_session_cast(e.type, t, self.ctx.timezone) or F.variant_cast(e.type, t)
         if isinstance(e, Const):
             if e.value is None:
@@ -553,6 +553,7 @@ class Binder(ClauseBinder):
 
     def _function(self, fn, args, pos=None):
         fn = F.with_timezone(F.with_limits(fn, self.ctx.limits), self.ctx.timezone)
+        fn = F.with_parsing(fn, self.ctx.timezone, *self.ctx.datetime_parsing)  # to_date('12/17/1980')...
         if fn.name in F.NUMERIC_ARGUMENT_FUNCTIONS and any(a.type.is_string for a in args):
             args = [self.cast(a, T.FLOAT64.as_nullable(a.type.can_be_null), True) if a.type.is_string else a
                     for a in args]

@@ -39,6 +39,7 @@ from engine.functions.bitwise import BITWISE_FUNCTIONS
 from engine.functions.casts import CAST_FUNCTIONS
 from engine.functions.context import CONTEXT_FUNCTIONS, KEYED_CONTEXT_FUNCTIONS, context_value
 from engine.functions.date_operators import date_arithmetic
+from engine.functions.date_parsing import variant_temporal_cast, with_parsing
 from engine.functions.date_units import UNIT_CALLS, interval_call, trunc_call, unit_call
 from engine.functions.dates import (
     function_override as date_override,
@@ -76,7 +77,8 @@ __all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES", "BITWISE_FUNCTI
            "INTEGRAL_FOLDS", "JSON_OPERATORS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
            "SCALARS", "ScalarFunction", "aggregate_type", "all_function_names", "context_value",
            "date_arithmetic", "function_override", "function_rows", "interval_call", "temporal_cast",
-           "trunc_call", "try_call_of", "unit_call", "variant_aggregate", "variant_cast", "variant_comparison", "variant_get_cast", "with_limits", "with_timezone"]
+           "trunc_call", "try_call_of", "unit_call", "variant_aggregate", "variant_cast", "variant_comparison", "variant_get_cast", "with_limits", "with_parsing",
+           "with_timezone"]
 
 
 def function_override(name: str, types):
@@ -85,9 +87,15 @@ def function_override(name: str, types):
     return nested_override(name, types) or date_override(name, types) or timestamp_tz_override(name, types)
 
 
-def temporal_cast(source, target, timezone: str):
+def temporal_cast(source, target, timezone: str, parsing: tuple = (False, False)):
     """The cast function of a cast the session time zone decides (to or from TIMESTAMP_TZ,
-    engine.functions.timestamp_tz; text or Date to Timestamp...: engine.functions.dates), or None."""
+    engine.functions.timestamp_tz; text or Date to Timestamp...: engine.functions.dates), or None;
+    `parsing`: (enable_auto_detect_datetime_format, not enable_strict_datetime_parser), the first
+    of which VARIANT casts follow (engine.functions.date_parsing)."""
+    if parsing[0] and source.name == "Variant":
+        cast = variant_temporal_cast(target.name, timezone)
+        if cast is not None:
+            return cast
     return timestamp_tz_cast(source, target, timezone) or date_temporal_cast(source, target, timezone)
 
 

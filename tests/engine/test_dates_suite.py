@@ -59,3 +59,41 @@ def test_unit_keywords_and_further_date_functions(session, sql, row):
 def test_last_day_refuses_other_units(session):
     with pytest.raises(EngineError):
         list(session.execute("select last_day(to_date('2024-10-22'), day)"))
+
+
+AUTO = "settings(enable_strict_datetime_parser=0, enable_auto_detect_datetime_format=1) "
+STRICT_AUTO = "settings(enable_strict_datetime_parser=1, enable_auto_detect_datetime_format=1) "
+LENIENT = "settings(enable_strict_datetime_parser=0, enable_auto_detect_datetime_format=0) "
+
+PARSING_RECORDS = [
+    # enable_auto_detect_datetime_format (02_0012_function_datetimes_auto_detect.test)
+    (AUTO + "select try_to_date('17-DEC-1980'), try_to_date('12/17/1980'), try_to_date('3/05/2023')",
+     ["1980-12-17", "1980-12-17", "2023-03-05"]),
+    (STRICT_AUTO + "select try_to_date('2027-1-1'), try_to_timestamp('12/17/1980 10:30:00')",
+     ["2027-01-01", "1980-12-17 10:30:00.000000"]),
+    (AUTO + "select try_to_timestamp('Thu, 21 Dec 2000 16:01:07.123456789 +0200')", ["2000-12-21 14:01:07.123456"]),
+    (AUTO + "select try_to_timestamp('Thu, 21 Dec 2000 04:01:07 PM')", ["2000-12-21 16:01:07.000000"]),
+    (AUTO + "select try_to_timestamp('Mon Jul 08 18:09:51 +0000 2013')", ["2013-07-08 18:09:51.000000"]),
+    # epoch numbers: seconds, milliseconds or microseconds by magnitude; days for a Date
+    (AUTO + "select try_to_timestamp('1487654321'), try_to_timestamp('1487654321321'), try_to_timestamp('-86400')",
+     ["2017-02-21 05:18:41.000000", "2017-02-21 05:18:41.321000", "1969-12-31 00:00:00.000000"]),
+    (AUTO + "select try_to_timestamp('31536000001'), try_to_date('57600'), try_to_date('-86400')",
+     ["1971-01-01 00:00:00.001000", "2127-09-15", "1733-06-12"]),
+    (AUTO + "select try_to_timestamp_tz('Thu, 21 Dec 2000 16:01:07 +0200')", ["2000-12-21 16:01:07.000000 +0200"]),
+    (AUTO + "select parse_json('\"12/17/1980\"')::DATE", ["1980-12-17"]),
+    ("settings(enable_strict_datetime_parser=0, enable_auto_detect_datetime_format=1, timezone='Asia/Shanghai') "
+     "select try_to_timestamp('Thu, 21 Dec 2000 16:01:07 +0200')", ["2000-12-21 22:01:07.000000"]),
+    # off: the ISO reading only
+    ("settings(enable_strict_datetime_parser=1, enable_auto_detect_datetime_format=0) "
+     "select try_to_date('2027-1-1'), try_to_timestamp('12/17/1980 10:30:00')", [None, None]),
+    # enable_strict_datetime_parser = 0: a best-effort reading of written dates
+    (LENIENT + "select try_to_timestamp('Dec 17, 1980'), try_to_timestamp('20240305'), try_to_date('17-DEC-1980')",
+     ["1980-12-17 00:00:00.000000", "2024-03-05 00:00:00.000000", "1980-12-17"]),
+    (LENIENT + "select to_date('2017-5-23 0:00:00'), to_date('2021/10/14'), to_date('20201231')",
+     ["2017-05-23", "2021-10-14", "2020-12-31"]),
+]
+
+
+@pytest.mark.parametrize(("sql", "row"), PARSING_RECORDS)
+def test_datetime_parsing_settings(session, sql, row):
+    assert wire(session, sql) == row
