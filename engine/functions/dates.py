@@ -32,9 +32,9 @@ from engine.types.datetimes import (
     parse_date,
     parse_timestamp,
     render_timestamp,
+    shift_timestamp,
     timestamp_from_int,
     timestamp_from_micros,
-    timestamp_out_of_range,
     to_local,
     zone,
 )
@@ -230,10 +230,7 @@ def _calendar_add(name, months, days):
 
 
 def _shift_micros(ts, micros):
-    try:
-        return check_timestamp(ts + datetime.timedelta(microseconds=micros))
-    except OverflowError:
-        raise timestamp_out_of_range() from None
+    return shift_timestamp(ts, micros)
 
 
 def _clock_add(name, micros):

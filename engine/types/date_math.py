@@ -21,7 +21,9 @@ def add_months(v, months: int, keep_last: bool = False):
     total = v.year * 12 + (v.month - 1) + months
     year, month = divmod(total, 12)
     month += 1
-    if not MIN_DATE.year <= year <= MAX_DATE.year:
+    if year < MIN_DATE.year:  # before the range: the minimum, as Databend's clamp
+        return type(v)(1, 1, 1)
+    if year > MAX_DATE.year:
         raise date_out_of_range()
     last = days_in_month(year, month)
     day = last if keep_last and v.day == days_in_month(v.year, v.month) else min(v.day, last)
@@ -29,13 +31,11 @@ def add_months(v, months: int, keep_last: bool = False):
 
 
 def add_days(d, days: int):
+    """d moved by `days`; the minimum Date when that leaves the range (Databend's clamp_date)."""
     try:
-        out = d + datetime.timedelta(days=days)
+        return d + datetime.timedelta(days=days)
     except OverflowError:
-        raise date_out_of_range() from None
-    if not MIN_DATE.year <= out.year <= MAX_DATE.year:
-        raise date_out_of_range()
-    return out
+        return MIN_DATE
 
 
 def start_of_quarter(d: datetime.date) -> datetime.date:

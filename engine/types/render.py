@@ -90,7 +90,9 @@ def render_value(v) -> str:
     if isinstance(v, float):
         return render_float(v)
     if isinstance(v, datetime.datetime):
-        return v.strftime("%Y-%m-%d %H:%M:%S.%f" if v.tzinfo is None else "%Y-%m-%d %H:%M:%S.%f %z")
+        if v.tzinfo is None:
+            return _iso(v, " ", "microseconds")
+        return _render_timestamp_tz(v)
     if isinstance(v, decimal.Decimal):
         return format(v, "f")
     if isinstance(v, bytes):
@@ -110,12 +112,15 @@ def _render_bitmap(v):
     return _BITMAP_TEXT  # Databend shows no numbers of a bitmap in a result (to_string does)
 
 
+_iso = datetime.datetime.isoformat  # zero-pads years before 1000 (strftime's %Y does not), and is faster
+
+
 def _render_timestamp(v):
-    return v.strftime("%Y-%m-%d %H:%M:%S.%f")
+    return _iso(v, " ", "microseconds")
 
 
 def _render_timestamp_tz(v):
-    return v.strftime("%Y-%m-%d %H:%M:%S.%f %z")  # engine.types.timestamp_tz
+    return _iso(v.replace(tzinfo=None), " ", "microseconds") + v.strftime(" %z")  # engine.types.timestamp_tz
 
 
 def renderers_in_zone(types, timezone: str) -> list:

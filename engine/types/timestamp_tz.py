@@ -39,7 +39,7 @@ def parse_timestamp_tz(text: str, tz) -> datetime.datetime:
 
 
 def render_timestamp_tz(v: datetime.datetime) -> str:
-    return v.strftime("%Y-%m-%d %H:%M:%S.%f %z")
+    return v.replace(tzinfo=None).isoformat(" ", "microseconds") + v.strftime(" %z")
 
 
 def from_timestamp(ts: datetime.datetime, tz) -> datetime.datetime:

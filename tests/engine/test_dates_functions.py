@@ -136,7 +136,7 @@ CONVERSIONS = [
     ("to_timestamp('2024-01-02T03:04:05Z')", "2024-01-02 03:04:05.000000"),
     ("to_timestamp('2024-01-02 03:04:05+08:00')", "2024-01-01 19:04:05.000000"),
     ("to_timestamp('2024-01-02 03:04:05.1')", "2024-01-02 03:04:05.100000"),
-    ("to_date('0999-12-31')", "1000-01-01"),
+    ("to_date('0999-12-31')", "0999-12-31"),  # the range starts at 0001-01-01 in current Databend
     ("str_to_date('2024-03-05', '%Y-%m-%d')", "2024-03-05"),
     ("str_to_date('05/03/2024', '%d/%m/%Y')", "2024-03-05"),
     ("str_to_timestamp('2024-03-05 07:08:09', '%Y-%m-%d %H:%M:%S')", "2024-03-05 07:08:09.000000"),
@@ -198,8 +198,6 @@ ERRORS = [
     ("SELECT to_date('2024-1-2')", 1006), ("SELECT to_date('2024-02-30')", 1006),
     ("SELECT to_timestamp('abc')", 1006), ("SELECT to_timestamp('2024-1-2 3:4:5')", 1006),
     ("SELECT add_years(to_date('9999-06-01'), 1)", 1006), ("SELECT to_date(3000000)", 1006),
-    ("SELECT to_date(-400000)", 1006), ("SELECT to_timestamp(253402300800000000)", 1006),
-    ("SELECT add_days(to_date('1000-01-01'), -1)", 1006),
     ("SELECT str_to_date('2024-03-05 10:00', '%Y-%m-%d')", 1006),
     ("SELECT date_part(fortnight, to_date('2024-05-06'))", 1005),  # EPOCH is a unit in current Databend
     ("SELECT INTERVAL 1 DAY", 1065), ("SELECT to_year(1)", 1065),

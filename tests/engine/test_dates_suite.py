@@ -97,3 +97,34 @@ PARSING_RECORDS = [
 @pytest.mark.parametrize(("sql", "row"), PARSING_RECORDS)
 def test_datetime_parsing_settings(session, sql, row):
     assert wire(session, sql) == row
+
+
+RANGE_RECORDS = [
+    # the range is 0001-01-01 to 9999-12-31; years before 1000 are zero-padded
+    ("select to_date('0001-01-01'), to_date('0999-12-31')", ["0001-01-01", "0999-12-31"]),
+    ("select to_datetime('0999-12-31 23:59:59')", ["0999-12-31 23:59:59.000000"]),
+    ("select '0099-05-16T03:25:02.868894+08:00'::TIMESTAMP", ["0099-05-15 19:25:02.868894"]),
+    ("select '0000-00-00 00:00:00.868894'::TIMESTAMP", ["1970-01-01 00:00:00.868894"]),
+    # ISO text may stop after the T, the hour or a colon
+    ("select to_datetime('9999-12-30T'), to_datetime('9999-12-30 22'), to_datetime('9999-12-30 21:59:')",
+     ["9999-12-30 00:00:00.000000", "9999-12-30 22:00:00.000000", "9999-12-30 21:59:00.000000"]),
+    # arithmetic leaving the range gives the minimum; past 9999-12-30 22:00 UTC is that instant
+    ("select to_date('2023-01-01') + 100000000, subtract_months(to_date('0001-01-01'), 1)",
+     ["0001-01-01", "0001-01-01"]),
+    ("select to_datetime('2023-01-01 00:00:00') - 1000000000000000000, subtract_minutes(to_date('0001-01-01'), 1)",
+     ["0001-01-01 00:00:00.000000", "0001-01-01 00:00:00.000000"]),
+    ("SELECT add_hours(to_timestamp(710455), 2147483647)", ["0001-01-01 00:00:00.000000"]),
+    ("select add_days(to_datetime('9999-12-30 21:59:59'), 1), add_hours(to_date('9999-12-30'), 24)",
+     ["9999-12-30 22:00:00.000000", "9999-12-30 22:00:00.000000"]),
+]
+
+
+@pytest.mark.parametrize(("sql", "row"), RANGE_RECORDS)
+def test_the_date_range_and_its_clamps(session, sql, row):
+    assert wire(session, sql) == row
+
+
+def test_text_past_the_last_instant_shown_is_refused_with_1046(session):
+    with pytest.raises(EngineError) as info:
+        list(session.execute("select to_datetime('9999-12-31 23:59:59')"))
+    assert info.value.code == 1046
