@@ -5,6 +5,7 @@ diff_* counts of date_diff's further units, timestamp_from_parts and convert_tim
 from __future__ import annotations
 
 import datetime
+from dataclasses import replace
 
 from engine.core.errors import BadArguments
 from engine.functions.dates import (
@@ -19,7 +20,7 @@ from engine.functions.dates import (
     instant_reader,
     register_zoned_impl,
 )
-from engine.functions.registry import ScalarFunction
+from engine.functions.registry import SCALARS, ScalarFunction
 from engine.types import cast as casting
 from engine.types import date_math as M
 from engine.types import sqltype as T
@@ -63,6 +64,21 @@ def _make_epoch(tz):
 
 
 _zoned("epoch", _make_epoch, _temporal(T.FLOAT64, "epoch"), 1)
+
+
+def _make_current_time(tz):
+    """current_time([precision]): the session zone's clock time now as text, HH:MM:SS and
+    `precision` (default 6) digits of the second."""
+    def current_time(precision=6):
+        now = datetime.datetime.now(datetime.UTC).astimezone(tz)
+        digits = max(0, min(9, _int(precision)))
+        text = now.strftime("%H:%M:%S")
+        return text + "." + f"{now.microsecond:06d}000"[:digits] if digits else text
+    return current_time
+
+
+_zoned("current_time", _make_current_time, lambda types: T.STRING, 0, 1)
+SCALARS["current_time"] = replace(SCALARS["current_time"], volatile=True)  # read when run, never folded
 
 
 def _make_time_slot(tz):

@@ -128,3 +128,46 @@ def test_text_past_the_last_instant_shown_is_refused_with_1046(session):
     with pytest.raises(EngineError) as info:
         list(session.execute("select to_datetime('9999-12-31 23:59:59')"))
     assert info.value.code == 1046
+
+
+FORMAT_RECORDS = [
+    # PostgreSQL patterns in formats (date_format_style 'Oracle', Databend's default); MON only as a word
+    ("select to_string('2022-02-02', '精彩的YYYY年，美丽的MMmonth,激动のDDd')", ["精彩的2022年，美丽的02month,激动の02d"]),
+    ("select to_string('2024-04-05T00:00:00'::TIMESTAMP, 'mon dd HH12AM:MI:SS, yy')", ["Apr 05 12AM:00:00, 24"]),
+    ("select str_to_date('精彩的2022年，美丽的02month,激动の02d', '精彩的YYYY年，美丽的MM month,激动のDDd')", ["2022-02-02"]),
+    ("select str_to_timestamp('2022年02月04日，03时58分59秒', 'YYYY年MM月DD日，HH24时MI分SS秒')",
+     ["2022-02-04 03:58:59.000000"]),
+    ("select date_format('2022-02-04T03:58:59', '%x'), strftime('2022-02-04T03:58:59', '%X')",
+     ["2022-02-04", "03:58:59"]),
+    # text after what the format reads is ignored (parse_datetime_ignore_remainder)
+    ("settings(timezone='Asia/Shanghai') select to_timestamp('2022年02月04日，8时58分59秒', '%Y年%m月%d日，%H')",
+     ["2022-02-04 08:00:00.000000"]),
+    ("select to_timestamp('2022年02月04日，8时58分59秒,时区：+0900', '%Y年%m月%d日，%H时%M分%S秒,时区：%z')",
+     ["2022-02-03 23:58:59.000000"]),
+    ("select to_timestamp('2022年02月04日，8时58分59秒', ''), try_to_date('2022-02-02', '%m')", [None, None]),
+    ("select to_datetime('1', '%s'), to_timestamp('2024-10-2 03:04','%G-%V-%u %H:%M')",
+     ["1970-01-01 00:00:01.000000", "2024-03-05 03:04:00.000000"]),
+    # TO_TIMESTAMP(n, scale)
+    ("select TO_TIMESTAMP(1, 0), TO_TIMESTAMP(1, 3), TO_TIMESTAMP(-7233803000000-1, 6)",
+     ["1970-01-01 00:00:01.000000", "1970-01-01 00:00:00.001000", "1969-10-09 06:36:36.999999"]),
+    ("select TRY_TO_TIMESTAMP(1, 0), TRY_TO_TIMESTAMP(1, null)", ["1970-01-01 00:00:01.000000", None]),
+    ("select typeof(CURRENT_DATE()), typeof(CURRENT_TIME()), regexp_like(CURRENT_TIME(3), '^[0-9]{2}:[0-9]{2}:[0-9]{2}[.][0-9]{3}$')",
+     ["DATE", "VARCHAR", "1"]),
+]
+
+
+@pytest.mark.parametrize(("sql", "row"), FORMAT_RECORDS)
+def test_format_strings(session, sql, row):
+    assert wire(session, sql) == row
+
+
+def test_a_format_reading_no_year_is_refused(session):
+    with pytest.raises(EngineError) as info:
+        list(session.execute("select to_date('2022-02-02', '%m')"))
+    assert info.value.code == 1006
+
+
+def test_an_unknown_time_zone_is_1078(session):
+    with pytest.raises(EngineError) as info:
+        list(session.execute("set timezone = 'Asia/Test'"))
+    assert info.value.code == 1078
