@@ -39,7 +39,7 @@ from engine.functions.bitwise import BITWISE_FUNCTIONS
 from engine.functions.casts import CAST_FUNCTIONS
 from engine.functions.context import CONTEXT_FUNCTIONS, KEYED_CONTEXT_FUNCTIONS, context_value
 from engine.functions.date_operators import date_arithmetic
-from engine.functions.date_parsing import variant_temporal_cast, with_parsing
+from engine.functions.date_parsing import variant_override, variant_temporal_cast, with_parsing
 from engine.functions.date_units import UNIT_CALLS, interval_call, trunc_call, unit_call
 from engine.functions.dates import (
     function_override as date_override,
@@ -65,6 +65,7 @@ from engine.functions.numeric import (
 )
 from engine.functions.registry import SCALARS, ScalarFunction, with_limits
 from engine.functions.timestamp_tz import timestamp_tz_cast, timestamp_tz_override
+from engine.types.datetimes import zone
 
 # results Databend 1.2.453 types as nullable whatever the arguments
 ALWAYS_NULLABLE = frozenset({"coalesce", "ifnull", "nvl"})
@@ -84,7 +85,8 @@ __all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES", "BITWISE_FUNCTI
 def function_override(name: str, types):
     """Another family's version of a function for these argument types (arrays' length, dates'
     to_string...), or None."""
-    return nested_override(name, types) or date_override(name, types) or timestamp_tz_override(name, types)
+    return nested_override(name, types) or date_override(name, types) or timestamp_tz_override(name, types) \
+        or variant_override(name, types)
 
 
 def temporal_cast(source, target, timezone: str, parsing: tuple = (False, False)):
@@ -92,8 +94,9 @@ def temporal_cast(source, target, timezone: str, parsing: tuple = (False, False)
     engine.functions.timestamp_tz; text or Date to Timestamp...: engine.functions.dates), or None;
     `parsing`: (enable_auto_detect_datetime_format, not enable_strict_datetime_parser), the first
     of which VARIANT casts follow (engine.functions.date_parsing)."""
-    if parsing[0] and source.name == "Variant":
-        cast = variant_temporal_cast(target.name, timezone)
+    # a Date keeps the JSON family's cast (and its error text) unless auto-detection is on
+    if source.name == "Variant" and (target.name != "Date" or parsing[0]):
+        cast = variant_temporal_cast(target.name, zone(timezone), parsing[0])
         if cast is not None:
             return cast
     return timestamp_tz_cast(source, target, timezone) or date_temporal_cast(source, target, timezone)

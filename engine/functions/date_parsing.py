@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import datetime
 import functools
+import json
 from dataclasses import replace
 
 from engine.core.errors import BadArguments, EngineError
 from engine.functions import dates as _dates
 from engine.functions import timestamp_tz as _tz
+from engine.functions.dates import register_zoned_impl
 from engine.functions.registry import ScalarFunction
 from engine.types import date_detect as DD
+from engine.types import sqltype as T
 from engine.types import timestamp_tz as TZ
 from engine.types.datetimes import (
     EPOCH,
+    UTC,
     check_timestamp,
     from_local,
     zone,
@@ -148,22 +152,42 @@ def with_parsing(fn: ScalarFunction, timezone: str, auto: bool, lenient: bool) -
     return replace(fn, impl=_make(fn.name, zone(timezone), auto, lenient))
 
 
-def variant_temporal_cast(target: str, timezone: str):
-    """A VARIANT's string cast to Date / Timestamp / TIMESTAMP_TZ with auto-detection on (None
-    for other targets)."""
-    tz = zone(timezone)
+def variant_temporal_cast(target: str, tz, auto: bool):
+    """A VARIANT's string cast to Date / Timestamp / TIMESTAMP_TZ in the zone `tz` (JSON null is
+    NULL), the auto formats read when `auto` (None for other targets)."""
     if target == "Timestamp":
-        read, fallback = _dates.instant_reader(tz), lambda s: timestamp_fallback(s, tz, True, False)
+        read, fallback = _dates._make_to_timestamp(tz), lambda s: timestamp_fallback(s, tz, auto, False)
     elif target == "Date":
-        read, fallback = _dates._make_to_date(tz), lambda s: date_fallback(s, True, False)
+        read, fallback = _dates._make_to_date(tz), lambda s: date_fallback(s, auto, False)
     elif target == "TimestampTz":
-        read, fallback = _tz._make_to_timestamp_tz(tz), lambda s: timestamp_tz_fallback(s, tz, True)
+        read, fallback = _tz._make_to_timestamp_tz(tz), lambda s: timestamp_tz_fallback(s, tz, auto)
     else:
         return None
-    convert = _with_fallback(read, fallback)
+    convert = _with_fallback(read, fallback) if auto else read
 
     def cast(v):
-        text = _tz._variant_text(v)
+        value = json.loads(v)
+        if type(value) is int and target != "TimestampTz":  # a number: days or an epoch, as to_date(n)
+            return read(value)
+        text = _tz.variant_text(value, target)
         return None if text is None else convert(text)
     return cast
+
+
+def _variant_function(name: str, target: str, result):
+    register_zoned_impl(name, lambda tz: variant_temporal_cast(target, tz, False))
+    return ScalarFunction(name, variant_temporal_cast(target, UTC, False), lambda types: result.as_nullable(True),
+                          1, 1)
+
+
+_FROM_VARIANT = {"to_date": _variant_function("to_date_variant", "Date", T.DATE),
+                 "to_timestamp": _variant_function("to_timestamp_variant", "Timestamp", T.TIMESTAMP),
+                 "to_datetime": _variant_function("to_timestamp_variant", "Timestamp", T.TIMESTAMP)}
+
+
+def variant_override(name: str, types) -> ScalarFunction | None:
+    """to_date / to_timestamp of a VARIANT: its string (or number) read as the cast reads it."""
+    if len(types) == 1 and types[0].name == "Variant":
+        return _FROM_VARIANT.get(name)
+    return None
 

@@ -21,13 +21,16 @@ _DATETIME = datetime.datetime
 _SOURCES = frozenset({"String", "Date", "Timestamp", "TimestampTz", "Variant", "Null"})
 
 
-def _variant_text(v):
-    """The string a VARIANT holds (None for JSON null); other JSON values are refused."""
-    value = json.loads(v) if isinstance(v, str) else v
+_TYPE_NAMES = {"TimestampTz": "TIMESTAMP_TZ", "Timestamp": "TIMESTAMP", "Date": "DATE"}
+
+
+def variant_text(value, target: str = "TimestampTz"):
+    """The string a VARIANT's decoded JSON `value` is (None for JSON null); other JSON values
+    are refused."""
     if value is None:
         return None
     if not isinstance(value, str):
-        raise BadArguments(f"unable to cast {v} to type `TIMESTAMP_TZ`")
+        raise BadArguments(f"unable to cast {json.dumps(value)} to type `{_TYPE_NAMES.get(target, target)}`")
     return value
 
 
@@ -40,7 +43,7 @@ def _make_to_timestamp_tz(tz):
 def _make_from_variant(tz):
     """A VARIANT's JSON string read as TIMESTAMP_TZ; JSON null is NULL."""
     def from_variant(v):
-        text = _variant_text(v)
+        text = variant_text(json.loads(v))
         return None if text is None else TZ.timestamp_tz_of(text, tz)
     return from_variant
 

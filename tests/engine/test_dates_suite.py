@@ -171,3 +171,19 @@ def test_an_unknown_time_zone_is_1078(session):
     with pytest.raises(EngineError) as info:
         list(session.execute("set timezone = 'Asia/Test'"))
     assert info.value.code == 1078
+
+
+VARIANT_RECORDS = [
+    # a VARIANT's string read as a date or time; JSON null is NULL (02_0002_function_cast.test)
+    ("SELECT parse_json('\"2022-01-01 01:01:01\"')::datetime, parse_json('null')::datetime",
+     ["2022-01-01 01:01:01.000000", None]),
+    # to_date / to_timestamp of a VARIANT (02_0056_function_semi_structureds_as.test)
+    ("select to_date(to_date('2025-01-01')::variant), to_date(parse_json('\"2025-01-01\"'))",
+     ["2025-01-01", "2025-01-01"]),
+    ("select to_timestamp(to_timestamp('2025-01-01 10:00:00')::variant)", ["2025-01-01 10:00:00.000000"]),
+]
+
+
+@pytest.mark.parametrize(("sql", "row"), VARIANT_RECORDS)
+def test_variant_to_dates(session, sql, row):
+    assert wire(session, sql) == row
