@@ -58,6 +58,7 @@ from engine.functions.json import (
     variant_comparison,
     variant_get_cast,
 )
+from engine.functions.number_to_char import number_to_char_override
 from engine.functions.numeric import (
     NEGATION_FUNCTIONS,
     NUMERIC_ARGUMENT_FUNCTIONS,
@@ -85,8 +86,8 @@ __all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES", "BITWISE_FUNCTI
 def function_override(name: str, types):
     """Another family's version of a function for these argument types (arrays' length, dates'
     to_string...), or None."""
-    return nested_override(name, types) or date_override(name, types) or timestamp_tz_override(name, types) \
-        or variant_override(name, types)
+    return number_to_char_override(name, types) or nested_override(name, types) or date_override(name, types) \
+        or timestamp_tz_override(name, types) or variant_override(name, types)
 
 
 def temporal_cast(source, target, timezone: str, parsing: tuple = (False, False)):

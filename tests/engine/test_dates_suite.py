@@ -187,3 +187,24 @@ VARIANT_RECORDS = [
 @pytest.mark.parametrize(("sql", "row"), VARIANT_RECORDS)
 def test_variant_to_dates(session, sql, row):
     assert wire(session, sql) == row
+
+
+NUMBER_TEMPLATES = [
+    # to_char of numbers with PostgreSQL templates (02_0078_function_to_char.test), as the suite's
+    # runner compares them: whitespace runs collapsed
+    ("to_char(-4567890123456789, '9G999G999G999G999G999')", "-4,567,890,123,456,789"),
+    ("to_char(123, '9,999,999,999,999,999.999,999')", "123.000,000"),
+    ("to_char(-456, '9999999999999999.999PR')", "<456.000>"),
+    ("to_char(4567890123456789, '9999999999999999.999PR')", "4567890123456789.000"),
+    ("to_char(-123, '9999999999999999S'), to_char(-456, 'S9999999999999999')", "123- -456"),
+    ("to_char(456, 'FMSG9999999999999999'), to_char(456, 'S0999999999999999')", "+456 +0000000000000456"),
+    ("to_char(456, 'FM9999999999999999.999'), to_char(456, 'FM9999999999999999.000')", "456. 456.000"),
+    ("to_char(-4567890123456789, '999999SG9999999999')", "456789-0123456789"),
+    ("to_char(456, '99999 \"text\" 9999 \"9999\" 999 \"\\\\\"quoted\\\\\"\" 9999')", 'text 9999 "quoted" 456'),
+    ("to_char(123, '0099')", "0123"),
+]
+
+
+@pytest.mark.parametrize(("expr", "shown"), NUMBER_TEMPLATES)
+def test_to_char_of_numbers(session, expr, shown):
+    assert " ".join(" ".join(wire(session, f"SELECT {expr}")).split()) == shown
