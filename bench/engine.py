@@ -27,7 +27,7 @@ import time
 from bench import workload as W
 from bench.timeout import HardTimeout, alarm_handler, hard_timeout
 
-ENGINES = ("queryhttp", "sqlite3", "sqlglot", "floor")
+ENGINES = ("queryhttp", "sqlite3", "duckdb", "sqlglot", "floor")
 LOAD_CHUNK_ROWS = 10_000
 
 
@@ -117,6 +117,56 @@ class SqliteEngine:
         return self.conn.execute("SELECT COUNT(*) FROM t2").fetchone()[0]
 
 
+class DuckDBEngine:
+    """DuckDB in memory on one thread, through its Python API (`fetchall()` builds the rows, as
+    for sqlite3): the column-at-a-time engine in C that the aggregation goals compare with."""
+
+    name = "duckdb"
+
+    def __init__(self, t, d):
+        try:
+            import duckdb
+        except ImportError:
+            raise Unavailable("duckdb is not installed (pip install .[bench])") from None
+        t0 = time.perf_counter()
+        self.conn = conn = duckdb.connect(":memory:", config={"threads": 1})
+        conn.execute(W.T_DDL)
+        conn.execute(W.D_DDL)
+        conn.execute("CREATE TABLE ev (id INTEGER, ts TIMESTAMP, d DATE, attrs JSON)")
+        for table, rows, width in (("t", t, 5), ("d", d, 3), ("ev", W.gen_events(t), 4)):
+            _duckdb_load(conn, table, rows, width)
+        self.load_seconds = time.perf_counter() - t0
+
+    def select(self, q):
+        return self.conn.execute(q.get("duckdb_sql", q["sql"])).fetchall()
+
+    def reset_t2(self):
+        self.conn.execute("DROP TABLE IF EXISTS t2")
+        self.conn.execute(W.T2_DDL)
+
+    def run_inserts(self, sqls):
+        execute = self.conn.execute
+        for sql in sqls:
+            execute(sql)
+
+    def count_t2(self):
+        return self.conn.execute("SELECT COUNT(*) FROM t2").fetchone()[0]
+
+
+def _duckdb_load(conn, table, rows, width):
+    """Rows into a DuckDB table: as an Arrow table when pyarrow is there (executemany of 100,000
+    rows takes minutes), else row by row."""
+    try:
+        import pyarrow
+    except ImportError:
+        conn.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * width)})", rows)
+        return
+    columns = list(zip(*rows, strict=True)) if rows else [[] for _ in range(width)]
+    names = [f"c{i}" for i in range(width)]
+    arrow = pyarrow.table(dict(zip(names, map(list, columns), strict=True)))  # noqa: F841
+    conn.execute(f"INSERT INTO {table} SELECT * FROM arrow")
+
+
 class SqlglotEngine:
     """sqlglot's pure-Python executor over pre-built tables (only optimise+plan+execute timed)."""
 
@@ -162,7 +212,7 @@ class FloorEngine:
         return len(self.t2)
 
 
-ENGINE_CLASSES = {"queryhttp": QueryHTTPEngine, "sqlite3": SqliteEngine,
+ENGINE_CLASSES = {"queryhttp": QueryHTTPEngine, "sqlite3": SqliteEngine, "duckdb": DuckDBEngine,
                   "sqlglot": SqlglotEngine, "floor": FloorEngine}
 
 
@@ -292,9 +342,9 @@ def render_table(measured, engines, title):
     names = [e for e in ENGINES if e in engines]
     lines = [f"#### {title}", "",
              "| query | rows out | " + " | ".join(f"{n} ms" for n in names) +
-             " | queryhttp/floor | queryhttp/sqlite3 | sqlglot/queryhttp |",
-             "|---|---:|" + "---:|" * len(names) + "---:|---:|---:|"]
-    ratios = {"qf": [], "qs": [], "gq": []}
+             " | queryhttp/floor | queryhttp/sqlite3 | queryhttp/duckdb | sqlglot/queryhttp |",
+             "|---|---:|" + "---:|" * len(names) + "---:|---:|---:|---:|"]
+    ratios = {"qf": [], "qs": [], "qd": [], "gq": []}
     notes = []
     for qname, m in measured.items():
         times, status = m["times"], m["status"]
@@ -316,15 +366,16 @@ def render_table(measured, engines, title):
 
         qf = paired_ratio(ok("queryhttp"), ok("floor"))
         qs = paired_ratio(ok("queryhttp"), ok("sqlite3"))
+        qd = paired_ratio(ok("queryhttp"), ok("duckdb"))
         gq = paired_ratio(ok("sqlglot"), ok("queryhttp"))
         if not qname.startswith("insert"):
-            for key, r in (("qf", qf), ("qs", qs), ("gq", gq)):
+            for key, r in (("qf", qf), ("qs", qs), ("qd", qd), ("gq", gq)):
                 if r is not None:
                     ratios[key].append(r)
         lines.append(f"| {qname} | {m['rows_out']:,} | " + " | ".join(cells) +
-                     f" | {fmt_ratio(qf)} | {fmt_ratio(qs)} | {fmt_ratio(gq)} |")
+                     f" | {fmt_ratio(qf)} | {fmt_ratio(qs)} | {fmt_ratio(qd)} | {fmt_ratio(gq)} |")
     geo = [fmt_ratio(math.exp(statistics.fmean(map(math.log, ratios[k])))) if ratios[k] else "—"
-           for k in ("qf", "qs", "gq")]
+           for k in ("qf", "qs", "qd", "gq")]
     lines.append("| **geomean, SELECTs** | | " + " | " * len(names) + " | ".join(geo) + " |")
     lines.append("")
     lines += [("note: " if n.split(": ", 1)[1].startswith("n/a") else "✗ ") + n for n in notes]

@@ -242,14 +242,16 @@ QUERIES = [
          sql="SELECT id, SUM(val) OVER (ORDER BY id) AS running FROM t"),
     dict(name="date_group", kind="set", floor=_f_date_group,
          sql="SELECT to_start_of_month(ts) AS m, COUNT(*) AS n FROM ev GROUP BY to_start_of_month(ts)",
-         sqlite_sql="SELECT date(ts, 'start of month') AS m, COUNT(*) AS n FROM ev GROUP BY 1"),
+         sqlite_sql="SELECT date(ts, 'start of month') AS m, COUNT(*) AS n FROM ev GROUP BY 1",
+         duckdb_sql="SELECT CAST(date_trunc('month', ts) AS DATE) AS m, COUNT(*) AS n FROM ev GROUP BY 1"),
     dict(name="date_filter", kind="set", floor=_f_date_filter,
          sql="SELECT id, d FROM ev WHERE d >= '2022-01-01' AND d < '2022-02-01'"),
     # two key reads of a VARIANT per row, each cast; the floor parses each row's JSON once
     dict(name="json_access", kind="set", floor=_f_json_access,
          sql="SELECT id, attrs:n::INT AS n, attrs:kind::STRING AS kind FROM ev",
          sqlite_sql="SELECT id, CAST(json_extract(attrs, '$.n') AS INTEGER), "
-                    "json_extract(attrs, '$.kind') FROM ev"),
+                    "json_extract(attrs, '$.kind') FROM ev",
+         duckdb_sql="SELECT id, CAST(attrs->>'$.n' AS INTEGER), attrs->>'$.kind' FROM ev"),
 ]
 
 # Queries also run at 1,000,000 rows (scan / aggregate family).

@@ -246,7 +246,7 @@ class Session:
         }
         self.user = user
         self.role: str | None = None  # the role SET ROLE chose (engine.catalog.users.UserStore.current_role)
-        self.connection_id = str(uuid.uuid4())  # connection_id()
+        self._connection_id: str | None = None  # connection_id(), made on first use
         # ids of the session's latest statements (last_query_id()), the oldest dropped first
         self.query_ids: deque[str] = deque(maxlen=QUERY_IDS_KEPT)
         # the open explicit transaction (engine.catalog.transactions.Transaction), None in AutoCommit
@@ -260,6 +260,14 @@ class Session:
         # finished query results RESULT_SCAN reads (engine.catalog.result_cache.ResultCache), kept
         # with enable_query_result_cache = 1: the Session's own unless a server attaches one
         self.result_cache = ResultCache()
+
+    @property
+    def connection_id(self) -> str:
+        """The session's id for connection_id(): a uuid4 made when first asked (a session per
+        request is the common case over HTTP, and most never ask)."""
+        if self._connection_id is None:
+            self._connection_id = str(uuid.uuid4())
+        return self._connection_id
 
     @property
     def txn_state(self) -> str:

@@ -49,6 +49,7 @@ from web.request_helpers import (
     check_upload_credentials,
     prepare_long_statement,
 )
+from web.response_headers import set_known
 from web.session_endpoints import ClientSessionService, queries_to_remove, verify_answer
 from web.sessions import TOO_MANY_CONNECTIONS, SessionStore
 from web.streaming_load import StreamingLoad
@@ -203,15 +204,15 @@ class QueryApp:
     @staticmethod
     def _send(request, status: int, body: bytes, content_type: bytes) -> bytes:
         request.setResponseCode(status)
-        request.setHeader(b"content-type", content_type)
-        request.setHeader(b"content-length", b"%d" % len(body))
-        request.setHeader(b"x-databend-version", _VERSION)
+        set_known(request, b"Content-Type", content_type)
+        set_known(request, b"Content-Length", b"%d" % len(body))
+        set_known(request, b"X-Databend-Version", _VERSION)
         return body
 
     def _send_answer(self, request, fmt: str, answer: Answer) -> bytes:
         if answer.query_id:
-            request.setHeader(b"x-databend-query-id", answer.query_id.encode())
-        request.setHeader(b"x-databend-query-state", answer.state.encode())
+            set_known(request, b"X-Databend-Query-Id", answer.query_id.encode())
+        set_known(request, b"X-Databend-Query-State", answer.state.encode())
         return self._send(request, 200, encode_answer(fmt, answer), _JSON)
 
     def _answer(self, query: Query, *, data: list, next_page: int | None,

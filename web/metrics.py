@@ -8,6 +8,8 @@ nothing more.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from prometheus_client import (
     CollectorRegistry,
     Counter,
@@ -18,8 +20,9 @@ from prometheus_client import (
     ProcessCollector,
     generate_latest,
 )
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.utils import floatToGoString
 
 from web.build import build_labels
 from web.wire import RUNNING
@@ -43,20 +46,14 @@ class Metrics:
 
     def __init__(self, app):
         self.registry = registry = CollectorRegistry(auto_describe=True)
-        self.queries = Counter("queryhttp_queries", "Queries finished, by final state "
-                               "(Succeeded or Failed) and error code (0: none)",
-                               ["state", "code"], registry=registry)
-        self._query_counters = {}  # (state, code) -> the labelled child of self.queries
+        # finished queries: plain counters moved once per query on the reactor, turned into
+        # series when scraped (a prometheus-client Counter takes a lock per inc: 4 of them per
+        # query were a tenth of a SELECT 1 round trip's own work)
+        self.finished = _FinishedQueries()
+        registry.register(self.finished)
         self.refused = Counter("queryhttp_refused_queries", "Queries refused before they "
                                "started (too many running or held queries, or sessions), by "
                                "error code", ["code"], registry=registry)
-        self.latency = Histogram("queryhttp_query_duration_seconds",
-                                 "Time from a query's start to its end", registry=registry,
-                                 buckets=LATENCY_BUCKETS)
-        self.rows = Counter("queryhttp_result_rows", "Result rows produced for clients",
-                            registry=registry)
-        self.bytes = Counter("queryhttp_result_bytes", "Result bytes produced for clients "
-                             "(the engine's estimate)", registry=registry)
         self.queue_wait = Histogram("queryhttp_queue_wait_seconds", "Time queries waited "
                                     "in the queue for a running slot, of those admitted",
                                     registry=registry, buckets=LATENCY_BUCKETS)
@@ -94,14 +91,7 @@ class Metrics:
             registry.register(_PlanCacheCollector(db.plan_cache))
 
     def query_ended(self, state: str, code: int, seconds: float, rows: int, nbytes: int) -> None:
-        counter = self._query_counters.get((state, code))
-        if counter is None:  # labels() locks and builds a key: each (state, code) child is kept
-            counter = self._query_counters[(state, code)] = self.queries.labels(
-                state=state, code=str(code))
-        counter.inc()
-        self.latency.observe(max(seconds, 0.0))
-        self.rows.inc(rows)
-        self.bytes.inc(nbytes)
+        self.finished.add(state, code, seconds, rows, nbytes)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
@@ -130,6 +120,49 @@ def _durability_gauges(db, registry) -> None:
          lambda d: 1 if d.writer.error is not None or not d.writer.alive() else 0),
     ):
         Gauge(name, help_text, registry=registry).set_function(reading(read))
+
+
+class _FinishedQueries:
+    """Queries finished (by state and error code), their durations (a histogram) and the rows
+    and bytes they produced: counted in plain attributes, exposed as series when scraped."""
+
+    def __init__(self):
+        self.by_outcome: dict = {}  # (state, code as text) -> count
+        self.buckets = [0] * len(LATENCY_BUCKETS)  # per bucket, not cumulative
+        self.seconds = 0.0
+        self.rows = 0
+        self.bytes = 0
+
+    def add(self, state: str, code: int, seconds: float, rows: int, nbytes: int) -> None:
+        key = (state, code)
+        self.by_outcome[key] = self.by_outcome.get(key, 0) + 1
+        seconds = max(seconds, 0.0)
+        self.buckets[bisect_left(LATENCY_BUCKETS, seconds)] += 1
+        self.seconds += seconds
+        self.rows += rows
+        self.bytes += nbytes
+
+    def describe(self):
+        return list(self.collect())
+
+    def collect(self):
+        queries = CounterMetricFamily("queryhttp_queries", "Queries finished, by final state "
+                                      "(Succeeded or Failed) and error code (0: none)",
+                                      labels=["state", "code"])
+        for (state, code), count in sorted(self.by_outcome.items()):
+            queries.add_metric([state, str(code)], count)
+        yield queries
+        cumulative, running = [], 0
+        for bound, count in zip(LATENCY_BUCKETS, self.buckets, strict=True):
+            running += count
+            cumulative.append((floatToGoString(bound), running))
+        yield HistogramMetricFamily("queryhttp_query_duration_seconds",
+                                    "Time from a query's start to its end",
+                                    buckets=cumulative, sum_value=self.seconds)
+        yield CounterMetricFamily("queryhttp_result_rows", "Result rows produced for clients",
+                                  value=self.rows)
+        yield CounterMetricFamily("queryhttp_result_bytes", "Result bytes produced for clients "
+                                  "(the engine's estimate)", value=self.bytes)
 
 
 class _PlanCacheCollector:

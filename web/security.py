@@ -18,9 +18,3 @@ CONSOLE_CONTENT_SECURITY_POLICY = (
     b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
     b"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
-
-
-def add_security_headers(headers) -> None:
-    """Put the headers every response carries into `headers` (twisted.web Headers)."""
-    for name, values in EVERY_RESPONSE:
-        headers.setRawHeaders(name, values)

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import io
 import tempfile
+from urllib.parse import unquote_to_bytes as unquote
 
 from twisted.internet.defer import Deferred
 from twisted.logger import Logger
-from twisted.web import http, server
+from twisted.python import failure
+from twisted.web import http, resource, server
 
 from web.auth import client_host
 from web.errors import HTTPError
-from web.security import add_security_headers
+from web.response_headers import preset
 from web.wire import choose_format, error_body
 
 log = Logger()
@@ -88,7 +90,26 @@ class LeanRequest(server.Request):
         self._body_limit = self.max_body_bytes
         self._upload_budget: UploadBudget | None = None
         self._counted_chunks = False
-        add_security_headers(self.responseHeaders)
+        preset(self, server.version)  # the security headers, Server and Date
+
+    def process(self):
+        """twisted.web's Request.process without its two setHeader calls (Server and Date are
+        preset, Date formatted once a second: web.response_headers)."""
+        self.site = self.channel.site
+        self.prepath = []
+        self.postpath = list(map(unquote, self.path[1:].split(b"/")))
+        if self.path == b"*":
+            self._handleStar()
+            return
+        try:
+            resrc = self.site.getResourceFor(self)
+            if resource._IEncodingResource.providedBy(resrc):
+                encoder = resrc.getEncoder(self)
+                if encoder is not None:
+                    self._encoder = encoder
+            self.render(resrc)
+        except BaseException:
+            self.processingFailed(failure.Failure())
 
     def gotLength(self, length):
         # the request line is read already (the channel keeps its path): an upload gets its own

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench import engine as bench_engine
 from bench import workload
 
@@ -10,7 +12,8 @@ def test_tiny_run_prints_the_table_for_every_query(capsys):
     assert bench_engine.main(["--rows", "200", "--reps", "1", "--insert-rows", "50",
                               "--single-inserts", "20", "--timeout", "30"]) == 0
     out = capsys.readouterr().out
-    assert "| query | rows out | queryhttp ms | sqlite3 ms | sqlglot ms | floor ms |" in out
+    assert "| query | rows out | queryhttp ms | sqlite3 ms | duckdb ms | sqlglot ms | floor ms |" \
+        in out
     for q in workload.QUERIES:
         assert f"| {q['name']} |" in out
     assert "| insert_bulk | 50 |" in out and "| insert_single | 20 |" in out
@@ -22,6 +25,16 @@ def test_sqlite_matches_the_floor_on_every_query():
     measured = bench_engine.measure_selects(engines, workload.QUERIES, t, d, reps=1,
                                             budget=5, timeout=30)
     assert {name: m["status"]["sqlite3"] for name, m in measured.items()} == \
+        {q["name"]: "ok" for q in workload.QUERIES}
+
+
+def test_duckdb_matches_the_floor_on_every_query():
+    pytest.importorskip("duckdb")
+    t, d = workload.gen_big(300), workload.gen_dim()
+    engines = [bench_engine.DuckDBEngine(t, d), bench_engine.FloorEngine(t, d)]
+    measured = bench_engine.measure_selects(engines, workload.QUERIES, t, d, reps=1,
+                                            budget=5, timeout=30)
+    assert {name: m["status"]["duckdb"] for name, m in measured.items()} == \
         {q["name"]: "ok" for q in workload.QUERIES}
 
 
