@@ -247,7 +247,10 @@ class Binder(ClauseBinder):
     def arith(self, op, left, right, pos=None):
         date_math = F.date_arithmetic(op, left.type, right.type)
         if date_math is not None:
-            return self._function(date_math, [left, right], pos)
+            e = self._function(date_math, [left, right], pos)
+            if isinstance(e, Const) and e.type.is_int:  # a folded day / microsecond count keeps its
+                e = Const(date_math.result([left.type, right.type]), value=e.value)  # INT / BIGINT
+            return e
         for side in (left, right):
             if side.type.name in ("Date", "Timestamp") and op in ("+", "-"):
                 raise BadArguments(f"no function matches `{op}` for {side.type.display()}", position=pos)

@@ -92,3 +92,15 @@ def test_a_timestamp_tz_column_survives_a_restart_with_its_offsets(tmp_path, end
         ["1", "2024-10-22 12:00:00.000000 +0000", "2024-10-22 12:00:00.000000 +0000"],
         ["2", None, None]]
     db.close()
+
+
+def test_timestamp_with_time_zone_is_timestamp_tz(session):
+    list(session.execute("create table tz1 (c1 int, c2 timestamp with time zone not null)"))
+    list(session.execute("insert into tz1 values (0, '2024-10-22 12:00:00+0900'), (1, '2024-10-22 12:00:00')"))
+    result = session.execute("select c1, c2::STRING from tz1 order by c1")
+    assert [list(r) for r in result.renderer(False)(list(result))] == [
+        ["0", "2024-10-22 12:00:00.000000 +0900"], ["1", "2024-10-22 12:00:00.000000 +0000"]]
+
+
+def test_date_differences_keep_their_types_when_folded(session):
+    assert wire(session, "select typeof(today() - today()), typeof(now() - now())") == ["INT", "BIGINT"]
