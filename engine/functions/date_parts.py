@@ -214,7 +214,13 @@ def _make_add_months_exact(sign, keep_last):
     return make
 
 
-for _name, _sign, _keep in (("add_months", 1, True), ("subtract_months", -1, True),
+# Current Databend's ADD_MONTHS keeps a month's last day the last day (2024-02-29 + 1 month is
+# 2024-03-31; its sqllogictests expect it); the 1.2.453 oracle clamps (2024-03-29), and the
+# golden answers recorded from it (tests/oracle) hold that. Kept as the oracle answers until the
+# golden file is re-recorded against a newer engine: ADD_MONTHS_KEEPS_MONTH_END switches it.
+ADD_MONTHS_KEEPS_MONTH_END = False
+for _name, _sign, _keep in (("add_months", 1, ADD_MONTHS_KEEPS_MONTH_END),
+                            ("subtract_months", -1, ADD_MONTHS_KEEPS_MONTH_END),
                             ("date_add_months", 1, False), ("date_subtract_months", -1, False)):
     _zoned(_name, _make_add_months_exact(_sign, _keep), _temporal(_same_kind, _name), 2)
 
