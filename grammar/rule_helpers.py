@@ -3,6 +3,7 @@ and the syntax error a callback raises."""
 
 from __future__ import annotations
 
+import decimal
 import re
 from dataclasses import dataclass, replace
 
@@ -21,7 +22,7 @@ KNOWN_TYPES = frozenset(
     DECIMAL NUMERIC
     VARCHAR CHAR CHARACTER TEXT STRING
     DATE TIMESTAMP DATETIME TIMESTAMP_TZ
-    VARIANT JSON BINARY VARBINARY BLOB TINYBLOB MEDIUMBLOB LONGBLOB BITMAP
+    VARIANT JSON BINARY VARBINARY BLOB TINYBLOB MEDIUMBLOB LONGBLOB BITMAP INTERVAL
     """.split()
 )
 NESTED_TYPES = frozenset({"NULLABLE", "ARRAY", "MAP", "TUPLE"})
@@ -84,12 +85,23 @@ def unescape_string(quoted: str) -> str:
     return _STRING_ESCAPE_RE.sub(_replace_escape, body)
 
 
+def _exact_digits(text: str) -> int:
+    """The digits a number written with an exponent takes as an exact decimal (1234.5e-10 is
+    0.00000012345: 11 digits; 1.5e3 is 1500: 4)."""
+    t = decimal.Decimal(text).as_tuple()  # exact (normalize() would round to 28 digits)
+    significant = "".join(map(str, t.digits)).rstrip("0")
+    digits, exponent = len(significant), t.exponent + len(t.digits) - len(significant)
+    return digits + exponent if exponent >= 0 else max(digits, -exponent)
+
+
 def number_literal(text: str, pos: ast.Pos) -> ast.Literal:
     """Classify a numeric token: 'int', 'decimal' (value kept as text) or 'float' (exponent)."""
     if "e" in text or "E" in text:
         value = float(text)
         if value in (float("inf"), float("-inf")):
             raise SemanticSyntaxError(f"number `{text}` is out of range", pos, len(text))
+        if _exact_digits(text) > 76:  # as Databend reads it exactly: beyond Decimal(76), a Float64
+            return ast.Literal(value, "float64", pos=pos)
         return ast.Literal(value, "float", pos=pos)
     if "." in text:
         return ast.Literal(text, "decimal", pos=pos)

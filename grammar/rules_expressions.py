@@ -36,6 +36,12 @@ class ExpressionRules(Transformer):
     def equal(self, left, right):
         return ast.BinaryOp("=", left, right, pos=left.pos)
 
+    def binary_not(self, left, op, not_token, right):
+        return self.binary(left, op, self.unary(not_token, right))
+
+    def equal_not(self, left, not_token, right):
+        return self.equal(left, self.unary(not_token, right))
+
     def multiply(self, left, right):
         return ast.BinaryOp("*", left, right, pos=left.pos)
 
@@ -101,8 +107,27 @@ class ExpressionRules(Transformer):
         return ast.FunctionCall("current_date", pos=(token.line, token.column))
 
     def interval(self, keyword, value, unit):
-        """INTERVAL n unit (the binder allows it only beside + or -)."""
-        return ast.Interval(value, ident_name(unit), pos=(keyword.line, keyword.column))
+        """INTERVAL n unit: beside + or - a date step, else the INTERVAL value 'n unit'."""
+        return ast.Interval(value, unit.value.lower(), pos=(keyword.line, keyword.column))
+
+    def prefix_function(self, op, operand):
+        """|/ x, ||/ x and @ x: sqrt(x), cbrt(x) and abs(x)."""
+        name = {"|/": "sqrt", "||/": "cbrt", "@": "abs"}[op.value]
+        return ast.FunctionCall(name, (operand,), pos=(op.line, op.column))
+
+    def factorial(self, operand, op):
+        return ast.FunctionCall("factorial", (operand,), pos=operand.pos)
+
+    def interval_cast(self, keyword, value):
+        """INTERVAL x (no unit): CAST(x AS INTERVAL), as Databend reads it."""
+        pos = (keyword.line, keyword.column)
+        return ast.Cast(value, ast.TypeName("INTERVAL", pos=pos), pos=pos)
+
+    def signed_number(self, sign, number):
+        return self.unary(sign, self.number(number))
+
+    def interval_column(self, token):
+        return ast.ColumnRef((token.value.lower(),), pos=(token.line, token.column))
 
     def column_ref(self, path):
         return ast.ColumnRef(ident_names(path), pos=pos_of(path[0]))

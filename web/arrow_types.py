@@ -10,7 +10,8 @@ LargeList of a field `_array`, MAP as Map of `key`/`value`, TUPLE as Struct of i
 (`1`, `2`... when unnamed), NULL as Null. Types without an Arrow type of their own are stored
 as one with the field metadata `Extension`: VARIANT as its JSON text in LargeUtf8 (result
 versions 2 and 3; version 1 is JSONB, which this server does not write), BITMAP as a serialized
-RoaringTreemap in LargeBinary, an empty ARRAY / MAP (`Array(Nothing)`, `Map(Nothing)`) as
+RoaringTreemap in LargeBinary, INTERVAL as Decimal128(38, 0) holding Databend's 128-bit
+months_days_micros (months << 96 | days << 64 | microseconds), an empty ARRAY / MAP (`Array(Nothing)`, `Map(Nothing)`) as
 Boolean. A column is converted at once (`pa.array(values, type)`) from the engine's values,
 never from their JSON text.
 """
@@ -98,6 +99,7 @@ _OTHER_SIMPLE = {
     "Nothing": lambda: (pa.null(), None),
     "Variant": lambda: (pa.large_string(), "Variant"),
     "Bitmap": lambda: (pa.large_binary(), "Bitmap"),
+    "Interval": lambda: (pa.decimal128(38, 0), "Interval"),
 }
 
 
@@ -107,6 +109,8 @@ _OTHER_SIMPLE = {
 def arrow_array(values, field):
     """The Arrow array of one column: `values` (a sequence of the engine's values, None for
     NULL) as `field` (from arrow_field) types them."""
+    if (field.metadata or {}).get(EXTENSION_KEY.encode()) == b"Interval":
+        return _interval_array(values, field.type)
     prepare = _preparer(field)
     if prepare is not None:
         values = [None if v is None else prepare(v) for v in values]
@@ -149,6 +153,23 @@ def _preparer(field):
         inner = [p or _same for p in inner]
         return lambda v: tuple(None if x is None else p(x) for p, x in zip(inner, v, strict=True))
     return None
+
+
+def _interval_array(values, arrow_type):
+    """INTERVAL values as Databend's 128-bit words in a Decimal128 array, built from its buffers
+    (a word with large months has more than 38 digits, which pa.array would refuse)."""
+    words = bytearray()
+    valid = []
+    for v in values:
+        valid.append(v is not None)
+        if v is None:
+            words += bytes(16)
+        else:
+            word = (v.months << 96) | ((v.days & 0xFFFFFFFF) << 64) | (v.micros & 0xFFFFFFFFFFFFFFFF)
+            words += word.to_bytes(16, "little", signed=word >= 2**127 or word < 0)
+    mask = pa.array(valid, type=pa.bool_()).buffers()[1] if not all(valid) else None
+    return pa.Array.from_buffers(arrow_type, len(values), [mask, pa.py_buffer(bytes(words))],
+                                 null_count=valid.count(False))
 
 
 def _same(v):

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from engine import functions as F
 from engine.bind.clauses import ClauseBinder
+from engine.bind.decimal_calls import DECIMAL_CONVERSIONS, bind_decimal_conversion
 from engine.bind.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
 from engine.bind.ordered_aggregates import check_within_group
 from engine.bind.routine_calls import bind_nextval, bind_user_function
@@ -135,9 +136,13 @@ class Binder(ClauseBinder):
                 return scope.group_hook[1](e, n)
             return e
         if aliases and len(n.parts) == 1 and n.parts[0].lower() in aliases:
-            target = aliases[n.parts[0].lower()]
+            name = n.parts[0].lower()
+            target = aliases[name]
             if not (isinstance(target, A.ColumnRef) and target.parts == n.parts):
-                return self.bind(target, scope, None)
+                # an alias may name an earlier alias (`x::Variant a, a::Array(Variant) b, b = a`):
+                # the others stay visible, this one not (no cycle)
+                others = type(aliases)((k, v) for k, v in aliases.items() if k != name)
+                return self.bind(target, scope, others or None)
         # correlated reference: resolve in the enclosing query and pass the value in as a parameter
         outer = scope.parent
         if outer is not None:
@@ -215,8 +220,11 @@ class Binder(ClauseBinder):
 
     def _bind_BinaryOp(self, n: A.BinaryOp, scope, aliases):
         op = n.op
-        if type(n.right) is A.Interval or type(n.left) is A.Interval:  # d ± INTERVAL n unit
-            fn, interval_args = F.interval_call(op, n.left, n.right, n.pos)
+        if op == "^":  # x ^ y is pow(x, y)
+            return self._bind_FunctionCall(A.FunctionCall("pow", (n.left, n.right), pos=n.pos), scope, aliases)
+        step = F.interval_call(op, n.left, n.right, n.pos)  # d ± INTERVAL n unit: add_days(d, n)...
+        if step is not None:
+            fn, interval_args = step
             return self._function(fn, [self.bind(a, scope, aliases) for a in interval_args], n.pos)
         left = self.bind(n.left, scope, aliases)
         right = self.bind(n.right, scope, aliases)
@@ -245,6 +253,12 @@ class Binder(ClauseBinder):
         return self._function(F.BITWISE_FUNCTIONS[op], args, pos)
 
     def arith(self, op, left, right, pos=None):
+        interval_math = F.interval_arithmetic(op, left.type, right.type, (
+            left.value if isinstance(left, Const) else None, right.value if isinstance(right, Const) else None))
+        if interval_math is not None:  # date / timestamp / interval ± interval, n * interval
+            fn, conversions = interval_math
+            args = [a if t is None else self.cast(a, t, False) for a, t in zip((left, right), conversions, strict=True)]
+            return self._function(fn, args, pos)
         date_math = F.date_arithmetic(op, left.type, right.type)
         if date_math is not None:
             e = self._function(date_math, [left, right], pos)
@@ -254,10 +268,12 @@ class Binder(ClauseBinder):
         for side in (left, right):
             if side.type.name in ("Date", "Timestamp") and op in ("+", "-"):
                 raise BadArguments(f"no function matches `{op}` for {side.type.display()}", position=pos)
+        # text beside an integer is read as a UInt64 (refused when it is not one: '333' + 4 is 337),
+        # beside anything else as a Float64
         if left.type.is_string:
-            left = self.cast(left, T.FLOAT64.as_nullable(left.type.can_be_null), True)
+            left = self._text_operand(left, right.type)
         if right.type.is_string:
-            right = self.cast(right, T.FLOAT64.as_nullable(right.type.can_be_null), True)
+            right = self._text_operand(right, left.type)
         # as Databend, an integer constant operand counts as the narrowest type holding its value
         # (9223372036854775807::INT64 + 1 is a UInt64 sum)
         left, right = (Const(casting.value_type(x.value), value=x.value) if isinstance(x, Const) and x.type.is_int
@@ -286,6 +302,11 @@ class Binder(ClauseBinder):
                 t = T.SqlType("Decimal", False, max(len(v.as_tuple().digits), rt.scale, 1), rt.scale)
             return Const(t, value=v)
         return e
+
+    def _text_operand(self, e: Expr, other: T.SqlType) -> Expr:
+        if other.is_int:
+            return self.cast(e, T.UINT64.as_nullable(e.type.can_be_null), False)
+        return self.cast(e, T.FLOAT64.as_nullable(e.type.can_be_null), True)
 
     def compare(self, op, left, right):
         F.check_nested_comparison(op, left.type, right.type)
@@ -453,11 +474,14 @@ class Binder(ClauseBinder):
 
     def cast(self, e: Expr, t: T.SqlType, try_: bool) -> Expr:
         t = t.as_nullable(e.type.can_be_null or try_ or t.nullable)
+        F.check_cast(e.type, t)
         # casts the session time zone decides (text/Date -> Timestamp, Timestamp -> Date/text)
         zoned = F.bitmap_cast(e, t, try_, self.ctx.limits)
         if zoned is None and e.type.name != t.name:
             zoned = F.temporal_cast(e.type, t, self.ctx.timezone, self.ctx.datetime_parsing)
         zoned = zoned or nested_session_cast(e.type, t, self.ctx.timezone) or F.variant_cast(e.type, t)
+        if zoned is None and self.ctx.session.setting("numeric_cast_option") == "truncating":
+            zoned = F.truncating_cast(e.type, t)  # toward zero instead of rounding
         if isinstance(e, Const):
             if e.value is None:
                 return Const(t if t.name != "Null" else T.NULL, value=None)
@@ -477,7 +501,10 @@ class Binder(ClauseBinder):
         return Cast(t, args=(e,), target=t, try_=try_)
 
     def _bind_Interval(self, n: A.Interval, scope, aliases):
-        raise SemanticError("Unsupported interval expression yet.", position=n.pos)
+        # INTERVAL n unit as a value: to_interval(concat(n::String, ' unit')), as Databend lowers it
+        text = A.FunctionCall("concat", (A.Cast(n.value, A.TypeName("STRING")), A.Literal(" " + n.unit, "string")),
+                              pos=n.pos)
+        return self.cast(self.bind(text, scope, aliases), T.INTERVAL, False)
 
     def _bind_Cast(self, n: A.Cast, scope, aliases):
         operand = self.bind(n.operand, scope, aliases)
@@ -512,7 +539,9 @@ class Binder(ClauseBinder):
         unit_call = F.unit_call(name, n.args, n.pos) if name != "trunc" else F.trunc_call(n.args)
         # DATE_ADD(DAY, 1, d), EXTRACT(YEAR FROM d), TRUNC(d, 'MM')... (engine.functions.date_units)
         if unit_call is not None:
-            return self._function(unit_call[0], [self.bind(a, scope, aliases) for a in unit_call[1]], n.pos)
+            args = [self.bind(a, scope, aliases) for a in unit_call[1]]
+            fn = F.function_override(unit_call[0].name, [a.type for a in args]) or unit_call[0]
+            return self._function(fn, args, n.pos)
         if n.operator == "ilike":  # a case-insensitive LIKE of the lower-cased operands
             operand, pattern = (A.FunctionCall("lower", (a,), pos=n.pos) for a in n.args)
             return self._bind_Like(A.Like(operand, pattern, n.negated, pos=n.pos), scope, aliases)
@@ -538,6 +567,8 @@ class Binder(ClauseBinder):
             return self.arith(F.OPERATOR_FUNCTIONS[name], args[0], args[1], n.pos)
         if name in F.NEGATION_FUNCTIONS and len(args) == 1:
             return self._bind_UnaryOp(A.UnaryOp("-", n.args[0], pos=n.pos), scope, aliases)
+        if name in DECIMAL_CONVERSIONS:  # to_decimal(p, s)(x), to_decimal(x, p, s), to_number(text, format)
+            return bind_decimal_conversion(self, name, n, args)
         target = F.CAST_FUNCTIONS.get(name)
         if target is not None and not (len(args) == 2 and name == "to_string"):  # to_string(d, fmt)
             if len(args) != 1:
@@ -558,7 +589,9 @@ class Binder(ClauseBinder):
         fn = F.with_timezone(F.with_limits(fn, self.ctx.limits), self.ctx.timezone)
         fn = F.with_parsing(fn, self.ctx.timezone, *self.ctx.datetime_parsing)  # to_date('12/17/1980')...
         if fn.name in F.NUMERIC_ARGUMENT_FUNCTIONS and any(a.type.is_string for a in args):
-            args = [self.cast(a, T.FLOAT64.as_nullable(a.type.can_be_null), True) if a.type.is_string else a
+            # text read as the first overload's type (UInt64 or Float64), refused when it is not one
+            target = T.UINT64 if fn.name in F.UNSIGNED_ARGUMENT_FUNCTIONS else T.FLOAT64
+            args = [self.cast(a, target.as_nullable(a.type.can_be_null), False) if a.type.is_string else a
                     for a in args]
         if fn.name in ("concat", "concat_ws"):  # (Databend refuses numbers): floats as CAST writes them
             args = [self.cast(a, T.STRING, False) if a.type.is_float else a for a in args]

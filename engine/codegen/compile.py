@@ -37,6 +37,7 @@ from engine.runtime.bounded import concat_large
 from engine.runtime.helpers import (
     DECIMAL_CONTEXT,
     decimal_divide,
+    decimal_multiply,
     div_trunc,
     in3,
     in3_nan_equal,
@@ -59,6 +60,10 @@ _SIMPLE = (Col, Param, Const)
 # 28-digit default
 _DECIMAL_OPERATIONS = {"+": DECIMAL_CONTEXT.add, "-": DECIMAL_CONTEXT.subtract,
                        "*": DECIMAL_CONTEXT.multiply}
+
+
+def _scale(t) -> int:
+    return t.scale if t.name == "Decimal" else 0
 
 
 class Codegen:
@@ -198,6 +203,9 @@ class Codegen:
             if op == "/" and e.type.name == "Decimal":
                 quantum = decimal.Decimal(1).scaleb(-e.type.scale)
                 return f"{self.bind(decimal_divide)}({x}, {y}, {self.bind(quantum)})"
+            if op == "*" and e.type.name == "Decimal" and e.type.scale < _scale(a.type) + _scale(b.type):
+                quantum = decimal.Decimal(1).scaleb(-e.type.scale)  # the product rounded to the scale
+                return f"{self.bind(decimal_multiply)}({x}, {y}, {self.bind(quantum)})"
             if e.type.name == "Decimal" and op in _DECIMAL_OPERATIONS:
                 return f"{self.bind(_DECIMAL_OPERATIONS[op])}({x}, {y})"
             if op in ("+", "-", "*", "/"):

@@ -13,6 +13,7 @@ from engine.functions import (  # noqa: F401
     date_to_char,
     dates,
     hashes,
+    intervals,
     numeric,
     regex,
     regex_extract,
@@ -36,7 +37,7 @@ from engine.functions.bitmap_aggregates import (
 )
 from engine.functions.bitmaps import bitmap_cast, check_bitmap_comparison
 from engine.functions.bitwise import BITWISE_FUNCTIONS
-from engine.functions.casts import CAST_FUNCTIONS
+from engine.functions.casts import CAST_FUNCTIONS, check_cast, truncating_cast
 from engine.functions.context import CONTEXT_FUNCTIONS, KEYED_CONTEXT_FUNCTIONS, context_value
 from engine.functions.date_operators import date_arithmetic
 from engine.functions.date_parsing import variant_override, variant_temporal_cast, with_parsing
@@ -51,6 +52,9 @@ from engine.functions.dates import (
     try_call_of,
     with_timezone,
 )
+from engine.functions.decimal_format import DECIMAL_CONVERSIONS
+from engine.functions.intervals import TOTAL_MICROS as INTERVAL_TOTAL
+from engine.functions.intervals import interval_arithmetic, interval_override
 from engine.functions.json import (
     JSON_OPERATORS,
     variant_aggregate,
@@ -63,6 +67,7 @@ from engine.functions.numeric import (
     NEGATION_FUNCTIONS,
     NUMERIC_ARGUMENT_FUNCTIONS,
     OPERATOR_FUNCTIONS,
+    UNSIGNED_ARGUMENT_FUNCTIONS,
 )
 from engine.functions.registry import SCALARS, ScalarFunction, with_limits
 from engine.functions.timestamp_tz import timestamp_tz_cast, timestamp_tz_override
@@ -73,12 +78,13 @@ ALWAYS_NULLABLE = frozenset({"coalesce", "ifnull", "nvl"})
 # rounding functions whose constant Decimal(p, 0) answers fold into integer constants
 INTEGRAL_FOLDS = frozenset({"round", "truncate", "floor", "ceil", "ceiling"})
 
-__all__ = ["AGGREGATES", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS",
-           "bitmap_aggregate_spec", "bitmap_cast", "bitmap_extreme", "check_bitmap_comparison",
+__all__ = ["AGGREGATES", "INTERVAL_TOTAL", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS",
+           "bitmap_aggregate_spec", "bitmap_cast", "check_cast", "truncating_cast", "bitmap_extreme", "check_bitmap_comparison",
            "check_nested_comparison", "CONTEXT_FUNCTIONS", "KEYED_CONTEXT_FUNCTIONS",
            "INTEGRAL_FOLDS", "JSON_OPERATORS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
+           "UNSIGNED_ARGUMENT_FUNCTIONS",
            "SCALARS", "ScalarFunction", "aggregate_type", "all_function_names", "context_value",
-           "date_arithmetic", "function_override", "function_rows", "interval_call", "temporal_cast",
+           "date_arithmetic", "function_override", "function_rows", "interval_arithmetic", "interval_call", "temporal_cast",
            "trunc_call", "try_call_of", "unit_call", "variant_aggregate", "variant_cast", "variant_comparison", "variant_get_cast", "with_limits", "with_parsing",
            "with_timezone"]
 
@@ -87,7 +93,7 @@ def function_override(name: str, types):
     """Another family's version of a function for these argument types (arrays' length, dates'
     to_string...), or None."""
     return number_to_char_override(name, types) or nested_override(name, types) or date_override(name, types) \
-        or timestamp_tz_override(name, types) or variant_override(name, types)
+        or interval_override(name, types) or timestamp_tz_override(name, types) or variant_override(name, types)
 
 
 def temporal_cast(source, target, timezone: str, parsing: tuple = (False, False)):
@@ -111,7 +117,7 @@ UNLISTED = LITERAL_BUILDERS | {"_flatten_rows", "_flatten_each_row", RANGE_ROWS}
 def all_function_names() -> list[str]:
     bitwise = {fn.name for fn in BITWISE_FUNCTIONS.values()}
     return sorted((set(SCALARS) - UNLISTED) | AGGREGATES | CONTEXT_FUNCTIONS | set(CAST_FUNCTIONS) | bitwise
-                  | set(OPERATOR_FUNCTIONS) | NEGATION_FUNCTIONS | UNIT_CALLS | LAMBDA_FUNCTIONS
+                  | set(OPERATOR_FUNCTIONS) | NEGATION_FUNCTIONS | UNIT_CALLS | LAMBDA_FUNCTIONS | set(DECIMAL_CONVERSIONS)
                   | {"typeof", "to_date", "regexp_split_to_table"})
 
 

@@ -24,5 +24,7 @@ def aggregate_type(name: str, arg: T.SqlType | None) -> T.SqlType:
             return T.SqlType("Decimal", True, 38 if arg.precision <= 38 else 76, arg.scale)
         if arg.name == "Boolean":
             return T.UINT64.as_nullable(True)
+        if arg.name == "Interval":  # totals in microseconds (engine.types.intervals)
+            return T.INTERVAL.as_nullable(True)
         return T.FLOAT64.as_nullable(True)
     return arg.as_nullable(True)

@@ -147,15 +147,15 @@ _CANONICAL = {"dateadd": "date_add", "datesub": "date_sub", "datediff": "date_di
 
 def interval_call(op: str, left, right, pos=None):
     """(function, argument ASTs) for `x + INTERVAL n unit`, `INTERVAL n unit + x` and
-    `x - INTERVAL n unit`; None when neither operand is an INTERVAL."""
+    `x - INTERVAL n unit` (the date step add_days / add_months..., no INTERVAL value made); None
+    for any other operator or unit, where the INTERVAL is a value (engine.functions.intervals)."""
     if not (isinstance(right, A.Interval) or isinstance(left, A.Interval)):
         return None
     if op not in ("+", "-") or isinstance(left, A.Interval) and (op == "-" or isinstance(right, A.Interval)):
-        raise SemanticError("Unsupported interval expression yet.", position=pos)
+        return None
     interval, other = (right, left) if isinstance(right, A.Interval) else (left, right)
     unit = interval.unit.lower()
     if unit not in _ADD_UNITS:
-        raise SqlSyntaxError(f"unexpected `{interval.unit}`, expecting "
-                             f"{', '.join(u.upper() for u in _ADD_UNITS)}", position=interval.pos)
+        return None
     verb = "add" if op == "+" else "subtract"
     return _add_function(verb, unit), (other, interval.value)

@@ -494,7 +494,9 @@ def temporal_cast(source: T.SqlType, target: T.SqlType, timezone: str):
     Timestamp, Timestamp to Date or text), else None (the plain caster applies)."""
     tz = zone(timezone)
     s, t = source.name, target.name
-    if t == "Timestamp" and s in ("String", "Date", "Variant"):
+    if t == "Timestamp" and s == "Variant":  # the JSON string's text, read in the zone
+        return V.caster_from_variant(target, instant_reader(tz))
+    if t == "Timestamp" and s in ("String", "Date"):
         return instant_reader(tz)
     if t == "Timestamp" and source.is_int:
         return timestamp_from_int

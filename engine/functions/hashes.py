@@ -57,9 +57,9 @@ def _encoder(t: T.SqlType):
     return _utf8
 
 
-def _strings_only(name, result):
+def _strings_only(name, result, also=()):
     def rule(types):
-        if not types[0].is_string:
+        if not types[0].is_string and types[0].name not in also:
             raise SemanticError(f"no overload satisfies `{name}({types[0].display()})`")
         return result
 
@@ -213,7 +213,7 @@ register("hex", _hex, _hex_type, 1, aliases=("to_hex",))
 register("unhex", _unhex, fixed(T.BINARY), 1, aliases=("from_hex",))
 register("to_base64", _to_base64, fixed(T.STRING), 1)
 register("from_base64", _from_base64, fixed(T.BINARY), 1)
-register("to_binary", casting.to_binary, _strings_only("to_binary", T.BINARY), 1)
+register("to_binary", casting.to_binary, _strings_only("to_binary", T.BINARY, also=("Bitmap",)), 1)
 register("inet_aton", _inet_aton, fixed(UINT32), 1, aliases=("ipv4_string_to_num",))
 register("inet_ntoa", _inet_ntoa, fixed(T.STRING), 1, aliases=("ipv4_num_to_string",))
 

@@ -274,8 +274,6 @@ def variant_cast(source: T.SqlType, target: T.SqlType):
     """The conversion of a CAST from a VARIANT (None when the cast is not from a VARIANT)."""
     if source.name != "Variant" or target.name in ("Variant", "Null"):
         return None
-    if target.name == "Decimal":
-        raise BadArguments(f"unable to cast type `Variant` to type `{target.as_nullable(False).display()}`")
     if target.name in T.NESTED_NAMES:
         return casting.caster_from_variant(target)
     return V.caster_from_variant(target, casting.caster(target))

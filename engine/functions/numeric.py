@@ -7,7 +7,7 @@ import decimal
 import math
 import random
 
-from engine.core.errors import BadArguments
+from engine.core.errors import BadArguments, SemanticError
 from engine.functions.registry import fixed, register
 from engine.runtime import bounded as B
 from engine.runtime.helpers import mod_trunc
@@ -26,7 +26,9 @@ def _abs(v):
 def _abs_type(types):
     """Databend: the absolute value of any integer is a UInt64, of a float a Float64."""
     t = types[0]
-    if t.is_int or t.name == "Boolean":
+    if t.name == "Boolean":  # no Boolean overload (current Databend, as 1.2.453)
+        raise SemanticError("no overload satisfies `abs(Boolean)`")
+    if t.is_int:
         return T.UINT64
     if t.is_float:
         return T.FLOAT64
@@ -161,15 +163,22 @@ def _cot(v):
 
 
 def _cbrt(v):
-    v = float(v)
-    return math.copysign(abs(v) ** (1.0 / 3.0), v) if v else v
+    return math.cbrt(float(v))  # exact for cubes: cbrt(-64) is -4.0
 
 
 def _factorial(n):
     n = int(n)
     if n > 20:
         raise BadArguments("factorial number is out of range, max is: 20")
-    return math.factorial(n) if n > 0 else 1
+    if n < 0:  # current Databend refuses a negative number (1.2.453 answered 1)
+        raise BadArguments("factorial number must not be negative")
+    return math.factorial(n)
+
+
+def _mod(a, b):
+    """mod(a, b): typed Float64 when an operand is a Decimal (the `%` rule), so answered as one."""
+    r = mod_trunc(a, b)
+    return float(r) if type(r) is decimal.Decimal else r
 
 
 def _greatest(*args):
@@ -263,7 +272,7 @@ def _greatest_type(types):
 register("greatest", _greatest, _greatest_type, 1, 1000, strict=False, coerce=True)
 register("least", _least, _greatest_type, 1, 1000, strict=False, coerce=True)
 register("rand", _rand, fixed(T.FLOAT64), 0, 1, volatile=True)
-register("mod", mod_trunc, _mod_type, 2)
+register("mod", _mod, _mod_type, 2)
 register("div0", _div0, fixed(T.FLOAT64), 2)
 register("divnull", _divnull, lambda ts: T.FLOAT64.as_nullable(True), 2, strict=False)
 register("humanize_number", _humanize_number, fixed(T.STRING), 1)
@@ -326,6 +335,11 @@ OPERATOR_FUNCTIONS = {"plus": "+", "add": "+", "minus": "-", "subtract": "-", "m
 NEGATION_FUNCTIONS = frozenset({"neg", "negate"})
 
 # names whose numeric arguments may be written as strings (cast to Float64 first)
+# those of them whose first overload takes a UInt64: text is read as one (sqrt('-4') and
+# abs('-233.0') are refused as Databend refuses them); the others read text as a Float64
+UNSIGNED_ARGUMENT_FUNCTIONS = frozenset({
+    "abs", "ceil", "round", "truncate", "sqrt", "cbrt", "exp", "ln", "log", "log2", "log10", "mod", "div0", "divnull",
+})
 NUMERIC_ARGUMENT_FUNCTIONS = frozenset({
     "abs", "floor", "ceil", "round", "truncate", "mod", "sqrt", "pow", "cbrt", "exp", "ln", "log",
     "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "cot", "degrees", "radians",

@@ -19,7 +19,7 @@ from engine.core.errors import (
     EngineError,
 )
 from engine.functions.collected import COLLECTED
-from engine.ir.expr import Col, Expr
+from engine.ir.expr import Col, Expr, Func
 from engine.ir.plan import Aggregate, AggSpec, Plan
 from engine.plan.grouping_sets import (
     dedupe_keys,
@@ -191,11 +191,14 @@ def agg_spec_of(planner, node: A.FunctionCall, arg: Expr) -> AggSpec:
     bitmap_extreme = F.bitmap_extreme(name, arg)  # MIN / MAX in Databend's order of bitmaps
     if bitmap_extreme is not None:
         return bitmap_extreme
-    if name in ("sum", "avg") and not (arg.type.is_numeric or arg.type.name in ("Boolean", "Null")):
+    if name in ("sum", "avg") and not (arg.type.is_numeric or arg.type.name in ("Boolean", "Null")
+                                       or (name == "sum" and arg.type.name == "Interval")):
         if arg.type.is_string:
             arg = planner.binder.cast(arg, T.FLOAT64.as_nullable(True), True)
         else:
             raise BadArguments(f"{name} does not support {arg.type.display()}", position=node.pos)
+    if name == "sum" and arg.type.name == "Interval":  # totals in microseconds, even of one row
+        arg = Func(arg.type, args=(arg,), fn=F.INTERVAL_TOTAL)
     if arg.type.name == "Null" and name in ("sum", "avg", "min", "max", "any"):
         return AggSpec(name, arg, node.distinct, T.NULL)
     if name == "avg" and arg.type.name == "Decimal":

@@ -29,6 +29,13 @@ def decimal_divide(a, b, quantum: decimal.Decimal):
     return quotient.quantize(quantum, rounding=decimal.ROUND_HALF_UP, context=_DECIMAL_DIVISION)
 
 
+def decimal_multiply(a, b, quantum: decimal.Decimal):
+    """a * b for a Decimal result of a smaller scale than the operands' together: the product
+    rounded half away from zero to it (`quantum` is 10 ** -scale), as Databend's do_round_mul."""
+    product = _DECIMAL_DIVISION.multiply(decimal.Decimal(a), decimal.Decimal(b))
+    return product.quantize(quantum, rounding=decimal.ROUND_HALF_UP, context=_DECIMAL_DIVISION)
+
+
 def div_trunc(a, b):
     if not b:
         raise ZeroDivisionError

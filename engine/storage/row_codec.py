@@ -1,7 +1,7 @@
 """Rows and types as JSON for the data directory: a table's rows column by column, each value in
 the JSON form of its column type (no pickle: a short script can read every file): Decimals as
 text, dates and timestamps as ISO text, Binary as base64, a BITMAP as the array of its numbers
-(ascending), the rest as JSON holds them."""
+(ascending), an INTERVAL as [months, days, microseconds], the rest as JSON holds them."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import decimal
 from operator import itemgetter
 
 from engine.types import nested
+from engine.types.intervals import Interval
 from engine.types.sqltype import INT_NAMES, NESTED_NAMES, SqlType
 
 # Column types whose Python values JSON holds as they are (bool, int, float, str; floats
@@ -50,6 +51,8 @@ def encode_value(t: SqlType, v):
         return base64.b64encode(v).decode("ascii")
     if t.name == "Bitmap":
         return sorted(v)
+    if t.name == "Interval":
+        return [v.months, v.days, v.micros]
     if t.name in NESTED_NAMES:
         return _nested_to_json(t, v)  # arrays and tuples as arrays, maps as arrays of [key, value]
     return v
@@ -68,6 +71,8 @@ def decode_value(t: SqlType, v):
         return base64.b64decode(v)
     if t.name == "Bitmap":
         return frozenset(v)
+    if t.name == "Interval":
+        return Interval(*v)
     if t.name in NESTED_NAMES:
         return _nested_from_json(t, v)
     return v
@@ -82,6 +87,8 @@ def _encode_column(t: SqlType, values) -> list | tuple:
         return [None if v is None else base64.b64encode(v).decode("ascii") for v in values]
     if t.name == "Bitmap":  # the numbers, ascending
         return [None if v is None else sorted(v) for v in values]
+    if t.name == "Interval":
+        return [None if v is None else [v.months, v.days, v.micros] for v in values]
     if t.name in NESTED_NAMES:
         return [_nested_to_json(t, v) for v in values]
     return values  # a tuple of JSON-native values: the encoder writes it as an array
@@ -112,6 +119,8 @@ def _decode_column(t: SqlType, values: list) -> list:
         return [None if v is None else base64.b64decode(v) for v in values]
     if t.name == "Bitmap":
         return [None if v is None else frozenset(v) for v in values]
+    if t.name == "Interval":
+        return [None if v is None else Interval(*v) for v in values]
     if t.name in NESTED_NAMES:
         return [_nested_from_json(t, v) for v in values]
     return values

@@ -109,6 +109,19 @@ def serialized(v: frozenset) -> bytes:
     return b"".join(parts)
 
 
+_HYBRID_SMALL_LIMIT = 32  # current Databend's HybridBitmap keeps up to 32 numbers as a plain list
+
+
+def hybrid_serialized(v: frozenset) -> bytes:
+    """The bytes current Databend's to_binary(bitmap) answers (its HybridBitmap): 'HB', version 1,
+    then kind 0, a count byte and the numbers as little-endian u64 for up to 32 numbers, else
+    kind 1 and the RoaringTreemap bytes."""
+    if len(v) <= _HYBRID_SMALL_LIMIT:
+        values = sorted(v)
+        return b"HB\x01\x00" + bytes((len(values),)) + struct.pack(f"<{len(values)}Q", *values)
+    return b"HB\x01\x01" + serialized(v)
+
+
 def _roaring(lows: list[int]) -> bytes:
     containers: dict[int, list[int]] = {}
     for x in lows:

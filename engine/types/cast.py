@@ -14,6 +14,7 @@ from engine.core.errors import BadArguments
 from engine.types import bitmap_values as _bitmaps
 from engine.types import datetimes as D
 from engine.types import float_text as _float_text
+from engine.types import intervals as _intervals
 from engine.types import render as _render
 from engine.types import sqltype as T
 from engine.types import timestamp_tz as _timestamp_tz
@@ -90,9 +91,7 @@ def to_int(v, t: SqlType = INT64):
     elif isinstance(v, decimal.Decimal):
         out = int(v.to_integral_value(rounding=decimal.ROUND_HALF_UP))
     elif isinstance(v, str):
-        if not _INT_RE.match(v):  # Databend reads only plain integers: no '1.5', no ' 12 '
-            _cast_fail(v, t)
-        out = int(v)
+        out = int(v) if _INT_RE.match(v) else _integral_text(v, t)
     elif isinstance(v, datetime.datetime):
         out = int(v.replace(tzinfo=datetime.UTC).timestamp() * 1_000_000)
     elif isinstance(v, datetime.date):
@@ -104,6 +103,19 @@ def to_int(v, t: SqlType = INT64):
         shown = f"'{v}'" if isinstance(v, str) else render_value(v)
         raise BadArguments(f"number overflowed while evaluating function `{_conversion_name(t)}({shown})`")
     return out
+
+
+def _integral_text(v: str, t: SqlType) -> int:
+    """An integer written with spaces around it or an exponent (' -42 ', '1e1'), as current Databend
+    reads it; text that is no whole number ('1.5', 'abc') is refused."""
+    s = v.strip()
+    if _INT_RE.match(s):
+        return int(s)
+    if _NUM_RE.match(s):
+        d = decimal.Decimal(s)
+        if d == d.to_integral_value() and d.adjusted() < 40:
+            return int(d)
+    _cast_fail(v, t)
 
 
 def to_float(v, t: SqlType = FLOAT64):
@@ -131,6 +143,9 @@ def to_float32(v, t: SqlType | None = None) -> float:
         return math.copysign(math.inf, f)
 
 
+_WIDE_DECIMALS = decimal.Context(prec=160, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+
+
 def to_decimal(v, t: SqlType):
     try:
         if isinstance(v, float):
@@ -146,10 +161,14 @@ def to_decimal(v, t: SqlType):
     # checked before quantize too: quantize itself fails on values far beyond the context
     if not d.is_finite() or d.adjusted() >= t.precision - t.scale:
         raise BadArguments(f"Decimal overflow: {v} does not fit {t.display()}")
-    q = d.quantize(decimal.Decimal(1).scaleb(-t.scale), rounding=decimal.ROUND_HALF_UP)
+    if t.precision > 28:  # in a context wide enough for 76 digits (the default's 28 refuse DECIMAL(76, 72))
+        q = d.quantize(decimal.Decimal(1).scaleb(-t.scale), rounding=decimal.ROUND_HALF_UP, context=_WIDE_DECIMALS)
+    else:  # (the default context, without the keyword: the common case, kept fastest)
+        q = d.quantize(decimal.Decimal(1).scaleb(-t.scale), rounding=decimal.ROUND_HALF_UP)
     if q.adjusted() >= t.precision - t.scale:
         raise BadArguments(f"Decimal overflow: {v} does not fit {t.display()}")
-    return q
+    # a Decimal has no negative zero (-0.001 is 0.00); an integer never rounds to one
+    return q if type(v) is int or q else q.copy_abs()
 
 
 def to_string(v, t: SqlType = STRING):
@@ -170,9 +189,12 @@ def to_string(v, t: SqlType = STRING):
 
 
 def to_binary(v, t: SqlType = BINARY) -> bytes:
-    """A Binary value: bytes as they are, text as its UTF-8 bytes."""
+    """A Binary value: bytes as they are, text as its UTF-8 bytes, a BITMAP as current Databend
+    serializes it."""
     if isinstance(v, bytes):
         return v
+    if type(v) is frozenset:
+        return _bitmaps.hybrid_serialized(v)
     return (v if isinstance(v, str) else to_string(v)).encode("utf-8", "surrogatepass")
 
 
@@ -226,6 +248,15 @@ def to_timestamp(v, t: SqlType = TIMESTAMP):
     _cast_fail(v, t)
 
 
+def to_interval(v, t: SqlType = T.INTERVAL) -> _intervals.Interval:
+    """An INTERVAL value: text read as Databend reads it ('1 day 2 hours', 'P1D'); only text converts."""
+    if type(v) is _intervals.Interval:
+        return v
+    if isinstance(v, str):
+        return _intervals.parse_interval(v)
+    raise BadArguments(f"unable to cast type `{value_type(v).display()}` to type `Interval`")
+
+
 def caster_from(source: SqlType, t: SqlType, folded: bool = False):
     """caster(t) for values of type `source`: a float becomes text by its own precision
     (engine.types.float_text; `folded`: a constant folded at bind time, written as Databend writes one)."""
@@ -265,6 +296,8 @@ def caster(t: SqlType):
         return to_binary
     if name == "Bitmap":
         return to_bitmap
+    if name == "Interval":
+        return to_interval
     if name in NESTED_NAMES:
         return nested_caster(t)
     raise BadArguments(f"cannot cast to {t.display()}")
@@ -290,6 +323,8 @@ def value_type(v) -> SqlType:
         return BINARY
     if type(v) is frozenset:
         return BITMAP
+    if type(v) is _intervals.Interval:
+        return T.INTERVAL
     if isinstance(v, NESTED_VALUE_TYPES):
         raise BadArguments("a nested value has no type of its own")
     return STRING

@@ -38,6 +38,8 @@ def type_default(t: T.SqlType):
         return b""
     if t.name == "Bitmap":
         return frozenset()  # the empty bitmap
+    if t.name == "Interval":
+        return casting.to_interval("0")
     if t.name == "Array":
         return N.ArrayValue(())
     if t.name == "Map":

@@ -190,7 +190,7 @@ def comparison_casts(lt, rt):
     """The conversions that make two values of types `lt` and `rt` comparable, as Databend
     applies them to `=`, `<`..., IN lists, `= ANY` and IN (subquery): (left target or None,
     whether the left conversion is a TRY one, right target or None, the same for the right).
-    A string meets a number or boolean as Float64, a date or timestamp as that type; a date
+    A string meets a number or boolean as Float64, a date, timestamp or interval as that type; a date
     meets a timestamp as a timestamp; a decimal meets a float as Float64."""
     left = right = None
     left_try = right_try = False
@@ -198,9 +198,9 @@ def comparison_casts(lt, rt):
         left, left_try = T.FLOAT64.as_nullable(lt.can_be_null), True
     elif rt.is_string and (lt.is_numeric or lt.name == "Boolean"):
         right, right_try = T.FLOAT64.as_nullable(rt.can_be_null), True
-    elif lt.is_string and rt.name in ("Date", "Timestamp"):
+    elif lt.is_string and rt.name in ("Date", "Timestamp", "Interval"):
         left = rt.as_nullable(lt.can_be_null)
-    elif rt.is_string and lt.name in ("Date", "Timestamp"):
+    elif rt.is_string and lt.name in ("Date", "Timestamp", "Interval"):
         right = lt.as_nullable(rt.can_be_null)
     elif lt.name == "Date" and rt.name == "Timestamp":
         left = rt.as_nullable(lt.can_be_null)

@@ -15,6 +15,7 @@ INT_RANGES = {
     "Int64": (-(2**63), 2**63 - 1),
 }
 INT_NAMES = frozenset(INT_RANGES)
+DECIMAL_SIZE_OVERFLOW = 1049  # Databend's ErrorCode::Overflow, for a Decimal(p, s) out of range
 NUMERIC_NAMES = INT_NAMES | {"Float32", "Float64", "Decimal"}
 
 
@@ -82,7 +83,8 @@ _SQL_NAMES = {
     "Boolean": "BOOLEAN", "Int8": "TINYINT", "Int16": "SMALLINT", "Int32": "INT", "Int64": "BIGINT",
     "UInt8": "TINYINT UNSIGNED", "UInt16": "SMALLINT UNSIGNED", "UInt32": "INT UNSIGNED",
     "UInt64": "BIGINT UNSIGNED", "Float32": "FLOAT", "Float64": "DOUBLE", "String": "VARCHAR",
-    "Date": "DATE", "Timestamp": "TIMESTAMP", "TimestampTz": "TIMESTAMP_TZ", "Binary": "BINARY", "Variant": "VARIANT", "Bitmap": "BITMAP",
+    "Date": "DATE", "Timestamp": "TIMESTAMP", "TimestampTz": "TIMESTAMP_TZ", "Binary": "BINARY", "Variant": "VARIANT",
+    "Bitmap": "BITMAP", "Interval": "INTERVAL",
 }
 
 NESTED_NAMES = frozenset({"Array", "Map", "Tuple"})
@@ -117,6 +119,7 @@ DATE = SqlType("Date")
 TIMESTAMP = SqlType("Timestamp")
 BINARY = SqlType("Binary")
 BITMAP = SqlType("Bitmap")
+INTERVAL = SqlType("Interval")
 
 _ALIASES = {
     "BOOLEAN": "Boolean", "BOOL": "Boolean",
@@ -131,6 +134,7 @@ _ALIASES = {
     "DECIMAL": "Decimal", "NUMERIC": "Decimal",
     "BINARY": "Binary", "VARBINARY": "Binary", "BLOB": "Binary", "TINYBLOB": "Binary", "MEDIUMBLOB": "Binary",
     "LONGBLOB": "Binary", "JSON": "Variant", "VARIANT": "Variant", "BITMAP": "Bitmap",
+    "INTERVAL": "Interval",
 }
 
 
@@ -150,8 +154,10 @@ def type_from_ast(tn, default_nullable: bool = False) -> SqlType:
     if base == "Decimal":
         p = tn.params[0] if tn.params else 10
         s = tn.params[1] if len(tn.params) > 1 else 0
-        if not 1 <= p <= 76 or s > p:
-            raise BadArguments(f"Invalid Decimal({p}, {s})", position=tn.pos)
+        if p > 255 or s > 255:  # beyond Databend's u8 parameters: its parser refuses them
+            raise SqlSyntaxError(f"Decimal({p}, {s}): precision and scale are at most 255", position=tn.pos)
+        if not 1 <= p <= 76 or s > p:  # Databend's DecimalSize::new: an Overflow error (1049)
+            raise BadArguments(f"Invalid Decimal({p}, {s})", code=DECIMAL_SIZE_OVERFLOW, position=tn.pos)
         return SqlType("Decimal", nullable, p, s)
     return SqlType(base, nullable)
 
@@ -223,11 +229,13 @@ def arithmetic_type(op: str, a: SqlType, b: SqlType) -> SqlType:
     if op == "/":
         if (a.name == "Decimal" or b.name == "Decimal") and not (a.is_float or b.is_float
                                                                 or a.is_string or b.is_string):
-            # Databend: the dividend's scale + 6, its precision + 6 + the divisor's scale
-            # (DECIMAL(10, 2) / DECIMAL(5, 3) is Decimal(19, 8)), at most 76 digits
-            pa, sa = (a.precision, a.scale) if a.name == "Decimal" else (_int_digits(a), 0)
-            sb = b.scale if b.name == "Decimal" else 0
-            return SqlType("Decimal", False, min(pa + 6 + sb, 76), min(sa + 6, 76))
+            # current Databend (Snowflake's rule): the dividend's scale + 6, at most 12 unless
+            # the dividend has more; its whole digits + the divisor's scale before the point
+            # (DECIMAL(10, 2) / DECIMAL(5, 3) is Decimal(19, 8))
+            pa, sa = _decimal_parts(a)
+            pb, sb = _decimal_parts(b)
+            scale = max(sa, min(sa + 6, 12))
+            return SqlType("Decimal", False, min(pa - sa + sb + scale, _decimal_limit(pa, pb)), scale)
         return FLOAT64
     if a.is_float or b.is_float or a.is_string or b.is_string:
         if op != "DIV":
@@ -240,14 +248,14 @@ def arithmetic_type(op: str, a: SqlType, b: SqlType) -> SqlType:
             return INT64
         if op == "%":  # Databend 1.2.453 answers a Decimal modulo as Float64
             return FLOAT64
-        pa, sa = (a.precision, a.scale) if a.name == "Decimal" else (_int_digits(a), 0)
-        pb, sb = (b.precision, b.scale) if b.name == "Decimal" else (_int_digits(b), 0)
-        # Databend keeps a Decimal128 operation Decimal128: at most 38 digits unless an operand
-        # already has more (DECIMAL(38, 10) * 2 is Decimal(38, 10)), then at most 76
-        limit = 38 if max(pa, pb) <= 38 else 76
+        pa, sa = _decimal_parts(a)
+        pb, sb = _decimal_parts(b)
+        limit = _decimal_limit(pa, pb)
         if op == "*":
-            scale = sa + sb
-            return SqlType("Decimal", False, min(max(pa + pb, scale + 1), limit), scale)
+            # current Databend (Snowflake's rule): the scales added, at most the larger one or
+            # 12 (the product rounded to it); the whole digits added
+            scale = min(sa + sb, max(sa, sb, 12))
+            return SqlType("Decimal", False, min(pa - sa + pb - sb + scale, limit), scale)
         scale = max(sa, sb)
         precision = max(pa - sa, pb - sb) + scale + 1
         return SqlType("Decimal", False, min(precision, limit), scale)
@@ -267,6 +275,17 @@ def arithmetic_type(op: str, a: SqlType, b: SqlType) -> SqlType:
         # Databend: the divisor's width (doubled when the dividend is signed), the dividend's sign
         return _int_type(sa, wb * 2 if sa else wb)
     raise AssertionError(op)
+
+
+def _decimal_parts(t: SqlType) -> tuple[int, int]:
+    """(precision, scale) of a decimal operand; an integer's as Databend counts its digits."""
+    return (t.precision, t.scale) if t.name == "Decimal" else (_int_digits(t), 0)
+
+
+def _decimal_limit(pa: int, pb: int) -> int:
+    """Databend keeps a Decimal128 operation Decimal128: at most 38 digits unless an operand
+    already has more (DECIMAL(38, 10) * 2 is Decimal(38, 10)), then at most 76."""
+    return 38 if max(pa, pb) <= 38 else 76
 
 
 def _float_div_width(t: SqlType) -> int:

@@ -60,7 +60,9 @@ def test_null_operands(session):
 @pytest.mark.parametrize(("sql", "code"), [
     ("SELECT to_date('2024-01-01') + 1.5", 1065), ("SELECT 1 + to_date('2024-01-01')", 1065),
     ("SELECT t + 1.5 FROM t", 1065), ("SELECT d * 2 FROM t", 1065),
-    ("SELECT INTERVAL 1 DAY - d FROM t", 1065), ("SELECT d + INTERVAL 1 FORTNIGHT FROM t", 1005),
+    ("SELECT INTERVAL 1 DAY - d FROM t", 1065),
+    # not a unit keyword: Databend reads `INTERVAL 1` (CAST(1 AS INTERVAL), refused) and the alias FORTNIGHT
+    ("SELECT d + INTERVAL 1 FORTNIGHT FROM t", 1006),
 ])
 def test_bad_arithmetic(session, sql, code):
     with pytest.raises(EngineError) as info:

@@ -57,3 +57,20 @@ def test_operator_words_stay_usable_as_names(sql):
 def test_words_that_merely_start_like_operators_are_aliases():
     assert parse("SELECT a regexpx FROM t").items[0].alias == "regexpx"
     assert parse("SELECT a ilike_x FROM t").items[0].alias == "ilike_x"
+
+
+def test_an_exponent_number_beyond_76_exact_digits_is_a_float64():
+    # the suite's 11_0000_data_type_numeric: Databend reads 70 digits .1e-80 exactly (81 places)
+    literal = expr("1234567890123456789012345678901234567890123456789012345678901234567890.1e-80")
+    assert literal.kind == "float64"
+    assert expr("1.5e-3").kind == "float"
+
+
+@pytest.mark.parametrize(("sql", "name"), [("2 ^ 3", None), ("|/ 25.0", "sqrt"), ("||/ 8.0", "cbrt"),
+                                           ("@ -3.0", "abs"), ("5!", "factorial")])
+def test_postgres_operators(sql, name):
+    tree = expr(sql)
+    if name is None:
+        assert isinstance(tree, A.BinaryOp) and tree.op == "^"
+    else:
+        assert isinstance(tree, A.FunctionCall) and tree.name == name

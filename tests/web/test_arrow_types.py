@@ -147,3 +147,14 @@ def test_bitmap_columns_carry_the_extension_metadata():
     assert schema.field(0).type == pa.large_binary()
     assert schema.field(0).metadata == {b"Extension": b"Bitmap"}
     assert _read_treemap(columns[0][0]) == {1, 2, 70000}
+
+
+def test_intervals_are_databends_128_bit_words_with_the_extension_metadata():
+    # months << 96 | days (32 bits) << 64 | microseconds (64 bits), as Databend's months_days_micros
+    schema, columns = encoded("SELECT to_interval('1 month 2 days 3 microseconds') a, "
+                              "CAST(NULL AS INTERVAL) b, to_interval('-1 day') c")
+    assert [f.type for f in schema] == [pa.decimal128(38, 0)] * 3
+    assert schema[0].metadata == {b"Extension": b"Interval"}
+    assert columns[0] == [Decimal((1 << 96) | (2 << 64) | 3)]
+    assert columns[1] == [None]
+    assert columns[2] == [Decimal(0xFFFFFFFF << 64)]
