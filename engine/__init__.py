@@ -10,8 +10,8 @@ This is the contract web/ relies on (see docs/architecture.rst):
   views, dropped tables, table ids), the stages, users, settings, `db.processes` and the memory
   accounting (`db.memory`, a query's `Result.memory`). Other threads may only parse
   (`session.parse(sql)`: pure, reads no state) and encode and write log records (the data
-  directory's writer and checkpoint threads, which get immutable snapshots: row lists are
-  never changed in place). The catalog checks its owner thread on every lookup and change when
+  directory's writer and checkpoint threads, which get immutable snapshots: table versions
+  are never changed in place). The catalog checks its owner thread on every lookup and change when
   `engine.catalog.catalog.CHECK_OWNER_THREAD` is on (QUERYHTTP_CHECK_THREAD=1; the test suite
   turns it on, it is off by default for speed) and raises `WrongThread`.
 - `Database()` owns the catalog; `db.session(database="default", settings=None, user="root")`.

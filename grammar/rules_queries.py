@@ -24,7 +24,7 @@ from grammar.rule_helpers import (
 
 # table functions that take column aliases: generate_series(1, 3) AS t(g), unnest(t.a) AS u(x)
 _COLUMN_NAMING_FUNCTIONS = frozenset({"generate_series", "range", "unnest", "flatten", "json_each",
-                                      "json_array_elements"})
+                                      "json_array_elements", "numbers", "numbers_mt", "numbers_local"})
 
 
 @v_args(inline=True)

@@ -10,6 +10,11 @@ from dataclasses import replace
 from engine import functions as F
 from engine.bind.clauses import ClauseBinder
 from engine.bind.decimal_calls import DECIMAL_CONVERSIONS, bind_decimal_conversion
+from engine.bind.json_lambdas import (
+    JSON_ARRAY_LAMBDAS,
+    bind_json_array_lambda,
+    bind_json_path_transform,
+)
 from engine.bind.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
 from engine.bind.ordered_aggregates import check_within_group
 from engine.bind.routine_calls import bind_nextval, bind_user_function
@@ -520,7 +525,11 @@ class Binder(ClauseBinder):
             return bind_user_function(self, user_functions[n.name], n, scope, aliases)
         if n.name == "nextval":
             return bind_nextval(self, n)
+        if n.filter is not None and n.name.lower() not in F.AGGREGATES:
+            raise EngineError("FILTER clause is only supported for aggregate functions", code=SEMANTIC,
+                              position=n.pos)
         if n.name in WINDOW_ONLY:
+            check_within_group(n, aggregate=False)
             raise EngineError(f"window function {n.name} can only be used in window clause", code=SEMANTIC,
                               position=n.pos)
         if n.name == "grouping":
@@ -549,6 +558,10 @@ class Binder(ClauseBinder):
             return self._not(self._bind_FunctionCall(replace(n, negated=False), scope, aliases))
         if name in LAMBDA_FUNCTIONS:  # array_transform(arr, x -> x + 1)... (engine.bind.lambdas)
             return bind_lambda_call(self, n, scope, aliases)
+        if name == "json_path_transform":  # (engine.bind.json_lambdas)
+            return bind_json_path_transform(self, n, scope, aliases)
+        if name in JSON_ARRAY_LAMBDAS:  # json_array_transform(v, x -> ...) (engine.bind.json_lambdas)
+            return bind_json_array_lambda(self, n, scope, aliases)
         if name == "regexp_split_to_table":  # unnest(regexp_split_to_array(...)), as Databend plans it
             n, name = A.FunctionCall("unnest", (replace(n, name="regexp_split_to_array"),), pos=n.pos), "unnest"
         if name == "unnest":
@@ -581,8 +594,9 @@ class Binder(ClauseBinder):
         if fn is None:
             raise UnknownFunction(f"no function matches the given name: '{name}'", position=n.pos)
         if not fn.min_args <= len(args) <= fn.max_args:
-            raise BadArguments(f"function {name} takes {fn.min_args}..{fn.max_args} arguments, got {len(args)}",
-                               position=n.pos)
+            # a call with no signature of its arity: Databend's 1065 (a semantic error)
+            raise SemanticError(f"function {name} takes {fn.min_args}..{fn.max_args} arguments, got {len(args)}",
+                                position=n.pos)
         return self._function(fn, args, n.pos)
 
     def _function(self, fn, args, pos=None):

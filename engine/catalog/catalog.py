@@ -1,5 +1,5 @@
-"""The catalog: databases -> tables (columns and row storage in grow-only lists) and views, and
-the last dropped version of each table name (for UNDROP TABLE)."""
+"""The catalog: databases -> tables (columns, and their rows in engine.catalog.table_storage's
+versions) and views, and the last dropped version of each table name (for UNDROP TABLE)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from engine.catalog.routines import Routines
+from engine.catalog.table_storage import Rewrite, TableData, table_data
 from engine.core.errors import (
     TABLE_ENGINE_NOT_SUPPORTED,
     UNIMPLEMENTED,
@@ -34,24 +35,26 @@ class TableColumn:
     comment: str = ""
 
 
-def _holds_nan(rows: list, i: int) -> bool:
-    """Whether column `i` of `rows` holds a NaN: a C-level float sum (NaN only with a NaN, or with
-    both infinities in; filter drops NULLs and zeros), an isnan scan only when it is NaN."""
-    values = filter(None, map(itemgetter(i), rows))
-    total = sum(values)
-    return total != total and any(map(math.isnan, filter(None, map(itemgetter(i), rows))))
+def _holds_nan(values) -> bool:
+    """Whether `values()` (an iterator of one column's values) holds a NaN: a C-level float sum
+    (NaN only with a NaN, or with both infinities in; filter drops NULLs and zeros), an isnan
+    scan only when it is NaN."""
+    total = sum(filter(None, values()))
+    return total != total and any(map(math.isnan, filter(None, values())))
 
 
 @dataclass(eq=False, slots=True)
 class Table:
-    """Rows are tuples in a list that only ever grows: a scan remembers the list and the length
-    it saw at start (a snapshot); TRUNCATE, DROP, UPDATE and DELETE put a new list in its place
-    instead of changing the old one."""
+    """A table's definition and its current contents, `data` (engine.catalog.table_storage): a
+    version that only ever grows. A scan remembers the version and the row count it saw at start
+    (a snapshot); TRUNCATE, DROP, UPDATE and DELETE put a new version in its place instead of
+    changing the old one. Rows enter only through `append` / `append_columns` and change only
+    through `replace` (the recorder hears of both)."""
 
     database: str
     name: str
     columns: list[TableColumn]
-    rows: list[tuple] = field(default_factory=list)
+    data: TableData = None  # an empty version of the storage new tables get when not given
     engine: str = "FUSE"
     has_null: list[bool] = field(default_factory=list)  # per column: a NULL was ever stored
     # per column: a negative integer was ever stored (lets MOD / DIV of such a column skip the
@@ -78,6 +81,8 @@ class Table:
     temporary: object = None
 
     def __post_init__(self):
+        if self.data is None:
+            self.data = table_data([c.type for c in self.columns])
         if not self.has_null:
             self.has_null = [False] * len(self.columns)
         if not self.has_negative:
@@ -85,7 +90,7 @@ class Table:
         self.int_positions = tuple(i for i, c in enumerate(self.columns) if c.type.is_int)
         self.float_positions = tuple(i for i, c in enumerate(self.columns) if c.type.is_float)
         if self.nan_free is None or len(self.nan_free) != len(self.columns):
-            self.nan_free = self._nan_free_of(self.rows)
+            self.nan_free = self._nan_free_of(self.data)
 
     def append(self, rows: list[tuple], known: tuple[list, list] | None = None) -> None:
         """Append rows (already converted); the only way rows enter a table. `known` is, when
@@ -97,9 +102,35 @@ class Table:
             self._note_nans(rows)
         else:
             self.scan_flags(rows)
-        self.rows.extend(rows)
+        self.data.append_rows(rows)
         if self.recorder is not None:
             self.recorder.appended(self, rows)
+
+    def append_columns(self, columns: list, count: int, known: tuple[list, list] | None = None) -> None:
+        """Append `count` rows given column by column (one list per table column), as `append`:
+        the flags are found column by column, and the storage takes the columns whole."""
+        if len(columns) != len(self.columns):
+            raise ValueError(f"{len(columns)} columns for a table of {len(self.columns)}")
+        if known is not None:
+            self.note_flags(known)
+        else:
+            self._scan_column_flags(columns)
+        floats = [i for i in self.float_positions if self.nan_free[i]
+                  and _holds_nan(lambda i=i: iter(columns[i]))]
+        if floats:
+            self.nan_free = tuple(free and i not in floats for i, free in enumerate(self.nan_free))
+        self.data.append_columns(columns, count)
+        if self.recorder is not None and count:  # the log takes rows
+            self.recorder.appended(self, self.data.rows(len(self.data) - count))
+
+    def _scan_column_flags(self, columns: list) -> None:
+        has_null, has_negative = self.has_null, self.has_negative
+        for i, values in enumerate(columns):
+            if not has_null[i] and self.columns[i].type.nullable and None in values:
+                has_null[i] = True
+        for i in self.int_positions:
+            if not has_negative[i] and min(filter(None, columns[i]), default=0) < 0:
+                has_negative[i] = True
 
     def note_flags(self, known: tuple[list, list]) -> None:
         """has_null / has_negative set where `known` (per column: a NULL, a negative integer)
@@ -136,15 +167,28 @@ class Table:
                 elif min(filter(None, map(itemgetter(i), rows)), default=0) < 0:
                     has_negative[i] = True
 
-    def replace_rows(self, new_rows: list) -> None:
-        """Put a new row list in place of the current one (UPDATE, DELETE, MERGE, REPLACE,
-        TRUNCATE): the only way rows leave or change. The old list is never changed, so scans
-        that hold it keep their snapshot."""
-        old = self.rows
-        self.nan_free = self._nan_free_of(new_rows)
-        self.rows = new_rows
+    def replace(self, new: TableData, rewrite: Rewrite | None = None) -> None:
+        """Put a new version in place of the current one (UPDATE, DELETE, MERGE, REPLACE,
+        TRUNCATE): the only way rows leave or change. The old version is never changed, so scans
+        that hold it keep their snapshot. `rewrite`, when the new version was built by one from
+        the current version, tells the log which rows were kept (only the new ones are written)."""
+        old = self.data
+        self.nan_free = self._nan_free_of(new)
+        self.data = new
         if self.recorder is not None:
-            self.recorder.replaced(self, old, new_rows)
+            self.recorder.replaced(self, old, new, rewrite)
+
+    def replace_rows(self, new_rows: list[tuple]) -> None:
+        """`replace` with a version holding `new_rows` (the list is handed over)."""
+        self.replace(self.data.with_rows(new_rows))
+
+    def restore(self, data: TableData, rescan: bool = True) -> None:
+        """Put `data` in place as the current version without telling the recorder (the undo of
+        a change the log did not take; recovery replaying the log, which keeps nan_free up to
+        date from the new rows instead of a `rescan` of the whole version)."""
+        self.data = data
+        if rescan:
+            self.nan_free = self._nan_free_of(data)
 
     def _note_nans(self, rows: list) -> None:
         """nan_free cleared for the float columns where `rows` hold a NaN."""
@@ -162,14 +206,16 @@ class Table:
                 return
             found = [i for i in floats if nan_free[i] and row[i] != row[i]]
         else:
-            found = [i for i in floats if nan_free[i] and _holds_nan(rows, i)]
+            found = [i for i in floats if nan_free[i]
+                     and _holds_nan(lambda i=i: map(itemgetter(i), rows))]
         if found:
             self.nan_free = tuple(free and i not in found for i, free in enumerate(nan_free))
 
-    def _nan_free_of(self, rows: list) -> tuple:
-        """nan_free of a whole row list: each float column scanned."""
+    def _nan_free_of(self, data: TableData) -> tuple:
+        """nan_free of a whole version: each float column scanned."""
         floats = self.float_positions
-        return tuple(i not in floats or not _holds_nan(rows, i) for i in range(len(self.columns)))
+        return tuple(i not in floats or not _holds_nan(lambda i=i: data.column_iterator(i))
+                     for i in range(len(self.columns)))
 
     def column_index(self, name: str) -> int | None:
         for i, c in enumerate(self.columns):
@@ -182,7 +228,7 @@ class Table:
         return None
 
     def truncate(self) -> None:
-        self.replace_rows([])
+        self.replace(self.data.empty_like())
         self.has_null = [False] * len(self.columns)
         self.has_negative = [False] * len(self.columns)
 
@@ -262,13 +308,13 @@ class Catalog:
     def reset_table_ids(self, next_id: int) -> None:
         self._next_table_id = next_id
 
-    def _entered(self, table: Table, old_rows: list) -> None:
+    def _entered(self, table: Table, old_data: TableData | None) -> None:
         """`table` is in the catalog now (new, replacing or renamed): it reports its changes
-        from here on, and rows it brought that `old_rows` did not hold are recorded."""
+        from here on, and rows it brought that `old_data` (None: nothing) did not hold are recorded."""
         recorder = self.recorder
         table.recorder = recorder
-        if recorder is not None and table.rows is not old_rows:
-            recorder.replaced(table, old_rows, table.rows)
+        if recorder is not None and table.data is not old_data:
+            recorder.replaced(table, old_data if old_data is not None else TableData(), table.data)
 
     def view(self, database: str, name: str) -> View | None:
         if CHECK_OWNER_THREAD:
@@ -352,7 +398,7 @@ class Catalog:
         for key in [k for k in self.dropped if k[0] == name]:
             del self.dropped[key]
         for table in tables.values():
-            table.rows = []
+            table.data = table.data.empty_like()
             table.recorder = None
 
     def table(self, database: str, name: str, pos=None) -> Table:
@@ -387,7 +433,7 @@ class Catalog:
         existing = _find(tables, table.name)
         if existing is not None and replace:
             del tables[existing.name]
-            existing.rows = []
+            existing.data = existing.data.empty_like()
             existing.recorder = None  # a replaced version never logs again
         elif existing is not None or self.view(table.database, table.name) is not None:
             if if_not_exists:
@@ -395,7 +441,7 @@ class Catalog:
             raise TableAlreadyExists(f"Table '{table.name}' already exists", position=pos)
         table.table_id = self.new_table_id()
         tables[table.name] = table
-        self._entered(table, [])
+        self._entered(table, None)
         return True
 
     def swap_table(self, old: Table, new: Table) -> None:
@@ -407,7 +453,7 @@ class Catalog:
         del self.databases[old.database][old.name]
         self.databases[new.database][new.name] = new
         old.recorder = None  # a replaced version never logs again (N1)
-        self._entered(new, old.rows)
+        self._entered(new, old.data)
 
     def undrop_table(self, database: str, name: str) -> Table | None:
         """The last dropped version of `database`.`name` back in the catalog (None: none kept)."""

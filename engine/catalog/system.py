@@ -100,7 +100,7 @@ def _tables(ctx):
     rows = []
     for db, table in _stored_tables(ctx):
         rows.append(("default", db, table.name, table.table_id, table.engine, table.engine, table.cluster_by,
-                     "TRANSIENT" if table.transient else "", _local(ctx, table.created_on), None, len(table.rows),
+                     "TRANSIENT" if table.transient else "", _local(ctx, table.created_on), None, len(table.data),
                      table.comment, "BASE TABLE"))
     for db, view in _stored_views(ctx):
         rows.append(("default", db, view.name, view.table_id, "VIEW", "VIEW", "", "", _local(ctx, view.created_on),
@@ -264,7 +264,7 @@ def _schema_tables(ctx):
     rows = []
     for db, table in _stored_tables(ctx):
         rows.append((db, db, table.name, "BASE TABLE", table.engine, _local(ctx, table.created_on), None,
-                     len(table.rows) * 8 * len(table.columns), None, len(table.rows), None, None, None,
+                     len(table.data) * 8 * len(table.columns), None, len(table.data), None, None, None,
                      table.comment))
     for db, view in _stored_views(ctx):
         rows.append((db, db, view.name, "VIEW", "VIEW", _local(ctx, view.created_on), None, None, None, None, None,

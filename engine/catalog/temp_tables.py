@@ -19,7 +19,7 @@ import itertools
 import weakref
 
 from engine.core.errors import BadArguments, TableAlreadyExists
-from engine.core.memory import QueryMemory, batch_bytes
+from engine.core.memory import QueryMemory
 from engine.types import sqltype as T
 from grammar import ast as A
 
@@ -73,7 +73,7 @@ class TempTables:
             if if_not_exists:
                 return False
             raise TableAlreadyExists(f"Table '{table.name}' already exists", position=pos)
-        self.charge(table, batch_bytes(table.rows), server_memory)
+        self.charge(table, table.data.estimated_bytes(), server_memory)
         if existing is not None:
             self.remove(existing)
             tables = self.databases.setdefault(table.database, {})
@@ -111,7 +111,7 @@ class TempTables:
     def drop_all(self) -> None:
         """Drop every table and release their memory (the client session ended)."""
         for _, table in list(self.tables()):
-            table.rows = []
+            table.data = table.data.empty_like()
         self.databases.clear()
         self._charged.clear()
         if self._memory is not None:
@@ -157,11 +157,6 @@ def charge_temporary(server_memory, changes) -> None:
         for owner, table, before in done:
             owner.charge(table, before, server_memory)
         raise
-
-
-def rows_bytes(count: int, sample_rows: list) -> int:
-    """Estimated bytes of `count` rows like the first of `sample_rows`."""
-    return count * (batch_bytes(sample_rows[:1]) if sample_rows else 0)
 
 
 class SessionCatalog:
@@ -286,7 +281,7 @@ def temporary_tables_rows(ctx) -> list[tuple]:
     session_id = temps.session_id or session.connection_id
     session_type = "HTTPQuery" if temps.session_id else "Local"
     return [(database, t.name, t.table_id, t.engine, session.user, session_id, session_type, True,
-             _utc(t.created_on), _utc(t.created_on), temps.charged_bytes(t), 0, len(t.rows), None, None, "")
+             _utc(t.created_on), _utc(t.created_on), temps.charged_bytes(t), 0, len(t.data), None, None, "")
             for database, t in temps.tables()]
 
 

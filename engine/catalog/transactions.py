@@ -4,7 +4,7 @@ session's txn_state (AutoCommit, Active, Fail).
 Inside a transaction every statement reads and writes the transaction's private copy of each
 table, made at the table's first use in the transaction (a snapshot): the session sees its own
 writes, other sessions see nothing. COMMIT applies every changed table to the shared catalog in
-one synchronous step, only through the shared tables' `append` and `replace_rows` (so a table
+one synchronous step, only through the shared tables' `append` and `replace` (so a table
 recorder sees the whole COMMIT at once). A shared table another statement changed meanwhile:
 a transaction that only appended to it appends its rows to the current ones (rebase); one that
 rewrote it keeps the rows others appended meanwhile, and fails the COMMIT (4001, everything
@@ -18,9 +18,10 @@ from __future__ import annotations
 import dataclasses
 import weakref
 
-from engine.catalog.temp_tables import SessionCatalog, charge_temporary, rows_bytes, session_catalog
+from engine.catalog.table_storage import Rewrite
+from engine.catalog.temp_tables import SessionCatalog, charge_temporary, session_catalog
 from engine.core.errors import CURRENT_TRANSACTION_IS_ABORTED, UNRESOLVABLE_CONFLICT, EngineError
-from engine.core.memory import LIST_SLOT_BYTES, QueryMemory, batch_bytes
+from engine.core.memory import LIST_SLOT_BYTES, QueryMemory
 from grammar import ast as A
 
 AUTO_COMMIT = "AutoCommit"
@@ -45,25 +46,25 @@ _HELD_IN_TRANSACTION = (
 class _TableCopy:
     """A transaction's private copy of one shared table, and the snapshot it was made from."""
 
-    __slots__ = ("database", "shared", "base", "count", "private", "start_rows", "copied_files")
+    __slots__ = ("database", "shared", "base", "count", "private", "start_data", "copied_files")
 
     def __init__(self, database: str, shared):
         self.database = database
         self.shared = shared
-        self.base = shared.rows  # the shared row list at the snapshot (appends extend it)
-        self.count = len(shared.rows)
-        self.start_rows = shared.rows[:self.count]
+        self.base = shared.data  # the shared version at the snapshot (appends extend it)
+        self.count = len(shared.data)
+        self.start_data = shared.data.copy(self.count)  # the private version (appends extend it)
         self.copied_files = dict(shared.copied_files)
         # every field copied (new ones too), the mutable ones fresh; no recorder: a private
         # copy's changes reach the shared table (and its recorder) only at COMMIT
         self.private = dataclasses.replace(
-            shared, rows=self.start_rows, has_null=list(shared.has_null),
+            shared, data=self.start_data, has_null=list(shared.has_null),
             has_negative=list(shared.has_negative), insert_plans={},
             copied_files=dict(shared.copied_files), recorder=None)
 
     def changed(self) -> bool:
         private = self.private
-        return (private.rows is not self.start_rows or len(private.rows) != self.count
+        return (private.data is not self.start_data or len(private.data) != self.count
                 or private.copied_files != self.copied_files)
 
 
@@ -95,7 +96,7 @@ class Transaction:
         copy = self._copies.get(id(shared))
         if copy is None:
             if self.memory is not None:  # MemoryExceedsLimit (2411) fails the statement
-                self.memory.charge(len(shared.rows) * LIST_SLOT_BYTES)
+                self.memory.charge(len(shared.data) * LIST_SLOT_BYTES)
             copy = self._copies[id(shared)] = _TableCopy(database, shared)
             self._privates.add(copy.private)
         return copy.private
@@ -133,22 +134,24 @@ class Transaction:
             shared, private = copy.shared, copy.private
             if not is_current(catalog, copy.database, shared):
                 raise _conflict(copy, "was dropped, replaced or altered")
-            current = shared.rows
-            if private.rows is copy.start_rows:  # appends only: added to the current rows
-                changes.append((copy, None, private.rows[copy.count:]))
+            current = shared.data
+            if private.data is copy.start_data:  # appends only: added to the current rows
+                changes.append((copy, None, private.data.rows(copy.count)))
             elif current is copy.base:  # others appended at most: their rows follow ours
-                changes.append((copy, private.rows + current[copy.count:], None))
+                rewrite = Rewrite(current, copy.count)
+                rewrite.add(private.data.rows())
+                changes.append((copy, rewrite, None))
             else:
                 raise _conflict(copy, "was changed by another statement")
         charge_temporary(server_memory, [_temporary_bytes(copy.shared, new_rows, appended)
                                          for copy, new_rows, appended in changes if copy.shared.temporary])
-        for copy, new_rows, appended in changes:  # nothing below can fail
+        for copy, rewrite, appended in changes:  # nothing below can fail
             shared, private = copy.shared, copy.private
             # the private copy's flags cover its rows (it started with the shared ones): the
             # rows are not scanned again
             known = (private.has_null, private.has_negative)
-            if new_rows is not None:
-                shared.replace_rows(new_rows)
+            if rewrite is not None:  # the private rows, then those others appended meanwhile
+                shared.replace(rewrite.finish())
                 shared.note_flags(known)
             elif appended:
                 shared.append(appended, known)
@@ -156,11 +159,11 @@ class Transaction:
         self.drop_copies()
 
 
-def _temporary_bytes(table, new_rows, appended) -> tuple:
+def _temporary_bytes(table, rewrite, appended) -> tuple:
     """(table, the bytes its rows will hold) for a temporary table a COMMIT changes."""
-    if new_rows is not None:
-        return table, rows_bytes(len(new_rows), new_rows)
-    return table, table.temporary.charged_bytes(table) + batch_bytes(appended or [])
+    if rewrite is not None:
+        return table, rewrite.estimated_bytes()
+    return table, table.temporary.charged_bytes(table) + table.data.appended_bytes(appended or [])
 
 
 def _conflict(copy: _TableCopy, what: str) -> EngineError:

@@ -61,11 +61,11 @@ def nan_free_columns(plan) -> set:
     """Ids of the columns of `plan`'s output whose values are those of a table column that holds
     no NaN (Table.nan_free) in the snapshot the plan scans: found through the operators that pass
     a column's values on unchanged (filters, plain projections, joins, limits, sorts, windows).
-    A table whose row list was replaced since the plan was made is not trusted."""
+    A table whose version of its rows was replaced since the plan was made is not trusted."""
     if isinstance(plan, P.Scan):
         table = plan.table
         nan_free = getattr(table, "nan_free", None)
-        if nan_free is None or plan.rows is not table.rows:
+        if nan_free is None or plan.data is not table.data:
             return set()
         return {cid for cid, free in zip(plan.layout, nan_free, strict=False) if free}
     if isinstance(plan, P.Project):

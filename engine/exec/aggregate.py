@@ -21,6 +21,7 @@ from engine.codegen.batch_source import resliced
 from engine.core.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, SORT_SLOT_BYTES, charge_growth
 from engine.exec.subquery import correlated_rows, prefetching
 from engine.ir import plan as P
+from engine.ir.expr import Expr, column_ids
 from engine.types.bitmap_values import ELEMENT_BYTES
 from engine.types.keys import from_sort_value
 
@@ -35,10 +36,29 @@ def charge_folders(folders, memory) -> None:
             folder.grown = 0
 
 
+def aggregate_reads(plan: P.Aggregate) -> set | None:
+    """The column ids an aggregation reads of its input rows (None: it may read any)."""
+    used: set = set()
+    for key in plan.keys:
+        if not isinstance(key, Expr):
+            return None
+        column_ids(key, used)
+    for spec in plan.aggs:
+        if spec.collected is not None or spec.folded is not None:
+            return None
+        for e in (spec.arg, *spec.extra):
+            if isinstance(e, Expr):
+                column_ids(e, used)
+            elif e is not None:
+                return None
+    return used
+
+
 def build_aggregate(plan: P.Aggregate, rt):
     # a collected aggregate charges its values by the batch's length: it takes list batches
     one_pass = plan.keys and not any(a.collected is not None for a in plan.aggs)
-    child_run = rt.build_one_pass(plan.child) if one_pass else rt.build(plan.child)
+    reads = aggregate_reads(plan)
+    child_run = rt.build_one_pass(plan.child, reads) if one_pass else rt.build(plan.child, reads)
     args = aggregate_arguments(plan, rt.codegen())
     cg = args.cg
     small = correlated_rows(cg, rt.step_rows)

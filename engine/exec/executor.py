@@ -24,7 +24,7 @@ from engine.exec.subquery import correlated_rows, prefetching, subquery_runner
 from engine.exec.unnest import build_unnest_rows
 from engine.exec.window import build_window
 from engine.ir import plan as P
-from engine.ir.expr import Col
+from engine.ir.expr import Col, column_ids
 from engine.types.keys import hash_function, row_hash_function
 
 BATCH = 2048
@@ -45,22 +45,28 @@ class Runtime:
 
     # Operators in other modules (engine.exec.join, engine.exec.sort, engine.exec.subquery) build their inputs
     # through these, so they need not import this module (which imports them).
-    def build(self, plan):
-        return build(plan, self)
+    def build(self, plan, reads=None):
+        """The run of `plan`; `reads`, when given, are the column ids the consumer reads of its
+        rows (a table scan may leave the others None: engine.catalog.table_storage)."""
+        return build(plan, self, reads)
 
-    def build_one_pass(self, plan):
-        return _build_one_pass(plan, self)
+    def build_one_pass(self, plan, reads=None):
+        return _build_one_pass(plan, self, reads)
 
     def codegen(self):
         return _codegen(self)
 
 
-def build(plan: P.Plan, rt: Runtime):
-    """plan -> run(p) returning an iterator of batches; p is the tuple of outer values."""
-    builder = _BUILDERS.get(type(plan))
-    if builder is None:
-        raise TypeError(f"the executor has no operator for the plan node {type(plan).__name__}")
-    run = builder(plan, rt)
+def build(plan: P.Plan, rt: Runtime, reads=None):
+    """plan -> run(p) returning an iterator of batches; p is the tuple of outer values. `reads`
+    as Runtime.build takes it."""
+    if reads is not None and type(plan) in (P.Scan, P.Filter, P.Project):
+        run = _scan(plan, rt, reads=reads) if type(plan) is P.Scan else _build_map(plan, rt, reads=reads)
+    else:
+        builder = _BUILDERS.get(type(plan))
+        if builder is None:
+            raise TypeError(f"the executor has no operator for the plan node {type(plan).__name__}")
+        run = builder(plan, rt)
     if rt.profile is not None:  # EXPLAIN ANALYZE: count rows and time per operator
         run = rt.profile.wrap(plan, run)
     return run
@@ -82,10 +88,11 @@ def _map_parts(plan):
     return plan.child, plan.predicate, None
 
 
-def _build_map(plan, rt, as_set=False):
+def _build_map(plan, rt, as_set=False, reads=None):
     """Filter and/or projection as one generated comprehension per batch (a set comprehension
-    when feeding DISTINCT)."""
+    when feeding DISTINCT); `reads` as Runtime.build takes it."""
     child, pred, exprs = _map_parts(plan)
+    scan_reads = _map_reads(pred, exprs, reads) if isinstance(child, P.Scan) else None
     if isinstance(child, P.Join) and child.kind in ("INNER", "CROSS") and not as_set:
         return _build_join(child, rt, pred, exprs)
     if isinstance(child, P.Window) and not as_set:
@@ -104,7 +111,7 @@ def _build_map(plan, rt, as_set=False):
         cols = column_refs(child.layout)
     proj, cond = map_source(cg, child.layout, pred, exprs, cols=cols)
     if proj == "r" and not cond and not as_set:
-        return build(child, rt)
+        return build(child, rt, scan_reads)
     scalar = as_set and exprs is not None and len(exprs) == 1
     if scalar:
         # one column: a set of plain values (cheaper to hash than 1-tuples); tupled on output
@@ -123,7 +130,7 @@ def _build_map(plan, rt, as_set=False):
             for batch in run_child(p):
                 yield fn(batch, p) if batch else batch
     elif isinstance(child, P.Scan):
-        run = _scan(child, rt, fn)
+        run = _scan(child, rt, fn, reads=scan_reads)
     elif isinstance(child, P.OneRow):
         def run(p):  # SELECT without FROM: one generator, not two
             yield fn(_ONE_ROW, p)
@@ -139,8 +146,10 @@ def _build_map(plan, rt, as_set=False):
     return run
 
 
-def _scan(plan: P.Scan, rt, fn=None, lazy=False):
+def _scan(plan: P.Scan, rt, fn=None, lazy=False, reads=None):
     """Batches of the table's snapshot: lists, or with `lazy` one-pass iterators over the rows.
+    With `reads` (column ids), the other columns may be None in the rows (columns underneath
+    then box only the values read).
 
     A single-pass consumer (a generated comprehension or row loop) gets `lazy` batches: a slice
     would be a fresh container referencing thousands of old rows, which every young-generation
@@ -149,12 +158,17 @@ def _scan(plan: P.Scan, rt, fn=None, lazy=False):
     progress = rt.progress
     width = max(len(plan.layout), 1) * 8
 
-    rows, n = plan.rows, plan.count  # the snapshot: later appends are not seen
+    data, n = plan.data, plan.count  # the snapshot: later appends are not seen
     step = rt.batch
+    columns = None
+    if reads is not None:
+        columns = tuple(i for i, cid in enumerate(plan.layout) if cid in reads)
+        if len(columns) == len(plan.layout):
+            columns = None
 
     if fn is not None or lazy:
         def run_lazy(p):
-            it = iter(rows)  # rows are only ever appended to, so the first n stay put
+            it = data.row_iterator(0, columns)  # versions only grow: the first n stay put
             for i in range(0, n, step):
                 size = min(step, n - i)
                 progress.scan_rows += size
@@ -166,7 +180,7 @@ def _scan(plan: P.Scan, rt, fn=None, lazy=False):
 
     def run(p):
         for i in range(0, n, step):
-            batch = rows[i:min(i + step, n)]
+            batch = data.rows(i, min(i + step, n), columns)
             progress.scan_rows += len(batch)
             progress.scan_bytes += len(batch) * width
             yield batch
@@ -174,11 +188,27 @@ def _scan(plan: P.Scan, rt, fn=None, lazy=False):
     return run
 
 
-def _build_one_pass(plan, rt):
-    """`build` for a consumer that walks each batch once: a table scan hands out lazy batches."""
+def _build_one_pass(plan, rt, reads=None):
+    """`build` for a consumer that walks each batch once: a table scan hands out lazy batches.
+    `reads` as Runtime.build takes it."""
     if isinstance(plan, P.Scan):
-        return _scan(plan, rt, lazy=True)
-    return build(plan, rt)
+        return _scan(plan, rt, lazy=True, reads=reads)
+    return build(plan, rt, reads)
+
+
+def _map_reads(pred, exprs, reads) -> set | None:
+    """The column ids a filter / projection over a scan reads of the scan's rows (None: all)."""
+    if exprs is None:  # whole rows go on: what the consumer reads
+        if reads is None:
+            return None
+        used = set(reads)
+    else:
+        used = set()
+        for e in exprs:
+            column_ids(e, used)
+    if pred is not None:
+        column_ids(pred, used)
+    return used
 
 
 def _build_scan(plan, rt):
@@ -463,7 +493,7 @@ def describe(plan: P.Plan) -> str:
     kind = type(plan).__name__
     detail = ""
     if isinstance(plan, P.Scan):
-        detail = f" table: {plan.label}, rows: {len(plan.table.rows)}"
+        detail = f" table: {plan.label}, rows: {len(plan.table.data)}"
     elif isinstance(plan, P.Numbers):
         detail = f" numbers({plan.count})"
     elif isinstance(plan, (P.Materialized, P.Streamed)):

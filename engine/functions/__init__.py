@@ -12,6 +12,7 @@ from engine.functions import (  # noqa: F401
     date_between,
     date_to_char,
     dates,
+    h3_cells,
     hashes,
     intervals,
     numeric,
@@ -20,6 +21,8 @@ from engine.functions import (  # noqa: F401
     strings,
 )
 from engine.functions import json as _json  # noqa: F401
+from engine.functions import json_arrays as _json_arrays  # noqa: F401
+from engine.functions import json_objects as _json_objects  # noqa: F401
 from engine.functions import json_operators as _json_operators  # noqa: F401
 from engine.functions import json_sets as _json_sets  # noqa: F401
 from engine.functions.aggregates import AGGREGATES, aggregate_type
@@ -85,15 +88,16 @@ __all__ = ["AGGREGATES", "INTERVAL_TOTAL", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES
            "UNSIGNED_ARGUMENT_FUNCTIONS",
            "SCALARS", "ScalarFunction", "aggregate_type", "all_function_names", "context_value",
            "date_arithmetic", "function_override", "function_rows", "interval_arithmetic", "interval_call", "temporal_cast",
-           "trunc_call", "try_call_of", "unit_call", "variant_aggregate", "variant_cast", "variant_comparison", "variant_get_cast", "with_limits", "with_parsing",
-           "with_timezone"]
+           "trunc_call", "try_call_of", "unit_call", "variant_aggregate", "variant_cast",
+           "variant_comparison", "variant_get_cast", "with_limits", "with_parsing", "with_timezone"]
 
 
 def function_override(name: str, types):
     """Another family's version of a function for these argument types (arrays' length, dates'
     to_string...), or None."""
-    return number_to_char_override(name, types) or nested_override(name, types) or date_override(name, types) \
-        or interval_override(name, types) or timestamp_tz_override(name, types) or variant_override(name, types)
+    return (number_to_char_override(name, types) or nested_override(name, types) or date_override(name, types)
+            or interval_override(name, types) or timestamp_tz_override(name, types)
+            or variant_override(name, types) or _json_arrays.variant_override(name, types))
 
 
 def temporal_cast(source, target, timezone: str, parsing: tuple = (False, False)):

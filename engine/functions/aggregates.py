@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+# the families of collected aggregates beside engine.functions.collected add theirs on import
+from engine.functions import (  # noqa: F401
+    bool_aggregates,
+    funnels,
+    histograms,
+    json_aggregates,
+    moving_aggregates,
+    tdigest,
+)
 from engine.functions.bitmap_aggregates import BITMAP_AGGREGATES
 from engine.functions.collected import COLLECTED
+from engine.functions.combinators import AggregateNames
 from engine.types import sqltype as T
 
 # the aggregates the executor folds row by row, those it computes from collected values, and
 # the BITMAP aggregates (their own folds)
 FOLDED = frozenset({"count", "sum", "avg", "min", "max", "any"})
-AGGREGATES = FOLDED | frozenset(COLLECTED) | frozenset(BITMAP_AGGREGATES)
+# (`in` also answers for the combined names, sum_distinct, avg_if...: engine.functions.combinators)
+AGGREGATES = AggregateNames(FOLDED | frozenset(COLLECTED) | frozenset(BITMAP_AGGREGATES))
 
 
 def aggregate_type(name: str, arg: T.SqlType | None) -> T.SqlType:

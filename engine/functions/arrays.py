@@ -74,7 +74,9 @@ LITERAL_BUILDERS = frozenset({"array_literal", "map_literal", "tuple_literal"})
 # bound by engine.bind.lambdas (their second argument is a lambda), listed with the others
 LAMBDA_FUNCTIONS = frozenset({"array_transform", "array_apply", "array_filter", "array_reduce"})
 
-register("array_literal", None, _array_literal_type, 0, 1 << 16, strict=False, specialize=_make_array_literal)
+# array(a, b) / tuple(a, b): the function forms of [a, b] / (a, b)
+register("array_literal", None, _array_literal_type, 0, 1 << 16, strict=False, specialize=_make_array_literal,
+         aliases=("array",))
 register("map_literal", None, _map_literal_type, 0, 1 << 16, strict=False, specialize=_make_map_literal)
 def _map_of_arrays_type(types):
     keys, values = _element(types, 0), _element(types, 1)
@@ -100,7 +102,7 @@ def _map_of_arrays(keys, values):
 
 register("map", _map_of_arrays, lambda ts: _checked_map_of_arrays_type(ts), 2)
 register("tuple_literal", lambda *xs: N.TupleValue(xs), lambda types: T.SqlType("Tuple", args=tuple(types)),
-         1, 1 << 16, strict=False)
+         1, 1 << 16, strict=False, aliases=("tuple",))
 
 # ---------------------------------------------------------------- [] access
 

@@ -1,5 +1,7 @@
 """BITMAP aggregates: bitmap_and_count, bitmap_or_count, bitmap_xor_count, bitmap_not_count,
-bitmap_union, bitmap_intersect, intersect_count(v1, ...)(bitmap, key), and MIN / MAX of bitmaps.
+bitmap_union, bitmap_intersect (bitmap_or_agg, bitmap_and_agg), bitmap_xor_agg,
+bitmap_construct_agg(x) of unsigned integers, intersect_count(v1, ...)(bitmap, key), and MIN / MAX
+of bitmaps.
 
 A group's bitmaps are folded into one set as rows arrive (engine.exec.aggregate calls the aggregate's
 Folder per row, or per batch without GROUP BY): no list of the group's bitmaps is kept, and the
@@ -145,6 +147,34 @@ class ExtremeFolder:
         return None if state is None else state[1]
 
 
+class ConstructFolder:
+    """bitmap_construct_agg(x): the group's unsigned integers gathered into one set (NULLs
+    skipped; a group without any other row answers NULL)."""
+
+    __slots__ = ("grown",)
+
+    def __init__(self):
+        self.grown = 0
+
+    def fold(self, state, v):
+        if v is None:
+            return state
+        if state is None:
+            state = _State(set())
+        if v not in state.numbers:
+            state.numbers.add(v)
+            self.grown += 1
+        return state
+
+    def fold_many(self, state, values: list):
+        for v in values:
+            state = self.fold(state, v)
+        return state
+
+    def final(self, state):
+        return None if state is None else frozenset(state.numbers)
+
+
 @dataclass(frozen=True)
 class BitmapAggregate:
     """op: how bitmaps fold (and, or, xor, not; min, max); count: the result is the size of the
@@ -158,6 +188,8 @@ class BitmapAggregate:
     def folder(self, params: tuple, distinct: bool):
         if self.op in ("min", "max"):
             return ExtremeFolder(self.op == "min")
+        if self.op == "construct":
+            return ConstructFolder()
         return SetFolder(self.op, self.count, frozenset(params) if self.keyed else None, distinct)
 
     def collected(self) -> Collected:
@@ -181,6 +213,11 @@ BITMAP_AGGREGATES = {a.name: a for a in [
     BitmapAggregate("bitmap_union", "or", False),
     BitmapAggregate("bitmap_intersect", "and", False),
     BitmapAggregate("intersect_count", "and", True, keyed=True),
+    # the current Databend's names: bitmap_and_agg / bitmap_or_agg are bitmap_intersect / union
+    BitmapAggregate("bitmap_and_agg", "and", False),
+    BitmapAggregate("bitmap_or_agg", "or", False),
+    BitmapAggregate("bitmap_xor_agg", "xor", False),
+    BitmapAggregate("bitmap_construct_agg", "construct", False),
 ]}
 _EXTREMES = {"min": BitmapAggregate("min", "min", False), "max": BitmapAggregate("max", "max", False)}
 _UINT64_OR_NULL = T.UINT64.as_nullable(True)
@@ -201,6 +238,11 @@ def bitmap_aggregate_spec(node, bind, bind_constant) -> AggSpec:
     if count != 1:
         raise _argument_count(f"{name} expect to have single arguments, but got {count}")
     arg = bind(node.args[0])
+    if entry.op == "construct":  # of unsigned integers, not of bitmaps
+        if not (arg.type.is_int and arg.type.name.startswith("U")) and arg.type.name != "Null":
+            raise BadDataValueType(f"{name} does not support type '{rust_debug(arg.type.as_nullable(False))}'",
+                                   position=node.pos)
+        return AggSpec(name, arg, node.distinct, T.BITMAP.as_nullable(True), folded=entry)
     if arg.type.name != "Bitmap":
         raise BadDataValueType(f"{name} does not support type '{rust_debug(arg.type.as_nullable(False))}'",
                                position=node.pos)

@@ -15,6 +15,7 @@ from engine.core.memory import ALLOCATION_CHARGE_BYTES, keep, reserve, text_byte
 from engine.types import nested as N
 from engine.types import sqltype as T
 from engine.types.integer_wrap import total_wrapper, wrapped_mean
+from engine.types.variant import order_key as variant_order_key
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,11 @@ class Collected:
     params: int = 0
     trailing_constant: bool = False
     sort_keys: int = 0
+    # the (fewest, most) parameters when they may vary (histogram(n)(x), quantile_cont(l1, l2)(x))
+    param_range: tuple[int, int] | None = None
+    # prepare(arg types, params, position) -> params: checks a call and readies its parameters
+    # (window_funnel's types, histogram's bucket count...); a trailing constant is then kept as is
+    prepare: Any = None
 
 
 def _numbers(values):
@@ -52,7 +58,7 @@ def _variance(values, sample):
     if n == 0:
         return None
     if sample and n == 1:
-        return 0.0  # Databend 1.2.453: the sample variance of one value is 0
+        return None  # the current Databend: NULL for one value (1.2.453 answered 0)
     mean = math.fsum(xs) / n
     return math.fsum((x - mean) ** 2 for x in xs) / (n - 1 if sample else n)
 
@@ -106,37 +112,67 @@ def _corr(values, _params):
     return sxy / math.sqrt(sxx * syy)
 
 
-def _moments(values):
-    xs = [float(v) for v in values if v is not None]
-    n = len(xs)
-    if n == 0:
-        return 0, 0.0, 0.0, 0.0
-    mean = math.fsum(xs) / n
-    m2 = math.fsum((x - mean) ** 2 for x in xs) / n
-    m3 = math.fsum((x - mean) ** 3 for x in xs) / n
-    m4 = math.fsum((x - mean) ** 4 for x in xs) / n
-    return n, m2, m3, m4
+def _power_sums(values, highest):
+    """(n, sum x, sum x², ..., sum x^highest) in Databend's float arithmetic: added in arrival
+    order, powers as Rust's powi multiplies them."""
+    n = 0
+    s1 = s2 = s3 = s4 = 0.0
+    for v in values:
+        if v is None:
+            continue
+        x = float(v)
+        sq = x * x
+        n += 1
+        s1 += x
+        s2 += sq
+        s3 += sq * x
+        if highest == 4:
+            s4 += sq * sq
+    return n, s1, s2, s3, s4
 
 
 def _skewness(values, _params):
-    """The sample skewness G1 (0 below three values or without spread), as Databend."""
-    n, m2, m3, _ = _moments(values)
+    """The sample skewness as Databend computes it from power sums (0 below three values or
+    without spread, NaN when not finite)."""
+    n, s, s2, s3, _ = _power_sums(values, 3)
     if n == 0:
         return None
-    if n < 3 or m2 == 0:
+    if n <= 2:
         return 0.0
-    return m3 / m2 ** 1.5 * math.sqrt(n * (n - 1)) / (n - 2)
+    n = float(n)
+    temp = 1.0 / n
+    spread = temp * (s2 - s * s * temp)
+    div = math.sqrt(spread * spread * spread) if spread == spread and spread >= 0 else math.nan
+    if div == 0.0:
+        return 0.0
+    temp1 = math.sqrt(n * (n - 1.0)) / (n - 2.0)
+    try:
+        value = temp1 * temp * (s3 - 3.0 * s2 * s * temp + 2.0 * (s * s * s) * temp * temp) / div
+    except (OverflowError, ZeroDivisionError):
+        return math.nan
+    return value if math.isfinite(value) else math.nan
 
 
 def _kurtosis(values, _params):
-    """The sample excess kurtosis G2 (0 below four values or without spread), as Databend."""
-    n, m2, _, m4 = _moments(values)
+    """The sample excess kurtosis as Databend computes it from power sums (0 below four values
+    or without spread, NaN when not finite)."""
+    n, s, s2, s3, s4 = _power_sums(values, 4)
     if n == 0:
         return None
-    if n < 4 or m2 == 0:
+    if n <= 3:
         return 0.0
-    g2 = m4 / (m2 * m2) - 3
-    return ((n + 1) * g2 + 6) * (n - 1) / ((n - 2) * (n - 3))
+    n = float(n)
+    temp = 1.0 / n
+    if s2 - s * s * temp == 0.0:
+        return 0.0
+    sum_sq = s * s
+    m4 = temp * (s4 - 4.0 * s3 * s * temp + 6.0 * s2 * s * s * temp * temp
+                 - 3.0 * (sum_sq * sum_sq) * (temp * temp * temp))
+    m2 = temp * (s2 - s * s * temp)
+    if not m2 > 0.0:
+        return math.nan if m2 != m2 else 0.0
+    value = (n - 1.0) * ((n + 1.0) * m4 / (m2 * m2) - 3.0 * (n - 1.0)) / ((n - 2.0) * (n - 3.0))
+    return value if math.isfinite(value) else math.nan
 
 
 def _quantile_cont(values, level, decimal_type):
@@ -161,26 +197,40 @@ def _median(values, params):
 
 
 def _quantile(values, params):
-    return _quantile_cont(values, params[0], params[-1])
+    levels = params[:-1]
+    if len(levels) == 1:
+        return _quantile_cont(values, levels[0], params[-1])
+    if not _numbers(values):
+        return None
+    return N.ArrayValue(_quantile_cont(values, level, params[-1]) for level in levels)
 
 
 def _quantile_disc(values, params):
     xs = sorted(_numbers(values))
     if not xs:
         return None
-    return xs[math.floor(params[0] * (len(xs) - 1))]
+    picks = [xs[math.floor(level * (len(xs) - 1))] for level in params[:-1]]
+    return picks[0] if len(picks) == 1 else N.ArrayValue(picks)
 
 
 def _arg(pick):
-    def final(values, _params):
+    def final(values, params):
+        key = params[0] if params else None  # VARIANTs compare in Databend's order of values
         best = None
         for x, y in values:
             # as Databend 1.2.453: rows with a NULL in either argument are skipped
-            if x is not None and y is not None and (best is None or pick(y, best[1])):
-                best = (x, y)
+            if x is not None and y is not None:
+                if key is not None:
+                    y = key(y)
+                if best is None or pick(y, best[1]):
+                    best = (x, y)
         return None if best is None else best[0]
 
     return final
+
+
+def _arg_order(types, params, position):
+    return [variant_order_key] if types[1].name == "Variant" else []
 
 
 def _string_agg(values, params):
@@ -216,6 +266,12 @@ def _conditional(kind):
     return final
 
 
+def _count_if(values, _params):
+    if values and type(values[0]) is tuple:
+        return sum(1 for x, c in values if c and x is not None)
+    return sum(1 for c in values if c)
+
+
 def _array_agg(values, _params):
     """The group's values in arrival order, NULLs left out (as every aggregate here leaves them)."""
     return N.ArrayValue(v for v in values if v is not None)
@@ -233,14 +289,14 @@ def _sum_type(types):
 _ENTRIES = [
     Collected("any_value", (1, 1), _same, lambda vs, _p: next((v for v in vs if v is not None), None)),
     # in Databend's order of floats: a NaN beats every value in arg_max, none in arg_min
-    Collected("arg_min", (2, 2), _same, _arg(lambda a, b: a < b or (b != b and a == a))),
-    Collected("arg_max", (2, 2), _same, _arg(lambda a, b: a > b or (a != a and b == b))),
+    Collected("arg_min", (2, 2), _same, _arg(lambda a, b: a < b or (b != b and a == a)), prepare=_arg_order),
+    Collected("arg_max", (2, 2), _same, _arg(lambda a, b: a > b or (a != a and b == b)), prepare=_arg_order),
     Collected("string_agg", (1, 2), lambda ts: T.STRING.as_nullable(True), _string_agg, trailing_constant=True),
     Collected("group_concat", (1, 2), lambda ts: T.STRING.as_nullable(True), _string_agg, trailing_constant=True),
     Collected("listagg", (1, 2), lambda ts: T.STRING.as_nullable(True), _string_agg, trailing_constant=True),
     Collected("median", (1, 1), _quantile_result, _median),
-    Collected("quantile_cont", (1, 1), _quantile_result, _quantile, params=1),
-    Collected("quantile_disc", (1, 1), _same, _quantile_disc, params=1),
+    Collected("quantile_cont", (1, 1), _quantile_result, _quantile, params=1, param_range=(1, 64)),
+    Collected("quantile_disc", (1, 1), _same, _quantile_disc, params=1, param_range=(1, 64)),
     Collected("stddev", (1, 1), _float, _stddev(True)),
     Collected("stddev_samp", (1, 1), _float, _stddev(True)),
     Collected("stddev_pop", (1, 1), _float, _stddev(False)),
@@ -252,9 +308,11 @@ _ENTRIES = [
     Collected("corr", (2, 2), _float, _corr),
     Collected("skewness", (1, 1), _float, _skewness),
     Collected("kurtosis", (1, 1), _float, _kurtosis),
-    Collected("approx_count_distinct", (1, 1), lambda ts: T.UINT64,
+    # approx_count_distinct(error)(x): counted exactly, within any error asked for
+    Collected("approx_count_distinct", (1, 1), lambda ts: T.UINT64, param_range=(0, 1), final=
               lambda vs, _p: len({v for v in vs if v is not None})),
-    Collected("count_if", (1, 1), lambda ts: T.UINT64, lambda vs, _p: sum(1 for v in vs if v)),
+    # count_if(cond) counts the rows where cond holds, count_if(x, cond) those where x is not NULL too
+    Collected("count_if", (1, 2), lambda ts: T.UINT64, _count_if),
     Collected("sum_if", (2, 2), _sum_type, _conditional("sum")),
     Collected("avg_if", (2, 2), _float, _conditional("avg")),
     Collected("min_if", (2, 2), _same, _conditional("min")),

@@ -24,11 +24,11 @@ def _path_query(v, path):
     if v is None or path is None:
         return None
     try:
-        steps = json_path.compile_path(path)
+        found = json_path.query(V.load(v), json_path.compile_path(path))
     except BadArguments as e:
         raise BadArguments(f"{e} while evaluating function `json_path_query({V.sql_literal(v)}, "
                            f"{V.sql_literal(path)})`") from None
-    return N.ArrayValue(V.dumps(found) for found in json_path.query(V.load(v), steps))
+    return N.ArrayValue(V.dumps(x) for x in found)
 
 
 def array_elements(v):

@@ -25,11 +25,12 @@ class Plan:
 
 @dataclass(eq=False)
 class Scan(Plan):
-    """Reads rows[:count] of a table: the snapshot taken when the statement was planned."""
+    """Reads the first `count` rows of a table version (`data`, an
+    engine.catalog.table_storage.TableData): the snapshot taken when the statement was planned."""
 
     table: Any = None
     label: str = ""
-    rows: list = None
+    data: Any = None
     count: int = 0
 
 

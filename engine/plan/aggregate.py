@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine import functions as F
+from engine.bind.aggregate_state_specs import state_spec
 from engine.bind.collected_specs import collected_spec, unfiltered
 from engine.bind.ordered_aggregates import check_within_group
 from engine.bind.scope import (
@@ -19,6 +20,7 @@ from engine.core.errors import (
     EngineError,
 )
 from engine.functions.collected import COLLECTED
+from engine.functions.combinators import state_call
 from engine.ir.expr import Col, Expr, Func
 from engine.ir.plan import Aggregate, AggSpec, Plan
 from engine.plan.grouping_sets import (
@@ -169,6 +171,9 @@ def agg_spec(planner, node: A.FunctionCall, scope: Scope) -> AggSpec:
     for a in (*node.args, *(o.expr for o in node.within_group)):
         if has_aggregate(a):
             raise EngineError("aggregate function calls cannot be nested", code=SEMANTIC, position=node.pos)
+    state = state_call(F.AGGREGATES, name)  # sum_state(x), sum_merge(s)... (engine.functions.aggregate_states)
+    if state is not None:
+        return state_spec(planner, node, *state, lambda a: planner.bind(a, scope), lambda p: planner.bind(p, Scope([])))
     if name in COLLECTED:
         return collected_spec(planner, node, lambda a: planner.bind(a, scope))
     if name in F.BITMAP_AGGREGATES:

@@ -101,6 +101,18 @@ def columns_matching(planner, item: A.SelectItem, scope: Scope):
     return out
 
 
+def numbers_relation(planner, node: A.TableFunction, count: int) -> Rel:
+    """numbers(n) (numbers_mt, numbers_local): its column `number`, or the name of `t(n)`."""
+    cid = planner.cid()
+    column = "number"
+    if node.column_aliases:
+        if len(node.column_aliases) != 1:
+            raise EngineError(f"table has 1 columns available but {len(node.column_aliases)} columns specified",
+                              code=SEMANTIC, position=node.pos)
+        column = node.column_aliases[0]
+    return Rel(Numbers([cid], [T.UINT64], count=count), [(node.alias or node.name, column, cid, T.UINT64)])
+
+
 def series_relation(planner, node: A.TableFunction) -> Rel:
     """generate_series(start, stop[, step]) (stop included) and range(start, stop[, step]) (stop
     excluded): numbers() streamed through one generated projection `start + number * step`."""

@@ -8,7 +8,7 @@ again would give the same plan:
 - the catalog's version is in the key: every change of tables, views or databases bumps it, and
   the version of its routines (user functions, sequences, procedures);
 - the plan's snapshots must still be current: each table it scans is still the one its name
-  resolves to, with the same row list and row count (a write since then, which could also
+  resolves to, with the same version of its rows (engine.catalog.table_storage) and row count (a write since then, which could also
   change the NULL / negative / NaN facts the generated code relies on, is a miss: it is planned
   again and replaces the entry);
 - privileges are checked on every execution: the SELECT checks planning made are replayed
@@ -36,7 +36,7 @@ class PlanRecord:
 
     def __init__(self):
         self.cacheable = True
-        self.scans: list = []  # (database, name as written, table, row list, row count)
+        self.scans: list = []  # (database, name as written, table, TableData, row count)
         self.views: list = []  # (database, name as written, view)
         self.reads: list = []  # (database, name, pos): SELECT checks made outside views
 
@@ -110,12 +110,12 @@ class PlanCache:
 
 def _current(record: PlanRecord, catalog) -> bool:
     """Whether the tables and views planning read are still the same, rows and all."""
-    for database, name, table, rows, count in record.scans:
+    for database, name, table, data, count in record.scans:
         try:
             now = catalog.table(database, name)
         except Exception:  # noqa: BLE001 - gone (an EngineError): planning again reports it
             return False
-        if now is not table or table.rows is not rows or len(rows) != count:
+        if now is not table or table.data is not data or len(data) != count:
             return False
     for database, name, view in record.views:
         if catalog.view(database, name) is not view:

@@ -34,7 +34,6 @@ from engine.ir.plan import (
     Join,
     Limit,
     Materialized,
-    Numbers,
     OneRow,
     Plan,
     Project,
@@ -49,6 +48,7 @@ from engine.plan.clauses import (
     columns_matching,
     json_rows_relation,
     lateral_join,
+    numbers_relation,
     plan_values,
     semi_join_relation,
     series_relation,
@@ -68,7 +68,7 @@ from engine.plan.pivot import (
 from engine.plan.recursive import RecursiveCte, cte_entry, recursive_relation, work_table_relation
 from engine.plan.result_scan import result_scan_relation
 from engine.plan.stage_scan import stage_relation
-from engine.plan.unnest import has_unnest, spread_arrays
+from engine.plan.unnest import has_unnest, refuse_set_returning, spread_arrays
 from engine.plan.window import bind_window_call, plan_windows, windows_of
 from engine.types import sqltype as T
 from grammar import ast as A
@@ -211,7 +211,10 @@ class Planner:
             if window_calls(q.where, []):
                 raise EngineError("Where clause can't contain aggregate or window functions", code=SEMANTIC,
                                   position=q.where.pos)
+            refuse_set_returning(q.where, "WHERE")
             pool.extend(split_and(self.bind_where(q.where, scope)))
+        if q.having is not None:
+            refuse_set_returning(q.having, "HAVING")
         plan = self._join_rels(rels, pool)
 
         appended = unpivot_columns(self, q.from_, rels)  # Databend appends UNPIVOT's two columns
@@ -425,11 +428,11 @@ class Planner:
                 return expand_view(self, view, node)
             table = self.ctx.catalog.table(database, name, node.pos)
             if record is not None:
-                record.scans.append((database, name, table, table.rows, len(table.rows)))
+                record.scans.append((database, name, table, table.data, len(table.data)))
             layout = [self.cid() for _ in table.columns]
             alias = node.alias or table.name
             plan = Scan(layout, [c.type for c in table.columns], table=table, label=f"{database}.{table.name}",
-                        rows=table.rows, count=len(table.rows))
+                        data=table.data, count=len(table.data))
             self.nonnull.update(cid for cid, has_null in zip(layout, table.has_null, strict=False) if not has_null)
             self.nonneg.update(cid for cid, neg in zip(layout, table.has_negative, strict=False) if not neg)
             self.nonnan.update(cid for cid, free in zip(layout, table.nan_free, strict=False) if free)
@@ -468,10 +471,7 @@ class Planner:
             # node-local variants; one process has one of each)
             if node.name not in ("numbers", "numbers_mt", "numbers_local") or len(node.args) != 1:
                 raise UnknownFunction(f"Unknown table function {node.name}", position=node.pos)
-            n = self._const_int(node.args[0], "numbers()")
-            cid = self.cid()
-            plan = Numbers([cid], [T.UINT64], count=n)
-            return Rel(plan, [(node.alias or node.name, "number", cid, T.UINT64)])
+            return numbers_relation(self, node, self._const_int(node.args[0], "numbers()"))
         raise EngineError(f"unsupported FROM item {type(node).__name__}", code=SEMANTIC,
                           position=getattr(node, "pos", None))
 

@@ -6,15 +6,32 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.core.errors import SemanticError
 from engine.functions.json_sets import SET_RETURNING
 from engine.ir.expr import Col, Expr, Func
 from engine.ir.plan import Plan, Project, UnnestRows
 from engine.types import nested as N
+from grammar import ast as A
 
 
 def is_unnest(e: Expr) -> bool:
     """unnest, or another set-returning call spread the same way (engine.functions.json_sets)."""
     return isinstance(e, Func) and e.fn.name in SET_RETURNING
+
+
+def refuse_set_returning(node, clause: str) -> None:
+    """Databend's 1065 for a set-returning call (unnest, json_each...) in WHERE or HAVING (an
+    expression AST; subqueries are their own queries)."""
+    if isinstance(node, A.FunctionCall) and (node.name or "").lower() in SET_RETURNING:
+        wording = "are not allowed in WHERE clause" if clause == "WHERE" else "cannot be used in HAVING clause"
+        raise SemanticError(f"set-returning functions {wording}", position=node.pos)
+    if not isinstance(node, A.Node) or isinstance(node, A.ScalarSubquery | A.Exists | A.InSubquery):
+        return
+    for name in node.__dataclass_fields__:
+        value = getattr(node, name)
+        for child in value if isinstance(value, tuple) else (value,):
+            if isinstance(child, A.Node):
+                refuse_set_returning(child, clause)
 
 
 def _spread_list(call: Func) -> Expr:

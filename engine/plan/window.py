@@ -11,8 +11,16 @@ from engine.bind.collected_specs import collected_spec, unfiltered
 from engine.bind.ordered_aggregates import check_within_group
 from engine.bind.scope import Scope
 from engine.bind.window_calls import window_calls
-from engine.core.errors import SEMANTIC, SYNTAX, BadArguments, EngineError, InvalidArgument
+from engine.core.errors import (
+    SEMANTIC,
+    SYNTAX,
+    BadArguments,
+    EngineError,
+    InvalidArgument,
+    Unimplemented,
+)
 from engine.functions.collected import COLLECTED
+from engine.functions.combinators import state_call
 from engine.functions.windows import RANKING, VALUE
 from engine.ir.expr import Col, Const, Expr, may_be_null
 from engine.ir.plan import Plan, Project, Sort, Window, WindowFunc
@@ -178,6 +186,8 @@ def _window_func(planner, call: A.WindowCall, spec: A.WindowSpec, bind, place) -
     if name not in F.AGGREGATES:
         raise EngineError(f"function {name} is not a window or aggregate function", code=SEMANTIC,
                           position=func.pos)
+    if state_call(F.AGGREGATES, name) is not None:
+        raise Unimplemented(f"{name} is not supported as a window function", position=func.pos)
     if name in F.BITMAP_AGGREGATES:  # folded over each frame's values
         spec_ = F.bitmap_aggregate_spec(func, bind, lambda p: planner.bind(p, Scope([])))
         positions = [place(spec_.arg), *(place(x) for x in spec_.extra)]

@@ -9,6 +9,7 @@ from engine.bind.scope import Scope
 from engine.catalog.catalog import Table, TableColumn
 from engine.catalog.routines import SequenceDefault
 from engine.catalog.system import is_virtual_database
+from engine.catalog.table_storage import table_data
 from engine.core.errors import (
     ADD_COLUMN_EXISTS,
     ALTER_TABLE_ERROR,
@@ -106,7 +107,7 @@ def _rename_column(ctx, table: Table, action: A.RenameColumn) -> Result:
     old = table.columns[i]
     columns = list(table.columns)
     columns[i] = TableColumn(action.new, old.type, old.default, old.default_sql, old.comment)
-    commit_version(ctx, table, copy_table(table, columns=columns), table.rows)
+    commit_version(ctx, table, copy_table(table, columns=columns), table.data)
     return empty_result()
 
 
@@ -118,7 +119,7 @@ def _add_column(ctx, table: Table, action: A.AddColumn) -> Result:
     if table.column_index(cd.name) is not None:
         raise EngineError(f"add column {cd.name} already exist", code=ADD_COLUMN_EXISTS, position=action.pos)
     column = table_column(ctx, cd)
-    if type(column.default) is SequenceDefault and table.rows:
+    if type(column.default) is SequenceDefault and len(table.data):
         raise EngineError(f"cannot add column {cd.name} with DEFAULT nextval(...) to table {table.name}, "
                           f"which holds rows", code=ALTER_TABLE_ERROR, position=action.pos)
     if action.first:
@@ -190,20 +191,21 @@ def _rewrite(ctx, table: Table, columns, rewrite, has_null, has_negative) -> Res
 
 
 def _rewrite_steps(ctx, table: Table, columns, rewrite, has_null, has_negative):
-    rows, count = table.rows, len(table.rows)
+    data, count = table.data, len(table.data)
     step = max(1, ctx.limits.step_rows)
     new_rows: list = []
     for start in range(0, count, step):
         # bounded by the snapshot's count: rows appended meanwhile sit after it in the same
-        # list, and are rewritten once, below (an unbounded last slice took them twice)
-        batch = rewrite(rows[start:min(start + step, count)])
+        # version, and are rewritten once, below (an unbounded last slice took them twice)
+        batch = rewrite(data.rows(start, min(start + step, count)))
         ctx.memory.charge(batch_bytes(batch))  # the new version, held until the swap
         new_rows += batch
         yield []
-    if table.rows is not rows:
+    if table.data is not data:
         raise TableVersionMismatched(f"table `{table.database}`.`{table.name}` was changed by another "
                                      f"statement while this one ran; nothing was changed")
-    new_rows += rewrite(rows[count:])  # rows another statement appended meanwhile
-    new = copy_table(table, columns=columns, rows=new_rows, has_null=has_null, has_negative=has_negative)
-    commit_version(ctx, table, new, rows)
+    new_rows += rewrite(data.rows(count))  # rows another statement appended meanwhile
+    new = copy_table(table, columns=columns, data=table_data([c.type for c in columns], new_rows), has_null=has_null,
+                     has_negative=has_negative)
+    commit_version(ctx, table, new, data)
     ctx.memory.release()  # the rows are the table's now

@@ -1,13 +1,15 @@
-"""UPDATE and DELETE: bind against one table, compile once, build the table's new row list in
-bounded steps and swap it in at the end.
+"""UPDATE and DELETE: bind against one table, compile once, build the table's new version in
+bounded steps (engine.catalog.table_storage.Rewrite, which knows the rows it kept) and swap it
+in at the end.
 
 A statement changes nothing unless every row it touches converts (atomic), and it never mutates
-the row list it read: scans that started earlier hold that list and keep seeing the old rows.
+the version it read: scans that started earlier hold that version and keep seeing the old rows.
 """
 
 from __future__ import annotations
 
 from engine.bind.scope import Scope
+from engine.catalog.table_storage import Rewrite
 from engine.codegen.compile import Codegen
 from engine.core.errors import SEMANTIC, BadArguments, EngineError
 from engine.core.memory import LIST_SLOT_BYTES, batch_bytes
@@ -36,7 +38,7 @@ class _Target:
         self.planner = Planner(ctx)
         rel = self.planner.table_relation(A.TableRef(stmt.table, stmt.alias, pos=stmt.pos))
         scan = rel.plan
-        self.rows, self.count = scan.rows, scan.count  # the snapshot
+        self.data, self.count = scan.data, scan.count  # the snapshot
         self.scope = Scope(rel.columns)
         self.cols = {cid: f"r[{i}]" for i, cid in enumerate(scan.layout)}
         self.progress = progress
@@ -50,22 +52,26 @@ class _Target:
 
     def batches(self):
         """(start, batch) over the snapshot, counting the scan."""
-        rows, count, progress = self.rows, self.count, self.progress
+        data, count, progress = self.data, self.count, self.progress
         width = max(len(self.table.columns), 1) * 8
         # compiled by now: a WHERE or SET running a correlated subquery per row takes few rows a step
         size = min(BATCH, self.runtime.step_rows)
         size = correlated_rows(self.codegen, self.runtime.step_rows) or size
         for start in range(0, count, size):
-            batch = rows[start:min(start + size, count)]  # rows appended later are not ours
+            batch = data.rows(start, min(start + size, count))  # rows appended later are not ours
             progress.scan_rows += len(batch)
             progress.scan_bytes += len(batch) * width
             yield start, batch
 
-    def commit(self, new_rows: list, changed: int) -> None:
-        """Swap in the new row list, keeping rows other statements appended meanwhile (a rewrite
+    def rewrite(self) -> Rewrite:
+        """A new version built from the snapshot."""
+        return Rewrite(self.data, self.count)
+
+    def commit(self, rewrite: Rewrite, changed: int) -> None:
+        """Swap in the new version, keeping rows other statements appended meanwhile (a rewrite
         by another statement meanwhile runs this one again: engine.statements.writers)."""
         table = self.table
-        commit_rewrite(self.ctx, self.database, table, self.rows, self.count, new_rows)
+        commit_rewrite(self.ctx, self.database, table, rewrite)
         self.progress.write_rows = changed
         self.progress.write_bytes = changed * 8 * len(table.columns)
 
@@ -122,35 +128,33 @@ def _update(ctx, stmt: A.Update, progress: Progress) -> Result:
 
 
 def _update_steps(target: _Target, every, hits, may_write_null, may_write_negative):
-    new_rows = None  # built from the first changed batch on (no copy while nothing matches)
+    rewrite = None  # built from the first changed batch on (no copy while nothing matches)
     changed = 0
     memory = target.ctx.memory  # charged: new rows in full, unchanged rows one list slot each
     yield from prefetch_steps(target.codegen)
     for start, batch in target.batches():
         if every is not None:
-            if new_rows is None:
-                new_rows = []
+            if rewrite is None:
+                rewrite = target.rewrite()
             memory.charge(batch_bytes(batch))
-            new_rows.extend(every(batch, ()))
+            rewrite.add(every(batch, ()))
             changed += len(batch)
         else:
             found = hits(batch, ())
-            if new_rows is not None or found:
+            if rewrite is not None or found:
                 memory.charge(len(batch) * LIST_SLOT_BYTES + batch_bytes(found))
             if found:
-                if new_rows is None:
+                if rewrite is None:
                     memory.charge(start * LIST_SLOT_BYTES)
-                    new_rows = target.rows[:start]
-                base = len(new_rows)
-                new_rows.extend(batch)
-                for i, row in found:
-                    new_rows[base + i] = row
+                    rewrite = target.rewrite()
+                    rewrite.keep(0, start)
+                rewrite.replace_in(start, len(batch), found)
                 changed += len(found)
-            elif new_rows is not None:
-                new_rows.extend(batch)
+            elif rewrite is not None:
+                rewrite.keep(start, len(batch))
         yield []
     if changed:
-        target.commit(new_rows, changed)
+        target.commit(rewrite, changed)
         for i in may_write_null:
             target.table.has_null[i] = True
         for i in may_write_negative:
@@ -173,33 +177,34 @@ def _delete(ctx, stmt: A.Delete, progress: Progress) -> Result:
     target = _Target(ctx, stmt, progress)
     if target.where is None:
         return _answer(DELETED, target, _delete_all(target))
-    keep = target.codegen.build(["b", "p"], [f"return [r for r in b if not ({target.condition()})]"])
+    # one truth value a row: the rows kept are chosen by it (and their positions known)
+    keep = target.codegen.build(["b", "p"], [f"return [not ({target.condition()}) for r in b]"])
     return _answer(DELETED, target, _delete_steps(target, keep))
 
 
 def _delete_all(target: _Target):
     deleted = target.count
     if deleted:
-        target.commit([], deleted)
+        target.commit(target.rewrite(), deleted)
     yield [(deleted,)]
 
 
 def _delete_steps(target: _Target, keep):
-    new_rows = None  # built from the first batch that loses a row on
+    rewrite = None  # built from the first batch that loses a row on
     deleted = 0
     memory = target.ctx.memory  # charged: one list slot per kept row (the rows are the table's)
     yield from prefetch_steps(target.codegen)
     for start, batch in target.batches():
-        kept = keep(batch, ())
-        if len(kept) != len(batch):
-            if new_rows is None:
-                memory.charge(start * LIST_SLOT_BYTES)
-                new_rows = target.rows[:start]
-            deleted += len(batch) - len(kept)
-        if new_rows is not None:
-            memory.charge(len(kept) * LIST_SLOT_BYTES)
-            new_rows.extend(kept)
+        selection = keep(batch, ())
+        if rewrite is None and not all(selection):
+            memory.charge(start * LIST_SLOT_BYTES)
+            rewrite = target.rewrite()
+            rewrite.keep(0, start)
+        if rewrite is not None:
+            kept = rewrite.keep_selected(start, selection)
+            memory.charge(kept * LIST_SLOT_BYTES)
+            deleted += len(batch) - kept
         yield []
     if deleted:
-        target.commit(new_rows, deleted)
+        target.commit(rewrite, deleted)
     yield [(deleted,)]

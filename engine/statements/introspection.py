@@ -60,7 +60,7 @@ def run_show(session, ctx, stmt: A.Show) -> Result:
 
 def data_size(table) -> int:
     """The estimate of a table's bytes that information_schema.tables and SHOW report."""
-    return len(table.rows) * 8 * len(table.columns)
+    return len(table.data) * 8 * len(table.columns)
 
 
 # ---------------------------------------------------------------- tables and views
@@ -96,7 +96,7 @@ def _show_tables(ctx, stmt: A.Show, match) -> Result:
         if kind == "table":
             size = data_size(obj)
             rows.append((name, "BASE TABLE", db, "default", "public", obj.engine, obj.cluster_by,
-                         _local(ctx, obj.created_on), len(obj.rows), size, size, 0))
+                         _local(ctx, obj.created_on), len(obj.data), size, size, 0))
         elif kind == "view":
             rows.append((name, "VIEW", db, "default", "public", "VIEW", "", _local(ctx, obj.created_on),
                          None, None, None, None))
@@ -202,7 +202,7 @@ def _show_table_status(ctx, stmt: A.Show, match) -> Result:
         if not match(name):
             continue
         if kind == "table":
-            rows.append((name, obj.engine, 0, None, len(obj.rows), None, data_size(obj), None, 0, None, None,
+            rows.append((name, obj.engine, 0, None, len(obj.data), None, data_size(obj), None, 0, None, None,
                          _local(ctx, obj.created_on), None, None, None, None, obj.comment, obj.cluster_by))
         elif kind == "view":
             rows.append((name, "VIEW", 0, None, None, None, None, None, None, None, None,

@@ -3,7 +3,7 @@
 The target's rows are indexed by the ON condition's equi keys (one step per step budget of rows),
 then the source runs batch by batch: each source row finds its target rows, the first WHEN clause
 that applies says what happens (UPDATE, DELETE; INSERT for a source row that matched nothing).
-Changes are collected and the table's new row list is built and swapped in at the end, so a
+Changes are collected and the table's new version is built and swapped in at the end, so a
 failure leaves the table as it was (and scans that started earlier keep their snapshot).
 UPDATE t SET ... FROM s WHERE c is MERGE INTO t USING s ON c WHEN MATCHED THEN UPDATE SET ...
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from engine.bind.scope import Scope, and_all, split_and
 from engine.catalog.routines import SequenceDefault
+from engine.catalog.table_storage import Rewrite
 from engine.core.errors import (
     SEMANTIC,
     UNRESOLVABLE_CONFLICT,
@@ -64,7 +65,7 @@ class _Merge:
         self.table = ctx.catalog.table(database, name, stmt.pos)
         planner = self.planner = Planner(ctx)
         target = planner.table_relation(A.TableRef(stmt.table, stmt.alias, pos=stmt.pos))
-        self.rows, self.count = target.plan.rows, target.plan.count  # the snapshot
+        self.data, self.count = target.plan.data, target.plan.count  # the snapshot
         source = planner._relation(stmt.source, None, {})
         self.source_plan = source.plan
         width = len(target.columns)
@@ -180,10 +181,11 @@ class _Merge:
         yield from prefetch_steps(self.codegen)
         # 1. index the target snapshot by its ON keys
         index: dict = {}
-        rows, count, target_key = self.rows, self.count, self.target_key
+        data, count, target_key = self.data, self.count, self.target_key
+        target_row = data.row
         for start in range(0, count, budget):
-            for i in range(start, min(start + budget, count)):
-                index.setdefault(target_key(rows[i], p), []).append(i)
+            for i, r in enumerate(data.rows(start, min(start + budget, count)), start):
+                index.setdefault(target_key(r, p), []).append(i)
             memory.charge((min(start + budget, count) - start) * 3 * LIST_SLOT_BYTES)
             self.progress.scan_rows += min(start + budget, count) - start
             yield []
@@ -210,7 +212,7 @@ class _Merge:
                 hits = []
                 for start in range(0, len(group), budget):
                     part = group[start:start + budget]
-                    hits += part if residual is None else [i for i in part if residual(rows[i] + s, p)]
+                    hits += part if residual is None else [i for i in part if residual(target_row(i) + s, p)]
                     work += len(part)
                     if work >= budget:
                         charge()
@@ -228,7 +230,7 @@ class _Merge:
                         raise EngineError("multi rows from source match one and the same row in the "
                                           "target_table multi times", code=UNRESOLVABLE_CONFLICT)
                     touched.add(i)
-                    pair = rows[i] + s
+                    pair = target_row(i) + s
                     for clause in matched_clauses:
                         if clause.test is None or clause.test(pair, p):
                             if clause.action == "DELETE":
@@ -244,18 +246,23 @@ class _Merge:
             charge()
             inserted_before, updated = len(inserts), []
             yield []
-        # 3. the new row list, built a step budget of rows per step, swapped in at the end
-        new_rows = None
+        # 3. the new version, built a step budget of rows per step, swapped in at the end
+        rewrite = None
         if updates or deletes:
-            new_rows = []
+            rewrite = Rewrite(data, count)
             for start in range(0, count, budget):
-                part = rows[start:min(start + budget, count)]
-                if any(i in updates or i in deletes for i in range(start, start + len(part))):
-                    part = [updates.get(i, r) for i, r in enumerate(part, start) if i not in deletes]
-                new_rows.extend(part)
-                memory.charge(len(part) * LIST_SLOT_BYTES)
+                stop = min(start + budget, count)
+                changed = sorted(i for i in range(start, stop) if i in updates or i in deletes)
+                position = start
+                for i in changed:
+                    rewrite.keep(position, i - position)
+                    if i in updates:
+                        rewrite.add([updates[i]])
+                    position = i + 1
+                rewrite.keep(position, stop - position)
+                memory.charge((stop - start) * LIST_SLOT_BYTES)
                 yield []
-        self._commit(new_rows, inserts)
+        self._commit(rewrite, inserts)
         self.progress.write_rows = len(inserts) + len(updates)
         if update_only:
             yield [(len(updates),)]
@@ -263,10 +270,10 @@ class _Merge:
         counts = {"INSERT": len(inserts), "UPDATE": len(updates), "DELETE": len(deletes)}
         yield [tuple(counts[k] for k in self.kinds)]
 
-    def _commit(self, new_rows, inserts) -> None:
+    def _commit(self, rewrite, inserts) -> None:
         table = self.table
-        check_snapshot(self.ctx, self.database, table, self.rows)  # rewritten meanwhile: run again
-        if new_rows is not None:
+        check_snapshot(self.ctx, self.database, table, self.data)  # rewritten meanwhile: run again
+        if rewrite is not None:
             # the rewritten columns' flags set first (a flag set in vain only costs a check)
             written = {i for c in self.clauses for i in c.written}
             for i in written:
@@ -275,7 +282,7 @@ class _Merge:
                     table.has_null[i] = True
                 if column.type.is_int:
                     table.has_negative[i] = True
-            commit_rewrite(self.ctx, self.database, table, self.rows, self.count, new_rows, inserts)
+            commit_rewrite(self.ctx, self.database, table, rewrite, inserts)
         else:
             commit_append(self.ctx, self.database, table, inserts)
         self.ctx.memory.release()

@@ -1,10 +1,11 @@
 """REPLACE INTO t ON (keys): the source's rows replace the table's rows with the same key values and
 the others are inserted. The source is converted in bounded steps, the kept rows are picked a step
-budget at a time, and the new row list is swapped in at the end (nothing changes on a failure;
+budget at a time, and the new version is swapped in at the end (nothing changes on a failure;
 rows another statement rewrote meanwhile are picked again, engine.statements.writers)."""
 
 from __future__ import annotations
 
+from engine.catalog.table_storage import Rewrite
 from engine.core.errors import STORAGE_OTHER, EngineError
 from engine.core.memory import LIST_SLOT_BYTES, batch_bytes
 from engine.statements.writers import RETRIES, SnapshotChanged, check_snapshot, commit_rewrite
@@ -34,22 +35,23 @@ def replace_steps(ctx, table, database: str, keys: list[int], batches, progress)
             replaced.add(key)
         yield []
     for retry in range(RETRIES + 1):
-        rows, count = table.rows, len(table.rows)  # the snapshot
-        kept = []
+        data, count = table.data, len(table.data)  # the snapshot
+        kept = Rewrite(data, count)
         for start in range(0, count, budget):
-            kept.extend(r for r in rows[start:min(start + budget, count)] if tuple(r[i] for i in keys) not in replaced)
+            kept.keep_selected(start, [tuple(r[i] for i in keys) not in replaced
+                                       for r in data.rows(start, min(start + budget, count))])
             memory.charge(min(budget, count - start) * LIST_SLOT_BYTES)
             progress.scan_rows += min(budget, count - start)
             yield []
         try:
-            check_snapshot(ctx, database, table, rows)
+            check_snapshot(ctx, database, table, data)
             break
         except SnapshotChanged:  # another statement rewrote the rows: pick the kept ones again
             memory.release(count * LIST_SLOT_BYTES)
             if retry == RETRIES:
                 raise
     # rows other statements appended meanwhile are kept, then the incoming rows follow
-    commit_rewrite(ctx, database, table, rows, count, kept, incoming)
+    commit_rewrite(ctx, database, table, kept, incoming)
     memory.release()
     progress.write_rows = len(incoming)
     progress.write_bytes = len(incoming) * 8 * len(table.columns)

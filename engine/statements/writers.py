@@ -10,18 +10,17 @@ statement fails with 4000. A temporary table (engine.catalog.temp_tables) has no
 new rows are charged against the server's memory first (2411 changes nothing). A dropped or replaced version has no recorder, so it can never log.
 
 Rewriting statements of one table serialize instead of failing: UPDATE, DELETE, MERGE and
-REPLACE build a new row list from a snapshot in bounded steps and swap it in at the end; when
-another statement rewrote the table's rows in between, the statement binds again and runs its
+REPLACE build a new version of the rows (engine.catalog.table_storage.Rewrite) from a snapshot
+in bounded steps and swap it in at the end; when another statement rewrote the table's rows in between, the statement binds again and runs its
 steps again on the current rows (a bounded number of times), so both statements' effects stay,
 one after the other. Rows others only appended meanwhile are kept without a new run. A table
 dropped, replaced or altered meanwhile still fails the statement (2009)."""
 
 from __future__ import annotations
 
-from engine.catalog.temp_tables import charge_temporary, rows_bytes
+from engine.catalog.temp_tables import charge_temporary
 from engine.catalog.transactions import is_current
 from engine.core.errors import StorageError, TableVersionMismatched
-from engine.core.memory import batch_bytes
 from engine.exec.result import Progress, Result
 
 RETRIES = 16  # new runs of one statement before it gives up (2009)
@@ -40,12 +39,13 @@ def check_current(ctx, database: str, table) -> None:
                                      f"by another statement while this one ran; nothing was changed")
 
 
-def check_snapshot(ctx, database: str, table, rows: list) -> None:
+def check_snapshot(ctx, database: str, table, data) -> None:
     """Before a rewrite is swapped in: TableVersionMismatched (2009) when the table was dropped,
     replaced or altered since the statement looked it up, SnapshotChanged when another statement
-    rewrote its rows since the snapshot `rows` (appending keeps the list: no conflict)."""
+    rewrote its rows since the snapshot `data` (a TableData; appending keeps the version: no
+    conflict)."""
     check_current(ctx, database, table)
-    if table.rows is not rows:
+    if table.data is not data:
         raise SnapshotChanged(f"table `{database}`.`{table.name}` was changed by another statement while "
                               f"this one ran; nothing was changed")
 
@@ -61,7 +61,7 @@ def commit_append(ctx, database: str, table, rows: list, known=None, overwrite: 
     check_current(ctx, database, table)
     if table.temporary is not None:  # its rows count against the server's memory (2411: no change)
         held = 0 if overwrite else table.temporary.charged_bytes(table)
-        charge_temporary(ctx.session.db.memory, [(table, held + batch_bytes(rows))])
+        charge_temporary(ctx.session.db.memory, [(table, held + table.data.appended_bytes(rows))])
     recorder = table.recorder
     if loaded is not None and recorder is not None:
         history = dict(table.copied_files)
@@ -85,7 +85,7 @@ def commit_appends(ctx, targets: list) -> None:
     when the log cannot take the record)."""
     for database, table, _ in targets:
         check_current(ctx, database, table)
-    charge_temporary(ctx.session.db.memory, [(table, table.temporary.charged_bytes(table) + batch_bytes(rows))
+    charge_temporary(ctx.session.db.memory, [(table, table.temporary.charged_bytes(table) + table.data.appended_bytes(rows))
                                              for _, table, rows in targets if table.temporary is not None])
     recorder = None
     for _, table, rows in targets:
@@ -103,31 +103,30 @@ def _restore_history(table, history: dict) -> None:
     table.copied_files.update(history)
 
 
-def commit_rewrite(ctx, database: str, table, snapshot: list, count: int, new_rows: list,
-                   appended=None) -> None:
-    """The commit of a rewriting writer: `new_rows` (built from the first `count` rows of the
-    `snapshot` list) in place of the table's rows, keeping the rows others appended meanwhile,
-    then `appended` (MERGE's inserts, REPLACE's rows) after them. SnapshotChanged when another
-    statement rewrote the rows since the snapshot, 2009 when the table was replaced, 4000 when
-    the log cannot take the record (nothing changed in all three)."""
+def commit_rewrite(ctx, database: str, table, rewrite, appended=None) -> None:
+    """The commit of a rewriting writer: the version `rewrite` (a table_storage.Rewrite) built
+    from the first rows of its snapshot in place of the table's rows, keeping the rows others
+    appended meanwhile, then `appended` (MERGE's inserts, REPLACE's rows) after them.
+    SnapshotChanged when another statement rewrote the rows since the snapshot, 2009 when the
+    table was replaced, 4000 when the log cannot take the record (nothing changed in all three)."""
+    snapshot = rewrite.old
     check_snapshot(ctx, database, table, snapshot)
+    new = rewrite.finish()
     if table.temporary is not None:
-        total = len(new_rows) + len(snapshot) - count + len(appended or ())
-        charge_temporary(ctx.session.db.memory, [(table, rows_bytes(total, new_rows or appended or snapshot))])
-    new_rows.extend(snapshot[count:])
-    table.replace_rows(new_rows)
+        charge_temporary(ctx.session.db.memory, [(table, new.estimated_bytes() + new.appended_bytes(appended or []))])
+    table.replace(new, rewrite)
     if appended:
         table.append(appended)
     _publish(ctx, table.recorder, False)
 
 
-def commit_version(ctx, old, new, snapshot: list) -> None:
+def commit_version(ctx, old, new, snapshot) -> None:
     """The commit of ALTER TABLE's rewritten version: `new` in place of `old`, when `old` is
-    still the catalog's version and its rows are still the `snapshot` the rewrite read (2009
-    otherwise); 4000 (nothing changed) when the log cannot take the record."""
+    still the catalog's version and its rows are still the `snapshot` (a TableData) the rewrite
+    read (2009 otherwise); 4000 (nothing changed) when the log cannot take the record."""
     check_snapshot(ctx, old.database, old, snapshot)
     if old.temporary is not None:  # the charge moves to the new version with the swap
-        charge_temporary(ctx.session.db.memory, [(old, rows_bytes(len(new.rows), new.rows))])
+        charge_temporary(ctx.session.db.memory, [(old, new.data.estimated_bytes())])
     ctx.catalog.swap_table(old, new)
     recorder = new.recorder
     if recorder is not None:

@@ -1,4 +1,4 @@
-"""Log changes as JSON text and back: appended rows, a table's rewritten row list as runs over
+"""Log changes as JSON text and back: appended rows, a table's rewritten version as runs over
 its old one (what UPDATE, DELETE, MERGE and REPLACE leave), staged files, the catalog image.
 
 Encoding runs in the log's writer thread (or the checkpoint's), in pieces: a C encoder holds
@@ -16,6 +16,7 @@ from itertools import compress
 from operator import is_, not_
 
 from engine.catalog.stages import StagedFile
+from engine.catalog.table_storage import Rewrite, TableData
 from engine.storage.row_codec import decode_rows, encode_rows
 
 ENCODE_CHUNK_ROWS = 20_000  # rows per JSON encoder call (~5-10 ms each)
@@ -123,9 +124,12 @@ def encode_change(change: tuple) -> Iterator[str | bytes]:
         head = '{"op":"append","table":' + str(table_id) + ',"rows":'
         for i, chunk in enumerate(row_chunks(types, rows)):
             yield from ("," if i else "", head, chunk, "}")
-    elif kind == "edit":
-        _, table_id, types, old, old_len, new, new_len = change
-        runs, rows = rewrite_runs(old, old_len, new, new_len)
+    elif kind in ("edit", "edit_runs"):
+        if kind == "edit":  # versions to compare: the kept rows found by identity
+            _, table_id, types, old, old_len, new, new_len = change
+            runs, rows = rewrite_runs(old.rows(0, old_len), old_len, new.rows(0, new_len), new_len)
+        else:  # the writer said which rows it kept (engine.catalog.table_storage.Rewrite)
+            _, table_id, types, runs, rows = change
         yield '{"op":"edit","table":' + str(table_id) + ',"runs":['
         for i in range(0, len(runs), SCAN_SLICE):  # a million ints in one encoder call: ~80 ms
             yield from ("," if i else "", _dump(runs[i:i + SCAN_SLICE])[1:-1])
@@ -167,18 +171,19 @@ def record_pieces(lsn: int, changes: list) -> Iterator[str | bytes]:
     yield "]}"
 
 
-def rewritten_rows(old: list, runs: list[int], rows: list) -> list:
-    """The row list an edit change describes (replay)."""
-    new: list = []
+def rewritten(old: TableData, runs: list[int], rows: list, into: TableData | None = None) -> TableData:
+    """The version an edit change describes over `old` (replay), built in `into` (an empty
+    version for the table's columns, which an ALTER TABLE may have changed) when given."""
+    rewrite = Rewrite(old, len(old), into)
     taken = 0
     for i in range(0, len(runs), 2):
         start, count = runs[i], runs[i + 1]
         if start < 0:
-            new.extend(rows[taken:taken + count])
+            rewrite.add(rows[taken:taken + count])
             taken += count
         else:
-            new.extend(old[start:start + count])
-    return new
+            rewrite.keep(start, count)
+    return rewrite.finish()
 
 
 def decode_chunks(types, chunks: list) -> list:

@@ -40,9 +40,9 @@ def _numbered(path: str, pattern: str) -> list[tuple[int, str]]:
 
 
 def capture(db, image_text: str) -> dict:
-    """What a checkpoint writes, taken at once on the engine's thread: row lists are never
-    changed in place, so (list, length) pairs stay a consistent snapshot while a thread writes."""
-    tables = [(t.table_id, [c.type for c in t.columns], t.rows, len(t.rows)) for t in tables_by_id(db).values()]
+    """What a checkpoint writes, taken at once on the engine's thread: table versions are never
+    changed in place, so (version, length) pairs stay a consistent snapshot while a thread writes."""
+    tables = [(t.table_id, [c.type for c in t.columns], t.data, len(t.data)) for t in tables_by_id(db).values()]
     staged = [(owner, stage, path, f) for owner, stage, files in db.stages.all_files()
               for path, f in files.items() if f.logged]
     return {"image": image_text, "tables": tables, "staged": staged}
@@ -52,9 +52,9 @@ def _changes(snapshot: dict):
     """The changes that rebuild the snapshot: the catalog, then every table's rows in chunks (sliced
     one at a time), then the staged files."""
     yield ("catalog", snapshot["image"])
-    for table_id, types, rows, count in snapshot["tables"]:
+    for table_id, types, data, count in snapshot["tables"]:
         for start in range(0, count, CHUNK_ROWS):
-            yield ("append", table_id, types, rows[start:min(start + CHUNK_ROWS, count)])
+            yield ("append", table_id, types, data.rows(start, min(start + CHUNK_ROWS, count)))
     for staged in snapshot["staged"]:
         yield ("stage_put", *staged)
 

@@ -1,7 +1,7 @@
 """A persistent database: the data directory's lock, recovery (last checkpoint, then the log),
 the recorder that turns each engine step's changes into one log record, and checkpoints.
 
-Every change to a catalog table's rows goes through Table.append / Table.replace_rows, which tell
+Every change to a catalog table's rows goes through Table.append / Table.replace, which tell
 the Recorder; staged files tell it through StageStore. Changes pile up in `pending` while a step
 runs; `seal()` after the step makes them one record (a statement's writes all happen in one
 step, so a record never holds half a statement). Definitions (tables, views, stages, settings,
@@ -19,12 +19,13 @@ import time
 from collections import deque
 
 from engine.catalog.stages import StagedFile
+from engine.catalog.table_storage import table_data
 from engine.core.errors import TableVersionMismatched
 from engine.storage import checkpoint_files as C
 from engine.storage.catalog_image import catalog_image, restore_catalog, tables_by_id
-from engine.storage.change_codec import decode_chunks, record_pieces, rewritten_rows, staged_file
+from engine.storage.change_codec import decode_chunks, record_pieces, rewritten, staged_file
 from engine.storage.journal import DataDirectoryError, LogWriter, fsync_directory, open_private
-from engine.storage.row_codec import decode_rows
+from engine.storage.row_codec import decode_columns
 
 CHECKPOINT_LOG_BYTES = 64 << 20  # a checkpoint starts once the log's segment passes this
 DIRECTORY_MODE = 0o700  # the data directory: its files hold every row and the password hashes
@@ -74,14 +75,21 @@ class Recorder:
         if rows:
             self._check_current(table)
             self.pending.append(("append", table.table_id, [c.type for c in table.columns], rows))
-            self.undo.append(("append", table, table.rows, len(table.rows) - len(rows)))
+            self.undo.append(("version", table, table.data, len(table.data) - len(rows)))
 
-    def replaced(self, table, old: list, new: list) -> None:
-        if not old and not new:
+    def replaced(self, table, old, new, rewrite=None) -> None:
+        """`new` (a TableData) in place of `old`; `rewrite`, when given, built `new` from `old`
+        and knows the rows it kept (the record then holds only the new rows, found without
+        comparing any)."""
+        if not len(old) and not len(new):
             return  # nothing to say (a new, empty table entering the catalog)
         self._check_current(table)
-        self.pending.append(("edit", table.table_id, [c.type for c in table.columns], old, len(old), new, len(new)))
-        self.undo.append(("edit", table, old, len(old)))
+        types = [c.type for c in table.columns]
+        if rewrite is not None and rewrite.old is old:
+            self.pending.append(("edit_runs", table.table_id, types, rewrite.runs, rewrite.added))
+        else:
+            self.pending.append(("edit", table.table_id, types, old, len(old), new, len(new)))
+        self.undo.append(("version", table, old, len(old)))
 
     def staged(self, owner: str, stage: str, path: str, staged: StagedFile) -> None:
         self.pending.append(("stage_put", owner, stage, path, staged))
@@ -158,9 +166,9 @@ class Recorder:
             for entry in reversed(undo):
                 if entry[0] == "call":
                     entry[1]()
-                else:  # the row list the table had before, cut to the length it had
-                    _, table, rows, length = entry
-                    table.rows = rows if len(rows) == length else rows[:length]
+                else:  # the version the table had before, cut to the length it had
+                    _, table, data, length = entry
+                    table.restore(data.prefix(length))
                 count += 1
         # what undoing told the recorder is no change to log
         self.pending, self.undo = [], []
@@ -187,14 +195,15 @@ def apply_change(db, tables: dict, change: dict) -> dict:
         where = f"{op} to table {table.database}.{table.name} (id {table_id})"
         try:
             if op == "append":
-                table.append(decode_rows(types, change["rows"]))
+                table.append_columns(*decode_columns(types, change["rows"]))
                 return tables
             rows = decode_chunks(types, change["rows"])
-            _check_runs(change["runs"], len(table.rows), len(rows))
+            _check_runs(change["runs"], len(table.data), len(rows))
         except (ValueError, TypeError, ArithmeticError, IndexError) as exc:
             raise ValueError(f"{where}: {exc}") from None
         table.scan_flags(rows)  # the new rows' (flags are never cleared but by TRUNCATE)
-        table.rows = rewritten_rows(table.rows, change["runs"], rows)
+        into = table_data(types)  # the table's columns now (an ALTER's image came before)
+        table.restore(rewritten(table.data, change["runs"], rows, into), rescan=False)
         return tables
     if op == "sequence":
         sequence = db.catalog.routines.sequences.get(change["name"])

@@ -29,13 +29,20 @@ def type_to_json(t: SqlType) -> dict:
         out["args"] = [type_to_json(a) for a in t.args]
     if t.field_names:
         out["field_names"] = list(t.field_names)
+    if t.state:  # an aggregate state: its function, parameters and argument types
+        function, params, arg_types = t.state
+        out["state"] = [function, list(params), [type_to_json(a) for a in arg_types]]
     return out
 
 
 def type_from_json(data: dict) -> SqlType:
+    state = ()
+    if "state" in data:
+        function, params, arg_types = data["state"]
+        state = (function, tuple(params), tuple(type_from_json(a) for a in arg_types))
     return SqlType(data["name"], bool(data.get("nullable", False)), int(data.get("precision", 0)),
                    int(data.get("scale", 0)), tuple(type_from_json(a) for a in data.get("args", ())),
-                   tuple(data.get("field_names", ())))
+                   tuple(data.get("field_names", ())), state)
 
 
 def encode_value(t: SqlType, v):
@@ -138,12 +145,19 @@ _JSON_NAMES = {bool: "boolean", int: "number", float: "number", str: "string", l
 def decode_rows(types: list[SqlType], data: dict) -> list[tuple]:
     """The rows of an encode_rows object, checked against `types`: a column count, a column
     length or a JSON value type that does not fit raises ValueError saying which."""
+    columns, count = decode_columns(types, data)
+    return list(zip(*columns, strict=True)) if count else []
+
+
+def decode_columns(types: list[SqlType], data: dict) -> tuple[list[list], int]:
+    """(columns, row count) of an encode_rows object, checked as decode_rows says: what
+    Table.append_columns takes whole."""
     count = data["n"]
     columns = data["columns"]
     if len(columns) != len(types):
         raise ValueError(f"{len(columns)} columns where the table has {len(types)}")
     if not count:
-        return []
+        return [[] for _ in types], 0
     for position, (t, values) in enumerate(zip(types, columns, strict=True), 1):
         if not isinstance(values, list) or len(values) != count:
             raise ValueError(f"column {position} does not hold {count} values")
@@ -154,8 +168,7 @@ def decode_rows(types: list[SqlType], data: dict) -> list[tuple]:
             if wrong:
                 found = _JSON_NAMES.get(next(iter(wrong)), "value")
                 raise ValueError(f"column {position} holds a JSON {found} where a {t.name} is stored")
-    decoded = [_decode_column(t, c) for t, c in zip(types, columns, strict=True)]
-    return list(zip(*decoded, strict=True))
+    return [_decode_column(t, c) for t, c in zip(types, columns, strict=True)], count
 
 
 def _nested_to_json(t: SqlType, v):

@@ -103,7 +103,7 @@ def unnamed(t: T.SqlType) -> T.SqlType:
     CREATE TABLE AS column) has none, as Databend keeps names only on table columns."""
     if not t.args:
         return t
-    return T.SqlType(t.name, t.nullable, args=tuple(unnamed(a) for a in t.args))
+    return T.SqlType(t.name, t.nullable, args=tuple(unnamed(a) for a in t.args), state=t.state)
 
 
 def common_element_type(types) -> T.SqlType:
@@ -118,7 +118,12 @@ def typeof_name(t: T.SqlType, with_names: bool = False) -> str:
     """TYPEOF's spelling of a nested type: ARRAY(UINT8 NULL), TUPLE(INT32 NULL, STRING) NULL
     (element nullability shown, tuple field names not: unlike DESCRIBE); `with_names` spells a
     named tuple TUPLE(a INT32, b STRING), as a column named after a CAST shows it."""
-    if t.name in T.NESTED_NAMES:
+    if t.state:  # AGGREGATESTATE(QUANTILE_TDIGEST(0.5), UINT64)
+        function, params, arg_types = t.state
+        if params:
+            function += f"({', '.join(map(str, params))})"
+        base = f"AGGREGATESTATE({', '.join([function.upper(), *(typeof_name(a) for a in arg_types)])})"
+    elif t.name in T.NESTED_NAMES:
         parts = [typeof_name(a, with_names) for a in t.args]
         if with_names and t.field_names:
             parts = [f"{name} {part}" for name, part in zip(t.field_names, parts, strict=True)]

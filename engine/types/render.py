@@ -211,7 +211,9 @@ def nested_renderer(t: SqlType, tz=_dates.UTC):
 
 
 def _element_renderer(t: SqlType, tz):
-    if t.name in ("String", "Date", "Timestamp", "Variant", "Binary", "Bitmap"):
+    if t.name == "Variant":  # its JSON text as it is (current Databend: [1,2,"3"], ("k1","v1"))
+        return lambda x: "NULL" if x is None else x
+    if t.name in ("String", "Date", "Timestamp", "Binary", "Bitmap"):
         inner = _dates.timestamp_renderer(tz) if t.name == "Timestamp" else renderer_for(t)
         return lambda x: "NULL" if x is None else _quote(inner(x))
     if t.name in ("Nothing", "Null"):

@@ -30,6 +30,9 @@ class SqlType:
     # Array(T), Map(K, V), Tuple(T...): the element types; a named Tuple also its field names
     args: tuple = ()
     field_names: tuple = ()
+    # an aggregate's state (sum_state(x)...): a Tuple of the state's fields that also names its
+    # aggregate, as (function, parameters, argument types); () for every other type
+    state: tuple = ()
 
     def display(self) -> str:
         if self.name == "Null":

@@ -14,6 +14,7 @@ import math
 import re
 
 from engine.core.errors import BadArguments
+from engine.types.json_lenient import parse_lenient
 
 _U64_MAX = 2**64 - 1
 _I64_MIN = -(2**63)
@@ -22,8 +23,8 @@ _I64_MIN = -(2**63)
 class _JsonError(ValueError):
     """A text that is not JSON; `pos` is Databend's 1-based position of the fault."""
 
-    def __init__(self, pos: int):
-        super().__init__(f"expected value, pos {pos}")
+    def __init__(self, pos: int, eof: bool = False):
+        super().__init__(f"{'EOF while parsing a value' if eof else 'expected value'}, pos {pos}")
         self.pos = pos
 
 
@@ -51,12 +52,24 @@ def parse(text: str):
     try:
         value, end = _DECODER.raw_decode(text, _skip_space(text, 0))
     except json.JSONDecodeError as e:
-        raise _JsonError(e.pos + 1) from None
+        error = _JsonError(e.pos + 1)
+        if e.pos >= len(text) > 0 and text.strip() or e.msg.startswith("Unterminated string"):
+            error = _JsonError(len(text), eof=True)  # the text ends inside a value
+        return _extended(text, error)
     except (ValueError, RecursionError):
-        raise _JsonError(1) from None
+        return _extended(text, _JsonError(1))
     end = _skip_space(text, end)
     if end != len(text):
-        raise _JsonError(end + 1)
+        return _extended(text, _JsonError(end + 1))
+    return value
+
+
+def _extended(text: str, error: _JsonError):
+    """The value of a text in Databend's extended JSON syntax (engine.types.json_lenient), or
+    the standard parser's complaint."""
+    accepted, value = parse_lenient(text)
+    if not accepted:
+        raise error
     return value
 
 
@@ -312,11 +325,12 @@ def get_as(key, target, caster):
 
 
 def get_text(text, key):
-    """v ->> key: the element as text (a JSON string without its quotes); NULL when absent."""
+    """v ->> key: the element as text (a JSON string without its quotes); NULL when absent or a
+    JSON null (as current Databend answers)."""
     if text is None or key is None:
         return None
     found = _get(load(text), key)
-    if found is _MISSING:
+    if found is _MISSING or found is None:
         return None
     return found if isinstance(found, str) else dumps(found)
 
@@ -376,6 +390,8 @@ def extract_path_text(text, path):
         value = _get(value, key)
         if value is _MISSING:
             return None
+    if value is None:  # a JSON null is NULL (current Databend)
+        return None
     return value if isinstance(value, str) else dumps(value)
 
 
@@ -432,6 +448,7 @@ def caster_from_variant(target, caster):
         except BadArguments:
             raise _cast_refused(text, target) from None
     return convert
+
 
 
 # the rank of each JSON kind in Databend's order of VARIANT values

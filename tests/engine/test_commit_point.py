@@ -11,6 +11,7 @@ import pytest
 import engine
 from engine.catalog.catalog import Table, TableColumn
 from engine.catalog.stages import parse_location
+from engine.catalog.table_storage import TableData
 from engine.core.limits import Limits
 from engine.statements.ddl import copy_table
 from engine.types import sqltype as T
@@ -69,7 +70,7 @@ def run_writer(session, name: str):
 
 def state(db: engine.Database) -> dict:
     """Every table's columns, rows and COPY load history, by name (live tables only)."""
-    return {name: ([c.name for c in table.columns], sorted(map(repr, table.rows)),
+    return {name: ([c.name for c in table.columns], sorted(map(repr, table.data.rows())),
                    sorted(table.copied_files))
             for name, table in db.catalog.databases["default"].items()}
 
@@ -164,7 +165,7 @@ def test_a_replaced_version_has_no_recorder_and_the_recorder_refuses_it(tmp_path
 
 def test_copy_table_carries_every_field_over():
     """Fails when a new Table field is not carried over to a new version (N7)."""
-    table = Table("default", "t", [TableColumn("a", T.INT32)], rows=[(1,)], engine="FUSE",
+    table = Table("default", "t", [TableColumn("a", T.INT32)], data=TableData([(1,)]), engine="FUSE",
                   table_id=7, comment="c", copied_files={("root", "~", "f.csv"): 1.0},
                   cluster_by="(a)", transient=True)
     table.has_null[0] = True
@@ -176,7 +177,7 @@ def test_copy_table_carries_every_field_over():
     # the mutable fields are the new version's own
     for name in ("has_null", "has_negative", "copied_files", "columns"):
         assert getattr(new, name) is not getattr(table, name), name
-    assert new.rows is table.rows  # the rows are shared until a rewrite
+    assert new.data is table.data  # the rows are shared until a rewrite
 
 
 @pytest.mark.parametrize("ddl", ["ALTER TABLE t ADD COLUMN b INT", "ALTER TABLE t RENAME TO t2",

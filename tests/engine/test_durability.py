@@ -15,12 +15,13 @@ import pytest
 
 import engine
 from engine.catalog.stages import StagedFile
+from engine.catalog.table_storage import TableData
 from engine.storage import durability, journal
 from engine.storage.change_codec import (
     STAGED_SLICE_BYTES,
     encode_change,
     rewrite_runs,
-    rewritten_rows,
+    rewritten,
 )
 from engine.storage.durability import DataDirectoryInUse
 from engine.storage.journal import CorruptLog
@@ -80,7 +81,7 @@ def test_a_rewrite_is_logged_as_runs_of_kept_rows_and_new_rows(new_of):
     old = [(1,), (2,), (3,), (4,)]
     new = new_of(old, old[1])
     runs, rows = rewrite_runs(old, 4, new, len(new))
-    assert rewritten_rows(old, runs, rows) == new
+    assert rewritten(TableData(list(old)), runs, rows).rows() == new
     assert all(any(r is o for o in old) for r in new if not any(r is n for n in rows))
     assert len(rows) <= 3
 

@@ -54,18 +54,18 @@ def test_as_functions(s):
 
 
 def test_json_array_json_object_and_keys(s):
-    sql = ("SELECT json_array(1, 'a', NULL, 2.5, true), json_object('k', 1, 'a', 'x'), "
+    sql = ("SELECT json_array(1, 'a', NULL, 2.5, true), json_object('k', 1, 'a', 'x', 'n', NULL), "
            "object_keys(parse_json('{\"b\":1,\"a\":2}')), json_object_keys(parse_json('[1]')), json_array()")
-    assert rows(s, sql) == [('[1,"a",null,2.5,true]', '{"k":1,"a":"x"}', '["a","b"]', None, "[]")]
+    assert rows(s, sql) == [('[1,"a",null,2.5,true]', '{"a":"x","k":1}', '["a","b"]', None, "[]")]
     assert [c.type for c in s.execute(sql).schema][:2] == ["Variant", "Variant"]
 
 
 @pytest.mark.parametrize("sql, message", [
     ("SELECT json_object('a')",
-     "The number of keys and values must be equal while evaluating function `json_object('a')`"),
-    ("SELECT json_object(1, 2)", "Key must be a string value while evaluating function `json_object(1, 2)`"),
+     "The number of keys and values must be equal while evaluating function `object_construct('a')`"),
+    ("SELECT json_object(1, 2)", "Key must be a string value while evaluating function `object_construct(1, 2)`"),
     ("SELECT json_object('a', 1, 'a', 2)",
-     "Keys have to be unique while evaluating function `json_object('a', 1, 'a', 2)`"),
+     "Keys have to be unique while evaluating function `object_construct('a', 1, 'a', 2)`"),
     ("SELECT json_extract_path_text('{bad', 'a')",
      "expected value, pos 2 while evaluating function `json_extract_path_text('{bad', 'a')`"),
 ])
@@ -141,3 +141,53 @@ def test_pretty_strip_nulls_to_string_and_exists_key(s):
 
 def test_try_cast_to_variant(s):
     assert rows(s, "SELECT TRY_CAST('{bad' AS VARIANT), TRY_CAST('[1, 2]' AS VARIANT)") == [(None, "[1,2]")]
+
+
+@pytest.mark.parametrize("sql, expected", [
+    ("SELECT object_construct('k1', 1, 'k2', 'str', 'k5', null)", '{"k1":1,"k2":"str"}'),
+    ("SELECT object_construct_keep_null('k2', 'str', 'k1', 1, 'k5', null)", '{"k1":1,"k2":"str","k5":null}'),
+    ("SELECT try_object_construct('k1', 1, 'k2')", None),
+    ("SELECT array_construct(true, 1, 'str', null)", '[true,1,"str",null]'),
+    ("SELECT object_delete('{\"a\":1,\"b\":2,\"d\":4}'::variant, 'b', 'b', null, 'd')", '{"a":1}'),
+    ("SELECT json_object_pick('{\"a\":1,\"b\":2,\"d\":4}'::variant, 'a', 'c')", '{"a":1}'),
+    ("SELECT strip_null_value(parse_json('null'))", None),
+    ("SELECT try_to_variant(12.34)", "12.34"),
+    ("SELECT parse_json('{\"key1\":null}')->>'key1'", None),
+    ("SELECT json_extract_path_text('{\"attr\":null}', 'attr')", None),
+])
+def test_current_databend_object_functions(s, sql, expected):
+    """Answers of Databend's own sqllogictest files (query/functions/02_0065, 02_0051, 02_0048)."""
+    assert rows(s, sql) == [(expected,)]
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT object_construct('k1', 1, 'k2', 'str', 'k3')",
+    "SELECT object_delete('1234'::variant, 'a')",
+    "SELECT object_pick('1234'::variant, 'a')",
+])
+def test_object_functions_refuse_bad_arguments(s, sql):
+    assert error(s, sql)[0] == 1006
+
+
+def test_check_json_says_where_the_text_ends(s):
+    """query/functions/02_0049: a text that ends inside a value."""
+    assert rows(s, "SELECT check_json('[1,'), check_json('\"ab'), check_json('abc')") == [
+        ("EOF while parsing a value, pos 3", "EOF while parsing a value, pos 3", "expected value, pos 1")]
+
+
+def test_variants_inside_nested_values_are_written_as_json():
+    """A VARIANT inside a tuple or array is its JSON text (query/functions/02_0065 json_each,
+    02_0002 a::Array(Variant))."""
+    from engine.types import nested as N
+    from engine.types import render as R
+    from engine.types import sqltype as T
+    variant = T.SqlType("Variant").as_nullable(True)
+    pair = R.nested_renderer(T.SqlType("Tuple", args=(T.STRING.as_nullable(True), variant)))
+    assert pair(N.TupleValue(("k1", '"v1"'))) == '("k1","v1")'
+    assert R.nested_renderer(N.array_type(variant))(N.ArrayValue(("1", '"3"', None))) == '[1,"3",NULL]'
+
+
+@pytest.mark.parametrize("sql", ["SELECT parse_json()", "SELECT parse_json('a', 'aa')", "SELECT if(true, 1)"])
+def test_a_call_of_no_signature_is_1065(s, sql):
+    """query/functions/02_0048 and 02_0053: a wrong number of arguments is a semantic error."""
+    assert error(s, sql)[0] == 1065

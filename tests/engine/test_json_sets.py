@@ -124,3 +124,19 @@ def test_to_variant_and_json_array_take_nested_values_as_json(s):
     assert answer(s, "SELECT to_variant(range(0, 3)), to_variant({'k': 1}), "
                      "to_variant([1, 2]) = parse_json('[1,2]'), json_array([1, 2], 'x')")[2] == [
         ("[0,1,2]", '{"k":1}', "1", '[[1,2],"x"]')]
+
+
+@pytest.mark.parametrize("sql, message", [
+    ("SELECT * FROM json_each(parse_json('{\"a\": true}')) WHERE json_each(parse_json('{\"a\": true}'))",
+     "set-returning functions are not allowed in WHERE clause"),
+    ("SELECT * FROM json_array_elements(parse_json('[true]')) HAVING json_array_elements(parse_json('[true]'))",
+     "set-returning functions cannot be used in HAVING clause"),
+    ("SELECT 1 WHERE json_path_query(parse_json('{\"a\":1}'), '$.a') = 1",
+     "set-returning functions are not allowed in WHERE clause"),
+])
+def test_set_returning_calls_are_refused_in_where_and_having(s, sql, message):
+    """Databend's 1065 (query/functions/02_0065 and 02_0051)."""
+    from engine.core.errors import EngineError
+    with pytest.raises(EngineError) as info:
+        list(s.execute(sql))
+    assert info.value.code == 1065 and message in str(info.value)

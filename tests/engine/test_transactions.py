@@ -44,7 +44,7 @@ class Recorder:
     def appended(self, table, new_rows):
         self.calls.append(("append", table.name, len(new_rows)))
 
-    def replaced(self, table, old, new):
+    def replaced(self, table, old, new, rewrite=None):
         self.calls.append(("replace", table.name, len(new)))
 
 
@@ -241,7 +241,7 @@ def test_a_table_dropped_meanwhile_fails_the_commit(db):
     assert ids(other, "u") == []
 
 
-def test_commit_applies_every_table_in_one_call_through_append_and_replace_rows(db):
+def test_commit_applies_every_table_in_one_call_through_append_and_replace(db):
     recorder = Recorder()
     for table in db.catalog.databases["default"].values():
         table.recorder = recorder

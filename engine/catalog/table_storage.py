@@ -1,0 +1,434 @@
+"""A table's contents, one version at a time: the only code that knows how rows are stored.
+
+Every reader and writer of a table's rows goes through a version's methods (and `Rewrite`, which
+builds the next version), never through the stored containers, so the storage underneath can
+change without touching them: `TableData` keeps row tuples (the default), `ColumnData` one
+container a column (issue 24; `table_data` says which new tables get). The contract:
+
+- a version only grows (appends); rows leave or change only in a new version (`Rewrite`), so a
+  reader that keeps (version, count) holds a snapshot: identity says whether a version is still
+  the table's, and the first `count` rows never change;
+- rows handed out are tuples the caller may keep but never changes; lists handed out are the
+  caller's own;
+- a `Rewrite` knows which old rows it kept and where (runs over the old version), so the log's
+  edit record needs no comparison of rows.
+"""
+
+from __future__ import annotations
+
+import os
+from array import array
+from collections.abc import Iterator
+from itertools import compress, groupby, islice, repeat
+from operator import itemgetter
+
+from engine.core.memory import batch_bytes, value_bytes
+
+
+class TableData:
+    """One version of a table's contents: rows in order, appended to, never changed in place."""
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, rows: list | None = None):
+        # the list becomes the version's own: the caller hands it over and keeps no reference
+        self._rows: list[tuple] = [] if rows is None else rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __repr__(self) -> str:
+        return f"<TableData of {len(self._rows)} rows>"
+
+    # ------------------------------------------------------------ reading
+
+    def rows(self, start: int = 0, stop: int | None = None, columns: tuple | None = None) -> list[tuple]:
+        """Rows [start:stop] as a new list (the caller's own). `columns`, when given, are the
+        positions the caller reads: the others may be None in the rows handed out."""
+        rows = self._rows
+        if start == 0 and stop is None:
+            return rows[:]
+        return rows[start:stop]
+
+    def row(self, index: int) -> tuple:
+        return self._rows[index]
+
+    def row_iterator(self, start: int = 0, columns: tuple | None = None) -> Iterator[tuple]:
+        """The rows from `start` on, one at a time, without building a list: a one-pass reader
+        takes as many as its snapshot holds (rows appended meanwhile come after them).
+        `columns` as `rows` takes it."""
+        rows = self._rows
+        return iter(rows) if start == 0 else islice(rows, start, None)
+
+    def column(self, index: int, start: int = 0, stop: int | None = None) -> list:
+        """Values of column `index` of rows [start:stop], as a new list."""
+        rows = self._rows
+        if start == 0 and (stop is None or stop >= len(rows)):
+            return list(map(itemgetter(index), rows))
+        return list(map(itemgetter(index), islice(rows, start, stop)))
+
+    def column_iterator(self, index: int, start: int = 0, stop: int | None = None) -> Iterator:
+        """Values of column `index` of rows [start:stop], one at a time (a C-level iterator)."""
+        rows = self._rows
+        if start == 0 and stop is None:
+            return map(itemgetter(index), rows)
+        return map(itemgetter(index), islice(rows, start, stop))
+
+    def estimated_bytes(self, count: int | None = None) -> int:
+        """Bytes the first `count` rows (all by default) hold, as the memory budget counts them."""
+        rows = self._rows
+        n = len(rows) if count is None else count
+        return n * batch_bytes(rows[:1]) if rows else 0
+
+    def appended_bytes(self, rows: list[tuple]) -> int:
+        """Bytes appending `rows` adds, as the memory budget counts them."""
+        return batch_bytes(rows)
+
+    # ------------------------------------------------------------ writing (only Table calls these)
+
+    def append_rows(self, rows: list[tuple]) -> None:
+        self._rows.extend(rows)
+
+    def append_columns(self, columns: list, count: int) -> None:
+        """Append `count` rows given column by column."""
+        if columns:
+            self._rows.extend(zip(*columns, strict=True))
+        else:  # a table of no columns (not reachable through SQL): empty rows
+            self._rows.extend([()] * count)
+
+    def extend_from(self, other: TableData, start: int, stop: int) -> None:
+        """Append rows [start:stop] of `other` (a version of the same storage)."""
+        self._rows += other._rows[start:stop]
+
+    def extend_selected(self, other: TableData, start: int, selection: list) -> None:
+        """Append the rows of `other` from `start` on that `selection` (a truth value a row) keeps."""
+        self._rows += compress(other._rows[start:start + len(selection)], selection)
+
+    # ------------------------------------------------------------ new versions
+
+    def empty_like(self) -> TableData:
+        """A new, empty version of the same storage (and columns)."""
+        return TableData()
+
+    def with_rows(self, rows: list[tuple]) -> TableData:
+        """A new version of the same storage holding `rows` (handed over)."""
+        return TableData(rows)
+
+    def prefix(self, count: int) -> TableData:
+        """The version of the first `count` rows: itself when it holds no more, else a new one
+        (the undo of an append the log did not take)."""
+        if len(self._rows) == count:
+            return self
+        return TableData(self._rows[:count])
+
+    def copy(self, count: int | None = None) -> TableData:
+        """A new version holding the first `count` rows (all by default): a transaction's
+        private copy, which then grows and is rewritten on its own."""
+        rows = self._rows
+        return TableData(rows[:] if count is None else rows[:count])
+
+
+def runs_of_selection(start: int, selection: list) -> list[int]:
+    """The runs (flat (start, count) pairs) of the old rows that `selection` (one truth value a
+    row, for rows from `start` on) keeps: one pair per kept stretch, found at C speed."""
+    runs: list[int] = []
+    position = start
+    for kept, group in groupby(selection, bool):
+        n = sum(1 for _ in group)
+        if kept:
+            runs += (position, n)
+        position += n
+    return runs
+
+
+class Rewrite:
+    """The next version of a table, built from the first `count` rows of `old` in steps: stretches
+    of old rows kept (`keep`), new rows added (`add`), in order. It records the runs that describe
+    the result over the old rows, so the log writes only the rows that are new."""
+
+    __slots__ = ("old", "count", "runs", "added", "_new", "_next")
+
+    def __init__(self, old: TableData, count: int, into: TableData | None = None):
+        self.old = old
+        self.count = count
+        self.runs: list[int] = []  # flat (start, n): n old rows from start; start -1: n added rows
+        self.added: list[tuple] = []  # the rows the runs with start -1 take, in order
+        # the version being built: the same storage as the old, or `into` (empty) when given
+        self._new = old.empty_like() if into is None else into
+        self._next = -2  # the old index that extends the last run, or -1 when it takes added rows
+
+    def __len__(self) -> int:
+        return len(self._new)
+
+    def keep(self, start: int, n: int) -> None:
+        """Old rows [start:start + n] follow, unchanged."""
+        if n <= 0:
+            return
+        runs = self.runs
+        if runs and self._next == start:
+            runs[-1] += n
+        else:
+            runs += (start, n)
+        self._next = start + n
+        self._new.extend_from(self.old, start, start + n)
+
+    def keep_runs(self, runs: list[int]) -> None:
+        """Old rows by runs (flat (start, n) pairs), in order."""
+        for i in range(0, len(runs), 2):
+            self.keep(runs[i], runs[i + 1])
+
+    def keep_selected(self, start: int, selection: list) -> int:
+        """Old rows from `start` on that `selection` (a truth value a row) keeps; returns how many."""
+        before = len(self._new)
+        self._new.extend_selected(self.old, start, selection)
+        kept = len(self._new) - before
+        # the runs, found only when some rows were dropped: one run a stretch
+        if kept == len(selection):
+            self._keep_run(start, kept)
+        else:
+            runs = runs_of_selection(start, selection)
+            for i in range(0, len(runs), 2):
+                self._keep_run(runs[i], runs[i + 1])
+        return kept
+
+    def _keep_run(self, start: int, n: int) -> None:
+        if n <= 0:
+            return
+        runs = self.runs
+        if runs and self._next == start:
+            runs[-1] += n
+        else:
+            runs += (start, n)
+        self._next = start + n
+
+    def add(self, rows: list[tuple]) -> None:
+        """New rows follow."""
+        if not rows:
+            return
+        runs = self.runs
+        if runs and self._next == -1:
+            runs[-1] += len(rows)
+        else:
+            runs += (-1, len(rows))
+            self._next = -1
+        self.added += rows
+        self._new.append_rows(rows)
+
+    def replace_in(self, start: int, n: int, replaced: list) -> None:
+        """Old rows [start:start + n] follow with some replaced: `replaced` holds (offset, row)
+        pairs in ascending offsets within the stretch."""
+        position = start
+        for offset, row in replaced:
+            i = start + offset
+            self.keep(position, i - position)
+            self.add([row])
+            position = i + 1
+        self.keep(position, start + n - position)
+
+    def estimated_bytes(self) -> int:
+        """Bytes the finished version will hold, as the memory budget counts them."""
+        new, old = self._new, self.old
+        return new.estimated_bytes() + old.estimated_bytes(len(old) - self.count)
+
+    def finish(self) -> TableData:
+        """The new version: the rows built, then the old rows past the snapshot's `count` (rows
+        other statements appended meanwhile are kept)."""
+        self.keep(self.count, len(self.old) - self.count)
+        new, self._new = self._new, self.old.empty_like()
+        return new
+
+
+# ---------------------------------------------------------------- columns (issue 24, step 3)
+
+# Integers and floats are kept in `array`s while their column holds no NULL (the first NULL turns
+# that column into a list); everything else is a list. Float32 values are Python floats already
+# rounded to 32 bits: kept as doubles, so reading one back gives the very same value.
+_TYPECODES = {"Int8": "b", "UInt8": "B", "Int16": "h", "UInt16": "H", "Int32": "i", "UInt32": "I",
+              "Int64": "q", "UInt64": "Q", "Float32": "d", "Float64": "d"}
+# distinct values a string column shares (one object each) before it stops adding new ones
+SHARED_VALUES = 65_536
+# Whether new tables keep columns (QUERYHTTP_COLUMNS=1): off until scans read only the columns a
+# plan uses and whole-column operators make up for reading values out of arrays (docs, "Table
+# storage"); on, the whole suite runs on columns.
+COLUMNS = os.environ.get("QUERYHTTP_COLUMNS", "") not in ("", "0")
+
+
+def table_data(types: list, rows: list | None = None):
+    """A new version for columns of `types` holding `rows` (handed over): the storage new tables get."""
+    if not COLUMNS:
+        return TableData(rows)
+    data = ColumnData(tuple(_TYPECODES.get(t.name) for t in types),
+                      tuple({} if t.name == "String" else None for t in types))
+    if rows:
+        data.append_rows(rows)
+    return data
+
+
+class ColumnData:
+    """One version of a table's contents kept column by column (the TableData contract)."""
+
+    __slots__ = ("_codes", "_columns", "_count", "_shared")
+
+    def __init__(self, codes: tuple, shared: tuple):
+        self._codes = codes  # per column: the array typecode while it holds no NULL, else None
+        self._columns = [array(code) if code else [] for code in codes]
+        self._count = 0
+        # per column: equal values -> one object (strings), shared by every version of the table
+        self._shared = shared
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __repr__(self) -> str:
+        return f"<ColumnData of {self._count} rows>"
+
+    def rows(self, start: int = 0, stop: int | None = None, columns: tuple | None = None) -> list[tuple]:
+        count = self._count
+        stop = count if stop is None or stop > count else stop
+        if not self._columns:
+            return [()] * max(stop - start, 0)
+        if columns is None:
+            return list(zip(*[c[start:stop] for c in self._columns], strict=True))
+        # the columns not read: the same None repeated (no value boxed out of an array)
+        n = max(stop - start, 0)
+        return list(zip(*[c[start:stop] if i in columns else repeat(None, n)
+                          for i, c in enumerate(self._columns)], strict=True))
+
+    def row(self, index: int) -> tuple:
+        if index < 0 or index >= self._count:
+            raise IndexError(index)
+        return tuple([c[index] for c in self._columns])
+
+    def row_iterator(self, start: int = 0, columns: tuple | None = None) -> Iterator[tuple]:
+        # iterators over the column objects: a column replaced later (its first NULL) keeps its
+        # values, and appends come after the rows a snapshot takes
+        mine = self._columns
+        if not mine:
+            return iter([()] * (self._count - start))
+        return zip(*[repeat(None) if columns is not None and i not in columns
+                     else iter(c) if start == 0 else islice(c, start, None)
+                     for i, c in enumerate(mine)], strict=False)
+
+    def column(self, index: int, start: int = 0, stop: int | None = None) -> list:
+        stop = self._count if stop is None or stop > self._count else stop
+        return list(self._columns[index][start:stop])
+
+    def column_iterator(self, index: int, start: int = 0, stop: int | None = None) -> Iterator:
+        stop = self._count if stop is None or stop > self._count else stop
+        column = self._columns[index]
+        return iter(column) if start == 0 and stop == len(column) else iter(column[start:stop])
+
+    def estimated_bytes(self, count: int | None = None) -> int:
+        """Per column: the array's item size, or a list slot and the first value's size."""
+        n = self._count if count is None else count
+        if not n or not self._count:
+            return 0
+        per_row = 0
+        for column in self._columns:
+            if type(column) is array:
+                per_row += column.itemsize
+            else:
+                per_row += 8 + value_bytes(column[0])
+        return n * per_row
+
+    def appended_bytes(self, rows: list[tuple]) -> int:
+        if not rows:
+            return 0
+        per_row = 0
+        for column, value in zip(self._columns, rows[0], strict=True):
+            per_row += column.itemsize if type(column) is array and value is not None else 8 + value_bytes(value)
+        return len(rows) * per_row
+
+    def append_rows(self, rows: list[tuple]) -> None:
+        if not rows:
+            return
+        if len(rows) == 1:
+            self._append_row(rows[0])
+            return
+        width = len(self._columns)
+        if set(map(len, rows)) != {width}:
+            raise ValueError(f"rows that are not {width} values wide")
+        # a C-level map a column (zip(*rows) would first unpack every row as an argument)
+        self.append_columns([list(map(itemgetter(i), rows)) for i in range(width)], len(rows))
+
+    def _append_row(self, row: tuple) -> None:
+        columns = self._columns
+        if len(row) != len(columns):
+            raise ValueError(f"a row of {len(row)} values for {len(columns)} columns")
+        for i, value in enumerate(row):
+            column = columns[i]
+            if value is None and type(column) is array:
+                column = columns[i] = column.tolist()
+            shared = self._shared[i]
+            if shared is not None and value is not None:
+                value = shared.get(value, value) if len(shared) >= SHARED_VALUES else shared.setdefault(value, value)
+            column.append(value)
+        self._count += 1
+
+    def append_columns(self, columns: list, count: int) -> None:
+        mine = self._columns
+        if len(columns) != len(mine) or any(len(c) != count for c in columns):
+            raise ValueError("columns of unequal length, or not one for each of the table's columns")
+        for i, values in enumerate(columns):
+            column = mine[i]
+            if type(column) is array and None in values:
+                column = mine[i] = column.tolist()
+            shared = self._shared[i]
+            if shared is not None:
+                values = _shared_values(shared, values)
+            column.extend(values)
+        self._count += count
+
+    def extend_from(self, other: ColumnData, start: int, stop: int) -> None:
+        stop = min(stop, other._count)
+        if stop <= start:
+            return
+        mine = self._columns
+        for i, column in enumerate(other._columns):
+            part = column[start:stop]
+            if type(mine[i]) is array and type(part) is not array:
+                mine[i] = mine[i].tolist()
+            mine[i].extend(part)
+        self._count += stop - start
+
+    def extend_selected(self, other: ColumnData, start: int, selection: list) -> None:
+        stop = start + len(selection)
+        mine = self._columns
+        kept = 0
+        for i, column in enumerate(other._columns):
+            values = list(compress(column[start:stop], selection))
+            kept = len(values)
+            if type(mine[i]) is array and type(column) is not array:
+                mine[i] = mine[i].tolist()
+            mine[i].extend(values)
+        if not mine:
+            kept = sum(map(bool, selection))
+        self._count += kept
+
+    def empty_like(self) -> ColumnData:
+        return ColumnData(self._codes, self._shared)
+
+    def with_rows(self, rows: list[tuple]) -> ColumnData:
+        data = self.empty_like()
+        data.append_rows(rows)
+        return data
+
+    def prefix(self, count: int) -> ColumnData:
+        if self._count == count:
+            return self
+        return self.copy(count)
+
+    def copy(self, count: int | None = None) -> ColumnData:
+        data = self.empty_like()
+        data.extend_from(self, 0, self._count if count is None else count)
+        return data
+
+
+def _shared_values(shared: dict, values) -> list:
+    """`values` with each equal to one already seen replaced by that one (new ones remembered
+    while fewer than SHARED_VALUES are)."""
+    if len(shared) >= SHARED_VALUES:
+        get = shared.get
+        return [v if v is None else get(v, v) for v in values]
+    remember = shared.setdefault
+    return [v if v is None else remember(v, v) for v in values]
