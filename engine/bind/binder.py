@@ -266,7 +266,10 @@ class Binder(ClauseBinder):
             return self._function(fn, args, pos)
         date_math = F.date_arithmetic(op, left.type, right.type)
         if date_math is not None:
-            return self._function(date_math, [left, right], pos)
+            e = self._function(date_math, [left, right], pos)
+            if isinstance(e, Const) and e.type.is_int:  # a folded day / microsecond count keeps its
+                e = Const(date_math.result([left.type, right.type]), value=e.value)  # INT / BIGINT
+            return e
         for side in (left, right):
             if side.type.name in ("Date", "Timestamp") and op in ("+", "-"):
                 raise BadArguments(f"no function matches `{op}` for {side.type.display()}", position=pos)
@@ -482,7 +485,7 @@ class Binder(ClauseBinder):
         # casts the session time zone decides (text/Date -> Timestamp, Timestamp -> Date/text)
         zoned = F.bitmap_cast(e, t, try_, self.ctx.limits) or F.geo_cast(e.type, t, self.ctx)
         if zoned is None and e.type.name != t.name:
-            zoned = F.temporal_cast(e.type, t, self.ctx.timezone)
+            zoned = F.temporal_cast(e.type, t, self.ctx.timezone, self.ctx.datetime_parsing)
         zoned = zoned or nested_session_cast(e.type, t, self.ctx.timezone) or F.variant_cast(e.type, t)
         if zoned is None and self.ctx.session.setting("numeric_cast_option") == "truncating":
             zoned = F.truncating_cast(e.type, t)  # toward zero instead of rounding
@@ -600,6 +603,7 @@ class Binder(ClauseBinder):
 
     def _function(self, fn, args, pos=None):
         fn = F.with_timezone(F.with_limits(fn, self.ctx.limits), self.ctx.timezone)
+        fn = F.with_parsing(fn, self.ctx.timezone, *self.ctx.datetime_parsing)  # to_date('12/17/1980')...
         if fn.name in F.NUMERIC_ARGUMENT_FUNCTIONS and any(a.type.is_string for a in args):
             # text read as the first overload's type (UInt64 or Float64), refused when it is not one
             target = T.UINT64 if fn.name in F.UNSIGNED_ARGUMENT_FUNCTIONS else T.FLOAT64

@@ -17,7 +17,7 @@ from engine.types.sqltype import INT_NAMES, NESTED_NAMES, SqlType
 
 # Column types whose Python values JSON holds as they are (bool, int, float, str; floats
 # round-trip exactly through repr, NaN and infinities as the NaN/Infinity extension).
-_ISO_TYPES = frozenset({"Date", "Timestamp"})
+_ISO_TYPES = frozenset({"Date", "Timestamp", "TimestampTz"})  # a TIMESTAMP_TZ keeps its offset
 # GEOMETRY / GEOGRAPHY: their EWKB as hex text (engine.types.geo_values; needs no shapely)
 _GEO_TYPES = {"Geometry": geo_values.GeometryValue, "Geography": geo_values.GeographyValue}
 
@@ -77,7 +77,7 @@ def decode_value(t: SqlType, v):
         return v if type(v) is int else decimal.Decimal(v)
     if t.name == "Date":
         return datetime.date.fromisoformat(v)
-    if t.name == "Timestamp":
+    if t.name in ("Timestamp", "TimestampTz"):
         return datetime.datetime.fromisoformat(v)
     if t.name == "Binary":
         return base64.b64decode(v)
@@ -128,7 +128,7 @@ def _decode_column(t: SqlType, values: list) -> list:
     if t.name == "Date":
         parse = datetime.date.fromisoformat
         return [None if v is None else parse(v) for v in values]
-    if t.name == "Timestamp":
+    if t.name in ("Timestamp", "TimestampTz"):
         parse = datetime.datetime.fromisoformat
         return [None if v is None else parse(v) for v in values]
     if t.name == "Binary":

@@ -18,6 +18,7 @@ from engine.types import geo_values as _geo
 from engine.types import intervals as _intervals
 from engine.types import render as _render
 from engine.types import sqltype as T
+from engine.types import timestamp_tz as _timestamp_tz
 from engine.types import variant as V
 from engine.types.datetimes import (
     UTC,
@@ -288,6 +289,8 @@ def caster(t: SqlType):
         return to_date
     if name == "Timestamp":
         return to_timestamp
+    if name == "TimestampTz":
+        return lambda v: _timestamp_tz.timestamp_tz_of(v, UTC)
     if name == "Null":
         return lambda v: None
     if name == "Variant":

@@ -91,7 +91,9 @@ def render_value(v) -> str:
     if isinstance(v, float):
         return render_float(v)
     if isinstance(v, datetime.datetime):
-        return v.strftime("%Y-%m-%d %H:%M:%S.%f")
+        if v.tzinfo is None:
+            return _iso(v, " ", "microseconds")
+        return _render_timestamp_tz(v)
     if isinstance(v, decimal.Decimal):
         return format(v, "f")
     if isinstance(v, bytes):
@@ -113,8 +115,15 @@ def _render_bitmap(v):
     return _BITMAP_TEXT  # Databend shows no numbers of a bitmap in a result (to_string does)
 
 
+_iso = datetime.datetime.isoformat  # zero-pads years before 1000 (strftime's %Y does not), and is faster
+
+
 def _render_timestamp(v):
-    return v.strftime("%Y-%m-%d %H:%M:%S.%f")
+    return _iso(v, " ", "microseconds")
+
+
+def _render_timestamp_tz(v):
+    return _iso(v.replace(tzinfo=None), " ", "microseconds") + v.strftime(" %z")  # engine.types.timestamp_tz
 
 
 def renderers_in_zone(types, timezone: str, geometry_format: str = _geo.DEFAULT_FORMAT) -> list:
@@ -167,6 +176,8 @@ def renderer_for(t: SqlType):
         return str
     if name == "Timestamp":
         return _render_timestamp
+    if name == "TimestampTz":
+        return _render_timestamp_tz
     if name in NESTED_NAMES:
         return nested_renderer(t)
     if name == "Bitmap":

@@ -87,8 +87,8 @@ _SQL_NAMES = {
     "Boolean": "BOOLEAN", "Int8": "TINYINT", "Int16": "SMALLINT", "Int32": "INT", "Int64": "BIGINT",
     "UInt8": "TINYINT UNSIGNED", "UInt16": "SMALLINT UNSIGNED", "UInt32": "INT UNSIGNED",
     "UInt64": "BIGINT UNSIGNED", "Float32": "FLOAT", "Float64": "DOUBLE", "String": "VARCHAR",
-    "Date": "DATE", "Timestamp": "TIMESTAMP", "Binary": "BINARY", "Variant": "VARIANT", "Bitmap": "BITMAP",
-    "Geometry": "GEOMETRY", "Geography": "GEOGRAPHY",
+    "Date": "DATE", "Timestamp": "TIMESTAMP", "TimestampTz": "TIMESTAMP_TZ", "Binary": "BINARY",
+    "Variant": "VARIANT", "Bitmap": "BITMAP", "Geometry": "GEOMETRY", "Geography": "GEOGRAPHY",
     "Interval": "INTERVAL",
 }
 
@@ -137,7 +137,7 @@ _ALIASES = {
     "FLOAT": "Float32", "FLOAT32": "Float32", "REAL": "Float64",
     "DOUBLE": "Float64", "FLOAT64": "Float64", "DOUBLE PRECISION": "Float64",
     "VARCHAR": "String", "TEXT": "String", "CHAR": "String", "STRING": "String", "CHARACTER": "String",
-    "DATE": "Date", "TIMESTAMP": "Timestamp", "DATETIME": "Timestamp",
+    "DATE": "Date", "TIMESTAMP": "Timestamp", "DATETIME": "Timestamp", "TIMESTAMP_TZ": "TimestampTz",
     "DECIMAL": "Decimal", "NUMERIC": "Decimal",
     "BINARY": "Binary", "VARBINARY": "Binary", "BLOB": "Binary", "TINYBLOB": "Binary", "MEDIUMBLOB": "Binary",
     "LONGBLOB": "Binary", "JSON": "Variant", "VARIANT": "Variant", "BITMAP": "Bitmap",

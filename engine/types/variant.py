@@ -232,7 +232,7 @@ def from_value(v) -> str:
     if isinstance(v, decimal.Decimal):
         return dumps(int(v) if v == v.to_integral_value() and v.as_tuple().exponent >= 0 else float(v))
     if isinstance(v, datetime.datetime):
-        return dumps(v.strftime("%Y-%m-%d %H:%M:%S.%f"))
+        return dumps(v.isoformat(" ", "microseconds"))
     if isinstance(v, datetime.date):
         return dumps(v.isoformat())
     if isinstance(v, bytes):
