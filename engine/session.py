@@ -197,6 +197,7 @@ class QueryContext:
         # nextval was bound: the statement's run is logged like a write (engine.bind.routine_calls)
         self.uses_sequences = False
         self._timezone = None
+        self._datetime_parsing: tuple[bool, bool] | None = None
         # set when the plan cache may keep this statement's plan: what planning read, and its key
         self.plan_record: PlanRecord | None = None
         self.plan_cache_key = None
@@ -215,6 +216,17 @@ class QueryContext:
         if zone is None:
             zone = self._timezone = self.session.setting("timezone")
         return zone
+
+    @property
+    def datetime_parsing(self) -> tuple[bool, bool]:
+        """(enable_auto_detect_datetime_format, not enable_strict_datetime_parser): how date
+        functions read text beyond ISO 8601 (engine.functions.date_parsing)."""
+        parsing = self._datetime_parsing
+        if parsing is None:
+            setting = self.session.setting
+            parsing = self._datetime_parsing = (setting("enable_auto_detect_datetime_format") == "1",
+                                                setting("enable_strict_datetime_parser") == "0")
+        return parsing
 
     def resolve_table_name(self, parts: tuple[str, ...]) -> tuple[str, str]:
         if len(parts) == 1:

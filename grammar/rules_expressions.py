@@ -212,6 +212,8 @@ class ExpressionRules(Transformer):
 
     def base_type(self, name, second_word, *params):
         type_name = ident_name(name).upper()
+        if second_word is not None and second_word.type == "WITH_TIME_ZONE" and type_name == "TIMESTAMP":
+            type_name, second_word = "TIMESTAMP_TZ", None  # TIMESTAMP WITH TIME ZONE
         if second_word is not None:
             word = second_word.value.upper()
             if (type_name, word) not in (

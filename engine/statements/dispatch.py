@@ -133,6 +133,8 @@ def run_planned_query(session, ctx, planned: CachedPlan) -> Result:
     run = build(plan, Runtime(ctx, progress, planned.nonnull, planned.nonneg, planned.nonnan))
     schema = [Column(n, t.display()) for n, t in zip(names, plan.types, strict=False)]
     result = Result(schema, run(()), progress=progress, types=list(plan.types), timezone=ctx.timezone)
+    if any(R.holds_geo(t) for t in plan.types):
+        result.geometry_format = session.setting("geometry_output_format")
     if isinstance(plan, P.Project) and isinstance(plan.child, P.OneRow):
         result.pause_gc = False  # SELECT without FROM: one row, nothing to gain
     if not _has_limit(stmt):

@@ -117,7 +117,7 @@ def test_settings_validate(name, value, normalized):
 
 
 @pytest.mark.parametrize("name, value, code", [("nope", "1", 2801), ("max_threads", "-1", 1006),
-                                               ("timezone", "Mars/Base", 1006)])
+                                               ("timezone", "Mars/Base", 1078)])
 def test_settings_validate_rejects(name, value, code):
     with pytest.raises(engine.EngineError) as info:
         settings.validate(name, value)
