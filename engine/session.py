@@ -31,6 +31,7 @@ from engine.core.limits import Limits
 from engine.core.memory import QueryMemory, ServerMemory, enter_step, leave_step
 from engine.exec.result import Progress, Result, as_engine_error
 from engine.plan.plan_cache import PlanCache, PlanRecord
+from engine.statements.ddl import check_catalog
 from engine.statements.dispatch import QUERY_TYPES, run_planned_query, run_statement
 from engine.statements.session_variables import decode_variable, variables_bytes
 from engine.statements.statement_settings import run_with_settings
@@ -47,7 +48,8 @@ ROW_WRITES = (A.Insert, A.Update, A.Delete, A.Replace, A.Merge, A.InsertMulti)
 _CHANGE_NOTHING = QUERY_TYPES + (A.Show, A.ShowStageObjects, A.ShowAccounts, A.Describe,
                                  A.DescribeUser, A.Explain, A.UseDatabase, A.Presign, A.Kill,
                                  A.SetRole, A.UnsetVariable, A.DescribeSequence, A.ShowRoutines,
-                                 A.DescribeProcedure, A.SetSessionVariables, A.UnsetSessionVariables)
+                                 A.DescribeProcedure, A.SetSessionVariables, A.UnsetSessionVariables,
+                                 A.ExistsTable)
 
 QUERY_IDS_KEPT = 1000  # statement ids a session remembers for last_query_id(index)
 
@@ -231,6 +233,7 @@ class QueryContext:
             return self.database, parts[0]
         if len(parts) == 2:
             return parts[0], parts[1]
+        check_catalog(parts[-3])
         return parts[-2], parts[-1]
 
 

@@ -226,3 +226,15 @@ class RecursiveCtes(tuple):
     """The CTEs of WITH RECURSIVE (a plain tuple for WITH)."""
 
     __slots__ = ()
+
+
+def check_assignments(assignments, table: tuple, alias: str | None) -> None:
+    """UPDATE / MERGE `SET t.c = v`: the qualifier must name the target table (its alias, its
+    name, or database.name), as Databend; else a syntax error at the qualifier."""
+    allowed = {table[-1].lower(), ".".join(table).lower()}
+    if alias is not None:
+        allowed = {alias.lower()}
+    for a in assignments:
+        if a.qualifier is not None and a.qualifier.lower() not in allowed:
+            raise SemanticSyntaxError(f"`{a.qualifier}.{a.column}` does not name a column of the table being "
+                                      f"updated", a.pos, len(a.qualifier))

@@ -245,6 +245,14 @@ class ExpressionRules(Transformer):
             type_name = UNSIGNED_TYPES[type_name]
         return ast.TypeName(type_name, tuple(numbers), pos=(name.line, name.column))
 
+    def width_unsigned_type(self, name, width, unsigned):
+        """MySQL's `TINYINT(10) UNSIGNED`: the display width, then UNSIGNED (the width means nothing)."""
+        type_name = ident_name(name).upper()
+        if type_name not in UNSIGNED_TYPES:
+            raise SemanticSyntaxError(f"unknown type `{name.value} {unsigned.value}`", (name.line, name.column),
+                                      len(name.value))
+        return ast.TypeName(UNSIGNED_TYPES[type_name], (int(width.value),), pos=(name.line, name.column))
+
     def nested_type(self, name, *args):
         type_name = ident_name(name).upper()
         if type_name not in NESTED_TYPES:

@@ -157,7 +157,8 @@ class Binder(ClauseBinder):
                 e = None
             if e is not None:
                 return self._param(scope, e)
-        raise ColumnNotFound(f"column {'.'.join(n.parts)} doesn't exist", position=n.pos)
+        # the column's name alone, qualified or not, as Databend's binder words it
+        raise ColumnNotFound(f"column {n.parts[-1]} doesn't exist", position=n.pos)
 
     def _param(self, scope: Scope, outer_expr: Expr) -> Expr:
         # the same outer column (or outer parameter) passes in once
@@ -187,7 +188,7 @@ class Binder(ClauseBinder):
         qual = parts[-2].lower() if len(parts) >= 2 else None
         matches = [c for c in columns if c[1].lower() == name and (qual is None or (c[0] or "").lower() == qual)]
         if not matches:
-            raise ColumnNotFound(f"column {'.'.join(parts)} doesn't exist", position=n.pos)
+            raise ColumnNotFound(f"column {parts[-1]} doesn't exist", position=n.pos)
         if len(matches) > 1 and qual is None:
             visible = [m for m in matches if m[2] not in self.star_hidden and m[2] not in self.star_excluded]
             matches = visible or matches

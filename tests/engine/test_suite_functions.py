@@ -191,3 +191,13 @@ def test_map_cat(s):
     assert value(s, "SELECT MAP_CAT({'k1': 'v1', 'k2': NULL}, {'k2': 'v2', 'k3': NULL})") == (
         ("k1", "v1"), ("k2", "v2"), ("k3", None))
     assert error_code(s, "SELECT MAP_CAT({1: 2}, 3)") == 1065
+
+
+def test_distinct_combinators_and_count_if_with_a_value():
+    # base/03_common/03_0008_select_aggregator_combinator.test
+    s = engine.Database().session()
+    sub = "FROM (SELECT number % 100 AS number FROM numbers(1000))"
+    assert list(s.execute(f"SELECT sum_distinct(number), count_distinct(number), avg_distinct(number) {sub}")) == [
+        (4950, 100, 49.5)]
+    assert list(s.execute("SELECT count_if(number, number > 9), count_if(number > 9) FROM numbers(20)")) == [(10, 10)]
+    assert list(s.execute("SELECT count_if(x, x > 0) FROM (SELECT NULL::INT AS x UNION ALL SELECT 1)")) == [(1,)]
