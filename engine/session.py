@@ -31,6 +31,7 @@ from engine.core.limits import Limits
 from engine.core.memory import QueryMemory, ServerMemory, enter_step, leave_step
 from engine.exec.result import Progress, Result, as_engine_error
 from engine.plan.plan_cache import PlanCache, PlanRecord
+from engine.statements.ddl import check_catalog
 from engine.statements.dispatch import QUERY_TYPES, run_planned_query, run_statement
 from engine.statements.session_variables import decode_variable, variables_bytes
 from engine.statements.statement_settings import run_with_settings
@@ -47,7 +48,8 @@ ROW_WRITES = (A.Insert, A.Update, A.Delete, A.Replace, A.Merge, A.InsertMulti)
 _CHANGE_NOTHING = QUERY_TYPES + (A.Show, A.ShowStageObjects, A.ShowAccounts, A.Describe,
                                  A.DescribeUser, A.Explain, A.UseDatabase, A.Presign, A.Kill,
                                  A.SetRole, A.UnsetVariable, A.DescribeSequence, A.ShowRoutines,
-                                 A.DescribeProcedure, A.SetSessionVariables, A.UnsetSessionVariables)
+                                 A.DescribeProcedure, A.SetSessionVariables, A.UnsetSessionVariables,
+                                 A.ExistsTable)
 
 QUERY_IDS_KEPT = 1000  # statement ids a session remembers for last_query_id(index)
 
@@ -195,6 +197,7 @@ class QueryContext:
         # nextval was bound: the statement's run is logged like a write (engine.bind.routine_calls)
         self.uses_sequences = False
         self._timezone = None
+        self._datetime_parsing: tuple[bool, bool] | None = None
         # set when the plan cache may keep this statement's plan: what planning read, and its key
         self.plan_record: PlanRecord | None = None
         self.plan_cache_key = None
@@ -214,11 +217,23 @@ class QueryContext:
             zone = self._timezone = self.session.setting("timezone")
         return zone
 
+    @property
+    def datetime_parsing(self) -> tuple[bool, bool]:
+        """(enable_auto_detect_datetime_format, not enable_strict_datetime_parser): how date
+        functions read text beyond ISO 8601 (engine.functions.date_parsing)."""
+        parsing = self._datetime_parsing
+        if parsing is None:
+            setting = self.session.setting
+            parsing = self._datetime_parsing = (setting("enable_auto_detect_datetime_format") == "1",
+                                                setting("enable_strict_datetime_parser") == "0")
+        return parsing
+
     def resolve_table_name(self, parts: tuple[str, ...]) -> tuple[str, str]:
         if len(parts) == 1:
             return self.database, parts[0]
         if len(parts) == 2:
             return parts[0], parts[1]
+        check_catalog(parts[-3])
         return parts[-2], parts[-1]
 
 

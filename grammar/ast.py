@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from grammar.ast_base import Node, Pos
 from grammar.ast_ddl import *  # noqa: F403
+from grammar.ast_ddl_more import *  # noqa: F403
 from grammar.ast_dml import *  # noqa: F403
 from grammar.ast_expr import *  # noqa: F403
 from grammar.ast_expr import literal

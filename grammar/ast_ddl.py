@@ -41,6 +41,7 @@ class AddColumn(Node):
     column: ColumnDef
     first: bool = False
     after: str | None = None
+    if_not_exists: bool = False  # ADD COLUMN IF NOT EXISTS: nothing to do when c exists
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,12 +43,14 @@ class CreateDatabase(Node):
     name: str
     if_not_exists: bool = False
     or_replace: bool = False
+    catalog: str | None = None  # `CREATE DATABASE catalog.db`: the catalog written
 
 
 @dataclass(frozen=True, slots=True)
 class DropDatabase(Node):
     name: str
     if_exists: bool = False
+    catalog: str | None = None  # `DROP DATABASE catalog.db`: the catalog written
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +64,7 @@ class ColumnDef(Node):
     type: TypeName
     default: Node | None = None  # nullability is type.nullable (None: nullable)
     comment: str | None = None
+    checks: tuple = ()  # CHECK (expr) written with the column (grammar.ast_ddl_more.CheckConstraint)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +81,7 @@ class CreateTable(Node):
     temporary: bool = False  # CREATE TEMP[ORARY] TABLE: the session's own table
     engine: str | None = None  # ENGINE = name, lower-cased (None: unsaid)
     options: tuple[tuple[str, str], ...] = ()  # other table options: (lower-case name, value text)
+    constraints: tuple = ()  # CHECK constraints, columns' and table's, in order (CheckConstraint)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +128,7 @@ class Assignment(Node):
 
     column: str
     value: Node
+    qualifier: str | None = None  # `t.c = v`: the target table (or alias) written before the column
 
 
 @dataclass(frozen=True, slots=True)

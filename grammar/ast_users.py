@@ -20,6 +20,7 @@ class CreateUser(Node):
     auth_type: str
     password: str
     default_role: str | None = None
+    default_warehouse: str | None = None  # WITH DEFAULT_WAREHOUSE = 'w': kept and shown only
     if_not_exists: bool = False
     or_replace: bool = False
     disabled: bool | None = None
@@ -35,6 +36,7 @@ class AlterUser(Node):
     auth_type: str | None = None
     password: str | None = None
     default_role: str | None = None
+    default_warehouse: str | None = None  # WITH DEFAULT_WAREHOUSE = 'w': kept and shown only
     disabled: bool | None = None
 
 
@@ -55,6 +57,7 @@ class DescribeUser(Node):
 class CreateRole(Node):
     name: str
     if_not_exists: bool = False
+    comment: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +79,7 @@ class GrantPrivileges(Node):
     grantee: str
     revoke: bool = False
     stage: str | None = None
+    object: tuple[str, str] | None = None  # ON UDF | WAREHOUSE | CONNECTION | SEQUENCE name: (kind, name)
 
 
 @dataclass(frozen=True, slots=True)

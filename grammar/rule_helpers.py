@@ -21,8 +21,9 @@ KNOWN_TYPES = frozenset(
     FLOAT REAL DOUBLE FLOAT32 FLOAT64 VECTOR
     DECIMAL NUMERIC
     VARCHAR CHAR CHARACTER TEXT STRING
-    DATE TIMESTAMP DATETIME
+    DATE TIMESTAMP DATETIME TIMESTAMP_TZ
     VARIANT JSON BINARY VARBINARY BLOB TINYBLOB MEDIUMBLOB LONGBLOB BITMAP INTERVAL
+    GEOMETRY GEOGRAPHY
     """.split()
 )
 NESTED_TYPES = frozenset({"NULLABLE", "ARRAY", "MAP", "TUPLE"})
@@ -32,7 +33,7 @@ NESTED_ARITY = {"NULLABLE": 1, "ARRAY": 1, "MAP": 2}
 UNSIGNED_TYPES = {"TINYINT": "UINT8", "SMALLINT": "UINT16", "INT": "UINT32", "INTEGER": "UINT32",
                   "MEDIUMINT": "UINT32", "BIGINT": "UINT64", "INT8": "UINT8", "INT16": "UINT16", "INT32": "UINT32",
                   "INT64": "UINT64"}
-TYPED_LITERAL_TYPES = frozenset({"DATE", "TIMESTAMP", "DATETIME"})
+TYPED_LITERAL_TYPES = frozenset({"DATE", "TIMESTAMP", "DATETIME", "TIMESTAMP_TZ"})
 
 BINARY_OP_NAMES = {"!=": "<>", "==": "=", "MOD": "%"}
 
@@ -226,3 +227,15 @@ class RecursiveCtes(tuple):
     """The CTEs of WITH RECURSIVE (a plain tuple for WITH)."""
 
     __slots__ = ()
+
+
+def check_assignments(assignments, table: tuple, alias: str | None) -> None:
+    """UPDATE / MERGE `SET t.c = v`: the qualifier must name the target table (its alias, its
+    name, or database.name), as Databend; else a syntax error at the qualifier."""
+    allowed = {table[-1].lower(), ".".join(table).lower()}
+    if alias is not None:
+        allowed = {alias.lower()}
+    for a in assignments:
+        if a.qualifier is not None and a.qualifier.lower() not in allowed:
+            raise SemanticSyntaxError(f"`{a.qualifier}.{a.column}` does not name a column of the table being "
+                                      f"updated", a.pos, len(a.qualifier))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from lark import Transformer, v_args
 
 from grammar import ast
-from grammar.rule_helpers import ident_name, ident_names, number_literal, pos_of
+from grammar.rule_helpers import check_assignments, ident_name, ident_names, number_literal, pos_of
 
 
 def _token_pos(token):
@@ -90,6 +90,9 @@ class DmlRules(Transformer):
     # ------------------------------------------------------------ MERGE
 
     def merge(self, name, alias, source, on, *clauses):
+        for clause in clauses:
+            if clause.action == "UPDATE" and clause.assignments:
+                check_assignments(clause.assignments, ident_names(name), alias)
         return ast.Merge(ident_names(name), alias, source, on, clauses, pos=pos_of(name[0]))
 
     def merge_update(self, condition, *assignments):

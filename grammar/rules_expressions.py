@@ -230,6 +230,8 @@ class ExpressionRules(Transformer):
 
     def base_type(self, name, second_word, *params):
         type_name = ident_name(name).upper()
+        if second_word is not None and second_word.type == "WITH_TIME_ZONE" and type_name == "TIMESTAMP":
+            type_name, second_word = "TIMESTAMP_TZ", None  # TIMESTAMP WITH TIME ZONE
         if second_word is not None:
             word = second_word.value.upper()
             if (type_name, word) not in (
@@ -260,6 +262,14 @@ class ExpressionRules(Transformer):
         if second_word is not None and second_word.value.upper() == "UNSIGNED":
             type_name = UNSIGNED_TYPES[type_name]
         return ast.TypeName(type_name, tuple(numbers), pos=(name.line, name.column))
+
+    def width_unsigned_type(self, name, width, unsigned):
+        """MySQL's `TINYINT(10) UNSIGNED`: the display width, then UNSIGNED (the width means nothing)."""
+        type_name = ident_name(name).upper()
+        if type_name not in UNSIGNED_TYPES:
+            raise SemanticSyntaxError(f"unknown type `{name.value} {unsigned.value}`", (name.line, name.column),
+                                      len(name.value))
+        return ast.TypeName(UNSIGNED_TYPES[type_name], (int(width.value),), pos=(name.line, name.column))
 
     def nested_type(self, name, *args):
         type_name = ident_name(name).upper()

@@ -35,6 +35,10 @@ class NestedRules(Transformer):
         items = (first, *rest)
         return ast.FunctionCall("tuple_literal", items, pos=_position(items), operator="(...)")
 
+    def single_tuple_literal(self, first):
+        """`(x,)`: a tuple of one field."""
+        return self.tuple_literal(first, ())
+
     def tuple_literal_field(self, first, rest, number):
         return _field(self.tuple_literal(first, rest), number)
 

@@ -43,8 +43,17 @@ class RoutineRules(Transformer):
         params = tuple(p for p in params if p is not None)
         return {"params": params, "body": body, "description": desc or ""}
 
+    def udf_sized_type_param(self, name, *sizes):
+        """`DECIMAL(19, 5)` as a parameter of a typed function: a type without a name."""
+        type_name = ast.TypeName(ident_name(name).upper(), tuple(int(s.value) for s in sizes), pos=pos_of(name))
+        return ast.UdfParam("", type_name, pos=pos_of(name))
+
     def typed_udf(self, *items):
-        params = tuple(p for p in items if isinstance(p, ast.UdfParam))
+        # `(INT, DECIMAL(19, 5)) RETURNS ...`: parameters written as their types alone (Databend's
+        # form for JavaScript / Python functions) are named arg1, arg2...
+        params = tuple(p if p.type is not None and p.name else
+                       ast.UdfParam(f"arg{i}", p.type or ast.TypeName(p.name.upper(), pos=p.pos), pos=p.pos)
+                       for i, p in enumerate((p for p in items if isinstance(p, ast.UdfParam)), start=1))
         rest = [x for x in items if not isinstance(x, ast.UdfParam) and x is not None]
         returns, *options = rest
         spec = {"params": params, "body": None, "language": "SQL", "description": ""}

@@ -15,6 +15,9 @@ from grammar.rule_helpers import (
     unescape_string,
 )
 
+# the format types of FILE_FORMAT = (TYPE = ...): Databend's parser refuses them as a file format's name
+_FORMAT_TYPES = frozenset({"csv", "tsv", "ndjson", "json", "parquet", "orc", "xml", "avro", "text"})
+
 
 @v_args(inline=True)
 class StageRules(Transformer):
@@ -80,6 +83,12 @@ class StageRules(Transformer):
                                tuple(options), pos=pos_of(name))
 
     def create_file_format(self, or_replace, if_not_exists, name, *options):
+        if or_replace and if_not_exists:
+            raise SemanticSyntaxError("option IF NOT EXISTS and OR REPLACE are incompatible.", pos_of(name),
+                                      len(name.value))
+        if ident_name(name).lower() in _FORMAT_TYPES:  # as Databend's parser: a type is no name
+            raise SemanticSyntaxError(f"File format name `{ident_name(name)}` is reserved: it is a format type",
+                                      pos_of(name), len(name.value))
         return ast.CreateFileFormat(ident_name(name), bool(or_replace), bool(if_not_exists),
                                     tuple(options), pos=pos_of(name))
 

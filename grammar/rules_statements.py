@@ -10,6 +10,7 @@ from grammar.rule_helpers import (
     CommentOption,
     NamedOption,
     SemanticSyntaxError,
+    check_assignments,
     checked_alias,
     ident_name,
     ident_names,
@@ -35,20 +36,26 @@ class StatementRules(Transformer):
     def if_exists(self, *_tokens):
         return True
 
-    def create_database(self, or_replace, if_not_exists, name):
+    def create_database(self, or_replace, if_not_exists, ref):
+        catalog, name = ref  # database_ref (grammar.rules_ddl_more)
         pos = (name.line, name.column)
         if or_replace and if_not_exists:
             raise SemanticSyntaxError("option IF NOT EXISTS and OR REPLACE are incompatible.", pos, len(name.value))
-        return ast.CreateDatabase(ident_name(name), bool(if_not_exists), or_replace=bool(or_replace), pos=pos)
+        return ast.CreateDatabase(ident_name(name), bool(if_not_exists), or_replace=bool(or_replace),
+                                  catalog=catalog, pos=pos)
 
-    def drop_database(self, if_exists, name):
-        return ast.DropDatabase(ident_name(name), bool(if_exists), pos=(name.line, name.column))
+    def drop_database(self, if_exists, ref):
+        catalog, name = ref
+        return ast.DropDatabase(ident_name(name), bool(if_exists), catalog=catalog, pos=(name.line, name.column))
 
     def use_database(self, name):
         return ast.UseDatabase(ident_name(name), pos=(name.line, name.column))
 
     def create_table(self, or_replace, transient, if_not_exists, name, body, temporary=False):
-        columns, query, (comment, cluster_by, engine, options), like = body
+        elements, query, (comment, cluster_by, engine, options), like = body
+        columns = tuple(e for e in elements if isinstance(e, ast.ColumnDef))
+        constraints = tuple(c for e in elements
+                            for c in (e.checks if isinstance(e, ast.ColumnDef) else (e,)))
         if or_replace and if_not_exists:
             raise SemanticSyntaxError("option IF NOT EXISTS and OR REPLACE are incompatible.",
                                       pos_of(name[0]), len(name[0].value))
@@ -65,6 +72,7 @@ class StatementRules(Transformer):
             temporary=temporary,
             engine=engine,
             options=options,
+            constraints=constraints,
             pos=pos_of(name[0]),
         )
 
@@ -88,12 +96,13 @@ class StatementRules(Transformer):
 
     def column_def(self, name, type_name, *options):
         default = comment = None
+        checks = tuple(o for o in options if isinstance(o, ast.CheckConstraint))
         for option in options:
             if isinstance(option, CommentOption):
                 comment = option.text
-            elif option is not None:
+            elif option is not None and not isinstance(option, ast.CheckConstraint):
                 default = option
-        return ast.ColumnDef(ident_name(name), type_name, default, comment, pos=(name.line, name.column))
+        return ast.ColumnDef(ident_name(name), type_name, default, comment, checks, pos=(name.line, name.column))
 
     def comment_option(self, token):
         return CommentOption(unescape_string(token.value))
@@ -185,10 +194,13 @@ class StatementRules(Transformer):
 
     def update(self, name, alias, *rest):
         *assignments, from_, where = rest
+        check_assignments(assignments, ident_names(name), alias)
         return ast.Update(ident_names(name), tuple(assignments), where, alias, from_, pos=pos_of(name[0]))
 
-    def assignment(self, column, value):
-        return ast.Assignment(ident_name(column), value, pos=(column.line, column.column))
+    def assignment(self, *items):
+        *names, value = items
+        qualifier = ".".join(ident_names(names[:-1])) or None
+        return ast.Assignment(ident_name(names[-1]), value, qualifier, pos=pos_of(names[0]))
 
     def delete(self, name, alias, where):
         return ast.Delete(ident_names(name), where, alias, pos=pos_of(name[0]))

@@ -19,9 +19,10 @@ def _text(token: Token) -> str:
 class _StageObject:
     """ON STAGE s of a GRANT or REVOKE (a table object is a tuple of names)."""
 
-    __slots__ = ("name",)
+    __slots__ = ("name", "kind")
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, kind: str = "STAGE"):
+        self.kind = kind
         self.name = name
 
 
@@ -52,6 +53,9 @@ class UserRules(Transformer):
 
     def default_role_option(self, role):
         return "default_role", str(role.value)
+
+    def default_warehouse_option(self, text):
+        return "default_warehouse", unescape_string(text.value)
 
     def disabled_option(self, value):
         return "disabled", value.value.lower() == "true"
@@ -86,8 +90,8 @@ class UserRules(Transformer):
         """DESC user.t: the table t of the database named user."""
         return ast.Describe(("user", str(table.value)))
 
-    def create_role(self, if_not_exists, name):
-        return ast.CreateRole(str(name.value), bool(if_not_exists), pos=pos_of(name))
+    def create_role(self, if_not_exists, name, comment=None):
+        return ast.CreateRole(str(name.value), bool(if_not_exists), comment, pos=pos_of(name))
 
     def drop_role(self, if_exists, name):
         return ast.DropRole(str(name.value), bool(if_exists), pos=pos_of(name))
@@ -99,7 +103,8 @@ class UserRules(Transformer):
         return privileges
 
     def privilege(self, *tokens):
-        word = str(tokens[0].value).upper()
+        words = [str(t.value).upper() for t in tokens if t is not None]
+        word = "ALL" if words[0] == "ALL" else " ".join(words)  # ACCESS CONNECTION: two words
         return word, pos_of(tokens[0])
 
     def grant_on_global(self, *_stars):
@@ -110,6 +115,15 @@ class UserRules(Transformer):
 
     def grant_on_stage(self, name):
         return _StageObject(str(name.value))
+
+    def grant_on_object(self, kind, name):
+        return _StageObject(str(name.value), str(kind.value).upper())
+
+    def show_grants_on(self, *items):
+        """SHOW GRANTS ON UDF | STAGE | ... name: the roles holding privileges on the object."""
+        name = items[-1]
+        kind = str(items[0].value).upper() if len(items) == 2 else "STAGE"
+        return ast.ShowAccounts("GRANTS_ON", grantee_kind=kind, grantee=str(name.value), pos=pos_of(name))
 
     def grant_on_table(self, *names):
         return tuple(str(n.value) for n in names)
@@ -129,9 +143,10 @@ class UserRules(Transformer):
     @staticmethod
     def _privileges(privileges, on, grantee, revoke):
         kind, name = grantee
-        stage = on.name if isinstance(on, _StageObject) else None
-        return ast.GrantPrivileges(tuple(word for word, _ in privileges), () if stage else on, kind,
-                                   str(name.value), revoke, stage=stage, pos=privileges[0][1])
+        stage = on.name if isinstance(on, _StageObject) and on.kind == "STAGE" else None
+        other = (on.kind, on.name) if isinstance(on, _StageObject) and on.kind != "STAGE" else None
+        return ast.GrantPrivileges(tuple(word for word, _ in privileges), () if stage or other else on, kind,
+                                   str(name.value), revoke, stage=stage, object=other, pos=privileges[0][1])
 
     def grant_role(self, role, grantee):
         kind, name = grantee
@@ -146,6 +161,10 @@ class UserRules(Transformer):
             return ast.ShowAccounts("GRANTS")
         kind, name = grantee
         return ast.ShowAccounts("GRANTS", grantee_kind=kind, grantee=str(name.value), pos=pos_of(name))
+
+    def show_grants_of_role(self, name):
+        """SHOW GRANTS OF ROLE r: who holds the role (users, then roles)."""
+        return ast.ShowAccounts("GRANTS_OF", grantee_kind="ROLE", grantee=str(name.value), pos=pos_of(name))
 
     def set_role(self, name):
         return ast.SetRole(str(name.value), pos=pos_of(name))

@@ -86,23 +86,33 @@ class WindowRules(Transformer):
 
     # ------------------------------------------------------------ GROUP BY forms
 
-    def group_by(self, exprs):
-        if len(exprs) == 1 and isinstance(exprs[0], ast.FunctionCall) and not exprs[0].distinct \
-                and exprs[0].name in ("rollup", "cube") and exprs[0].args:
-            call = exprs[0]
-            items = call.args
-            if call.name == "rollup":
-                sets = tuple(items[:n] for n in range(len(items), -1, -1))
-            else:
-                sets = tuple(c for n in range(len(items), -1, -1) for c in combinations(items, n))
-            return (ast.GroupingSets(sets, written=(call.name.upper(), items), pos=call.pos),)
-        return exprs
+    def group_by(self, *items):
+        """The GROUP BY items: plain expressions, or one GroupingSets when an item is ROLLUP (...),
+        CUBE (...) or GROUPING SETS (...): then every item's sets crossed, as Databend
+        (`a, ROLLUP (b)` is GROUPING SETS ((a, b), (a)))."""
+        options = [_item_sets(item) for item in items]
+        if all(o is None for o in options):
+            return items
+        if len(items) == 1:
+            return (options[0],)
+        sets = [()]
+        for item, o in zip(items, options, strict=True):
+            choices = ((item,),) if o is None else o.sets
+            sets = [done + more for done in sets for more in choices]
+        # a key twice in a set, or a set twice (as sets of keys): once, as Databend dedupes them
+        unique, seen = [], set()
+        for keys in sets:
+            keys = tuple(dict.fromkeys(keys))
+            if frozenset(keys) not in seen:
+                seen.add(frozenset(keys))
+                unique.append(keys)
+        return (ast.GroupingSets(tuple(unique), pos=None),)
 
     def group_by_all(self, token):
         return (ast.GroupByAll(pos=(token.line, token.column)),)
 
     def grouping_sets(self, *sets):
-        return (ast.GroupingSets(sets, pos=None),)
+        return ast.GroupingSets(sets, pos=None)
 
     def empty_grouping_set(self):
         return ()
@@ -114,3 +124,17 @@ class WindowRules(Transformer):
         if isinstance(expr, ast.FunctionCall) and expr.operator == "(...)":
             return expr.args  # `(a, b)`: a list of expressions, not a tuple value
         return (expr,)
+
+
+def _item_sets(item):
+    """A GROUP BY item's grouping sets (a GroupingSets), None for a plain expression."""
+    if isinstance(item, ast.GroupingSets):
+        return item
+    if isinstance(item, ast.FunctionCall) and not item.distinct and item.name in ("rollup", "cube") and item.args:
+        keys = item.args
+        if item.name == "rollup":
+            sets = tuple(keys[:n] for n in range(len(keys), -1, -1))
+        else:
+            sets = tuple(c for n in range(len(keys), -1, -1) for c in combinations(keys, n))
+        return ast.GroupingSets(sets, written=(item.name.upper(), keys), pos=item.pos)
+    return None

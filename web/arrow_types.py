@@ -10,9 +10,10 @@ LargeList of a field `_array`, MAP as Map of `key`/`value`, TUPLE as Struct of i
 (`1`, `2`... when unnamed), NULL as Null. Types without an Arrow type of their own are stored
 as one with the field metadata `Extension`: VARIANT as its JSON text in LargeUtf8 (result
 versions 2 and 3; version 1 is JSONB, which this server does not write), BITMAP as a serialized
-RoaringTreemap in LargeBinary, INTERVAL as Decimal128(38, 0) holding Databend's 128-bit
-months_days_micros (months << 96 | days << 64 | microseconds), an empty ARRAY / MAP (`Array(Nothing)`, `Map(Nothing)`) as
-Boolean. A column is converted at once (`pa.array(values, type)`) from the engine's values,
+RoaringTreemap in LargeBinary, GEOMETRY / GEOGRAPHY as their EWKB in LargeBinary, INTERVAL as
+Decimal128(38, 0) holding Databend's 128-bit months_days_micros (months << 96 | days << 64 |
+microseconds), an empty ARRAY / MAP (`Array(Nothing)`, `Map(Nothing)`) as Boolean. A column
+is converted at once (`pa.array(values, type)`) from the engine's values,
 never from their JSON text.
 """
 
@@ -99,6 +100,8 @@ _OTHER_SIMPLE = {
     "Nothing": lambda: (pa.null(), None),
     "Variant": lambda: (pa.large_string(), "Variant"),
     "Bitmap": lambda: (pa.large_binary(), "Bitmap"),
+    "Geometry": lambda: (pa.large_binary(), "Geometry"),
+    "Geography": lambda: (pa.large_binary(), "Geography"),
     "Interval": lambda: (pa.decimal128(38, 0), "Interval"),
 }
 
@@ -132,6 +135,8 @@ def _preparer(field):
     extension = (field.metadata or {}).get(EXTENSION_KEY.encode())
     if extension == b"Bitmap":
         return roaring_treemap
+    if extension in (b"Geometry", b"Geography"):
+        return _ewkb
     if extension in (b"EmptyArray", b"EmptyMap"):
         return _false
     arrow_type = field.type
@@ -153,6 +158,10 @@ def _preparer(field):
         inner = [p or _same for p in inner]
         return lambda v: tuple(None if x is None else p(x) for p, x in zip(inner, v, strict=True))
     return None
+
+
+def _ewkb(v):
+    return v.ewkb  # a GEOMETRY / GEOGRAPHY value's EWKB, as Databend sends it
 
 
 def _interval_array(values, arrow_type):

@@ -159,7 +159,8 @@ class Binder(ClauseBinder):
                 e = None
             if e is not None:
                 return self._param(scope, e)
-        raise ColumnNotFound(f"column {'.'.join(n.parts)} doesn't exist", position=n.pos)
+        # the column's name alone, qualified or not, as Databend's binder words it
+        raise ColumnNotFound(f"column {n.parts[-1]} doesn't exist", position=n.pos)
 
     def _param(self, scope: Scope, outer_expr: Expr) -> Expr:
         # the same outer column (or outer parameter) passes in once
@@ -189,7 +190,7 @@ class Binder(ClauseBinder):
         qual = parts[-2].lower() if len(parts) >= 2 else None
         matches = [c for c in columns if c[1].lower() == name and (qual is None or (c[0] or "").lower() == qual)]
         if not matches:
-            raise ColumnNotFound(f"column {'.'.join(parts)} doesn't exist", position=n.pos)
+            raise ColumnNotFound(f"column {parts[-1]} doesn't exist", position=n.pos)
         if len(matches) > 1 and qual is None:
             visible = [m for m in matches if m[2] not in self.star_hidden and m[2] not in self.star_excluded]
             matches = visible or matches
@@ -268,7 +269,10 @@ class Binder(ClauseBinder):
             return self._function(fn, args, pos)
         date_math = F.date_arithmetic(op, left.type, right.type)
         if date_math is not None:
-            return self._function(date_math, [left, right], pos)
+            e = self._function(date_math, [left, right], pos)
+            if isinstance(e, Const) and e.type.is_int:  # a folded day / microsecond count keeps its
+                e = Const(date_math.result([left.type, right.type]), value=e.value)  # INT / BIGINT
+            return e
         for side in (left, right):
             if side.type.name in ("Date", "Timestamp") and op in ("+", "-"):
                 raise BadArguments(f"no function matches `{op}` for {side.type.display()}", position=pos)
@@ -315,6 +319,7 @@ class Binder(ClauseBinder):
     def compare(self, op, left, right):
         F.check_nested_comparison(op, left.type, right.type)
         F.check_bitmap_comparison(op, left.type, right.type)
+        F.check_geo_comparison(op, left.type, right.type)
         left, right = self._comparable(left, right)
         nullable = left.type.can_be_null or right.type.can_be_null
         if left.type.name == "Null" or right.type.name == "Null":
@@ -326,6 +331,7 @@ class Binder(ClauseBinder):
 
     def _comparable(self, left, right):
         F.check_bitmap_comparison("=", left.type, right.type)  # IN lists
+        F.check_geo_comparison("=", left.type, right.type)
         variant_keys = F.variant_comparison(left, right, self._function)
         if variant_keys is not None:
             return variant_keys
@@ -480,9 +486,9 @@ class Binder(ClauseBinder):
         t = t.as_nullable(e.type.can_be_null or try_ or t.nullable)
         F.check_cast(e.type, t)
         # casts the session time zone decides (text/Date -> Timestamp, Timestamp -> Date/text)
-        zoned = F.bitmap_cast(e, t, try_, self.ctx.limits)
+        zoned = F.bitmap_cast(e, t, try_, self.ctx.limits) or F.geo_cast(e.type, t, self.ctx)
         if zoned is None and e.type.name != t.name:
-            zoned = F.temporal_cast(e.type, t, self.ctx.timezone)
+            zoned = F.temporal_cast(e.type, t, self.ctx.timezone, self.ctx.datetime_parsing)
         zoned = zoned or nested_session_cast(e.type, t, self.ctx.timezone) or F.variant_cast(e.type, t)
         if zoned is None and self.ctx.session.setting("numeric_cast_option") == "truncating":
             zoned = F.truncating_cast(e.type, t)  # toward zero instead of rounding
@@ -608,6 +614,7 @@ class Binder(ClauseBinder):
 
     def _function(self, fn, args, pos=None):
         fn = F.with_timezone(F.with_limits(fn, self.ctx.limits), self.ctx.timezone)
+        fn = F.with_parsing(fn, self.ctx.timezone, *self.ctx.datetime_parsing)  # to_date('12/17/1980')...
         if fn.name in F.NUMERIC_ARGUMENT_FUNCTIONS and any(a.type.is_string for a in args):
             # text read as the first overload's type (UInt64 or Float64), refused when it is not one
             target = T.UINT64 if fn.name in F.UNSIGNED_ARGUMENT_FUNCTIONS else T.FLOAT64

@@ -13,6 +13,7 @@ from dataclasses import fields, replace
 
 import grammar
 from engine.bind.lambdas import split_lambda
+from engine.bind.names import UNIT_CALLS
 from engine.core.errors import SemanticError, SqlSyntaxError, Unimplemented
 from engine.functions.arrays import LAMBDA_FUNCTIONS
 from engine.functions.registry import ScalarFunction
@@ -33,12 +34,25 @@ def _lambda_names(node) -> frozenset:
     return frozenset(found[0]) if found is not None else frozenset()
 
 
+# the unit words date_diff / date_add / date_trunc / date_part / extract take as their first argument
+_UNIT_WORDS = frozenset({"year", "quarter", "month", "week", "day", "hour", "minute", "second", "doy", "dow",
+                         "isodow", "yearweek", "millennium", "epoch", "microsecond", "millisecond"})
+
+
+def _is_unit(node) -> bool:
+    return isinstance(node, A.ColumnRef) and len(node.parts) == 1 and node.parts[0].lower() in _UNIT_WORDS
+
+
 def rewrite_names(node, visit, bound: frozenset):
     """`node` rebuilt with visit(ref, bound) in place of every column name and `:name`
     placeholder (visit returns the replacement, or the node itself); `bound` holds the names
     the lambdas around the place bind."""
     if isinstance(node, A.ColumnRef | A.Placeholder):
         return visit(node, bound)
+    if isinstance(node, A.FunctionCall) and node.name in UNIT_CALLS and node.args and _is_unit(node.args[0]):
+        # date_diff(year, a, b): `year` is the unit, no name to rewrite
+        rest = tuple(rewrite_names(a, visit, bound) for a in node.args[1:])
+        return replace(node, args=(node.args[0], *rest))
     if isinstance(node, A.FunctionCall) and node.name in LAMBDA_FUNCTIONS and node.args:
         args = [rewrite_names(node.args[0], visit, bound)]
         args += [rewrite_names(a, visit, bound | _lambda_names(a)) for a in node.args[1:]]

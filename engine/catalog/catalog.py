@@ -79,6 +79,9 @@ class Table:
     recorder: object = None
     # the engine.catalog.temp_tables.TempTables holding a temporary table (CREATE TEMP TABLE), else None
     temporary: object = None
+    # CHECK constraints: name -> the expression's SQL text (engine.statements.constraints); a
+    # new version gets a new dict, never a changed one
+    constraints: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if self.data is None:

@@ -240,6 +240,8 @@ def _insert_multi(ctx, access, stmt: A.InsertMulti):
 
 def _alter_table(ctx, access, stmt: A.AlterTable):
     _table(ctx, access, stmt.name, ALTER, pos=stmt.pos)
+    if isinstance(stmt.action, A.SwapTables):  # both tables change (Databend: owning both)
+        _table(ctx, access, stmt.action.other, ALTER, pos=stmt.pos)
 
 
 def _rename_table(ctx, access, stmt: A.RenameTable):
@@ -338,8 +340,12 @@ _CHECKS = {
     A.DropView: lambda ctx, access, stmt: _database(ctx, access, ctx.resolve_table_name(stmt.name)[0], DROP,
                                                     stmt.pos),
     A.Describe: _describe,
+    # ALTER DATABASE: ALTER on *.* (Databend's rule for RENAME DATABASE; REFRESH CACHE asks none
+    # there, but it names only databases the user could alter)
+    A.AlterDatabase: lambda ctx, access, stmt: access.require(ALTER, pos=stmt.pos),
     A.Show: _show,
     A.SetVariable: _set_variable,
+    A.UnsetGlobal: lambda ctx, access, stmt: access.require(SUPER, pos=stmt.pos),  # as SET GLOBAL
     A.CreateUser: _needs_grant,
     A.AlterUser: _needs_grant,
     A.DropUser: _needs_grant,
@@ -347,6 +353,7 @@ _CHECKS = {
     A.DescribeUser: lambda ctx, access, stmt: access.require(SUPER, pos=stmt.pos),
     A.CreateRole: _needs_grant,
     A.DropRole: _needs_grant,
+    A.AlterRole: lambda ctx, access, stmt: access.require(ALTER, pos=stmt.pos),  # Databend: ALTER on *.*
     A.GrantPrivileges: _needs_grant,
     A.GrantRole: _needs_grant,
     A.ListStage: _list_stage,
@@ -383,5 +390,6 @@ NO_PRIVILEGE_NEEDED = {
     A.UnsetVariable: "UNSET changes only the session's settings",
     A.SetSessionVariables: "SET VARIABLE changes only the session; the tables its query reads are checked as planned",
     A.UnsetSessionVariables: "UNSET VARIABLE changes only the session",
+    A.ExistsTable: "EXISTS TABLE tells only whether a name is taken (Databend checks nothing)",
     A.UseDatabase: "USE changes only the session's current database; what it reads there is checked",
 }

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from engine import functions as F
 from engine.catalog.catalog import VIRTUAL_DATABASES
+from engine.catalog.constraint_rows import CONSTRAINTS_COLUMNS_NAMES, constraints_rows
 from engine.catalog.keywords import KEYWORDS_TEXT
 from engine.catalog.processes import wall_datetime
 from engine.catalog.routines import (
@@ -246,6 +247,8 @@ SYSTEM_TABLES = {
     "processes": VirtualTable(PROCESSES_COLUMNS, processes_rows, "SystemProcesses"),
     "users": VirtualTable(USERS_COLUMNS, users_rows, "SystemUsers"),
     "roles": VirtualTable(ROLES_COLUMNS, roles_rows, "SystemRoles"),
+    "constraints": VirtualTable([(n, T.STRING) for n in CONSTRAINTS_COLUMNS_NAMES], constraints_rows,
+                                "SystemConstraints"),
     "query_log": VirtualTable(QUERY_LOG_COLUMNS, _query_log, "SystemQueryLog"),
     "user_functions": VirtualTable(USER_FUNCTIONS_COLUMNS,
                                    lambda ctx: user_function_rows(ctx.catalog.routines, lambda t: _local(ctx, t)),

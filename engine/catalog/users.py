@@ -144,7 +144,8 @@ class Access:
 
 
 def _new_principal(now: int, **fields) -> dict:
-    return {"roles": set(), "grants": {}, "stage_grants": {}, "created_on": now, "update_on": now, **fields}
+    return {"roles": set(), "grants": {}, "stage_grants": {}, "object_grants": {}, "created_on": now,
+            "update_on": now, **fields}
 
 
 class UserStore:
@@ -300,7 +301,7 @@ class UserStore:
 
     def create_user(self, name: str, auth_type: str, password_hash: str, default_role: str,
                     if_not_exists: bool = False, or_replace: bool = False, pos=None,
-                    disabled: bool = False) -> None:
+                    disabled: bool = False, default_warehouse: str = "") -> None:
         if name in self.bootstrap:
             raise EngineError(f"Same name with configured user `{name}`", code=USER_ALREADY_EXISTS,
                               position=pos)
@@ -310,7 +311,8 @@ class UserStore:
             raise EngineError(f"User {identity(name)} already exists.", code=USER_ALREADY_EXISTS,
                               position=pos)
         self.users[name] = _new_principal(self._now(), auth_type=auth_type, password=password_hash,
-                                          default_role=default_role, disabled=disabled)
+                                          default_role=default_role, disabled=disabled,
+                                          default_warehouse=default_warehouse)
         self.changed()
 
     def alter_user(self, name: str, pos=None, **changes) -> None:
@@ -329,7 +331,18 @@ class UserStore:
             raise EngineError(f"User {identity(name)} does not exist.", code=UNKNOWN_USER, position=pos)
         self.changed()
 
-    def create_role(self, name: str, if_not_exists: bool, pos=None) -> None:
+    def set_role_comment(self, name: str, comment: str, if_exists: bool, pos=None) -> None:
+        """ALTER ROLE [IF EXISTS] r SET COMMENT = '...' (UNSET COMMENT: comment '')."""
+        role = self.roles.get(name)
+        if role is None:
+            if if_exists:
+                return
+            raise EngineError(f"Role '{name}' does not exist.", code=UNKNOWN_ROLE, position=pos)
+        role["comment"] = comment
+        role["update_on"] = self._now()
+        self.changed()
+
+    def create_role(self, name: str, if_not_exists: bool, pos=None, comment: str = "") -> None:
         if name.lower() in BUILTIN_ROLES:
             raise EngineError("Illegal Create Role command. Can not create built-in role "
                               "[ account_admin | public ]", code=ILLEGAL_ROLE, position=pos)
@@ -337,7 +350,7 @@ class UserStore:
             if if_not_exists:
                 return
             raise EngineError(f"Role '{name}' already exists", code=ROLE_ALREADY_EXISTS, position=pos)
-        self.roles[name] = _new_principal(self._now(), comment="")
+        self.roles[name] = _new_principal(self._now(), comment=comment)
         self.changed()
 
     def drop_role(self, name: str, if_exists: bool, pos=None) -> None:
@@ -376,6 +389,18 @@ class UserStore:
         record["update_on"] = self._now()
         self.changed()
 
+    def change_object_privileges(self, record: dict, kind: str, name: str, words: set, grant: bool) -> None:
+        """GRANT (or REVOKE) privileges (their names) on a UDF, warehouse, connection or sequence."""
+        grants = record.setdefault("object_grants", {})
+        held = set(grants.get((kind, name), ()))
+        held = held | words if grant else held - words
+        if held:
+            grants[(kind, name)] = sorted(held)
+        else:
+            grants.pop((kind, name), None)
+        record["update_on"] = self._now()
+        self.changed()
+
     def grant_role(self, record: dict, role: str, target_role: str | None, pos=None) -> None:
         """GRANT ROLE `role` TO the record (a user, or the role `target_role`)."""
         self.role(role, pos)
@@ -399,13 +424,16 @@ class UserStore:
             "users": [
                 {"name": name, "auth_type": u["auth_type"], "password": u["password"],
                  "default_role": u["default_role"], "disabled": u["disabled"], "roles": sorted(u["roles"]),
+                 "default_warehouse": u.get("default_warehouse", ""),
                  "grants": _grants_list(u["grants"]), "stage_grants": sorted(u["stage_grants"].items()),
+                 "object_grants": _object_grants_list(u),
                  "created_on": u["created_on"], "update_on": u["update_on"]}
                 for name, u in sorted(self.users.items())
             ],
             "roles": [
                 {"name": name, "roles": sorted(r["roles"]), "grants": _grants_list(r["grants"]),
-                 "stage_grants": sorted(r["stage_grants"].items()), "comment": r["comment"], "created_on": r["created_on"], "update_on": r["update_on"]}
+                 "stage_grants": sorted(r["stage_grants"].items()), "object_grants": _object_grants_list(r),
+                 "comment": r["comment"], "created_on": r["created_on"], "update_on": r["update_on"]}
                 for name, r in sorted(self.roles.items())
             ],
         }
@@ -415,21 +443,31 @@ class UserStore:
         self.users = {
             u["name"]: {"auth_type": u["auth_type"], "password": u["password"],
                         "default_role": u["default_role"], "disabled": bool(u.get("disabled", False)),
+                        "default_warehouse": u.get("default_warehouse", ""),
                         "roles": set(u["roles"]),
                         "grants": _grants_dict(u["grants"]),
                         "stage_grants": dict(u.get("stage_grants", ())), "created_on": u["created_on"],
-                        "update_on": u["update_on"]}
+                        "object_grants": _object_grants_dict(u), "update_on": u["update_on"]}
             for u in data.get("users", ())
         }
         self.roles = {
             r["name"]: {"roles": set(r["roles"]), "grants": _grants_dict(r["grants"]),
-                        "stage_grants": dict(r.get("stage_grants", ())),
+                        "stage_grants": dict(r.get("stage_grants", ())), "object_grants": _object_grants_dict(r),
                         "comment": r.get("comment", ""), "created_on": r["created_on"],
                         "update_on": r["update_on"]}
             for r in data.get("roles", ())
         }
         self._add_builtin_roles()
         self.changed()
+
+
+def _object_grants_list(record: dict) -> list:
+    """Object grants (UDF, warehouse, connection, sequence) as [[kind, name, [privileges]], ...]."""
+    return [[kind, name, list(words)] for (kind, name), words in sorted(record.get("object_grants", {}).items())]
+
+
+def _object_grants_dict(data: dict) -> dict:
+    return {(kind, name): list(words) for kind, name, words in data.get("object_grants", ())}
 
 
 def _grants_list(grants: dict) -> list:
@@ -490,6 +528,27 @@ def users_rows(ctx) -> list[tuple]:
     for name, encoded in sorted(store.bootstrap.items()):
         rows.append((name, "%", "no_password" if encoded is None else "sha256_password", ACCOUNT_ADMIN, "YES",
                      False, ACCOUNT_ADMIN, None, None, None, None, None))
+    return rows
+
+
+# SHOW ROLES and the show_roles() table function, as current Databend answers them
+SHOW_ROLES_COLUMNS = [("name", _S), ("inherited_roles", T.UINT64), ("inherited_roles_name", _S),
+                      ("is_current", T.BOOLEAN), ("is_default", T.BOOLEAN), ("comment", _S)]
+
+
+def show_roles_rows(ctx, match=None) -> list[tuple]:
+    """The roles the session's user may use (those whose name `match` accepts), by name."""
+    session = ctx.session
+    store = session.db.users
+    current = store.current_role(session.user, session.role)
+    default = store.default_role(session.user)
+    rows = []
+    for name in sorted(store.available_roles(session.user)):
+        if match is None or match(name):
+            role = store.roles[name]
+            held = role["roles"]
+            rows.append((name, len(held), ", ".join(sorted(held)), name == current, name == default,
+                         role.get("comment") or ""))
     return rows
 
 

@@ -4,7 +4,7 @@ afresh each time (so it reads the tables' current rows)."""
 from __future__ import annotations
 
 from engine.catalog.catalog import View
-from engine.core.errors import EngineError, SemanticError
+from engine.core.errors import VIEW_DEPENDENCY, EngineError
 from grammar import ast as A
 
 
@@ -17,7 +17,8 @@ def expand_view(planner, view: View, ref: A.TableRef):
         expanding = ctx.views_expanding = []
     key = (view.database, view.name)
     if key in expanding:
-        raise SemanticError(f"view `{view.database}`.`{view.name}` refers to itself", position=ref.pos)
+        raise EngineError(f"View dependency loop detected (view: {view.database}.{view.name})",
+                          code=VIEW_DEPENDENCY, position=ref.pos)
     expanding.append(key)
     database = ctx.database
     ctx.database = view.database

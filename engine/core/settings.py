@@ -6,8 +6,10 @@ import datetime
 import zoneinfo
 from dataclasses import dataclass
 
-from engine.core.errors import BadArguments, UnknownVariable, WrongValueForVariable
+from engine.core.errors import BadArguments, EngineError, UnknownVariable, WrongValueForVariable
 from engine.core.settings_known import ACCEPTED
+
+INVALID_TIMEZONE = 1078  # Databend's InvalidTimezone
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +114,7 @@ def validate(name: str, value) -> str:
         try:
             zoneinfo.ZoneInfo(text)
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            raise BadArguments(f"Invalid Timezone: {text}") from None
+            raise EngineError(f"Invalid Timezone: {text}", code=INVALID_TIMEZONE) from None
     return text
 
 

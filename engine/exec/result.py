@@ -56,6 +56,7 @@ class Result:
     progress: Progress = field(default_factory=Progress)
     types: list = field(default_factory=list)  # SqlType per column (for rendering)
     timezone: str = "UTC"  # the session zone Timestamps are shown in
+    geometry_format: str = "GeoJSON"  # the session's geometry_output_format (GEOMETRY / GEOGRAPHY values)
     max_rows: int = 0
     pause_gc: bool = True  # False for pipelines too small to gain from pausing the collector
     memory: object = None  # the query's engine.core.memory.QueryMemory; freed when the result is released
@@ -164,7 +165,7 @@ class Result:
         nothing (64 queries' buffers of 20,000 rows: a 105 ms pause as lists, 15 ms as tuples)."""
         null = "NULL" if null_as_str else None
         types = self.types or [None] * len(self.schema)
-        convs = R.renderers_in_zone(types, self.timezone)  # (Timestamps stored in UTC, shown in the zone)
+        convs = R.renderers_in_zone(types, self.timezone, self.geometry_format)  # (Timestamps stored in UTC, shown in the zone)
         if self.rows_are_text or all(c is str for c in convs):
             def render_plain(batch):
                 return [tuple([null if v is None else str(v) for v in row]) for row in batch]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.memory import ALLOCATION_CHARGE_BYTES, keep, reserve, text_bytes
+from engine.functions import geometry_aggregates as GA
 from engine.types import nested as N
 from engine.types import sqltype as T
 from engine.types.integer_wrap import total_wrapper, wrapped_mean
@@ -321,6 +322,10 @@ _ENTRIES = [
     # docs say and its source types it; 1.2.453 kept them in an Array(T NULL)); no rows give []
     Collected("array_agg", (1, 1), lambda ts: N.array_type(ts[0].as_nullable(False)), _array_agg),
     Collected("list", (1, 1), lambda ts: N.array_type(ts[0].as_nullable(False)), _array_agg),
+    Collected("st_collect", (1, 1), GA.result_type, GA.st_collect),
+    Collected("st_union_agg", (1, 1), GA.result_type, GA.st_union_agg),
+    Collected("st_intersection_agg", (1, 1), GA.result_type, GA.st_intersection_agg),
+    Collected("st_envelope_agg", (1, 1), GA.result_type, GA.st_envelope_agg),
 ]
 
 COLLECTED = {c.name: c for c in _ENTRIES}

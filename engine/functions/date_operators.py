@@ -4,8 +4,6 @@ or added in Int64 microseconds (a Date is its midnight in the session zone)."""
 
 from __future__ import annotations
 
-import datetime
-
 from engine.core.errors import SemanticError
 from engine.functions.dates import instant_reader, register_zoned_impl
 from engine.functions.registry import ScalarFunction, fixed
@@ -14,9 +12,8 @@ from engine.types import sqltype as T
 from engine.types.datetimes import (
     EPOCH_DATE,
     UTC,
-    check_timestamp,
     micros_of,
-    timestamp_out_of_range,
+    shift_timestamp,
 )
 
 
@@ -33,10 +30,7 @@ def _days_between(a, b):
 
 
 def _ts_plus_micros(ts, n):
-    try:
-        return check_timestamp(ts + datetime.timedelta(microseconds=int(n)))
-    except OverflowError:
-        raise timestamp_out_of_range() from None
+    return shift_timestamp(ts, int(n))  # clamped as Databend
 
 
 def _ts_minus_micros(ts, n):

@@ -40,7 +40,7 @@ def _strftime(template: str) -> str:
 
 
 def _make_to_char(tz):
-    date_format = _make_date_format(tz)
+    date_format = _make_date_format(tz, pg=False)  # the template is translated here
 
     def to_char(v, template):
         fmt = _strftime(casting.to_string(template))

@@ -32,9 +32,9 @@ from engine.types.datetimes import (
     parse_date,
     parse_timestamp,
     render_timestamp,
+    shift_timestamp,
     timestamp_from_int,
     timestamp_from_micros,
-    timestamp_out_of_range,
     to_local,
     zone,
 )
@@ -230,10 +230,7 @@ def _calendar_add(name, months, days):
 
 
 def _shift_micros(ts, micros):
-    try:
-        return check_timestamp(ts + datetime.timedelta(microseconds=micros))
-    except OverflowError:
-        raise timestamp_out_of_range() from None
+    return shift_timestamp(ts, micros)
 
 
 def _clock_add(name, micros):
@@ -265,6 +262,8 @@ for _verb in ("add", "subtract"):
 def _make_to_timestamp(tz):
     def to_timestamp(v, fmt=None):
         if fmt is not None:
+            if type(v) is int and type(fmt) is int:  # TO_TIMESTAMP(n, scale): n / 10^scale seconds
+                return timestamp_from_micros(v * 10 ** (6 - fmt) if fmt <= 6 else v // 10 ** (fmt - 6))
             return _str_to_timestamp(tz)(v, fmt)
         t = type(v)
         if t is _DATETIME:
@@ -298,7 +297,10 @@ def _make_to_date(tz):
 
 def _str_to_timestamp(tz):
     def str_to_timestamp(text, fmt):
-        local, offset = parse_datetime(casting.to_string(text), casting.to_string(fmt))
+        fmt = casting.to_string(fmt)
+        if not fmt:  # an empty format reads nothing: NULL, as Databend
+            return None
+        local, offset = parse_datetime(casting.to_string(text), fmt)
         return check_timestamp(local - offset if offset is not None else from_local(local, tz))
     return str_to_timestamp
 
@@ -309,12 +311,13 @@ def _str_to_date(text, fmt):
 
 
 def _conversion_type(rt, name):
-    """Result rule of to_timestamp/to_date: from an integer, text, Date or Timestamp only."""
+    """Result rule of to_timestamp/to_date: from an integer, text, Date or Timestamp only; NULL
+    may come with a format (an empty one)."""
     def rule(types):
         first = types[0]
         if not (first.is_int or first.name in _TEMPORAL_NAMES):
             raise SemanticError(f"no overload satisfies `{name}({', '.join(t.display() for t in types)})`")
-        return rt
+        return rt.as_nullable(True) if len(types) == 2 and types[1].is_string else rt
     return rule
 
 
@@ -328,11 +331,11 @@ def _attempt(make):
     def make_attempt(tz):
         convert = make(tz)
 
-        def attempt(v, fmt=None):
-            if v is None:
+        def attempt(v, *fmt):
+            if v is None or fmt and fmt[0] is None:  # TRY_TO_TIMESTAMP(1, NULL) is NULL
                 return None
             try:
-                return convert(v) if fmt is None else convert(v, fmt)
+                return convert(v, *fmt)
             except EngineError:
                 return None
         return attempt
@@ -352,7 +355,9 @@ _zoned("str_to_timestamp", _str_to_timestamp, fixed(T.TIMESTAMP), 2)
 register("str_to_date", _str_to_date, fixed(T.DATE), 2)
 
 
-def _make_date_format(tz):
+def _make_date_format(tz, pg=True):
+    """date_format(x, fmt); `pg`: fmt may hold PostgreSQL patterns (YYYY, MM...), as Databend's
+    default date_format_style 'Oracle' reads them (to_char translates its own first)."""
     local = _local_reader(tz)
     instant = instant_reader(tz)
 
@@ -363,11 +368,11 @@ def _make_date_format(tz):
         else:
             aware = instant(v).replace(tzinfo=UTC).astimezone(tz)
             name, offset = aware.tzname(), aware.strftime("%z")
-        return format_datetime(d, casting.to_string(fmt), name, offset, micros_of(instant(v)) // 1_000_000)
+        return format_datetime(d, casting.to_string(fmt), name, offset, micros_of(instant(v)) // 1_000_000, pg)
     return date_format
 
 
-_zoned("date_format", _make_date_format, _temporal(T.STRING, "date_format"), 2)
+_zoned("date_format", _make_date_format, _temporal(T.STRING, "date_format"), 2, aliases=("strftime",))
 
 
 def _make_to_string(tz):

@@ -94,17 +94,8 @@ _PARTS = {
 _PART_FUNCTIONS = {name: ScalarFunction(f"interval_{name}", impl, fixed(rt), 1, 1) for name, (impl, rt) in _PARTS.items()}
 
 
-def _interval_only(name):
-    def rule(types):
-        if types[0].name != "Interval":
-            raise SemanticError(f"no function matches signature `{name}({types[0].display()})`")
-        return _PARTS[name][1]
-    return rule
-
-
-# the parts only intervals have (EXTRACT(EPOCH / MICROSECOND FROM i))
-register("epoch", _PARTS["epoch"][0], _interval_only("epoch"), 1)
-register("to_microsecond", _PARTS["to_microsecond"][0], _interval_only("to_microsecond"), 1)
+# epoch and to_microsecond of a Date or Timestamp are registered by engine.functions.date_parts;
+# of an interval, interval_override answers (EXTRACT(EPOCH / MICROSECOND FROM i))
 
 
 def interval_override(name: str, types) -> ScalarFunction | None:

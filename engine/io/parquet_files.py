@@ -69,6 +69,8 @@ def _arrow_type(t):
         return simple[name]
     if name == "Decimal":
         return (pyarrow.decimal128 if t.precision <= 38 else pyarrow.decimal256)(t.precision, t.scale)
+    if name in ("Geometry", "Geography"):
+        return pyarrow.binary()  # their EWKB, as Databend writes them
     return pyarrow.string()
 
 
@@ -82,6 +84,8 @@ def write_parquet(names: list[str], types: list, rows: list[tuple]) -> bytes:
     for column, field, t in zip(columns, schema, types, strict=True):
         if pyarrow.types.is_string(field.type) and t.name != "String":
             column = [None if v is None else str(v) for v in column]
+        elif t.name in ("Geometry", "Geography"):
+            column = [None if v is None else v.ewkb for v in column]
         arrays.append(pyarrow.array(column, type=field.type))
     out = io.BytesIO()
     parquet.write_table(pyarrow.Table.from_arrays(arrays, schema=schema), out)

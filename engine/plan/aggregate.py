@@ -8,6 +8,7 @@ from dataclasses import replace
 from engine import functions as F
 from engine.bind.aggregate_state_specs import state_spec
 from engine.bind.collected_specs import collected_spec, unfiltered
+from engine.bind.names import display
 from engine.bind.ordered_aggregates import check_within_group
 from engine.bind.scope import (
     Scope,
@@ -56,7 +57,8 @@ def _group_keys(planner, q: A.Select, scope: Scope, select_asts, aliases) -> tup
                 and not _resolves(planner, g, scope):
             g = aliases[g.parts[0].lower()]
         if has_aggregate(g):
-            raise EngineError("GROUP BY cannot contain aggregate functions", code=SEMANTIC, position=g.pos)
+            raise EngineError(f"GROUP BY items can't contain aggregate functions or window functions: "
+                              f"{display(g)}", code=SEMANTIC, position=g.pos)
         group_asts.append(g)
     return dedupe_keys(group_asts, sets)
 

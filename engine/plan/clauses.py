@@ -7,8 +7,10 @@ from __future__ import annotations
 import datetime
 import re
 
+from engine.bind.lambdas import split_lambda
 from engine.bind.scope import Rel, Scope, StarColumn, and_all, split_and
 from engine.bind.unnest import constant_leaves
+from engine.codegen.compile import evaluate_constant
 from engine.core.errors import (
     BAD_DATA_VALUE_TYPE,
     NUMBER_ARGUMENTS_NOT_MATCH,
@@ -25,6 +27,7 @@ from engine.plan.flatten import as_query, column_names
 from engine.types import cast as casting
 from engine.types import sqltype as T
 from grammar import ast as A
+from grammar.ast_base import map_children
 
 # characters of a COLUMNS('regex') pattern: it is matched against column names only
 COLUMNS_PATTERN_CHARS = 1000
@@ -73,6 +76,8 @@ def star_columns(planner, star: A.Star, cols: list) -> list:
     if not star.exclude:
         return cols
     excluded = {name.lower() for name in star.exclude}
+    if len(excluded) != len(star.exclude):  # as Databend: a name twice is an error
+        raise EngineError("Duplicate entry in EXCLUDE list", code=SEMANTIC, position=star.pos)
     present = {c[1].lower() for c in cols}
     for name in star.exclude:
         if name.lower() not in present:
@@ -82,10 +87,19 @@ def star_columns(planner, star: A.Star, cols: list) -> list:
 
 
 def columns_matching(planner, item: A.SelectItem, scope: Scope):
-    """COLUMNS('regex') -> select items of the columns whose names match; None for any other item."""
+    """COLUMNS('regex'), COLUMNS(x -> predicate of the name x) and COLUMNS(* EXCLUDE ...) -> select
+    items of the columns chosen; None for any other item."""
     node = item.expr
-    if not (isinstance(node, A.FunctionCall) and node.name == "columns" and len(node.args) == 1
-            and isinstance(node.args[0], A.Literal) and node.args[0].kind == "string"):
+    if not (isinstance(node, A.FunctionCall) and node.name == "columns" and len(node.args) == 1):
+        return None
+    chooser = _column_chooser(planner, node.args[0], scope)
+    if chooser is not None:
+        out = []
+        for alias, name, cid, t in chooser:
+            parts = (alias, name) if alias is not None else (name,)
+            out.append(A.SelectItem(StarColumn(parts, cid, t, pos=item.pos), None))
+        return out
+    if not (isinstance(node.args[0], A.Literal) and node.args[0].kind == "string"):
         return None
     pattern = node.args[0].value
     if len(pattern) > COLUMNS_PATTERN_CHARS:
@@ -107,6 +121,24 @@ def columns_matching(planner, item: A.SelectItem, scope: Scope):
 def _microseconds(moment: datetime.datetime) -> int:
     delta = moment - datetime.datetime(1970, 1, 1, tzinfo=moment.tzinfo)
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+def _column_chooser(planner, arg, scope: Scope):
+    """The columns COLUMNS(* EXCLUDE ...) or COLUMNS(x -> predicate) chooses (None: neither form)."""
+    visible = [c for c in scope.columns if c[2] not in planner.star_hidden and c[2] not in planner.star_excluded]
+    if isinstance(arg, A.Star):
+        return star_columns(planner, arg, visible)
+    found = split_lambda(arg)
+    if found is None or len(found[0]) != 1:
+        return None
+    (param,), body = found
+
+    def named(node, name):  # the body with its parameter replaced by the column's name
+        if isinstance(node, A.ColumnRef) and len(node.parts) == 1 and node.parts[0].lower() == param:
+            return A.Literal(name, "string", pos=node.pos)
+        return map_children(node, lambda child: named(child, name))
+
+    return [c for c in visible if evaluate_constant(planner.bind(named(body, c[1]), Scope([]))) is True]
+
+
 def numbers_relation(planner, node: A.TableFunction, count: int) -> Rel:
     """numbers(n) (numbers_mt, numbers_local): its column `number`, or the name of `t(n)`."""
     cid = planner.cid()

@@ -20,12 +20,14 @@ from engine.bind.scope import (
 from engine.bind.window_calls import window_calls
 from engine.catalog.privileges import check_read
 from engine.catalog.system import is_virtual_database, virtual_table
+from engine.catalog.users import SHOW_ROLES_COLUMNS, show_roles_rows
 from engine.catalog.views import expand_view
 from engine.core.errors import (
     SEMANTIC,
     BadArguments,
     EngineError,
     UnknownFunction,
+    UnknownTable,
 )
 from engine.ir.expr import Col, Const, Expr, SubqueryExpr, column_ids, may_be_null
 from engine.ir.plan import (
@@ -68,6 +70,7 @@ from engine.plan.pivot import (
 from engine.plan.recursive import RecursiveCte, cte_entry, recursive_relation, work_table_relation
 from engine.plan.result_scan import result_scan_relation
 from engine.plan.stage_scan import stage_relation
+from engine.plan.table_udf import table_udf, table_udf_query
 from engine.plan.unnest import has_unnest, refuse_set_returning, spread_arrays
 from engine.plan.window import bind_window_call, plan_windows, windows_of
 from engine.types import sqltype as T
@@ -324,8 +327,9 @@ class Planner:
                     alias = qual[-1].lower()
                     cols = [c for c in cols if c[0] is not None and c[0].lower() == alias]
                     if not cols:
-                        raise EngineError(f"table `{'.'.join(qual)}` doesn't exist in FROM", code=SEMANTIC,
-                                          position=item.expr.pos)
+                        # Databend: an unknown table (1025)
+                        raise UnknownTable(f"table `{'.'.join(qual)}` doesn't exist in FROM",
+                                           position=item.expr.pos)
                 cols = star_columns(self, item.expr, cols)
                 for alias, name, cid, t in cols:
                     if (not qual and cid in self.star_hidden) or cid in self.star_excluded:
@@ -396,6 +400,12 @@ class Planner:
         check_no_aggregate(self, node)
         return where
 
+    def _session_rows(self, node, columns, produce) -> Rel:
+        """A table function whose rows `produce(ctx)` computes from the session's state."""
+        layout = [self.cid() for _ in columns]
+        plan = Materialized(layout, [t for _, t in columns], produce=produce, label=node.name)
+        return Rel(plan, [(node.alias or node.name, n, c, t) for (n, t), c in zip(columns, layout, strict=False)])
+
     def _relation(self, node, parent, ctes) -> Rel:
         if isinstance(node, A.TableRef):
             record = self.ctx.plan_record  # what the plan cache must check (engine.plan.plan_cache)
@@ -462,6 +472,12 @@ class Planner:
                 return self._relation(self._identifier_table(node), parent, ctes)
             if node.name == "result_scan":
                 return result_scan_relation(self, node)
+            if node.name == "show_roles" and not node.args:  # SHOW ROLES as a table
+                return self._session_rows(node, SHOW_ROLES_COLUMNS, show_roles_rows)
+            udf = table_udf(self.ctx.catalog.routines, node.name)
+            if udf is not None:  # a SQL table function (engine.plan.table_udf)
+                return self._derived(table_udf_query(udf, node), node.alias or node.name, node.column_aliases,
+                                     None, {}, node.pos)
             if node.name in ("json_each", "json_array_elements"):
                 return json_rows_relation(self, node)
             if node.name == "flatten":

@@ -8,7 +8,7 @@ from engine.bind.names import default_text
 from engine.bind.scope import Scope
 from engine.catalog.catalog import Table, TableColumn
 from engine.catalog.routines import SequenceDefault
-from engine.catalog.system import is_virtual_database
+from engine.catalog.system import is_virtual_database, virtual_table
 from engine.catalog.table_storage import table_data
 from engine.core.errors import (
     ADD_COLUMN_EXISTS,
@@ -27,7 +27,15 @@ from engine.core.memory import batch_bytes
 from engine.exec.result import Progress, Result
 from engine.ir.expr import Const
 from engine.plan.planner import Planner
-from engine.statements.ddl import copy_table, empty_result, rename_table
+from engine.statements.cluster_keys import check_not_clustered, renamed_cluster_by
+from engine.statements.constraints import check_schema, declared_constraints
+from engine.statements.ddl import (
+    check_column_name,
+    copy_table,
+    empty_result,
+    rename_table,
+    swap_tables,
+)
 from engine.statements.routine_statements import sequence_column
 from engine.statements.table_options import check_set_options, check_unset_options
 from engine.statements.writers import commit_version
@@ -43,6 +51,7 @@ def alter_table(session, ctx, stmt: A.AlterTable) -> Result:
         return rename_table(ctx, stmt.name, action.new_name, stmt.if_exists, stmt.pos)
     database, name = ctx.resolve_table_name(stmt.name)
     if is_virtual_database(database):
+        virtual_table(database, name, stmt.pos)  # 1025 for a name that is not there
         raise Unimplemented(f"The operation is not available for the table `{database}`.`{name}`: "
                             f"the {database.lower()} tables are read-only", position=stmt.pos)
     if ctx.catalog.view(database, name) is not None:
@@ -61,7 +70,17 @@ def alter_table(session, ctx, stmt: A.AlterTable) -> Result:
     if isinstance(action, A.DropColumn):
         return _drop_column(ctx, table, action)
     if isinstance(action, A.ModifyColumn):
-        return _modify_column(ctx, table, action)
+        return _modify_columns(ctx, table, [action])
+    if isinstance(action, A.ModifyColumns):
+        return _modify_columns(ctx, table, action.columns)
+    if isinstance(action, A.SetComment):
+        return _set_comment(ctx, table, action)
+    if isinstance(action, A.SwapTables):
+        return swap_tables(ctx, table, action)
+    if isinstance(action, A.RefreshCache):  # no external table's metadata to refresh
+        return empty_result()
+    if isinstance(action, A.CheckConstraint | A.DropConstraint):
+        return _alter_constraints(ctx, table, action)
     if isinstance(action, A.SetTableOptions):  # checked, then kept without effect
         if action.unset:
             check_unset_options(action.options, stmt.pos)
@@ -104,10 +123,26 @@ def _rename_column(ctx, table: Table, action: A.RenameColumn) -> Result:
         raise SemanticError("rename column not existed", position=action.pos)
     if table.column_index(action.new) is not None:
         raise SemanticError("new column name existed", position=action.pos)
+    check_column_name(action.new, action.pos)
     old = table.columns[i]
     columns = list(table.columns)
     columns[i] = TableColumn(action.new, old.type, old.default, old.default_sql, old.comment)
-    commit_version(ctx, table, copy_table(table, columns=columns), table.data)
+    check_schema(ctx, table, columns, action.pos)
+    new = copy_table(table, columns=columns, cluster_by=renamed_cluster_by(table, old.name, action.new))
+    commit_version(ctx, table, new, table.data)
+    return empty_result()
+
+
+def _alter_constraints(ctx, table: Table, action) -> Result:
+    """ADD CONSTRAINT name CHECK (expr) (the rows already stored are not verified, as Databend)
+    or DROP CONSTRAINT name: a new version with the new constraints, its rows unchanged."""
+    if isinstance(action, A.CheckConstraint):
+        constraints = declared_constraints(ctx, table.name, table.columns, [action], table.constraints)
+    elif action.name not in table.constraints:
+        raise EngineError(f"constraint {action.name} not exists", code=ALTER_TABLE_ERROR, position=action.pos)
+    else:
+        constraints = {k: v for k, v in table.constraints.items() if k != action.name}
+    commit_version(ctx, table, copy_table(table, constraints=constraints), table.data)
     return empty_result()
 
 
@@ -116,8 +151,14 @@ def _rename_column(ctx, table: Table, action: A.RenameColumn) -> Result:
 
 def _add_column(ctx, table: Table, action: A.AddColumn) -> Result:
     cd = action.column
-    if table.column_index(cd.name) is not None:
+    exists = table.column_index(cd.name) is not None
+    if exists and not action.if_not_exists:
         raise EngineError(f"add column {cd.name} already exist", code=ADD_COLUMN_EXISTS, position=action.pos)
+    if action.after is not None:
+        _position(table, action.after, action.pos)  # 1006 for an unknown column, IF NOT EXISTS or not
+    if exists:  # IF NOT EXISTS: the column is there, nothing to do
+        return empty_result()
+    check_column_name(cd.name, action.pos)
     column = table_column(ctx, cd)
     if type(column.default) is SequenceDefault and len(table.data):
         raise EngineError(f"cannot add column {cd.name} with DEFAULT nextval(...) to table {table.name}, "
@@ -145,6 +186,8 @@ def _drop_column(ctx, table: Table, action: A.DropColumn) -> Result:
     if len(table.columns) == 1:
         raise EngineError("cannot drop table column to empty", code=DROP_COLUMN_EMPTY, position=action.pos)
     columns = table.columns[:i] + table.columns[i + 1:]
+    check_schema(ctx, table, columns, action.pos)
+    check_not_clustered(table, table.columns[i].name, "drop", action.pos)
 
     def rewrite(rows):
         return [r[:i] + r[i + 1:] for r in rows]
@@ -153,34 +196,58 @@ def _drop_column(ctx, table: Table, action: A.DropColumn) -> Result:
                     table.has_negative[:i] + table.has_negative[i + 1:])
 
 
-def _modify_column(ctx, table: Table, action: A.ModifyColumn) -> Result:
-    cd = action.column
-    i = table.column_index(cd.name)
-    if i is None:
-        raise UnknownColumn(f"Cannot find column {cd.name}", position=action.pos)
-    column = table_column(ctx, cd)
-    column.name = table.columns[i].name
-    if not cd.comment:
-        column.comment = table.columns[i].comment
+def _modify_columns(ctx, table: Table, actions) -> Result:
+    """MODIFY [COLUMN] c type [...], ...: the columns' new definitions, the rows converted in
+    one rewrite (a value that does not convert fails the statement: nothing changes)."""
     columns = list(table.columns)
-    columns[i] = column
-    convert = value_converter(column.type, column.name, "UPDATE")
     has_null = list(table.has_null)
     has_negative = list(table.has_negative)
-    has_null[i] = has_negative[i] = False
+    changes = []  # (position, column, converter)
+    for action in actions:
+        cd = action.column
+        i = table.column_index(cd.name)
+        if i is None:
+            raise UnknownColumn(f"Cannot find column {cd.name}", position=action.pos)
+        check_not_clustered(table, table.columns[i].name, "modify", action.pos)
+        column = table_column(ctx, cd)
+        column.name = table.columns[i].name
+        if not cd.comment:
+            column.comment = table.columns[i].comment
+        columns[i] = column
+        has_null[i] = has_negative[i] = False
+        changes.append((i, column, value_converter(column.type, column.name, "UPDATE")))
+    check_schema(ctx, table, columns, actions[0].pos)
 
     def rewrite(rows):
         out = []
         for r in rows:
-            v = convert(r[i])
-            if v is None:
-                has_null[i] = True
-            elif column.type.is_int and v < 0:
-                has_negative[i] = True
-            out.append(r[:i] + (v,) + r[i + 1:])
+            r = list(r)
+            for i, column, convert in changes:
+                v = r[i] = convert(r[i])
+                if v is None:
+                    has_null[i] = True
+                elif column.type.is_int and v < 0:
+                    has_negative[i] = True
+            out.append(tuple(r))
         return out
 
     return _rewrite(ctx, table, columns, rewrite, has_null, has_negative)
+
+
+def _set_comment(ctx, table: Table, action: A.SetComment) -> Result:
+    """The table's COMMENT, or a column's (metadata only: the rows stay)."""
+    if action.column is None:
+        new = copy_table(table, comment=action.comment)
+    else:
+        i = table.column_index(action.column)
+        if i is None:
+            raise UnknownColumn(f"Cannot find column {action.column}", position=action.pos)
+        old = table.columns[i]
+        columns = list(table.columns)
+        columns[i] = TableColumn(old.name, old.type, old.default, old.default_sql, action.comment)
+        new = copy_table(table, columns=columns)
+    commit_version(ctx, table, new, table.data)
+    return empty_result()
 
 
 def _rewrite(ctx, table: Table, columns, rewrite, has_null, has_negative) -> Result:

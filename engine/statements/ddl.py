@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import dataclasses
 
-from engine.bind.names import display
-from engine.catalog.catalog import Table, TableColumn
+from engine.catalog.catalog import VIRTUAL_DATABASES, Table, TableColumn
+from engine.catalog.system import is_virtual_database, virtual_table
 from engine.core.errors import (
     UNDROP_TABLE_ALREADY_EXISTS,
     UNDROP_TABLE_HAS_NO_HISTORY,
     BadArguments,
     EngineError,
     TableAlreadyExists,
+    Unimplemented,
+    UnknownCatalog,
     UnknownTable,
 )
 from engine.exec.result import Progress, Result
+from engine.statements.view_text import ViewTextPrinter
 from grammar import ast as A
 
 
@@ -24,6 +27,7 @@ def empty_result() -> Result:
 
 
 def create_database(session, ctx, stmt: A.CreateDatabase) -> Result:
+    check_database_name(stmt)
     if stmt.or_replace:
         ctx.catalog.replace_database(stmt.name)
     else:
@@ -31,9 +35,75 @@ def create_database(session, ctx, stmt: A.CreateDatabase) -> Result:
     return empty_result()
 
 
+def drop_database(session, ctx, stmt: A.DropDatabase) -> Result:
+    check_database_name(stmt)
+    ctx.catalog.drop_database(stmt.name, stmt.if_exists)
+    return empty_result()
+
+
+def check_catalog(name: str | None, pos=None) -> None:
+    """UnknownCatalog (1119) unless `name` (a catalog written before a database) is the one
+    catalog, `default`; None (none written) passes."""
+    if name is not None and name.lower() != "default":
+        raise UnknownCatalog(f"Unknown catalog '{name}'", position=pos)
+
+
+def check_database_name(stmt) -> None:
+    """CREATE / DROP DATABASE [catalog.]db: 1119 for a catalog other than `default` (the only
+    one); DROP of a system database: 1002 (they are not stored)."""
+    check_catalog(stmt.catalog, stmt.pos)
+    if isinstance(stmt, A.DropDatabase) and stmt.name.lower() in VIRTUAL_DATABASES:
+        raise Unimplemented(f"Cannot drop the system database `{stmt.name}`", position=stmt.pos)
+
+
+def ident_quoter(session):
+    """A function writing a name as SHOW CREATE TABLE writes it for `session` (Databend's
+    display_ident): quoted when it would not read back as itself unquoted (a character other
+    than letters, digits, `_`, `$`, a leading digit, or an upper-case letter while quoted names
+    keep their case), with `"`, or a backquote in the MySQL dialect."""
+    mark = "`" if session.setting("sql_dialect").lower() == "mysql" else '"'
+    keep_case = session.setting("quoted_ident_case_sensitive") not in ("0", 0)
+
+    def quote(name: str) -> str:
+        if (keep_case and name != name.lower()) or _needs_quote(name):
+            return mark + name.replace(mark, mark + mark) + mark
+        return name
+
+    return quote
+
+
+def _needs_quote(name: str) -> bool:
+    if name == "~":  # a stage's name, never quoted
+        return False
+    if not name or not (name[0].isalpha() or name[0] == "_"):
+        return True
+    return any(not (c.isalnum() or c in "_$") for c in name[1:])
+
+
+# column names Databend reserves for its internal and pseudo columns (schema.rs INTERNAL_COLUMNS)
+INTERNAL_COLUMNS = frozenset({
+    "_row_id", "_snapshot_name", "_segment_name", "_block_name", "_base_row_id", "_base_block_ids",
+    "_search_matched", "_search_score", "_vector_score", "change$action", "change$is_update", "change$row_id",
+    "_predicate", "_origin_version", "_origin_block_id", "_origin_block_row_num", "metadata$filename",
+    "metadata$file_row_number", "metadata$file_path", "metadata$file_basename", "metadata$file_content_key",
+    "metadata$file_last_modified",
+})
+TABLE_WITH_INTERNAL_COLUMN_NAME = 1110
+
+
+def check_column_name(name: str, pos=None) -> None:
+    """1110 for a column named as one of Databend's internal columns (CREATE TABLE, ADD and
+    RENAME COLUMN refuse them)."""
+    if name in INTERNAL_COLUMNS:
+        raise EngineError(f"Cannot create table has column with the same name as internal column: {name}",
+                          code=TABLE_WITH_INTERNAL_COLUMN_NAME, position=pos)
+
+
 def cluster_by_text(keys) -> str:
-    """CLUSTER BY keys as system.tables and SHOW CREATE TABLE show them: '(a, b)'."""
-    return "(" + ", ".join(display(k) for k in keys) + ")" if keys else ""
+    """CLUSTER BY keys as system.tables and SHOW CREATE TABLE show them: '(a, "col 1")' (names
+    quoted where needed, so the text parses back: engine.statements.cluster_keys)."""
+    printer = ViewTextPrinter()
+    return "(" + ", ".join(printer.text(k) for k in keys) + ")" if keys else ""
 
 
 def table_options(stmt: A.CreateTable) -> dict:
@@ -42,23 +112,18 @@ def table_options(stmt: A.CreateTable) -> dict:
             "engine": "MEMORY" if stmt.engine == "memory" else "FUSE"}
 
 
-def composite_default_text(t) -> str | None:
-    """DESCRIBE's Default of a NOT NULL column of the types beyond the scalars, as Databend 1.2.453
-    shows it (None for other types)."""
-    if t.name == "Tuple":
-        return "(" + ", ".join("NULL" for _ in t.args) + ")"
-    return {"Variant": "'null'", "Binary": "", "Bitmap": "''", "Map": "{}", "Array": "[]"}.get(t.name)
-
-
 def create_table_like(ctx, stmt: A.CreateTable, database: str, name: str, catalog) -> Result:
     """CREATE [OR REPLACE] TABLE t2 LIKE t: t's columns (types, defaults, comments), no rows;
     as Databend, neither t's CLUSTER BY nor its COMMENT."""
     source_db, source_name = ctx.resolve_table_name(stmt.like)
-    try:
-        source = ctx.catalog.table(source_db, source_name, stmt.pos)
-    except UnknownTable:
-        raise UnknownTable(f"Unknown table '{source_name}'", position=stmt.pos) from None
-    columns = [TableColumn(c.name, c.type, c.default, c.default_sql, c.comment) for c in source.columns]
+    if is_virtual_database(source_db):  # a system table's columns, as Databend copies them too
+        columns = [TableColumn(n, t) for n, t in virtual_table(source_db, source_name, stmt.pos).columns]
+    else:
+        try:
+            source = ctx.catalog.table(source_db, source_name, stmt.pos)
+        except UnknownTable:
+            raise UnknownTable(f"Unknown table '{source_name}'", position=stmt.pos) from None
+        columns = [TableColumn(c.name, c.type, c.default, c.default_sql, c.comment) for c in source.columns]
     table = Table(database, name, columns, comment=stmt.comment or "", **table_options(stmt))
     catalog.add_table(table, stmt.if_not_exists, stmt.pos, replace=stmt.or_replace)
     return empty_result()
@@ -101,6 +166,29 @@ def rename_table(ctx, name_parts, new_parts, if_exists: bool, pos) -> Result:
     if _name_taken(catalog, database, new_name, table):
         raise TableAlreadyExists(f"Table '{new_name}' already exists", position=pos)
     catalog.swap_table(table, copy_table(table, name=new_name))
+    return empty_result()
+
+
+def swap_tables(ctx, table: Table, action) -> Result:
+    """ALTER TABLE a SWAP WITH b: the two tables (of one database) exchange their names, each
+    keeping its columns and rows; done as three renames within this step (one log record)."""
+    catalog = ctx.catalog
+    database, other_name = ctx.resolve_table_name(action.other)
+    if len(action.other) == 1:
+        database = table.database
+    if database != table.database:
+        raise BadArguments("SWAP WITH needs two tables of one database", position=action.pos)
+    try:
+        other = catalog.table(database, other_name, action.pos)
+    except UnknownTable:
+        raise UnknownTable(f"Unknown table '{other_name}'", position=action.pos) from None
+    if other is table:
+        return empty_result()
+    name, other_name = table.name, other.name
+    parked = copy_table(table, name=name + "\x00swap")  # a name no SQL can write
+    catalog.swap_table(table, parked)
+    catalog.swap_table(other, copy_table(other, name=name))
+    catalog.swap_table(parked, copy_table(parked, name=other_name))
     return empty_result()
 
 

@@ -24,12 +24,13 @@ from engine.core import settings as S
 from engine.core.errors import (
     TABLE_SCHEMA_MISMATCH,
     UNIMPLEMENTED,
-    UNKNOWN_VARIABLE,
     BadArguments,
     EngineError,
     TableAlreadyExists,
     Unimplemented,
+    UnknownCatalog,
     UnknownDatabase,
+    UnknownTable,
 )
 from engine.core.memory import batch_bytes
 from engine.exec.executor import BATCH, Runtime, build
@@ -43,10 +44,14 @@ from engine.plan.plan_cache import CachedPlan
 from engine.plan.planner import Planner
 from engine.runtime.helpers import check_like_pattern, like_predicate
 from engine.statements.alter import alter_table
+from engine.statements.constraints import declared_constraints
+from engine.statements.database_statements import DATABASE_HANDLERS
 from engine.statements.ddl import (
-    composite_default_text,
+    check_column_name,
     create_database,
     create_table_like,
+    drop_database,
+    ident_quoter,
     run_rename_table,
     table_options,
     undrop_table,
@@ -128,6 +133,8 @@ def run_planned_query(session, ctx, planned: CachedPlan) -> Result:
     run = build(plan, Runtime(ctx, progress, planned.nonnull, planned.nonneg, planned.nonnan))
     schema = [Column(n, t.display()) for n, t in zip(names, plan.types, strict=False)]
     result = Result(schema, run(()), progress=progress, types=list(plan.types), timezone=ctx.timezone)
+    if any(R.holds_geo(t) for t in plan.types):
+        result.geometry_format = session.setting("geometry_output_format")
     if isinstance(plan, P.Project) and isinstance(plan.child, P.OneRow):
         result.pause_gc = False  # SELECT without FROM: one row, nothing to gain
     if not _has_limit(stmt):
@@ -140,11 +147,6 @@ def _has_limit(stmt) -> bool:
 
 
 # ---------------------------------------------------------------- DDL
-
-
-def _drop_database(session, ctx, stmt: A.DropDatabase):
-    ctx.catalog.drop_database(stmt.name, stmt.if_exists)
-    return _result()
 
 
 def _use(session, ctx, stmt: A.UseDatabase):
@@ -192,7 +194,9 @@ def _create_table(session, ctx, stmt: A.CreateTable):
         progress = Progress()
         run = build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg, planner.nonnan))
         return _result([], _create_table_as(catalog, table, run(()), progress, stmt, ctx.memory), progress=progress)
-    catalog.add_table(Table(database, name, declared, comment=stmt.comment or "", **table_options(stmt)),
+    constraints = declared_constraints(ctx, name, declared, stmt.constraints) if stmt.constraints else {}
+    catalog.add_table(Table(database, name, declared, comment=stmt.comment or "", constraints=constraints,
+                            **table_options(stmt)),
                       stmt.if_not_exists, stmt.pos, replace=stmt.or_replace)
     return _result()
 
@@ -205,6 +209,7 @@ def _declared_columns(planner, column_defs) -> list:
         if cd.name.lower() in seen:
             raise BadArguments(f"Duplicated column name: {cd.name}", position=cd.pos)
         seen.add(cd.name.lower())
+        check_column_name(cd.name, cd.pos)
         t = T.type_from_ast(cd.type, default_nullable=True)
         generated = sequence_column(planner.ctx, cd, t)
         if generated is not None:
@@ -235,7 +240,14 @@ def _create_table_as(catalog, table: Table, batches, progress: Progress, stmt: A
 
 
 def _drop_table(session, ctx, stmt: A.DropTable):
-    database, name = ctx.resolve_table_name(stmt.name)
+    try:
+        database, name = ctx.resolve_table_name(stmt.name)
+        if is_virtual_database(database):  # an unknown one is 1025 (a known one: read-only, 1002)
+            virtual_table(database, name, stmt.pos)
+    except (UnknownCatalog, UnknownTable):
+        if stmt.if_exists:
+            return _result()
+        raise
     ctx.catalog.drop_table(database, name, stmt.if_exists, stmt.pos, purge=stmt.purge)
     return _result()
 
@@ -485,12 +497,17 @@ def _set(session, ctx, stmt: A.SetVariable):
     return _result(affect=ChangeSettings((name,), (value,), (stmt.is_global,)))
 
 
-def _unset(session, ctx, stmt: A.UnsetVariable):
+def _unset(session, ctx, stmt):
+    """UNSET [SESSION] names: the session's values dropped; UNSET GLOBAL names: the global ones
+    too (kept in the catalog image). A name that is no setting is skipped, as Databend (which
+    only warns)."""
     keys, values = [], []
     for raw in stmt.names:
         name = raw.lower()
         if name not in S.SETTINGS:
-            raise EngineError(f'Unknown variable: "{raw}"', code=UNKNOWN_VARIABLE, position=stmt.pos)
+            continue
+        if isinstance(stmt, A.UnsetGlobal):
+            session.db.global_settings.pop(name, None)
         session.settings.pop(name, None)
         keys.append(name)
         values.append(session.setting(name))
@@ -519,8 +536,9 @@ def _show(session, ctx, stmt: A.Show):
         db = stmt.database or ctx.database
         names = virtual_table_names(db) if is_virtual_database(db) else sorted(ctx.catalog.database(db))
         return _rows_result([(f"Tables_in_{db}", T.STRING)], [(n,) for n in names if match(n)])
-    if kind == "SETTINGS":
-        rows = [r for r in settings_rows(ctx) if match(r[0])]
+    if kind == "SETTINGS":  # current Databend: LOWER(name) LIKE lower(pattern)
+        match = _like_filter(stmt.like.lower() if stmt.like is not None else None, ctx.limits)
+        rows = [r for r in settings_rows(ctx) if match(r[0].lower())]
         return _rows_result([(n, T.STRING) for n in ("name", "value", "default", "range", "level", "description",
                                                          "type")],
                             rows)
@@ -529,18 +547,19 @@ def _show(session, ctx, stmt: A.Show):
         if ctx.catalog.view(database, name) is not None:
             return run_show(session, ctx, stmt)
         table = ctx.catalog.table(database, name, stmt.pos)
-        return _rows_result([("Table", T.STRING), ("Create Table", T.STRING)], [(table.name, show_create(table))])
+        return _rows_result([("Table", T.STRING), ("Create Table", T.STRING)], [(table.name, show_create(table, session))])
     if kind == "FUNCTIONS":
         rows = [row[:3] for row in function_rows() if match(row[0])]
         return _rows_result([("name", T.STRING), ("is_aggregate", T.BOOLEAN), ("description", T.STRING)], rows)
     raise EngineError(f"unsupported SHOW {kind}", code=UNIMPLEMENTED, position=stmt.pos)
 
 
-def show_create(table: Table) -> str:
+def show_create(table: Table, session) -> str:
+    quote = ident_quoter(session)
     lines = []
     for c in table.columns:
         base = c.type.sql_name()
-        text = f"  {c.name} {base}" + ("" if c.type.nullable else " NOT") + " NULL"
+        text = f"  {quote(c.name)} {base}" + ("" if c.type.nullable else " NOT") + " NULL"
         if c.default_sql is not None:
             text += f" DEFAULT {c.default_sql}"
         if c.comment:
@@ -549,7 +568,7 @@ def show_create(table: Table) -> str:
     options = f"ENGINE={table.engine}" + (f" CLUSTER BY {table.cluster_by}" if table.cluster_by else "") \
         + (f" COMMENT = {quoted(table.comment)}" if table.comment else "")
     kind = "TEMP TABLE" if table.temporary else "TRANSIENT TABLE" if table.transient else "TABLE"
-    return f"CREATE {kind} {table.name} (\n" + ",\n".join(lines) + f"\n) {options}"
+    return f"CREATE {kind} {quote(table.name)} (\n" + ",\n".join(lines) + f"\n) {options}"
 
 
 def _describe(session, ctx, stmt: A.Describe):
@@ -563,19 +582,12 @@ def _describe(session, ctx, stmt: A.Describe):
         columns = ctx.catalog.table(database, name, stmt.pos).columns
     rows = []
     for c in columns:
-        default = c.default_sql if c.default_sql is not None else ("NULL" if c.type.nullable else
-                                                                   _default_text(c.type))
+        # no DEFAULT: NULL, as current Databend shows it whatever the type (1.2.453 showed the
+        # type's zero for a NOT NULL column)
+        default = c.default_sql if c.default_sql is not None else "NULL"
         rows.append((c.name, c.type.sql_name(), "YES" if c.type.nullable else "NO",
                      default, ""))
     return _rows_result([(n, T.STRING) for n in ("Field", "Type", "Null", "Default", "Extra")], rows)
-
-
-def _default_text(t):
-    composite = composite_default_text(t)
-    if composite is not None:
-        return composite
-    v = type_default(t)
-    return R.render_value(v) if not isinstance(v, str) else "''"
 
 
 def _explain(session, ctx, stmt: A.Explain):
@@ -584,7 +596,7 @@ def _explain(session, ctx, stmt: A.Explain):
 
 _HANDLERS = {
     A.CreateDatabase: create_database,
-    A.DropDatabase: _drop_database,
+    A.DropDatabase: drop_database,
     A.UseDatabase: _use,
     A.CreateTable: _create_table,
     A.DropTable: _drop_table,
@@ -599,6 +611,7 @@ _HANDLERS = {
     A.Delete: lambda session, ctx, stmt: run_delete(ctx, stmt),
     A.SetVariable: _set,
     A.UnsetVariable: _unset,
+    A.UnsetGlobal: _unset,
     A.Show: _show,
     A.Describe: _describe,
     A.Explain: _explain,
@@ -619,6 +632,7 @@ _HANDLERS = {
     A.TransactionStatement: run_transaction_statement,
 }
 _HANDLERS.update(USER_HANDLERS)
+_HANDLERS.update(DATABASE_HANDLERS)
 _HANDLERS.update(ROUTINE_HANDLERS)
 _HANDLERS.update(PROCEDURE_HANDLERS)
 _HANDLERS.update(SESSION_HANDLERS)

@@ -94,9 +94,8 @@ def _update(ctx, stmt: A.Update, progress: Progress) -> Result:
     for assignment in stmt.assignments:
         i = table.column_index(assignment.column)
         if i is None:
-            valid = ", ".join(f'"{c.name}"' for c in table.columns)
-            raise BadArguments(f'Unable to get field named "{assignment.column}". Valid fields: [{valid}]',
-                               position=assignment.pos)
+            raise BadArguments(f'Table "{table.database}.{table.name}" does not have a column with name '
+                               f'"{assignment.column}"', position=assignment.pos)
         if i in assigned:
             raise BadArguments(f"Multiple assignments in the single statement to column `{table.columns[i].name}`",
                                position=assignment.pos)

@@ -22,8 +22,8 @@ def column_plan(table: Table, names, statement: bool = False):
     for n in names:
         i = table.column_index(n)
         if i is None:
-            valid = ", ".join(f'"{c.name}"' for c in table.columns)
-            raise BadArguments(f'Unable to get field named "{n}". Valid fields: [{valid}]')
+            # current Databend's words (insert.rs)
+            raise BadArguments(f'Table "{table.database}.{table.name}" does not have a column with name "{n}"')
         if i in positions:
             raise BadArguments(f"column `{n}` specified twice")
         positions.append(i)

@@ -200,6 +200,9 @@ class _Merge:
         run_source = rt.build(self.source_plan)
         work = 0  # pairs tested and rows made since the last step
         inserted_before, updated = 0, []
+        # error_on_nondeterministic_update = 0: a target row several source rows match takes the
+        # first (Databend's setting; on by default: 4001)
+        strict = self.ctx.session.setting("error_on_nondeterministic_update") not in ("0", 0)
 
         def charge():
             """The rows made since the last step, held until the commit."""
@@ -227,6 +230,8 @@ class _Merge:
                             break
                 for i in hits:
                     if i in touched:
+                        if not strict:
+                            continue
                         raise EngineError("multi rows from source match one and the same row in the "
                                           "target_table multi times", code=UNRESOLVABLE_CONFLICT)
                     touched.add(i)

@@ -7,7 +7,13 @@ import datetime
 
 from engine.catalog.privileges import stage_visible
 from engine.catalog.stages import NamedStage
-from engine.core.errors import BadArguments, Unimplemented
+from engine.core.errors import (
+    FILE_FORMAT_ALREADY_EXISTS,
+    UNKNOWN_FILE_FORMAT,
+    BadArguments,
+    EngineError,
+    Unimplemented,
+)
 from engine.exec.result import Column, Progress, Result
 from engine.io.formats import resolve_file_format
 from engine.io.stage_load import FileFormat
@@ -73,7 +79,8 @@ def create_file_format(session, ctx, stmt: A.CreateFileFormat) -> Result:
     if stmt.name in formats and not stmt.or_replace:
         if stmt.if_not_exists:
             return _answer([], [])
-        raise BadArguments(f"File format {stmt.name} already exists", position=stmt.pos)
+        raise EngineError(f"File format {stmt.name} already exists", code=FILE_FORMAT_ALREADY_EXISTS,
+                          position=stmt.pos)
     formats[stmt.name] = options
     return _answer([], [])
 
@@ -83,7 +90,7 @@ def drop_stage_object(session, ctx, stmt: A.DropStageObject) -> Result:
     if stmt.kind == "STAGE":
         stages.drop_stage(stmt.name, stmt.if_exists)
     elif stages.file_formats.pop(stmt.name, None) is None and not stmt.if_exists:
-        raise BadArguments(f"Unknown file format {stmt.name}", position=stmt.pos)
+        raise EngineError(f"Unknown file format {stmt.name}", code=UNKNOWN_FILE_FORMAT, position=stmt.pos)
     return _answer([], [])
 
 

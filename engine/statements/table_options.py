@@ -6,6 +6,7 @@ options tune blocks, segments, compression and indexes this engine does not have
 from __future__ import annotations
 
 from engine.core.errors import BAD_ARGUMENTS, SYNTAX, TABLE_ENGINE_NOT_SUPPORTED, EngineError
+from engine.statements.cluster_keys import check_deterministic
 
 TABLE_OPTION_INVALID = 1301
 UNKNOWN_STORAGE_FORMAT = 1074
@@ -40,7 +41,8 @@ UNSET_OPTIONS = frozenset({
     "analyze_histogram_kll_relative_error", "analyze_frequency_columns", "analyze_top_n_size",
     "analyze_count_min_sketch_error_rate",
 })
-_LIMITS = {"row_per_block": 1_000_000, "block_per_segment": 1000}
+# the largest value of each number option (data retention: Databend's default maximum, 90 days)
+_LIMITS = {"row_per_block": 1_000_000, "block_per_segment": 1000, "data_retention_period_in_hours": 90 * 24}
 _COMPRESSIONS = ("zstd", "lz4", "snappy", "none")
 _STORAGE_FORMATS = ("native", "parquet")
 # types a bloom index cannot cover (Databend's BloomIndex::supported_type refuses them)
@@ -65,6 +67,7 @@ def check_create_options(engine, options, columns, pos=None, cluster_by=()) -> N
     if cluster_by and name != "fuse":
         raise EngineError(f"Unsupported cluster type for the table engine {engine}",
                           code=UNSUPPORTED_CLUSTER, position=pos)
+    check_deterministic(cluster_by, pos)
     allowed = {"fuse": FUSE_OPTIONS, "random": RANDOM_OPTIONS}.get(name, frozenset())
     for key, value in options:
         if key == "snapshot_location":

@@ -63,21 +63,24 @@ def copy_into_stage(session, ctx, stmt: A.CopyIntoStage) -> Result:
         require_parquet()
         writer = None
     else:
-        writer = _writer(fmt, names, plan.types, ctx.timezone)
+        # GEOMETRY / GEOGRAPHY values in the session's geometry_output_format, as on the wire
+        geometry_format = (ctx.session.setting("geometry_output_format")
+                           if any(R.holds_geo(t) for t in plan.types) else "GeoJSON")
+        writer = _writer(fmt, names, plan.types, ctx.timezone, geometry_format)
     steps = _unload_steps(ctx, run(()), writer, fmt, location, truthy(options.get("single", "false")),
                           max_file_size, progress, names, plan.types)
     return Result([Column(n, t.display()) for n, t in _ANSWER], steps, progress=progress,
                   types=[t for _, t in _ANSWER])
 
 
-def _text_renderers(types, timezone: str) -> list:
+def _text_renderers(types, timezone: str, geometry_format: str = "GeoJSON") -> list:
     """Per column, value -> text as the wire shows it (Timestamps in the session zone)."""
-    return R.renderers_in_zone(types, timezone)
+    return R.renderers_in_zone(types, timezone, geometry_format)
 
 
-def _writer(fmt: FileFormat, names, types, timezone: str):
+def _writer(fmt: FileFormat, names, types, timezone: str, geometry_format: str = "GeoJSON"):
     """A function turning a batch of rows into the text of their records."""
-    renderers = _text_renderers(types, timezone)
+    renderers = _text_renderers(types, timezone, geometry_format)
     null = fmt.null_display
     if fmt.type == "ndjson":
         encoders = [_json_encoder(t, r) for t, r in zip(types, renderers, strict=True)]

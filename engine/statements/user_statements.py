@@ -10,12 +10,14 @@ from engine.catalog.users import (
     GLOBAL,
     GRANT,
     PRIVILEGE_BITS,
+    SHOW_ROLES_COLUMNS,
     STAGE_PRIVILEGES,
     USERS_COLUMNS,
     available_privileges,
     identity,
     object_text,
     privileges_text,
+    show_roles_rows,
     users_rows,
 )
 from engine.core.errors import (
@@ -29,6 +31,7 @@ from engine.core.errors import (
 )
 from engine.exec.result import Column, Progress, Result
 from engine.runtime.helpers import check_like_pattern, like_predicate
+from engine.statements.object_grants import grant_on_object, object_grant_rows, show_grants_on
 from engine.types import sqltype as T
 from grammar import ast as A
 
@@ -37,8 +40,6 @@ _NULLABLE_S = T.STRING.as_nullable(True)
 
 SHOW_USERS_COLUMNS = ("name", "hostname", "auth_type", "is_configured", "default_role", "roles", "disabled",
                       "network_policy", "password_policy", "must_change_password")
-SHOW_ROLES_COLUMNS = [("name", _S), ("inherited_roles", T.UINT64), ("inherited_roles_name", _S),
-                      ("is_current", T.BOOLEAN), ("is_default", T.BOOLEAN)]
 # DESC USER as current Databend answers it
 DESCRIBE_USER_COLUMNS = [
     ("name", _S), ("hostname", _S), ("auth_type", _S), ("default_role", _S), ("default_warehouse", _S),
@@ -60,15 +61,19 @@ def _store(ctx):
     return ctx.session.db.users
 
 
+# what a user or role name may not hold (Databend's illegal_ident_name: quotes, \b and \f)
+_ILLEGAL_NAME_CHARACTERS = frozenset("'\"\b\f")
+
+
 def _checked_user_name(name: str, pos) -> str:
-    if "'" in name or '"' in name:
+    if not _ILLEGAL_NAME_CHARACTERS.isdisjoint(name):
         raise EngineError(f"Illegal Username: Illegal user name [{name}], not support username contain ' or \"",
                           code=ILLEGAL_USER, position=pos)
     return name
 
 
 def _checked_role_name(name: str, pos) -> str:
-    if "'" in name or '"' in name:
+    if not _ILLEGAL_NAME_CHARACTERS.isdisjoint(name):
         raise EngineError(f"Illegal Role Name: Illegal role name [{name}], not support username contain ' or \"",
                           code=ILLEGAL_ROLE, position=pos)
     return name
@@ -83,7 +88,8 @@ def create_user(session, ctx, stmt: A.CreateUser) -> Result:
     if stmt.if_not_exists and name in store.users:
         return _result()  # no hashing for nothing
     store.create_user(name, stmt.auth_type, hash_password(stmt.password), stmt.default_role or "",
-                      stmt.if_not_exists, stmt.or_replace, stmt.pos, disabled=bool(stmt.disabled))
+                      stmt.if_not_exists, stmt.or_replace, stmt.pos, disabled=bool(stmt.disabled),
+                      default_warehouse=stmt.default_warehouse or "")
     return _result()
 
 
@@ -98,6 +104,8 @@ def alter_user(session, ctx, stmt: A.AlterUser) -> Result:
         changes["default_role"] = stmt.default_role
     if stmt.disabled is not None:
         changes["disabled"] = stmt.disabled
+    if stmt.default_warehouse is not None:
+        changes["default_warehouse"] = stmt.default_warehouse
     store.alter_user(stmt.name, stmt.pos, **changes)
     return _result()
 
@@ -112,7 +120,8 @@ def describe_user(session, ctx, stmt: A.DescribeUser) -> Result:
                ACCOUNT_ADMIN, False)
     else:
         u = store.user(name, stmt.pos)
-        row = (name, "%", u["auth_type"], u["default_role"], "", ", ".join(sorted(u["roles"])), u["disabled"])
+        row = (name, "%", u["auth_type"], u["default_role"], u.get("default_warehouse", ""),
+               ", ".join(sorted(u["roles"])), u["disabled"])
     return _result(DESCRIBE_USER_COLUMNS, [row + (None, None, None, None, None)])
 
 
@@ -122,7 +131,13 @@ def drop_user(session, ctx, stmt: A.DropUser) -> Result:
 
 
 def create_role(session, ctx, stmt: A.CreateRole) -> Result:
-    _store(ctx).create_role(_checked_role_name(stmt.name, stmt.pos), stmt.if_not_exists, stmt.pos)
+    _store(ctx).create_role(_checked_role_name(stmt.name, stmt.pos), stmt.if_not_exists, stmt.pos,
+                            comment=stmt.comment or "")
+    return _result()
+
+
+def alter_role(session, ctx, stmt: A.AlterRole) -> Result:
+    _store(ctx).set_role_comment(stmt.name, stmt.comment or "", stmt.if_exists, stmt.pos)
     return _result()
 
 
@@ -158,6 +173,8 @@ def _grant_object(ctx, on: tuple, pos) -> tuple:
 
 def grant_privileges(session, ctx, stmt: A.GrantPrivileges) -> Result:
     store = _store(ctx)
+    if stmt.object is not None:  # ON UDF | WAREHOUSE | CONNECTION | SEQUENCE (engine.statements.object_grants)
+        return grant_on_object(ctx, store, stmt)
     if stmt.stage is not None:  # ON STAGE s: READ, WRITE or ALL; the stage must exist
         if stmt.stage not in ctx.session.db.stages.named:
             raise UnknownStage(f"stage {stmt.stage} not exists", position=stmt.pos)
@@ -203,23 +220,36 @@ def show_accounts(session, ctx, stmt: A.ShowAccounts) -> Result:
         return _result([USERS_COLUMNS[i] for i in positions], rows)
     if stmt.kind == "ROLES":
         return _show_roles(session, ctx, stmt)
+    if stmt.kind == "GRANTS_OF":
+        return _show_role_grantees(ctx, stmt)
+    if stmt.kind == "GRANTS_ON":
+        access = ctx.access
+        if access is not None and not access.allows(GRANT):
+            _refuse_show_grants(_store(ctx), session.user, stmt.pos)
+        return show_grants_on(_store(ctx), stmt)
     return _show_grants(session, ctx, stmt)
 
 
-def _show_roles(session, ctx, stmt) -> Result:
+def _show_role_grantees(ctx, stmt) -> Result:
+    """SHOW GRANTS OF ROLE r (Databend's show_grants('role_grantee', r)): the users holding r,
+    then the roles holding it; GRANT on *.* needed, as for SHOW GRANTS FOR another."""
     store = _store(ctx)
-    match = lambda name: True  # noqa: E731
+    access = ctx.access
+    if access is not None and not access.allows(GRANT):
+        _refuse_show_grants(store, ctx.session.user, stmt.pos)
+    name = stmt.grantee
+    store.role(name, stmt.pos)  # 2204 for an unknown role
+    rows = [(name, "USER", user) for user, record in sorted(store.users.items()) if name in record["roles"]]
+    rows += [(name, "ROLE", role) for role, record in sorted(store.roles.items()) if name in record["roles"]]
+    return _result([("role", _S), ("granted_to", _S), ("grantee_name", _S)], rows)
+
+
+def _show_roles(session, ctx, stmt) -> Result:
+    match = None
     if stmt.like is not None:
         check_like_pattern(stmt.like, ctx.limits.like_pattern_chars)
         match = like_predicate(stmt.like)
-    current = store.current_role(session.user, session.role)
-    default = store.default_role(session.user)
-    rows = []
-    for name in sorted(store.available_roles(session.user)):
-        if match(name):
-            held = store.roles[name]["roles"]
-            rows.append((name, len(held), ", ".join(sorted(held)), name == current, name == default))
-    return _result(SHOW_ROLES_COLUMNS, rows)
+    return _result(SHOW_ROLES_COLUMNS, show_roles_rows(ctx, match))
 
 
 def _show_grants(session, ctx, stmt) -> Result:
@@ -234,16 +264,18 @@ def _show_grants(session, ctx, stmt) -> Result:
         if name != user and not may_grant:
             _refuse_show_grants(store, user, stmt.pos)
         if name in store.bootstrap:
-            own, own_stages, granted = {}, {}, {ACCOUNT_ADMIN}
+            own, own_stages, granted, own_objects = {}, {}, {ACCOUNT_ADMIN}, {}
         else:
             record = store.users[name]
             own, own_stages, granted = record["grants"], record["stage_grants"], record["roles"]
+            own_objects = record.get("object_grants", {})
         shown_as = identity(name)
     else:
         if name not in store.available_roles(user) and not may_grant:
             _refuse_show_grants(store, user, stmt.pos)
         record = store.role(name, stmt.pos)
         own, own_stages, granted = record["grants"], record["stage_grants"], record["roles"]
+        own_objects = record.get("object_grants", {})
         shown_as = f"ROLE `{name}`"
     grants, stage_grants = dict(own), dict(own_stages)
     for role in store.related_roles(granted):
@@ -260,6 +292,7 @@ def _show_grants(session, ctx, stmt) -> Result:
     for stage, mask in sorted(stage_grants.items()):  # after the other objects, as Databend lists them
         privileges = privileges_text(mask, None)
         rows.append((privileges, stage, None, kind, name, f"GRANT {privileges} ON STAGE {stage} TO {shown_as}"))
+    rows += object_grant_rows(store, own_objects, granted, kind, name, shown_as)
     return _result(SHOW_GRANTS_COLUMNS, rows)
 
 
@@ -282,6 +315,7 @@ USER_HANDLERS = {
     A.DescribeUser: describe_user,
     A.CreateRole: create_role,
     A.DropRole: drop_role,
+    A.AlterRole: alter_role,
     A.SetRole: set_role,
     A.GrantPrivileges: grant_privileges,
     A.GrantRole: grant_role,

@@ -20,9 +20,7 @@ from engine.core.errors import (
 from engine.exec.result import Column, Progress, Result
 from engine.plan.planner import Planner
 from engine.statements.view_text import ViewTextPrinter, view_text
-from engine.types import render as R
 from engine.types import sqltype as T
-from engine.types.convert import type_default
 from grammar import ast as A
 
 
@@ -103,12 +101,8 @@ def describe_view(ctx, view: View, pos=None) -> Result:
     rows = []
     for name, t in view_columns(ctx, view, pos):
         t = t if t.name != "Null" else T.NULL
-        if t.can_be_null:
-            default = "NULL"
-        else:
-            v = type_default(t)
-            default = "''" if isinstance(v, str) else R.render_value(v)
-        rows.append((name, t.sql_name(), "YES" if t.can_be_null else "NO", default, ""))
+        # a view's columns have no DEFAULT: current Databend shows NULL (1.2.453 the type's zero)
+        rows.append((name, t.sql_name(), "YES" if t.can_be_null else "NO", "NULL", ""))
     schema = [Column(n, "String") for n in ("Field", "Type", "Null", "Default", "Extra")]
     return Result(schema, iter([rows]), progress=Progress(), types=[T.STRING] * 5)
 

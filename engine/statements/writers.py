@@ -22,6 +22,7 @@ from engine.catalog.temp_tables import charge_temporary
 from engine.catalog.transactions import is_current
 from engine.core.errors import StorageError, TableVersionMismatched
 from engine.exec.result import Progress, Result
+from engine.statements.constraints import check_rows
 
 RETRIES = 16  # new runs of one statement before it gives up (2009)
 
@@ -59,6 +60,8 @@ def commit_append(ctx, database: str, table, rows: list, known=None, overwrite: 
     table is no longer the catalog's version; 4000 (nothing changed) when the log cannot take
     the record."""
     check_current(ctx, database, table)
+    if table.constraints:  # CHECK constraints: 1133, nothing written
+        check_rows(ctx, table, rows)
     if table.temporary is not None:  # its rows count against the server's memory (2411: no change)
         held = 0 if overwrite else table.temporary.charged_bytes(table)
         charge_temporary(ctx.session.db.memory, [(table, held + table.data.appended_bytes(rows))])
@@ -83,8 +86,10 @@ def commit_appends(ctx, targets: list) -> None:
     """The commit of INSERT ALL / FIRST: (database, table, rows) for each table, all appended
     in one log record, or none (2009 when any table is no longer the catalog's version, 4000
     when the log cannot take the record)."""
-    for database, table, _ in targets:
+    for database, table, rows in targets:
         check_current(ctx, database, table)
+        if table.constraints:
+            check_rows(ctx, table, rows)
     charge_temporary(ctx.session.db.memory, [(table, table.temporary.charged_bytes(table) + table.data.appended_bytes(rows))
                                              for _, table, rows in targets if table.temporary is not None])
     recorder = None
@@ -111,6 +116,8 @@ def commit_rewrite(ctx, database: str, table, rewrite, appended=None) -> None:
     table was replaced, 4000 when the log cannot take the record (nothing changed in all three)."""
     snapshot = rewrite.old
     check_snapshot(ctx, database, table, snapshot)
+    if table.constraints:  # the rows the statement wrote (the ones it kept are not checked again)
+        check_rows(ctx, table, rewrite.added + list(appended or ()))
     new = rewrite.finish()
     if table.temporary is not None:
         charge_temporary(ctx.session.db.memory, [(table, new.estimated_bytes() + new.appended_bytes(appended or []))])

@@ -1,7 +1,8 @@
 """Rows and types as JSON for the data directory: a table's rows column by column, each value in
 the JSON form of its column type (no pickle: a short script can read every file): Decimals as
 text, dates and timestamps as ISO text, Binary as base64, a BITMAP as the array of its numbers
-(ascending), an INTERVAL as [months, days, microseconds], the rest as JSON holds them."""
+(ascending), GEOMETRY / GEOGRAPHY as the hex of their EWKB, an INTERVAL as [months, days,
+microseconds], the rest as JSON holds them."""
 
 from __future__ import annotations
 
@@ -10,13 +11,15 @@ import datetime
 import decimal
 from operator import itemgetter
 
-from engine.types import nested
+from engine.types import geo_values, nested
 from engine.types.intervals import Interval
 from engine.types.sqltype import INT_NAMES, NESTED_NAMES, SqlType
 
 # Column types whose Python values JSON holds as they are (bool, int, float, str; floats
 # round-trip exactly through repr, NaN and infinities as the NaN/Infinity extension).
-_ISO_TYPES = frozenset({"Date", "Timestamp"})
+_ISO_TYPES = frozenset({"Date", "Timestamp", "TimestampTz"})  # a TIMESTAMP_TZ keeps its offset
+# GEOMETRY / GEOGRAPHY: their EWKB as hex text (engine.types.geo_values; needs no shapely)
+_GEO_TYPES = {"Geometry": geo_values.GeometryValue, "Geography": geo_values.GeographyValue}
 
 
 def type_to_json(t: SqlType) -> dict:
@@ -58,6 +61,8 @@ def encode_value(t: SqlType, v):
         return base64.b64encode(v).decode("ascii")
     if t.name == "Bitmap":
         return sorted(v)
+    if t.name in _GEO_TYPES:
+        return v.ewkb.hex()
     if t.name == "Interval":
         return [v.months, v.days, v.micros]
     if t.name in NESTED_NAMES:
@@ -72,12 +77,14 @@ def decode_value(t: SqlType, v):
         return v if type(v) is int else decimal.Decimal(v)
     if t.name == "Date":
         return datetime.date.fromisoformat(v)
-    if t.name == "Timestamp":
+    if t.name in ("Timestamp", "TimestampTz"):
         return datetime.datetime.fromisoformat(v)
     if t.name == "Binary":
         return base64.b64decode(v)
     if t.name == "Bitmap":
         return frozenset(v)
+    if t.name in _GEO_TYPES:
+        return _GEO_TYPES[t.name](bytes.fromhex(v))
     if t.name == "Interval":
         return Interval(*v)
     if t.name in NESTED_NAMES:
@@ -94,6 +101,8 @@ def _encode_column(t: SqlType, values) -> list | tuple:
         return [None if v is None else base64.b64encode(v).decode("ascii") for v in values]
     if t.name == "Bitmap":  # the numbers, ascending
         return [None if v is None else sorted(v) for v in values]
+    if t.name in _GEO_TYPES:  # EWKB as hex text
+        return [None if v is None else v.ewkb.hex() for v in values]
     if t.name == "Interval":
         return [None if v is None else [v.months, v.days, v.micros] for v in values]
     if t.name in NESTED_NAMES:
@@ -119,13 +128,16 @@ def _decode_column(t: SqlType, values: list) -> list:
     if t.name == "Date":
         parse = datetime.date.fromisoformat
         return [None if v is None else parse(v) for v in values]
-    if t.name == "Timestamp":
+    if t.name in ("Timestamp", "TimestampTz"):
         parse = datetime.datetime.fromisoformat
         return [None if v is None else parse(v) for v in values]
     if t.name == "Binary":
         return [None if v is None else base64.b64decode(v) for v in values]
     if t.name == "Bitmap":
         return [None if v is None else frozenset(v) for v in values]
+    if t.name in _GEO_TYPES:
+        make = _GEO_TYPES[t.name]
+        return [None if v is None else make(bytes.fromhex(v)) for v in values]
     if t.name == "Interval":
         return [None if v is None else Interval(*v) for v in values]
     if t.name in NESTED_NAMES:
@@ -137,6 +149,7 @@ def _decode_column(t: SqlType, values: list) -> list:
 # of another type is a record that does not fit its table (replay refuses it, CorruptLog).
 # Floats accept ints: JSON writes a whole float such as 1e300 without a point.
 _NATIVE_TYPES = {"Boolean": frozenset({bool}), "String": frozenset({str}),
+                 "Geometry": frozenset({str}), "Geography": frozenset({str}),
                  "Float32": frozenset({float, int}), "Float64": frozenset({float, int}),
                  **{name: frozenset({int}) for name in INT_NAMES}}
 _JSON_NAMES = {bool: "boolean", int: "number", float: "number", str: "string", list: "array", dict: "object"}

@@ -14,9 +14,11 @@ from engine.core.errors import BadArguments
 from engine.types import bitmap_values as _bitmaps
 from engine.types import datetimes as D
 from engine.types import float_text as _float_text
+from engine.types import geo_values as _geo
 from engine.types import intervals as _intervals
 from engine.types import render as _render
 from engine.types import sqltype as T
+from engine.types import timestamp_tz as _timestamp_tz
 from engine.types import variant as V
 from engine.types.datetimes import (
     UTC,
@@ -177,6 +179,8 @@ def to_string(v, t: SqlType = STRING):
         return str(v)
     if type(v) is frozenset:  # a BITMAP: its numbers, comma-separated
         return _bitmaps.to_text(v)
+    if isinstance(v, _geo.GeometryValue):  # (the binder passes the session's output format)
+        return _geo.format_value(v, _geo.DEFAULT_FORMAT)
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, bytes):  # Binary: its bytes as UTF-8 text, when they are
@@ -285,6 +289,8 @@ def caster(t: SqlType):
         return to_date
     if name == "Timestamp":
         return to_timestamp
+    if name == "TimestampTz":
+        return lambda v: _timestamp_tz.timestamp_tz_of(v, UTC)
     if name == "Null":
         return lambda v: None
     if name == "Variant":
@@ -293,6 +299,10 @@ def caster(t: SqlType):
         return to_binary
     if name == "Bitmap":
         return to_bitmap
+    if name == "Geometry":
+        return _geo.to_geometry
+    if name == "Geography":
+        return _geo.to_geography
     if name == "Interval":
         return to_interval
     if name in NESTED_NAMES:
@@ -320,6 +330,8 @@ def value_type(v) -> SqlType:
         return BINARY
     if type(v) is frozenset:
         return BITMAP
+    if isinstance(v, _geo.GeometryValue):
+        return T.SqlType(v.kind)
     if type(v) is _intervals.Interval:
         return T.INTERVAL
     if isinstance(v, NESTED_VALUE_TYPES):

@@ -9,8 +9,10 @@ import decimal
 from engine.core.errors import BadArguments
 from engine.types import cast as casting
 from engine.types import datetimes as D
+from engine.types import geo_values
 from engine.types import nested as N
 from engine.types import sqltype as T
+from engine.types import timestamp_tz as TZ
 
 
 def type_default(t: T.SqlType):
@@ -29,12 +31,16 @@ def type_default(t: T.SqlType):
         return casting.to_date(0)
     if t.name == "Timestamp":
         return casting.to_timestamp(0)
+    if t.name == "TimestampTz":
+        return TZ.timestamp_tz_of(0, D.UTC)
     if t.name == "Variant":
         return "null"  # JSON null
     if t.name == "Binary":
         return b""
     if t.name == "Bitmap":
         return frozenset()  # the empty bitmap
+    if t.name in ("Geometry", "Geography"):  # Databend's default: no bytes (shown as empty text)
+        return (geo_values.GeometryValue if t.name == "Geometry" else geo_values.GeographyValue)(b"")
     if t.name == "Interval":
         return casting.to_interval("0")
     if t.name == "Array":
@@ -51,9 +57,9 @@ def value_converter(t: T.SqlType, column: str, statement: str = "INSERT", timezo
     `statement` names the writer in the NULL error (INSERT or UPDATE); text written into a Date
     or Timestamp column (or one inside an ARRAY / MAP / TUPLE) is read in the session `timezone`."""
     cast = casting.caster(t)
-    if t.name in ("Date", "Timestamp"):
+    if t.name in ("Date", "Timestamp", "TimestampTz"):
         tz = D.zone(timezone)
-        of = D.timestamp_of if t.name == "Timestamp" else D.date_of
+        of = {"Timestamp": D.timestamp_of, "Date": D.date_of, "TimestampTz": TZ.timestamp_tz_of}[t.name]
 
         def cast(v):
             return of(v, tz)

@@ -15,25 +15,27 @@ def days_in_month(year: int, month: int) -> int:
     return calendar.monthrange(year, month)[1]
 
 
-def add_months(v, months: int):
-    """A date or naive datetime moved by `months`, the day clamped to the new month's last day."""
+def add_months(v, months: int, keep_last: bool = False):
+    """A date or naive datetime moved by `months`, the day clamped to the new month's last day;
+    with `keep_last` (ADD_MONTHS) a month's last day stays the last day of the new month."""
     total = v.year * 12 + (v.month - 1) + months
     year, month = divmod(total, 12)
     month += 1
-    if not MIN_DATE.year <= year <= MAX_DATE.year:
+    if year < MIN_DATE.year:  # before the range: the minimum, as Databend's clamp
+        return type(v)(1, 1, 1)
+    if year > MAX_DATE.year:
         raise date_out_of_range()
-    day = min(v.day, days_in_month(year, month))
+    last = days_in_month(year, month)
+    day = last if keep_last and v.day == days_in_month(v.year, v.month) else min(v.day, last)
     return v.replace(year=year, month=month, day=day)
 
 
 def add_days(d, days: int):
+    """d moved by `days`; the minimum Date when that leaves the range (Databend's clamp_date)."""
     try:
-        out = d + datetime.timedelta(days=days)
+        return d + datetime.timedelta(days=days)
     except OverflowError:
-        raise date_out_of_range() from None
-    if not MIN_DATE.year <= out.year <= MAX_DATE.year:
-        raise date_out_of_range()
-    return out
+        return MIN_DATE
 
 
 def start_of_quarter(d: datetime.date) -> datetime.date:

@@ -7,7 +7,10 @@ Scans and comparisons therefore compare plain C-level objects, whatever the sess
 session `timezone` setting is applied only at the edges: a string or a Date read as a Timestamp is
 taken as wall-clock time in the session zone; a Timestamp shown (wire, to_string, date_format) or
 taken apart by a date function (to_hour, to_start_of_day, ...) is first moved to the session zone.
-Databend's range applies: 1000-01-01 to 9999-12-31 (23:59:59.999999).
+Databend's range applies: 0001-01-01 to 9999-12-31 (23:59:59.999999). As in current Databend,
+arithmetic that leaves the range gives the minimum, 0001-01-01 (its clamp_timestamp / clamp_date),
+a Timestamp past 9999-12-30 22:00:00 UTC (the last instant every zone can show) is that instant,
+and text naming a later instant is refused.
 """
 
 from __future__ import annotations
@@ -17,22 +20,25 @@ import functools
 import re
 import zoneinfo
 
-from engine.core.errors import BadArguments
+from engine.core.errors import BAD_BYTES, BadArguments, EngineError
 
 UTC = datetime.UTC
 EPOCH = datetime.datetime(1970, 1, 1)
 EPOCH_DATE = datetime.date(1970, 1, 1)
-MIN_DATE = datetime.date(1000, 1, 1)
+MIN_DATE = datetime.date(1, 1, 1)
 MAX_DATE = datetime.date(9999, 12, 31)
-MIN_TIMESTAMP = datetime.datetime(1000, 1, 1)
+MIN_TIMESTAMP = datetime.datetime(1, 1, 1)
 MAX_TIMESTAMP = datetime.datetime(9999, 12, 31, 23, 59, 59, 999999)
+# the last instant shown: jiff's Timestamp::MAX, so that any offset still gives a valid civil time
+SHOWN_MAX_TIMESTAMP = datetime.datetime(9999, 12, 30, 22)
 _ONE_DAY = datetime.timedelta(days=1)
 _MICRO = datetime.timedelta(microseconds=1)
 
 _TS_RE = re.compile(
     r"\s*(\d{1,4})-(\d{1,2})-(\d{1,2})"
-    r"(?:[Tt ]+(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,9}))?)?)?"
-    r"\s*(?:([Zz])|([+-])(\d{2}):?(\d{2})?)?\s*\Z")
+    # a time may stop after the T, the hour or a colon ('9999-12-30T', '... 22', '... 22:', as Databend)
+    r"(?:[Tt ]+(?:(\d{1,2})(?::(?:(\d{1,2})(?::(?:(\d{1,2})(?:\.(\d+))?)?)?)?)?)?)?"
+    r"\s*(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?\s*\Z")
 
 
 @functools.lru_cache(maxsize=64)
@@ -107,6 +113,8 @@ def _parse_fields(text: str, type_name: str):
     year, month, day, hour, minute, second, frac, zulu, sign, oh, om = m.groups()
     if len(m.group(1)) != 4 or len(month) != 2 or len(day) != 2:
         raise BadArguments(f"cannot parse to type `{type_name}`")
+    if year == "0000" and month == "00" and day == "00":  # the zero date is the epoch's day
+        year, month, day = "1970", "01", "01"
     try:
         local = datetime.datetime(int(year), int(month), int(day), int(hour or 0), int(minute or 0),
                                   int(second or 0), int((frac or "0")[:6].ljust(6, "0")))
@@ -122,25 +130,29 @@ def _parse_fields(text: str, type_name: str):
     return local, offset
 
 
+def parse_fields(text: str, type_name: str):
+    """(naive wall-clock datetime, offset written or None) of timestamp text; `type_name` names
+    the type in the error."""
+    return _parse_fields(text, type_name)
+
+
 def parse_timestamp(text: str, tz) -> datetime.datetime:
     """A Timestamp from text ('2024-01-02', '2024-01-02 03:04:05.123', '...T...Z', '...+08:00'),
-    wall-clock time in `tz` unless the text gives its own offset; before year 1000 it is clamped
-    to the minimum, as Databend does."""
+    wall-clock time in `tz` unless the text gives its own offset; an instant past the last one
+    shown is refused (1046, as Databend)."""
     local, offset = _parse_fields(text, "TIMESTAMP")
-    if local < MIN_TIMESTAMP:
-        return MIN_TIMESTAMP
-    if offset is not None:
-        ts = local - offset
-    else:
-        ts = from_local(local, tz)
+    try:
+        ts = local - offset if offset is not None else from_local(local, tz)
+    except OverflowError:
+        raise timestamp_out_of_range() from None
+    if ts > SHOWN_MAX_TIMESTAMP:
+        raise EngineError(f"timestamp {text.strip()!r} is out of range", code=BAD_BYTES)
     return check_timestamp(ts)
 
 
 def parse_date(text: str) -> datetime.date:
     """A Date from text ('2024-01-02', or a timestamp text whose day part is taken)."""
     local, _ = _parse_fields(text, "DATE")
-    if local.year < 1000:
-        return MIN_DATE
     return local.date()
 
 
@@ -157,11 +169,33 @@ def timestamp_from_int(n: int) -> datetime.datetime:
     return timestamp_from_micros(micros)
 
 
+_MIN_MICROS = -62_135_596_800_000_000
+_MAX_MICROS = 253_402_300_799_999_999
+_SHOWN_MAX_MICROS = 253_402_207_200_000_000
+
+
 def timestamp_from_micros(micros: int) -> datetime.datetime:
+    """The Timestamp `micros` after the epoch, clamped as Databend: outside the range it is the
+    minimum (0001-01-01), past the last instant shown it is that instant."""
+    if not _MIN_MICROS <= micros <= _MAX_MICROS:
+        return MIN_TIMESTAMP
+    if micros > _SHOWN_MAX_MICROS:
+        return SHOWN_MAX_TIMESTAMP
+    return EPOCH + datetime.timedelta(microseconds=micros)
+
+
+def shift_timestamp(ts: datetime.datetime, micros: int) -> datetime.datetime:
+    """A Timestamp moved by `micros`, clamped as timestamp_from_micros."""
     try:
-        return check_timestamp(EPOCH + datetime.timedelta(microseconds=micros))
+        moved = ts + datetime.timedelta(microseconds=micros)
     except OverflowError:
-        raise timestamp_out_of_range() from None
+        return MIN_TIMESTAMP
+    return moved if moved <= SHOWN_MAX_TIMESTAMP else SHOWN_MAX_TIMESTAMP
+
+
+def clamped_date(d: datetime.date | None) -> datetime.date:
+    """Calendar arithmetic's result: the minimum Date when it left the range (None)."""
+    return MIN_DATE if d is None else d
 
 
 _EPOCH_ORDINAL = EPOCH_DATE.toordinal()
@@ -195,8 +229,11 @@ def micros_of(ts: datetime.datetime) -> int:
 # ---------------------------------------------------------------- rendering
 
 
+_ISO = datetime.datetime.isoformat  # zero-pads years before 1000 (strftime's %Y does not)
+
+
 def render_timestamp(ts: datetime.datetime) -> str:
-    return ts.strftime("%Y-%m-%d %H:%M:%S.%f")
+    return _ISO(ts, " ", "microseconds")
 
 
 def timestamp_renderer(tz):
@@ -206,7 +243,7 @@ def timestamp_renderer(tz):
     utc = UTC
 
     def render(ts):
-        return ts.replace(tzinfo=utc).astimezone(tz).strftime("%Y-%m-%d %H:%M:%S.%f")
+        return _ISO(ts.replace(tzinfo=utc).astimezone(tz).replace(tzinfo=None), " ", "microseconds")
 
     return render
 

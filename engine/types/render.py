@@ -9,6 +9,7 @@ import math
 
 from engine.types import datetimes as _dates
 from engine.types import float_text as _float_text
+from engine.types import geo_values as _geo
 from engine.types import nested as _nested
 from engine.types.bitmap_values import WIRE_TEXT as _BITMAP_TEXT
 from engine.types.sqltype import INT_NAMES, NESTED_NAMES, SqlType
@@ -90,7 +91,9 @@ def render_value(v) -> str:
     if isinstance(v, float):
         return render_float(v)
     if isinstance(v, datetime.datetime):
-        return v.strftime("%Y-%m-%d %H:%M:%S.%f")
+        if v.tzinfo is None:
+            return _iso(v, " ", "microseconds")
+        return _render_timestamp_tz(v)
     if isinstance(v, decimal.Decimal):
         return format(v, "f")
     if isinstance(v, bytes):
@@ -99,6 +102,8 @@ def render_value(v) -> str:
         return render_nested(v)
     if type(v) is frozenset:
         return _BITMAP_TEXT
+    if isinstance(v, _geo.GeometryValue):
+        return _geo.format_value(v, _geo.DEFAULT_FORMAT)
     return str(v)
 
 
@@ -110,21 +115,45 @@ def _render_bitmap(v):
     return _BITMAP_TEXT  # Databend shows no numbers of a bitmap in a result (to_string does)
 
 
+_iso = datetime.datetime.isoformat  # zero-pads years before 1000 (strftime's %Y does not), and is faster
+
+
 def _render_timestamp(v):
-    return v.strftime("%Y-%m-%d %H:%M:%S.%f")
+    return _iso(v, " ", "microseconds")
 
 
-def renderers_in_zone(types, timezone: str) -> list:
+def _render_timestamp_tz(v):
+    return _iso(v.replace(tzinfo=None), " ", "microseconds") + v.strftime(" %z")  # engine.types.timestamp_tz
+
+
+def renderers_in_zone(types, timezone: str, geometry_format: str = _geo.DEFAULT_FORMAT) -> list:
     """renderer_for each type, Timestamps (also those inside an ARRAY / MAP / TUPLE) shown as
-    wall-clock time in the session `timezone` (they are stored in UTC)."""
+    wall-clock time in the session `timezone` (they are stored in UTC), GEOMETRY / GEOGRAPHY
+    values (also inside) in the session's `geometry_output_format`."""
     renderers = [renderer_for(t) if t is not None else render_value for t in types]
+    if any(t is not None and holds_geo(t) for t in types):
+        renderers = [r if t is None or not holds_geo(t) else _geo_renderer(geometry_format) if not t.args
+                     else nested_renderer(t, _dates.zone(timezone), geometry_format)
+                     for r, t in zip(renderers, types, strict=True)]
     if timezone == "UTC":
         return renderers
     tz = _dates.zone(timezone)
     shown = _dates.timestamp_renderer(tz)
     return [shown if t is not None and t.name == "Timestamp"
-            else nested_renderer(t, tz) if t is not None and t.args and _nested.shows_timestamps(t) else r
+            else nested_renderer(t, tz, geometry_format) if t is not None and t.args and _nested.shows_timestamps(t)
+            else r
             for r, t in zip(renderers, types, strict=True)]
+
+
+def holds_geo(t: SqlType) -> bool:
+    return t.name in _GEO_NAMES or any(holds_geo(a) for a in t.args)
+
+
+_GEO_NAMES = frozenset({"Geometry", "Geography"})
+
+
+def _geo_renderer(fmt: str):
+    return lambda v: _geo.format_value(v, fmt)
 
 
 def renderer_for(t: SqlType):
@@ -147,6 +176,8 @@ def renderer_for(t: SqlType):
         return str
     if name == "Timestamp":
         return _render_timestamp
+    if name == "TimestampTz":
+        return _render_timestamp_tz
     if name in NESTED_NAMES:
         return nested_renderer(t)
     if name == "Bitmap":
@@ -185,21 +216,26 @@ def render_nested(v, tz=_dates.UTC) -> str:
     return render_value(v)
 
 
-def nested_renderer(t: SqlType, tz=_dates.UTC):
+def nested_renderer(t: SqlType, tz=_dates.UTC, geometry_format: str = _geo.DEFAULT_FORMAT):
     """A function value (not None) -> wire text of values of the nested type t (Timestamps
-    inside shown in the zone `tz`)."""
+    inside shown in the zone `tz`, GEOMETRY / GEOGRAPHY values in `geometry_format`)."""
     if t.name == "Array":
-        element = _element_renderer(_nested.element_of(t), tz)
+        element = _element_renderer(_nested.element_of(t), tz, geometry_format)
         return lambda v: "[" + ",".join([element(x) for x in v]) + "]"
     if t.name == "Map":
         kt, vt = _nested.map_parts(t)
-        key, value = _element_renderer(kt, tz), _element_renderer(vt, tz)
+        key, value = _element_renderer(kt, tz, geometry_format), _element_renderer(vt, tz, geometry_format)
         return lambda v: "{" + ",".join([key(k) + ":" + value(x) for k, x in v]) + "}"
-    fields = [_element_renderer(a, tz) for a in t.args]
+    fields = [_element_renderer(a, tz, geometry_format) for a in t.args]
     return lambda v: "(" + ",".join([f(x) for f, x in zip(fields, v, strict=True)]) + ")"
 
 
-def _element_renderer(t: SqlType, tz):
+def _element_renderer(t: SqlType, tz, geometry_format: str = _geo.DEFAULT_FORMAT):
+    if t.name in _GEO_NAMES:  # GeoJSON as it is, the other spellings quoted (Databend's encoder)
+        inner = _geo_renderer(geometry_format)
+        if geometry_format.upper() == "GEOJSON":
+            return lambda x: "NULL" if x is None else inner(x)
+        return lambda x: "NULL" if x is None else _quote(inner(x))
     if t.name == "Variant":  # its JSON text as it is (current Databend: [1,2,"3"], ("k1","v1"))
         return lambda x: "NULL" if x is None else x
     if t.name in ("String", "Date", "Timestamp", "Binary", "Bitmap"):
@@ -207,5 +243,5 @@ def _element_renderer(t: SqlType, tz):
         return lambda x: "NULL" if x is None else _quote(inner(x))
     if t.name in ("Nothing", "Null"):
         return lambda x: render_nested(x, tz)
-    inner = nested_renderer(t, tz) if t.name in NESTED_NAMES else renderer_for(t)
+    inner = nested_renderer(t, tz, geometry_format) if t.name in NESTED_NAMES else renderer_for(t)
     return lambda x: "NULL" if x is None else inner(x)

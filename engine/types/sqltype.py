@@ -8,6 +8,7 @@ import decimal
 from dataclasses import dataclass, replace
 
 from engine.core.errors import BadArguments, SqlSyntaxError
+from engine.types import geo_values
 
 INT_RANGES = {
     "UInt8": (0, 2**8 - 1), "UInt16": (0, 2**16 - 1), "UInt32": (0, 2**32 - 1), "UInt64": (0, 2**64 - 1),
@@ -86,7 +87,8 @@ _SQL_NAMES = {
     "Boolean": "BOOLEAN", "Int8": "TINYINT", "Int16": "SMALLINT", "Int32": "INT", "Int64": "BIGINT",
     "UInt8": "TINYINT UNSIGNED", "UInt16": "SMALLINT UNSIGNED", "UInt32": "INT UNSIGNED",
     "UInt64": "BIGINT UNSIGNED", "Float32": "FLOAT", "Float64": "DOUBLE", "String": "VARCHAR",
-    "Date": "DATE", "Timestamp": "TIMESTAMP", "Binary": "BINARY", "Variant": "VARIANT", "Bitmap": "BITMAP",
+    "Date": "DATE", "Timestamp": "TIMESTAMP", "TimestampTz": "TIMESTAMP_TZ", "Binary": "BINARY",
+    "Variant": "VARIANT", "Bitmap": "BITMAP", "Geometry": "GEOMETRY", "Geography": "GEOGRAPHY",
     "Interval": "INTERVAL",
 }
 
@@ -122,6 +124,8 @@ DATE = SqlType("Date")
 TIMESTAMP = SqlType("Timestamp")
 BINARY = SqlType("Binary")
 BITMAP = SqlType("Bitmap")
+GEOMETRY = SqlType("Geometry")
+GEOGRAPHY = SqlType("Geography")
 INTERVAL = SqlType("Interval")
 
 _ALIASES = {
@@ -133,10 +137,11 @@ _ALIASES = {
     "FLOAT": "Float32", "FLOAT32": "Float32", "REAL": "Float64",
     "DOUBLE": "Float64", "FLOAT64": "Float64", "DOUBLE PRECISION": "Float64",
     "VARCHAR": "String", "TEXT": "String", "CHAR": "String", "STRING": "String", "CHARACTER": "String",
-    "DATE": "Date", "TIMESTAMP": "Timestamp", "DATETIME": "Timestamp",
+    "DATE": "Date", "TIMESTAMP": "Timestamp", "DATETIME": "Timestamp", "TIMESTAMP_TZ": "TimestampTz",
     "DECIMAL": "Decimal", "NUMERIC": "Decimal",
     "BINARY": "Binary", "VARBINARY": "Binary", "BLOB": "Binary", "TINYBLOB": "Binary", "MEDIUMBLOB": "Binary",
     "LONGBLOB": "Binary", "JSON": "Variant", "VARIANT": "Variant", "BITMAP": "Bitmap",
+    "GEOMETRY": "Geometry", "GEOGRAPHY": "Geography",
     "INTERVAL": "Interval",
 }
 
@@ -164,6 +169,8 @@ def type_from_ast(tn, default_nullable: bool = False) -> SqlType:
         if not 1 <= p <= 76 or s > p:  # Databend's DecimalSize::new: an Overflow error (1049)
             raise BadArguments(f"Invalid Decimal({p}, {s})", code=DECIMAL_SIZE_OVERFLOW, position=tn.pos)
         return SqlType("Decimal", nullable, p, s)
+    if base in ("Geometry", "Geography"):
+        geo_values.library()  # without the geo extra: the error naming it
     return SqlType(base, nullable)
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from engine.types.sqltype import INT_NAMES, SqlType
 
 _PLAIN = {"Null": "Null", "Nothing": "Nothing", "Boolean": "Boolean", "String": "String", "Date": "Date",
-          "Timestamp": "Timestamp", "Variant": "Variant", "Binary": "Binary", "Bitmap": "Bitmap"}
+          "Timestamp": "Timestamp", "TimestampTz": "TimestampTz", "Variant": "Variant", "Binary": "Binary",
+          "Bitmap": "Bitmap", "Geometry": "Geometry", "Geography": "Geography"}
 
 
 def rust_debug(t: SqlType) -> str:

@@ -14,6 +14,7 @@ import math
 import re
 
 from engine.core.errors import BadArguments
+from engine.types import geo_values as _geo
 from engine.types.json_lenient import parse_lenient
 
 _U64_MAX = 2**64 - 1
@@ -231,13 +232,15 @@ def from_value(v) -> str:
     if isinstance(v, decimal.Decimal):
         return dumps(int(v) if v == v.to_integral_value() and v.as_tuple().exponent >= 0 else float(v))
     if isinstance(v, datetime.datetime):
-        return dumps(v.strftime("%Y-%m-%d %H:%M:%S.%f"))
+        return dumps(v.isoformat(" ", "microseconds"))
     if isinstance(v, datetime.date):
         return dumps(v.isoformat())
     if isinstance(v, bytes):
         return dumps(v.hex().upper())
     if type(v) is frozenset:  # a BITMAP: the array of its numbers, ascending
         return dumps(sorted(v))
+    if isinstance(v, _geo.GeometryValue):  # a GEOMETRY / GEOGRAPHY: its GeoJSON object
+        return parse_json(_geo.geojson(_geo.tree(v)))
     return dumps(str(v))
 
 

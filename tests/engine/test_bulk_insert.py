@@ -53,10 +53,10 @@ def test_a_column_out_of_range_or_null_fails_with_the_value_s_error(values, mess
         convert(values)
 
 
-def test_a_date_before_the_first_day_fails_as_one_value_does():
+def test_dates_of_the_whole_range_are_taken_as_they_are():
     convert = column_converter(T.DATE.as_nullable(True), "d")
-    with pytest.raises(EngineError, match="date is out of range"):
-        convert([datetime.date(2020, 1, 1), datetime.date(999, 12, 31)])
+    days = [datetime.date(2020, 1, 1), datetime.date(1, 1, 1), datetime.date(9999, 12, 31)]
+    assert convert(days)[0] == days  # 0001-01-01 to 9999-12-31, as current Databend
 
 
 def test_insert_select_answers_and_flags(run):

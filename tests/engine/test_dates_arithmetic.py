@@ -60,7 +60,6 @@ def test_null_operands(session):
 @pytest.mark.parametrize(("sql", "code"), [
     ("SELECT to_date('2024-01-01') + 1.5", 1065), ("SELECT 1 + to_date('2024-01-01')", 1065),
     ("SELECT t + 1.5 FROM t", 1065), ("SELECT d * 2 FROM t", 1065),
-    ("SELECT to_timestamp('1000-01-01 00:00:00') - 1", 1006), ("SELECT to_date('9999-12-31') + 1", 1006),
     ("SELECT INTERVAL 1 DAY - d FROM t", 1065),
     # not a unit keyword: Databend reads `INTERVAL 1` (CAST(1 AS INTERVAL), refused) and the alias FORTNIGHT
     ("SELECT d + INTERVAL 1 FORTNIGHT FROM t", 1006),

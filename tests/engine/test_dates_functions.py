@@ -72,6 +72,7 @@ def test_starts_of_periods(session, expr, type_, value):
 
 ADDS = [
     ("add_years(d, 1)", "Date", "2025-02-28"), ("add_quarters(d, 1)", "Date", "2024-05-29"),
+    # clamped, as the 1.2.453 oracle (current Databend keeps the month end: 2024-03-31)
     ("add_months(d, 1)", "Date", "2024-03-29"), ("add_days(d, -60)", "Date", "2023-12-31"),
     ("add_hours(d, 1)", "Timestamp", "2024-02-29 01:00:00.000000"),
     ("add_minutes(d, 1)", "Timestamp", "2024-02-29 00:01:00.000000"),
@@ -135,7 +136,7 @@ CONVERSIONS = [
     ("to_timestamp('2024-01-02T03:04:05Z')", "2024-01-02 03:04:05.000000"),
     ("to_timestamp('2024-01-02 03:04:05+08:00')", "2024-01-01 19:04:05.000000"),
     ("to_timestamp('2024-01-02 03:04:05.1')", "2024-01-02 03:04:05.100000"),
-    ("to_date('0999-12-31')", "1000-01-01"),
+    ("to_date('0999-12-31')", "0999-12-31"),  # the range starts at 0001-01-01 in current Databend
     ("str_to_date('2024-03-05', '%Y-%m-%d')", "2024-03-05"),
     ("str_to_date('05/03/2024', '%d/%m/%Y')", "2024-03-05"),
     ("str_to_timestamp('2024-03-05 07:08:09', '%Y-%m-%d %H:%M:%S')", "2024-03-05 07:08:09.000000"),
@@ -197,12 +198,9 @@ ERRORS = [
     ("SELECT to_date('2024-1-2')", 1006), ("SELECT to_date('2024-02-30')", 1006),
     ("SELECT to_timestamp('abc')", 1006), ("SELECT to_timestamp('2024-1-2 3:4:5')", 1006),
     ("SELECT add_years(to_date('9999-06-01'), 1)", 1006), ("SELECT to_date(3000000)", 1006),
-    ("SELECT to_date(-400000)", 1006), ("SELECT to_timestamp(253402300800000000)", 1006),
-    ("SELECT add_days(to_date('1000-01-01'), -1)", 1006),
-    ("SELECT str_to_date('2024-03-05 10:00', '%Y-%m-%d')", 1006),
-    # current Databend: EXTRACT(EPOCH ...) is epoch(x), which only an INTERVAL has; INTERVAL 1 DAY
-    # is the INTERVAL value '1 day' (engine.functions.intervals)
-    ("SELECT date_part(epoch, to_date('2024-05-06'))", 1065), ("SELECT to_year(1)", 1065),
+    ("SELECT str_to_date('03-05', '%m-%d')", 1006),  # no year (the remainder of text is ignored now)
+    # EPOCH is a unit of current Databend (epoch(x) of a Date or Timestamp: engine.functions.date_parts)
+    ("SELECT date_part(fortnight, to_date('2024-05-06'))", 1005), ("SELECT to_year(1)", 1065),
 ]
 
 

@@ -279,7 +279,8 @@ def test_users_roles_and_grants_survive_a_crash(data_dir):
     db = engine.Database(data_dir=data_dir)
     s = db.session()
     q(s, "CREATE USER 'ann' IDENTIFIED BY 'secret' WITH DEFAULT_ROLE = 'analyst'")
-    q(s, "CREATE ROLE analyst")
+    q(s, "CREATE ROLE analyst COMMENT = 'reads'")
+    q(s, "ALTER ROLE analyst SET COMMENT = 'reads t'")
     q(s, "CREATE TABLE t (a INT)")
     q(s, "GRANT SELECT ON default.t TO ROLE analyst")
     q(s, "GRANT ROLE analyst TO 'ann'")
@@ -288,6 +289,7 @@ def test_users_roles_and_grants_survive_a_crash(data_dir):
     db = reopen(data_dir)
     s = db.session()
     assert (q(s, "SHOW USERS"), q(s, "SHOW GRANTS FOR 'ann'"), q(s, "SHOW ROLES")) == before
+    assert q(s, "SELECT comment FROM show_roles() WHERE name = 'analyst'") == [("reads t",)]
     stored = db.users.password_hash("ann")
     assert stored.startswith("scrypt$") and "secret" not in json.dumps(db.users.snapshot())
     ann = db.session(user="ann")

@@ -19,7 +19,6 @@ ERRORS = [
     ("CREATE DATABASE default", 2301, None),
     ("CREATE TABLE t (x INT)", 2302, None),
     ("SET nosuch_setting = 1", 2801, None),
-    ("UNSET nosuch_setting", 2801, None),
     ("SET max_threads = 'many'", 1006, None),
     ("INSERT INTO u VALUES (1)", 1303, None),
     ("INSERT INTO u (id) SELECT 1, 2", 1006, None),

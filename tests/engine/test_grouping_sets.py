@@ -92,3 +92,22 @@ def test_the_empty_grouping_set_of_no_rows_is_no_group():
     assert list(s.execute("SELECT count(*) FROM e GROUP BY GROUPING SETS (())")) == []
     list(s.execute("INSERT INTO e VALUES (1), (1)"))
     assert list(s.execute("SELECT count(*) FROM e GROUP BY GROUPING SETS (())")) == [(2,)]
+
+
+def test_plain_keys_with_rollup_and_grouping_sets_are_crossed(session):
+    # base/03_common/03_0003_select_group_by.test: `a, ROLLUP (b)` is GROUPING SETS ((a, b), (a))
+    rows = answer(session, "SELECT g, h, sum(v) FROM t GROUP BY g, ROLLUP (h) ORDER BY g, h")[1]
+    assert rows == [(1, "x", 10), (1, "y", 20), (1, None, 30), (2, "x", 12), (2, None, 12)]
+    rows = answer(session, "SELECT g, h, sum(v) FROM t GROUP BY h, GROUPING SETS (g, ()) ORDER BY g, h")[1]
+    assert rows == [(1, "x", 10), (1, "y", 20), (2, "x", 12), (None, "x", 22), (None, "y", 20)]
+    # the crossed sets are deduplicated: (h, g, h) is (h, g), (h, h) is (h)
+    rows = answer(session, "SELECT g, h, sum(v) FROM t GROUP BY h, ROLLUP (g), GROUPING SETS (h, g) "
+                           "ORDER BY g, h")[1]
+    assert rows == [(1, "x", 10), (1, "y", 20), (2, "x", 12), (None, "x", 22), (None, "y", 20)]
+
+
+def test_an_aggregate_in_group_by_is_refused_with_databends_words(session):
+    with pytest.raises(engine.EngineError) as err:
+        answer(session, "SELECT sum(v) FROM t GROUP BY sum(v)")
+    assert err.value.code == 1065
+    assert "GROUP BY items can't contain aggregate functions or window functions: sum(v)" in err.value.message

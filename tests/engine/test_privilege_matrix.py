@@ -82,6 +82,7 @@ CASES = [
     ("CREATE TABLE d.n (a INT)", ["CREATE ON d.*"], "[Create] is required on 'default'.'d'.*"),
     ("DROP DATABASE d", ["DROP ON d.*"], "[Drop] is required on 'default'.'d'.*"),
     ("CREATE DATABASE d2", ["CREATE ON *.*"], "[Create] is required on *.*"),
+    ("ALTER DATABASE d RENAME TO d3", ["ALTER ON *.*"], "[Alter] is required on *.*"),
     ("SET GLOBAL max_threads = 4", ["SUPER ON *.*"], "[Super] is required on *.*"),
     ("CREATE USER w IDENTIFIED BY 'p'", ["GRANT ON *.*"], "[Grant] is required on *.*"),
     ("GRANT READ ON STAGE s TO nobody", ["GRANT ON *.*"], "[Grant] is required on *.*"),

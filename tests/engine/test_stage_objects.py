@@ -119,6 +119,22 @@ def test_file_formats_are_named_and_used_by_format_name(db):
     assert _run(db, "SHOW FILE FORMATS")[1] == []
 
 
+def test_file_format_refusals_as_databend(db):
+    # base/05_ddl/05_0030_ddl_file_format.test
+    def code(sql):
+        with pytest.raises(engine.EngineError) as err:
+            _run(db, sql)
+        return err.value.code
+
+    assert code("DROP FILE FORMAT test_format") == 2507
+    _run(db, "CREATE FILE FORMAT test_format TYPE = CSV")
+    _run(db, "CREATE FILE FORMAT IF NOT EXISTS test_format TYPE = CSV")
+    assert code("CREATE FILE FORMAT test_format TYPE = CSV") == 2509
+    assert code("CREATE FILE FORMAT csv TYPE = CSV") == 1005  # a format type is no name
+    assert code("CREATE OR REPLACE FILE FORMAT IF NOT EXISTS f2 TYPE = CSV") == 1005
+    _run(db, "CREATE OR REPLACE FILE FORMAT test_format TYPE = TSV")
+
+
 def test_unload_csv_as_databend_writes_it(db):
     schema, rows = _run(db, "COPY INTO @~/pre/ FROM t FILE_FORMAT = (TYPE = CSV)")
     assert schema == [("rows_unloaded", "UInt64"), ("input_bytes", "UInt64"),

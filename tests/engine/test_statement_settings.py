@@ -58,7 +58,7 @@ def test_settings_prefix_a_write(s):
 @pytest.mark.parametrize(("sql", "code"), [
     ("SETTINGS (no_such_setting = 1) SELECT 1", 2801),      # UnknownVariable, as SET answers
     ("SETTINGS (max_threads = 'x') SELECT 1", 1006),        # BadArguments
-    ("SETTINGS (timezone = 'Nowhere/Zone') SELECT 1", 1006),
+    ("SETTINGS (timezone = 'Nowhere/Zone') SELECT 1", 1078),  # Databend's InvalidTimezone
 ])
 def test_bad_settings_are_refused_and_change_nothing(s, sql, code):
     with pytest.raises(engine.EngineError) as info:

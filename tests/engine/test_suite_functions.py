@@ -111,8 +111,8 @@ def test_to_char_of_dates_takes_postgres_templates():
     list(s.execute("set timezone = 'Asia/Shanghai'"))
     assert wire(s, "select to_char('2024-04-05'::DATE, 'mon dd, yyyy TZH')") == [("Apr 05, 2024 +08",)]
     assert wire(s, "select to_char('2024-04-05'::DATE, '100% yyyy')") == [("100% 2024",)]
-    # the numeric templates (9G999, PR, S...) are not implemented: refused as Databend refuses a type
-    assert error_code(s, "select to_char(1, '999')") == 1065
+    # a number takes the numeric templates (engine.functions.number_to_char)
+    assert wire(s, "select to_char(1, '999')") == [("   1",)]
 
 
 def test_date_between_refuses_an_unknown_unit(s):
@@ -191,3 +191,13 @@ def test_map_cat(s):
     assert value(s, "SELECT MAP_CAT({'k1': 'v1', 'k2': NULL}, {'k2': 'v2', 'k3': NULL})") == (
         ("k1", "v1"), ("k2", "v2"), ("k3", None))
     assert error_code(s, "SELECT MAP_CAT({1: 2}, 3)") == 1065
+
+
+def test_distinct_combinators_and_count_if_with_a_value():
+    # base/03_common/03_0008_select_aggregator_combinator.test
+    s = engine.Database().session()
+    sub = "FROM (SELECT number % 100 AS number FROM numbers(1000))"
+    assert list(s.execute(f"SELECT sum_distinct(number), count_distinct(number), avg_distinct(number) {sub}")) == [
+        (4950, 100, 49.5)]
+    assert list(s.execute("SELECT count_if(number, number > 9), count_if(number > 9) FROM numbers(20)")) == [(10, 10)]
+    assert list(s.execute("SELECT count_if(x, x > 0) FROM (SELECT NULL::INT AS x UNION ALL SELECT 1)")) == [(1,)]

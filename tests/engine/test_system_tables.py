@@ -125,7 +125,7 @@ def test_virtual_databases_can_be_used_shown_and_described(db):
     s = db.session()
     assert list(s.execute("SHOW TABLES FROM information_schema")) == [
         ("columns",), ("keywords",), ("schemata",), ("tables",), ("views",)]
-    assert ("table_comment", "VARCHAR", "NO", "''", "") in list(s.execute("DESCRIBE information_schema.tables"))
+    assert ("table_comment", "VARCHAR", "NO", "NULL", "") in list(s.execute("DESCRIBE information_schema.tables"))
     list(s.execute("USE information_schema"))
     assert list(s.execute("SELECT count(*) FROM schemata")) == [(3,)]
     assert ("temporary_tables",) in list(s.execute("SHOW TABLES FROM system"))

@@ -49,7 +49,7 @@ def test_create_temp_tables_test(s):
     rows(s, "CREATE TEMP TABLE db2.test2 LIKE db1.test1 ENGINE=fuse")
     rows(s, "INSERT INTO db2.test2 VALUES (3, 5)")
     assert rows(s, "SELECT a+b FROM db2.test2") == [(8,)]
-    assert rows(s, "DESCRIBE db2.test2") == [("a", "INT", "NO", "0", ""), ("b", "INT", "YES", "NULL", "")]
+    assert rows(s, "DESCRIBE db2.test2") == [("a", "INT", "NO", "NULL", ""), ("b", "INT", "YES", "NULL", "")]
     rows(s, "CREATE TEMP TABLE db2.test3(a Varchar null, y Varchar null) ENGINE=fuse AS SELECT * FROM db1.test1")
     assert rows(s, "SELECT a FROM db2.test3") == [("1",), ("2",), ("3",)]
     rows(s, "CREATE TEMP TABLE db2.test4(a Varchar null, y Varchar null) ENGINE=fuse AS SELECT b, a FROM db1.test1")

@@ -159,3 +159,30 @@ def test_functions_survive_a_crash_and_a_restart(tmp_path):
         assert error_code(s, "SELECT dropped(1)") == 1008
         assert [r[0] for r in q(s, "SHOW USER FUNCTIONS")] == ["Quoted", "f1", "rev"]
         db.close()
+
+
+def test_sql_table_functions_read_in_from(s):
+    # base/03_common/03_0013_select_udf.test
+    q(s, "CREATE OR REPLACE TABLE t1 (c1 INT)")
+    q(s, "INSERT INTO t1 VALUES (0), (1)")
+    q(s, "CREATE OR REPLACE FUNCTION scan_t1 () RETURNS TABLE (c1_string STRING) AS $$ SELECT * FROM t1 $$")
+    result = s.execute("SELECT * FROM scan_t1() ORDER BY 1")
+    assert [c.name for c in result.schema] == ["c1_string"] and list(result) == [("0",), ("1",)]
+    q(s, "CREATE OR REPLACE FUNCTION filter_t1 (arg0 INT) RETURNS TABLE (c1_string STRING) AS "
+         "$$ SELECT * FROM t1 WHERE c1 = arg0 $$")
+    assert q(s, "SELECT * FROM filter_t1(1)") == [("1",)]
+    assert error_code(s, "SELECT * FROM filter_t1()") == 1028
+    q(s, "CREATE OR REPLACE FUNCTION two () RETURNS TABLE (a STRING, b INT) AS $$ SELECT * FROM t1 $$")
+    assert error_code(s, "SELECT * FROM two()") == 1065  # one column for two declared
+
+
+def test_typed_functions_with_unnamed_parameters_and_unit_words(s):
+    # base/03_common/03_0013_select_udf.test, base/05_ddl/05_0010_ddl_create_udf.test
+    q(s, "CREATE FUNCTION gcd (INT, INT) RETURNS BIGINT LANGUAGE javascript HANDLER = 'gcd_js' AS $$ "
+         "export function gcd_js(a, b) { return a } $$")
+    q(s, "CREATE OR REPLACE FUNCTION d128 (DECIMAL(19, 5), DECIMAL(19, 5)) RETURNS DECIMAL(19, 5) "
+         "LANGUAGE javascript HANDLER = 'f' AS $$ export function f(a, b) { return a } $$")
+    q(s, "DROP FUNCTION gcd")
+    q(s, "DROP FUNCTION d128")
+    q(s, "CREATE OR REPLACE FUNCTION some_name AS (d) -> date_diff(year, d, to_date('2030-01-01'))")
+    assert q(s, "SELECT some_name(to_date('2020-06-01'))") == [(10,)]

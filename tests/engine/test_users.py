@@ -198,12 +198,91 @@ def test_roles_and_system_roles(db):
         ("account_admin", 0, ""), ("public", 0, ""), ("role1", 0, ""), ("role2", 2, "role1, test"),
         ("test", 0, "")]
     assert rows(root, "SHOW ROLES") == [
-        ("account_admin", 0, "", True, True), ("public", 0, "", False, False), ("role1", 0, "", False, False),
-        ("role2", 2, "role1, test", False, False), ("test", 0, "", False, False)]
+        ("account_admin", 0, "", True, True, ""), ("public", 0, "", False, False, ""),
+        ("role1", 0, "", False, False, ""), ("role2", 2, "role1, test", False, False, ""),
+        ("test", 0, "", False, False, "")]
     rows(root, "REVOKE ROLE role1 FROM ROLE role2")
     assert rows(root, "SELECT inherited_roles_name FROM system.roles WHERE name = 'role2'") == [("test",)]
     rows(root, "DROP ROLE role1")
     assert error(root, "GRANT ROLE role1 TO u").message == "Role 'role1' does not exist."
+
+
+def test_user_and_role_names_and_default_warehouse(db):
+    # base/05_ddl/05_0004_ddl_create_user.test, 05_0014_ddl_create_role.test, 05_0005_ddl_alter_user.test
+    root = db.session()
+    assert error(root, "CREATE ROLE 'a\\b'").code == 2217  # \b and \f: control characters
+    assert error(root, "CREATE ROLE 'a\\f'").code == 2217
+    assert error(root, "CREATE USER 'a\\b' IDENTIFIED BY '123'").code == 2218
+    rows(root, "CREATE USER 'test-wh' IDENTIFIED BY '123' WITH DEFAULT_WAREHOUSE = 'my_warehouse'")
+    assert rows(root, "DESC USER 'test-wh'")[0][3:5] == ("", "my_warehouse")
+    rows(root, "ALTER USER 'test-wh' WITH DEFAULT_WAREHOUSE = 'w2'")
+    assert rows(root, "DESC USER 'test-wh'")[0][4] == "w2"
+    kept = {u["name"]: u for u in db.users.snapshot()["users"]}  # what a data directory keeps
+    assert kept["test-wh"]["default_warehouse"] == "w2"
+
+
+def test_role_comments_and_show_roles_function(db):
+    # base/05_ddl/05_0015_ddl_alter_role.test
+    root = db.session()
+    rows(root, "CREATE ROLE role1")
+    rows(root, "CREATE ROLE IF NOT EXISTS role1 COMMENT = 'test'")  # exists: unchanged
+    rows(root, "CREATE ROLE IF NOT EXISTS role2 COMMENT = 'test'")
+    rows(root, "GRANT ROLE role1 TO ROLE role2")
+    sql = ("SELECT name, comment, inherited_roles_name FROM show_roles() WHERE name IN ('role1', 'role2', "
+           "'role3') ORDER BY name")
+    assert rows(root, sql) == [("role1", "", ""), ("role2", "test", "role1")]
+    rows(root, "ALTER ROLE role2 UNSET COMMENT")
+    rows(root, "ALTER ROLE role1 SET COMMENT = 'xxx'")
+    assert rows(root, sql) == [("role1", "xxx", ""), ("role2", "", "role1")]
+    rows(root, "ALTER ROLE IF EXISTS role3 SET COMMENT = 'c'")
+    rows(root, "ALTER ROLE IF EXISTS role3 UNSET COMMENT")
+    assert error(root, "ALTER ROLE role3 SET COMMENT = 'c'").code == 2204
+    assert error(root, "ALTER ROLE role3 UNSET COMMENT").code == 2204
+    assert error(db.session(user="u"), "ALTER ROLE role1 SET COMMENT = 'y'").code == 1063
+    assert rows(root, "SHOW ROLES LIKE 'role1'") == [("role1", 0, "", False, False, "xxx")]
+
+
+def test_grants_on_udf_warehouse_connection_and_sequence(db):
+    # base/05_ddl/05_0017_ddl_grant_role.test
+    root = db.session()
+    for sql in ("CREATE FUNCTION isnotempty AS (p) -> not(is_null(p))", "CREATE ROLE role2", "CREATE ROLE role3",
+                "CREATE STAGE s1", "GRANT READ ON STAGE s1 TO ROLE role2", "CREATE SEQUENCE seq",
+                "GRANT USAGE ON UDF isnotempty TO u", "GRANT USAGE ON UDF isnotempty TO ROLE role2",
+                "GRANT USAGE ON UDF isnotempty TO ROLE role3", "GRANT USAGE ON WAREHOUSE a TO ROLE role2",
+                "GRANT ACCESS SEQUENCE ON SEQUENCE seq TO ROLE role3"):
+        rows(root, sql)
+    assert rows(root, "SHOW GRANTS ON UDF isnotempty") == [
+        ("USAGE", "isnotempty", None, "ROLE", "role2", ""), ("USAGE", "isnotempty", None, "ROLE", "role3", ""),
+        ("OWNERSHIP", "isnotempty", None, "ROLE", "account_admin", "")]
+    assert rows(root, "SHOW GRANTS ON STAGE s1") == [("Read", "s1", None, "ROLE", "role2", ""),
+                                                     ("OWNERSHIP", "s1", None, "ROLE", "account_admin", "")]
+    assert [r[5] for r in rows(root, "SHOW GRANTS FOR ROLE role2")][-2:] == [
+        "GRANT USAGE ON UDF isnotempty TO ROLE `role2`", "GRANT USAGE ON WAREHOUSE a TO ROLE `role2`"]
+    assert error(root, "GRANT USAGE ON WAREHOUSE a TO u").code == 2218  # to roles only
+    assert error(root, "GRANT ACCESS SEQUENCE ON SEQUENCE seq TO u").code == 2218
+    assert error(root, "GRANT OWNERSHIP ON WAREHOUSE w1 TO ROLE role2").code == 1061
+    assert error(root, "GRANT USAGE ON UDF nope TO ROLE role2").code == 2602
+    assert error(db.session(user="u"), "SHOW GRANTS ON UDF isnotempty").code == 1063
+    rows(root, "REVOKE USAGE ON UDF isnotempty FROM ROLE role3")
+    assert [r[4] for r in rows(root, "SHOW GRANTS ON UDF isnotempty")] == ["role2", "account_admin"]
+    kept = {r["name"]: r for r in db.users.snapshot()["roles"]}  # what a data directory keeps
+    assert kept["role2"]["object_grants"] == [["UDF", "isnotempty", ["USAGE"]], ["WAREHOUSE", "a", ["USAGE"]]]
+    db.users.restore(db.users.snapshot())
+    assert [r[4] for r in rows(root, "SHOW GRANTS ON WAREHOUSE a")] == ["role2", "account_admin"]
+
+
+def test_show_grants_of_role(db):
+    # base/05_ddl/05_0017_ddl_grant_role.test
+    root = db.session()
+    for sql in ("CREATE ROLE u1_a", "CREATE ROLE u1_b", "GRANT ROLE u1_b TO ROLE u1_a"):
+        rows(root, sql)
+    assert rows(root, "SHOW GRANTS OF ROLE u1_b") == [("u1_b", "ROLE", "u1_a")]
+    rows(root, "GRANT ROLE u1_b TO u")
+    result = root.execute("SHOW GRANTS OF ROLE u1_b")
+    assert [c.name for c in result.schema] == ["role", "granted_to", "grantee_name"]
+    assert list(result) == [("u1_b", "USER", "u"), ("u1_b", "ROLE", "u1_a")]
+    assert error(root, "SHOW GRANTS OF ROLE nope").code == 2204
+    assert error(db.session(user="u"), "SHOW GRANTS OF ROLE u1_b").code == 1063
 
 
 def test_set_role_and_current_role(db):
@@ -216,7 +295,7 @@ def test_set_role_and_current_role(db):
     rows(root, "GRANT ROLE `test-b` TO u")
     rows(user, "SET ROLE `test-b`")
     assert rows(user, "SELECT current_role()") == [("test-b",)]
-    assert rows(user, "SHOW ROLES") == [("public", 0, "", False, False), ("test-b", 0, "", True, False)]
+    assert rows(user, "SHOW ROLES") == [("public", 0, "", False, False, ""), ("test-b", 0, "", True, False, "")]
     rows(root, "DROP ROLE `test-b`")
     assert rows(user, "SELECT current_role()") == [("public",)]
 

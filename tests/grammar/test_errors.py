@@ -42,7 +42,7 @@ ERRORS = [
     ("SHOW TABLE", 1, 11),  # Databend 1.2.453: expecting `STATUS`
     ("SELECT 1 UNION", 1, 15),
     ("MERGE INTO t USING u", 1, 21),  # MERGE needs ON and WHEN clauses
-    ("UPDATE t SET t.a = 1", 1, 15),  # Databend: a SET target is a bare column name
+    ("UPDATE t SET u.a = 1", 1, 14),  # current Databend: `t.a` names the target table's column; `u.a` no column of it
     ("UPDATE t SET", 1, 13),
     ("UPDATE t SET a 1", 1, 16),
     ("UPDATE t SET a = 1 WHERE", 1, 25),
