@@ -18,7 +18,7 @@ KNOWN_TYPES = frozenset(
     BOOL BOOLEAN
     INT INTEGER BIGINT SMALLINT TINYINT MEDIUMINT SIGNED UNSIGNED
     INT8 INT16 INT32 INT64 UINT8 UINT16 UINT32 UINT64
-    FLOAT REAL DOUBLE FLOAT32 FLOAT64
+    FLOAT REAL DOUBLE FLOAT32 FLOAT64 VECTOR
     DECIMAL NUMERIC
     VARCHAR CHAR CHARACTER TEXT STRING
     DATE TIMESTAMP DATETIME TIMESTAMP_TZ
@@ -97,6 +97,7 @@ def _exact_digits(text: str) -> int:
 
 def number_literal(text: str, pos: ast.Pos) -> ast.Literal:
     """Classify a numeric token: 'int', 'decimal' (value kept as text) or 'float' (exponent)."""
+    text = text.replace("_", "")  # 12_000_111_222 (digit groups)
     if "e" in text or "E" in text:
         value = float(text)
         if value in (float("inf"), float("-inf")):

@@ -33,6 +33,11 @@ class ExpressionRules(Transformer):
         name = op.value.upper()
         return ast.BinaryOp(BINARY_OP_NAMES.get(name, name), left, right, pos=left.pos)
 
+    def vector_distance(self, left, op, right):
+        """a <=> b, a <+> b, a <-> b: cosine, L1 and L2 distance (engine.functions.vectors)."""
+        name = {"<=>": "cosine_distance", "<+>": "l1_distance", "<->": "l2_distance"}[op.value]
+        return ast.FunctionCall(name, (left, right), pos=left.pos)
+
     def equal(self, left, right):
         return ast.BinaryOp("=", left, right, pos=left.pos)
 
@@ -65,6 +70,19 @@ class ExpressionRules(Transformer):
 
     def like(self, operand, negated, _like, pattern):
         return ast.Like(operand, pattern, negated is not None, pos=operand.pos)
+
+    def like_escape(self, operand, negated, _like, pattern, _escape, escape):
+        """x LIKE p ESCAPE 'c': the pattern rewritten to the default escape (engine.functions.strings_more)."""
+        pattern = ast.FunctionCall("like_escape_pattern", (pattern, escape), pos=pattern.pos)
+        return ast.Like(operand, pattern, negated is not None, pos=operand.pos)
+
+    def sounds_like(self, operand, _sounds, _like, other):
+        """a SOUNDS LIKE b: soundex(a) = soundex(b)."""
+        return ast.BinaryOp("=", ast.FunctionCall("soundex", (operand,), pos=operand.pos),
+                            ast.FunctionCall("soundex", (other,), pos=other.pos), pos=operand.pos)
+
+    def logical_xor(self, left, _xor, right):
+        return ast.FunctionCall("xor", (left, right), pos=left.pos)
 
     def ilike(self, operand, negated, _ilike, pattern):
         return ast.FunctionCall("ilike", (operand, pattern), pos=operand.pos, negated=negated is not None,

@@ -17,6 +17,7 @@ from grammar.rule_helpers import (
 from grammar.rules_ddl import DdlRules
 from grammar.rules_ddl_more import MoreDdlRules
 from grammar.rules_dml import DmlRules
+from grammar.rules_experimental import ExperimentalRules
 from grammar.rules_expressions import ExpressionRules
 from grammar.rules_json import JsonRules
 from grammar.rules_nested import NestedRules
@@ -33,7 +34,7 @@ __all__ = ["AstBuilder", "SemanticSyntaxError", "number_literal", "unescape_stri
 
 
 @v_args(inline=True)
-class AstBuilder(SessionRules, RoutineRules, PivotRules, NestedRules, UserRules, JsonRules, WindowRules, StageRules, DmlRules, StatementRules, MoreDdlRules, DdlRules, QueryRules, ExpressionRules):
+class AstBuilder(ExperimentalRules, SessionRules, RoutineRules, PivotRules, NestedRules, UserRules, JsonRules, WindowRules, StageRules, DmlRules, StatementRules, MoreDdlRules, DdlRules, QueryRules, ExpressionRules):
     """One callback per grammar rule (or alias); tokens arrive with their positions."""
 
     # ------------------------------------------------------------ names

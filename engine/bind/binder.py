@@ -9,7 +9,9 @@ from dataclasses import replace
 
 from engine import functions as F
 from engine.bind.clauses import ClauseBinder
+from engine.bind.conditional_calls import decode, multi_if
 from engine.bind.decimal_calls import DECIMAL_CONVERSIONS, bind_decimal_conversion
+from engine.bind.error_calls import ERROR_FUNCTIONS, bind_error_call
 from engine.bind.json_lambdas import (
     JSON_ARRAY_LAMBDAS,
     bind_json_array_lambda,
@@ -19,7 +21,7 @@ from engine.bind.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
 from engine.bind.ordered_aggregates import check_within_group
 from engine.bind.routine_calls import bind_nextval, bind_user_function
 from engine.bind.scope import AliasesFirst, Scope, StarColumn
-from engine.bind.unnest import spread_lazily
+from engine.bind.unnest import spread_lazily, unnest_argument
 from engine.codegen.compile import evaluate_constant
 from engine.core.errors import (
     SEMANTIC,
@@ -561,6 +563,12 @@ class Binder(ClauseBinder):
             return self._not(self._bind_FunctionCall(replace(n, negated=False), scope, aliases))
         if name in LAMBDA_FUNCTIONS:  # array_transform(arr, x -> x + 1)... (engine.bind.lambdas)
             return bind_lambda_call(self, n, scope, aliases)
+        if name in ERROR_FUNCTIONS:  # is_error(x)... (engine.bind.error_calls)
+            return bind_error_call(self, n, scope, aliases)
+        if name == "if" and len(n.args) != 3:  # if(c1, v1, c2, v2, ..., else): a CASE
+            return self._bind_Case(multi_if(n), scope, aliases)
+        if name == "decode" and "decode" not in F.SCALARS:  # (engine.bind.conditional_calls)
+            return self._bind_Case(decode(n), scope, aliases)
         if name == "json_path_transform":  # (engine.bind.json_lambdas)
             return bind_json_path_transform(self, n, scope, aliases)
         if name in JSON_ARRAY_LAMBDAS:  # json_array_transform(v, x -> ...) (engine.bind.json_lambdas)
@@ -570,6 +578,8 @@ class Binder(ClauseBinder):
         if name == "unnest":
             n = spread_lazily(n)  # unnest(range(a, b)): no array built (engine.bind.unnest)
         args = [self.bind(a, scope, aliases) for a in n.args]
+        if name == "unnest" and len(args) == 1:
+            args = [unnest_argument(args[0], n.pos)]
         if name == "last_query_id":
             return self.bind_last_query_id(args, n.pos)
         if name == "getvariable":
@@ -611,7 +621,9 @@ class Binder(ClauseBinder):
             args = [self.cast(a, target.as_nullable(a.type.can_be_null), False) if a.type.is_string else a
                     for a in args]
         if fn.name in ("concat", "concat_ws"):  # (Databend refuses numbers): floats as CAST writes them
-            args = [self.cast(a, T.STRING, False) if a.type.is_float else a for a in args]
+            # (and a VARIANT's text as its ::String: a JSON string without its quotes)
+            args = [self.cast(a, T.STRING, False) if a.type.is_float or a.type.name == "Variant" else a
+                    for a in args]
         types = [a.type for a in args]
         result = fn.result
         if fn.by_value:

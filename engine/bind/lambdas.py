@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.bind.map_lambdas import JSON_LAMBDAS, MAP_LAMBDAS, bind_json_lambda, bind_map_lambda
 from engine.bind.scope import Scope
 from engine.codegen.compile import Codegen
 from engine.core.errors import BadArguments, SemanticError
@@ -66,15 +67,22 @@ def bind_lambda_call(binder, n: A.FunctionCall, scope, aliases) -> Expr:
     if found is None:
         raise SemanticError(f"the second argument of {name} must be a lambda", position=n.pos)
     params, body_node = found
-    expected = _PARAMETERS[name]
+    expected = _PARAMETERS.get(name) or MAP_LAMBDAS.get(name) or JSON_LAMBDAS[name]
     if len(params) != expected:
         raise SemanticError(f"incorrect number of parameters in lambda function, {name} expects {expected} "
                             f"parameter{'s' if expected > 1 else ''}, but got {len(params)}", position=n.pos)
+    if name in MAP_LAMBDAS:  # (k, v) -> body over a map (engine.bind.map_lambdas)
+        return bind_map_lambda(binder, _compile, name, array, params, body_node, scope, n.pos)
+    if name in JSON_LAMBDAS or array.type.name == "Variant":  # array_transform(variant, ...) too
+        json_name = name if name in JSON_LAMBDAS else f"json_{name}"
+        return bind_json_lambda(binder, _compile, json_name, array, params, body_node, scope, n.pos)
     if array.type.name == "Null" or (isinstance(array, Const) and array.value is None):
         return Const(T.NULL, value=None)
     if array.type.name != "Array":
         raise BadArguments(f"{name} expects an array, got {array.type.display()}", position=n.pos)
     element = N.element_of(array.type)
+    if name == "array_reduce" and element.name == "Nothing":  # array_reduce([], ...) is []
+        return Const(array.type.as_nullable(False), value=N.ArrayValue())
     element = T.NULL if element.name == "Nothing" else element
     types = [element] * len(params)
     body, fn, outer = _compile(binder, params, types, body_node, scope)
@@ -86,8 +94,8 @@ def bind_lambda_call(binder, n: A.FunctionCall, scope, aliases) -> Expr:
         impl = _reducer(fn)
     elif name == "array_filter":
         if body.type.name not in ("Boolean", "Null"):
-            raise BadArguments(f"the lambda of array_filter must answer a Boolean, not {body.type.display()}",
-                               position=n.pos)
+            raise SemanticError(f"the lambda of array_filter must answer a Boolean, not {body.type.display()}",
+                                position=n.pos)
         result = array.type
         impl = _filterer(fn)
     else:
@@ -98,13 +106,15 @@ def bind_lambda_call(binder, n: A.FunctionCall, scope, aliases) -> Expr:
     return Func(result, args=(array, *outer), fn=function)
 
 
-def _compile(binder, params, types, body_node, outer_scope):
+def _compile(binder, params, types, body_node, outer_scope, finish=None):
     """(bound body, compiled body, outer expressions it reads): a column of the query the body
-    names becomes a parameter `p[i]` of the compiled function, its value passed in per row."""
+    names becomes a parameter `p[i]` of the compiled function, its value passed in per row;
+    `finish` may wrap the bound body (a cast of its answer)."""
     cids = [binder.cid() for _ in params]
     columns = [(None, p, cid, t) for p, cid, t in zip(params, cids, types, strict=True)]
     scope = Scope(columns, outer_scope, ctes=outer_scope.ctes)
     body = binder.bind(body_node, scope)
+    body = body if finish is None else finish(body)
     cg = Codegen()
     variables = [f"x{i}" for i in range(len(params))]
     source = cg.expr(body, dict(zip(cids, variables, strict=True)))

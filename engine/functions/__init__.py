@@ -5,6 +5,8 @@ from __future__ import annotations
 
 # the family modules register their functions on import
 from engine.functions import (  # noqa: F401
+    array_aggregates,
+    array_sets,
     arrays,
     bitmaps,
     casts,
@@ -18,10 +20,15 @@ from engine.functions import (  # noqa: F401
     h3_cells,
     hashes,
     intervals,
+    logic,
+    map_edits,
     numeric,
     regex,
     regex_extract,
     strings,
+    text_extras,
+    time_slice,
+    vectors,
 )
 from engine.functions import json as _json  # noqa: F401
 from engine.functions import json_arrays as _json_arrays  # noqa: F401
@@ -119,7 +126,7 @@ def temporal_cast(source, target, timezone: str, parsing: tuple = (False, False)
 
 # registered for the planner's own calls, not functions a user calls: the builders of [..], {..}
 # and (..) literals, and FLATTEN's set-returning row function (engine.plan.flatten)
-UNLISTED = LITERAL_BUILDERS | {"_flatten_rows", "_flatten_each_row", RANGE_ROWS}  # (bound internally)
+UNLISTED = LITERAL_BUILDERS | {"like_escape_pattern", "_flatten_rows", "_flatten_each_row", RANGE_ROWS}  # (bound internally)
 
 
 def all_function_names() -> list[str]:

@@ -72,7 +72,10 @@ RANGE_ROWS = "_range_rows"  # unnest(range(a, b)): the elements spread with no a
 # the functions [..], {..} and (.., ..) are built with (not listed by SHOW FUNCTIONS)
 LITERAL_BUILDERS = frozenset({"array_literal", "map_literal", "tuple_literal"})
 # bound by engine.bind.lambdas (their second argument is a lambda), listed with the others
-LAMBDA_FUNCTIONS = frozenset({"array_transform", "array_apply", "array_filter", "array_reduce"})
+LAMBDA_FUNCTIONS = frozenset({"array_transform", "array_apply", "array_filter", "array_reduce"}) | frozenset({
+    "map_filter", "map_transform_keys", "map_transform_values",  # (k, v) -> ... (engine.bind.map_lambdas)
+    "json_array_transform", "json_array_apply", "json_array_filter", "json_array_reduce",
+    "json_map_filter", "json_map_transform_keys", "json_map_transform_values"})
 
 # array(a, b) / tuple(a, b): the function forms of [a, b] / (a, b)
 register("array_literal", None, _array_literal_type, 0, 1 << 16, strict=False, specialize=_make_array_literal,
@@ -209,6 +212,8 @@ def _sort(arr, order="ASC", nulls=None):
     descending = str(order).strip().upper() == "DESC"
     if str(order).strip().upper() not in ("ASC", "DESC"):
         raise SemanticError("Sorting order must be either ASC or DESC")
+    if nulls is not None and str(nulls).strip().upper() not in ("NULLS FIRST", "NULLS LAST"):
+        raise SemanticError("Null sorting order must be either NULLS FIRST or NULLS LAST")
     nulls_first = True if nulls is None else str(nulls).strip().upper() == "NULLS FIRST"
     values = sorted((x for x in arr if x is not None), reverse=descending)
     none = [None] * (len(arr) - len(values))
@@ -411,10 +416,9 @@ _register("array_indexof", _indexof, lambda ts: (_array(ts), T.UINT64.as_nullabl
           strict=False, specialize=lambda ts: _null_array(_indexof))
 _register("array_to_string", _to_string, _after_array(T.STRING), 2)
 _register("array_flatten", _flatten, _flatten_type, 1)
-_register("array_append", lambda a, x: N.ArrayValue((*a, x)), _append_type, 2, strict=False,
-         specialize=lambda ts: _null_array(lambda a, x: N.ArrayValue((*a, x))))
-_register("array_prepend", lambda x, a: N.ArrayValue((x, *a)), _prepend_type, 2, strict=False,
-         specialize=lambda ts: _null_second(lambda x, a: N.ArrayValue((x, *a))))
+# (a NULL array is an empty one: array_append(NULL, 1) is [1])
+_register("array_append", lambda a, x: N.ArrayValue((*(a or ()), x)), _append_type, 2, strict=False)
+_register("array_prepend", lambda x, a: N.ArrayValue((x, *(a or ()))), _prepend_type, 2, strict=False)
 _register("array_remove_first", lambda a: N.ArrayValue(a[1:]), _same_array, 1)
 _register("array_remove_last", lambda a: N.ArrayValue(a[:-1]), _same_array, 1)
 _register("array_unique", lambda a: len({x for x in a if x is not None}), _after_array(T.UINT64), 1)
@@ -427,7 +431,7 @@ _register("array_max", _array_max, _ELEMENT_OR_NULL, 1)
 _register("unnest", lambda a: a, lambda ts: T.NULL if ts[0].name == "Null" else
          (N.element_of(ts[0]) if N.element_of(ts[0]).name != "Nothing" else T.NULL).as_nullable(True), 1,
          strict=False, volatile=True)  # never folded: the planner must see the call
-_register("range", make_range, lambda ts: _integers(ts, N.array_type(T.UINT64)), 2, bounded=True)
+_register("range", make_range, lambda ts: _integers(ts, N.array_type(T.UINT64)), 2, 3, bounded=True)
 _register(RANGE_ROWS, _range_rows, lambda ts: _integers(ts, N.array_type(T.UINT64)), 2)
 _register("split", make_split, fixed(N.array_type(T.STRING)), 2, bounded=True)
 _register("map_keys", lambda m: m.keys(), lambda ts: N.array_type(_map(ts, "map_keys")[0]), 1)
@@ -441,10 +445,6 @@ _register("map_contains_key", lambda m, k: any(key == k for key, _ in m),
 def _null_array(fn):
     """fn(arr, x) answering NULL for a NULL array (x may be NULL)."""
     return lambda a, x: None if a is None else fn(a, x)
-
-
-def _null_second(fn):
-    return lambda x, a: None if a is None else fn(x, a)
 
 
 def _converting_concat(types):
@@ -472,6 +472,11 @@ _OVERRIDES = {
     ("get", "Array"): _ARRAY_AT,
     ("get", "Map"): _MAP_AT,
 }
+
+
+def register_override(name: str, kind: str, fn: ScalarFunction) -> None:
+    """Another module's version of `name` for a first argument of `kind` (Array, Map, Tuple)."""
+    _OVERRIDES[(name, kind)] = fn
 
 
 def nested_override(name: str, types) -> ScalarFunction | None:

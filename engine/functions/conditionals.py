@@ -56,8 +56,8 @@ def _assume_not_null_for(types):
 
 
 register("coalesce", _coalesce, common, 1, 1000, strict=False)
-register("ifnull", _coalesce, common, 2, strict=False)
-register("nvl", _coalesce, common, 2, strict=False)
+register("ifnull", _coalesce, common, 1, 2, strict=False)  # (ifnull(x) is x, as Databend)
+register("nvl", _coalesce, common, 1, 2, strict=False)
 register("nvl2", _nvl2, lambda ts: T.common_type(ts[1:]), 3, strict=False)
 register("nullif", _nullif, lambda ts: ts[0].as_nullable(True), 2, strict=False)
 register("if", _if, lambda ts: T.common_type(ts[1:]), 3, strict=False)

@@ -145,9 +145,26 @@ def _uuid():
 
 
 def _hex(v):
+    """hex(x): an integer in upper-case digits (as Databend's conv-style hex), text in lower case."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        return format(v & 0xFFFF_FFFF_FFFF_FFFF, "X")
+    return _utf8(v).hex()
+
+
+def _to_hex(v):
     if isinstance(v, int) and not isinstance(v, bool):
         return format(v & 0xFFFF_FFFF_FFFF_FFFF, "x")
     return _utf8(v).hex()
+
+
+def _decoded_text(decode):
+    """hex_decode_string / base64_decode_string: the decoded bytes as UTF-8 text."""
+    def text(s):
+        try:
+            return decode(s).decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadArguments("invalid utf8 sequence while decoding the string") from None
+    return text
 
 
 def _hex_type(types):
@@ -209,10 +226,13 @@ register("xxhash32", xxhash.xxh32_intdigest, fixed(UINT32), 1, specialize=_typed
 register("city64withseed", city_hash64_with_seed, fixed(T.UINT64), 2,
          specialize=_typed_hash(lambda data, seed: city_hash64_with_seed(data, int(seed))))
 register("uuid", _uuid, fixed(T.STRING), 0, aliases=("gen_random_uuid",), volatile=True)
-register("hex", _hex, _hex_type, 1, aliases=("to_hex",))
+register("hex", _hex, _hex_type, 1)
+register("to_hex", _to_hex, _hex_type, 1, aliases=("hex_encode",))
 register("unhex", _unhex, fixed(T.BINARY), 1, aliases=("from_hex",))
 register("to_base64", _to_base64, fixed(T.STRING), 1)
 register("from_base64", _from_base64, fixed(T.BINARY), 1)
+register("hex_decode_string", _decoded_text(_unhex), fixed(T.STRING), 1)
+register("base64_decode_string", _decoded_text(_from_base64), fixed(T.STRING), 1)
 register("to_binary", casting.to_binary, _strings_only("to_binary", T.BINARY, also=("Bitmap",)), 1)
 register("inet_aton", _inet_aton, fixed(UINT32), 1, aliases=("ipv4_string_to_num",))
 register("inet_ntoa", _inet_ntoa, fixed(T.STRING), 1, aliases=("ipv4_num_to_string",))
@@ -236,5 +256,7 @@ def _nullable(t):
 for _name, _fn, _t in (("try_from_hex", _unhex, T.BINARY),
                        ("try_from_base64", _from_base64, T.BINARY), ("try_to_binary", casting.to_binary, T.BINARY), ("try_inet_aton", _inet_aton, UINT32),
                        ("try_ipv4_string_to_num", _inet_aton, UINT32), ("try_inet_ntoa", _inet_ntoa, T.STRING),
-                       ("try_ipv4_num_to_string", _inet_ntoa, T.STRING)):
+                       ("try_ipv4_num_to_string", _inet_ntoa, T.STRING),
+                       ("try_hex_decode_string", _decoded_text(_unhex), T.STRING),
+                       ("try_base64_decode_string", _decoded_text(_from_base64), T.STRING)):
     register(_name, _try(_fn), _nullable(_t), 1)

@@ -6,6 +6,7 @@ Limits (regex_pattern_chars), and regexp_replace's work by regex_replace_matches
 from __future__ import annotations
 
 import functools
+import re
 
 import re2
 
@@ -51,14 +52,15 @@ def _regex(pattern, match_type, function, max_chars):
     if len(pattern) > max_chars:
         raise BadArguments(f"regular expression of {len(pattern)} characters exceeds the limit "
                            f"regex_pattern_chars = {max_chars}")
-    return _compile(pattern, _text(match_type), function)
+    # as Databend's: no match type (or '') is 'i', case-insensitive (MySQL's default collation)
+    return _compile(pattern, _text(match_type) or "i", function)
 
 
 def compile_pattern(pattern: str, max_chars: int, what: str):
     """A compiled RE2 pattern (Databend's syntax, linear-time), refused with 1006 beyond
     `max_chars` characters or when it does not compile; `what` names the user of the pattern
     in those errors (e.g. PATTERN of a COPY)."""
-    return _regex(pattern, "", what, max_chars)
+    return _regex(pattern, "c", what, max_chars)  # (file names: case-sensitive)
 
 
 def _position(pos, function):
@@ -169,8 +171,13 @@ _REGEX_SYNTAX = frozenset("\\.^$|?*+()[]{}")
 
 
 def _literal(pattern: str, match_type: str) -> bool:
-    """Whether `pattern` matches exactly its own text (no syntax, case-sensitive)."""
-    return _REGEX_SYNTAX.isdisjoint(pattern) and "i" not in match_type
+    """Whether `pattern` matches exactly its own text (no syntax; case-sensitive, or without
+    letters that have a case: the default match type is case-insensitive)."""
+    return _REGEX_SYNTAX.isdisjoint(pattern) and (_case_sensitive(match_type) or pattern.lower() == pattern.upper())
+
+
+def _case_sensitive(match_type: str) -> bool:
+    return "c" in match_type and match_type.rfind("c") > match_type.rfind("i")
 
 
 def make_regexp_replace(limits: Limits):
@@ -191,8 +198,11 @@ def make_regexp_replace(limits: Limits):
         if not pattern or not s:  # as Databend (MySQL): nothing to replace
             return s
         regex = _regex(pattern, match_type, "regexp_replace", max_chars)
-        if not occurrence and "$" not in replacement and _literal(pattern, match_type):
-            return _replace_literal(s, pattern, replacement, pos - 1, max_result)
+        if not occurrence and "$" not in replacement:
+            if _literal(pattern, match_type):
+                return _replace_literal(s, pattern, replacement, pos - 1, max_result)
+            if _REGEX_SYNTAX.isdisjoint(pattern) and s.isascii() and pattern.isascii():
+                return _replace_literal_ignoring_case(s, pattern, replacement, pos - 1, max_result)
         return _replace_matches(regex, s, replacement, pos - 1, occurrence, max_result, max_matches)
 
     return regexp_replace
@@ -209,6 +219,21 @@ def _replace_literal(s: str, old: str, new: str, start: int, max_result: int) ->
         raise result_too_long(size, max_result)
     reserve(text_bytes(size, s, new))
     return keep(s[:start] + s[start:].replace(old, new) if start else s.replace(old, new))
+
+
+def _replace_literal_ignoring_case(s: str, old: str, new: str, start: int, max_result: int) -> str:
+    """_replace_literal for the default case-insensitive match of ASCII text: counted on the
+    lower-cased text (ASCII keeps its length), replaced by one C-speed substitution of the
+    escaped literal (no backtracking is possible)."""
+    count = s.lower().count(old.lower(), start)
+    if not count:
+        return s
+    size = len(s) + count * (len(new) - len(old))
+    if size > max_result:
+        raise result_too_long(size, max_result)
+    reserve(text_bytes(size, s, new))
+    replaced = re.compile(re.escape(old), re.IGNORECASE).sub(lambda _m: new, s[start:])
+    return keep(s[:start] + replaced)
 
 
 def _replace_matches(regex, s: str, replacement: str, start: int, occurrence: int, max_result: int,

@@ -37,7 +37,7 @@ def make_regexp_extract(limits: Limits):
     max_chars = limits.regex_pattern_chars
 
     def regexp_extract(s, pattern, group=0):
-        regex = _regex(pattern, "", "regexp_extract", max_chars)
+        regex = _regex(pattern, "c", "regexp_extract", max_chars)
         m = regex.search(_text(s))
         if isinstance(group, N.ArrayValue):  # regexp_extract(s, p, ['y', 'm', 'd']): a map
             names = [_text(name) for name in group]
@@ -64,7 +64,7 @@ def make_regexp_extract_all(limits: Limits):
     max_elements = limits.array_elements
 
     def regexp_extract_all(s, pattern, group=0):
-        regex = _regex(pattern, "", "regexp_extract_all", max_chars)
+        regex = _regex(pattern, "c", "regexp_extract_all", max_chars)
         group = _group_index(group, regex, "regexp_extract_all", regex.groups)
         parts = []
         for m in regex.finditer(_text(s)):
@@ -84,7 +84,7 @@ def make_regexp_split_to_array(limits: Limits):
 
     def regexp_split_to_array(s, pattern, match_type=""):
         s = _text(s)
-        regex = _regex(pattern, match_type, "regexp_split_to_array", max_chars)
+        regex = _regex(pattern, _text(match_type) or "c", "regexp_split_to_array", max_chars)
         parts, last = [], 0
         for m in regex.finditer(s):
             start, end = m.start(), m.end()
@@ -128,7 +128,7 @@ def make_glob(limits: Limits):
     max_chars = limits.regex_pattern_chars
 
     def glob(s, pattern):
-        regex = _regex(_glob_regex(_text(pattern)), "", "glob", max_chars)
+        regex = _regex(_glob_regex(_text(pattern)), "c", "glob", max_chars)
         return regex.fullmatch(_text(s)) is not None
 
     return glob

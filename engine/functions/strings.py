@@ -41,16 +41,18 @@ def _substring(s, start, length=None):
     return s[begin:begin + max(int(length), 0)]
 
 
-def _trim(s):
-    return _str(s).strip(" ")
+def _trim(s, text=None):
+    """trim(s) strips spaces; trim(s, text) strips whole `text`s from both ends (as trim_both)."""
+    return _str(s).strip(" ") if text is None else _trim_both(s, text)
 
 
-def _ltrim(s):
-    return _str(s).lstrip(" ")
+def _ltrim(s, chars=" "):
+    """ltrim(s[, chars]): the leading characters that are any of `chars` removed (Databend)."""
+    return _str(s).lstrip(_str(chars)) if _str(chars) else _str(s)
 
 
-def _rtrim(s):
-    return _str(s).rstrip(" ")
+def _rtrim(s, chars=" "):
+    return _str(s).rstrip(_str(chars)) if _str(chars) else _str(s)
 
 
 def _trim_leading(s, chars):
@@ -93,8 +95,30 @@ def _locate(needle, haystack, start=1):
     return _str(haystack).find(_str(needle), start - 1) + 1
 
 
-def _instr(haystack, needle):
-    return _str(haystack).find(_str(needle)) + 1
+def _instr(haystack, needle, position=1, occurrence=1):
+    """instr(s, sub[, position[, occurrence]]), as Oracle's: the 1-based start of the
+    occurrence-th match found from `position`, searching backwards from the end for a negative
+    position; 0 when there is none."""
+    haystack, needle = _str(haystack), _str(needle)
+    position, occurrence = int(position), int(occurrence)
+    if position == 0 or occurrence < 1:
+        return 0
+    if position > 0:
+        at = position - 2
+        for _ in range(occurrence):
+            at = haystack.find(needle, at + 1)
+            if at < 0:
+                return 0
+        return at + 1
+    at = len(haystack) + position  # the last start considered, 0-based
+    for _ in range(occurrence):
+        if at < 0:
+            return 0
+        at = haystack.rfind(needle, 0, at + len(needle))
+        if at < 0:
+            return 0
+        at -= 1
+    return at + 2
 
 
 def _ascii(s):
@@ -112,8 +136,13 @@ def _strcmp(a, b):
 
 
 def _split_part(s, delimiter, n):
-    parts = _str(s).split(_str(delimiter)) if _str(delimiter) else [_str(s)]
-    n = int(n)
+    """The n-th part (0 counts as 1; negative from the end), as Databend's: s equal to the
+    delimiter has no part, an empty delimiter leaves s whole."""
+    s, delimiter, n = _str(s), _str(delimiter), int(n)
+    if s == delimiter and delimiter:
+        return ""
+    parts = s.split(delimiter) if delimiter else [s]
+    n = 1 if n == 0 else n
     if n > 0 and n <= len(parts):
         return parts[n - 1]
     if n < 0 and -n <= len(parts):
@@ -127,8 +156,8 @@ register("lower", _lower, fixed(T.STRING), 1, aliases=("lcase",))
 register("concat", B.make_concat, fixed(T.STRING), 1, 1000, bounded=True)
 register("concat_ws", B.make_concat_ws, lambda ts: T.STRING.as_nullable(any(t.can_be_null for t in ts)), 2, 1000,
           strict=False, bounded=True)
-register("ltrim", _ltrim, fixed(T.STRING), 1)
-register("rtrim", _rtrim, fixed(T.STRING), 1)
+register("ltrim", _ltrim, fixed(T.STRING), 1, 2)
+register("rtrim", _rtrim, fixed(T.STRING), 1, 2)
 register("trim_both", _trim_both, fixed(T.STRING), 2)
 register("trim_leading", _trim_leading, fixed(T.STRING), 2)
 register("trim_trailing", _trim_trailing, fixed(T.STRING), 2)
@@ -140,14 +169,14 @@ register("right", _right, fixed(T.STRING), 2)
 register("lpad", B.make_lpad, fixed(T.STRING), 3, bounded=True)
 register("rpad", B.make_rpad, fixed(T.STRING), 3, bounded=True)
 register("locate", _locate, fixed(T.UINT64), 2, 3, aliases=("position",))
-register("instr", _instr, fixed(T.UINT64), 2)
+register("instr", _instr, fixed(T.UINT64), 2, 4)
 register("ascii", _ascii, fixed(T.UINT8), 1)
 register("space", B.make_space, fixed(T.STRING), 1, bounded=True)
 register("octet_length", _octet_length, fixed(T.UINT64), 1)
 register("strcmp", _strcmp, fixed(T.SqlType("Int8")), 2)
 register("split_part", _split_part, fixed(T.STRING), 3)
 register("substring", _substring, fixed(T.STRING), 2, 3, aliases=("substr",))
-register("trim", _trim, fixed(T.STRING), 1)
+register("trim", _trim, fixed(T.STRING), 1, 2)
 
 
 def _translate(s, source, target):
@@ -192,14 +221,17 @@ def _soundex(s):
     dropped (vowels do not separate repeats), padded to at least 4 characters; no truncation."""
     out, last = [], None
     for c in _str(s):
-        if not ("a" <= c <= "z" or "A" <= c <= "Z"):
-            continue
-        c = c.upper()
-        code = _SOUNDEX_CODES.get(c)
+        ascii_letter = "a" <= c <= "z" or "A" <= c <= "Z"
         if not out:
-            out.append(c)
-            last = code
-        elif code is not None and code != last:
+            # the first letter: an ASCII letter or any character from U+00C0 on (你, 🐑), kept
+            if ascii_letter or ord(c) >= 0xC0:
+                out.append(c.upper() if ascii_letter else c)
+                last = _SOUNDEX_CODES.get(c.upper()) if ascii_letter else None
+            continue
+        if not ascii_letter:
+            continue
+        code = _SOUNDEX_CODES.get(c.upper())
+        if code is not None and code != last:
             out.append(code)
             last = code
     return "".join(out).ljust(4, "0")

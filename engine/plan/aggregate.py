@@ -31,6 +31,7 @@ from engine.plan.grouping_sets import (
     grouping_positions,
     grouping_sets_plan,
 )
+from engine.plan.unnest import spread_aggregated_unnest
 from engine.types import sqltype as T
 from grammar import ast as A
 
@@ -135,6 +136,7 @@ def plan_aggregate(planner, q: A.Select, plan: Plan, scope: Scope, select_asts, 
                 bind_out(o.expr)
             except EngineError:
                 pass
+    plan, keys = spread_aggregated_unnest(plan, keys, aggs, planner.cid)
     layout = key_cids + [e.column for e in grouping_cols.values()] + agg_cids
     types = [k.type for k in keys] + [T.UINT32 for _ in grouping_cols] + [a.type for a in aggs]
     if sets is not None:

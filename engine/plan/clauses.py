@@ -4,10 +4,12 @@ functions, and LEFT|RIGHT SEMI|ANTI joins."""
 
 from __future__ import annotations
 
+import datetime
 import re
 
 from engine.bind.lambdas import split_lambda
 from engine.bind.scope import Rel, Scope, StarColumn, and_all, split_and
+from engine.bind.unnest import constant_leaves
 from engine.codegen.compile import evaluate_constant
 from engine.core.errors import (
     BAD_DATA_VALUE_TYPE,
@@ -18,7 +20,8 @@ from engine.core.errors import (
     UnknownFunction,
 )
 from engine.functions.json_sets import array_elements, each_field
-from engine.ir.expr import Cmp, Col, Const, Expr, column_ids
+from engine.functions.registry import ScalarFunction
+from engine.ir.expr import Cmp, Col, Const, Expr, Func, column_ids
 from engine.ir.plan import Join, LateralJoin, Materialized, Numbers, Plan, Project, Sort
 from engine.plan.flatten import as_query, column_names
 from engine.types import cast as casting
@@ -115,6 +118,9 @@ def columns_matching(planner, item: A.SelectItem, scope: Scope):
     return out
 
 
+def _microseconds(moment: datetime.datetime) -> int:
+    delta = moment - datetime.datetime(1970, 1, 1, tzinfo=moment.tzinfo)
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 def _column_chooser(planner, arg, scope: Scope):
     """The columns COLUMNS(* EXCLUDE ...) or COLUMNS(x -> predicate) chooses (None: neither form)."""
     visible = [c for c in scope.columns if c[2] not in planner.star_hidden and c[2] not in planner.star_excluded]
@@ -161,14 +167,16 @@ def series_relation(planner, node: A.TableFunction) -> Rel:
     start, stop = args[0], args[1]
     step = args[2].value if len(args) == 3 else 1
     is_date = start.type.name == "Date" and stop.type.name == "Date"
-    if not is_date and not (start.type.is_int and stop.type.is_int):
+    is_timestamp = start.type.name == "Timestamp" and stop.type.name == "Timestamp"  # (step: microseconds)
+    if not (is_date or is_timestamp) and not (start.type.is_int and stop.type.is_int):
         raise EngineError(f"Expected same scalar type, but got start is {start.type.display()} and end is "
                           f"{stop.type.display()}", code=BAD_DATA_VALUE_TYPE, position=node.pos)
     if not isinstance(step, int) or isinstance(step, bool):
         raise BadArguments("step must be an integer", position=node.pos)
     if step == 0:
         raise BadArguments("step must not be zero", position=node.pos)
-    lo, hi = (start.value.toordinal(), stop.value.toordinal()) if is_date else (start.value, stop.value)
+    lo, hi = (start.value.toordinal(), stop.value.toordinal()) if is_date else \
+        (_microseconds(start.value), _microseconds(stop.value)) if is_timestamp else (start.value, stop.value)
     if len(args) == 3 and step > 0 and lo > hi:  # as Databend: only with a step written
         raise BadArguments("start must be less than or equal to end when step is positive", position=node.pos)
     if len(args) == 3 and step < 0 and lo < hi:
@@ -181,6 +189,10 @@ def series_relation(planner, node: A.TableFunction) -> Rel:
     offset = planner.binder.arith("*", planner.binder.cast(number, T.INT64, False), Const(T.INT64, value=step))
     if is_date:
         value = planner.binder.arith("+", Const(T.DATE, value=start.value), offset)
+    elif is_timestamp:
+        first = start.value
+        at = ScalarFunction("generate_series", lambda n: first + datetime.timedelta(microseconds=n), None, 1, 1)
+        value = Func(T.TIMESTAMP, args=(offset,), fn=at)
     else:
         value = planner.binder.cast(planner.binder.arith("+", Const(T.INT64, value=lo), offset), T.INT64, False)
     plan = Project([planner.cid()], [value.type.as_nullable(False)], child=source, exprs=[value])
@@ -205,8 +217,8 @@ def unnest_relation(planner, node: A.TableFunction, parent, ctes) -> Rel:
     arg = planner.bind(node.args[0], Scope([]))
     if not isinstance(arg, Const) or arg.type.name not in ("Array", "Null"):
         raise BadArguments("unnest takes a constant array", position=node.pos)
-    element = arg.type.args[0] if arg.type.args and arg.type.args[0].name != "Nothing" else T.NULL
-    rows = [(x,) for x in (arg.value or ())]
+    element, values = constant_leaves(arg)  # (nested arrays: their leaves)
+    rows = [(x,) for x in values]
     plan = Materialized([planner.cid()], [element.as_nullable(True)], produce=lambda ctx: rows, label="unnest")
     column = (column_names(node) or ("value",))[0]
     return Rel(plan, [(node.alias or "unnest", column, plan.layout[0], plan.types[0])])

@@ -167,8 +167,29 @@ def each_row_ref(function: A.TableFunction) -> A.LateralRef:
                         pos=function.pos)
 
 
+def _series_query(function: A.TableFunction) -> A.Select:
+    """LATERAL generate_series(a, b[, step]) / range(a, b[, step]) of integers: unnest of the
+    range array (generate_series includes b), in a column named as the function."""
+    pos = function.pos
+    if not 2 <= len(function.args) <= 3:
+        raise SemanticError(f"Function `{function.name}` expect to have [2, 3] arguments, but got "
+                            f"{len(function.args)}", position=pos)
+    start, stop, *rest = function.args
+    if function.name == "generate_series":
+        one = A.Literal(1, "int", pos=pos)
+        toward = one if not rest else A.Case(None, ((A.BinaryOp("<", rest[0], A.Literal(0, "int", pos=pos),
+                                                                  pos=pos), A.UnaryOp("-", one, pos=pos)),), one,
+                                                   pos=pos)
+        stop = A.BinaryOp("+", stop, toward, pos=pos)
+    spread = A.FunctionCall("unnest", (A.FunctionCall("range", (start, stop, *rest), pos=pos),), pos=pos)
+    return A.Select((A.SelectItem(spread, function.name, pos=pos),), pos=pos)
+
+
 def lateral_ref(node: A.LateralFunction) -> A.LateralRef:
     function = node.function
+    if function.name in ("generate_series", "range"):
+        names = tuple(function.column_aliases or ()) or None
+        return A.LateralRef(_series_query(function), function.alias or function.name, names, pos=node.pos)
     if not spreads(function.name):
         raise BadArguments(f"LATERAL {function.name}(...) is not supported; LATERAL takes FLATTEN, "
                            f"JSON_EACH, JSON_ARRAY_ELEMENTS, UNNEST or a subquery", position=node.pos)

@@ -89,3 +89,18 @@ def _renamed(e: Expr, renamed: dict) -> Expr:
     if not e.args:
         return e
     return replace(e, args=tuple(_renamed(a, renamed) if isinstance(a, Expr) else a for a in e.args))
+
+
+def spread_aggregated_unnest(child: Plan, keys: list, aggs: list, new_cid) -> tuple[Plan, list]:
+    """max(unnest(a)), count(regexp_split_to_table(s, ',')): when an aggregate's argument calls a
+    set-returning function, its elements are spread over rows below the aggregation (the keys and
+    the other arguments read the same rows, renamed). Returns (child, keys); the specs' arguments
+    are rewritten in place."""
+    spreading = [a for a in aggs if isinstance(a.arg, Expr) and has_unnest(a.arg)]
+    if not spreading:
+        return child, keys
+    with_args = [a for a in aggs if isinstance(a.arg, Expr)]
+    spread, exprs = spread_arrays(child, [*keys, *(a.arg for a in with_args)], new_cid)
+    for spec, e in zip(with_args, exprs[len(keys):], strict=True):
+        spec.arg = e
+    return spread, exprs[:len(keys)]

@@ -62,8 +62,8 @@ def _make_pad(limits: Limits, on_left: bool):
         n = _length_argument(n, max_chars)
         if len(s) >= n:
             return s[:n]
-        if not fill:
-            return s
+        if not fill:  # as Databend: nothing to pad with
+            raise BadArguments(f"{'lpad' if on_left else 'rpad'}: can't fill with an empty pad string")
         if n >= ALLOCATION_CHARGE_BYTES:
             reserve(text_bytes(n, s, fill) + text_bytes(n - len(s), fill))  # the padding, then the result
             padding = (fill * ((n - len(s)) // len(fill) + 1))[: n - len(s)]
@@ -82,11 +82,16 @@ def make_rpad(limits: Limits):
     return _make_pad(limits, False)
 
 
+MAX_SPACE_LENGTH = 1_000_000  # Databend's own bound of space(n), whatever the limit
+
+
 def make_space(limits: Limits):
     max_chars = limits.string_result_chars
 
     def space(n):
         n = _length_argument(n, max_chars)
+        if n > MAX_SPACE_LENGTH:
+            raise BadArguments(f"space length is too big, max is: {MAX_SPACE_LENGTH}")
         if n >= ALLOCATION_CHARGE_BYTES:
             reserve(text_bytes(n))
             return keep(" " * n)
@@ -104,9 +109,12 @@ ARRAY_ELEMENT_BYTES = 8 + 56
 RANGE_MAX_ELEMENTS = 500_000_000
 
 
-def range_elements(start, end) -> int:
-    """The number of elements range(start, end) has, refused beyond Databend's bound."""
-    count = int(end) - int(start)
+def range_elements(start, end, step=1) -> int:
+    """The number of elements range(start, end[, step]) has, refused beyond Databend's bound."""
+    step = int(step)
+    if step == 0:
+        raise BadArguments("range step can not be zero")
+    count = (int(end) - int(start) + step - (1 if step > 0 else -1)) // step
     if count > RANGE_MAX_ELEMENTS:
         raise BadArguments(f"the allowed maximum values of range function is {RANGE_MAX_ELEMENTS}, but got {count}")
     return max(count, 0)
@@ -117,17 +125,18 @@ def array_too_long(what: str, count: int, limit: int) -> BadArguments:
 
 
 def make_range(limits: Limits):
-    """range(start, end): the array [start, end), at most array_elements long (counted first)."""
+    """range(start, end[, step]): the array [start, end) by step, at most array_elements long
+    (counted first)."""
     max_elements = limits.array_elements
 
-    def range_(start, end):
-        count = range_elements(start, end)
+    def range_(start, end, step=1):
+        count = range_elements(start, end, step)
         if count > max_elements:
             raise array_too_long("range", count, max_elements)
         if count * ARRAY_SLOT_BYTES >= ALLOCATION_CHARGE_BYTES:
             reserve(count * ARRAY_ELEMENT_BYTES)
-            return keep(ArrayValue(range(int(start), int(end))))
-        return ArrayValue(range(int(start), int(end)))
+            return keep(ArrayValue(range(int(start), int(end), int(step))))
+        return ArrayValue(range(int(start), int(end), int(step)))
 
     return range_
 
@@ -139,8 +148,8 @@ def make_split(limits: Limits):
 
     def split(s, sep):
         s, sep = to_string(s), to_string(sep)
-        if sep == "":
-            return ArrayValue((s,))
+        if sep == "" or s == sep:  # (as Databend: split('|', '|') is [''])
+            return ArrayValue(("",) if s == sep else (s,))
         count = s.count(sep) + 1
         if count > max_elements:
             raise array_too_long("split", count, max_elements)

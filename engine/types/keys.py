@@ -190,14 +190,21 @@ def comparison_casts(lt, rt):
     """The conversions that make two values of types `lt` and `rt` comparable, as Databend
     applies them to `=`, `<`..., IN lists, `= ANY` and IN (subquery): (left target or None,
     whether the left conversion is a TRY one, right target or None, the same for the right).
-    A string meets a number or boolean as Float64, a date, timestamp or interval as that type; a date
+    A string meets a number or boolean as Float64, a number meets a boolean as a boolean, a
+    string meets a date, timestamp or interval as that type; a date
     meets a timestamp as a timestamp; a decimal meets a float as Float64."""
     left = right = None
     left_try = right_try = False
     if lt.is_string and (rt.is_numeric or rt.name == "Boolean"):
+        # a TRY conversion: a text that is no number compares as NULL (Databend refuses it, 1006,
+        # but the SQLite corpus the project also answers compares 'hello' IN (SELECT 1) as false)
         left, left_try = T.FLOAT64.as_nullable(lt.can_be_null), True
     elif rt.is_string and (lt.is_numeric or lt.name == "Boolean"):
         right, right_try = T.FLOAT64.as_nullable(rt.can_be_null), True
+    elif lt.name == "Boolean" and rt.is_numeric:  # a number meets a boolean as a boolean (10 = true)
+        right = T.BOOLEAN.as_nullable(rt.can_be_null)
+    elif rt.name == "Boolean" and lt.is_numeric:
+        left = T.BOOLEAN.as_nullable(lt.can_be_null)
     elif lt.is_string and rt.name in ("Date", "Timestamp", "Interval"):
         left = rt.as_nullable(lt.can_be_null)
     elif rt.is_string and lt.name in ("Date", "Timestamp", "Interval"):

@@ -156,6 +156,8 @@ def type_from_ast(tn, default_nullable: bool = False) -> SqlType:
         # elements are nullable unless written NOT NULL; a map's key never is
         args = tuple(type_from_ast(a, default_nullable=not (name == "MAP" and i == 0)) for i, a in enumerate(tn.args))
         return SqlType(name.capitalize(), nullable, args=args, field_names=tuple(tn.field_names))
+    if name == "VECTOR":  # VECTOR(n): held as an array of Float32 (engine.functions.vectors)
+        return SqlType("Array", nullable, args=(SqlType("Float32"),))
     base = _ALIASES.get(name)
     if base is None:
         raise SqlSyntaxError(f"Unknown type {tn.name!r}", position=tn.pos)

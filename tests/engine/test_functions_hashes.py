@@ -66,7 +66,8 @@ CONSTANTS = [
     ("city64withseed('abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH', 9)", 3229871731946831685),
     ("city64withseed('a much longer string that exceeds sixty four bytes in total length for sure yes', 7)",
      7408754600966076006),
-    ("hex(255)", "ff"), ("unhex('616263')", b"abc"), ("from_base64('YWJj')", b"abc"),
+    ("hex(255)", "FF"), ("to_hex(255)", "ff"),  # (hex of an integer: upper case, as current Databend)
+    ("unhex('616263')", b"abc"), ("from_base64('YWJj')", b"abc"),
     ("to_binary('é')", b"\xc3\xa9"), ("hex(unhex('abCD'))", "abcd"), ("length(unhex('00ff'))", 2),
     ("CAST(unhex('616263') AS VARCHAR)", "abc"), ("TRY_CAST(unhex('ff') AS VARCHAR)", None),
     ("inet_aton('1.2.3.4')", 16909060), ("inet_ntoa(16909060)", "1.2.3.4"),

@@ -33,7 +33,7 @@ CASES = [
     ("s not rlike 'x'", "Boolean", True), ("y regexp 'a'", "Nullable(Boolean)", None),
     ("s regexp y", "Nullable(Boolean)", None), ("s ilike 'A%'", "Boolean", True),
     ("s not ilike 'A%'", "Boolean", False), ("position('b' in s)", "UInt64", 2),
-    ("regexp_like(s, 'B')", "Boolean", False), ("regexp_like(s, 'B', 'i')", "Boolean", True),
+    ("regexp_like(s, 'B')", "Boolean", True), ("regexp_like(s, 'B', 'c')", "Boolean", False), ("regexp_like(s, 'B', 'i')", "Boolean", True),
     ("regexp_like('a', s, 'c')", "Boolean", False), ("regexp_replace(s, 'b', 'X')", "String", "aXc"),
     ("regexp_substr(s, 'z')", "Nullable(String)", None), ("regexp_instr(s, 'z')", "UInt64", 0),
     ("translate(s, 'ab', 'x')", "String", "xc"), ("translate(y, 'a', 'b')", "Nullable(String)", None),
