@@ -84,7 +84,23 @@ class QueryHTTPEngine:
         return self._run("SELECT COUNT(*) FROM t2")[0][0]
 
 
-class SqliteEngine:
+class _DbApiWrites:
+    """The INSERT side of the DB-API peers (sqlite3, DuckDB): `self.conn` runs the statements."""
+
+    def reset_t2(self):
+        self.conn.execute("DROP TABLE IF EXISTS t2")
+        self.conn.execute(W.T2_DDL)
+
+    def run_inserts(self, sqls):
+        execute = self.conn.execute
+        for sql in sqls:
+            execute(sql)
+
+    def count_t2(self):
+        return self.conn.execute("SELECT COUNT(*) FROM t2").fetchone()[0]
+
+
+class SqliteEngine(_DbApiWrites):
     name = "sqlite3"
 
     def __init__(self, t, d):
@@ -104,20 +120,8 @@ class SqliteEngine:
     def select(self, q):
         return self.conn.execute(q.get("sqlite_sql", q["sql"])).fetchall()
 
-    def reset_t2(self):
-        self.conn.execute("DROP TABLE IF EXISTS t2")
-        self.conn.execute(W.T2_DDL)
 
-    def run_inserts(self, sqls):
-        execute = self.conn.execute
-        for sql in sqls:
-            execute(sql)
-
-    def count_t2(self):
-        return self.conn.execute("SELECT COUNT(*) FROM t2").fetchone()[0]
-
-
-class DuckDBEngine:
+class DuckDBEngine(_DbApiWrites):
     """DuckDB in memory on one thread, through its Python API (`fetchall()` builds the rows, as
     for sqlite3): the column-at-a-time engine in C that the aggregation goals compare with."""
 
@@ -139,18 +143,6 @@ class DuckDBEngine:
 
     def select(self, q):
         return self.conn.execute(q.get("duckdb_sql", q["sql"])).fetchall()
-
-    def reset_t2(self):
-        self.conn.execute("DROP TABLE IF EXISTS t2")
-        self.conn.execute(W.T2_DDL)
-
-    def run_inserts(self, sqls):
-        execute = self.conn.execute
-        for sql in sqls:
-            execute(sql)
-
-    def count_t2(self):
-        return self.conn.execute("SELECT COUNT(*) FROM t2").fetchone()[0]
 
 
 def _duckdb_load(conn, table, rows, width):
