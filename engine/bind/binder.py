@@ -12,11 +12,7 @@ from engine.bind.clauses import ClauseBinder
 from engine.bind.conditional_calls import decode, multi_if
 from engine.bind.decimal_calls import DECIMAL_CONVERSIONS, bind_decimal_conversion
 from engine.bind.error_calls import ERROR_FUNCTIONS, bind_error_call
-from engine.bind.json_lambdas import (
-    JSON_ARRAY_LAMBDAS,
-    bind_json_array_lambda,
-    bind_json_path_transform,
-)
+from engine.bind.json_lambdas import bind_json_path_transform
 from engine.bind.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
 from engine.bind.ordered_aggregates import check_within_group
 from engine.bind.routine_calls import bind_nextval, bind_user_function
@@ -571,8 +567,6 @@ class Binder(ClauseBinder):
             return self._bind_Case(decode(n), scope, aliases)
         if name == "json_path_transform":  # (engine.bind.json_lambdas)
             return bind_json_path_transform(self, n, scope, aliases)
-        if name in JSON_ARRAY_LAMBDAS:  # json_array_transform(v, x -> ...) (engine.bind.json_lambdas)
-            return bind_json_array_lambda(self, n, scope, aliases)
         if name == "regexp_split_to_table":  # unnest(regexp_split_to_array(...)), as Databend plans it
             n, name = A.FunctionCall("unnest", (replace(n, name="regexp_split_to_array"),), pos=n.pos), "unnest"
         if name == "unnest":

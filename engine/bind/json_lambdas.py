@@ -1,7 +1,7 @@
-"""Lambdas over VARIANT values, as current Databend has them: json_path_transform(json, path,
-v -> body) (each value the JSON path selects replaced by the lambda's answer on it, a VARIANT;
-SQL NULL writes a JSON null), json_array_transform / json_array_filter (json_array_apply,
-json_array_map) over the elements of a VARIANT array (a value that is not an array has none).
+"""json_path_transform(json, path, v -> body), as current Databend has it: each value the JSON
+path selects replaced by the lambda's answer on it, a VARIANT (SQL NULL writes a JSON null).
+The VARIANT array lambdas (json_array_transform, json_array_filter...) are the array
+functions' own (engine.bind.lambdas).
 
 The lambda is bound and compiled as the array functions' lambdas are (engine.bind.lambdas), its
 parameter a VARIANT. The path is read per row, and only for a row whose JSON is not NULL (a bad
@@ -21,9 +21,6 @@ from engine.types import sqltype as T
 from engine.types import variant as V
 
 NAME = "json_path_transform"
-# the VARIANT array lambdas: name -> (transform or filter)
-JSON_ARRAY_LAMBDAS = {"json_array_transform": "transform", "json_array_apply": "transform",
-                      "json_array_map": "transform", "json_array_filter": "filter"}
 VARIANT = T.SqlType("Variant")
 
 
@@ -84,51 +81,3 @@ def _transformer(fn, to_json):
             container[location[-1]] = replaced
         return V.dumps(root)
     return transform
-
-
-def bind_json_array_lambda(binder, n, scope, aliases) -> Expr:
-    """Bind json_array_transform / json_array_filter (binder: the statement's Planner)."""
-    name = n.name.lower()
-    found = split_lambda(n.args[1]) if len(n.args) == 2 else None
-    if found is None:
-        raise SemanticError(f"{name} expects a VARIANT and a lambda", position=n.pos)
-    doc = binder.bind(n.args[0], scope, aliases)
-    if doc.type.name not in ("Variant", "Null"):
-        shown = doc.type.display()
-        raise SemanticError(f"no overload satisfies `{name}({shown})`", position=n.pos)
-    params, body_node = found
-    if len(params) != 1:
-        raise SemanticError(f"incorrect number of parameters in lambda function, {name} expects 1 parameter, "
-                            f"but got {len(params)}", position=n.pos)
-    body, fn, outer = _compile(binder, params, [VARIANT], body_node, scope)
-    if JSON_ARRAY_LAMBDAS[name] == "filter":
-        if body.type.name not in ("Boolean", "Null"):
-            raise BadArguments(f"the lambda of {name} must answer a Boolean, not {body.type.display()}",
-                               position=n.pos)
-        impl = _array_filterer(fn)
-    else:
-        impl = _array_transformer(fn, _to_json(body.type))
-    function = ScalarFunction(name, impl, None, 1 + len(outer), 1 + len(outer), strict=False)
-    return Func(VARIANT.as_nullable(doc.type.can_be_null or doc.type.name == "Null"), args=(doc, *outer),
-                fn=function)
-
-
-def _elements(doc) -> list:
-    value = V.load(doc)
-    return value if isinstance(value, list) else []
-
-
-def _array_transformer(fn, to_json):
-    def transform(doc, *outer):
-        if doc is None:
-            return None
-        return V.dumps([to_json(fn(V.dumps(x), outer)) for x in _elements(doc)])
-    return transform
-
-
-def _array_filterer(fn):
-    def keep(doc, *outer):
-        if doc is None:
-            return None
-        return V.dumps([x for x in _elements(doc) if fn(V.dumps(x), outer) is True])
-    return keep
