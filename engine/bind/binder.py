@@ -419,8 +419,9 @@ class Binder(ClauseBinder):
                 coerced.append(item)
                 continue
             a, b = self._comparable(operand, item)
-            if a is not operand and not isinstance(a, Const):
-                # the operand needed conversion: compare item by item instead
+            if a is not operand:
+                # the operand needed conversion (a constant one too: the list keeps the operand
+                # as it is): compare item by item instead
                 return self._in_as_comparisons(operand, items, n.negated)
             if a is operand and b is item:
                 as_is.add(item.type)  # the conversion depends on the two types only

@@ -191,8 +191,9 @@ def comparison_casts(lt, rt):
     applies them to `=`, `<`..., IN lists, `= ANY` and IN (subquery): (left target or None,
     whether the left conversion is a TRY one, right target or None, the same for the right).
     A string meets a number or boolean as Float64, a number meets a boolean as a boolean, a
-    string meets a date, timestamp or interval as that type; a date
-    meets a timestamp as a timestamp; a decimal meets a float as Float64."""
+    string meets a date, timestamp, timestamp_tz or interval as that type; a date meets a
+    timestamp as a timestamp, and either meets a timestamp_tz as a timestamp_tz (instants); a
+    decimal meets a float as Float64."""
     left = right = None
     left_try = right_try = False
     if lt.is_string and (rt.is_numeric or rt.name == "Boolean"):
@@ -205,9 +206,13 @@ def comparison_casts(lt, rt):
         right = T.BOOLEAN.as_nullable(rt.can_be_null)
     elif rt.name == "Boolean" and lt.is_numeric:
         left = T.BOOLEAN.as_nullable(lt.can_be_null)
-    elif lt.is_string and rt.name in ("Date", "Timestamp", "Interval"):
+    elif lt.is_string and rt.name in ("Date", "Timestamp", "TimestampTz", "Interval"):
         left = rt.as_nullable(lt.can_be_null)
-    elif rt.is_string and lt.name in ("Date", "Timestamp", "Interval"):
+    elif rt.is_string and lt.name in ("Date", "Timestamp", "TimestampTz", "Interval"):
+        right = lt.as_nullable(rt.can_be_null)
+    elif lt.name in ("Date", "Timestamp") and rt.name == "TimestampTz":  # compared as instants
+        left = rt.as_nullable(lt.can_be_null)
+    elif rt.name in ("Date", "Timestamp") and lt.name == "TimestampTz":
         right = lt.as_nullable(rt.can_be_null)
     elif lt.name == "Date" and rt.name == "Timestamp":
         left = rt.as_nullable(lt.can_be_null)

@@ -360,6 +360,8 @@ def _unify(a: SqlType, b: SqlType) -> SqlType:
         return SqlType("Decimal", False, min(max(pa - sa, pb - sb) + scale, 76), scale)
     if {a.name, b.name} == {"Date", "Timestamp"}:
         return TIMESTAMP
+    if "TimestampTz" in (a.name, b.name) and {a.name, b.name} <= {"Date", "Timestamp", "TimestampTz"}:
+        return SqlType("TimestampTz")  # instants: a date or timestamp is one in UTC
     if a.name == "Boolean" and b.is_numeric:
         return b
     if b.name == "Boolean" and a.is_numeric:

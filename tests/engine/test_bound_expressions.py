@@ -289,3 +289,16 @@ def test_executor_looks_operators_up_by_class_not_by_name():
 
     with pytest.raises(TypeError, match="Scan"):
         executor.build(Scan([], []), None)
+
+
+@pytest.mark.parametrize("sql, expected", [
+    # a constant operand that needs converting to the items' type is converted (it was kept as
+    # it was: text never equalled a date)
+    ("SELECT '2021-01-01' IN (to_date('2021-01-01'))", True),
+    ("SELECT '2021-01-01' NOT IN (to_date('2021-01-01'), to_date('2021-01-02'))", False),
+    ("SELECT '1' IN (1, 2)", True),
+    ("SELECT '3' IN (1, 2)", False),
+])
+def test_in_list_converts_a_constant_operand(sql, expected):
+    s = engine.Database().session()
+    assert list(s.execute(sql)) == [(expected,)]

@@ -104,3 +104,23 @@ def test_timestamp_with_time_zone_is_timestamp_tz(session):
 
 def test_date_differences_keep_their_types_when_folded(session):
     assert wire(session, "select typeof(today() - today()), typeof(now() - now())") == ["INT", "BIGINT"]
+
+
+@pytest.mark.parametrize("sql, expected", [
+    # a TIMESTAMP (UTC) or a DATE meets a TIMESTAMP_TZ as the same instant
+    ("SELECT to_timestamp_tz('2021-12-20T10:00:00+09:00') = to_timestamp('2021-12-20 01:00:00')", True),
+    ("SELECT to_timestamp_tz('2021-12-20T10:00:00+09:00') < to_timestamp('2021-12-20 01:00:01')", True),
+    ("SELECT to_timestamp_tz('2021-12-20T10:00:00+09:00') > to_date('2021-12-19')", True),
+    ("SELECT to_timestamp('2021-12-20 01:00:00') IN (to_timestamp_tz('2021-12-20T10:00:00+09:00'))", True),
+    ("SELECT to_timestamp_tz('2021-12-20T10:00:00+09:00') = '2021-12-20 01:00:00 +0000'", True),
+])
+def test_timestamp_tz_compares_with_timestamps_and_dates_as_instants(sql, expected):
+    s = engine.Database().session()
+    assert list(s.execute(sql)) == [(expected,)]
+
+
+def test_a_union_of_timestamp_and_timestamp_tz_is_timestamp_tz():
+    s = engine.Database().session()
+    result = s.execute("SELECT to_timestamp('2021-12-20 01:00:00') x UNION ALL "
+                       "SELECT to_timestamp_tz('2021-12-20T10:00:00+09:00')")
+    assert [c.type for c in result.schema] == ["TimestampTz"]
