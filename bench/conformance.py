@@ -390,16 +390,25 @@ def build_argparser():
                    help="only the first N statement/query records of each file")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                    help="files run in N worker processes (default: all cores)")
+    add_run_options(p)
+    p.add_argument("--no-features", action="store_true",
+                   help="skip the SQL-feature breakdown")
+    add_output_options(p)
+    return p
+
+
+def add_run_options(p) -> None:
+    """The per-record limits both sqllogictest runners take (this one and bench.dbsuite)."""
     p.add_argument("--timeout", type=float, default=10.0, metavar="SECS",
                    help="per record (default %(default)s; a timeout is a failure)")
     p.add_argument("--memory-mb", type=int, default=4096,
                    help="address-space cap per worker process with -j > 1 (0: none)")
     p.add_argument("--failures-out", metavar="FILE", help="one JSON line per failure")
-    p.add_argument("--no-features", action="store_true",
-                   help="skip the SQL-feature breakdown")
+
+
+def add_output_options(p) -> None:
     p.add_argument("-v", "--verbose", action="store_true", help="print every failure")
     p.add_argument("-q", "--quiet", action="store_true", help="no per-file lines")
-    return p
 
 
 def main(argv=None):

@@ -31,7 +31,14 @@ import time
 from pathlib import Path
 
 from bench import dbsuite_format as F
-from bench.conformance import _worker_init, fmt_rate, pass_rate, table_cell
+from bench.conformance import (
+    _worker_init,
+    add_output_options,
+    add_run_options,
+    fmt_rate,
+    pass_rate,
+    table_cell,
+)
 from bench.dbsuite_skips import skip_reason
 from bench.timeout import HardTimeout, alarm_handler, hard_timeout
 
@@ -305,14 +312,9 @@ def build_argparser():
     p.add_argument("--files", nargs="+", action="extend", default=[], metavar="GLOB",
                    help="file globs relative to --suite (default **/*.test)")
     p.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1)")
-    p.add_argument("--timeout", type=float, default=10.0, metavar="SECS",
-                   help="per record (default %(default)s; a timeout is a failure)")
-    p.add_argument("--memory-mb", type=int, default=4096,
-                   help="address-space cap per worker process with -j > 1 (0: none)")
-    p.add_argument("--failures-out", metavar="FILE", help="one JSON line per failure")
+    add_run_options(p)
     p.add_argument("--top", type=int, default=25, help="causes listed (default 25)")
-    p.add_argument("-v", "--verbose", action="store_true", help="print every failure")
-    p.add_argument("-q", "--quiet", action="store_true", help="no per-file lines")
+    add_output_options(p)
     return p
 
 

@@ -23,6 +23,12 @@ def db():
 
 
 @pytest.fixture
+def session():
+    """A session of a fresh, empty database."""
+    return engine.Database().session()
+
+
+@pytest.fixture
 def run(db):
     session = db.session()
 

@@ -1,4 +1,5 @@
-"""What the engine's statement tests share: run SQL to a list, and the code of a refusal."""
+"""What the engine's statement tests share: run SQL to a list, the code of a refusal, and an
+answer as the wire shows it."""
 
 import pytest
 
@@ -14,3 +15,15 @@ def error_code(session, sql) -> int:
     with pytest.raises(engine.EngineError) as info:
         q(session, sql)
     return info.value.code
+
+
+def wire(session, sql) -> list:
+    """The first row of the answer, as the wire shows it (Result.renderer)."""
+    result = session.execute(sql)
+    return list(result.renderer(False)(list(result))[0])
+
+
+def typed_answer(session, sql):
+    """(the column types, the rows as the wire shows them)."""
+    result = session.execute(sql)
+    return [c.type for c in result.schema], result.renderer(False)(list(result))

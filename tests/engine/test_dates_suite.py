@@ -3,20 +3,8 @@ base/11_data_type/11_0001_*): the answers current Databend gives, as the wire sh
 
 import pytest
 
-import engine
 from engine import EngineError
-
-
-@pytest.fixture
-def session():
-    return engine.Database().session()
-
-
-def wire(session, sql):
-    """The first row of the answer, as the wire shows it."""
-    result = session.execute(sql)
-    return list(result.renderer(False)(list(result))[0])
-
+from tests.engine.sql_helpers import wire
 
 UNIT_RECORDS = [
     # units as bare words in LAST_DAY / DATEADD / DATEDIFF (02_0012_function_datetimes.test)

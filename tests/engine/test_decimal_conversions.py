@@ -6,18 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-import engine
 from engine import EngineError
-
-
-@pytest.fixture
-def session():
-    return engine.Database().session()
-
-
-def answer(session, sql):
-    result = session.execute(sql)
-    return [c.type for c in result.schema], result.renderer(False)(list(result))
+from tests.engine.sql_helpers import typed_answer as answer
 
 
 @pytest.mark.parametrize(("sql", "shown"), [

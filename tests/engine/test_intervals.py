@@ -10,17 +10,8 @@ import pytest
 import engine
 from engine import EngineError
 from engine.types.intervals import Interval, parse_interval, render_interval
+from tests.engine.sql_helpers import typed_answer as answer
 from tests.engine.test_durability import crash, q
-
-
-@pytest.fixture
-def session():
-    return engine.Database().session()
-
-
-def answer(session, sql):
-    result = session.execute(sql)
-    return [c.type for c in result.schema], result.renderer(False)(list(result))
 
 
 @pytest.mark.parametrize(("text", "shown"), [

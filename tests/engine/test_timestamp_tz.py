@@ -7,18 +7,8 @@ import pytest
 
 import engine
 from engine import EngineError
+from tests.engine.sql_helpers import wire
 from tests.engine.test_durability import crash
-
-
-@pytest.fixture
-def session():
-    return engine.Database().session()
-
-
-def wire(session, sql):
-    result = session.execute(sql)
-    return list(result.renderer(False)(list(result))[0])
-
 
 RECORDS = [
     ("select '2044-05-06 03:25:02.868894'::TIMESTAMP_TZ", ["2044-05-06 03:25:02.868894 +0000"]),
