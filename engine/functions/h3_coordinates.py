@@ -131,6 +131,15 @@ def _rotated_cw(bits, resolution):
     return bits
 
 
+def _onto_neighbor(orientation, coord, scale):
+    """(face, coord): `coord` in the coordinates of the neighbouring face `orientation` describes
+    (a FACE_NEIGHBORS entry), `scale` grid units a unit of its translation."""
+    face, translate, ccw_rot60 = orientation
+    for _ in range(ccw_rot60):
+        coord = _rotate60(coord, True)
+    return face, _normalize(*_add(coord, (translate[0] * scale, translate[1] * scale, translate[2] * scale)))
+
+
 def _adjust_overage(face, coord, class2_res, is_pent4, substrate):
     """(face, coord, overage): `coord` moved to the neighbouring face when it lies beyond its own."""
     factor = 3 if substrate else 1
@@ -150,11 +159,7 @@ def _adjust_overage(face, coord, class2_res, is_pent4, substrate):
             quadrant = KI
     else:
         quadrant = IJ
-    face, translate, ccw_rot60 = FACE_NEIGHBORS[face][quadrant]
-    for _ in range(ccw_rot60):
-        coord = _rotate60(coord, True)
-    scale = UNIT_SCALE_BY_CII_RES[class2_res] * factor
-    coord = _normalize(*_add(coord, (translate[0] * scale, translate[1] * scale, translate[2] * scale)))
+    face, coord = _onto_neighbor(FACE_NEIGHBORS[face][quadrant], coord, UNIT_SCALE_BY_CII_RES[class2_res] * factor)
     if substrate and sum(coord) == max_dim:
         return face, coord, _FACE_EDGE
     return face, coord, _NEW_FACE
@@ -313,6 +318,8 @@ def _same_point(a, b):
 
 
 def _hexagon_boundary(face, coord, resolution, start, length):
+    """h3o's FaceIJK::hexagon_boundary: `length` vertices from `start`, each on its own face,
+    and where a Class III edge crosses to another face, the crossing (unless it is a vertex)."""
     vertices, substrate_res = _substrate_vertices(face, coord, resolution, 6)
     boundary = []
     last_face, last_overage = None, _NO_OVERAGE
@@ -334,6 +341,7 @@ def _hexagon_boundary(face, coord, resolution, start, length):
 
 
 def _pentagon_vertex(face, coord, substrate_res):
+    """A pentagon's vertex moved onto the face it lies on (a pentagon can overflow twice)."""
     overage = _NEW_FACE
     while overage == _NEW_FACE:
         face, coord, overage = _adjust_overage(face, coord, substrate_res, False, True)
@@ -341,22 +349,18 @@ def _pentagon_vertex(face, coord, substrate_res):
 
 
 def _pentagon_boundary(face, coord, resolution, start, length):
+    """h3o's FaceIJK::pentagon_boundary: as a hexagon's, but every vertex is moved across faces
+    until it is on one, and every Class III edge gets its crossing."""
     vertices, substrate_res = _substrate_vertices(face, coord, resolution, 5)
     boundary = []
-    last_face, last_coord = CENTRAL, (0, 0, 0)
+    last_face, last_coord = 0, (0, 0, 0)  # read from the second vertex on
     for vert in range(start, start + length + (length == 5)):
         v_face, v_coord = _pentagon_vertex(face, vertices[vert % 5], substrate_res)
         if resolution % 2 and vert > start:
             # every Class III pentagon edge crosses an icosahedron edge: the last vertex and this one
             # in the last vertex's face, then the crossing of the edge between the two faces
-            to_last = FACE_NEIGHBORS[v_face][_adjacent_quadrant(v_face, last_face)]
-            tmp_face, tmp_coord = to_last[0], v_coord
-            for _ in range(to_last[2]):
-                tmp_coord = _rotate60(tmp_coord, True)
-            scale = UNIT_SCALE_BY_CII_RES[substrate_res] * 3
-            translate = to_last[1]
-            tmp_coord = _normalize(*_add(tmp_coord, (translate[0] * scale, translate[1] * scale,
-                                                     translate[2] * scale)))
+            tmp_face, tmp_coord = _onto_neighbor(FACE_NEIGHBORS[v_face][_adjacent_quadrant(v_face, last_face)],
+                                                 v_coord, UNIT_SCALE_BY_CII_RES[substrate_res] * 3)
             edge = _face_edge(_adjacent_quadrant(tmp_face, v_face), substrate_res)
             crossing = _intersection(_vec2d(last_coord), _vec2d(tmp_coord), *edge)
             boundary.append(_to_latlng(crossing, tmp_face, substrate_res, True))
