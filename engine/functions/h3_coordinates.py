@@ -43,13 +43,16 @@ from engine.functions.h3_tables import (
 
 
 def _libm():
+    """Rust's mul_add and hypot: Python's math.fma (3.13+; an exact fused multiply-add, as any)
+    or else the C library's through ctypes (slower: about a microsecond a call); libm's hypot
+    (CPython's math.hypot is its own algorithm)."""
     name = ctypes.util.find_library("m")
     try:
         lib = ctypes.CDLL(name)
         lib.fma.restype = lib.hypot.restype = ctypes.c_double
         lib.fma.argtypes = [ctypes.c_double] * 3
         lib.hypot.argtypes = [ctypes.c_double] * 2
-        return lib.fma, lib.hypot
+        return getattr(math, "fma", lib.fma), lib.hypot
     except (OSError, AttributeError, TypeError):  # no C math library: the unfused forms
         return (getattr(math, "fma", None) or (lambda a, b, c: a * b + c)), math.hypot
 
@@ -110,7 +113,8 @@ def _add(a, b):
 def _vec2d(c):
     """The centre of hex `c` in the face's cartesian plane (h3o's Vec2d::from(CoordIJK))."""
     i, j = float(c[0] - c[2]), float(c[1] - c[2])
-    return _fma(0.5, -j, i), j * SQRT3_2
+    # mul_add(0.5, -j, i): halving an integer is exact, so the unfused sum rounds once as well
+    return 0.5 * -j + i, j * SQRT3_2
 
 
 # --- a cell's face and coordinates (h3o's From<CellIndex> for FaceIJK) -------------------------
