@@ -65,7 +65,8 @@ def _rate(n, d):
     return f"{100.0 * n / d:.1f}%" if d else "-"
 
 
-def print_comparison(ours, theirs, top=25, out=sys.stdout):
+def print_comparison(ours, theirs, top=25, out=None):
+    out = out or sys.stdout
     table, lost = compare(ours, theirs)
     theirs_all = collections.Counter(theirs["records"].values())
     ours_all = collections.Counter(ours["records"].values())
