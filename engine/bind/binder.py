@@ -272,6 +272,7 @@ class Binder(ClauseBinder):
         for side in (left, right):
             if side.type.name in ("Date", "Timestamp") and op in ("+", "-"):
                 raise BadArguments(f"no function matches `{op}` for {side.type.display()}", position=pos)
+        left, right = self._variant_operands(left, right)
         # text beside an integer is read as a UInt64 (refused when it is not one: '333' + 4 is 337),
         # beside anything else as a Float64
         if left.type.is_string:
@@ -306,6 +307,17 @@ class Binder(ClauseBinder):
                 t = T.SqlType("Decimal", False, max(len(v.as_tuple().digits), rt.scale, 1), rt.scale)
             return Const(t, value=v)
         return e
+
+    def _variant_operands(self, left: Expr, right: Expr):
+        """A VARIANT beside a number is read as one, TRY (Databend's auto cast: parse_json('"1"')
+        + 1 is 2, parse_json('"foo"') + 1 is NULL): as an Int64 beside an integer, else a
+        Float64."""
+        for mine, other in ((left, right), (right, left)):
+            if mine.type.name == "Variant" and other.type.is_numeric:
+                target = T.INT64 if other.type.is_int else T.FLOAT64
+                converted = self.cast(mine, target.as_nullable(True), True)
+                return (converted, right) if mine is left else (left, converted)
+        return left, right
 
     def _text_operand(self, e: Expr, other: T.SqlType) -> Expr:
         if other.is_int:
@@ -474,8 +486,11 @@ class Binder(ClauseBinder):
     def _to_type(self, e: Expr, t: T.SqlType) -> Expr:
         if e.type.name == "Null" or e.type.as_nullable(False) == t.as_nullable(False):
             return e
+        # integers join integers as they are; an integer branch of a Float64 result is converted
+        # (if(c, number, number / 0) answers 0.0, not 0)
         if e.type.is_numeric and t.is_numeric and t.name != "Decimal" and not (e.type.name == "Decimal"
-                                                                               and t.is_float):
+                                                                               and t.is_float) \
+                and not (t.is_float and not e.type.is_float):
             return e
         return self.cast(e, t.as_nullable(e.type.can_be_null), False)
 

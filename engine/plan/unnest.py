@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.bind.scope import has_aggregate
+from engine.bind.window_calls import window_calls
 from engine.core.errors import SemanticError
 from engine.functions.json_sets import SET_RETURNING
 from engine.ir.expr import Col, Expr, Func
@@ -104,3 +106,19 @@ def spread_aggregated_unnest(child: Plan, keys: list, aggs: list, new_cid) -> tu
     for spec, e in zip(with_args, exprs[len(keys):], strict=True):
         spec.arg = e
     return spread, exprs[:len(keys)]
+
+
+def row_aliases(items) -> dict:
+    """The select aliases a WHERE may name: those of row expressions (no aggregate, window or
+    set-returning call, which WHERE cannot evaluate)."""
+    aliases = {}
+    for item in items:
+        alias = getattr(item, "alias", None)
+        if alias is None or has_aggregate(item.expr) or window_calls(item.expr, []):
+            continue
+        try:
+            refuse_set_returning(item.expr, "WHERE")
+        except SemanticError:
+            continue
+        aliases[alias.lower()] = item.expr
+    return aliases

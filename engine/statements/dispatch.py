@@ -222,7 +222,7 @@ def _declared_columns(planner, column_defs) -> list:
             if not isinstance(e, Const):
                 raise BadArguments("DEFAULT must be a constant expression", position=cd.default.pos)
             default = None if e.value is None else casting.caster(t)(e.value)
-            default_sql = default_text(default, cd.default)
+            default_sql = default_text(default, cd.default, t.name == "Float32")
         columns.append(TableColumn(cd.name, t, default, default_sql, cd.comment or ""))
     return columns
 
