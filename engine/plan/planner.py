@@ -72,7 +72,7 @@ from engine.plan.result_scan import result_scan_relation
 from engine.plan.stage_scan import stage_relation
 from engine.plan.table_udf import table_udf, table_udf_query
 from engine.plan.unnest import has_unnest, refuse_set_returning, row_aliases, spread_arrays
-from engine.plan.window import bind_window_call, plan_windows, windows_of
+from engine.plan.window import bind_window_call, plan_windows, running_differences, windows_of
 from engine.types import sqltype as T
 from grammar import ast as A
 
@@ -199,6 +199,7 @@ class Planner:
     def _select(self, q: A.Select, parent: Scope | None, ctes) -> tuple[Plan, list[str]]:
         if isinstance(q.from_, A.Unpivot):  # Databend's select-list rewrite (engine.plan.pivot)
             q = unpivot_select(q)
+        q = running_differences(q)
         with windows_of(self, q):
             return self._select_body(q, parent, ctes)
 

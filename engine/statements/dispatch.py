@@ -60,7 +60,7 @@ from engine.statements.dml import run_delete, run_update
 from engine.statements.explain import run_explain
 from engine.statements.insert_multi import run_insert_multi
 from engine.statements.insert_plan import column_plan as _column_plan
-from engine.statements.insert_plan import converted_rows, session_insert_plan
+from engine.statements.insert_plan import converted_rows, session_insert_plan, single_field_tuples
 from engine.statements.insert_plan import insert_plan as _insert_plan
 from engine.statements.introspection import INTROSPECTION_KINDS, run_show
 from engine.statements.merge import run_merge, run_update_from
@@ -362,6 +362,7 @@ def _values_step_rows(ctx) -> int:
 def _values_rows(ctx, stmt, table, positions, values_rows):
     """VALUES rows converted to the table's row tuples (strings and floats compacted)."""
     converters, fill = session_insert_plan(table, positions, ctx)
+    converters = single_field_tuples(table, positions, converters)
     width = len(positions)
     rows = []
     literal = _literal_value

@@ -63,3 +63,23 @@ def test_an_unparsable_date_names_its_conversion(session):
         q(session, "select '1000000-01-01 01:01:01'::timestamp")
     assert str(info.value).endswith("cannot parse to type `TIMESTAMP` while evaluating function "
                                     "`to_timestamp('1000000-01-01 01:01:01')`")
+
+
+def test_values_for_a_one_field_tuple_column_read_the_parentheses_as_the_tuple(session):
+    # 11_0006_data_type_decimal.test:1067: ([NULL,NULL]) and ([[1.0000000000,3.0000000000]])
+    q(session, "CREATE TABLE t (c1 TUPLE(ARRAY(ARRAY(DECIMAL(20, 10)) NULL)))")
+    q(session, "insert into t values (([NULL,NULL])), (([[1, 3]]))")
+    assert typed_answer(session, "select * from t")[1] == [
+        ("([NULL,NULL])",), ("([[1.0000000000,3.0000000000]])",)]
+
+
+def test_running_difference_is_each_row_less_the_previous(session):
+    # 02_0013_function_running_difference.test
+    q(session, "create table r (a Int8, d varchar, e Float32)")
+    q(session, "insert into r values (1, 'a', 1), (3, 'b', 3), (5, 'c', 5), (10, 'd', 10)")
+    assert typed_answer(session, "select running_difference(a), running_difference(e), "
+                                 "running_difference(10) from r")[1] == [
+        ("0", "0.0", "0"), ("2", "2.0", "0"), ("2", "2.0", "0"), ("5", "5.0", "0")]
+    assert [c.name for c in session.execute("select running_difference(a) from r").schema] == \
+        ["running_difference(a)"]
+    assert error_code(session, "select d, running_difference(d) from r") == 1006
