@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from engine import functions as F
 from engine.bind.clauses import ClauseBinder
-from engine.bind.conditional_calls import decode, multi_if
+from engine.bind.conditional_calls import SUBSTRING_NAMES, decode, hive_substring, multi_if
 from engine.bind.decimal_calls import DECIMAL_CONVERSIONS, bind_decimal_conversion
 from engine.bind.error_calls import ERROR_FUNCTIONS, bind_error_call
 from engine.bind.json_lambdas import bind_json_path_transform
@@ -581,6 +581,8 @@ class Binder(ClauseBinder):
             return self._bind_Case(multi_if(n), scope, aliases)
         if name == "decode" and "decode" not in F.SCALARS:  # (engine.bind.conditional_calls)
             return self._bind_Case(decode(n), scope, aliases)
+        if name in SUBSTRING_NAMES and self.ctx.session.setting("sql_dialect").lower() == "hive":
+            n = hive_substring(n)  # (the plan cache's key holds the session's settings)
         if name == "json_path_transform":  # (engine.bind.json_lambdas)
             return bind_json_path_transform(self, n, scope, aliases)
         if name == "regexp_split_to_table":  # unnest(regexp_split_to_array(...)), as Databend plans it

@@ -83,3 +83,14 @@ def test_running_difference_is_each_row_less_the_previous(session):
     assert [c.name for c in session.execute("select running_difference(a) from r").schema] == \
         ["running_difference(a)"]
     assert error_code(session, "select d, running_difference(d) from r") == 1006
+
+
+def test_hive_substr_reads_position_zero_as_one(session):
+    # 02_0005_function_substring.test:184 (after set sql_dialect = 'hive')
+    assert wire(session, "SELECT SUBSTR('12345', 0, 1)") == [""]
+    q(session, "set sql_dialect = 'hive'")
+    assert wire(session, "SELECT SUBSTR('12345', 0, 1), SUBSTRING('12345', 0, 1)") == ["1", "1"]
+    assert typed_answer(session, "select substr('12345', number, 2) from numbers(2)")[1] == \
+        [("12",), ("12",)]
+    q(session, "set sql_dialect = 'PostgreSQL'")
+    assert wire(session, "SELECT SUBSTR('12345', 0, 1)") == [""]
