@@ -16,6 +16,21 @@ apart by reason (bench/dbsuite_skips.py).
 Output: one line per file, a table per directory, the failures grouped by cause (an error's
 code and first words, 'wrong result', 'no error', 'wrong error') and the skipped records by
 reason.
+
+The same files against the real engine of the ``databend`` wheel (1.2.453), and the comparison:
+
+    python -m bench.dbsuite -j 2 -q --outcomes-out ours.json
+    python -m bench.dbsuite -j 2 -q --engine databend --databend-python PY --outcomes-out db.json
+    python -m bench.dbsuite --compare ours.json db.json
+
+``--engine databend`` runs each file in a worker process of PY (the Python that has the wheel and
+pyarrow; default the DATABEND_PYTHON environment variable) with one fresh SessionContext in its
+own scratch directory; values are rendered as current Databend's HTTP handler writes them
+(bench/dbsuite_databend_worker.py), the time limit is enforced from this side and a crashed
+worker fails the file's remaining records (bench/dbsuite_databend.py). The project's skip rules
+do not apply there. ``--outcomes-out`` writes every record's outcome (file:line -> pass / fail /
+skip); ``--compare OURS THEIRS`` reports, of the records the embedded engine passes, how many
+queryhttp passes per directory, and lists the others grouped by cause (bench/dbsuite_compare.py).
 """
 
 from __future__ import annotations

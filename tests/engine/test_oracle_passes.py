@@ -94,3 +94,12 @@ def test_hive_substr_reads_position_zero_as_one(session):
         [("12",), ("12",)]
     q(session, "set sql_dialect = 'PostgreSQL'")
     assert wire(session, "SELECT SUBSTR('12345', 0, 1)") == [""]
+
+
+def test_alter_table_rename_to_takes_a_bare_name(session):
+    # 05_0003_ddl_alter_table.test:47 (Databend's grammar: RENAME ~ TO ~ #ident)
+    q(session, "create table t1(a int)")
+    assert error_code(session, "ALTER TABLE t1 RENAME TO system.t1") == 1005
+    assert error_code(session, "ALTER TABLE t1 RENAME TO default.t2") == 1005
+    q(session, "ALTER TABLE t1 RENAME TO t2")
+    assert typed_answer(session, "select count(*) from t2")[1] == [("0",)]
