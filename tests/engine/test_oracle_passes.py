@@ -103,3 +103,13 @@ def test_alter_table_rename_to_takes_a_bare_name(session):
     assert error_code(session, "ALTER TABLE t1 RENAME TO default.t2") == 1005
     q(session, "ALTER TABLE t1 RENAME TO t2")
     assert typed_answer(session, "select count(*) from t2")[1] == [("0",)]
+
+
+def test_an_aggregate_may_name_a_select_alias(session):
+    # 03_0043_agg_hashtable.test:17
+    assert typed_answer(session, "SELECT number%3 as c1, sum(c1) FROM numbers_mt(10) where number > 2 "
+                                 "group by number%3 order by c1")[1] == [("0", "0"), ("1", "2"), ("2", "4")]
+    # an input column of the same name comes first; an aggregate's alias is not a row value
+    assert typed_answer(session, "SELECT number as a, sum(number) as number from numbers(3) "
+                                 "group by a order by a")[1] == [("0", "0"), ("1", "1"), ("2", "2")]
+    assert error_code(session, "select count(x), sum(number) as x from numbers(3)") == 1065
