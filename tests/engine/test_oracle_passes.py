@@ -113,3 +113,11 @@ def test_an_aggregate_may_name_a_select_alias(session):
     assert typed_answer(session, "SELECT number as a, sum(number) as number from numbers(3) "
                                  "group by a order by a")[1] == [("0", "0"), ("1", "1"), ("2", "2")]
     assert error_code(session, "select count(x), sum(number) as x from numbers(3)") == 1065
+
+
+def test_a_map_key_is_a_scalar_type(session):
+    # 03_0037_insert_into_map.test:94 (Databend's resolve_type_name: "Invalid Map key type")
+    assert error_code(session, "CREATE TABLE t3(id Int, m Map(Array(Date), String))") == 1006
+    assert error_code(session, "CREATE TABLE t4(m Map(Variant, String))") == 1006
+    q(session, "create table t5(a map(date, string), b map(string, int), c map(decimal(10,2), int), "
+               "d map(bool, int), e map(float, int), f map(timestamp, int))")
