@@ -14,6 +14,7 @@ from engine.types import cast as casting
 from engine.types import nested as N
 from engine.types import sqltype as T
 from engine.types.integer_wrap import total_wrapper, wrapped_mean
+from engine.types.variant import order_key
 
 # ---------------------------------------------------------------- literals
 
@@ -208,14 +209,14 @@ def _sort_key(nulls_first: bool):
     return lambda x: (0 if nulls_first else 1, 0) if x is None else (1 if nulls_first else 0, x)
 
 
-def _sort(arr, order="ASC", nulls=None):
+def _sort(arr, order="ASC", nulls=None, key=None):
     descending = str(order).strip().upper() == "DESC"
     if str(order).strip().upper() not in ("ASC", "DESC"):
         raise SemanticError("Sorting order must be either ASC or DESC")
     if nulls is not None and str(nulls).strip().upper() not in ("NULLS FIRST", "NULLS LAST"):
         raise SemanticError("Null sorting order must be either NULLS FIRST or NULLS LAST")
     nulls_first = True if nulls is None else str(nulls).strip().upper() == "NULLS FIRST"
-    values = sorted((x for x in arr if x is not None), reverse=descending)
+    values = sorted((x for x in arr if x is not None), key=key, reverse=descending)
     none = [None] * (len(arr) - len(values))
     return N.ArrayValue(none + values if nulls_first else values + none)
 
@@ -479,10 +480,21 @@ def register_override(name: str, kind: str, fn: ScalarFunction) -> None:
     _OVERRIDES[(name, kind)] = fn
 
 
+def _sort_variants(arr, order="ASC", nulls=None):
+    """array_sort of VARIANT values in Databend's order of them (booleans, numbers, strings,
+    objects, arrays, null), not as their JSON texts."""
+    return _sort(arr, order, nulls, key=order_key)
+
+
+_VARIANT_SORT = ScalarFunction("array_sort", _sort_variants, _same_array, 1, 3)
+
+
 def nested_override(name: str, types) -> ScalarFunction | None:
     """This module's version of `name` when its first argument is an Array, Map or Tuple."""
     if not types or types[0].name not in T.NESTED_NAMES:
         return None
+    if name == "array_sort" and types[0].args and types[0].args[0].name == "Variant":
+        return _VARIANT_SORT
     return _OVERRIDES.get((name, types[0].name))
 
 

@@ -160,9 +160,7 @@ def type_from_ast(tn, default_nullable: bool = False) -> SqlType:
         # elements are nullable unless written NOT NULL; a map's key never is
         args = tuple(type_from_ast(a, default_nullable=not (name == "MAP" and i == 0)) for i, a in enumerate(tn.args))
         if name == "MAP" and args[0].name not in MAP_KEY_NAMES:  # Databend's resolve_type_name
-            from engine.types.type_debug import rust_debug  # noqa: PLC0415 - it imports this module
-
-            raise BadArguments(f"Invalid Map key type '{rust_debug(args[0])}'", position=tn.pos)
+            raise BadArguments(f"Invalid Map key type '{args[0].display()}'", position=tn.pos)
         return SqlType(name.capitalize(), nullable, args=args, field_names=tuple(tn.field_names))
     if name == "VECTOR":  # VECTOR(n): held as an array of Float32 (engine.functions.vectors)
         return SqlType("Array", nullable, args=(SqlType("Float32"),))

@@ -121,3 +121,12 @@ def test_a_map_key_is_a_scalar_type(session):
     assert error_code(session, "CREATE TABLE t4(m Map(Variant, String))") == 1006
     q(session, "create table t5(a map(date, string), b map(string, int), c map(decimal(10,2), int), "
                "d map(bool, int), e map(float, int), f map(timestamp, int))")
+
+
+def test_array_sort_orders_variants_as_databend(session):
+    # 02_0000_function_aggregate_mix.test:270: [true,10,"abcd",{"k":"v"},[1,2,3],null]
+    assert wire(session, "select array_sort([parse_json('\"abcd\"'), parse_json('10'), parse_json('[1,2,3]'), "
+                         "parse_json('null'), parse_json('true'), parse_json('{\"k\":\"v\"}')], 'asc')") == \
+        ['[true,10,"abcd",{"k":"v"},[1,2,3],null]']
+    assert wire(session, "select array_sort([parse_json('2'), parse_json('10'), parse_json('1.5')])") == \
+        ["[1.5,2,10]"]
