@@ -304,6 +304,11 @@ def _avg_type(types):
     return T.FLOAT64.as_nullable(True)
 
 
+def _or_null(fn):
+    """fn(arr), NULL for a NULL array."""
+    return lambda a: None if a is None else fn(a)
+
+
 def _make_sum(types):
     """array_sum of integers: the total wrapped into Int64 / UInt64, as Databend's."""
     total = total_wrapper(_element(types).as_nullable(False))
@@ -424,10 +429,14 @@ _register("array_remove_first", lambda a: N.ArrayValue(a[1:]), _same_array, 1)
 _register("array_remove_last", lambda a: N.ArrayValue(a[:-1]), _same_array, 1)
 _register("array_unique", lambda a: len({x for x in a if x is not None}), _after_array(T.UINT64), 1)
 _register("array_count", lambda a: sum(1 for x in a if x is not None), _after_array(T.UINT64), 1)
-_register("array_sum", _array_sum, _sum_type, 1, specialize=_make_sum)
-_register("array_avg", _array_avg, _avg_type, 1, specialize=lambda ts: _make_avg(_avg_type(ts), ts))
-_register("array_min", _array_min, _ELEMENT_OR_NULL, 1)
-_register("array_max", _array_max, _ELEMENT_OR_NULL, 1)
+# NULL for an empty array too, whatever the argument's nullability: not `strict` (which would
+# tell the planner a non-NULL array gives a non-NULL answer: array_sum(arr) > 1 compared None)
+_register("array_sum", _or_null(_array_sum), _sum_type, 1, strict=False,
+          specialize=lambda ts: _or_null(_make_sum(ts)))
+_register("array_avg", _or_null(_array_avg), _avg_type, 1, strict=False,
+          specialize=lambda ts: _or_null(_make_avg(_avg_type(ts), ts)))
+_register("array_min", _or_null(_array_min), _ELEMENT_OR_NULL, 1, strict=False)
+_register("array_max", _or_null(_array_max), _ELEMENT_OR_NULL, 1, strict=False)
 # unnest(arr) in a SELECT list: the array itself here, spread over rows by the planner (engine.exec.unnest)
 _register("unnest", lambda a: a, lambda ts: T.NULL if ts[0].name == "Null" else
          (N.element_of(ts[0]) if N.element_of(ts[0]).name != "Nothing" else T.NULL).as_nullable(True), 1,

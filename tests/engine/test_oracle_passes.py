@@ -130,3 +130,22 @@ def test_array_sort_orders_variants_as_databend(session):
         ['[true,10,"abcd",{"k":"v"},[1,2,3],null]']
     assert wire(session, "select array_sort([parse_json('2'), parse_json('10'), parse_json('1.5')])") == \
         ["[1.5,2,10]"]
+
+
+def test_values_with_no_rows_and_no_attachment_inserts_nothing(session):
+    # 03_0045_insert_values_with_comment.test:23
+    q(session, "CREATE TABLE t1(id Int, s string)")
+    assert q(session, "INSERT INTO t1 (id, s) VALUES-- line comment\n") == [(0,)]
+    assert typed_answer(session, "select count(*) from t1")[1] == [("0",)]
+
+
+def test_array_aggregates_of_an_empty_array_are_null_in_comparisons(session):
+    # 03_0043_agg_hashtable.test:144 (array_sum(arr) > 1 over a NOT NULL array column)
+    q(session, "CREATE TABLE t_array(id Int null, arr Array(Int32))")
+    q(session, "INSERT INTO t_array VALUES(1, []), (2, []), (3, [1,2,3]), (4, [1,2,3]), (5, [4,5,6]), "
+               "(6, [4,5,6])")
+    assert typed_answer(session, "select id % 3 as a from t_array where array_sum(arr) > 1 "
+                                 "group by a order by a")[1] == [("0",), ("1",), ("2",)]
+    assert typed_answer(session, "select array_avg(arr) > 1, array_min(arr) > 1, array_max(arr) "
+                                 "from t_array where id < 4 order by id")[1] == [
+        (None, None, None), (None, None, None), ("1", "0", "3")]
