@@ -149,3 +149,14 @@ def test_array_aggregates_of_an_empty_array_are_null_in_comparisons(session):
     assert typed_answer(session, "select array_avg(arr) > 1, array_min(arr) > 1, array_max(arr) "
                                  "from t_array where id < 4 order by id")[1] == [
         (None, None, None), (None, None, None), ("1", "0", "3")]
+
+
+def test_group_by_an_unnest_groups_its_elements(session):
+    # 03_0003_select_group_by.test:277
+    q(session, "CREATE TABLE t_str (col1 string, col2 string)")
+    q(session, "INSERT INTO t_str VALUES ('test', 'a1,a2'),('test', 'a1,a2,a3')")
+    assert typed_answer(session, "SELECT t.col1 AS col1, unnest(split(t.col2, ',')) AS col3 FROM t_str AS t "
+                                 "GROUP BY col1, col3 ORDER BY col3")[1] == [
+        ("test", "a1"), ("test", "a2"), ("test", "a3")]
+    assert typed_answer(session, "SELECT unnest(split(col2, ',')) AS c, count(*) FROM t_str "
+                                 "GROUP BY c ORDER BY c")[1] == [("a1", "2"), ("a2", "2"), ("a3", "1")]
