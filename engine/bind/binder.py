@@ -14,6 +14,7 @@ from engine.bind.decimal_calls import DECIMAL_CONVERSIONS, bind_decimal_conversi
 from engine.bind.error_calls import ERROR_FUNCTIONS, bind_error_call
 from engine.bind.json_lambdas import bind_json_path_transform
 from engine.bind.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
+from engine.bind.names import quoted_name_hint
 from engine.bind.ordered_aggregates import check_within_group
 from engine.bind.routine_calls import bind_nextval, bind_user_function
 from engine.bind.scope import AliasesFirst, Scope, StarColumn
@@ -156,7 +157,8 @@ class Binder(ClauseBinder):
             if e is not None:
                 return self._param(scope, e)
         # the column's name alone, qualified or not, as Databend's binder words it
-        raise ColumnNotFound(f"column {n.parts[-1]} doesn't exist", position=n.pos)
+        hint = quoted_name_hint(getattr(self.ctx, "sql", None), n.pos, n.parts[-1])
+        raise ColumnNotFound(f"column {n.parts[-1]} doesn't exist{hint}", position=n.pos)
 
     def _param(self, scope: Scope, outer_expr: Expr) -> Expr:
         # the same outer column (or outer parameter) passes in once

@@ -502,3 +502,17 @@ def default_text(value, written, single=False) -> str:
     if isinstance(value, str):
         return quoted(value)
     return display(written)
+
+
+def quoted_name_hint(sql, pos, name: str) -> str:
+    """", do you mean 'x'?" when the unknown column at `pos` (line, column) of the statement's
+    text `sql` was written in double quotes ("x": a string in other SQL dialects), as Databend
+    hints; else ""."""
+    if not sql or not pos:
+        return ""
+    lines = sql.split("\n")
+    line, column = pos
+    if not 1 <= line <= len(lines):
+        return ""
+    written = lines[line - 1][max(column - 1, 0):][:len(name) * 2 + 80]
+    return f", do you mean '{name}'?" if f'"{name}"' in written else ""

@@ -257,18 +257,10 @@ def insert_from_attachment(ctx, stmt, table, positions, converters, fill, progre
     it appends the rows, runs `purge()` in the same log record, and may refuse (2009, 4000).
     `source_file`: the (location, format, purge, bytes) of a `FROM @stage` source
     (engine.io.formats.stage_source_file) instead of the attachment."""
-    if source_file is None and getattr(ctx, "attachment", None) is None:
-        # VALUES with no rows and no attachment (`VALUES -- a comment`): nothing to insert, as
-        # Databend answers it (03_0045_insert_values_with_comment)
-        return _no_rows(report_column)
     location, fmt, purge, data = source_file or _attached_file(ctx, stmt)
     return _attachment_steps(ctx, table, positions, converters, fill, progress, fmt, data, location,
                              purge, report_column, commit)
 
-
-def _no_rows(report_column):
-    if report_column:
-        yield [(0,)]
 
 
 def _attachment_steps(ctx, table, positions, converters, fill, progress, fmt, data,

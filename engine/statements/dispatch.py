@@ -6,7 +6,7 @@ from __future__ import annotations
 import decimal
 import functools
 
-from engine.bind.names import default_text, quoted
+from engine.bind.names import default_text, quoted, quoted_name_hint
 from engine.bind.scope import Scope
 from engine.catalog.catalog import Table, TableColumn
 from engine.catalog.privileges import check_statement
@@ -25,6 +25,7 @@ from engine.core.errors import (
     TABLE_SCHEMA_MISMATCH,
     UNIMPLEMENTED,
     BadArguments,
+    ColumnNotFound,
     EngineError,
     TableAlreadyExists,
     Unimplemented,
@@ -278,7 +279,14 @@ def _literal_value(node, ctx):
         return -_literal_value(node.operand, ctx)
     if type(node) is A.Default:
         raise _DefaultItem  # the row is converted again knowing each item's column
-    e = Planner(ctx).bind(node, Scope([]))
+    try:
+        e = Planner(ctx).bind(node, Scope([]))
+    except ColumnNotFound as exc:
+        if isinstance(node, A.ColumnRef):  # a name where a value belongs, as Databend words it
+            raise ColumnNotFound(f"invalid identifier {node.parts[-1]}"
+                                 f"{quoted_name_hint(ctx.sql, node.pos, node.parts[-1])}",
+                                 position=node.pos) from None
+        raise exc
     if not isinstance(e, Const):
         if ctx.uses_sequences:  # nextval(s) in a VALUES row: evaluated once for the row
             return evaluate_constant(e)

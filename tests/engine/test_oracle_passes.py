@@ -132,25 +132,6 @@ def test_array_sort_orders_variants_as_databend(session):
         ["[1.5,2,10]"]
 
 
-def test_values_with_no_rows_and_no_attachment_inserts_nothing(session):
-    # 03_0045_insert_values_with_comment.test:23
-    q(session, "CREATE TABLE t1(id Int, s string)")
-    assert q(session, "INSERT INTO t1 (id, s) VALUES-- line comment\n") == [(0,)]
-    assert typed_answer(session, "select count(*) from t1")[1] == [("0",)]
-
-
-def test_array_aggregates_of_an_empty_array_are_null_in_comparisons(session):
-    # 03_0043_agg_hashtable.test:144 (array_sum(arr) > 1 over a NOT NULL array column)
-    q(session, "CREATE TABLE t_array(id Int null, arr Array(Int32))")
-    q(session, "INSERT INTO t_array VALUES(1, []), (2, []), (3, [1,2,3]), (4, [1,2,3]), (5, [4,5,6]), "
-               "(6, [4,5,6])")
-    assert typed_answer(session, "select id % 3 as a from t_array where array_sum(arr) > 1 "
-                                 "group by a order by a")[1] == [("0",), ("1",), ("2",)]
-    assert typed_answer(session, "select array_avg(arr) > 1, array_min(arr) > 1, array_max(arr) "
-                                 "from t_array where id < 4 order by id")[1] == [
-        (None, None, None), (None, None, None), ("1", "0", "3")]
-
-
 def test_group_by_an_unnest_groups_its_elements(session):
     # 03_0003_select_group_by.test:277
     q(session, "CREATE TABLE t_str (col1 string, col2 string)")
@@ -160,3 +141,15 @@ def test_group_by_an_unnest_groups_its_elements(session):
         ("test", "a1"), ("test", "a2"), ("test", "a3")]
     assert typed_answer(session, "SELECT unnest(split(col2, ',')) AS c, count(*) FROM t_str "
                                  "GROUP BY c ORDER BY c")[1] == [("a1", "2"), ("a2", "2"), ("a3", "1")]
+
+
+def test_a_double_quoted_unknown_name_gets_databends_hint(session):
+    # 03_0040_select_string_literal.test:26, :34, :42
+    q(session, "create table t(t string)")
+    for sql, message in [('SELECT "x" FROM t', "column x doesn't exist, do you mean 'x'?"),
+                         ('SELECT "t"', "column t doesn't exist, do you mean 't'?"),
+                         ("SELECT x FROM t", "column x doesn't exist"),
+                         ('insert into t (t) values ("1")', "invalid identifier 1, do you mean '1'?")]:
+        with pytest.raises(engine.EngineError) as info:
+            q(session, sql)
+        assert info.value.code == 1065 and info.value.message == message
