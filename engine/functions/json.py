@@ -15,6 +15,7 @@ from engine.types import json_path
 from engine.types import render as R
 from engine.types import sqltype as T
 from engine.types import variant as V
+from engine.types.variant_extension import ExtensionVariant
 
 VARIANT = T.SqlType("Variant")
 VARIANT_OR_NULL = VARIANT.as_nullable(True)
@@ -111,7 +112,8 @@ register("json_typeof", _typeof, fixed(T.STRING), 1, kinds=("variant",))
 
 
 def _kind_test(test):
-    return lambda v: test(V.load(v))
+    # an extension value (engine.types.variant_extension) is shown as a JSON string but is none
+    return lambda v: type(v) is not ExtensionVariant and test(V.load(v))
 
 
 _KIND_TESTS = {
@@ -129,7 +131,7 @@ for _name, _test in _KIND_TESTS.items():
 
 def _as(test, convert=lambda x: x):
     def as_kind(v):
-        if v is None:
+        if v is None or type(v) is ExtensionVariant:
             return None
         value = V.load(v)
         return convert(value) if test(value) else None

@@ -438,9 +438,15 @@ def session_cast(source: T.SqlType, target: T.SqlType, timezone: str):
         return None
     if target.name == "String" and zoned:
         return lambda v: _render.render_nested(v, tz)
-    if target.name == "Variant" and (zoned or (source.name == "Tuple" and source.field_names)):
+    if target.name == "Variant" and (zoned or (source.name == "Tuple" and source.field_names)
+                                     or _holds_variant(source)):
         return lambda v: to_variant(v, source, tz)
     return None
+
+
+def _holds_variant(t: T.SqlType) -> bool:
+    """Whether a nested type has VARIANT elements (their JSON values nest, not their text)."""
+    return t.name == "Variant" or any(_holds_variant(a) for a in t.args)
 
 
 def _refuse(v, t: T.SqlType):
@@ -475,14 +481,18 @@ def _plain(v, t: T.SqlType | None, tz):
     """A nested value as Python JSON values (lists, dicts, numbers, strings)."""
     cls = type(v)
     if cls is ArrayValue:
-        return [_plain(x, None, tz) for x in v]
+        element = element_of(t) if t is not None and t.name == "Array" else None
+        return [_plain(x, element, tz) for x in v]
     if cls is MapValue:
-        return {_zoned_text(tz)(k): _plain(x, None, tz) for k, x in v}
+        value_type = map_parts(t)[1] if t is not None and t.name == "Map" else None
+        return {_zoned_text(tz)(k): _plain(x, value_type, tz) for k, x in v}
     if cls is TupleValue:
         named = t is not None and t.name == "Tuple" and len(t.args) == len(v)
         names = field_names(t) if named else [str(i) for i in range(1, len(v) + 1)]
         fields = t.args if named else [None] * len(v)
         return {n: _plain(x, f, tz) for n, x, f in zip(names, v, fields, strict=True)}
+    if isinstance(v, str) and t is not None and t.name == "Variant":  # a VARIANT element: its value
+        return V.load(v)
     if v is None or isinstance(v, bool | int | float | str):
         return v
     if cls is datetime.datetime:
@@ -500,7 +510,11 @@ def caster_from_variant(t: T.SqlType, tz=D.UTC):
             value = list(value.items())
         if not isinstance(value, list):
             raise BadArguments(f"unable to cast {text} to type `{t.display()}`")
-        if t.name != "Map":
+        if t.name == "Map" and map_parts(t)[1].name == "Variant":  # the values' JSON text
+            value = [(k, None if x is None else V.dumps(x)) for k, x in value]
+        elif t.name == "Array" and element_of(t).name == "Variant":
+            value = [None if x is None else V.dumps(x) for x in value]
+        elif t.name != "Map":
             value = [V.dumps(x) if isinstance(x, dict | list) else x for x in value]
         return cast(value)
     return convert
