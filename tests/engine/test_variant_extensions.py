@@ -97,3 +97,19 @@ def test_the_row_codec_writes_the_kind_value_and_text():
     encoded["columns"][0][0] = {"extension": "Float64", "value": 1, "text": "1"}
     with pytest.raises(ValueError):
         decode_rows([variant], encoded)
+
+
+def test_to_jsonb_binary_writes_databend_jsonb(session):
+    # Databend's 02_0002_function_cast.test
+    assert wire(session, "select to_jsonb_binary(parse_json('{\"data\":\"bend\",\"test\":100}')), "
+                         "to_jsonb_binary(parse_json('[1,2,3]')), to_jsonb_binary(parse_json('100'))") == [
+        "4000000210000004100000041000000420000002646174617465737462656E645064",
+        "80000003200000022000000220000002500150025003", "20000000200000025064"]
+    # nested containers, negative and two-byte integers, null and true, f64; extension values
+    assert wire(session, "select to_jsonb_binary(parse_json('[-1, 300, {\"a\":[null,true]}, 1.5]')), "
+                         "to_jsonb_binary(to_date('1970-01-02')::variant), "
+                         "to_jsonb_binary(to_timestamp_tz('1970-01-01 08:00:00 +0800')::variant)") == [
+        "800000042000000220000003500000192000000940FF50012C"  # header, 4 entries, -1, 300
+        "40000001100000015000000C61800000020000000040000000"  # {"a": [null, true]}
+        "603FF8000000000000",  # 1.5
+        "20000000600000051000000001", "200000006000000D30000000000000000000007080"]
