@@ -468,12 +468,30 @@ _RANKS = {"boolean": 0, "number": 1, "string": 2, "object": 3, "array": 4, "null
 
 
 def order_key(text):
-    """A key ordering VARIANT texts as Databend does: booleans (false first), numbers, strings,
-    objects, arrays, null; equal numbers are equal whatever their spelling (1 = 1.0), arrays
-    compare element by element, objects key by key."""
+    """A key ordering VARIANT texts as Databend does: extension values (a date is no string),
+    booleans (false first), numbers, strings, objects, arrays, null; equal numbers are equal
+    whatever their spelling (1 = 1.0), arrays compare element by element, objects key by key."""
     if text is None:
         return None
+    if type(text) is _ext.ExtensionVariant:
+        return _extension_key(text)
     return _value_key(load(text))
+
+
+# Databend's order of the extension kinds (jsonb's ExtensionValue), all before every JSON value
+_EXTENSION_RANKS = {"Binary": 0, "Date": 1, "Timestamp": 2, "TimestampTz": 3, "Interval": 4}
+
+
+def _extension_key(v: _ext.ExtensionVariant):
+    """The key of an extension value: its kind's rank, then its value (a TIMESTAMP_TZ by offset,
+    then instant, an INTERVAL by months, days, micros, as jsonb's derived orders compare them)."""
+    value = v.value
+    if v.kind == "TimestampTz":
+        offset = value.utcoffset()
+        value = (offset, value.replace(tzinfo=None) - offset)
+    elif v.kind == "Interval":
+        value = (value.months, value.days, value.micros)
+    return (-1, _EXTENSION_RANKS[v.kind], value, ())
 
 
 def _value_key(value):
@@ -497,5 +515,7 @@ def variant_sort_key(pos: int, desc: bool, nulls_first: bool, nullable: bool):
         v = row[pos]
         if v is None:
             return (null_flag_high, None)
+        if type(v) is _ext.ExtensionVariant:
+            return (not null_flag_high, _extension_key(v))
         return (not null_flag_high, _value_key(load(v)))
     return key

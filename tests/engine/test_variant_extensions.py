@@ -113,3 +113,14 @@ def test_to_jsonb_binary_writes_databend_jsonb(session):
         "40000001100000015000000C61800000020000000040000000"  # {"a": [null, true]}
         "603FF8000000000000",  # 1.5
         "20000000600000051000000001", "200000006000000D30000000000000000000007080"]
+
+
+def test_extension_values_compare_and_sort_before_json_values(session):
+    # jsonb's order: extension values first (by kind, then value); a DATE is not the JSON string
+    assert q(session, "select to_date('2025-01-01')::variant = parse_json('\"2025-01-01\"'), "
+                      "to_date('2025-01-01')::variant = to_date('2025-01-01'), "
+                      "to_date('2025-01-01')::variant < parse_json('false'), "
+                      "to_date('2025-01-02')::variant > to_date('2025-01-01')::variant") == [(False, True, True, True)]
+    assert q(session, "select v from (select to_date('2025-01-01')::variant v union all select parse_json('1') "
+                      "union all select to_binary('a')::variant union all select to_interval('1 day')::variant) "
+                      "order by v") == [('"61"',), ('"2025-01-01"',), ('"1 day"',), ('1',)]
