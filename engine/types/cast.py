@@ -503,6 +503,9 @@ def _plain(v, t: T.SqlType | None, tz):
 def caster_from_variant(t: T.SqlType, tz=D.UTC):
     """CAST(variant AS ARRAY / MAP / TUPLE): JSON arrays and objects converted element by element."""
     cast = nested_caster(t, tz)
+    # VARIANT elements (an Array's, a Map's values) take each JSON value's text
+    variant_values = t.name == "Map" and map_parts(t)[1].name == "Variant"
+    variant_elements = t.name == "Array" and element_of(t).name == "Variant"
 
     def convert(text):
         value = V.parse(text)
@@ -510,9 +513,9 @@ def caster_from_variant(t: T.SqlType, tz=D.UTC):
             value = list(value.items())
         if not isinstance(value, list):
             raise BadArguments(f"unable to cast {text} to type `{t.display()}`")
-        if t.name == "Map" and map_parts(t)[1].name == "Variant":  # the values' JSON text
+        if variant_values:
             value = [(k, None if x is None else V.dumps(x)) for k, x in value]
-        elif t.name == "Array" and element_of(t).name == "Variant":
+        elif variant_elements:
             value = [None if x is None else V.dumps(x) for x in value]
         elif t.name != "Map":
             value = [V.dumps(x) if isinstance(x, dict | list) else x for x in value]
