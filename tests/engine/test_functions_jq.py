@@ -53,6 +53,11 @@ def test_jq_in_a_select_list_spreads_over_rows(session):
                       "FROM test_data ORDER BY jq:key, id")
     assert rows == [(1, '{"key":"name","value":"Alice"}'), (2, '{"key":"name","value":"Bob"}'),
                     (1, '{"key":"scores","value":"[85,90,78]"}'), (2, '{"key":"scores","value":"[92,88,95]"}')]
+    # in FROM after a table: once per row of it (with or without LATERAL)
+    assert q(session, "SELECT t.id, j.jq FROM test_data t, jq('.scores[0]', t.json_data) j ORDER BY 1") == [
+        (1, "85"), (2, "92")]
+    assert q(session, "SELECT t.id, j.jq FROM test_data t, LATERAL jq('.scores | max', t.json_data) j "
+                      "ORDER BY 1") == [(1, "90"), (2, "95")]
     # set-returning: refused in WHERE and HAVING (1065), as Databend
     assert error_code(session, "SELECT * FROM test_data WHERE jq('.scores | min', json_data) > 85") == 1065
     assert error_code(session, "SELECT * FROM test_data HAVING jq('.scores | min', json_data) > 85") == 1065
