@@ -6,9 +6,9 @@ Databend runs filters with jaq, a Rust clone of jq; the standard library the tes
 to_entries, min/max/add, ascii_upcase, if/elif, object and array construction) answers the same.
 Outputs are made canonical VARIANT text (object keys sorted, as Databend's JSONB keeps them). A
 NULL input gives no row; a filter that does not parse or compile, or fails on a value, is 1006.
-In a SELECT list the call spreads over rows like unnest (engine.plan.unnest); in FROM a constant
-it is a table, as FLATTEN is (engine.plan.flatten, with or without LATERAL). The outputs of one call are
-counted as they come and refused past Limits.array_elements (a filter like `repeat(.)` never
+In a SELECT list the call spreads over rows like unnest (engine.plan.unnest); in FROM it is a
+table function as FLATTEN is (engine.plan.flatten: of a constant, or once per row of the FROM
+items before it, column `jq`). The outputs of one call are counted as they come and refused past Limits.array_elements (a filter like `repeat(.)` never
 ends). Known limit: C jq has no step budget, so a filter that computes long without an output
 (`[range(1e9)] | length`, `until(false; .)`) holds the thread that runs it."""
 
