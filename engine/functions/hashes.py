@@ -268,3 +268,6 @@ for _name, _fn, _t in (("try_from_hex", _unhex, T.BINARY),
                        ("try_hex_decode_string", _decoded_text(_unhex), T.STRING),
                        ("try_base64_decode_string", _decoded_text(_from_base64), T.STRING)):
     register(_name, _try(_fn), _nullable(_t), 1)
+# try_to_binary of a VARIANT: as to_binary reads it (a BINARY's bytes, a string's UTF-8), NULL else
+register("try_to_binary", _try(casting.to_binary), _nullable(T.BINARY), 1,
+         specialize=lambda types: _try(variant_to_binary if types[0].name == "Variant" else casting.to_binary))

@@ -58,6 +58,8 @@ def test_is_and_as_see_only_their_own_kind(session):
     assert q(session, "select array_construct(to_date('2025-01-01')::variant)") == [('["2025-01-01"]',)]
     assert q(session, "select to_binary(parse_json('null')), to_binary(NULL::variant)") == [(None, None)]
     assert error_code(session, "select to_binary(parse_json('1'))") == 1006
+    assert q(session, "select try_to_binary(parse_json('\"a\"')), try_to_binary(to_binary('ab')::variant), "
+                      "try_to_binary(parse_json('1'))") == [(b"a", b"ab", None)]
 
 
 def test_stored_extension_values_keep_their_type_across_a_crash_and_a_checkpoint(tmp_path):
