@@ -24,7 +24,8 @@ class ScanReads:
 
     def __init__(self):
         self.columns: dict = {}
-        self.visited: set = set()
+        # id -> node: holding the nodes keeps their ids from being reused by new ones
+        self.visited: dict = {}
 
     def cover(self, plan: P.Plan) -> None:
         """Pass over `plan` (whose output is read whole) unless a pass saw it already."""
@@ -36,7 +37,7 @@ class ScanReads:
         return self.columns.get(id(scan), default)
 
     def _visit(self, plan, needed) -> None:
-        self.visited.add(id(plan))
+        self.visited[id(plan)] = plan
         kind = type(plan)
         if kind is P.Scan:
             key = id(plan)
