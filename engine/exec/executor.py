@@ -172,10 +172,10 @@ def _scan(plan: P.Scan, rt, fn=None, lazy=False, reads=None):
     columns = None
     # what the pass over the whole plan found, and what the caller says it reads: both hold
     # every column the consumer reads
-    found = rt.scan_reads.of(plan)
+    found = rt.scan_reads.of(plan) if data.columnar else None  # row storage reads whole rows
     if found is not None:
         reads = found if reads is None else found & set(reads)
-    if reads is not None:
+    if reads is not None and data.columnar:
         columns = tuple(i for i, cid in enumerate(plan.layout) if cid in reads)
         if len(columns) == len(plan.layout):
             columns = None

@@ -20,20 +20,30 @@ class ScanReads:
     for every one), and the ids of the nodes visited (a plan built later that no pass has seen,
     say a subquery's or one an operator makes up, gets its own pass)."""
 
-    __slots__ = ("columns", "visited")
+    __slots__ = ("columns", "visited", "_pending")
 
     def __init__(self):
         self.columns: dict = {}
         # id -> node: holding the nodes keeps their ids from being reused by new ones
         self.visited: dict = {}
+        self._pending: dict = {}  # id -> plan built whose pass is not made yet, in build order
 
     def cover(self, plan: P.Plan) -> None:
-        """Pass over `plan` (whose output is read whole) unless a pass saw it already."""
-        if id(plan) not in self.visited:
-            self._visit(plan, ALL)
+        """Note `plan` (whose output is read whole) for a pass unless one saw it already. The
+        passes are made when a scan over columns first asks (`of`), so a query over row
+        storage never pays for them; plans are built from the root down, so a parent's pass
+        comes first and covers its children."""
+        key = id(plan)
+        if key not in self.visited:
+            self._pending[key] = plan
 
     def of(self, scan: P.Scan, default=ALL):
         """The column ids read of `scan` (ALL: every one; `default` when no pass saw it)."""
+        if self._pending:
+            pending, self._pending = self._pending, {}
+            for key, plan in pending.items():
+                if key not in self.visited:
+                    self._visit(plan, ALL)
         return self.columns.get(id(scan), default)
 
     def _visit(self, plan, needed) -> None:
