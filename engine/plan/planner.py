@@ -480,8 +480,8 @@ class Planner:
                                      None, {}, node.pos)
             if node.name in ("json_each", "json_array_elements"):
                 return json_rows_relation(self, node)
-            if node.name == "flatten":
-                return self._derived(flatten.as_query(node), node.alias or "flatten", flatten.column_names(node),
+            if node.name in ("flatten", "jq"):
+                return self._derived(flatten.as_query(node), node.alias or node.name, flatten.column_names(node),
                                      parent, ctes, node.pos)
             # numbers_mt / numbers_local: the same rows (Databend's multi-threaded and
             # node-local variants; one process has one of each)
