@@ -9,11 +9,14 @@ It ends when its stdin closes (the server exited or stopped it).
 
 Frames both ways: HEADER (a kind byte, the payload's length) then the payload.
   server -> worker  b"C" filter text: compile it (a reply b"K" or an error);
-                    b"R" RUN (filter length, max outputs, max bytes) + filter + input JSON text.
+                    b"R" RUN (filter length, max outputs, max bytes) + filter + input JSON text;
+                    b"M" MANY (filter length, max outputs, max bytes, microseconds an input may
+                    take, count of inputs) + filter + the inputs, each LENGTH + JSON text.
   worker -> server  b"K" ready / compiled; b"O" the outputs, canonical JSON texts joined by "\\n"
                     (object keys sorted; JSON text never holds a raw newline); b"E" a compile
                     error (the whole message); b"V" an evaluation error (its first line);
-                    b"N" more outputs than allowed; b"B" more output bytes than allowed.
+                    b"N" more outputs than allowed; b"B" more output bytes than allowed;
+                    b"M" the replies to a MANY's inputs (frames of the kinds above), in order.
 """
 
 from __future__ import annotations
@@ -22,12 +25,17 @@ import importlib
 import json
 import os
 import resource
+import signal
 import struct
 import sys
 from collections import OrderedDict
 
 HEADER = struct.Struct("<cI")
 RUN = struct.Struct("<III")
+MANY = struct.Struct("<IIIII")
+LENGTH = struct.Struct("<I")
+# canonical JSON text (one encoder: json.dumps with options builds a new one every call)
+_ENCODE = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode
 COMPILED_FILTERS = 256  # compiled programs kept (least recently used dropped first)
 
 
@@ -71,26 +79,56 @@ def _compile_error(error: ValueError) -> bytes:
     return frame(b"E", f"Invalid jq filter {stage} error: {_first_line(error)}".encode())
 
 
-def _run(programs: _Programs, payload: bytes) -> bytes:
-    source_length, max_outputs, max_bytes = RUN.unpack_from(payload)
-    source = payload[RUN.size:RUN.size + source_length].decode()
-    try:
-        program = programs.get(source)
-    except ValueError as e:
-        return _compile_error(e)
+def _evaluate(program, text: str, max_outputs: int, max_bytes: int) -> bytes:
+    """One input's reply frame: its outputs, or why there are none."""
     outputs, size = [], 0
     try:
-        for value in program.input_text(payload[RUN.size + source_length:].decode()):
+        for value in program.input_text(text):
             if len(outputs) == max_outputs:
                 return frame(b"N", str(max_outputs + 1).encode())
-            text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-            size += len(text) + 1
+            output = _ENCODE(value)
+            size += len(output) + 1
             if size > max_bytes:
                 return frame(b"B", str(size).encode())
-            outputs.append(text)
+            outputs.append(output)
     except (ValueError, MemoryError, RecursionError) as e:
         return frame(b"V", _first_line(e).encode())
     return frame(b"O", "\n".join(outputs).encode())
+
+
+def _run(programs: _Programs, payload: bytes) -> bytes:
+    source_length, max_outputs, max_bytes = RUN.unpack_from(payload)
+    try:
+        program = programs.get(payload[RUN.size:RUN.size + source_length].decode())
+    except ValueError as e:
+        return _compile_error(e)
+    return _evaluate(program, payload[RUN.size + source_length:].decode(), max_outputs, max_bytes)
+
+
+def _run_many(programs: _Programs, payload: bytes) -> bytes:
+    """A batch (MANY): the replies of its inputs, each a frame, in one b"M" frame. Each input
+    runs under an alarm of the call budget whose default action ends this process (C jq cannot
+    be interrupted), and the batch stops once its replies pass max_bytes (the server computes
+    the inputs left one by one)."""
+    source_length, max_outputs, max_bytes, budget_us, count = MANY.unpack_from(payload)
+    at = MANY.size + source_length
+    try:
+        program = programs.get(payload[MANY.size:at].decode())
+    except ValueError as e:
+        return _compile_error(e)
+    replies, size = [], 0
+    for _ in range(count):
+        (length,) = LENGTH.unpack_from(payload, at)
+        text = payload[at + LENGTH.size:at + LENGTH.size + length].decode()
+        at += LENGTH.size + length
+        signal.setitimer(signal.ITIMER_REAL, budget_us / 1e6)  # re-armed for each input
+        reply = _evaluate(program, text, max_outputs, max_bytes)
+        size += len(reply)
+        if size > max_bytes:
+            break
+        replies.append(reply)
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    return frame(b"M", b"".join(replies))
 
 
 def serve(read_fd: int, write_fd: int) -> None:
@@ -113,6 +151,8 @@ def serve(read_fd: int, write_fd: int) -> None:
                 reply = frame(b"K", b"")
             except ValueError as e:
                 reply = _compile_error(e)
+        elif kind == b"M":
+            reply = _run_many(programs, payload)
         else:
             reply = _run(programs, payload)
         write_all(write_fd, reply)

@@ -35,7 +35,7 @@ import subprocess
 import sys
 import time
 
-from engine.core.errors import BadArguments, Unimplemented
+from engine.core.errors import BadArguments, EngineError, Unimplemented
 from engine.core.limits import Limits
 from engine.functions import jq_worker as W
 from engine.functions.json import VARIANT_OR_NULL, _checked
@@ -146,6 +146,9 @@ class JqWorker:
     def _ended(self) -> str:
         status = self.stop()
         # C jq aborts (SIGABRT) when an allocation fails: the address-space cap
+        # an input of a batch past the budget: the worker's alarm ended it (jq_worker._run_many)
+        if status == -signal.SIGALRM:
+            return "time"
         return "memory" if status == -signal.SIGABRT else f"exit status {status}"
 
 
@@ -195,12 +198,50 @@ def _variant_text(text: str) -> str:
     return V.dumps(json.loads(text)) if _MAYBE_FLOAT.search(text) else text
 
 
+def _texts(payload: bytes) -> list[str]:
+    """The VARIANT texts of a worker's b"O" reply."""
+    return [_variant_text(t) for t in payload.decode().split("\n")] if payload else []
+
+
+def _prefetch(arguments, answers: dict, max_outputs: int, max_bytes: int, seconds: float) -> None:
+    """Fill `answers` ((filter, input) -> output texts) for the (filter, input) pairs of a batch's
+    rows: one MANY request a filter (the worker ends itself when one input passes the budget)."""
+    by_source: dict = {}
+    for source, v in arguments:
+        if source is not None and v is not None:
+            by_source.setdefault(source, {})[v] = None  # its distinct inputs, in order
+    for source, inputs in by_source.items():
+        _compiled(source)
+        filter_bytes = source.encode()
+        parts = [W.MANY.pack(len(filter_bytes), max_outputs, max_bytes, int(seconds * 1e6), len(inputs)),
+                 filter_bytes]
+        for v in inputs:
+            text = v.encode()
+            parts += (W.LENGTH.pack(len(text)), text)
+        reply, payload = _ask(b"M", b"".join(parts), seconds * (len(inputs) + 1))
+        if reply != b"M":
+            continue
+        at = 0
+        for v in inputs:
+            if at == len(payload):
+                break  # the batch stopped at max_bytes: these inputs are computed by their calls
+            kind, size = W.HEADER.unpack_from(payload, at)
+            if kind == b"O":
+                answers[(source, v)] = _texts(payload[at + W.HEADER.size:at + W.HEADER.size + size])
+            at += W.HEADER.size + size
+
+
 def make_jq(limits: Limits):
     max_outputs, max_bytes = limits.array_elements, limits.string_result_chars
     seconds = limits.jq_call_milliseconds / 1000
+    answers: dict = {}  # a batch's prefetched outputs (engine.codegen.batch_source.prefetching_body)
 
     def jq(source, v):
         """The outputs of filter `source` on VARIANT `v`, as a list of VARIANT texts (NULL: none)."""
+        if answers:
+            texts = answers.get((source, v))
+            if texts is not None:
+                return N.ArrayValue(texts)
         if source is None:
             raise BadArguments("jq filter must be a scalar string")
         _compiled(source)
@@ -210,7 +251,7 @@ def make_jq(limits: Limits):
         reply, payload = _ask(b"R", W.RUN.pack(len(filter_bytes), max_outputs, max_bytes) + filter_bytes
                               + v.encode(), seconds)
         if reply == b"O":
-            return N.ArrayValue([_variant_text(t) for t in payload.decode().split("\n")] if payload else [])
+            return N.ArrayValue(_texts(payload))
         if reply == b"N":
             raise array_too_long("jq output", int(payload), max_outputs)
         if reply == b"B":
@@ -221,6 +262,16 @@ def make_jq(limits: Limits):
         raise BadArguments(f"{payload.decode()} while evaluating function `jq({V.sql_literal(source)}, "
                            f"{V.sql_literal(v)})`")
 
+    def prefetch(arguments) -> None:
+        """Compute the outputs of a batch's (filter, input) pairs in one request a filter; a call
+        without an answer (an error, a batch cut short) computes its own and meets the error."""
+        answers.clear()
+        try:
+            _prefetch(arguments, answers, max_outputs, max_bytes, seconds)
+        except EngineError:
+            pass
+
+    jq.prefetch, jq.release = prefetch, answers.clear
     return jq
 
 

@@ -98,3 +98,43 @@ def test_the_worker_ends_with_the_interpreter():
     out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=env,
                          timeout=120, check=True)
     assert _gone(int(out.stdout.split()[-1]))  # killed and reaped at exit (atexit), not left behind
+
+
+def _table(s, rows: int):
+    q(s, "CREATE TABLE t (id INT, j VARIANT)")
+    q(s, f"INSERT INTO t SELECT number, object_construct('a', number % 7, 'b', array_construct(number, 1)) "
+         f"FROM numbers({rows})")
+
+
+def test_a_batch_of_rows_is_one_request(monkeypatch):
+    s = engine.Database().session()
+    _table(s, 1000)
+    kinds = []
+    ask = json_jq._ask
+    monkeypatch.setattr(json_jq, "_ask", lambda kind, payload, seconds: kinds.append(kind) or ask(kind, payload, seconds))
+    rows = q(s, "SELECT id, jq('.b[] + .a', j) FROM t WHERE id % 2 = 0 ORDER BY id")
+    assert rows[:4] == [(0, "0"), (0, "1"), (2, "4"), (2, "3")] and len(rows) == 1000
+    assert kinds.count(b"R") == 0 and kinds.count(b"M") == 1  # 500 rows: no call of its own
+    # the answers match the calls one by one (NULLs, repeated inputs, two filters)
+    q(s, "INSERT INTO t VALUES (5000, NULL), (5001, '{\"a\": 1.5}'), (5002, '{\"a\": 1.5}')")
+    batched = q(s, "SELECT id, jq('.a', j), jq('[.a, .b]', j) FROM t ORDER BY id")
+    one_by_one = [(i, *(json_jq.make_jq(Limits())(f, j) for f in (".a", "[.a, .b]")))
+                  for i, j in q(s, "SELECT id, j FROM t ORDER BY id")]
+    spread = [(i, a[k], b[k]) for i, a, b in one_by_one if a is not None for k in range(len(a))]
+    assert batched == spread and batched[-1] == (5002, "1.5", "[1.5,null]")
+
+
+def test_an_error_in_a_batch_is_the_rows_own():
+    s = _session(30)
+    _table(s, 100)
+    q(s, "INSERT INTO t VALUES (100, '[1]')")  # .a of an array fails
+    with pytest.raises(engine.EngineError) as info:
+        q(s, "SELECT jq('.a', j) FROM t")
+    assert info.value.code == 1006 and str(info.value).startswith("Cannot index array with")
+    assert "while evaluating function `jq('.a', '[1]')`" in str(info.value)
+    # a row that never ends stops the batch at the budget too, and the next statement works
+    q(s, "INSERT INTO t VALUES (101, '{\"a\": -1}')")
+    with pytest.raises(engine.EngineError) as info:
+        q(s, "SELECT jq('if .a == -1 then last(range(1e12)) else .a end', j) FROM t WHERE id <> 100")
+    assert info.value.code == 1006 and "exceeded its time budget of 30 ms" in str(info.value)
+    assert len(q(s, "SELECT jq('.a', j) FROM t WHERE id < 100")) == 100
