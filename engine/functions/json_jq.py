@@ -18,7 +18,15 @@ killed, a new one started, and the call is 1006 saying the filter exceeded its t
 worker's address space is capped at WORKER_MEMORY_BYTES (C jq aborts on an allocation past it:
 1006 saying so). The outputs of one call are counted and sized in the worker as they come and
 refused past Limits.array_elements outputs or Limits.string_result_chars bytes (`repeat(.)`
-never ends). One call costs a pipe round trip, ~10-15 microseconds besides jq's own work."""
+never ends).
+
+A call costs a pipe round trip (10-50 microseconds, by how busy the machine is). In a SELECT
+list the rows of a step go in one request: the batch function of the projection prefetches the
+(filter, input) pairs of its rows (engine.codegen.batch_source.prefetching_body), the worker runs
+each input under an alarm of the call budget (it ends itself past it), and the calls find their
+answers; a row without one (an error, a batch cut at string_result_chars) computes its own, so
+errors are the row's own. jq in FROM after a table (LATERAL) runs once per row: one request each.
+Known limit: the budget is per call, so a step waits at most its rows x jq_call_milliseconds."""
 
 from __future__ import annotations
 
@@ -51,6 +59,9 @@ WORKER_MEMORY_BYTES = 512 << 20
 # How long the first call (or the first after a kill) may wait for a new worker to be ready
 # (an interpreter start and `import jq`, ~50 ms; more on a loaded machine).
 WORKER_START_SECONDS = 10.0
+
+# How long compiling a filter may take (C jq links its builtins for each filter: a few ms).
+COMPILE_SECONDS = 0.5
 
 _loaded = []  # the jq package's import spec once found (a list, so that tests can empty it)
 
@@ -182,7 +193,7 @@ def _compiled(source: str) -> str:
     """A filter checked once per text (the same filter runs for every row of a column): 1006
     when it does not compile. The worker keeps its compiled program."""
     jq_module()
-    reply, message = _ask(b"C", source.encode(), 1.0)
+    reply, message = _ask(b"C", source.encode(), COMPILE_SECONDS)
     if reply == b"E":
         raise BadArguments(message.decode())
     return source
