@@ -9,11 +9,12 @@ from dataclasses import replace
 
 from engine import functions as F
 from engine.bind.clauses import ClauseBinder
-from engine.bind.conditional_calls import decode, multi_if
+from engine.bind.conditional_calls import SUBSTRING_NAMES, decode, hive_substring, multi_if
 from engine.bind.decimal_calls import DECIMAL_CONVERSIONS, bind_decimal_conversion
 from engine.bind.error_calls import ERROR_FUNCTIONS, bind_error_call
 from engine.bind.json_lambdas import bind_json_path_transform
 from engine.bind.lambdas import LAMBDA_FUNCTIONS, bind_lambda_call
+from engine.bind.names import quoted_name_hint
 from engine.bind.ordered_aggregates import check_within_group
 from engine.bind.routine_calls import bind_nextval, bind_user_function
 from engine.bind.scope import AliasesFirst, Scope, StarColumn
@@ -156,7 +157,8 @@ class Binder(ClauseBinder):
             if e is not None:
                 return self._param(scope, e)
         # the column's name alone, qualified or not, as Databend's binder words it
-        raise ColumnNotFound(f"column {n.parts[-1]} doesn't exist", position=n.pos)
+        hint = quoted_name_hint(getattr(self.ctx, "sql", None), n.pos, n.parts[-1])
+        raise ColumnNotFound(f"column {n.parts[-1]} doesn't exist{hint}", position=n.pos)
 
     def _param(self, scope: Scope, outer_expr: Expr) -> Expr:
         # the same outer column (or outer parameter) passes in once
@@ -272,6 +274,7 @@ class Binder(ClauseBinder):
         for side in (left, right):
             if side.type.name in ("Date", "Timestamp") and op in ("+", "-"):
                 raise BadArguments(f"no function matches `{op}` for {side.type.display()}", position=pos)
+        left, right = self._variant_operands(left, right)
         # text beside an integer is read as a UInt64 (refused when it is not one: '333' + 4 is 337),
         # beside anything else as a Float64
         if left.type.is_string:
@@ -306,6 +309,17 @@ class Binder(ClauseBinder):
                 t = T.SqlType("Decimal", False, max(len(v.as_tuple().digits), rt.scale, 1), rt.scale)
             return Const(t, value=v)
         return e
+
+    def _variant_operands(self, left: Expr, right: Expr):
+        """A VARIANT beside a number is read as one, TRY (Databend's auto cast: parse_json('"1"')
+        + 1 is 2, parse_json('"foo"') + 1 is NULL): as an Int64 beside an integer, else a
+        Float64."""
+        for mine, other in ((left, right), (right, left)):
+            if mine.type.name == "Variant" and other.type.is_numeric:
+                target = T.INT64 if other.type.is_int else T.FLOAT64
+                converted = self.cast(mine, target.as_nullable(True), True)
+                return (converted, right) if mine is left else (left, converted)
+        return left, right
 
     def _text_operand(self, e: Expr, other: T.SqlType) -> Expr:
         if other.is_int:
@@ -474,8 +488,11 @@ class Binder(ClauseBinder):
     def _to_type(self, e: Expr, t: T.SqlType) -> Expr:
         if e.type.name == "Null" or e.type.as_nullable(False) == t.as_nullable(False):
             return e
+        # integers join integers as they are; an integer branch of a Float64 result is converted
+        # (if(c, number, number / 0) answers 0.0, not 0)
         if e.type.is_numeric and t.is_numeric and t.name != "Decimal" and not (e.type.name == "Decimal"
-                                                                               and t.is_float):
+                                                                               and t.is_float) \
+                and not (t.is_float and not e.type.is_float):
             return e
         return self.cast(e, t.as_nullable(e.type.can_be_null), False)
 
@@ -566,6 +583,8 @@ class Binder(ClauseBinder):
             return self._bind_Case(multi_if(n), scope, aliases)
         if name == "decode" and "decode" not in F.SCALARS:  # (engine.bind.conditional_calls)
             return self._bind_Case(decode(n), scope, aliases)
+        if name in SUBSTRING_NAMES and self.ctx.session.setting("sql_dialect").lower() == "hive":
+            n = hive_substring(n)  # (the plan cache's key holds the session's settings)
         if name == "json_path_transform":  # (engine.bind.json_lambdas)
             return bind_json_path_transform(self, n, scope, aliases)
         if name == "regexp_split_to_table":  # unnest(regexp_split_to_array(...)), as Databend plans it

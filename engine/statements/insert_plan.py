@@ -10,7 +10,7 @@ from engine.catalog.routines import SequenceDefault
 from engine.core.errors import BadArguments
 from engine.core.memory import batch_bytes
 from engine.types.convert import column_converter, type_default, value_converter
-from engine.types.nested import holds_temporal
+from engine.types.nested import TupleValue, holds_temporal
 
 
 def column_plan(table: Table, names, statement: bool = False):
@@ -152,3 +152,15 @@ def _converted_batch(batch: list, converters, positions, whole: bool, template, 
                 has_negative[i] = has_negative[i] or (type(v) is int and v < 0)
         columns = full
     return zip(*columns, strict=True)
+
+
+def single_field_tuples(table, positions, converters):
+    """The converters, those of one-field TUPLE columns taking a value that is no tuple as the
+    tuple's field: Databend reads VALUES (([NULL, NULL])) for a TUPLE(ARRAY(...)) column as the
+    tuple holding that array (its VALUES parser reads the parentheses as the tuple)."""
+    out = list(converters)
+    for i, position in enumerate(positions):
+        t = table.columns[position].type
+        if t.name == "Tuple" and len(t.args) == 1:
+            out[i] = (lambda conv: lambda v: conv(v if v is None or isinstance(v, TupleValue) else (v,)))(out[i])
+    return out
