@@ -43,7 +43,7 @@ import subprocess
 import sys
 import time
 
-from engine.core.errors import BadArguments, EngineError, Unimplemented
+from engine.core.errors import BadArguments, Unimplemented
 from engine.core.limits import Limits
 from engine.functions import jq_worker as W
 from engine.functions.json import VARIANT_OR_NULL, _checked
@@ -181,9 +181,11 @@ def _worker_error(reason: str, seconds: float) -> BadArguments:
     return BadArguments(f"jq worker ended unexpectedly ({reason})")
 
 
-def _ask(kind: bytes, payload: bytes, seconds: float) -> tuple[bytes, bytes]:
+def _ask(kind: bytes, payload: bytes, seconds: float, wait: float | None = None) -> tuple[bytes, bytes]:
+    """The worker's reply to one request of a call budget of `seconds` (waiting `wait`, for a
+    batch: its inputs' budgets), or the 1006 saying why the worker ended."""
     try:
-        return WORKER.request(kind, payload, seconds)
+        return WORKER.request(kind, payload, seconds if wait is None else wait)
     except WorkerStopped as e:
         raise _worker_error(str(e), seconds) from None
 
@@ -229,7 +231,7 @@ def _prefetch(arguments, answers: dict, max_outputs: int, max_bytes: int, second
         for v in inputs:
             text = v.encode()
             parts += (W.LENGTH.pack(len(text)), text)
-        reply, payload = _ask(b"M", b"".join(parts), seconds * (len(inputs) + 1))
+        reply, payload = _ask(b"M", b"".join(parts), seconds, seconds * (len(inputs) + 1))
         if reply != b"M":
             continue
         at = 0
@@ -275,12 +277,15 @@ def make_jq(limits: Limits):
 
     def prefetch(arguments) -> None:
         """Compute the outputs of a batch's (filter, input) pairs in one request a filter; a call
-        without an answer (an error, a batch cut short) computes its own and meets the error."""
+        without an answer (an error on its input, a batch cut short) computes its own and meets
+        the error. A filter that does not compile, or an input past the time budget (the worker
+        ended), fails the statement here, as its call would (without waiting again)."""
         answers.clear()
         try:
             _prefetch(arguments, answers, max_outputs, max_bytes, seconds)
-        except EngineError:
-            pass
+        except BaseException:
+            answers.clear()
+            raise
 
     jq.prefetch, jq.release = prefetch, answers.clear
     return jq

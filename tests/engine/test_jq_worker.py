@@ -111,7 +111,7 @@ def test_a_batch_of_rows_is_one_request(monkeypatch):
     _table(s, 1000)
     kinds = []
     ask = json_jq._ask
-    monkeypatch.setattr(json_jq, "_ask", lambda kind, payload, seconds: kinds.append(kind) or ask(kind, payload, seconds))
+    monkeypatch.setattr(json_jq, "_ask", lambda kind, *rest: kinds.append(kind) or ask(kind, *rest))
     rows = q(s, "SELECT id, jq('.b[] + .a', j) FROM t WHERE id % 2 = 0 ORDER BY id")
     assert rows[:4] == [(0, "0"), (0, "1"), (2, "4"), (2, "3")] and len(rows) == 1000
     assert kinds.count(b"R") == 0 and kinds.count(b"M") == 1  # 500 rows: no call of its own
@@ -138,3 +138,20 @@ def test_an_error_in_a_batch_is_the_rows_own():
         q(s, "SELECT jq('if .a == -1 then last(range(1e12)) else .a end', j) FROM t WHERE id <> 100")
     assert info.value.code == 1006 and "exceeded its time budget of 30 ms" in str(info.value)
     assert len(q(s, "SELECT jq('.a', j) FROM t WHERE id < 100")) == 100
+
+
+def test_a_call_of_its_own_past_its_budget_kills_the_worker(monkeypatch):
+    # after a table in FROM, jq runs once per row (no batch): the server stops waiting and kills
+    s = _session(30)
+    _table(s, 3)
+    kinds = []
+    ask = json_jq._ask
+    monkeypatch.setattr(json_jq, "_ask", lambda kind, *rest: kinds.append(kind) or ask(kind, *rest))
+    assert q(s, "SELECT t.id, r.jq FROM t, jq('.a', t.j) r ORDER BY 1") == [(0, "0"), (1, "1"), (2, "2")]
+    assert kinds.count(b"R") == 3
+    before = json_jq.WORKER.process
+    with pytest.raises(engine.EngineError) as info:
+        q(s, "SELECT * FROM t, jq('until(false; .)', t.j)")
+    assert info.value.code == 1006 and "exceeded its time budget of 30 ms" in str(info.value)
+    assert before.returncode == -signal.SIGKILL  # killed and reaped
+    assert q(s, "SELECT t.id, r.jq FROM t, jq('.b[0]', t.j) r ORDER BY 1") == [(0, "0"), (1, "1"), (2, "2")]
