@@ -20,8 +20,8 @@ worker's address space is capped at WORKER_MEMORY_BYTES (C jq aborts on an alloc
 refused past Limits.array_elements outputs or Limits.string_result_chars bytes (`repeat(.)`
 never ends).
 
-A call costs a pipe round trip (10-50 microseconds, by how busy the machine is). In a SELECT
-list the rows of a step go in one request: the batch function of the projection prefetches the
+A call costs a pipe round trip (10-100 microseconds, by how busy the machine is). In a SELECT
+list, when its arguments are columns or constants, the rows of a step go in one request: the batch function of the projection prefetches the
 (filter, input) pairs of its rows (engine.codegen.batch_source.prefetching_body), the worker runs
 each input under an alarm of the call budget (it ends itself past it), and the calls find their
 answers; a row without one (an error, a batch cut at string_result_chars) computes its own, so
