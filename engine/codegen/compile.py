@@ -563,7 +563,7 @@ _FACTORIES: dict[str, object] = {}
 _BUILTINS = {
     "float": float, "int": int, "str": str, "len": len, "None": None, "True": True, "False": False,
     "abs": abs, "min": min, "max": max, "sum": sum, "tuple": tuple, "list": list, "id": id, "set": set,
-    "map": map, "zip": zip,
+    "map": map, "zip": zip, "enumerate": enumerate,
 }
 
 
