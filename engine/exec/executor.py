@@ -11,7 +11,13 @@ from __future__ import annotations
 from itertools import chain, islice
 from operator import itemgetter
 
-from engine.codegen.batch_source import column_refs, map_source, resliced, row_vars
+from engine.codegen.batch_source import (
+    column_refs,
+    map_source,
+    prefetching_body,
+    resliced,
+    row_vars,
+)
 from engine.codegen.compile import Codegen
 from engine.core.memory import HASH_ENTRY_BYTES, batch_bytes, charge_growth
 from engine.exec.aggregate import build_aggregate
@@ -130,7 +136,8 @@ def _build_map(plan, rt, as_set=False, reads=None):
         fn = cg.build(["b", "p"], [f"return {{{proj} for {target} in b{cond}}}"])
         fn.scalar = scalar
     else:
-        fn = cg.build(["b", "p"], [f"return [{proj} for {target} in b{cond}]"])
+        fn = cg.build(["b", "p"], prefetching_body(cg, proj, target, cond) if cg.prefetched
+                      else [f"return [{proj} for {target} in b{cond}]"])
     small = correlated_rows(cg, rt.step_rows)
     if small:
         run_child = resliced(build(child, rt), small)
