@@ -12,7 +12,13 @@ import weakref
 from itertools import chain, islice
 from operator import itemgetter
 
-from engine.codegen.batch_source import column_refs, map_source, resliced, row_vars
+from engine.codegen.batch_source import (
+    column_refs,
+    map_source,
+    prefetching_body,
+    resliced,
+    row_vars,
+)
 from engine.codegen.compile import Codegen
 from engine.core.memory import HASH_ENTRY_BYTES, batch_bytes, charge_growth
 from engine.exec.aggregate import build_aggregate
@@ -173,7 +179,8 @@ def _map_function(plan, child, pred, exprs, rt, as_set, scan_reads):
             fn = cg.build(["b", "p"], [f"return {{{proj} for {target} in b{cond}}}"])
             fn.scalar = scalar
         else:
-            fn = cg.build(["b", "p"], [f"return [{proj} for {target} in b{cond}]"])
+            fn = cg.build(["b", "p"], prefetching_body(cg, proj, target, cond) if cg.prefetched
+                          else [f"return [{proj} for {target} in b{cond}]"])
     if not cg.has_subqueries:
         _MAP_FUNCTIONS.setdefault(plan, {})[key] = fn
     return fn, cg
