@@ -16,7 +16,8 @@ Measures, each bounded in time:
    client pages through --stream-rows rows.
 5. Arrow vs JSON: rows/s of a three-column result (--arrow-rows rows: an integer, a decimal, a
    string) paged to the end as Databend's JSON pages and as Arrow IPC pages, alternating; the
-   client decodes every page (json.loads / pyarrow). Needs pyarrow on both sides.
+   client decodes every page (json.loads / pyarrow), with the server's CPU time per row (from
+   /proc: steadier than rates on a busy machine). Needs pyarrow on both sides.
 Servers are pinned to CPU 0 and the load generator (bench.httpload, a separate asyncio
 process) to CPU 1 when the machine has two CPUs or more: they still share the machine.
 """
@@ -161,11 +162,16 @@ def arrow_scenario(args, qh):
     sql = ARROW_SQL.format(rows=args.arrow_rows)
     for rep in range(args.reps):
         for answer_format in ("json", "arrow") if rep % 2 == 0 else ("arrow", "json"):
+            cpu_before = qh.cpu_seconds()
             r = load(args, "stream", qh.port, "--sql", sql, "--format", answer_format,
                      "--max-seconds", args.max_seconds, limit=args.max_seconds + 60)
+            cpu_after = qh.cpu_seconds()
+            if cpu_before is not None and cpu_after is not None and r.get("rows"):
+                r["server_cpu_us_per_row"] = 1e6 * (cpu_after - cpu_before) / r["rows"]
             runs[answer_format].append(r)
             print(f"  {answer_format:5s} pages: {r.get('rows', 0):,} rows in "
                   f"{r.get('elapsed_s', 0):.2f}s {r.get('rows_per_s', 0):,.0f} rows/s, "
+                  f"server CPU {r.get('server_cpu_us_per_row', 0):.2f} us/row, "
                   f"{r.get('arrow_pages', 0)} of {r.get('pages', 0)} pages Arrow "
                   f"{r.get('error') or ''}", file=sys.stderr, flush=True)
     return runs
@@ -173,20 +179,23 @@ def arrow_scenario(args, qh):
 
 def arrow_table(args, runs):
     lines = [f"#### Arrow vs JSON pages: `{ARROW_SQL.format(rows=f'{args.arrow_rows:,}')}`", "",
-             "| answer format | rows/s (median) | runs |", "|---|---:|---:|"]
+             "| answer format | rows/s (median) | server CPU per row (median) | runs |",
+             "|---|---:|---:|---:|"]
     rates = {}
     for answer_format in ("json", "arrow"):
         ok = [r for r in runs[answer_format] if r.get("finished")]
         rates[answer_format] = _median(r["rows_per_s"] for r in ok) if ok else None
         shown = f"{rates[answer_format]:,.0f}" if ok else \
             f"n/a: {(_first_error(runs[answer_format]) or 'did not finish in time')[:150]}"
-        lines.append(f"| {answer_format} | {shown} | {len(ok)} |")
+        cpu = _median(r.get("server_cpu_us_per_row") for r in ok)
+        lines.append(f"| {answer_format} | {shown} | {'—' if cpu is None else f'{cpu:.2f} µs'} "
+                     f"| {len(ok)} |")
     pairs = [(a["rows_per_s"], j["rows_per_s"])
              for a, j in zip(runs["arrow"], runs["json"], strict=False)
              if a.get("finished") and j.get("finished")]
     if pairs:
         ratio = statistics.median(a / j for a, j in pairs)
-        lines.append(f"| **arrow / json** | {ratio:.2f}× | {len(pairs)} |")
+        lines.append(f"| **arrow / json** | {ratio:.2f}× | | {len(pairs)} |")
     if not any(r.get("arrow_pages") for r in runs["arrow"]):
         lines.append("\nnote: no page was Arrow (is pyarrow installed beside the server?)")
     return "\n".join(lines)

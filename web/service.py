@@ -37,15 +37,27 @@ def time_slices(secs: float):
     return factory
 
 
+# The collector's first threshold: container objects allocated (net of those freed) between
+# two young collections. CPython's 700 made a `SELECT 1` round trip (a few hundred containers,
+# almost all freed by reference counting before it ends) pay a young collection every ~50
+# requests and a full one every ~500 (the frozen heap makes every tenth young-generation-1 pass
+# a full one): 11-25 us of its ~250 us. At 10,000 a round trip's net allocations stay under the
+# threshold, and cyclic garbage still waits at most 10,000 containers (about a megabyte).
+GC_YOUNG_THRESHOLD = 10_000
+
+
 def freeze_startup_heap(db: engine.Database) -> None:
     """Run one statement (so the lazily built SQL parser and code caches exist), then move every
     object alive into the permanent generation: full collections then scan only what requests
-    created, about 10% less CPU per request and shorter collection pauses."""
+    created, about 10% less CPU per request and shorter collection pauses. Young collections
+    then run every GC_YOUNG_THRESHOLD net container allocations instead of CPython's 700."""
     result = db.session().execute("SELECT 1")
     list(result)
     result.close()
     gc.collect()
     gc.freeze()
+    young, older, oldest = gc.get_threshold()
+    gc.set_threshold(max(GC_YOUNG_THRESHOLD, young), older, oldest)
 
 
 def _open_database(config: ServiceConfig, log) -> engine.Database:

@@ -81,6 +81,7 @@ class Codegen:
         self.subquery_runner = subquery_runner
         self.correlated: list = []  # correlated subqueries compiled in: each runs per row
         self.uncorrelated: list = []  # runners of the uncorrelated ones: each runs once
+        self.has_subqueries = False  # whether any subquery is compiled in (bound to one run)
         self.prefetched: list = []  # (bound impl, argument sources) of calls a batch may prefetch
 
     def nullable(self, e: Expr) -> bool:
@@ -498,6 +499,7 @@ class Codegen:
 
     def _v_subquery(self, e: SubqueryExpr, cols) -> str:
         sq = e.subquery
+        self.has_subqueries = True
         evaluate = self.subquery_runner(sq)
         if sq.correlated:
             self.correlated.append(sq)

@@ -8,6 +8,7 @@ engine/exec/sort.py, aggregation in engine/exec/aggregate.py, windows in engine/
 
 from __future__ import annotations
 
+import weakref
 from itertools import chain, islice
 from operator import itemgetter
 
@@ -111,34 +112,14 @@ def _build_map(plan, rt, as_set=False, reads=None):
         swapped = _project_before_sort(plan, child, exprs)
         if swapped is not None:
             return _build_sort(swapped, rt)
-    cg = _codegen(rt)
     if isinstance(child, P.Scan) and child.data.columnar:
-        run = columnar_map(child, rt, cg, pred, exprs, scan_reads, as_set)
+        run = columnar_map(child, rt, _codegen(rt), pred, exprs, scan_reads, as_set)
         if run is not None:
             return run
-        cg = _codegen(rt)
-    cols = None
-    if isinstance(child, P.Scan) and exprs is not None \
-            and [e.column if isinstance(e, Col) else None for e in exprs] != list(child.layout):
-        cols = row_vars(child)  # not for an identity projection: that one passes `r` on
-    unpacked = cols is not None
-    if not unpacked:
-        cols = column_refs(child.layout)
-    proj, cond = map_source(cg, child.layout, pred, exprs, cols=cols)
-    if proj == "r" and not cond and not as_set:
+    fn, cg = _map_function(plan, child, pred, exprs, rt, as_set, scan_reads)
+    if fn is None:  # the rows pass as they are
         return build(child, rt, scan_reads)
-    scalar = as_set and exprs is not None and len(exprs) == 1
-    if scalar:
-        # one column: a set of plain values (cheaper to hash than 1-tuples); tupled on output
-        proj = cg.expr(exprs[0], cols)
-    target = cols.target() if unpacked and proj != "r" else "r"
-    if as_set:
-        fn = cg.build(["b", "p"], [f"return {{{proj} for {target} in b{cond}}}"])
-        fn.scalar = scalar
-    else:
-        fn = cg.build(["b", "p"], prefetching_body(cg, proj, target, cond) if cg.prefetched
-                      else [f"return [{proj} for {target} in b{cond}]"])
-    small = correlated_rows(cg, rt.step_rows)
+    small = correlated_rows(cg, rt.step_rows) if cg is not None else 0
     if small:
         run_child = resliced(build(child, rt), small)
 
@@ -157,9 +138,52 @@ def _build_map(plan, rt, as_set=False, reads=None):
             for batch in run_child(p):
                 yield fn(batch, p) if batch else batch
 
-    run = prefetching(cg, run)
+    if cg is not None:
+        run = prefetching(cg, run)
     run.scalar = getattr(fn, "scalar", False)
     return run
+
+
+# plan node -> {(as a set, columns read): its generated function, None for a pass-through}.
+# A node keeps one plan's data facts (nonnull...) for its life, so what it generates is the
+# same on every build; the plan cache builds its plans again on every execution.
+_MAP_FUNCTIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _map_function(plan, child, pred, exprs, rt, as_set, scan_reads):
+    """(the comprehension of a filter / projection over `child`'s batches, the Codegen that
+    made it): None for the function when the rows pass unchanged, None for the Codegen when
+    the function was made before (kept only when it calls no subquery, which is bound to a
+    query's run)."""
+    key = (as_set, None if scan_reads is None else frozenset(scan_reads))
+    kept = _MAP_FUNCTIONS.get(plan)
+    if kept is not None and key in kept:
+        return kept[key], None
+    cg = _codegen(rt)
+    cols = None
+    if isinstance(child, P.Scan) and exprs is not None \
+            and [e.column if isinstance(e, Col) else None for e in exprs] != list(child.layout):
+        cols = row_vars(child)  # not for an identity projection: that one passes `r` on
+    unpacked = cols is not None
+    if not unpacked:
+        cols = column_refs(child.layout)
+    proj, cond = map_source(cg, child.layout, pred, exprs, cols=cols)
+    fn = None
+    if proj != "r" or cond or as_set:
+        scalar = as_set and exprs is not None and len(exprs) == 1
+        if scalar:
+            # one column: a set of plain values (cheaper to hash than 1-tuples); tupled on output
+            proj = cg.expr(exprs[0], cols)
+        target = cols.target() if unpacked and proj != "r" else "r"
+        if as_set:
+            fn = cg.build(["b", "p"], [f"return {{{proj} for {target} in b{cond}}}"])
+            fn.scalar = scalar
+        else:
+            fn = cg.build(["b", "p"], prefetching_body(cg, proj, target, cond) if cg.prefetched
+                          else [f"return [{proj} for {target} in b{cond}]"])
+    if not cg.has_subqueries:
+        _MAP_FUNCTIONS.setdefault(plan, {})[key] = fn
+    return fn, cg
 
 
 def _scan(plan: P.Scan, rt, fn=None, lazy=False, reads=None):

@@ -126,10 +126,28 @@ def _render_timestamp_tz(v):
     return _iso(v.replace(tzinfo=None), " ", "microseconds") + v.strftime(" %z")  # engine.types.timestamp_tz
 
 
+_ZONE_RENDERERS: dict = {}  # (types, timezone, geometry format) -> their renderers
+_ZONE_RENDERERS_KEPT = 512
+
+
 def renderers_in_zone(types, timezone: str, geometry_format: str = _geo.DEFAULT_FORMAT) -> list:
     """renderer_for each type, Timestamps (also those inside an ARRAY / MAP / TUPLE) shown as
     wall-clock time in the session `timezone` (they are stored in UTC), GEOMETRY / GEOGRAPHY
-    values (also inside) in the session's `geometry_output_format`."""
+    values (also inside) in the session's `geometry_output_format`. Kept per schema: every
+    result asks (a few microseconds of a `SELECT 1` otherwise)."""
+    try:
+        key = (tuple(types), timezone, geometry_format)
+        kept = _ZONE_RENDERERS.get(key)
+    except TypeError:  # a type holding an unhashable part (an aggregate state's parameters)
+        return _renderers_in_zone(types, timezone, geometry_format)
+    if kept is None:
+        if len(_ZONE_RENDERERS) >= _ZONE_RENDERERS_KEPT:
+            _ZONE_RENDERERS.clear()
+        kept = _ZONE_RENDERERS[key] = tuple(_renderers_in_zone(types, timezone, geometry_format))
+    return list(kept)
+
+
+def _renderers_in_zone(types, timezone: str, geometry_format: str) -> list:
     renderers = [renderer_for(t) if t is not None else render_value for t in types]
     if any(t is not None and holds_geo(t) for t in types):
         renderers = [r if t is None or not holds_geo(t) else _geo_renderer(geometry_format) if not t.args

@@ -39,6 +39,23 @@ def test_server_memory_is_read_from_proc(baseline):
     assert memory["VmHWM"] >= memory["VmRSS"] > 1000
 
 
+def test_server_cpu_time_is_read_from_proc_and_grows_with_work(baseline):
+    args, server = baseline
+    before = server.cpu_seconds()
+    bench_http.load(args, "roundtrip", server.port, "--concurrency", 2, "--duration", 0.5,
+                    "--warmup", 0, limit=60)
+    assert before is not None and server.cpu_seconds() > before
+
+
+def test_arrow_table_shows_the_servers_cpu_per_row():
+    runs = {"json": [{"finished": True, "rows_per_s": 100.0, "server_cpu_us_per_row": 3.0}],
+            "arrow": [{"finished": True, "rows_per_s": 200.0, "server_cpu_us_per_row": 1.5,
+                       "arrow_pages": 2}]}
+    table = bench_http.arrow_table(argparse.Namespace(arrow_rows=1000), runs)
+    assert "| json | 100 | 3.00 µs | 1 |" in table and "| arrow | 200 | 1.50 µs | 1 |" in table
+    assert "| **arrow / json** | 2.00× | | 1 |" in table
+
+
 def test_a_failed_query_is_a_protocol_error():
     with pytest.raises(httpload.ProtocolError):
         httpload._page(200, b'{"state": "Failed", "error": {"code": 1005, "message": "x"}}')

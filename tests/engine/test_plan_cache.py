@@ -222,3 +222,38 @@ def test_result_scan_reads_its_own_sessions_results_only(db):
     with pytest.raises(engine.EngineError) as refused:
         rows(second, "SELECT * FROM RESULT_SCAN('q-7')")
     assert refused.value.code == 1016
+
+
+def _compiles(monkeypatch) -> list:
+    """The sources the code generator compiles from now on (Codegen.build calls)."""
+    from engine.codegen.compile import Codegen
+
+    built, build = [], Codegen.build
+
+    def counting(self, params, body_lines, name="_fn"):
+        built.append(body_lines)
+        return build(self, params, body_lines, name)
+
+    monkeypatch.setattr(Codegen, "build", counting)
+    return built
+
+
+def test_a_hit_reuses_the_generated_filter_and_projection(db, monkeypatch):
+    s = db.session()
+    sql = "SELECT a + 1, b FROM t WHERE a > 1"
+    assert rows(s, sql) == [(3, "y")]
+    built = _compiles(monkeypatch)
+    assert rows(s, sql) == [(3, "y")] and rows(db.session(), sql) == [(3, "y")]
+    assert counts(db) == (2, 1) and built == []
+    assert rows(s, "SELECT 1") == [(1,)] and len(built) == 1  # a new plan compiles its own
+    assert rows(s, "SELECT 1") == [(1,)] and len(built) == 1
+
+
+def test_a_subquery_is_compiled_again_for_each_run(db, monkeypatch):
+    """A compiled subquery runner belongs to one run (its progress, its memory): never kept."""
+    s = db.session()
+    sql = "SELECT a FROM t WHERE a >= (SELECT max(a) FROM t) OR b IN (SELECT 'x')"
+    assert rows(s, sql) == [(1,), (2,)]
+    built = _compiles(monkeypatch)
+    assert rows(s, sql) == [(1,), (2,)]
+    assert counts(db)[0] == 1 and built != []

@@ -15,12 +15,17 @@ from web.service import QueryHTTPService, freeze_startup_heap
 def test_startup_heap_is_frozen_after_a_warm_up_statement():
     db = engine.Database()
     gc.unfreeze()
+    thresholds = gc.get_threshold()
     try:
+        gc.set_threshold(700, 10, 10)
         freeze_startup_heap(db)
         assert gc.get_freeze_count() > 0
         assert list(db.session().execute("SELECT 2")) == [(2,)]
+        # young collections every 10,000 net allocations, the older generations' kept
+        assert gc.get_threshold() == (service_module.GC_YOUNG_THRESHOLD, 10, 10)
     finally:
         gc.unfreeze()
+        gc.set_threshold(*thresholds)
 
 
 

@@ -116,3 +116,41 @@ def test_an_idle_connection_is_closed_after_the_idle_timeout():
     assert not transport.disconnecting
     clock.advance(0.2)
     assert transport.disconnecting
+
+
+class _Writes:
+    """A transport that records each write and writeSequence call."""
+
+    def __init__(self):
+        self.calls = []
+
+    def write(self, data):
+        self.calls.append(("write", data))
+
+    def writeSequence(self, parts):
+        self.calls.append(("writeSequence", b"".join(parts)))
+
+
+def test_the_response_head_is_one_write_with_twisted_webs_bytes():
+    from twisted.web.http import HTTPChannel
+    from twisted.web.http_headers import Headers
+
+    from web.site import QueryChannel
+
+    headers = Headers()
+    headers.setRawHeaders(b"Content-Type", [b"application/json"])
+    headers.setRawHeaders(b"Set-Cookie", [b"a=1", b"b=2"])  # a header with two values
+    written = {}
+    for channel_class in (QueryChannel, HTTPChannel):
+        channel = channel_class()
+        channel.transport = _Writes()
+        channel.writeHeaders(b"HTTP/1.1", b"200", b"OK", headers)
+        written[channel_class] = channel.transport.calls
+    ((kind, head),) = written[QueryChannel]
+    assert kind == "write" and head == written[HTTPChannel][0][1]
+    assert head == (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                    b"Set-Cookie: a=1\r\nSet-Cookie: b=2\r\n\r\n")
+    channel = QueryChannel()
+    channel.transport = _Writes()
+    with pytest.raises(TypeError):  # a piece that is not bytes is refused, as twisted.web does
+        channel.writeHeaders(b"HTTP/1.1", 200, b"OK", headers)
