@@ -29,6 +29,9 @@ class TableData:
     """One version of a table's contents: rows in order, appended to, never changed in place."""
 
     __slots__ = ("_rows",)
+    # whether bulk writers should hand this storage whole columns (a version built with
+    # `empty_like` and `append_columns`) rather than row tuples
+    takes_columns = False
 
     def __init__(self, rows: list | None = None):
         # the list becomes the version's own: the caller hands it over and keeps no reference
@@ -99,6 +102,10 @@ class TableData:
     def extend_from(self, other: TableData, start: int, stop: int) -> None:
         """Append rows [start:stop] of `other` (a version of the same storage)."""
         self._rows += other._rows[start:stop]
+
+    def append_version(self, other: TableData) -> None:
+        """Append every row of `other` (a version of the same storage, handed over)."""
+        self._rows += other._rows
 
     def extend_selected(self, other: TableData, start: int, selection: list) -> None:
         """Append the rows of `other` from `start` on that `selection` (a truth value a row) keeps."""
@@ -267,14 +274,20 @@ def table_data(types: list, rows: list | None = None):
 class ColumnData:
     """One version of a table's contents kept column by column (the TableData contract)."""
 
-    __slots__ = ("_codes", "_columns", "_count", "_shared")
+    __slots__ = ("_codes", "_columns", "_count", "_shared", "_borrowed")
+    takes_columns = True
 
     def __init__(self, codes: tuple, shared: tuple):
         self._codes = codes  # per column: the array typecode while it holds no NULL, else None
+        # A column object may hold more values than this version's `_count` (it is shared with
+        # the version it was copied from, which went on growing): read only [0:_count].
         self._columns = [array(code) if code else [] for code in codes]
         self._count = 0
         # per column: equal values -> one object (strings), shared by every version of the table
         self._shared = shared
+        # copy-on-write: the column objects belong to another version too (`copy`, `prefix`, a
+        # Rewrite's first `keep` of everything); the first write copies them
+        self._borrowed = False
 
     def __len__(self) -> int:
         return self._count
@@ -351,7 +364,15 @@ class ColumnData:
         # a C-level map a column (zip(*rows) would first unpack every row as an argument)
         self.append_columns([list(map(itemgetter(i), rows)) for i in range(width)], len(rows))
 
+    def _own(self) -> None:
+        """Before the first write to borrowed columns: copies of their first `_count` values."""
+        count = self._count
+        self._columns = [column[:count] for column in self._columns]
+        self._borrowed = False
+
     def _append_row(self, row: tuple) -> None:
+        if self._borrowed:
+            self._own()
         columns = self._columns
         if len(row) != len(columns):
             raise ValueError(f"a row of {len(row)} values for {len(columns)} columns")
@@ -369,6 +390,9 @@ class ColumnData:
         mine = self._columns
         if len(columns) != len(mine) or any(len(c) != count for c in columns):
             raise ValueError("columns of unequal length, or not one for each of the table's columns")
+        if self._borrowed:
+            self._own()
+            mine = self._columns
         for i, values in enumerate(columns):
             column = mine[i]
             if type(column) is array and None in values:
@@ -383,6 +407,11 @@ class ColumnData:
         stop = min(stop, other._count)
         if stop <= start:
             return
+        if start == 0 and not self._count:  # everything from the start: share the columns
+            self._columns, self._count, self._borrowed = list(other._columns), stop, True
+            return
+        if self._borrowed:
+            self._own()
         mine = self._columns
         for i, column in enumerate(other._columns):
             part = column[start:stop]
@@ -393,6 +422,8 @@ class ColumnData:
 
     def extend_selected(self, other: ColumnData, start: int, selection: list) -> None:
         stop = start + len(selection)
+        if self._borrowed:
+            self._own()
         mine = self._columns
         kept = 0
         for i, column in enumerate(other._columns):
@@ -419,9 +450,16 @@ class ColumnData:
         return self.copy(count)
 
     def copy(self, count: int | None = None) -> ColumnData:
+        """The first `count` rows, sharing this version's column objects until either writes
+        (copy-on-write: a transaction's private copy costs nothing until it changes)."""
         data = self.empty_like()
         data.extend_from(self, 0, self._count if count is None else count)
         return data
+
+    def append_version(self, other: ColumnData) -> None:
+        """Append every row of `other`, a version built for this table (a bulk write's buffer,
+        handed over): into an empty version its columns are taken as they are."""
+        self.extend_from(other, 0, other._count)
 
 
 def _shared_values(shared: dict, values) -> list:

@@ -77,6 +77,15 @@ class Recorder:
             self.pending.append(("append", table.table_id, [c.type for c in table.columns], rows))
             self.undo.append(("version", table, table.data, len(table.data) - len(rows)))
 
+    def appended_range(self, table, data, start: int, stop: int) -> None:
+        """Rows [start:stop] of the version `data` were appended to `table` (the record encodes
+        them column by column from `data`, which never changes below `stop`)."""
+        if stop > start:
+            self._check_current(table)
+            self.pending.append(("append_range", table.table_id, [c.type for c in table.columns],
+                                 data, start, stop))
+            self.undo.append(("version", table, table.data, len(table.data) - (stop - start)))
+
     def replaced(self, table, old, new, rewrite=None) -> None:
         """`new` (a TableData) in place of `old`; `rewrite`, when given, built `new` from `old`
         and knows the rows it kept (the record then holds only the new rows, found without
@@ -123,7 +132,7 @@ class Recorder:
         pending = self.pending
         if not definitions and pending:
             known = self.known_ids
-            definitions = any(c[0] in ("append", "edit") and c[1] not in known for c in pending)
+            definitions = any(c[0] in ("append", "append_range", "edit") and c[1] not in known for c in pending)
         image_before = (self.last_image, self.known_ids)
         if definitions:
             image = catalog_image(self.db)
