@@ -252,6 +252,10 @@ class Rewrite:
 # rounded to 32 bits: kept as doubles, so reading one back gives the very same value.
 _TYPECODES = {"Int8": "b", "UInt8": "B", "Int16": "h", "UInt16": "H", "Int32": "i", "UInt32": "I",
               "Int64": "q", "UInt64": "Q", "Float32": "d", "Float64": "d"}
+# the column types whose equal values a ColumnData keeps as one object: strings, and dates
+# (engine.types.datetimes shares the days its casts build, but a date parsed from text, the log
+# or a checkpoint is a new object each)
+_SHARED_TYPES = frozenset({"String", "Date"})
 # distinct values a string column shares (one object each) before it stops adding new ones
 SHARED_VALUES = 65_536
 # Whether new tables keep columns (QUERYHTTP_COLUMNS=1): off until scans read only the columns a
@@ -265,7 +269,7 @@ def table_data(types: list, rows: list | None = None):
     if not COLUMNS:
         return TableData(rows)
     data = ColumnData(tuple(_TYPECODES.get(t.name) for t in types),
-                      tuple({} if t.name == "String" else None for t in types))
+                      tuple({} if t.name in _SHARED_TYPES else None for t in types))
     if rows:
         data.append_rows(rows)
     return data
@@ -464,9 +468,8 @@ class ColumnData:
 
 def _shared_values(shared: dict, values) -> list:
     """`values` with each equal to one already seen replaced by that one (new ones remembered
-    while fewer than SHARED_VALUES are)."""
+    while fewer than SHARED_VALUES are): a C-level map of the dict's method over the values
+    (None is one more key that maps to itself)."""
     if len(shared) >= SHARED_VALUES:
-        get = shared.get
-        return [v if v is None else get(v, v) for v in values]
-    remember = shared.setdefault
-    return [v if v is None else remember(v, v) for v in values]
+        return list(map(shared.get, values, values))
+    return list(map(shared.setdefault, values, values))
