@@ -232,6 +232,15 @@ class Rewrite:
             position = i + 1
         self.keep(position, start + n - position)
 
+    def take(self, data, runs: list[int], added: list) -> None:
+        """The whole of `data` (a version of the same storage, handed over; shared, not copied)
+        follows, which `runs` and `added` describe over the old version as `self.runs` and
+        `self.added` do (a transaction's private version, engine.catalog.lineage)."""
+        self._new.append_version(data)
+        self.runs += runs
+        self.added += added
+        self._next = -2 if not runs else -1 if runs[-2] < 0 else runs[-2] + runs[-1]
+
     def estimated_bytes(self) -> int:
         """Bytes the finished version will hold, as the memory budget counts them."""
         new, old = self._new, self.old

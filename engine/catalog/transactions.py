@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import weakref
 
+from engine.catalog.lineage import Lineage
 from engine.catalog.table_storage import Rewrite
 from engine.catalog.temp_tables import SessionCatalog, charge_temporary, session_catalog
 from engine.core.errors import CURRENT_TRANSACTION_IS_ABORTED, UNRESOLVABLE_CONFLICT, EngineError
@@ -55,12 +56,13 @@ class _TableCopy:
         self.count = len(shared.data)
         self.start_data = shared.data.copy(self.count)  # the private version (appends extend it)
         self.copied_files = dict(shared.copied_files)
-        # every field copied (new ones too), the mutable ones fresh; no recorder: a private
-        # copy's changes reach the shared table (and its recorder) only at COMMIT
+        # every field copied (new ones too), the mutable ones fresh; its recorder is a Lineage,
+        # not the log's: a private copy's changes reach the shared table (and its recorder)
+        # only at COMMIT, as runs over the shared rows
         self.private = dataclasses.replace(
             shared, data=self.start_data, has_null=list(shared.has_null),
             has_negative=list(shared.has_negative), insert_plans={},
-            copied_files=dict(shared.copied_files), recorder=None)
+            copied_files=dict(shared.copied_files), recorder=Lineage(self.count))
 
     def changed(self) -> bool:
         private = self.private
@@ -139,7 +141,11 @@ class Transaction:
                 changes.append((copy, None, private.data.rows(copy.count)))
             elif current is copy.base:  # others appended at most: their rows follow ours
                 rewrite = Rewrite(current, copy.count)
-                rewrite.add(private.data.rows())
+                added = private.recorder.added_rows(private.data)
+                if added is None:  # (not expected) every private row as a new one
+                    rewrite.add(private.data.rows())
+                else:  # the shared rows it kept as runs, the log writes only the others
+                    rewrite.take(private.data, private.recorder.runs, added)
                 changes.append((copy, rewrite, None))
             else:
                 raise _conflict(copy, "was changed by another statement")
@@ -151,7 +157,7 @@ class Transaction:
             # rows are not scanned again
             known = (private.has_null, private.has_negative)
             if rewrite is not None:  # the private rows, then those others appended meanwhile
-                shared.replace(rewrite.finish())
+                shared.replace(rewrite.finish(), rewrite)
                 shared.note_flags(known)
             elif appended:
                 shared.append(appended, known)

@@ -156,7 +156,7 @@ def commit_version(ctx, old, new, snapshot) -> None:
 def _publish(ctx, recorder, definitions: bool) -> None:
     """Seal the change into its log record now (a table outside the catalog, e.g. a
     transaction's private copy, has no recorder: its COMMIT is the record)."""
-    if recorder is None:
+    if recorder is None or not recorder.durable:  # a private copy's engine.catalog.lineage
         return
     durability = ctx.session.db.durability
     if durability is None:

@@ -55,6 +55,8 @@ class Recorder:
     version that is no longer the catalog's is refused (2009): such a record would replay into
     the wrong version."""
 
+    durable = True  # its records reach the log (a private copy's Lineage is told the same)
+
     def __init__(self, db, writer: LogWriter):
         self.db = db
         self.writer = writer
