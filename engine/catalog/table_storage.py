@@ -236,7 +236,7 @@ class Rewrite:
         """The whole of `data` (a version of the same storage, handed over; shared, not copied)
         follows, which `runs` and `added` describe over the old version as `self.runs` and
         `self.added` do (a transaction's private version, engine.catalog.lineage)."""
-        self._new.append_version(data)
+        self._new.extend_from(data, 0, len(data))
         self.runs += runs
         self.added += added
         self._next = -2 if not runs else -1 if runs[-2] < 0 else runs[-2] + runs[-1]
@@ -261,10 +261,10 @@ class Rewrite:
 # rounded to 32 bits: kept as doubles, so reading one back gives the very same value.
 _TYPECODES = {"Int8": "b", "UInt8": "B", "Int16": "h", "UInt16": "H", "Int32": "i", "UInt32": "I",
               "Int64": "q", "UInt64": "Q", "Float32": "d", "Float64": "d"}
-# the column types whose equal values a ColumnData keeps as one object: strings, and dates
-# (engine.types.datetimes shares the days its casts build, but a date parsed from text, the log
-# or a checkpoint is a new object each)
-_SHARED_TYPES = frozenset({"String", "Date"})
+# the column types whose equal values a ColumnData keeps as one object: strings (dates are
+# shared where they are built: engine.types.datetimes for casts, engine.storage.row_codec for
+# the log and checkpoints; sharing them here too costs a bulk write 0.2 s per million rows)
+_SHARED_TYPES = frozenset({"String"})
 # distinct values a string column shares (one object each) before it stops adding new ones
 SHARED_VALUES = 65_536
 # Whether new tables keep columns (QUERYHTTP_COLUMNS=1): off until scans read only the columns a
@@ -471,7 +471,11 @@ class ColumnData:
 
     def append_version(self, other: ColumnData) -> None:
         """Append every row of `other`, a version built for this table (a bulk write's buffer,
-        handed over): into an empty version its columns are taken as they are."""
+        handed over: never written again): into an empty version its columns are taken as they
+        are, and owned (a later append writes them in place)."""
+        if not self._count and not other._borrowed:
+            self._columns, self._count, self._borrowed = list(other._columns), other._count, False
+            return
         self.extend_from(other, 0, other._count)
 
 

@@ -136,7 +136,7 @@ def _decode_column(t: SqlType, values: list) -> list:
         Dec = decimal.Decimal
         return [v if v is None or type(v) is int else Dec(v) for v in values]
     if t.name == "Date":
-        return _parsed(values, datetime.date.fromisoformat)
+        return _parsed_dates(values)
     if t.name in ("Timestamp", "TimestampTz"):
         return _parsed(values, datetime.datetime.fromisoformat)
     if t.name == "Binary":
@@ -153,9 +153,26 @@ def _decode_column(t: SqlType, values: list) -> list:
     return values
 
 
+# day -> the one object every decoded equal day shares, for the first _SHARED_DAYS days read
+# back: equal days decoded from the log or a checkpoint share one object, as the casts' days do
+# (engine.types.datetimes.date_from_days), so a Date column costs a list slot a row after a
+# restart too
+_DAYS: dict = {}
+_SHARED_DAYS = 1 << 15
+
+
+def _parsed_dates(values: list) -> list:
+    """A Date column's ISO texts (or None) as dates, equal days one object (C-level passes:
+    parsing is cheaper than looking the texts up)."""
+    days = _parsed(values, datetime.date.fromisoformat)
+    shared = _DAYS
+    if len(shared) >= _SHARED_DAYS:
+        return list(map(shared.get, days, days))
+    return list(map(shared.setdefault, days, days))
+
+
 def _parsed(values: list, parse) -> list:
-    """`values` (ISO texts or None) parsed: a C-level map when the column holds no NULL (a
-    column store then shares equal dates itself, engine.catalog.table_storage)."""
+    """`values` (ISO texts or None) parsed: a C-level map when the column holds no NULL."""
     if None in values:
         return [None if v is None else parse(v) for v in values]
     return list(map(parse, values))
