@@ -138,7 +138,7 @@ class Transaction:
                 raise _conflict(copy, "was dropped, replaced or altered")
             current = shared.data
             if private.data is copy.start_data:  # appends only: added to the current rows
-                changes.append((copy, None, private.data.rows(copy.count)))
+                changes.append((copy, None, _appended_part(private.data, copy.count)))
             elif current is copy.base:  # others appended at most: their rows follow ours
                 rewrite = Rewrite(current, copy.count)
                 added = private.recorder.added_rows(private.data)
@@ -159,17 +159,31 @@ class Transaction:
             if rewrite is not None:  # the private rows, then those others appended meanwhile
                 shared.replace(rewrite.finish(), rewrite)
                 shared.note_flags(known)
-            elif appended:
-                shared.append(appended, known)
+            elif isinstance(appended, list):
+                if appended:
+                    shared.append(appended, known)
+            else:  # the columns whole
+                shared.append_version(appended, known)
             shared.copied_files.update(private.copied_files)
         self.drop_copies()
+
+
+def _appended_part(data, count: int):
+    """The rows of `data` past `count`: row tuples, or for a storage that takes columns a
+    version holding them (its columns sliced, no row built)."""
+    if not data.takes_columns:
+        return data.rows(count)
+    part = data.empty_like()
+    part.extend_from(data, count, len(data))
+    return part
 
 
 def _temporary_bytes(table, rewrite, appended) -> tuple:
     """(table, the bytes its rows will hold) for a temporary table a COMMIT changes."""
     if rewrite is not None:
         return table, rewrite.estimated_bytes()
-    return table, table.temporary.charged_bytes(table) + table.data.appended_bytes(appended or [])
+    added = table.data.appended_bytes(appended) if isinstance(appended, list) else appended.estimated_bytes()
+    return table, table.temporary.charged_bytes(table) + added
 
 
 def _conflict(copy: _TableCopy, what: str) -> EngineError:

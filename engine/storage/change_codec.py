@@ -138,7 +138,10 @@ def encode_change(change: tuple) -> Iterator[str | bytes]:
             yield from ("," if i else "", head, chunk, "}")
     elif kind in ("edit", "edit_runs"):
         chunks = None
-        if kind == "edit" and not change[4]:  # all rows new (a table entering the catalog)
+        if kind == "edit" and not change[6]:  # no row left (INSERT OVERWRITE, TRUNCATE)
+            _, table_id, types, *_ = change
+            runs, rows = [], []
+        elif kind == "edit" and not change[4]:  # all rows new (a table entering the catalog)
             _, table_id, types, old, old_len, new, new_len = change
             runs, chunks = ([-1, new_len] if new_len else []), range_chunks(types, new, 0, new_len)
         elif kind == "edit":  # versions to compare: the kept rows found by identity
