@@ -6,9 +6,9 @@ extra).
 Databend computes H3 with h3o, a Rust port of H3: its average edge lengths and hexagon areas are
 h3o's tables (below, more digits than the C library's), faces come sorted, a parent finer than the
 cell is 0, children coarser than the cell are [], a ring through a pentagon is an error (h3o's
-`grid_ring_fast`), and an invalid index is error 1006 naming it as h3o does; centres and
-boundaries are recomputed with h3o's arithmetic (engine.functions.h3_coordinates). Arrays that grow with
-an argument (k rings, children, lines) are counted before they are built and refused above
+`grid_ring_fast`), and an invalid index is error 1006 naming it as h3o does; centres, boundaries,
+cell areas and exact edge lengths are h3o's own arithmetic (engine.functions.h3_coordinates, a
+port), bit for bit. Arrays that grow with an argument (k rings, children, lines) are counted before they are built and refused above
 Limits.array_elements."""
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import importlib
 from engine.core.errors import BadArguments, Unimplemented
 from engine.core.limits import Limits
 from engine.core.memory import ALLOCATION_CHARGE_BYTES, keep, reserve
-from engine.functions.h3_coordinates import boundary_vertices, cell_center
+from engine.functions import h3_coordinates as G
+from engine.functions.h3_tables import EARTH_RADIUS_KM
 from engine.functions.registry import fixed, register
 from engine.runtime.bounded import ARRAY_ELEMENT_BYTES, ARRAY_SLOT_BYTES, array_too_long
 from engine.types import nested as N
@@ -118,18 +119,16 @@ def geo_to_h3(lon, lat, r):
 
 
 def h3_to_geo(h):
-    lat, lng = cell_center(h3_api(), _cell("h3_to_geo", h, h))
+    lat, lng = G.degrees(G.cell_center(_cell("h3_to_geo", h, h)))
     return N.TupleValue((lng, lat))
 
 
 def h3_to_geo_boundary(h):
-    api = h3_api()
-    return _latlng_pairs(boundary_vertices(api, h, api.cell_to_boundary(_cell("h3_to_geo_boundary", h, h))))
+    return _latlng_pairs(G.degrees(p) for p in G.cell_boundary(_cell("h3_to_geo_boundary", h, h)))
 
 
 def _edge_boundary(api, e):
-    return _latlng_pairs(boundary_vertices(api, api.get_directed_edge_origin(e), api.directed_edge_to_boundary(e)),
-                         lng_first=False)
+    return _latlng_pairs((G.degrees(p) for p in G.edge_boundary(e)), lng_first=False)
 
 
 def make_k_ring(limits: Limits):
@@ -242,8 +241,28 @@ def h3_get_unidirectional_edge(a, b):
 
 
 def _edge_length(unit):
+    """h3o's length_rads, length_km (× the earth's radius) and length_m (× 1000 more)."""
     name = "h3_exact_edge_length_" + unit
-    return lambda e: h3_api().edge_length(_edge(name, e), unit)
+
+    def length(e):
+        rads = G.path_length_rads(G.edge_boundary(_edge(name, e)))
+        if unit == "rads":
+            return rads
+        km = rads * EARTH_RADIUS_KM
+        return km if unit == "km" else km * 1000.0
+
+    return length
+
+
+def _cell_area(unit):
+    """h3o's area_rads2 and area_m2 (× the earth's radius twice, then 1000 twice)."""
+    name = "h3_cell_area_" + unit
+
+    def area(h):
+        rads2 = G.cell_area_rads2(_cell(name, h, h))
+        return rads2 if unit == "rads2" else rads2 * EARTH_RADIUS_KM * EARTH_RADIUS_KM * 1000.0 * 1000.0
+
+    return area
 
 
 def _cell_fn(name, call):
@@ -273,8 +292,8 @@ register("h3_is_res_class_iii", _cell_fn("h3_is_res_class_iii", lambda api, h: a
 register("h3_is_pentagon", _cell_fn("h3_is_pentagon", lambda api, h: api.is_pentagon(h)), _BOOL, 1)
 register("h3_get_faces", _cell_fn("h3_get_faces", lambda api, h: N.ArrayValue(sorted(api.get_icosahedron_faces(h)))),
          fixed(N.array_type(T.UINT8)), 1)
-register("h3_cell_area_m2", _cell_fn("h3_cell_area_m2", lambda api, h: api.cell_area(h, "m^2")), _F64, 1)
-register("h3_cell_area_rads2", _cell_fn("h3_cell_area_rads2", lambda api, h: api.cell_area(h, "rads^2")), _F64, 1)
+register("h3_cell_area_m2", _cell_area("m2"), _F64, 1)
+register("h3_cell_area_rads2", _cell_area("rads2"), _F64, 1)
 register("h3_to_string", _cell_fn("h3_to_string", lambda api, h: format(h, "x")), fixed(T.STRING), 1)
 register("string_to_h3", string_to_h3, _U64, 1)
 register("h3_edge_length_m", _by_resolution("h3_edge_length_m", _EDGE_M), _F64, 1)

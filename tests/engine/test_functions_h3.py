@@ -6,7 +6,7 @@ import pytest
 
 import engine
 from engine.core.limits import Limits
-from engine.functions import h3_cells
+from engine.functions import h3_cells, h3_coordinates
 from tests.engine.sql_helpers import error_code, q
 
 pytest.importorskip("h3")
@@ -76,6 +76,73 @@ def test_the_suites_answers(session, sql, expected):
 def test_coordinates_as_h3o_computes_them(session, sql, expected):
     [(value,)] = q(session, f"SELECT {sql}")
     assert tuple(value) == expected
+
+
+@pytest.mark.parametrize(("sql", "expected"), [
+    # a Class III pentagon: every edge crosses an icosahedron edge (a distortion vertex each)
+    ("h3_cell_area_m2(599119489002373119)", 127785582.60810876),
+    ("h3_cell_area_rads2(599119489002373119)", 3.1482243104279148e-6),
+    ("h3_exact_edge_length_m(1319695429381652479)", 8267.32683264678),
+    ("h3_exact_edge_length_km(1319695429381652479)", 8.26732683264678),
+    ("h3_exact_edge_length_rads(1319695429381652479)", 0.0012976483306137042),
+    ("h3_exact_edge_length_m(1391753023419580415)", 8267.32683264537),
+    ("h3_exact_edge_length_km(1391753023419580415)", 8.26732683264537),
+    ("h3_exact_edge_length_rads(1391753023419580415)", 0.0012976483306134828),
+    ("h3_get_unidirectional_edge_boundary(1319695429381652479)",
+     [(64.63797480284363, 10.54810038686438), (64.6660424094383, 10.646556995237557),
+      (64.6856139801596, 10.677842260934424)]),
+])
+def test_measures_of_a_pentagon_as_the_suite(session, sql, expected):
+    [(value,)] = q(session, f"SELECT {sql}")
+    assert (value if isinstance(expected, float) else [tuple(p) for p in value]) == expected
+
+
+# Databend 1.2.453 (the oracle) runs h3o 0.4, which scaled a grid distance by dividing where h3o
+# 0.9 multiplies by the inverse (engine.functions.h3_coordinates._unit_scaled); all else is the
+# same code. With 0.4's step, the port answers as the oracle did, bit for bit.
+_SQRT7_POWERS_H3O_0_4 = (
+    1.0, 2.6457513110645907, 7.0, 18.520259177452136, 49.00000000000001, 129.64181424216497, 343.0000000000001,
+    907.4926996951549, 2401.000000000001, 6352.448897866085, 16807.000000000007, 44467.1422850626,
+    117649.00000000007, 311269.9959954382, 823543.0000000006, 2178889.971968068, 5764801.0)
+
+
+def _unit_scaled_h3o_0_4(r, resolution, substrate):
+    r /= _SQRT7_POWERS_H3O_0_4[resolution]
+    return r / 3.0 if substrate else r
+
+
+@pytest.mark.parametrize(("sql", "expected"), [
+    # a Class III hexagon across an icosahedron edge: 2 distortion vertices
+    ("h3_to_geo_boundary(610933626703446015)",
+     [(118.23042149186142, -22.76248852023812), (118.2319227137978, -22.76945969660426),
+      (118.23137929508663, -22.773197538179055), (118.24000825311572, -22.778779341554444),
+      (118.25026823187117, -22.77314555231472), (118.25135359644565, -22.76566853979282),
+      (118.25060291337493, -22.76218247584165), (118.23938556371182, -22.75710665630592)]),
+    ("h3_cell_area_rads2(610933626703446015)", 8.921233278080368e-08),
+    ("h3_to_geo(610933626703446015)", (118.24163750946413, -22.767564564424674)),
+    ("h3_get_unidirectional_edge_boundary(1259451973044797439)",
+     [(-22.76248852023812, 118.23042149186142), (-22.76945969660426, 118.2319227137978),
+      (-22.773197538179055, 118.23137929508663)]),
+    ("h3_exact_edge_length_rads(1259451973044797439)", 0.0001898667017410779),
+    # a Class II pentagon (its vertices lie on icosahedron edges) and a Class III one at resolution 9
+    ("h3_to_geo_boundary(594615896891195391)",
+     [(10.127581675467558, 64.69848510348433), (10.412799734703933, 64.53356710019968),
+      (10.866856658629235, 64.59775287579048), (10.86674382243318, 64.80305078184871),
+      (10.407013485277643, 64.86573718274667)]),
+    ("h3_cell_area_rads2(594615896891195391)", 2.2088896081189182e-05),
+    ("h3_get_unidirectional_edge_boundary(1625940202969366527)",
+     [(64.69951038739109, 10.533459532192753), (64.69887038949902, 10.535356078322723),
+      (64.69873531325035, 10.536442312086477)]),
+    ("h3_exact_edge_length_rads(1625940202969366527)", 2.6463098715863914e-05),
+])
+def test_with_h3o_0_4_scaling_the_port_answers_as_the_oracle(session, monkeypatch, sql, expected):
+    monkeypatch.setattr(h3_coordinates, "_unit_scaled", _unit_scaled_h3o_0_4)
+    [(value,)] = q(session, f"SELECT {sql}")
+    if isinstance(expected, list):
+        value = [tuple(p) for p in value]
+    elif isinstance(expected, tuple):
+        value = tuple(value)
+    assert value == expected
 
 
 def test_types_and_nulls(session):
