@@ -141,7 +141,10 @@ def encode_change(change: tuple) -> Iterator[str | bytes]:
         if kind == "edit" and not change[6]:  # no row left (INSERT OVERWRITE, TRUNCATE)
             _, table_id, types, *_ = change
             runs, rows = [], []
-        elif kind == "edit" and not change[4]:  # all rows new (a table entering the catalog)
+        elif kind == "edit" and (not change[4] or change[5].takes_columns):
+            # all rows new: a table entering the catalog, or a version of columns built
+            # elsewhere (an ALTER's): rows zipped from columns are new tuples every time, so
+            # identity would find no kept row; encoded from the columns without comparing
             _, table_id, types, old, old_len, new, new_len = change
             runs, chunks = ([-1, new_len] if new_len else []), range_chunks(types, new, 0, new_len)
         elif kind == "edit":  # versions to compare: the kept rows found by identity
