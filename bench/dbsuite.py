@@ -16,6 +16,21 @@ apart by reason (bench/dbsuite_skips.py).
 Output: one line per file, a table per directory, the failures grouped by cause (an error's
 code and first words, 'wrong result', 'no error', 'wrong error') and the skipped records by
 reason.
+
+The same files against the real engine of the ``databend`` wheel (1.2.453), and the comparison:
+
+    python -m bench.dbsuite -j 2 -q --outcomes-out ours.json
+    python -m bench.dbsuite -j 2 -q --engine databend --databend-python PY --outcomes-out db.json
+    python -m bench.dbsuite --compare ours.json db.json
+
+``--engine databend`` runs each file in a worker process of PY (the Python that has the wheel and
+pyarrow; default the DATABEND_PYTHON environment variable) with one fresh SessionContext in its
+own scratch directory; values are rendered as current Databend's HTTP handler writes them
+(bench/dbsuite_databend_worker.py), the time limit is enforced from this side and a crashed
+worker fails the file's remaining records (bench/dbsuite_databend.py). The project's skip rules
+do not apply there. ``--outcomes-out`` writes every record's outcome (file:line -> pass / fail /
+skip); ``--compare OURS THEIRS`` reports, of the records the embedded engine passes, how many
+queryhttp passes per directory, and lists the others grouped by cause (bench/dbsuite_compare.py).
 """
 
 from __future__ import annotations
@@ -39,6 +54,8 @@ from bench.conformance import (
     pass_rate,
     table_cell,
 )
+from bench.dbsuite_compare import compare_main, write_outcomes
+from bench.dbsuite_databend import PYTHON_ENV, default_python
 from bench.dbsuite_skips import skip_reason
 from bench.timeout import HardTimeout, alarm_handler, hard_timeout
 
@@ -122,63 +139,98 @@ class Backend:
             raise Failed(INTERNAL, f"internal error: {exc!r}",
                          f"python {type(exc).__name__}") from None
 
+    def close(self):
+        self.session = None
+
+
+def open_backend(engine, timeout, databend_python=None):
+    """The backend running one file's SQL: queryhttp's engine, or the embedded Databend."""
+    if engine == "databend":
+        from bench.dbsuite_databend import DatabendBackend  # noqa: PLC0415
+
+        return DatabendBackend(timeout, databend_python, Failed)
+    return Backend(timeout)
+
 
 # --------------------------------------------------------------------------- one file
 
 def _new_result(rel):
     return {"path": rel, "passed": 0, "failed": 0, "skipped": 0, "records": 0,
-            "elapsed": 0.0, "failures": [], "skips": collections.Counter(), "messages": []}
+            "elapsed": 0.0, "failures": [], "skips": collections.Counter(), "messages": [],
+            "outcomes": {}}
 
 
-def run_file(path, suite, timeout=10.0, verbose=False):
+def record_key(rec, rel, suite):
+    """A record's name in the outcomes files: 'file:line', with the including file first when
+    the record comes from an included one ('file>included:line')."""
+    own = os.path.relpath(rec.path, suite)
+    return f"{own}:{rec.line}" if own == rel else f"{rel}>{own}:{rec.line}"
+
+
+def run_file(path, suite, timeout=10.0, verbose=False, engine="queryhttp", databend_python=None):
     """Run one .test file; returns a plain dict (picklable for worker processes)."""
     rel = os.path.relpath(path, suite)
     res = _new_result(rel)
     t0 = time.monotonic()
     records = F.parse_file(path)
-    backend = Backend(timeout)
-    sortmode, threshold = None, 0
-    with alarm_handler():
-        for rec in records:
-            if rec.kind == "halt":
-                break
-            if rec.kind == "control":
-                parts = rec.arg.split()
-                if parts[:1] == ["sortmode"] and len(parts) == 2:
-                    sortmode = parts[1]
-                continue
-            if rec.kind == "hash-threshold":
-                threshold = int(rec.arg) if rec.arg.isdigit() else 0
-                continue
-            if rec.kind not in ("statement", "query", "bad"):
-                continue
-            res["records"] += 1
-            reason = _skipped(rec)
-            if reason:
-                res["skipped"] += 1
-                res["skips"][reason] += 1
-                continue
-            failure = _run_record(backend, rec, sortmode, threshold)
-            if failure is None:
-                res["passed"] += 1
-                continue
-            cause, detail = failure
-            res["failed"] += 1
-            res["failures"].append({"file": os.path.relpath(rec.path, suite), "line": rec.line,
-                                    "cause": cause, "detail": detail, "sql": rec.sql})
-            if verbose:
-                res["messages"].append(_describe(res["failures"][-1]))
+    backend = open_backend(engine, timeout, databend_python)
+    try:
+        with alarm_handler():
+            _run_records(records, backend, res, suite, verbose, engine)
+    finally:
+        backend.close()
     res["elapsed"] = time.monotonic() - t0
     return res
 
 
-def _skipped(rec):
-    """Why a record is not run, or None."""
+def _run_records(records, backend, res, suite, verbose, engine):
+    """Run the records of one file (includes expanded) into `res`."""
+    rel = res["path"]
+    sortmode, threshold = None, 0
+    for rec in records:
+        if rec.kind == "halt":
+            break
+        if rec.kind == "control":
+            parts = rec.arg.split()
+            if parts[:1] == ["sortmode"] and len(parts) == 2:
+                sortmode = parts[1]
+            continue
+        if rec.kind == "hash-threshold":
+            threshold = int(rec.arg) if rec.arg.isdigit() else 0
+            continue
+        if rec.kind not in ("statement", "query", "bad"):
+            continue
+        res["records"] += 1
+        key = record_key(rec, rel, suite)
+        reason = _skipped(rec, engine)
+        if reason:
+            res["skipped"] += 1
+            res["skips"][reason] += 1
+            res["outcomes"][key] = "skip"
+            continue
+        failure = _run_record(backend, rec, sortmode, threshold)
+        if failure is None:
+            res["passed"] += 1
+            res["outcomes"][key] = "pass"
+            continue
+        cause, detail = failure
+        res["failed"] += 1
+        res["outcomes"][key] = "fail"
+        res["failures"].append({"file": os.path.relpath(rec.path, suite), "line": rec.line,
+                                "key": key, "cause": cause, "detail": detail,
+                                "sql": rec.sql})
+        if verbose:
+            res["messages"].append(_describe(res["failures"][-1]))
+
+
+def _skipped(rec, engine="queryhttp"):
+    """Why a record is not run, or None. The project's skip rules (what queryhttp leaves out)
+    apply to queryhttp only: the embedded Databend runs those records too."""
     if F.should_skip(rec.conditions, LABELS):
         return f"{rec.conditions[0][0]} {rec.conditions[0][1]}"
     if rec.kind == "bad":
         return rec.arg if rec.arg.startswith(("include", "'system'", "'let'")) else None
-    return skip_reason(rec.sql)
+    return skip_reason(rec.sql) if engine == "queryhttp" else None
 
 
 def _run_record(backend, rec, sortmode, threshold):
@@ -228,11 +280,11 @@ def _worker(args):
 
 
 def run_suite(suite, patterns=(), jobs=1, timeout=10.0, verbose=False, memory_mb=0,
-              on_file=None):
+              on_file=None, engine="queryhttp", databend_python=None):
     """Run the matching files; returns the per-file result dicts (in completion order)."""
     files = collect_files(suite, patterns)
     files.sort(key=lambda p: -os.path.getsize(p))   # biggest first: workers end together
-    tasks = [(p, str(suite), timeout, verbose) for p in files]
+    tasks = [(p, str(suite), timeout, verbose, engine, databend_python) for p in files]
     results = []
     if jobs > 1 and len(files) > 1:
         with concurrent.futures.ProcessPoolExecutor(
@@ -312,6 +364,16 @@ def build_argparser():
     p.add_argument("--files", nargs="+", action="extend", default=[], metavar="GLOB",
                    help="file globs relative to --suite (default **/*.test)")
     p.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--engine", choices=("queryhttp", "databend"), default="queryhttp",
+                   help="queryhttp's engine (default) or the embedded Databend of the "
+                        "`databend` wheel, run by --databend-python")
+    p.add_argument("--databend-python", default=default_python(), metavar="PATH",
+                   help=f"the Python that has the `databend` wheel and pyarrow (default: "
+                        f"${PYTHON_ENV})")
+    p.add_argument("--outcomes-out", metavar="FILE",
+                   help="write every record's outcome (file:line -> pass/fail/skip) as JSON")
+    p.add_argument("--compare", nargs=2, metavar=("OURS", "THEIRS"),
+                   help="no run: compare two --outcomes-out files (queryhttp's, Databend's)")
     add_run_options(p)
     p.add_argument("--top", type=int, default=25, help="causes listed (default 25)")
     add_output_options(p)
@@ -320,6 +382,12 @@ def build_argparser():
 
 def main(argv=None):
     opts = build_argparser().parse_args(argv)
+    if opts.compare:
+        return compare_main(*opts.compare, top=opts.top)
+    if opts.engine == "databend" and not opts.databend_python:
+        print(f"--engine databend needs --databend-python PATH (or ${PYTHON_ENV})",
+              file=sys.stderr)
+        return 2
     suite = Path(opts.suite)
     if not suite.is_dir():
         print(f"suite folder not found: {opts.suite} (use --suite DIR)", file=sys.stderr)
@@ -333,8 +401,10 @@ def main(argv=None):
             print(f"{'ok  ' if not r['failed'] else 'FAIL'} {r['path']}: {r['passed']} passed, "
                   f"{r['failed']} failed, {r['skipped']} skipped ({r['elapsed']:.1f}s)", flush=True)
 
-    results = run_suite(suite, opts.files, opts.jobs, opts.timeout, opts.verbose,
-                        opts.memory_mb if opts.jobs > 1 else 0, on_file)
+    # the embedded engine reserves address space freely: no cap on its runners
+    memory_mb = opts.memory_mb if opts.jobs > 1 and opts.engine == "queryhttp" else 0
+    results = run_suite(suite, opts.files, opts.jobs, opts.timeout, opts.verbose, memory_mb,
+                        on_file, opts.engine, opts.databend_python)
     if not results:
         print(f"no .test files matched under {opts.suite}", file=sys.stderr)
         return 2
@@ -343,6 +413,8 @@ def main(argv=None):
             for r in results:
                 for f in r["failures"]:
                     fh.write(json.dumps(f) + "\n")
+    if opts.outcomes_out:
+        write_outcomes(opts.outcomes_out, results, opts.engine)
     print_report(results, opts.top)
     t = totals(results)["all"]
     print(f"\n# {t['records']} records in {len(results)} files, {time.monotonic() - t0:.1f}s; "

@@ -19,7 +19,9 @@ RULES: list[tuple[str, str]] = [
     (r"\b(virtual\s+column|aggregating\s+index|inverted\s+index|ngram\s+index|"
      r"masking\s+policy|row\s+access\s+policy|storage\s+quota)\b", "enterprise feature"),
     (r"^\s*(create|drop|show|desc|describe)\s+(or\s+replace\s+)?connections?\b|\bconnection\s*=\s*\(|"
-     r"'(s3|azblob|gcs|oss|cos|hdfs|webhdfs|ipfs|https?)://", "external storage or connection"),
+     # a web address only as a location or endpoint: in a string function it is plain text
+     r"'(s3|azblob|gcs|oss|cos|hdfs|webhdfs|ipfs)://|\b(url|endpoint_url|location)\s*=\s*'https?://|\b(from|into)\s+'https?://",
+     "external storage or connection"),
     (r"^\s*attach\s+table\b", "external storage (ATTACH TABLE)"),
     (r"\bsystem\.(metrics|clusters|caches|locks|backtrace|malloc_stats\w*|temp_files|"
      r"queries_profiling|query_cache|background_\w+|notification\w*)\b",

@@ -30,6 +30,7 @@ from engine.core.errors import (
 from engine.core.limits import Limits
 from engine.core.memory import QueryMemory, ServerMemory, enter_step, leave_step
 from engine.exec.result import Progress, Result, as_engine_error
+from engine.functions.json_jq import stop_worker as stop_jq_worker
 from engine.plan.plan_cache import PlanCache, PlanRecord
 from engine.statements.ddl import check_catalog
 from engine.statements.dispatch import QUERY_TYPES, run_planned_query, run_statement
@@ -119,7 +120,9 @@ class Database:
         return self.durability.failure()
 
     def close(self) -> None:
-        """Checkpoint and release the data directory (a clean shutdown); idempotent."""
+        """Checkpoint and release the data directory (a clean shutdown) and end the jq worker
+        process (engine.functions.json_jq; a later jq call starts a new one); idempotent."""
+        stop_jq_worker()
         if self.durability is not None:
             durability, self.durability = self.durability, None
             durability.close()

@@ -70,6 +70,10 @@ class AstBuilder(ExperimentalRules, SessionRules, RoutineRules, PivotRules, Nest
     def string(self, token):
         return ast.Literal(unescape_string(token.value), "string", pos=(token.line, token.column))
 
+    def dollar_string(self, token):
+        """$$text$$: a string literal taken as written (no escapes), as Databend reads it."""
+        return ast.Literal(token.value[2:-2], "string", pos=(token.line, token.column))
+
     def hex_string(self, token):
         digits = token.value[2:-1]
         if len(digits) % 2:

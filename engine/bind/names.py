@@ -9,6 +9,7 @@ from __future__ import annotations
 import decimal
 from dataclasses import replace
 
+from engine.types.float_text import shortest_single
 from engine.types.nested import cast_type, typeof_name
 from engine.types.sqltype import type_from_ast
 from grammar import ast as A
@@ -486,15 +487,32 @@ def quoted(text: str) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def default_text(value, written) -> str:
+def default_text(value, written, single=False) -> str:
     """A column default as DESCRIBE and SHOW CREATE TABLE show it: the folded constant (`1 + 2`
-    shows as 3), else the expression as written."""
+    shows as 3), else the expression as written. A FLOAT column's (`single`) default shows in
+    its shortest single-precision form (0.1, not the double 0.10000000149011612)."""
     if value is None:
         return "NULL"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if single and isinstance(value, float):
+        return str(float(shortest_single(value)))
     if isinstance(value, int | float | decimal.Decimal):
         return str(value)
     if isinstance(value, str):
         return quoted(value)
     return display(written)
+
+
+def quoted_name_hint(sql, pos, name: str) -> str:
+    """", do you mean 'x'?" when the unknown column at `pos` (line, column) of the statement's
+    text `sql` was written in double quotes ("x": a string in other SQL dialects), as Databend
+    hints; else ""."""
+    if not sql or not pos:
+        return ""
+    lines = sql.split("\n")
+    line, column = pos
+    if not 1 <= line <= len(lines):
+        return ""
+    written = lines[line - 1][max(column - 1, 0):][:len(name) * 2 + 80]
+    return f", do you mean '{name}'?" if f'"{name}"' in written else ""

@@ -29,9 +29,10 @@ class TableData:
     """One version of a table's contents: rows in order, appended to, never changed in place."""
 
     __slots__ = ("_rows",)
-    # whether bulk writers should hand this storage whole columns (a version built with
-    # `empty_like` and `append_columns`) rather than row tuples
-    takes_columns = False
+    # whether whole columns are cheaper to read than rows (`column_values`, `zipped`): operators
+    # that can work column by column ask (engine.exec), and bulk writers then hand the storage
+    # whole columns (a version built with `empty_like` and `append_columns`) rather than rows
+    columnar = False
 
     def __init__(self, rows: list | None = None):
         # the list becomes the version's own: the caller hands it over and keeps no reference
@@ -288,7 +289,7 @@ class ColumnData:
     """One version of a table's contents kept column by column (the TableData contract)."""
 
     __slots__ = ("_codes", "_columns", "_count", "_shared", "_borrowed")
-    takes_columns = True
+    columnar = True
 
     def __init__(self, codes: tuple, shared: tuple):
         self._codes = codes  # per column: the array typecode while it holds no NULL, else None
@@ -343,6 +344,24 @@ class ColumnData:
         stop = self._count if stop is None or stop > self._count else stop
         column = self._columns[index]
         return iter(column) if start == 0 and stop == len(column) else iter(column[start:stop])
+
+    # ------------------------------------------------------------ whole-column reads (issue 24)
+
+    def column_values(self, index: int, start: int, stop: int):
+        """Values of column `index` of rows [start:stop] as the stored container's slice (the
+        caller's own): an `array` (a column without NULL, no value boxed yet) or a list."""
+        return self._columns[index][start:stop]
+
+    def zipped(self, positions: tuple, start: int = 0) -> Iterator[tuple]:
+        """Rows from `start` on of just the columns at `positions`, in that order, one at a time
+        (a one-pass reader takes as many as its snapshot holds, as `row_iterator`)."""
+        mine = self._columns
+        return zip(*[iter(mine[i]) if start == 0 else islice(mine[i], start, None) for i in positions], strict=False)
+
+    def picker(self, index: int):
+        """Row number -> the value of column `index` in that row, for the rows this version
+        holds now (a later append that turns the column into a list copies those values)."""
+        return self._columns[index].__getitem__
 
     def estimated_bytes(self, count: int | None = None) -> int:
         """Per column: the array's item size, or a list slot and the first value's size."""

@@ -171,7 +171,7 @@ class Transaction:
 def _appended_part(data, count: int):
     """The rows of `data` past `count`: row tuples, or for a storage that takes columns a
     version holding them (its columns sliced, no row built)."""
-    if not data.takes_columns:
+    if not data.columnar:
         return data.rows(count)
     part = data.empty_like()
     part.extend_from(data, count, len(data))

@@ -184,10 +184,15 @@ def grouped_code(plan: P.Aggregate, new_codegen, args: AggregateArguments) -> Gr
     return GroupedCode(step, finish, folders)
 
 
-def global_code(plan: P.Aggregate, args: AggregateArguments) -> GlobalCode:
-    """No GROUP BY: per batch, gather each argument column once and fold it with builtins."""
+def global_code(plan: P.Aggregate, args: AggregateArguments, columns: dict | None = None) -> GlobalCode:
+    """No GROUP BY: per batch, gather each argument column once and fold it with builtins.
+    With `columns` (argument variable -> index), the step's `b` is not rows but a row count
+    followed by whole columns (engine.exec.aggregate): b[0] rows, b[index] an argument's values."""
     cg, aggs, value_names = args.cg, plan.aggs, args.value_names
-    lines = _gathered_arguments(plan, args)
+    if columns is None:
+        lines, rows = _gathered_arguments(plan, args), "len(b)"
+    else:
+        lines, rows = _column_arguments(plan, args, columns), "b[0]"
     summed = set()  # argument lists whose batch sum is computed already (SUM and AVG share it)
     folders = {}  # position -> the Folder of a folded aggregate
     for i, (a, v) in enumerate(zip(aggs, value_names, strict=False)):
@@ -203,7 +208,7 @@ def global_code(plan: P.Aggregate, args: AggregateArguments) -> GlobalCode:
             else:
                 lines.append(f"st[{i}].update({v})")
         elif a.name == "count":
-            lines.append(f"st[{i}] += len({'b' if v is None else v})")
+            lines.append(f"st[{i}] += {rows}" if v is None else f"st[{i}] += len({v})")
         elif a.name in ("sum", "avg"):
             if v not in summed:
                 summed.add(v)
@@ -251,6 +256,40 @@ def _gathered_arguments(plan, args: AggregateArguments) -> list[str]:
             lines.append(f"{name} = [x for r in b if (x := {src}) is not None]")
         else:
             lines.append(f"{name} = [{src} for r in b]")
+    return lines
+
+
+def whole_column_arguments(plan: P.Aggregate) -> list | None:
+    """The child's column positions a global aggregation over a table scan can take as whole
+    columns (each aggregate's argument a plain column or none, nothing collected, folded or
+    DISTINCT), in order; None when it cannot."""
+    position = {cid: i for i, cid in enumerate(plan.child.layout)}
+    positions = []
+    for a in plan.aggs:
+        if a.collected is not None or a.folded is not None or a.distinct or a.extra:
+            return None
+        if a.arg is None:
+            continue
+        if not isinstance(a.arg, Col) or a.name not in ("count", "sum", "avg", "min", "max", "any"):
+            return None
+        i = position[a.arg.column]
+        if i not in positions:
+            positions.append(i)
+    return positions
+
+
+def _column_arguments(plan, args: AggregateArguments, columns: dict) -> list[str]:
+    """Lines taking each argument's values of a batch from the whole columns `b` (NULLs left out)."""
+    cg, lines = args.cg, []
+    nullable_of = {}
+    for a, v in zip(plan.aggs, args.value_names, strict=False):
+        if v is not None:
+            nullable_of[v] = nullable_of.get(v, False) or cg.nullable(a.arg)
+    for name, index in columns.items():
+        if nullable_of.get(name):
+            lines.append(f"{name} = [x for x in b[{index}] if x is not None]")
+        else:
+            lines.append(f"{name} = b[{index}]")
     return lines
 
 

@@ -66,3 +66,15 @@ def resliced(run_child, size):
                 yield batch[i:i + size]
 
     return run
+
+
+def prefetching_body(cg, proj: str, target: str, cond: str) -> list[str]:
+    """The body of a map's batch function `[proj for target in b cond]`, preceded, for each call
+    of a function that evaluates out of process (jq, engine.functions.json_jq), by one
+    `prefetch` of the arguments of all the batch's rows (one round trip instead of one a row;
+    its calls then find their answers, or compute them as before) and followed by `release`."""
+    lines, releases = ["b = list(b)"], []  # a scan's batch may be a one-pass iterator
+    for impl, args in dict.fromkeys((impl, tuple(args)) for impl, args in cg.prefetched):
+        lines.append(f"{impl}.prefetch([({', '.join(args)},) for {target} in b{cond}])")
+        releases.append(f"    {impl}.release()")
+    return [*lines, "try:", f"    return [{proj} for {target} in b{cond}]", "finally:", *releases]

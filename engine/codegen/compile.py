@@ -81,6 +81,7 @@ class Codegen:
         self.subquery_runner = subquery_runner
         self.correlated: list = []  # correlated subqueries compiled in: each runs per row
         self.uncorrelated: list = []  # runners of the uncorrelated ones: each runs once
+        self.prefetched: list = []  # (bound impl, argument sources) of calls a batch may prefetch
 
     def nullable(self, e: Expr) -> bool:
         """Whether `e` can evaluate to NULL here (declared types, narrowed by the data snapshot)."""
@@ -426,7 +427,10 @@ class Codegen:
         f = self.bind(fn.impl)
         if fn.strict:
             return self._guarded(e.args, cols, lambda *xs: f"{f}({', '.join(xs)})")
-        return f"{f}({', '.join(self.expr(a, cols) for a in e.args)})"
+        args = [self.expr(a, cols) for a in e.args]
+        if hasattr(fn.impl, "prefetch") and all(isinstance(a, Col | Const) for a in e.args):
+            self.prefetched.append((f, args))  # its batch's arguments at once (batch_source.prefetching_body)
+        return f"{f}({', '.join(args)})"
 
     def _coalesce(self, e: Func, cols) -> str:
         """COALESCE / IFNULL as a conditional chain: an argument runs only when all before it
@@ -559,7 +563,7 @@ _FACTORIES: dict[str, object] = {}
 _BUILTINS = {
     "float": float, "int": int, "str": str, "len": len, "None": None, "True": True, "False": False,
     "abs": abs, "min": min, "max": max, "sum": sum, "tuple": tuple, "list": list, "id": id, "set": set,
-    "map": map, "zip": zip,
+    "map": map, "zip": zip, "enumerate": enumerate,
 }
 
 

@@ -57,6 +57,10 @@ class Limits:
     # Characters of one string a function or operator builds (REPEAT, LPAD, RPAD, SPACE, REPLACE,
     # ||, CONCAT, CONCAT_WS): longer is 1006, refused before the string is built.
     string_result_chars: int = 64 << 20
+    # Wall-clock milliseconds one jq(filter, v) call may run (C jq has no step budget, so it runs
+    # in a worker process, engine.functions.jq_worker): past it the server stops waiting, kills
+    # the worker (a new one starts) and the statement fails with 1006 naming the budget.
+    jq_call_milliseconds: int = 50
     # |digits| of ROUND and TRUNCATE; beyond it the argument is refused (1006) instead of
     # computing 10**N.
     round_digits: int = 1000

@@ -16,6 +16,7 @@ from engine.codegen.aggregate import (
     grouped_code,
     mean_of,
     total_of,
+    whole_column_arguments,
 )
 from engine.codegen.batch_source import resliced
 from engine.core.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, SORT_SLOT_BYTES, charge_growth
@@ -65,6 +66,11 @@ def build_aggregate(plan: P.Aggregate, rt):
     if small:
         child_run = resliced(child_run, small)
     if not plan.keys:
+        whole = _whole_columns(plan, rt, args)
+        if whole is not None:
+            columns, positions = whole
+            child_run = _column_batches(plan.child, rt, positions)
+            return _global_aggregate_run(plan, rt, global_code(plan, args, columns), child_run)
         return prefetching(cg, _global_aggregate_run(plan, rt, global_code(plan, args), child_run))
     code = grouped_code(plan, rt.codegen, args)
     step, finish, folders = code.step, code.finish, code.folders
@@ -91,6 +97,42 @@ def build_aggregate(plan: P.Aggregate, rt):
             yield finish(part)
 
     return prefetching(cg, run)
+
+
+def _whole_columns(plan: P.Aggregate, rt, args):
+    """(argument variable -> index in a column batch, the scan's column positions) when the
+    global aggregation reads a table scan kept column by column and can take its arguments as
+    whole columns (COUNT(*) then is a length, SUM/MIN/MAX a C call over an array slice); else
+    None. EXPLAIN ANALYZE counts the scan's rows as an operator of its own: not then."""
+    scan = plan.child
+    if type(scan) is not P.Scan or not scan.data.columnar or rt.profile is not None:
+        return None
+    positions = whole_column_arguments(plan)
+    if positions is None:
+        return None
+    position = {cid: i for i, cid in enumerate(scan.layout)}
+    columns = {}
+    for a, name in zip(plan.aggs, args.value_names, strict=True):
+        if name is not None:
+            columns[name] = 1 + positions.index(position[a.arg.column])
+    return columns, positions
+
+
+def _column_batches(scan: P.Scan, rt, positions):
+    """A run yielding, per batch of the scan's snapshot (the batches a row scan makes, so sums
+    of floats add up in the same order), (rows, column values...) for the columns at `positions`."""
+    data, n, step = scan.data, scan.count, rt.batch
+    progress = rt.progress
+    width = max(len(scan.layout), 1) * 8
+
+    def run(p):
+        for i in range(0, n, step):
+            stop = min(i + step, n)
+            progress.scan_rows += stop - i
+            progress.scan_bytes += (stop - i) * width
+            yield (stop - i, *[data.column_values(c, i, stop) for c in positions])
+
+    return run
 
 
 def _global_aggregate_run(plan, rt, code, child_run):

@@ -11,13 +11,21 @@ from __future__ import annotations
 from itertools import chain, islice
 from operator import itemgetter
 
-from engine.codegen.batch_source import column_refs, map_source, resliced, row_vars
+from engine.codegen.batch_source import (
+    column_refs,
+    map_source,
+    prefetching_body,
+    resliced,
+    row_vars,
+)
 from engine.codegen.compile import Codegen
 from engine.core.memory import HASH_ENTRY_BYTES, batch_bytes, charge_growth
 from engine.exec.aggregate import build_aggregate
+from engine.exec.column_scan import columnar_map, distinct_columns
 from engine.exec.join import build_join
 from engine.exec.lateral_join import build_lateral_join
 from engine.exec.recursive import build_recursive_union, build_work_table_scan
+from engine.exec.scan_reads import ScanReads
 from engine.exec.semi_join import build_semi_join
 from engine.exec.sort import build_sort, limit_batches
 from engine.exec.subquery import correlated_rows, prefetching, subquery_runner
@@ -42,6 +50,7 @@ class Runtime:
         self.nonnan = nonnan  # float column ids that hold no NaN in it
         self.memory = ctx.memory  # engine.core.memory.QueryMemory: breakers charge the rows they hold
         self.profile = None  # EXPLAIN ANALYZE's engine.statements.explain.Profile, else None
+        self.scan_reads = ScanReads()  # the columns each table scan of the plans built reads
 
     # Operators in other modules (engine.exec.join, engine.exec.sort, engine.exec.subquery) build their inputs
     # through these, so they need not import this module (which imports them).
@@ -60,12 +69,13 @@ class Runtime:
 def build(plan: P.Plan, rt: Runtime, reads=None):
     """plan -> run(p) returning an iterator of batches; p is the tuple of outer values. `reads`
     as Runtime.build takes it."""
+    builder = _BUILDERS.get(type(plan))
+    if builder is None:
+        raise TypeError(f"the executor has no operator for the plan node {type(plan).__name__}")
+    rt.scan_reads.cover(plan)
     if reads is not None and type(plan) in (P.Scan, P.Filter, P.Project):
         run = _scan(plan, rt, reads=reads) if type(plan) is P.Scan else _build_map(plan, rt, reads=reads)
     else:
-        builder = _BUILDERS.get(type(plan))
-        if builder is None:
-            raise TypeError(f"the executor has no operator for the plan node {type(plan).__name__}")
         run = builder(plan, rt)
     if rt.profile is not None:  # EXPLAIN ANALYZE: count rows and time per operator
         run = rt.profile.wrap(plan, run)
@@ -102,6 +112,11 @@ def _build_map(plan, rt, as_set=False, reads=None):
         if swapped is not None:
             return _build_sort(swapped, rt)
     cg = _codegen(rt)
+    if isinstance(child, P.Scan) and child.data.columnar:
+        run = columnar_map(child, rt, cg, pred, exprs, scan_reads, as_set)
+        if run is not None:
+            return run
+        cg = _codegen(rt)
     cols = None
     if isinstance(child, P.Scan) and exprs is not None \
             and [e.column if isinstance(e, Col) else None for e in exprs] != list(child.layout):
@@ -121,7 +136,8 @@ def _build_map(plan, rt, as_set=False, reads=None):
         fn = cg.build(["b", "p"], [f"return {{{proj} for {target} in b{cond}}}"])
         fn.scalar = scalar
     else:
-        fn = cg.build(["b", "p"], [f"return [{proj} for {target} in b{cond}]"])
+        fn = cg.build(["b", "p"], prefetching_body(cg, proj, target, cond) if cg.prefetched
+                      else [f"return [{proj} for {target} in b{cond}]"])
     small = correlated_rows(cg, rt.step_rows)
     if small:
         run_child = resliced(build(child, rt), small)
@@ -161,7 +177,12 @@ def _scan(plan: P.Scan, rt, fn=None, lazy=False, reads=None):
     data, n = plan.data, plan.count  # the snapshot: later appends are not seen
     step = rt.batch
     columns = None
-    if reads is not None:
+    # what the pass over the whole plan found, and what the caller says it reads: both hold
+    # every column the consumer reads
+    found = rt.scan_reads.of(plan) if data.columnar else None  # row storage reads whole rows
+    if found is not None:
+        reads = found if reads is None else found & set(reads)
+    if reads is not None and data.columnar:
         columns = tuple(i for i, cid in enumerate(plan.layout) if cid in reads)
         if len(columns) == len(plan.layout):
             columns = None
@@ -192,6 +213,7 @@ def _build_one_pass(plan, rt, reads=None):
     """`build` for a consumer that walks each batch once: a table scan hands out lazy batches.
     `reads` as Runtime.build takes it."""
     if isinstance(plan, P.Scan):
+        rt.scan_reads.cover(plan)
         return _scan(plan, rt, lazy=True, reads=reads)
     return build(plan, rt, reads)
 
@@ -387,6 +409,11 @@ def _distinct_values(child, rt):
                 and not (isinstance(source, P.Join) and source.kind in ("INNER", "CROSS")):
             # plain columns: an itemgetter over the row (one C call per row, no generated loop)
             pos = {cid: i for i, cid in enumerate(source.layout)}
+            if isinstance(source, P.Scan):
+                rt.scan_reads.cover(source)
+                whole = distinct_columns(source, rt, [pos[e.column] for e in exprs])
+                if whole is not None:
+                    return whole, len(exprs) == 1
             getter = itemgetter(*[pos[e.column] for e in exprs])
             source_run = _build_one_pass(source, rt)
 

@@ -17,6 +17,7 @@ from operator import itemgetter
 from engine.codegen.compile import Codegen
 from engine.codegen.sort_keys import sort_passes, sort_rows
 from engine.core.memory import LIST_SLOT_BYTES, SORT_SLOT_BYTES, batch_bytes, charge_growth
+from engine.exec.column_scan import top_k_columns
 from engine.types.keys import rows_key
 
 
@@ -56,6 +57,11 @@ def build_sort(plan, rt, limit=None, offset=0):
         pos, desc = plan.keys[0][0], plan.keys[0][1]
         test = f"not r[{int(pos)}] <= t" if desc else f"r[{int(pos)}] < t"
         better = Codegen().build(["b", "t"], [f"return [r for r in b if {test}]"])
+        key_id = plan.child.layout[pos]
+        nan_free = not plan.types[pos].is_float or key_id in rt.nonnan
+        over_columns = top_k_columns(plan, rt, limit, offset, passes, nan_free)
+        if over_columns is not None:
+            return over_columns
 
     def run_top_k(p):
         k = limit + offset

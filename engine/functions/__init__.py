@@ -32,6 +32,8 @@ from engine.functions import (  # noqa: F401
 )
 from engine.functions import json as _json  # noqa: F401
 from engine.functions import json_arrays as _json_arrays  # noqa: F401
+from engine.functions import json_extensions as _json_extensions  # noqa: F401
+from engine.functions import json_jq as _json_jq  # noqa: F401
 from engine.functions import json_objects as _json_objects  # noqa: F401
 from engine.functions import json_operators as _json_operators  # noqa: F401
 from engine.functions import json_sets as _json_sets  # noqa: F401

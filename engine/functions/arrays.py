@@ -14,6 +14,7 @@ from engine.types import cast as casting
 from engine.types import nested as N
 from engine.types import sqltype as T
 from engine.types.integer_wrap import total_wrapper, wrapped_mean
+from engine.types.variant import order_key
 
 # ---------------------------------------------------------------- literals
 
@@ -208,14 +209,14 @@ def _sort_key(nulls_first: bool):
     return lambda x: (0 if nulls_first else 1, 0) if x is None else (1 if nulls_first else 0, x)
 
 
-def _sort(arr, order="ASC", nulls=None):
+def _sort(arr, order="ASC", nulls=None, key=None):
     descending = str(order).strip().upper() == "DESC"
     if str(order).strip().upper() not in ("ASC", "DESC"):
         raise SemanticError("Sorting order must be either ASC or DESC")
     if nulls is not None and str(nulls).strip().upper() not in ("NULLS FIRST", "NULLS LAST"):
         raise SemanticError("Null sorting order must be either NULLS FIRST or NULLS LAST")
     nulls_first = True if nulls is None else str(nulls).strip().upper() == "NULLS FIRST"
-    values = sorted((x for x in arr if x is not None), reverse=descending)
+    values = sorted((x for x in arr if x is not None), key=key, reverse=descending)
     none = [None] * (len(arr) - len(values))
     return N.ArrayValue(none + values if nulls_first else values + none)
 
@@ -301,6 +302,11 @@ def _avg_type(types):
     if t.name == "Decimal":
         return T.SqlType("Decimal", True, 38 if t.precision <= 38 else 76, max(t.scale, 4))
     return T.FLOAT64.as_nullable(True)
+
+
+def _or_null(fn):
+    """fn(arr), NULL for a NULL array."""
+    return lambda a: None if a is None else fn(a)
 
 
 def _make_sum(types):
@@ -423,10 +429,14 @@ _register("array_remove_first", lambda a: N.ArrayValue(a[1:]), _same_array, 1)
 _register("array_remove_last", lambda a: N.ArrayValue(a[:-1]), _same_array, 1)
 _register("array_unique", lambda a: len({x for x in a if x is not None}), _after_array(T.UINT64), 1)
 _register("array_count", lambda a: sum(1 for x in a if x is not None), _after_array(T.UINT64), 1)
-_register("array_sum", _array_sum, _sum_type, 1, specialize=_make_sum)
-_register("array_avg", _array_avg, _avg_type, 1, specialize=lambda ts: _make_avg(_avg_type(ts), ts))
-_register("array_min", _array_min, _ELEMENT_OR_NULL, 1)
-_register("array_max", _array_max, _ELEMENT_OR_NULL, 1)
+# NULL for an empty array too, whatever the argument's nullability: not `strict` (which would
+# tell the planner a non-NULL array gives a non-NULL answer: array_sum(arr) > 1 compared None)
+_register("array_sum", _or_null(_array_sum), _sum_type, 1, strict=False,
+          specialize=lambda ts: _or_null(_make_sum(ts)))
+_register("array_avg", _or_null(_array_avg), _avg_type, 1, strict=False,
+          specialize=lambda ts: _or_null(_make_avg(_avg_type(ts), ts)))
+_register("array_min", _or_null(_array_min), _ELEMENT_OR_NULL, 1, strict=False)
+_register("array_max", _or_null(_array_max), _ELEMENT_OR_NULL, 1, strict=False)
 # unnest(arr) in a SELECT list: the array itself here, spread over rows by the planner (engine.exec.unnest)
 _register("unnest", lambda a: a, lambda ts: T.NULL if ts[0].name == "Null" else
          (N.element_of(ts[0]) if N.element_of(ts[0]).name != "Nothing" else T.NULL).as_nullable(True), 1,
@@ -479,10 +489,21 @@ def register_override(name: str, kind: str, fn: ScalarFunction) -> None:
     _OVERRIDES[(name, kind)] = fn
 
 
+def _sort_variants(arr, order="ASC", nulls=None):
+    """array_sort of VARIANT values in Databend's order of them (booleans, numbers, strings,
+    objects, arrays, null), not as their JSON texts."""
+    return _sort(arr, order, nulls, key=order_key)
+
+
+_VARIANT_SORT = ScalarFunction("array_sort", _sort_variants, _same_array, 1, 3)
+
+
 def nested_override(name: str, types) -> ScalarFunction | None:
     """This module's version of `name` when its first argument is an Array, Map or Tuple."""
     if not types or types[0].name not in T.NESTED_NAMES:
         return None
+    if name == "array_sort" and types[0].args and types[0].args[0].name == "Variant":
+        return _VARIANT_SORT
     return _OVERRIDES.get((name, types[0].name))
 
 

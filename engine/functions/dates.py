@@ -19,6 +19,7 @@ from engine.types import cast as casting
 from engine.types import date_math as M
 from engine.types import sqltype as T
 from engine.types import variant as V
+from engine.types import variant_extension
 from engine.types.date_formats import format_datetime, parse_datetime
 from engine.types.datetimes import (
     EPOCH_DATE,
@@ -509,7 +510,7 @@ def temporal_cast(source: T.SqlType, target: T.SqlType, timezone: str):
     if t == "String" and s == "Timestamp":
         return lambda v: render_timestamp(to_local(v, tz))
     if t == "Variant" and s == "Timestamp" and tz is not UTC:  # a JSON string of the wall-clock time
-        return lambda v: V.from_value(render_timestamp(to_local(v, tz)))
+        return lambda v: variant_extension.make("Timestamp", v, render_timestamp(to_local(v, tz)))
     return None
 
 

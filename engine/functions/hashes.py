@@ -20,6 +20,7 @@ import xxhash
 
 from engine.core.errors import BadArguments, SemanticError
 from engine.functions.cityhash import city_hash64_with_seed
+from engine.functions.json_extensions import variant_to_binary
 from engine.functions.registry import fixed, register
 from engine.types import cast as casting
 from engine.types import sqltype as T
@@ -233,7 +234,14 @@ register("to_base64", _to_base64, fixed(T.STRING), 1)
 register("from_base64", _from_base64, fixed(T.BINARY), 1)
 register("hex_decode_string", _decoded_text(_unhex), fixed(T.STRING), 1)
 register("base64_decode_string", _decoded_text(_from_base64), fixed(T.STRING), 1)
-register("to_binary", casting.to_binary, _strings_only("to_binary", T.BINARY, also=("Bitmap",)), 1)
+def _to_binary_type(types):
+    if types[0].name == "Variant":  # a JSON null is NULL
+        return T.BINARY.as_nullable(True)
+    return _strings_only("to_binary", T.BINARY, also=("Bitmap",))(types)
+
+
+register("to_binary", casting.to_binary, _to_binary_type, 1,
+         specialize=lambda types: variant_to_binary if types[0].name == "Variant" else casting.to_binary)
 register("inet_aton", _inet_aton, fixed(UINT32), 1, aliases=("ipv4_string_to_num",))
 register("inet_ntoa", _inet_ntoa, fixed(T.STRING), 1, aliases=("ipv4_num_to_string",))
 
@@ -260,3 +268,6 @@ for _name, _fn, _t in (("try_from_hex", _unhex, T.BINARY),
                        ("try_hex_decode_string", _decoded_text(_unhex), T.STRING),
                        ("try_base64_decode_string", _decoded_text(_from_base64), T.STRING)):
     register(_name, _try(_fn), _nullable(_t), 1)
+# try_to_binary of a VARIANT: as to_binary reads it (a BINARY's bytes, a string's UTF-8), NULL else
+register("try_to_binary", _try(casting.to_binary), _nullable(T.BINARY), 1,
+         specialize=lambda types: _try(variant_to_binary if types[0].name == "Variant" else casting.to_binary))

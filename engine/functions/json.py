@@ -15,6 +15,7 @@ from engine.types import json_path
 from engine.types import render as R
 from engine.types import sqltype as T
 from engine.types import variant as V
+from engine.types.variant_extension import ExtensionVariant
 
 VARIANT = T.SqlType("Variant")
 VARIANT_OR_NULL = VARIANT.as_nullable(True)
@@ -111,7 +112,8 @@ register("json_typeof", _typeof, fixed(T.STRING), 1, kinds=("variant",))
 
 
 def _kind_test(test):
-    return lambda v: test(V.load(v))
+    # an extension value (engine.types.variant_extension) is shown as a JSON string but is none
+    return lambda v: type(v) is not ExtensionVariant and test(V.load(v))
 
 
 _KIND_TESTS = {
@@ -129,7 +131,7 @@ for _name, _test in _KIND_TESTS.items():
 
 def _as(test, convert=lambda x: x):
     def as_kind(v):
-        if v is None:
+        if v is None or type(v) is ExtensionVariant:
             return None
         value = V.load(v)
         return convert(value) if test(value) else None
@@ -156,25 +158,46 @@ def _element(v):
     return V.load(casting.from_value(v))
 
 
+def _variant_element(v):
+    """A VARIANT argument of json_array / json_object: its value nested as it is (not a string)."""
+    return None if v is None else V.load(v)
+
+
+def _element_readers(types) -> list:
+    return [_variant_element if t.name == "Variant" else _element for t in types]
+
+
 def _json_array(*values):
     return V.dumps([_element(v) for v in values])
 
 
-def _object_constructor(name, keep_null):
+def _json_array_of(types):
+    """json_array for arguments of `types`: VARIANT arguments nested as values."""
+    if not any(t.name == "Variant" for t in types):
+        return _json_array
+    readers = _element_readers(types)
+    return lambda *values: V.dumps([read(v) for read, v in zip(readers, values, strict=True)])
+
+
+def _object_constructor(name, keep_null, types=()):
     """object_construct / object_construct_keep_null: pairs of a string key and a value; a NULL
-    key drops its pair, a NULL value too unless keep_null (then it is JSON null)."""
+    key drops its pair, a NULL value too unless keep_null (then it is JSON null). A VARIANT value
+    (given its `types`) is nested as it is."""
+    readers = _element_readers(types)
+
     def construct(*values):
         if len(values) % 2:
             _object_refused("The number of keys and values must be equal", name, values)
         fields = {}
-        for key, value in zip(values[::2], values[1::2], strict=True):
+        for pair, (key, value) in enumerate(zip(values[::2], values[1::2], strict=True)):
             if key is None or (value is None and not keep_null):
                 continue
             if not isinstance(key, str):
                 _object_refused("Key must be a string value", name, values)
             if key in fields:
                 _object_refused("Keys have to be unique", name, values)
-            fields[key] = _element(value)
+            index = pair * 2 + 1
+            fields[key] = (readers[index] if index < len(readers) else _element)(value)
         return V.dumps(dict(sorted(fields.items())))
     return construct
 
@@ -194,13 +217,16 @@ def _try(fn):
     return attempt
 
 
-register("json_array", _json_array, fixed(VARIANT), 0, 1 << 16, strict=False, aliases=("array_construct",))
+register("json_array", _json_array, fixed(VARIANT), 0, 1 << 16, strict=False, aliases=("array_construct",),
+         specialize=_json_array_of)
 for _name, _keep_null, _aliases in (("object_construct", False, ("json_object",)),
                                     ("object_construct_keep_null", True, ("json_object_keep_null",))):
     _construct = _object_constructor(_name, _keep_null)
-    register(_name, _construct, fixed(VARIANT), 0, 1 << 16, strict=False, aliases=_aliases)
+    register(_name, _construct, fixed(VARIANT), 0, 1 << 16, strict=False, aliases=_aliases,
+             specialize=functools.partial(_object_constructor, _name, _keep_null))
     register("try_" + _name, _try(_construct), fixed(VARIANT_OR_NULL), 0, 1 << 16, strict=False,
-             aliases=tuple("try_" + a for a in _aliases))
+             aliases=tuple("try_" + a for a in _aliases),
+             specialize=lambda types, n=_name, k=_keep_null: _try(_object_constructor(n, k, types)))
 
 
 def _object_keys(v):

@@ -57,5 +57,5 @@ register("json_array_elements", array_elements,
 register("json_each", each_field, _checked("json_each", ("variant",), lambda ts: EACH_TYPE), 1, strict=False,
          volatile=True)
 
-SET_RETURNING = frozenset({"unnest", "json_path_query", "json_array_elements", "json_each",
+SET_RETURNING = frozenset({"unnest", "json_path_query", "json_array_elements", "json_each", "jq",
                            "_flatten_rows", "_flatten_each_row"})  # the last two: FLATTEN (engine.plan.flatten)

@@ -127,7 +127,7 @@ def timestamp_tz_cast(source: T.SqlType, target: T.SqlType, timezone: str):
     if t == "Date":
         return TZ.to_date
     if t == "Variant":
-        return lambda v: V.from_value(TZ.render_timestamp_tz(v))
+        return V.from_value  # an extension value keeping its type (engine.types.variant_extension)
     if t.startswith("Int"):
         return lambda v: int((TZ.to_timestamp(v) - _DATETIME(1970, 1, 1)) / datetime.timedelta(microseconds=1))
     return None

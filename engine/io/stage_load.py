@@ -262,6 +262,7 @@ def insert_from_attachment(ctx, stmt, table, positions, converters, fill, progre
                              purge, report_column, commit)
 
 
+
 def _attachment_steps(ctx, table, positions, converters, fill, progress, fmt, data,
                       location: StageLocation, purge, report_column, commit):
     target = LoadTarget.of(table, positions, converters, fill)

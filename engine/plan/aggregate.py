@@ -31,7 +31,7 @@ from engine.plan.grouping_sets import (
     grouping_positions,
     grouping_sets_plan,
 )
-from engine.plan.unnest import spread_aggregated_unnest
+from engine.plan.unnest import row_aliases, spread_aggregated_unnest
 from engine.types import sqltype as T
 from grammar import ast as A
 
@@ -68,6 +68,9 @@ def plan_aggregate(planner, q: A.Select, plan: Plan, scope: Scope, select_asts, 
     binding its select list, HAVING, QUALIFY and ORDER BY against the groups."""
     group_asts, sets = _group_keys(planner, q, scope, select_asts, aliases)
     keys = [planner.bind(g, scope) for g in group_asts]
+    # an aggregate's argument may name a select alias of a row expression, after the input
+    # columns (Databend: SELECT number % 3 AS c1, sum(c1) ... GROUP BY number % 3)
+    arg_aliases = row_aliases(q.items) or None
     if sets is not None:  # Databend: every key of grouping sets is nullable
         keys = [replace(k, type=k.type.as_nullable(True)) for k in keys]
     key_cids = [planner.cid() for _ in keys]
@@ -94,7 +97,7 @@ def plan_aggregate(planner, q: A.Select, plan: Plan, scope: Scope, select_asts, 
         if isinstance(node, A.FunctionCall) and node.name in F.AGGREGATES:
             key = node
             if key not in agg_index:
-                spec = agg_spec(planner, node, scope)
+                spec = agg_spec(planner, node, scope, arg_aliases)
                 aggs.append(spec)
                 agg_cids.append(planner.cid())
                 agg_index[key] = len(aggs) - 1
@@ -168,7 +171,7 @@ def _resolves(planner, ref: A.ColumnRef, scope: Scope) -> bool:
         return False
 
 
-def agg_spec(planner, node: A.FunctionCall, scope: Scope) -> AggSpec:
+def agg_spec(planner, node: A.FunctionCall, scope: Scope, aliases=None) -> AggSpec:
     check_within_group(node, aggregate=True)
     node = unfiltered(node)
     name = node.name
@@ -188,7 +191,7 @@ def agg_spec(planner, node: A.FunctionCall, scope: Scope) -> AggSpec:
         return AggSpec("count", None, False, T.UINT64)  # COUNT() counts rows, as COUNT(*)
     if len(node.args) != 1:
         raise BadArguments(f"{name} expects one argument, got {len(node.args)}", position=node.pos)
-    return agg_spec_of(planner, node, planner.bind(node.args[0], scope))
+    return agg_spec_of(planner, node, planner.bind(node.args[0], scope, aliases=aliases))
 
 
 def agg_spec_of(planner, node: A.FunctionCall, arg: Expr) -> AggSpec:

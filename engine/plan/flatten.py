@@ -79,9 +79,10 @@ register(FLATTEN_EACH_ROW, _flatten_impl((), False), lambda types: _ROW_TYPE, 1,
          specialize=lambda types: _flatten_impl(types, False))
 
 # table functions that become a query spreading a set-returning call: name -> output columns
-# (None: one column, the call's value)
+# (None: one column, the call's value, named `value`, or as _SINGLE_COLUMN says)
 _SPREADING = {"flatten": FLATTEN_COLUMNS, "json_each": (("key", None), ("value", None)),
-              "json_array_elements": None, "unnest": None}
+              "json_array_elements": None, "unnest": None, "jq": None}
+_SINGLE_COLUMN = {"jq": "jq"}  # Databend names jq's column after the function
 
 
 def spreads(name: str) -> bool:
@@ -125,7 +126,7 @@ def as_query(function: A.TableFunction, each_row: bool = False) -> A.Select:
     call = A.FunctionCall(flatten_rows if name == "flatten" else name, tuple(args), pos=pos)
     columns = _SPREADING[name]
     if columns is None:
-        return A.Select((A.SelectItem(call, "value", pos=pos),), pos=pos)
+        return A.Select((A.SelectItem(call, _SINGLE_COLUMN.get(name, "value"), pos=pos),), pos=pos)
     inner = A.Select((A.SelectItem(call, "_row", pos=pos),), pos=pos)
     items = tuple(A.SelectItem(_field("_row", i + 1, pos), column, pos=pos) for i, (column, _) in enumerate(columns))
     return A.Select(items, from_=A.SubqueryRef(inner, f"_{name}", None, pos=pos), pos=pos)
@@ -138,7 +139,7 @@ def column_names(function: A.TableFunction) -> tuple | None:
     if not aliases:
         return None
     columns = _SPREADING[function.name]
-    names = [n for n, _ in columns] if columns is not None else ["value"]
+    names = [n for n, _ in columns] if columns is not None else [_SINGLE_COLUMN.get(function.name, "value")]
     if len(aliases) > len(names):
         raise SemanticError(f"table has {len(names)} columns available but {len(aliases)} columns specified",
                             position=function.pos)

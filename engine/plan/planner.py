@@ -71,8 +71,8 @@ from engine.plan.recursive import RecursiveCte, cte_entry, recursive_relation, w
 from engine.plan.result_scan import result_scan_relation
 from engine.plan.stage_scan import stage_relation
 from engine.plan.table_udf import table_udf, table_udf_query
-from engine.plan.unnest import has_unnest, refuse_set_returning, spread_arrays
-from engine.plan.window import bind_window_call, plan_windows, windows_of
+from engine.plan.unnest import has_unnest, refuse_set_returning, row_aliases, spread_arrays
+from engine.plan.window import bind_window_call, plan_windows, running_differences, windows_of
 from engine.types import sqltype as T
 from grammar import ast as A
 
@@ -199,6 +199,7 @@ class Planner:
     def _select(self, q: A.Select, parent: Scope | None, ctes) -> tuple[Plan, list[str]]:
         if isinstance(q.from_, A.Unpivot):  # Databend's select-list rewrite (engine.plan.pivot)
             q = unpivot_select(q)
+        q = running_differences(q)
         with windows_of(self, q):
             return self._select_body(q, parent, ctes)
 
@@ -215,7 +216,7 @@ class Planner:
                 raise EngineError("Where clause can't contain aggregate or window functions", code=SEMANTIC,
                                   position=q.where.pos)
             refuse_set_returning(q.where, "WHERE")
-            pool.extend(split_and(self.bind_where(q.where, scope)))
+            pool.extend(split_and(self.bind_where(q.where, scope, row_aliases(q.items))))
         if q.having is not None:
             refuse_set_returning(q.having, "HAVING")
         plan = self._join_rels(rels, pool)
@@ -393,10 +394,11 @@ class Planner:
         finally:
             ctx.access = access
 
-    def bind_where(self, node, scope: Scope) -> Expr:
+    def bind_where(self, node, scope: Scope, aliases=None) -> Expr:
         """A WHERE condition over `scope` as a Boolean (no aggregates allowed); SELECT, UPDATE
-        and DELETE all bind theirs here."""
-        where = self.binder.boolean(self.bind(node, scope))
+        and DELETE all bind theirs here. A SELECT's WHERE may name its select aliases (after the
+        input columns: `SELECT number * 2 AS a ... WHERE (a + 1) % 3 = 0`, as Databend)."""
+        where = self.binder.boolean(self.bind(node, scope, aliases=aliases or None))
         check_no_aggregate(self, node)
         return where
 
@@ -480,8 +482,8 @@ class Planner:
                                      None, {}, node.pos)
             if node.name in ("json_each", "json_array_elements"):
                 return json_rows_relation(self, node)
-            if node.name == "flatten":
-                return self._derived(flatten.as_query(node), node.alias or "flatten", flatten.column_names(node),
+            if node.name in ("flatten", "jq"):
+                return self._derived(flatten.as_query(node), node.alias or node.name, flatten.column_names(node),
                                      parent, ctes, node.pos)
             # numbers_mt / numbers_local: the same rows (Databend's multi-threaded and
             # node-local variants; one process has one of each)
@@ -616,3 +618,4 @@ def _join_using(node: A.Join, left_cols, right_cols) -> tuple[str, ...]:
         if name in right_names and name not in names:
             names.append(name)
     return tuple(names)
+

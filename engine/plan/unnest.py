@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.bind.scope import has_aggregate
+from engine.bind.window_calls import window_calls
 from engine.core.errors import SemanticError
 from engine.functions.json_sets import SET_RETURNING
 from engine.ir.expr import Col, Expr, Func
@@ -92,15 +94,33 @@ def _renamed(e: Expr, renamed: dict) -> Expr:
 
 
 def spread_aggregated_unnest(child: Plan, keys: list, aggs: list, new_cid) -> tuple[Plan, list]:
-    """max(unnest(a)), count(regexp_split_to_table(s, ',')): when an aggregate's argument calls a
-    set-returning function, its elements are spread over rows below the aggregation (the keys and
-    the other arguments read the same rows, renamed). Returns (child, keys); the specs' arguments
+    """max(unnest(a)), count(regexp_split_to_table(s, ',')), GROUP BY unnest(a): when an
+    aggregate's argument or a group key calls a set-returning function, its elements are spread
+    over rows below the aggregation (the keys and the other arguments read the same rows,
+    renamed). Returns (child, keys); the specs' arguments
     are rewritten in place."""
     spreading = [a for a in aggs if isinstance(a.arg, Expr) and has_unnest(a.arg)]
-    if not spreading:
+    # GROUP BY unnest(a) (or a select alias of it) groups the elements, spread the same way
+    if not spreading and not any(has_unnest(k) for k in keys):
         return child, keys
     with_args = [a for a in aggs if isinstance(a.arg, Expr)]
     spread, exprs = spread_arrays(child, [*keys, *(a.arg for a in with_args)], new_cid)
     for spec, e in zip(with_args, exprs[len(keys):], strict=True):
         spec.arg = e
     return spread, exprs[:len(keys)]
+
+
+def row_aliases(items) -> dict:
+    """The select aliases a WHERE may name: those of row expressions (no aggregate, window or
+    set-returning call, which WHERE cannot evaluate)."""
+    aliases = {}
+    for item in items:
+        alias = getattr(item, "alias", None)
+        if alias is None or has_aggregate(item.expr) or window_calls(item.expr, []):
+            continue
+        try:
+            refuse_set_returning(item.expr, "WHERE")
+        except SemanticError:
+            continue
+        aliases[alias.lower()] = item.expr
+    return aliases

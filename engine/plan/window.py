@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import decimal
 from contextlib import contextmanager
+from dataclasses import replace
 
 from engine import functions as F
 from engine.bind.collected_specs import collected_spec, unfiltered
+from engine.bind.names import column_name
 from engine.bind.ordered_aggregates import check_within_group
 from engine.bind.scope import Scope
 from engine.bind.window_calls import window_calls
@@ -27,6 +29,7 @@ from engine.ir.plan import Plan, Project, Sort, Window, WindowFunc
 from engine.plan.aggregate import agg_spec_of
 from engine.types import sqltype as T
 from grammar import ast as A
+from grammar.ast_base import map_children
 
 # the default frames: with ORDER BY, from the partition's start to the current row's last peer;
 # without, the whole partition
@@ -274,3 +277,31 @@ def has_window(node) -> bool:
 
 
 __all__ = ["bind_window_call", "has_window", "plan_windows", "windows_of", "resolve_window", "window_calls", "window_parts"]
+
+
+def running_differences(q: A.Select) -> A.Select:
+    """`q` with running_difference(x) in its select list written as the window it is: each row's
+    x less the previous row's, 0 on the first (Databend's function over the rows as they come);
+    `x + 0` so that a text argument is refused as Databend does (1006). The item keeps its name."""
+    items = []
+    for item in q.items:
+        rewritten = _running_difference(item.expr)
+        if rewritten is not item.expr and item.alias is None:
+            item = A.SelectItem(rewritten, column_name(item.expr), pos=item.pos)
+        elif rewritten is not item.expr:
+            item = A.SelectItem(rewritten, item.alias, pos=item.pos)
+        items.append(item)
+    return q if all(a is b for a, b in zip(items, q.items, strict=True)) else replace(q, items=tuple(items))
+
+
+def _running_difference(node):
+    if isinstance(node, A.FunctionCall) and node.name == "running_difference" and len(node.args) == 1:
+        pos = node.pos
+        value = A.BinaryOp("+", node.args[0], A.Literal(0, "int", pos=pos), pos=pos)
+        previous = A.WindowCall(A.FunctionCall("lag", (value,), pos=pos), A.WindowSpec(pos=pos), pos=pos)
+        return A.FunctionCall("coalesce", (A.BinaryOp("-", value, previous, pos=pos),
+                                           A.Literal(0, "int", pos=pos)), pos=pos)
+    if isinstance(node, tuple) or (isinstance(node, A.Node) and not isinstance(
+            node, A.Select | A.ScalarSubquery | A.Exists | A.InSubquery)):
+        return map_children(node, _running_difference)
+    return node

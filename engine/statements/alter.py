@@ -14,6 +14,7 @@ from engine.core.errors import (
     ADD_COLUMN_EXISTS,
     ALTER_TABLE_ERROR,
     DROP_COLUMN_EMPTY,
+    SYNTAX,
     TABLE_ENGINE_NOT_SUPPORTED,
     BadArguments,
     EngineError,
@@ -48,6 +49,9 @@ from grammar import ast as A
 def alter_table(session, ctx, stmt: A.AlterTable) -> Result:
     action = stmt.action
     if isinstance(action, A.RenameTableTo):
+        if len(action.new_name) > 1:  # Databend's grammar takes a bare name here (RENAME TABLE a qualified one)
+            raise EngineError("unexpected `.`, expecting `FORMAT` or `;`", code=SYNTAX,
+                              position=getattr(action, "pos", None) or stmt.pos)
         return rename_table(ctx, stmt.name, action.new_name, stmt.if_exists, stmt.pos)
     database, name = ctx.resolve_table_name(stmt.name)
     if is_virtual_database(database):
@@ -110,7 +114,7 @@ def table_column(ctx, cd: A.ColumnDef) -> TableColumn:
         if not isinstance(e, Const):
             raise BadArguments("DEFAULT must be a constant expression", position=cd.default.pos)
         default = None if e.value is None else casting.caster(t)(e.value)
-        default_sql = default_text(default, cd.default)
+        default_sql = default_text(default, cd.default, t.name == "Float32")
     return TableColumn(cd.name, t, default, default_sql, cd.comment or "")
 
 

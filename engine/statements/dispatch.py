@@ -6,7 +6,7 @@ from __future__ import annotations
 import decimal
 import functools
 
-from engine.bind.names import default_text, quoted
+from engine.bind.names import default_text, quoted, quoted_name_hint
 from engine.bind.scope import Scope
 from engine.catalog.catalog import Table, TableColumn
 from engine.catalog.privileges import check_statement
@@ -25,6 +25,7 @@ from engine.core.errors import (
     TABLE_SCHEMA_MISMATCH,
     UNIMPLEMENTED,
     BadArguments,
+    ColumnNotFound,
     EngineError,
     TableAlreadyExists,
     Unimplemented,
@@ -60,7 +61,7 @@ from engine.statements.dml import run_delete, run_update
 from engine.statements.explain import run_explain
 from engine.statements.insert_multi import run_insert_multi
 from engine.statements.insert_plan import column_plan as _column_plan
-from engine.statements.insert_plan import converted_rows, session_insert_plan
+from engine.statements.insert_plan import converted_rows, session_insert_plan, single_field_tuples
 from engine.statements.insert_plan import insert_plan as _insert_plan
 from engine.statements.introspection import INTROSPECTION_KINDS, run_show
 from engine.statements.merge import run_merge, run_update_from
@@ -222,7 +223,7 @@ def _declared_columns(planner, column_defs) -> list:
             if not isinstance(e, Const):
                 raise BadArguments("DEFAULT must be a constant expression", position=cd.default.pos)
             default = None if e.value is None else casting.caster(t)(e.value)
-            default_sql = default_text(default, cd.default)
+            default_sql = default_text(default, cd.default, t.name == "Float32")
         columns.append(TableColumn(cd.name, t, default, default_sql, cd.comment or ""))
     return columns
 
@@ -278,7 +279,14 @@ def _literal_value(node, ctx):
         return -_literal_value(node.operand, ctx)
     if type(node) is A.Default:
         raise _DefaultItem  # the row is converted again knowing each item's column
-    e = Planner(ctx).bind(node, Scope([]))
+    try:
+        e = Planner(ctx).bind(node, Scope([]))
+    except ColumnNotFound as exc:
+        if isinstance(node, A.ColumnRef):  # a name where a value belongs, as Databend words it
+            raise ColumnNotFound(f"invalid identifier {node.parts[-1]}"
+                                 f"{quoted_name_hint(ctx.sql, node.pos, node.parts[-1])}",
+                                 position=node.pos) from None
+        raise exc
     if not isinstance(e, Const):
         if ctx.uses_sequences:  # nextval(s) in a VALUES row: evaluated once for the row
             return evaluate_constant(e)
@@ -362,6 +370,7 @@ def _values_step_rows(ctx) -> int:
 def _values_rows(ctx, stmt, table, positions, values_rows):
     """VALUES rows converted to the table's row tuples (strings and floats compacted)."""
     converters, fill = session_insert_plan(table, positions, ctx)
+    converters = single_field_tuples(table, positions, converters)
     width = len(positions)
     rows = []
     literal = _literal_value

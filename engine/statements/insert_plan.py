@@ -10,7 +10,7 @@ from engine.catalog.routines import SequenceDefault
 from engine.core.errors import BadArguments
 from engine.core.memory import batch_bytes
 from engine.types.convert import column_converter, type_default, value_converter
-from engine.types.nested import holds_temporal
+from engine.types.nested import TupleValue, holds_temporal
 
 
 def column_plan(table: Table, names, statement: bool = False):
@@ -117,7 +117,7 @@ def converted_rows(table: Table, batches, positions, memory, timezone: str = "UT
     template = None if whole else [c.default if c.default is not None else type_default(c.type)
                                    for c in table.columns]
     has_null, has_negative = [False] * width, [False] * width
-    buffer = table.data.empty_like() if table.data.takes_columns and width else None
+    buffer = table.data.empty_like() if table.data.columnar and width else None
     rows: list = []
     for batch in batches:
         if not isinstance(batch, list):
@@ -174,3 +174,15 @@ def _converted_columns(batch: list, converters, positions, whole: bool, template
                 has_negative[i] = has_negative[i] or (type(v) is int and v < 0)
         columns = full
     return columns, unchanged
+
+
+def single_field_tuples(table, positions, converters):
+    """The converters, those of one-field TUPLE columns taking a value that is no tuple as the
+    tuple's field: Databend reads VALUES (([NULL, NULL])) for a TUPLE(ARRAY(...)) column as the
+    tuple holding that array (its VALUES parser reads the parentheses as the tuple)."""
+    out = list(converters)
+    for i, position in enumerate(positions):
+        t = table.columns[position].type
+        if t.name == "Tuple" and len(t.args) == 1:
+            out[i] = (lambda conv: lambda v: conv(v if v is None or isinstance(v, TupleValue) else (v,)))(out[i])
+    return out

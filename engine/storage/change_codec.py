@@ -141,7 +141,7 @@ def encode_change(change: tuple) -> Iterator[str | bytes]:
         if kind == "edit" and not change[6]:  # no row left (INSERT OVERWRITE, TRUNCATE)
             _, table_id, types, *_ = change
             runs, rows = [], []
-        elif kind == "edit" and (not change[4] or change[5].takes_columns):
+        elif kind == "edit" and (not change[4] or change[5].columnar):
             # all rows new: a table entering the catalog, or a version of columns built
             # elsewhere (an ALTER's): rows zipped from columns are new tuples every time, so
             # identity would find no kept row; encoded from the columns without comparing

@@ -2,7 +2,8 @@
 the JSON form of its column type (no pickle: a short script can read every file): Decimals as
 text, dates and timestamps as ISO text, Binary as base64, a BITMAP as the array of its numbers
 (ascending), GEOMETRY / GEOGRAPHY as the hex of their EWKB, an INTERVAL as [months, days,
-microseconds], the rest as JSON holds them."""
+microseconds], a VARIANT as its JSON text (one carrying an extension type as an object of its
+kind, value and text), the rest as JSON holds them."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from operator import itemgetter
 from engine.types import geo_values, nested
 from engine.types.intervals import Interval
 from engine.types.sqltype import INT_NAMES, NESTED_NAMES, SqlType
+from engine.types.variant_extension import KINDS as EXTENSION_KINDS
+from engine.types.variant_extension import ExtensionVariant
 
 # Column types whose Python values JSON holds as they are (bool, int, float, str; floats
 # round-trip exactly through repr, NaN and infinities as the NaN/Infinity extension).
@@ -67,6 +70,8 @@ def encode_value(t: SqlType, v):
         return [v.months, v.days, v.micros]
     if t.name in NESTED_NAMES:
         return _nested_to_json(t, v)  # arrays and tuples as arrays, maps as arrays of [key, value]
+    if type(v) is ExtensionVariant:
+        return _extension_to_json(v)
     return v
 
 
@@ -89,7 +94,25 @@ def decode_value(t: SqlType, v):
         return Interval(*v)
     if t.name in NESTED_NAMES:
         return _nested_from_json(t, v)
+    if t.name == "Variant" and type(v) is dict:
+        return _extension_from_json(v)
     return v
+
+
+def _extension_to_json(v: ExtensionVariant) -> dict:
+    """A VARIANT carrying an extension value (engine.types.variant_extension): an object (a plain
+    VARIANT is a JSON string), its kind, its value in that type's JSON form and its text."""
+    return {"extension": v.kind, "value": encode_value(SqlType(v.kind), v.value), "text": str(v)}
+
+
+def _extension_from_json(data: dict) -> ExtensionVariant:
+    kind, text = data.get("extension"), data.get("text")
+    if kind not in EXTENSION_KINDS or not isinstance(text, str) or "value" not in data:
+        raise ValueError(f"a VARIANT object that is no extension value: {data!r:.100}")
+    try:
+        return ExtensionVariant(text, kind, decode_value(SqlType(kind), data["value"]))
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"a VARIANT extension value that does not decode: {e}") from None
 
 
 def _encode_column(t: SqlType, values) -> list | tuple:
@@ -107,6 +130,8 @@ def _encode_column(t: SqlType, values) -> list | tuple:
         return [None if v is None else [v.months, v.days, v.micros] for v in values]
     if t.name in NESTED_NAMES:
         return [_nested_to_json(t, v) for v in values]
+    if t.name == "Variant" and ExtensionVariant in set(map(type, values)):  # (a C-level pass)
+        return [_extension_to_json(v) if type(v) is ExtensionVariant else v for v in values]
     return values  # a tuple of JSON-native values: the encoder writes it as an array
 
 
@@ -123,7 +148,7 @@ def encode_rows(types: list[SqlType], rows) -> dict:
 
 def encode_range(types: list[SqlType], data, start: int, stop: int) -> dict:
     """encode_rows of rows [start:stop] of a table version, read column by column."""
-    if not data.takes_columns:  # row tuples: a slice, then the rows' columns
+    if not data.columnar:  # row tuples: a slice, then the rows' columns
         return encode_rows(types, data.rows(start, stop))
     if stop <= start:
         return {"n": 0, "columns": [[] for _ in types]}
@@ -150,6 +175,8 @@ def _decode_column(t: SqlType, values: list) -> list:
         return [None if v is None else Interval(*v) for v in values]
     if t.name in NESTED_NAMES:
         return [_nested_from_json(t, v) for v in values]
+    if t.name == "Variant" and dict in set(map(type, values)):
+        return [_extension_from_json(v) if type(v) is dict else v for v in values]
     return values
 
 

@@ -37,6 +37,7 @@ from engine.types.nested import (
     map_parts,
     shows_timestamps,
 )
+from engine.types.nested_text import parse_text
 from engine.types.render import render_value
 from engine.types.sqltype import (
     BINARY,
@@ -438,9 +439,15 @@ def session_cast(source: T.SqlType, target: T.SqlType, timezone: str):
         return None
     if target.name == "String" and zoned:
         return lambda v: _render.render_nested(v, tz)
-    if target.name == "Variant" and (zoned or (source.name == "Tuple" and source.field_names)):
+    if target.name == "Variant" and (zoned or (source.name == "Tuple" and source.field_names)
+                                     or _holds_variant(source)):
         return lambda v: to_variant(v, source, tz)
     return None
+
+
+def _holds_variant(t: T.SqlType) -> bool:
+    """Whether a nested type has VARIANT elements (their JSON values nest, not their text)."""
+    return t.name == "Variant" or any(_holds_variant(a) for a in t.args)
 
 
 def _refuse(v, t: T.SqlType):
@@ -475,14 +482,18 @@ def _plain(v, t: T.SqlType | None, tz):
     """A nested value as Python JSON values (lists, dicts, numbers, strings)."""
     cls = type(v)
     if cls is ArrayValue:
-        return [_plain(x, None, tz) for x in v]
+        element = element_of(t) if t is not None and t.name == "Array" else None
+        return [_plain(x, element, tz) for x in v]
     if cls is MapValue:
-        return {_zoned_text(tz)(k): _plain(x, None, tz) for k, x in v}
+        value_type = map_parts(t)[1] if t is not None and t.name == "Map" else None
+        return {_zoned_text(tz)(k): _plain(x, value_type, tz) for k, x in v}
     if cls is TupleValue:
         named = t is not None and t.name == "Tuple" and len(t.args) == len(v)
         names = field_names(t) if named else [str(i) for i in range(1, len(v) + 1)]
         fields = t.args if named else [None] * len(v)
         return {n: _plain(x, f, tz) for n, x, f in zip(names, v, fields, strict=True)}
+    if isinstance(v, str) and t is not None and t.name == "Variant":  # a VARIANT element: its value
+        return V.load(v)
     if v is None or isinstance(v, bool | int | float | str):
         return v
     if cls is datetime.datetime:
@@ -493,6 +504,9 @@ def _plain(v, t: T.SqlType | None, tz):
 def caster_from_variant(t: T.SqlType, tz=D.UTC):
     """CAST(variant AS ARRAY / MAP / TUPLE): JSON arrays and objects converted element by element."""
     cast = nested_caster(t, tz)
+    # VARIANT elements (an Array's, a Map's values) take each JSON value's text
+    variant_values = t.name == "Map" and map_parts(t)[1].name == "Variant"
+    variant_elements = t.name == "Array" and element_of(t).name == "Variant"
 
     def convert(text):
         value = V.parse(text)
@@ -500,113 +514,11 @@ def caster_from_variant(t: T.SqlType, tz=D.UTC):
             value = list(value.items())
         if not isinstance(value, list):
             raise BadArguments(f"unable to cast {text} to type `{t.display()}`")
-        if t.name != "Map":
+        if variant_values:
+            value = [(k, None if x is None else V.dumps(x)) for k, x in value]
+        elif variant_elements:
+            value = [None if x is None else V.dumps(x) for x in value]
+        elif t.name != "Map":
             value = [V.dumps(x) if isinstance(x, dict | list) else x for x in value]
         return cast(value)
     return convert
-
-
-# ---------------------------------------------------------------- text
-
-
-def parse_text(text: str, t: T.SqlType):
-    """A nested value written as text ([1,2], {'a':1}, (1,'x'), JSON arrays too) -> the Python
-    form, elements still text (the caster converts them); refuses malformed text."""
-    reader = _TextReader(text, t)
-    value = reader.value(t)
-    reader.skip_space()
-    if reader.pos != len(text):
-        reader.fail()
-    return value
-
-
-class _TextReader:
-    def __init__(self, text: str, t: T.SqlType):
-        self.text, self.pos, self.type = text, 0, t
-
-    def fail(self):
-        raise BadArguments(f"fail to decode {self.type.display()} from '{self.text}'")
-
-    def skip_space(self):
-        while self.pos < len(self.text) and self.text[self.pos].isspace():
-            self.pos += 1
-
-    def expect(self, ch: str):
-        self.skip_space()
-        if not self.text.startswith(ch, self.pos):
-            self.fail()
-        self.pos += 1
-
-    def peek(self) -> str:
-        self.skip_space()
-        return self.text[self.pos] if self.pos < len(self.text) else ""
-
-    def items(self, close: str, read):
-        out = []
-        if self.peek() == close:
-            self.pos += 1
-            return out
-        while True:
-            out.append(read())
-            ch = self.peek()
-            self.pos += 1
-            if ch == close:
-                return out
-            if ch != ",":
-                self.fail()
-
-    def value(self, t: T.SqlType):
-        if t.name == "Array":
-            self.expect("[")
-            element = element_of(t)
-            return ArrayValue(self.items("]", lambda: self.value(element)))
-        if t.name == "Map":
-            key_type, value_type = map_parts(t)
-            self.expect("{")
-
-            def entry():
-                k = self.value(key_type)
-                self.expect(":")
-                return k, self.value(value_type)
-            return MapValue(self.items("}", entry))
-        if t.name == "Tuple":
-            self.expect("(")
-            fields = iter(t.args)
-            return TupleValue(self.items(")", lambda: self.value(next(fields, T.STRING))))
-        return self.scalar()
-
-    def scalar(self):
-        ch = self.peek()
-        if ch in ("'", '"'):
-            return self.quoted(ch)
-        start = self.pos
-        while self.pos < len(self.text) and self.text[self.pos] not in ",]}):":
-            self.pos += 1
-        word = self.text[start:self.pos].strip()
-        if not word:
-            self.fail()
-        return None if word.upper() == "NULL" else word
-
-    def quoted(self, quote: str) -> str:
-        self.pos += 1
-        out = []
-        text = self.text
-        while self.pos < len(text):
-            ch = text[self.pos]
-            if ch == "\\" and self.pos + 1 < len(text):
-                out.append(_UNESCAPES.get(text[self.pos + 1], text[self.pos + 1]))
-                self.pos += 2
-                continue
-            if ch == quote:
-                if text.startswith(quote, self.pos + 1):  # a doubled quote
-                    out.append(quote)
-                    self.pos += 2
-                    continue
-                self.pos += 1
-                return "".join(out)
-            out.append(ch)
-            self.pos += 1
-        self.fail()
-
-
-_UNESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0"}

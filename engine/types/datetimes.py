@@ -106,20 +106,29 @@ def local_parts(v, tz) -> datetime.datetime:
 # ---------------------------------------------------------------- parsing
 
 
+def _unparsable(text: str, type_name: str) -> BadArguments:
+    """Databend's words for a text that is no date / timestamp, naming the conversion as its
+    function (`to_date('1000000-01-01')`)."""
+    function = "to_date" if type_name == "DATE" else f"to_{type_name.lower()}"
+    shown = text.replace("'", "\\'")
+    return BadArguments(f"cannot parse to type `{type_name}` while evaluating function "
+                        f"`{function}('{shown}')`")
+
+
 def _parse_fields(text: str, type_name: str):
     m = _TS_RE.match(text)
     if m is None:
-        raise BadArguments(f"cannot parse to type `{type_name}`")
+        raise _unparsable(text, type_name)
     year, month, day, hour, minute, second, frac, zulu, sign, oh, om = m.groups()
     if len(m.group(1)) != 4 or len(month) != 2 or len(day) != 2:
-        raise BadArguments(f"cannot parse to type `{type_name}`")
+        raise _unparsable(text, type_name)
     if year == "0000" and month == "00" and day == "00":  # the zero date is the epoch's day
         year, month, day = "1970", "01", "01"
     try:
         local = datetime.datetime(int(year), int(month), int(day), int(hour or 0), int(minute or 0),
                                   int(second or 0), int((frac or "0")[:6].ljust(6, "0")))
     except ValueError:
-        raise BadArguments(f"cannot parse to type `{type_name}`") from None
+        raise _unparsable(text, type_name) from None
     offset = None
     if zulu:
         offset = datetime.timedelta(0)

@@ -238,7 +238,10 @@ def _element_renderer(t: SqlType, tz, geometry_format: str = _geo.DEFAULT_FORMAT
         return lambda x: "NULL" if x is None else _quote(inner(x))
     if t.name == "Variant":  # its JSON text as it is (current Databend: [1,2,"3"], ("k1","v1"))
         return lambda x: "NULL" if x is None else x
-    if t.name in ("String", "Date", "Timestamp", "Binary", "Bitmap"):
+    if t.name == "Binary":  # its hex as it is, not quoted: ([6331,6332], (6431,6432))
+        inner = renderer_for(t)
+        return lambda x: "NULL" if x is None else inner(x)
+    if t.name in ("String", "Date", "Timestamp", "Bitmap"):
         inner = _dates.timestamp_renderer(tz) if t.name == "Timestamp" else renderer_for(t)
         return lambda x: "NULL" if x is None else _quote(inner(x))
     if t.name in ("Nothing", "Null"):

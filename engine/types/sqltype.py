@@ -146,6 +146,10 @@ _ALIASES = {
 }
 
 
+# what a MAP's key may be (Databend: booleans, text, numbers, decimals, timestamps and dates)
+MAP_KEY_NAMES = INT_NAMES | {"Float32", "Float64", "Decimal", "Boolean", "String", "Timestamp", "Date"}
+
+
 def type_from_ast(tn, default_nullable: bool = False) -> SqlType:
     """A `grammar.ast.TypeName` -> SqlType; nullable when written so, else `default_nullable`."""
     name = tn.name.upper()
@@ -155,6 +159,8 @@ def type_from_ast(tn, default_nullable: bool = False) -> SqlType:
     if name in ("ARRAY", "MAP", "TUPLE") and tn.args:
         # elements are nullable unless written NOT NULL; a map's key never is
         args = tuple(type_from_ast(a, default_nullable=not (name == "MAP" and i == 0)) for i, a in enumerate(tn.args))
+        if name == "MAP" and args[0].name not in MAP_KEY_NAMES:  # Databend's resolve_type_name
+            raise BadArguments(f"Invalid Map key type '{args[0].display()}'", position=tn.pos)
         return SqlType(name.capitalize(), nullable, args=args, field_names=tuple(tn.field_names))
     if name == "VECTOR":  # VECTOR(n): held as an array of Float32 (engine.functions.vectors)
         return SqlType("Array", nullable, args=(SqlType("Float32"),))

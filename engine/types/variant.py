@@ -15,6 +15,9 @@ import re
 
 from engine.core.errors import BadArguments
 from engine.types import geo_values as _geo
+from engine.types import timestamp_tz as _tz
+from engine.types import variant_extension as _ext
+from engine.types.intervals import Interval
 from engine.types.json_lenient import parse_lenient
 
 _U64_MAX = 2**64 - 1
@@ -216,6 +219,8 @@ def check_json(text: str) -> str | None:
 
 def to_variant(v) -> str:
     """A SQL value as a VARIANT: text is parsed as JSON (CAST / INSERT), other values converted."""
+    if type(v) is _ext.ExtensionVariant:  # already a VARIANT (one never is a String)
+        return v
     if isinstance(v, str):
         return parse_json(v)
     if isinstance(v, dict | list):  # a JSON record's field (NDJSON): keys sorted as parse_json does
@@ -231,12 +236,16 @@ def from_value(v) -> str:
         return dumps(v)
     if isinstance(v, decimal.Decimal):
         return dumps(int(v) if v == v.to_integral_value() and v.as_tuple().exponent >= 0 else float(v))
-    if isinstance(v, datetime.datetime):
-        return dumps(v.isoformat(" ", "microseconds"))
+    if isinstance(v, datetime.datetime):  # the extension values keep their type (engine.types.variant_extension)
+        if v.tzinfo is not None:
+            return _ext.make("TimestampTz", v, _tz.render_timestamp_tz(v))
+        return _ext.make("Timestamp", v, v.isoformat(" ", "microseconds"))
     if isinstance(v, datetime.date):
-        return dumps(v.isoformat())
+        return _ext.make("Date", v, v.isoformat())
     if isinstance(v, bytes):
-        return dumps(v.hex().upper())
+        return _ext.make("Binary", v, v.hex().upper())
+    if isinstance(v, Interval):
+        return _ext.make("Interval", v, str(v))
     if type(v) is frozenset:  # a BITMAP: the array of its numbers, ascending
         return dumps(sorted(v))
     if isinstance(v, _geo.GeometryValue):  # a GEOMETRY / GEOGRAPHY: its GeoJSON object
@@ -459,12 +468,30 @@ _RANKS = {"boolean": 0, "number": 1, "string": 2, "object": 3, "array": 4, "null
 
 
 def order_key(text):
-    """A key ordering VARIANT texts as Databend does: booleans (false first), numbers, strings,
-    objects, arrays, null; equal numbers are equal whatever their spelling (1 = 1.0), arrays
-    compare element by element, objects key by key."""
+    """A key ordering VARIANT texts as Databend does: extension values (a date is no string),
+    booleans (false first), numbers, strings, objects, arrays, null; equal numbers are equal
+    whatever their spelling (1 = 1.0), arrays compare element by element, objects key by key."""
     if text is None:
         return None
+    if type(text) is _ext.ExtensionVariant:
+        return _extension_key(text)
     return _value_key(load(text))
+
+
+# Databend's order of the extension kinds (jsonb's ExtensionValue), all before every JSON value
+_EXTENSION_RANKS = {"Binary": 0, "Date": 1, "Timestamp": 2, "TimestampTz": 3, "Interval": 4}
+
+
+def _extension_key(v: _ext.ExtensionVariant):
+    """The key of an extension value: its kind's rank, then its value (a TIMESTAMP_TZ by offset,
+    then instant, an INTERVAL by months, days, micros, as jsonb's derived orders compare them)."""
+    value = v.value
+    if v.kind == "TimestampTz":
+        offset = value.utcoffset()
+        value = (offset, value.replace(tzinfo=None) - offset)
+    elif v.kind == "Interval":
+        value = (value.months, value.days, value.micros)
+    return (-1, _EXTENSION_RANKS[v.kind], value, ())
 
 
 def _value_key(value):
@@ -488,5 +515,7 @@ def variant_sort_key(pos: int, desc: bool, nulls_first: bool, nullable: bool):
         v = row[pos]
         if v is None:
             return (null_flag_high, None)
+        if type(v) is _ext.ExtensionVariant:
+            return (not null_flag_high, _extension_key(v))
         return (not null_flag_high, _value_key(load(v)))
     return key

@@ -101,7 +101,7 @@ def test_every_kind_of_change_survives_a_crash(data_dir):
     q(s, "INSERT INTO shop.gone VALUES (7)")
     q(s, "DROP TABLE shop.gone")
     q(s, "CREATE TABLE shop.renamed AS SELECT id FROM shop.t WHERE id < 3")
-    q(s, "ALTER TABLE shop.renamed RENAME TO shop.r2")
+    q(s, "ALTER TABLE shop.renamed RENAME TO r2")
     q(s, "ALTER TABLE shop.r2 MODIFY COLUMN id VARCHAR")
     q(s, "ALTER TABLE shop.r2 ADD COLUMN flag BOOLEAN DEFAULT true")
     q(s, "CREATE TABLE shop.empty (x INT)")

@@ -191,3 +191,12 @@ def test_variants_inside_nested_values_are_written_as_json():
 def test_a_call_of_no_signature_is_1065(s, sql):
     """query/functions/02_0048 and 02_0053: a wrong number of arguments is a semantic error."""
     assert error(s, sql)[0] == 1065
+
+
+def test_variant_elements_of_arrays_and_maps_keep_their_json_value(s):
+    # Databend's 02_0002_function_cast.test: a JSON string element stays a string both ways
+    assert rows(s, "SELECT '[1,2,\"3\"]'::Variant a, a::Array(Variant) b, b::Variant = a, b[3], b::Variant") == [
+        ('[1,2,"3"]', ('1', '2', '"3"'), True, '"3"', '[1,2,"3"]')]
+    assert rows(s, "SELECT '{\"k\":\"v\",\"j\":[1]}'::Variant::Map(String, Variant)::Variant, "
+                   "[parse_json('\"x\"'), parse_json('1')]::Variant, to_variant([parse_json('\"x\"')])") == [
+        ('{"j":[1],"k":"v"}', '["x",1]', '["x"]')]

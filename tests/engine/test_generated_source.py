@@ -15,6 +15,7 @@ import tokenize
 import pytest
 
 import engine
+from engine.catalog import table_storage
 from engine.codegen import compile as C
 
 SNAPSHOTS = pathlib.Path(__file__).parent / "generated"
@@ -44,13 +45,30 @@ QUERIES = {
     # Int64 arithmetic that may overflow: one inline comparison, the wrap called only beyond it
     "integer_wrap": "SELECT id * 9999999999, -(id * 9999999999), id * 2 + 1 FROM u",
 }
+# the same over tables kept column by column (engine.catalog.table_storage.ColumnData): loops
+# over just the columns read, row numbers picked by a filter, whole-column aggregates
+COLUMN_QUERIES = {
+    "columns_filter_picked": "SELECT a, b FROM t WHERE c < 12121.5",
+    "columns_filter_tested": "SELECT c FROM t WHERE c < 12121.5",
+    "columns_projection": "SELECT a + c, b || 'zzliteral' FROM t",
+    "columns_aggregate_global": "SELECT COUNT(*), COUNT(a), AVG(c), MIN(b), SUM(c) FROM t",
+    "columns_aggregate_filtered": "SELECT COUNT(a), AVG(c), MIN(b) FROM t WHERE c < 12121.5",
+}
 LITERALS = ["424242", "zzliteral", "31337", "7001", "caseliteral", "elseliteral", "likeliteral", "90001",
             "90002", "90003", "55501", "12121", "joinliteral", "64646", "3331", "80808", "9999999999",
             "60606", "70707", "92929"]
 
 
-def _database():
+def _database(columns=False):
     db = engine.Database()
+    # the snapshots of QUERIES are of row storage, whichever storage new tables get by default
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(table_storage, "COLUMNS", columns)
+        _fill(db)
+    return db
+
+
+def _fill(db):
     s = db.session()
     for sql in [
         "CREATE TABLE t (a INT, b VARCHAR, c DOUBLE)",
@@ -59,10 +77,9 @@ def _database():
         "INSERT INTO u VALUES (1, 'one'), (2, 'two'), (3, 'three')",
     ]:
         list(s.execute(sql))
-    return db
 
 
-def generated_source(sql: str) -> str:
+def generated_source(sql: str, columns=False) -> str:
     """The source of every function generated while the query plans and runs, in order."""
     sources = []
     original = C.Codegen.build
@@ -74,7 +91,7 @@ def generated_source(sql: str) -> str:
 
     C.Codegen.build = build
     try:
-        list(_database().session().execute(sql))
+        list(_database(columns).session().execute(sql))
     finally:
         C.Codegen.build = original
     return f"-- {sql}\n" + "".join(f"\n# ---- function {i + 1}\n{s}\n" for i, s in enumerate(sources))
@@ -90,12 +107,22 @@ def test_generated_source_matches_snapshot(name):
     assert source == path.read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("name", sorted(COLUMN_QUERIES))
+def test_generated_source_over_columns_matches_snapshot(name):
+    source = generated_source(COLUMN_QUERIES[name], columns=True)
+    path = SNAPSHOTS / f"{name}.txt"
+    if UPDATE:
+        path.write_text(source, encoding="utf-8")
+    assert path.exists(), f"no snapshot {path.name}: run with UPDATE_GENERATED_SOURCE=1"
+    assert source == path.read_text(encoding="utf-8")
+
+
 def test_generation_is_deterministic():
     sql = QUERIES["aggregate_group_by"]
     assert generated_source(sql) == generated_source(sql)
 
 
-@pytest.mark.parametrize("name", sorted(QUERIES))
+@pytest.mark.parametrize("name", sorted([*QUERIES, *COLUMN_QUERIES]))
 def test_no_literal_of_the_query_reaches_the_source(name):
     # the snapshot's first line is the query itself; the functions come after it
     functions = (SNAPSHOTS / f"{name}.txt").read_text(encoding="utf-8").split("\n", 1)[1]
@@ -105,18 +132,19 @@ def test_no_literal_of_the_query_reaches_the_source(name):
 
 
 def test_every_snapshot_belongs_to_a_query():
-    assert sorted(p.stem for p in SNAPSHOTS.glob("*.txt")) == sorted(QUERIES)
+    assert sorted(p.stem for p in SNAPSHOTS.glob("*.txt")) == sorted([*QUERIES, *COLUMN_QUERIES])
 
 
 # Names the operators' templates use (loop variables, accumulators, list and str methods); any
 # other name must be a generated one (bindings _k<n>, temporaries _t<n>, columns _c<n>, v<n>, window
 # function values _w<n>).
 TEMPLATE_NAMES = {"_", "a", "acc", "append", "b", "cnt", "g", "get", "hit", "ht", "k", "l", "m", "ms", "out",
-                  "p", "part", "r", "right", "seen", "st", "startswith", "x", "_fn", "_factory"}
+                  "p", "part", "r", "right", "seen", "st", "startswith", "x", "_fn", "_factory",
+                  "i", "s", "sel", "_j"}  # the last: loops over columns (first row, columns, row numbers)
 GENERATED_NAME = re.compile(r"_[ktcw]\d+|(s_)?v\d+")
 
 
-@pytest.mark.parametrize("name", sorted(QUERIES))
+@pytest.mark.parametrize("name", sorted([*QUERIES, *COLUMN_QUERIES]))
 def test_generated_tokens_are_from_the_allowlist(name):
     functions = (SNAPSHOTS / f"{name}.txt").read_text(encoding="utf-8").split("\n", 1)[1]
     for tok in tokenize.generate_tokens(io.StringIO(functions).readline):

@@ -1,0 +1,200 @@
+"""Operators that read a table kept column by column (engine.catalog.table_storage.ColumnData)
+column-wise instead of row by row (issue 24): a filter/projection loops over just the columns it
+reads, a filter that reads more columns than it tests picks the kept rows by number, DISTINCT of
+plain columns takes their values whole, and ORDER BY ... LIMIT skips the batches whose key column
+holds nothing better than the rows held. Each is used only when the scan's storage says it is
+`columnar`; the row path stays the one for row storage."""
+
+from __future__ import annotations
+
+import heapq
+import re
+from itertools import islice, repeat
+
+from engine.codegen.batch_source import RowVars, map_source, row_vars
+from engine.core.memory import LIST_SLOT_BYTES, charge_growth
+from engine.exec.subquery import prefetching
+from engine.ir import plan as P
+from engine.ir.expr import column_ids
+from engine.types.keys import rows_key
+
+
+def columnar_map(scan: P.Scan, rt, cg, pred, exprs, reads, as_set):
+    """A filter and/or projection over a scan of a table kept column by column: the generated
+    comprehension loops over just the columns it reads, zipped (`for _c0, _c2 in b`), so no
+    other column is touched. Filtered rows without a projection keep the scan's layout, the
+    columns nobody reads None. None when the code reads no column at all (or a subquery runs
+    per row): the caller builds the row path."""
+    cols = row_vars(scan)
+    if cols is None:
+        return None
+    if exprs is None:
+        found = rt.scan_reads.of(scan)
+        read = found if reads is None else reads if found is None else found & set(reads)
+        proj = "(" + "".join((cols[cid] if read is None or cid in read else "None") + ", "
+                             for cid in scan.layout) + ")"
+        cond = "" if pred is None else " if " + cg.pred(pred, cols)
+    else:
+        proj, cond = map_source(cg, scan.layout, pred, exprs, cols=cols)
+        if proj == "r":  # an identity projection: the rows as the scan makes them
+            return None
+    if not cols.used or cg.correlated:
+        return None
+    positions = tuple(i for i in range(len(scan.layout)) if f"_c{i}" in cols.used)
+    if pred is not None and not as_set:
+        tested = set()
+        column_ids(pred, tested)
+        if len(tested) < len(positions):  # columns read only of the rows kept
+            return _selected_map(scan, rt, cg, pred, proj, positions)
+    target = ", ".join(f"_c{i}" for i in positions) + ("," if len(positions) == 1 else "")
+    scalar = as_set and exprs is not None and len(exprs) == 1
+    if scalar:
+        proj = cg.expr(exprs[0], cols)  # a set of plain values, as _build_map makes
+    brackets = "{}" if as_set else "[]"
+    if not cond and proj == "(" + target.rstrip(",") + ", )":  # the zipped rows are the output rows
+        fn = cg.build(["b", "p"], ["return set(b)" if as_set else "return list(b)"])
+    else:
+        fn = cg.build(["b", "p"], [f"return {brackets[0]}{proj} for {target} in b{cond}{brackets[1]}"])
+    progress, data, n, step = rt.progress, scan.data, scan.count, rt.batch
+    width = max(len(scan.layout), 1) * 8
+
+    def run(p):
+        rows = data.zipped(positions)  # versions only grow: the first n stay put
+        for i in range(0, n, step):
+            size = min(step, n - i)
+            progress.scan_rows += size
+            progress.scan_bytes += size * width
+            yield fn(islice(rows, size), p)
+
+    run = prefetching(cg, run)
+    run.scalar = scalar
+    return run
+
+
+def _selected_map(scan: P.Scan, rt, cg, pred, proj, positions):
+    """A filter over a scan of columns whose rows read more columns than the filter tests: per
+    batch, the row numbers the predicate keeps are found over just the tested columns
+    (`enumerate(zip(...))`), and the other columns' values are picked at those rows only (a
+    column a kept row reads is never touched, nor boxed, for the rows dropped)."""
+    tested_ids: set = set()
+    column_ids(pred, tested_ids)
+    tested = tuple(i for i, cid in enumerate(scan.layout) if cid in tested_ids)
+    test_cols = RowVars(scan.layout)
+    cond = cg.pred(pred, test_cols)
+    names = [f"_c{i}" for i in tested]
+    if len(tested) == 1:
+        select = f"[_j for _j, {names[0]} in enumerate(s[0], i) if {cond}]"
+    else:
+        select = (f"[_j for _j, ({', '.join(names)}) in enumerate(zip("
+                  + ", ".join(f"s[{k}]" for k in range(len(tested))) + f"), i) if {cond}]")
+    # the columns the kept rows read (the tested ones only where the projection reads them)
+    # in the order the projection first reads them: plain columns are then zipped as they are
+    found = {i: m.start() for i in positions if (m := re.search(rf"\b_c{i}\b", proj))}
+    positions = sorted(found, key=found.get)
+    if not positions:  # nothing read of the rows kept: their number is what counts
+        fn = cg.build(["i", "s", "p"], [f"return [{proj}] * len({select})"])
+        return _selected_run(scan, rt, cg, tested, fn)
+    data = scan.data
+    pickers = ", ".join(f"map({cg.bind(data.picker(i))}, sel)" for i in positions)
+    target = ", ".join(f"_c{i}" for i in positions) + ("," if len(positions) == 1 else "")
+    rows = f"list(zip({pickers}))" if proj == "(" + target.rstrip(",") + ", )" \
+        else f"[{proj} for {target} in zip({pickers})]"
+    fn = cg.build(["i", "s", "p"], [f"sel = {select}", f"return {rows} if sel else []"])
+    return _selected_run(scan, rt, cg, tested, fn)
+
+
+def _selected_run(scan, rt, cg, tested, fn):
+    """The run of a `_selected_map` step `fn(first row, tested columns' values, p)`."""
+    data, progress, n, step = scan.data, rt.progress, scan.count, rt.batch
+    width = max(len(scan.layout), 1) * 8
+
+    def run(p):
+        for i in range(0, n, step):
+            stop = min(i + step, n)
+            progress.scan_rows += stop - i
+            progress.scan_bytes += (stop - i) * width
+            yield fn(i, [data.column_values(c, i, stop) for c in tested], p)
+
+    run = prefetching(cg, run)
+    run.scalar = False
+    return run
+
+
+def _batches(scan: P.Scan, rt):
+    """(start, stop) of each batch of the scan's snapshot, counting its progress on the way."""
+    progress, n, step = rt.progress, scan.count, rt.batch
+    width = max(len(scan.layout), 1) * 8
+    for i in range(0, n, step):
+        stop = min(i + step, n)
+        progress.scan_rows += stop - i
+        progress.scan_bytes += (stop - i) * width
+        yield i, stop
+
+
+def distinct_columns(scan: P.Scan, rt, positions):
+    """DISTINCT of plain columns of a scan (at `positions`): per batch, the values of one
+    column as stored (a slice), or the columns' values zipped; None if the storage is rows."""
+    if not scan.data.columnar or rt.profile is not None:
+        return None
+    data = scan.data
+
+    def run(p):
+        for i, stop in _batches(scan, rt):
+            if len(positions) == 1:
+                yield data.column_values(positions[0], i, stop)
+            else:
+                yield zip(*[data.column_values(c, i, stop) for c in positions], strict=True)
+
+    return run
+
+
+def top_k_columns(plan: P.Sort, rt, limit, offset, passes, nan_free: bool):
+    """ORDER BY one NULL-free plain key LIMIT k over a scan of columns: a batch is looked at only
+    when its key column holds a value that beats the k-th key held (C's max/min over the column,
+    when the key holds no NaN), and then only the rows that beat it become rows (the others'
+    columns are never read). Ties and order as the row path's heap selection: the same rows in
+    the same input order reach `heapq`. None if the storage is rows."""
+    scan = plan.child
+    if type(scan) is not P.Scan or not scan.data.columnar or rt.profile is not None:
+        return None
+    data, out_rows = scan.data, rt.batch
+    position, desc = plan.keys[0][0], plan.keys[0][1]
+    reads = rt.scan_reads.of(scan)
+    pickers = [data.picker(i) if reads is None or cid in reads else None for i, cid in enumerate(scan.layout)]
+    key, reverse = passes[0]
+    pick = heapq.nlargest if reverse else heapq.nsmallest
+    extreme = max if desc else min
+
+    def rows_at(numbers):
+        return list(zip(*[repeat(None, len(numbers)) if f is None else map(f, numbers) for f in pickers], strict=True))
+
+    def run(p):
+        k = limit + offset
+        if k == 0:
+            return
+        best = []
+        held = 0  # memory: most rows `best` held so far (charged)
+        for i, stop in _batches(scan, rt):
+            if len(best) < k:
+                numbers = range(i, stop)
+            else:
+                values = data.column_values(position, i, stop)
+                t = key(best[-1])  # best is sorted: [-1] is the k-th
+                # strictly better, as the heap would take: a NaN beats every float descending
+                if nan_free and not (extreme(values) > t if desc else extreme(values) < t):
+                    yield []
+                    continue
+                if desc:
+                    numbers = [j for j, v in enumerate(values, i) if not v <= t]
+                else:
+                    numbers = [j for j, v in enumerate(values, i) if v < t]
+            if numbers:
+                candidates = best + rows_at(numbers)
+                best = pick(k, candidates, key=rows_key(key, candidates))
+                held = charge_growth(rt.memory, best, held, LIST_SLOT_BYTES)
+            yield []
+        rows = best[offset:]
+        for i in range(0, len(rows), out_rows):
+            yield rows[i:i + out_rows]
+
+    return run
