@@ -122,9 +122,26 @@ class Table:
                   and _holds_nan(lambda i=i: iter(columns[i]))]
         if floats:
             self.nan_free = tuple(free and i not in floats for i, free in enumerate(self.nan_free))
-        self.data.append_columns(columns, count)
-        if self.recorder is not None and count:  # the log takes rows
-            self.recorder.appended(self, self.data.rows(len(self.data) - count))
+        data = self.data
+        data.append_columns(columns, count)
+        if self.recorder is not None and count:  # the log reads the new rows' range of the version
+            self.recorder.appended_range(self, data, len(data) - count, len(data))
+
+    def append_version(self, data: TableData, known: tuple[list, list]) -> None:
+        """Append every row of `data`, a version built for this table by a bulk writer (from
+        `self.data.empty_like()`, handed over: never changed after), `known` as `append` takes
+        it: the storage takes the columns whole, and the log encodes them from `data`."""
+        count = len(data)
+        if not count:
+            return
+        self.note_flags(known)
+        floats = [i for i in self.float_positions if self.nan_free[i]
+                  and _holds_nan(lambda i=i: data.column_iterator(i))]
+        if floats:
+            self.nan_free = tuple(free and i not in floats for i, free in enumerate(self.nan_free))
+        self.data.append_version(data)
+        if self.recorder is not None:
+            self.recorder.appended_range(self, data, 0, count)
 
     def _scan_column_flags(self, columns: list) -> None:
         has_null, has_negative = self.has_null, self.has_negative

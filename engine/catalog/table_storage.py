@@ -30,7 +30,8 @@ class TableData:
 
     __slots__ = ("_rows",)
     # whether whole columns are cheaper to read than rows (`column_values`, `zipped`): operators
-    # that can work column by column ask (engine.exec)
+    # that can work column by column ask (engine.exec), and bulk writers then hand the storage
+    # whole columns (a version built with `empty_like` and `append_columns`) rather than rows
     columnar = False
 
     def __init__(self, rows: list | None = None):
@@ -102,6 +103,10 @@ class TableData:
     def extend_from(self, other: TableData, start: int, stop: int) -> None:
         """Append rows [start:stop] of `other` (a version of the same storage)."""
         self._rows += other._rows[start:stop]
+
+    def append_version(self, other: TableData) -> None:
+        """Append every row of `other` (a version of the same storage, handed over)."""
+        self._rows += other._rows
 
     def extend_selected(self, other: TableData, start: int, selection: list) -> None:
         """Append the rows of `other` from `start` on that `selection` (a truth value a row) keeps."""
@@ -228,6 +233,15 @@ class Rewrite:
             position = i + 1
         self.keep(position, start + n - position)
 
+    def take(self, data, runs: list[int], added: list) -> None:
+        """The whole of `data` (a version of the same storage, handed over; shared, not copied)
+        follows, which `runs` and `added` describe over the old version as `self.runs` and
+        `self.added` do (a transaction's private version, engine.catalog.lineage)."""
+        self._new.extend_from(data, 0, len(data))
+        self.runs += runs
+        self.added += added
+        self._next = -2 if not runs else -1 if runs[-2] < 0 else runs[-2] + runs[-1]
+
     def estimated_bytes(self) -> int:
         """Bytes the finished version will hold, as the memory budget counts them."""
         new, old = self._new, self.old
@@ -248,6 +262,10 @@ class Rewrite:
 # rounded to 32 bits: kept as doubles, so reading one back gives the very same value.
 _TYPECODES = {"Int8": "b", "UInt8": "B", "Int16": "h", "UInt16": "H", "Int32": "i", "UInt32": "I",
               "Int64": "q", "UInt64": "Q", "Float32": "d", "Float64": "d"}
+# the column types whose equal values a ColumnData keeps as one object: strings (dates are
+# shared where they are built: engine.types.datetimes for casts, engine.storage.row_codec for
+# the log and checkpoints; sharing them here too costs a bulk write 0.2 s per million rows)
+_SHARED_TYPES = frozenset({"String"})
 # distinct values a string column shares (one object each) before it stops adding new ones
 SHARED_VALUES = 65_536
 # Whether new tables keep columns (QUERYHTTP_COLUMNS=1): off until scans read only the columns a
@@ -261,7 +279,7 @@ def table_data(types: list, rows: list | None = None):
     if not COLUMNS:
         return TableData(rows)
     data = ColumnData(tuple(_TYPECODES.get(t.name) for t in types),
-                      tuple({} if t.name == "String" else None for t in types))
+                      tuple({} if t.name in _SHARED_TYPES else None for t in types))
     if rows:
         data.append_rows(rows)
     return data
@@ -270,15 +288,20 @@ def table_data(types: list, rows: list | None = None):
 class ColumnData:
     """One version of a table's contents kept column by column (the TableData contract)."""
 
-    __slots__ = ("_codes", "_columns", "_count", "_shared")
+    __slots__ = ("_codes", "_columns", "_count", "_shared", "_borrowed")
     columnar = True
 
     def __init__(self, codes: tuple, shared: tuple):
         self._codes = codes  # per column: the array typecode while it holds no NULL, else None
+        # A column object may hold more values than this version's `_count` (it is shared with
+        # the version it was copied from, which went on growing): read only [0:_count].
         self._columns = [array(code) if code else [] for code in codes]
         self._count = 0
         # per column: equal values -> one object (strings), shared by every version of the table
         self._shared = shared
+        # copy-on-write: the column objects belong to another version too (`copy`, `prefix`, a
+        # Rewrite's first `keep` of everything); the first write copies them
+        self._borrowed = False
 
     def __len__(self) -> int:
         return self._count
@@ -373,7 +396,15 @@ class ColumnData:
         # a C-level map a column (zip(*rows) would first unpack every row as an argument)
         self.append_columns([list(map(itemgetter(i), rows)) for i in range(width)], len(rows))
 
+    def _own(self) -> None:
+        """Before the first write to borrowed columns: copies of their first `_count` values."""
+        count = self._count
+        self._columns = [column[:count] for column in self._columns]
+        self._borrowed = False
+
     def _append_row(self, row: tuple) -> None:
+        if self._borrowed:
+            self._own()
         columns = self._columns
         if len(row) != len(columns):
             raise ValueError(f"a row of {len(row)} values for {len(columns)} columns")
@@ -391,6 +422,9 @@ class ColumnData:
         mine = self._columns
         if len(columns) != len(mine) or any(len(c) != count for c in columns):
             raise ValueError("columns of unequal length, or not one for each of the table's columns")
+        if self._borrowed:
+            self._own()
+            mine = self._columns
         for i, values in enumerate(columns):
             column = mine[i]
             if type(column) is array and None in values:
@@ -405,6 +439,11 @@ class ColumnData:
         stop = min(stop, other._count)
         if stop <= start:
             return
+        if start == 0 and not self._count:  # everything from the start: share the columns
+            self._columns, self._count, self._borrowed = list(other._columns), stop, True
+            return
+        if self._borrowed:
+            self._own()
         mine = self._columns
         for i, column in enumerate(other._columns):
             part = column[start:stop]
@@ -415,6 +454,8 @@ class ColumnData:
 
     def extend_selected(self, other: ColumnData, start: int, selection: list) -> None:
         stop = start + len(selection)
+        if self._borrowed:
+            self._own()
         mine = self._columns
         kept = 0
         for i, column in enumerate(other._columns):
@@ -441,16 +482,26 @@ class ColumnData:
         return self.copy(count)
 
     def copy(self, count: int | None = None) -> ColumnData:
+        """The first `count` rows, sharing this version's column objects until either writes
+        (copy-on-write: a transaction's private copy costs nothing until it changes)."""
         data = self.empty_like()
         data.extend_from(self, 0, self._count if count is None else count)
         return data
 
+    def append_version(self, other: ColumnData) -> None:
+        """Append every row of `other`, a version built for this table (a bulk write's buffer,
+        handed over: never written again): into an empty version its columns are taken as they
+        are, and owned (a later append writes them in place)."""
+        if not self._count and not other._borrowed:
+            self._columns, self._count, self._borrowed = list(other._columns), other._count, False
+            return
+        self.extend_from(other, 0, other._count)
+
 
 def _shared_values(shared: dict, values) -> list:
     """`values` with each equal to one already seen replaced by that one (new ones remembered
-    while fewer than SHARED_VALUES are)."""
+    while fewer than SHARED_VALUES are): a C-level map of the dict's method over the values
+    (None is one more key that maps to itself)."""
     if len(shared) >= SHARED_VALUES:
-        get = shared.get
-        return [v if v is None else get(v, v) for v in values]
-    remember = shared.setdefault
-    return [v if v is None else remember(v, v) for v in values]
+        return list(map(shared.get, values, values))
+    return list(map(shared.setdefault, values, values))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import weakref
 
+from engine.catalog.lineage import Lineage
 from engine.catalog.table_storage import Rewrite
 from engine.catalog.temp_tables import SessionCatalog, charge_temporary, session_catalog
 from engine.core.errors import CURRENT_TRANSACTION_IS_ABORTED, UNRESOLVABLE_CONFLICT, EngineError
@@ -55,12 +56,13 @@ class _TableCopy:
         self.count = len(shared.data)
         self.start_data = shared.data.copy(self.count)  # the private version (appends extend it)
         self.copied_files = dict(shared.copied_files)
-        # every field copied (new ones too), the mutable ones fresh; no recorder: a private
-        # copy's changes reach the shared table (and its recorder) only at COMMIT
+        # every field copied (new ones too), the mutable ones fresh; its recorder is a Lineage,
+        # not the log's: a private copy's changes reach the shared table (and its recorder)
+        # only at COMMIT, as runs over the shared rows
         self.private = dataclasses.replace(
             shared, data=self.start_data, has_null=list(shared.has_null),
             has_negative=list(shared.has_negative), insert_plans={},
-            copied_files=dict(shared.copied_files), recorder=None)
+            copied_files=dict(shared.copied_files), recorder=Lineage(self.count))
 
     def changed(self) -> bool:
         private = self.private
@@ -136,10 +138,14 @@ class Transaction:
                 raise _conflict(copy, "was dropped, replaced or altered")
             current = shared.data
             if private.data is copy.start_data:  # appends only: added to the current rows
-                changes.append((copy, None, private.data.rows(copy.count)))
+                changes.append((copy, None, _appended_part(private.data, copy.count)))
             elif current is copy.base:  # others appended at most: their rows follow ours
                 rewrite = Rewrite(current, copy.count)
-                rewrite.add(private.data.rows())
+                added = private.recorder.added_rows(private.data)
+                if added is None:  # (not expected) every private row as a new one
+                    rewrite.add(private.data.rows())
+                else:  # the shared rows it kept as runs, the log writes only the others
+                    rewrite.take(private.data, private.recorder.runs, added)
                 changes.append((copy, rewrite, None))
             else:
                 raise _conflict(copy, "was changed by another statement")
@@ -151,19 +157,33 @@ class Transaction:
             # rows are not scanned again
             known = (private.has_null, private.has_negative)
             if rewrite is not None:  # the private rows, then those others appended meanwhile
-                shared.replace(rewrite.finish())
+                shared.replace(rewrite.finish(), rewrite)
                 shared.note_flags(known)
-            elif appended:
-                shared.append(appended, known)
+            elif isinstance(appended, list):
+                if appended:
+                    shared.append(appended, known)
+            else:  # the columns whole
+                shared.append_version(appended, known)
             shared.copied_files.update(private.copied_files)
         self.drop_copies()
+
+
+def _appended_part(data, count: int):
+    """The rows of `data` past `count`: row tuples, or for a storage that takes columns a
+    version holding them (its columns sliced, no row built)."""
+    if not data.columnar:
+        return data.rows(count)
+    part = data.empty_like()
+    part.extend_from(data, count, len(data))
+    return part
 
 
 def _temporary_bytes(table, rewrite, appended) -> tuple:
     """(table, the bytes its rows will hold) for a temporary table a COMMIT changes."""
     if rewrite is not None:
         return table, rewrite.estimated_bytes()
-    return table, table.temporary.charged_bytes(table) + table.data.appended_bytes(appended or [])
+    added = table.data.appended_bytes(appended) if isinstance(appended, list) else appended.estimated_bytes()
+    return table, table.temporary.charged_bytes(table) + added
 
 
 def _conflict(copy: _TableCopy, what: str) -> EngineError:

@@ -82,7 +82,7 @@ from engine.statements.transaction_statements import run_transaction_statement
 from engine.statements.unload import copy_into_stage
 from engine.statements.user_statements import USER_HANDLERS
 from engine.statements.view_statements import create_view, describe_view, drop_view
-from engine.statements.writers import commit_append
+from engine.statements.writers import append_converted, commit_append
 from engine.types import cast as casting
 from engine.types import render as R
 from engine.types import sqltype as T
@@ -233,7 +233,7 @@ def _create_table_as(catalog, table: Table, batches, progress: Progress, stmt: A
     once its query has run to the end, so a failing or abandoned query leaves no table behind
     (as a failing INSERT leaves no rows), and OR REPLACE keeps the old table until then."""
     rows, known = yield from converted_rows(table, batches, list(range(len(table.columns))), memory)
-    table.append(rows, known)  # detached: no recorder; the table's rows are logged as it enters
+    append_converted(table, rows, known)  # detached: no recorder; the rows are logged as it enters
     memory.release()
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)

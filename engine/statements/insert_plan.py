@@ -99,11 +99,14 @@ _NEEDS_ZONE = object()
 
 
 def converted_rows(table: Table, batches, positions, memory, timezone: str = "UTC"):
-    """Consume a query's batches in bounded steps (yielding []); returns (rows converted to the
-    table's row tuples, known) with `known` as Table.append takes it. Each batch is converted
-    column by column (engine.types.convert.column_converter: a column of values already stored
-    as they come costs C-level passes only), and a batch whose every column came through
-    unchanged and fills the whole table row keeps its row tuples."""
+    """Consume a query's batches in bounded steps (yielding []); returns (rows, known) with
+    `known` as Table.append takes it. Each batch is converted column by column
+    (engine.types.convert.column_converter: a column of values already stored as they come
+    costs C-level passes only). For a table whose storage takes columns, `rows` is a version
+    built for it (`table.data.empty_like()`, each batch's columns appended whole; its memory
+    charged per column), which commit_append hands to Table.append_version; otherwise a list
+    of row tuples, where a batch whose every column came through unchanged and fills the whole
+    table row keeps its row tuples."""
     key = ("columns", *positions, timezone)
     converters = table.insert_plans.get(key)
     if converters is None:
@@ -114,19 +117,40 @@ def converted_rows(table: Table, batches, positions, memory, timezone: str = "UT
     template = None if whole else [c.default if c.default is not None else type_default(c.type)
                                    for c in table.columns]
     has_null, has_negative = [False] * width, [False] * width
+    buffer = table.data.empty_like() if table.data.columnar and width else None
     rows: list = []
     for batch in batches:
         if not isinstance(batch, list):
             batch = list(batch)
         if batch:
-            memory.charge(batch_bytes(batch))  # the rows buffered until the append
-            rows += _converted_batch(batch, converters, positions, whole, template, has_null, has_negative)
+            if buffer is not None:
+                columns, _ = _converted_columns(batch, converters, positions, whole, template, has_null,
+                                                has_negative)
+                buffer.append_columns(columns, len(batch))
+                del columns
+                # the buffer's growth, as its storage holds it (per column: an array's item
+                # size, or a list slot and a sampled value), until the append
+                memory.charge(buffer.estimated_bytes(len(batch)))
+            else:
+                memory.charge(batch_bytes(batch))  # the rows buffered until the append
+                rows += _converted_batch(batch, converters, positions, whole, template, has_null, has_negative)
         yield []
-    return rows, (has_null, has_negative)
+    return (rows if buffer is None else buffer), (has_null, has_negative)
 
 
 def _converted_batch(batch: list, converters, positions, whole: bool, template, has_null, has_negative):
     """One batch's rows as table row tuples (see converted_rows); notes NULLs and negatives."""
+    columns, unchanged = _converted_columns(batch, converters, positions, whole, template, has_null,
+                                            has_negative)
+    if unchanged and type(batch[0]) is tuple and len(batch[0]) == len(columns):
+        return batch
+    return zip(*columns, strict=True)
+
+
+def _converted_columns(batch: list, converters, positions, whole: bool, template, has_null, has_negative):
+    """(one list per table column, whether every written column came through unchanged) for
+    one batch: the written columns converted, the others their defaults; notes NULLs and
+    negatives."""
     columns = []
     unchanged = whole
     for j, (convert, i) in enumerate(zip(converters, positions, strict=True)):
@@ -136,8 +160,6 @@ def _converted_batch(batch: list, converters, positions, whole: bool, template, 
         columns.append(converted)
         has_null[i] = has_null[i] or null
         has_negative[i] = has_negative[i] or negative
-    if unchanged and type(batch[0]) is tuple and len(batch[0]) == len(columns):
-        return batch
     if not whole:  # the other columns take their defaults
         full: list = [None] * len(template)
         for column, i in zip(columns, positions, strict=True):
@@ -151,7 +173,7 @@ def _converted_batch(batch: list, converters, positions, whole: bool, template, 
                 has_null[i] = has_null[i] or v is None
                 has_negative[i] = has_negative[i] or (type(v) is int and v < 0)
         columns = full
-    return zip(*columns, strict=True)
+    return columns, unchanged
 
 
 def single_field_tuples(table, positions, converters):

@@ -60,11 +60,13 @@ def commit_append(ctx, database: str, table, rows: list, known=None, overwrite: 
     table is no longer the catalog's version; 4000 (nothing changed) when the log cannot take
     the record."""
     check_current(ctx, database, table)
+    version = not isinstance(rows, list)  # a version built for the table (converted_rows)
     if table.constraints:  # CHECK constraints: 1133, nothing written
-        check_rows(ctx, table, rows)
+        check_rows(ctx, table, rows.rows() if version else rows)
     if table.temporary is not None:  # its rows count against the server's memory (2411: no change)
         held = 0 if overwrite else table.temporary.charged_bytes(table)
-        charge_temporary(ctx.session.db.memory, [(table, held + table.data.appended_bytes(rows))])
+        added = rows.estimated_bytes() if version else table.data.appended_bytes(rows)
+        charge_temporary(ctx.session.db.memory, [(table, held + added)])
     recorder = table.recorder
     if loaded is not None and recorder is not None:
         history = dict(table.copied_files)
@@ -74,12 +76,22 @@ def commit_append(ctx, database: str, table, rows: list, known=None, overwrite: 
             flags = (table.has_null, table.has_negative)
             recorder.undo_with(lambda: _restore_flags(table, flags))
         table.truncate()
-    table.append(rows, known)
+    append_converted(table, rows, known)
     if loaded is not None:
         loaded(table.copied_files)
     if purge is not None:
         purge()
     _publish(ctx, recorder, loaded is not None)
+
+
+def append_converted(table, rows, known=None) -> None:
+    """Append what a writer converted: row tuples (a list) through Table.append, or a version
+    built for the table (engine.statements.insert_plan.converted_rows, whose `known` it has)
+    through Table.append_version, which takes its columns whole."""
+    if isinstance(rows, list):
+        table.append(rows, known)
+    else:
+        table.append_version(rows, known)
 
 
 def commit_appends(ctx, targets: list) -> None:
@@ -144,7 +156,7 @@ def commit_version(ctx, old, new, snapshot) -> None:
 def _publish(ctx, recorder, definitions: bool) -> None:
     """Seal the change into its log record now (a table outside the catalog, e.g. a
     transaction's private copy, has no recorder: its COMMIT is the record)."""
-    if recorder is None:
+    if recorder is None or not recorder.durable:  # a private copy's engine.catalog.lineage
         return
     durability = ctx.session.db.durability
     if durability is None:

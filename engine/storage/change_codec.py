@@ -17,7 +17,7 @@ from operator import is_, not_
 
 from engine.catalog.stages import StagedFile
 from engine.catalog.table_storage import Rewrite, TableData
-from engine.storage.row_codec import decode_rows, encode_rows
+from engine.storage.row_codec import decode_rows, encode_range, encode_rows
 
 ENCODE_CHUNK_ROWS = 20_000  # rows per JSON encoder call (~5-10 ms each)
 # file bytes per base64 call (~5 ms); a multiple of 3, so the slices' texts join into the
@@ -35,6 +35,13 @@ def row_chunks(types, rows) -> Iterator[str]:
     """Rows as JSON texts, ENCODE_CHUNK_ROWS rows each, encoded as they are asked for."""
     for i in range(0, len(rows), ENCODE_CHUNK_ROWS):
         yield _dump(encode_rows(types, rows[i:i + ENCODE_CHUNK_ROWS]))
+
+
+def range_chunks(types, data, start: int, stop: int) -> Iterator[str]:
+    """Rows [start:stop] of a table version as JSON texts (encode_rows's form),
+    ENCODE_CHUNK_ROWS rows each, read column by column (no row tuples built)."""
+    for i in range(start, stop, ENCODE_CHUNK_ROWS):
+        yield _dump(encode_range(types, data, i, min(i + ENCODE_CHUNK_ROWS, stop)))
 
 
 class _Runs:
@@ -119,13 +126,28 @@ def encode_change(change: tuple) -> Iterator[str | bytes]:
     kind = change[0]
     if kind == "catalog":
         yield from ('{"op":"catalog","image":', change[1], "}")
-    elif kind == "append":
-        _, table_id, types, rows = change
+    elif kind == "append" or kind == "append_range":  # the same record: rows by columns
+        if kind == "append":
+            _, table_id, types, rows = change
+            chunks = row_chunks(types, rows)
+        else:  # rows [start:stop] of a version (engine.catalog.table_storage)
+            _, table_id, types, data, start, stop = change
+            chunks = range_chunks(types, data, start, stop)
         head = '{"op":"append","table":' + str(table_id) + ',"rows":'
-        for i, chunk in enumerate(row_chunks(types, rows)):
+        for i, chunk in enumerate(chunks):
             yield from ("," if i else "", head, chunk, "}")
     elif kind in ("edit", "edit_runs"):
-        if kind == "edit":  # versions to compare: the kept rows found by identity
+        chunks = None
+        if kind == "edit" and not change[6]:  # no row left (INSERT OVERWRITE, TRUNCATE)
+            _, table_id, types, *_ = change
+            runs, rows = [], []
+        elif kind == "edit" and (not change[4] or change[5].columnar):
+            # all rows new: a table entering the catalog, or a version of columns built
+            # elsewhere (an ALTER's): rows zipped from columns are new tuples every time, so
+            # identity would find no kept row; encoded from the columns without comparing
+            _, table_id, types, old, old_len, new, new_len = change
+            runs, chunks = ([-1, new_len] if new_len else []), range_chunks(types, new, 0, new_len)
+        elif kind == "edit":  # versions to compare: the kept rows found by identity
             _, table_id, types, old, old_len, new, new_len = change
             runs, rows = rewrite_runs(old.rows(0, old_len), old_len, new.rows(0, new_len), new_len)
         else:  # the writer said which rows it kept (engine.catalog.table_storage.Rewrite)
@@ -134,7 +156,7 @@ def encode_change(change: tuple) -> Iterator[str | bytes]:
         for i in range(0, len(runs), SCAN_SLICE):  # a million ints in one encoder call: ~80 ms
             yield from ("," if i else "", _dump(runs[i:i + SCAN_SLICE])[1:-1])
         yield '],"rows":['
-        for i, chunk in enumerate(row_chunks(types, rows)):
+        for i, chunk in enumerate(row_chunks(types, rows) if chunks is None else chunks):
             yield from ("," if i else "", chunk)
         yield "]}"
     elif kind == "stage_put":

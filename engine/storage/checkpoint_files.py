@@ -54,7 +54,7 @@ def _changes(snapshot: dict):
     yield ("catalog", snapshot["image"])
     for table_id, types, data, count in snapshot["tables"]:
         for start in range(0, count, CHUNK_ROWS):
-            yield ("append", table_id, types, data.rows(start, min(start + CHUNK_ROWS, count)))
+            yield ("append_range", table_id, types, data, start, min(start + CHUNK_ROWS, count))
     for staged in snapshot["staged"]:
         yield ("stage_put", *staged)
 

@@ -55,6 +55,8 @@ class Recorder:
     version that is no longer the catalog's is refused (2009): such a record would replay into
     the wrong version."""
 
+    durable = True  # its records reach the log (a private copy's Lineage is told the same)
+
     def __init__(self, db, writer: LogWriter):
         self.db = db
         self.writer = writer
@@ -76,6 +78,15 @@ class Recorder:
             self._check_current(table)
             self.pending.append(("append", table.table_id, [c.type for c in table.columns], rows))
             self.undo.append(("version", table, table.data, len(table.data) - len(rows)))
+
+    def appended_range(self, table, data, start: int, stop: int) -> None:
+        """Rows [start:stop] of the version `data` were appended to `table` (the record encodes
+        them column by column from `data`, which never changes below `stop`)."""
+        if stop > start:
+            self._check_current(table)
+            self.pending.append(("append_range", table.table_id, [c.type for c in table.columns],
+                                 data, start, stop))
+            self.undo.append(("version", table, table.data, len(table.data) - (stop - start)))
 
     def replaced(self, table, old, new, rewrite=None) -> None:
         """`new` (a TableData) in place of `old`; `rewrite`, when given, built `new` from `old`
@@ -123,7 +134,7 @@ class Recorder:
         pending = self.pending
         if not definitions and pending:
             known = self.known_ids
-            definitions = any(c[0] in ("append", "edit") and c[1] not in known for c in pending)
+            definitions = any(c[0] in ("append", "append_range", "edit") and c[1] not in known for c in pending)
         image_before = (self.last_image, self.known_ids)
         if definitions:
             image = catalog_image(self.db)

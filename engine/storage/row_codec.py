@@ -146,16 +146,24 @@ def encode_rows(types: list[SqlType], rows) -> dict:
                                         for i, t in enumerate(types)]}
 
 
+def encode_range(types: list[SqlType], data, start: int, stop: int) -> dict:
+    """encode_rows of rows [start:stop] of a table version, read column by column."""
+    if not data.columnar:  # row tuples: a slice, then the rows' columns
+        return encode_rows(types, data.rows(start, stop))
+    if stop <= start:
+        return {"n": 0, "columns": [[] for _ in types]}
+    return {"n": stop - start, "columns": [_encode_column(t, data.column(i, start, stop))
+                                           for i, t in enumerate(types)]}
+
+
 def _decode_column(t: SqlType, values: list) -> list:
     if t.name == "Decimal":
         Dec = decimal.Decimal
         return [v if v is None or type(v) is int else Dec(v) for v in values]
     if t.name == "Date":
-        parse = datetime.date.fromisoformat
-        return [None if v is None else parse(v) for v in values]
+        return _parsed_dates(values)
     if t.name in ("Timestamp", "TimestampTz"):
-        parse = datetime.datetime.fromisoformat
-        return [None if v is None else parse(v) for v in values]
+        return _parsed(values, datetime.datetime.fromisoformat)
     if t.name == "Binary":
         return [None if v is None else base64.b64decode(v) for v in values]
     if t.name == "Bitmap":
@@ -170,6 +178,31 @@ def _decode_column(t: SqlType, values: list) -> list:
     if t.name == "Variant" and dict in set(map(type, values)):
         return [_extension_from_json(v) if type(v) is dict else v for v in values]
     return values
+
+
+# day -> the one object every decoded equal day shares, for the first _SHARED_DAYS days read
+# back: equal days decoded from the log or a checkpoint share one object, as the casts' days do
+# (engine.types.datetimes.date_from_days), so a Date column costs a list slot a row after a
+# restart too
+_DAYS: dict = {}
+_SHARED_DAYS = 1 << 15
+
+
+def _parsed_dates(values: list) -> list:
+    """A Date column's ISO texts (or None) as dates, equal days one object (C-level passes:
+    parsing is cheaper than looking the texts up)."""
+    days = _parsed(values, datetime.date.fromisoformat)
+    shared = _DAYS
+    if len(shared) >= _SHARED_DAYS:
+        return list(map(shared.get, days, days))
+    return list(map(shared.setdefault, days, days))
+
+
+def _parsed(values: list, parse) -> list:
+    """`values` (ISO texts or None) parsed: a C-level map when the column holds no NULL."""
+    if None in values:
+        return [None if v is None else parse(v) for v in values]
+    return list(map(parse, values))
 
 
 # The Python types a column type's values decode to straight from JSON (None aside); a value

@@ -7,6 +7,7 @@ import datetime
 import pytest
 
 import engine
+from engine.catalog import table_storage
 from engine.core.errors import EngineError
 from engine.statements.insert_plan import converted_rows
 from engine.types import sqltype as T
@@ -91,7 +92,8 @@ def test_insert_select_out_of_range_changes_nothing(run):
         run("CREATE TABLE u (a INT NOT NULL) AS SELECT NULL::INT")
 
 
-def test_rows_that_need_no_conversion_are_the_query_s_own_tuples():
+def test_rows_that_need_no_conversion_are_the_query_s_own_tuples(monkeypatch):
+    monkeypatch.setattr(table_storage, "COLUMNS", False)  # row storage: rows are handed over
     db = engine.Database()
     list(db.session().execute("CREATE TABLE t (a BIGINT, s VARCHAR)"))
     table = db.catalog.table("default", "t")

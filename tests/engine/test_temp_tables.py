@@ -192,10 +192,11 @@ def test_temp_tables_count_against_the_server_memory(db):
     rows(s, "INSERT INTO t SELECT number FROM numbers(1000)")
     held = s.temp_tables.held_bytes
     assert held > 0 and small.memory.used == held
-    assert code_of(s, "INSERT INTO t SELECT number FROM numbers(10000)") == MEMORY_EXCEEDS_LIMIT
+    # 100,000 more: past the budget in either storage (an INT in a column array costs 4 bytes)
+    assert code_of(s, "INSERT INTO t SELECT number FROM numbers(100000)") == MEMORY_EXCEEDS_LIMIT
     assert rows(s, "SELECT count(*) FROM t") == [(1000,)]  # nothing changed
     assert small.memory.used == held
-    assert code_of(s, "CREATE TEMP TABLE u AS SELECT number FROM numbers(10000)") == MEMORY_EXCEEDS_LIMIT
+    assert code_of(s, "CREATE TEMP TABLE u AS SELECT number FROM numbers(100000)") == MEMORY_EXCEEDS_LIMIT
     assert code_of(s, "SELECT * FROM u") == 1025
     rows(s, "DELETE FROM t WHERE a >= 500")
     assert 0 < small.memory.used < held
