@@ -64,8 +64,8 @@ class Limits:
     # Wall-clock milliseconds the jq calls of one step may wait for the worker in all (a batch's
     # request, or the one-by-one calls of a LATERAL's rows): past it the worker is killed as
     # above and the statement fails with 1006 naming this budget, so a step never holds the
-    # reactor for rows x jq_call_milliseconds. A step of 8,192 rows of a simple filter takes
-    # ~30-100 ms of it (docs/limits.rst).
+    # reactor for rows x jq_call_milliseconds. Ordinary filters take
+    # 16-100 ms of it in a scan step of 2,048 rows (measured: docs/limits.rst).
     jq_step_milliseconds: int = 500
     # |digits| of ROUND and TRUNCATE; beyond it the argument is refused (1006) instead of
     # computing 10**N.
