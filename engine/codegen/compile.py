@@ -425,6 +425,9 @@ class Codegen:
         lazy = _LAZY_FUNCTIONS.get(fn.name)
         if lazy is not None:
             return lazy(self, e, cols)
+        of_int = getattr(fn.impl, "of_int", None)
+        if of_int is not None and fn.strict and len(e.args) == 1 and e.args[0].type.is_int:
+            return self._guarded(e.args, cols, lambda x: self._int_call(of_int, x))
         f = self.bind(fn.impl)
         if fn.strict:
             return self._guarded(e.args, cols, lambda *xs: f"{f}({', '.join(xs)})")
@@ -432,6 +435,17 @@ class Codegen:
         if hasattr(fn.impl, "prefetch") and all(isinstance(a, Col | Const) for a in e.args):
             self.prefetched.append((f, args))  # its batch's arguments at once (batch_source.prefetching_body)
         return f"{f}({', '.join(args)})"
+
+    def _int_call(self, of_int, x: str) -> str:
+        """A strict function of one integer through its integer implementation `of_int` (e.g.
+        to_date(int): engine.types.datetimes.date_from_days); one with a `cache` (a dict of
+        its truthy answers by argument) looks the argument up there first, a C-level call."""
+        f = self.bind(of_int)
+        cache = getattr(of_int, "cache", None)
+        if cache is None:
+            return f"{f}({x})"
+        first, again = self._read_twice(x)
+        return f"({self.bind(cache.get)}({first}) or {f}({again}))"
 
     def _coalesce(self, e: Func, cols) -> str:
         """COALESCE / IFNULL as a conditional chain: an argument runs only when all before it
