@@ -10,7 +10,13 @@ from __future__ import annotations
 import decimal
 import re
 
-from engine.codegen.value_ranges import RangeFinder, exact_range, fits, type_range
+from engine.codegen.value_ranges import (
+    RangeFinder,
+    exact_range,
+    fits,
+    integer_text_chars,
+    type_range,
+)
 from engine.core.limits import Limits
 from engine.core.memory import ALLOCATION_CHARGE_BYTES
 from engine.ir.expr import (
@@ -486,11 +492,19 @@ class Codegen:
             fn = e.fn
             max_chars = fn.limits.string_result_chars if fn.limits else Limits().string_result_chars
             # constant operands' lengths are known now: only the others are measured per row
-            fixed = sum(len(a.value) for a in e.args if isinstance(a, Const) and isinstance(a.value, str))
+            constant = [isinstance(a, Const) and isinstance(a.value, str) for a in e.args]
+            fixed = sum(len(a.value) for a, c in zip(e.args, constant, strict=True) if c)
+            # an integer's text has at most its type's digits: not measured when all such
+            # operands together stay inline anyway
+            bounded = [None if c else integer_text_chars(a) for a, c in zip(e.args, constant, strict=True)]
+            most = fixed + sum(b for b in bounded if b is not None)
+            if most < min(max_chars, ALLOCATION_CHARGE_BYTES - 1):
+                fixed = most
+                constant = [c or b is not None for c, b in zip(constant, bounded, strict=True)]
             # at most this many measured characters are added inline (the rest: concat_large)
             inline = min(max_chars, ALLOCATION_CHARGE_BYTES - 1) - fixed
             k_room, k_large = self.bind(inline), self.bind(concat_large(max_chars))
-            measured = [not (isinstance(a, Const) and isinstance(a.value, str)) for a in e.args]
+            measured = [not c for c in constant]
 
             def checked(*xs):
                 parts, sizes = [], []

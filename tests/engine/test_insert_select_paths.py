@@ -1,9 +1,11 @@
 """The generated code's quick paths of a bulk INSERT ... SELECT: numbers()' rows unpacked into
-loop variables, and to_date of an integer through the day cache (answers recorded from
-Databend 1.2.453)."""
+loop variables, to_date of an integer through the day cache, and an integer's text
+concatenated unmeasured (answers recorded from Databend 1.2.453)."""
 
 import datetime
 
+import engine
+from engine.core.limits import Limits
 from engine.types import datetimes
 from tests.engine.sql_helpers import error_code, q
 
@@ -42,3 +44,20 @@ def test_insert_select_from_numbers_stores_exact_rows(session):
     assert rows[4] == (4, 4, 4 / 7, "name-4", datetime.date(1970, 1, 5))
     assert rows[3][4] is None and rows[0][4] == datetime.date(1970, 1, 1)
     assert q(session, "SELECT count(*), sum(b), count(e) FROM t") == [(5, 10, 4)]
+
+
+def test_concat_of_integer_text_is_exact(session):
+    """An integer cast to text is concatenated without measuring it (its type bounds it)."""
+    rows = q(session, "SELECT concat('n-', (number * 1000000000000000)::VARCHAR, ':', "
+                      "(-(number::BIGINT) - 9223372036854775806)::VARCHAR, if(number = 1, NULL, number)::VARCHAR) "
+                      "FROM numbers(3)")
+    assert rows == [("n-0:-92233720368547758060",), (None,),
+                    ("n-2000000000000000:-92233720368547758082",)]
+
+
+def test_concat_of_integer_text_still_meets_the_result_limit():
+    """Under a string_result_chars smaller than an integer's widest text, each row is measured:
+    short values pass, a too long one is refused (1006)."""
+    session = engine.Database(limits=Limits(string_result_chars=12)).session()
+    assert q(session, "SELECT concat('ab-', (number * 1000)::VARCHAR) FROM numbers(2)") == [("ab-0",), ("ab-1000",)]
+    assert error_code(session, "SELECT concat('ab-', (number * 10000000000)::VARCHAR) FROM numbers(2)") == 1006
