@@ -1,12 +1,18 @@
 """The generated code's quick paths of a bulk INSERT ... SELECT: numbers()' rows unpacked into
-loop variables, to_date of an integer through the day cache, and an integer's text
-concatenated unmeasured (answers recorded from Databend 1.2.453)."""
+loop variables, to_date of an integer through the day cache, an integer's text concatenated
+unmeasured (answers recorded from Databend 1.2.453), and the query columns written unchecked
+(by their types) in both storages."""
 
 import datetime
 
+import pytest
+
 import engine
+from engine.catalog import table_storage
 from engine.core.limits import Limits
+from engine.statements.insert_plan import unchecked_column
 from engine.types import datetimes
+from engine.types import sqltype as T
 from tests.engine.sql_helpers import error_code, q
 
 
@@ -61,3 +67,47 @@ def test_concat_of_integer_text_still_meets_the_result_limit():
     session = engine.Database(limits=Limits(string_result_chars=12)).session()
     assert q(session, "SELECT concat('ab-', (number * 1000)::VARCHAR) FROM numbers(2)") == [("ab-0",), ("ab-1000",)]
     assert error_code(session, "SELECT concat('ab-', (number * 10000000000)::VARCHAR) FROM numbers(2)") == 1006
+
+
+@pytest.fixture(params=[False, True], ids=["rows", "columns"])
+def storage(request, monkeypatch):
+    """Each test in both storages (whatever QUERYHTTP_COLUMNS says)."""
+    monkeypatch.setattr(table_storage, "COLUMNS", request.param)
+
+
+def test_unchecked_column_by_types():
+    # the same plain NOT NULL type, or a never negative integer type that fits
+    assert unchecked_column(T.STRING, T.STRING.as_nullable()) and unchecked_column(T.DATE, T.DATE)
+    assert unchecked_column(T.UINT32, T.INT64) and unchecked_column(T.UINT8, T.SqlType("Int16"))
+    # NULLs, negatives, a wider range or another type still go through the converter
+    assert not unchecked_column(T.STRING.as_nullable(), T.STRING)
+    assert not unchecked_column(T.INT32, T.INT64)  # has_negative needs its minimum
+    assert not unchecked_column(T.UINT64, T.INT64) and not unchecked_column(T.UINT8, T.SqlType("Int8"))
+    assert not unchecked_column(T.INT64, T.FLOAT64) and not unchecked_column(T.TIMESTAMP, T.DATE)
+
+
+def test_unchecked_columns_store_exact_rows_and_flags(session, storage):
+    q(session, "CREATE TABLE t (a SMALLINT, d VARCHAR, e DATE NULL, c DOUBLE, n BIGINT)")
+    q(session, "INSERT INTO t SELECT (number + 250)::UINT8, 'v' || number::VARCHAR, to_date(number), "
+               "number / 4, number::INT32 - 1 FROM numbers(4)")
+    assert q(session, "SELECT * FROM t ORDER BY a") == [
+        (250 + k, f"v{k}", datetime.date(1970, 1, 1 + k), k / 4, k - 1) for k in range(4)]
+    # the flags the writes noted: a NULL test and a negative minimum still answer right
+    assert q(session, "SELECT count(*) FROM t WHERE e IS NULL") == [(0,)]
+    assert q(session, "SELECT min(n), min(a) FROM t WHERE n < 0") == [(-1, 250)]
+    q(session, "INSERT INTO t SELECT 7, NULL, NULL, 1.5, 0 FROM numbers(1)")
+    assert q(session, "SELECT count(*), count(e), count(d) FROM t") == [(5, 4, 4)]
+
+
+def test_unchecked_columns_with_defaults_for_the_others(session, storage):
+    q(session, "CREATE TABLE t (a BIGINT DEFAULT 9, d VARCHAR, b INT DEFAULT -3)")
+    q(session, "INSERT INTO t (d) SELECT concat('x', number::VARCHAR) FROM numbers(3)")
+    assert q(session, "SELECT * FROM t ORDER BY d") == [(9, "x0", -3), (9, "x1", -3), (9, "x2", -3)]
+    assert q(session, "SELECT min(b) FROM t") == [(-3,)]
+
+
+def test_a_checked_integer_still_refuses_values_out_of_range(session, storage):
+    """UInt8 does not fit TINYINT: its values are checked (1006 past 127, nothing written)."""
+    q(session, "CREATE TABLE t (a TINYINT, d VARCHAR)")
+    assert error_code(session, "INSERT INTO t SELECT (number + 126)::UINT8, 'x' FROM numbers(3)") == 1006
+    assert q(session, "SELECT count(*) FROM t") == [(0,)]
