@@ -567,8 +567,7 @@ def show_create(table: Table, session) -> str:
     quote = ident_quoter(session)
     lines = []
     for c in table.columns:
-        base = c.type.sql_name()
-        text = f"  {quote(c.name)} {base}" + ("" if c.type.nullable else " NOT") + " NULL"
+        text = f"  {quote(c.name)} {T.explicit_null_sql_name(c.type)}"
         if c.default_sql is not None:
             text += f" DEFAULT {c.default_sql}"
         if c.comment:
