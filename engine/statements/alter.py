@@ -41,6 +41,7 @@ from engine.statements.routine_statements import sequence_column
 from engine.statements.table_options import check_set_options, check_unset_options
 from engine.statements.writers import commit_version
 from engine.types import cast as casting
+from engine.types import nested as N
 from engine.types import sqltype as T
 from engine.types.convert import type_default, value_converter
 from grammar import ast as A
@@ -219,7 +220,7 @@ def _modify_columns(ctx, table: Table, actions) -> Result:
             column.comment = table.columns[i].comment
         columns[i] = column
         has_null[i] = has_negative[i] = False
-        changes.append((i, column, value_converter(column.type, column.name, "UPDATE")))
+        changes.append((i, column, _column_converter(table.columns[i].type, column)))
     check_schema(ctx, table, columns, actions[0].pos)
 
     def rewrite(rows):
@@ -236,6 +237,50 @@ def _modify_columns(ctx, table: Table, actions) -> Result:
         return out
 
     return _rewrite(ctx, table, columns, rewrite, has_null, has_negative)
+
+
+def _column_converter(old: T.SqlType, column: TableColumn):
+    """The stored value of the old type -> the new column's: a tuple (or an array's tuples)
+    reshaped by field name first when the new type's fields differ, as Databend's modify column
+    does (a field the old tuple lacks takes its type's default: NULL when nullable)."""
+    convert = value_converter(column.type, column.name, "UPDATE")
+    reshape = _tuple_reshaper(old, column.type)
+    if reshape is None:
+        return convert
+    return lambda v: convert(reshape(v))
+
+
+def _tuple_reshaper(old: T.SqlType, new: T.SqlType):
+    """A function moving a value's tuple fields to the new tuple type's (by name: `1`, `2`... for
+    unnamed fields), through arrays; None when the fields line up (the cast does the rest)."""
+    if old.name == new.name == "Array":
+        inner = _tuple_reshaper(old.args[0], new.args[0])
+        if inner is None:
+            return None
+        return lambda v: v if v is None else N.ArrayValue(inner(x) for x in v)
+    if not old.name == new.name == "Tuple":
+        return None
+    old_names = list(old.field_names or (str(k) for k in range(1, len(old.args) + 1)))
+    new_names = list(new.field_names or (str(k) for k in range(1, len(new.args) + 1)))
+    # per new field: (the old field's position, its own reshaper) or (None, the type's default)
+    picks = []
+    for name, t in zip(new_names, new.args, strict=True):
+        if name in old_names:
+            at = old_names.index(name)
+            picks.append((at, _tuple_reshaper(old.args[at], t)))
+        else:
+            picks.append((None, type_default(t)))
+    if old_names == new_names and all(f is None for _, f in picks):
+        return None
+
+    def field(v, at, extra):
+        if at is None:
+            return extra  # the default of a field the old tuple lacks
+        return v[at] if extra is None else extra(v[at])
+
+    def reshape(v):
+        return v if v is None else N.TupleValue(field(v, at, extra) for at, extra in picks)
+    return reshape
 
 
 def _set_comment(ctx, table: Table, action: A.SetComment) -> Result:
