@@ -38,7 +38,12 @@ from engine.statements.ddl import (
     swap_tables,
 )
 from engine.statements.routine_statements import sequence_column
-from engine.statements.table_options import check_set_options, check_unset_options
+from engine.statements.table_options import (
+    check_modified_type,
+    check_set_options,
+    check_unset_options,
+    options_after_column_change,
+)
 from engine.statements.writers import commit_version
 from engine.types import cast as casting
 from engine.types import nested as N
@@ -133,7 +138,8 @@ def _rename_column(ctx, table: Table, action: A.RenameColumn) -> Result:
     columns = list(table.columns)
     columns[i] = TableColumn(action.new, old.type, old.default, old.default_sql, old.comment)
     check_schema(ctx, table, columns, action.pos)
-    new = copy_table(table, columns=columns, cluster_by=renamed_cluster_by(table, old.name, action.new))
+    new = copy_table(table, columns=columns, cluster_by=renamed_cluster_by(table, old.name, action.new),
+                     options=options_after_column_change(table.options, old.name, action.new))
     commit_version(ctx, table, new, table.data)
     return empty_result()
 
@@ -198,7 +204,8 @@ def _drop_column(ctx, table: Table, action: A.DropColumn) -> Result:
         return [r[:i] + r[i + 1:] for r in rows]
 
     return _rewrite(ctx, table, columns, rewrite, table.has_null[:i] + table.has_null[i + 1:],
-                    table.has_negative[:i] + table.has_negative[i + 1:])
+                    table.has_negative[:i] + table.has_negative[i + 1:],
+                    options_after_column_change(table.options, table.columns[i].name, None))
 
 
 def _modify_columns(ctx, table: Table, actions) -> Result:
@@ -216,6 +223,8 @@ def _modify_columns(ctx, table: Table, actions) -> Result:
         check_not_clustered(table, table.columns[i].name, "modify", action.pos)
         column = table_column(ctx, cd)
         column.name = table.columns[i].name
+        if column.type != table.columns[i].type:
+            check_modified_type(table.options, column.name, column.type, action.pos)
         if not cd.comment:
             column.comment = table.columns[i].comment
         columns[i] = column
@@ -299,14 +308,15 @@ def _set_comment(ctx, table: Table, action: A.SetComment) -> Result:
     return empty_result()
 
 
-def _rewrite(ctx, table: Table, columns, rewrite, has_null, has_negative) -> Result:
+def _rewrite(ctx, table: Table, columns, rewrite, has_null, has_negative, options=None) -> Result:
     """The table's new version: its rows rewritten a step budget at a time, swapped in at the end
-    if no other statement replaced the table or its rows meanwhile."""
-    return Result([], _rewrite_steps(ctx, table, columns, rewrite, has_null, has_negative),
+    if no other statement replaced the table or its rows meanwhile (`options`: its new options)."""
+    return Result([], _rewrite_steps(ctx, table, columns, rewrite, has_null, has_negative,
+                                     table.options if options is None else options),
                   progress=Progress(), types=[])
 
 
-def _rewrite_steps(ctx, table: Table, columns, rewrite, has_null, has_negative):
+def _rewrite_steps(ctx, table: Table, columns, rewrite, has_null, has_negative, options):
     data, count = table.data, len(table.data)
     step = max(1, ctx.limits.step_rows)
     new_rows: list = []
@@ -322,6 +332,6 @@ def _rewrite_steps(ctx, table: Table, columns, rewrite, has_null, has_negative):
                                      f"statement while this one ran; nothing was changed")
     new_rows += rewrite(data.rows(count))  # rows another statement appended meanwhile
     new = copy_table(table, columns=columns, data=table_data([c.type for c in columns], new_rows), has_null=has_null,
-                     has_negative=has_negative)
+                     has_negative=has_negative, options=options)
     commit_version(ctx, table, new, data)
     ctx.memory.release()  # the rows are the table's now

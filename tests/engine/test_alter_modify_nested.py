@@ -1,12 +1,14 @@
 """ALTER TABLE ... MODIFY COLUMN of a tuple or array(tuple) column to a tuple type with other
 fields (Databend's suite base/05_ddl/05_0003_ddl_alter_table): fields matched by name (`1`, `2`...
 when unnamed), a field the old tuple lacks filled with its type's default; and SHOW CREATE TABLE
-spelling nested types with NULL / NOT NULL at every level. The expected answers are the suite's."""
+spelling nested types with NULL / NOT NULL at every level; the table options SHOW CREATE TABLE
+shows (hide_options_in_show_create_table = 0), kept through DROP / RENAME COLUMN, and the index
+options that refuse a MODIFY COLUMN (1301). The expected answers are the suite's."""
 
 from __future__ import annotations
 
 import engine
-from tests.engine.sql_helpers import q
+from tests.engine.sql_helpers import error_code, q
 from tests.engine.test_durability import crash
 
 
@@ -58,3 +60,38 @@ def test_a_widened_tuple_survives_a_crash(tmp_path):
     assert _render(s, "SELECT * FROM t") == [['("d1","d2",NULL)']]
     assert q(s, "SHOW CREATE TABLE t")[0][1].splitlines()[1] == \
         "  d TUPLE(1 VARCHAR NULL, 2 VARCHAR NULL, 3 INT NULL) NULL"
+
+
+def test_show_create_table_shows_the_options_kept_through_drop_and_rename(tmp_path):
+    # the suite's 05_0003 with hide_options_in_show_create_table = 0; the options survive a crash
+    data_dir = str(tmp_path / "data")
+    db = engine.Database(data_dir=data_dir)
+    s = db.session()
+    q(s, "CREATE TABLE t3 (a int not null, b int not null, c int not null) bloom_index_columns='a,b,c' "
+         "COMPRESSION='zstd' STORAGE_FORMAT='parquet'")
+    assert q(s, "SHOW CREATE TABLE t3")[0][1].endswith(") ENGINE=FUSE")  # hidden by default
+    q(s, "SET hide_options_in_show_create_table = 0")
+    shown = ("ENGINE=FUSE BLOOM_INDEX_COLUMNS='{}' COMPRESSION='zstd' ENABLE_AUTO_ANALYZE='1' "
+             "STORAGE_FORMAT='parquet'")
+    assert q(s, "SHOW CREATE TABLE t3")[0][1].endswith(shown.format("a,b,c"))
+    q(s, "ALTER TABLE t3 DROP COLUMN c")
+    assert q(s, "SHOW CREATE TABLE t3")[0][1].endswith(shown.format("a,b"))
+    q(s, "ALTER TABLE t3 RENAME COLUMN b TO c")
+    assert q(s, "SHOW CREATE TABLE t3")[0][1].endswith(shown.format("a,c"))
+    crash(db)
+    s = engine.Database(data_dir=data_dir).session()
+    q(s, "SET hide_options_in_show_create_table = 0")
+    assert q(s, "SHOW CREATE TABLE t3")[0][1].endswith(shown.format("a,c"))
+
+
+def test_modify_column_to_a_type_its_index_option_does_not_take_is_refused():
+    s = engine.Database().session()
+    q(s, "CREATE TABLE t3 (a int not null, c int not null) bloom_index_columns='a,c'")
+    assert error_code(s, "ALTER TABLE t3 MODIFY COLUMN c decimal(5,2) not null") == 1301
+    q(s, "ALTER TABLE t3 MODIFY COLUMN c float not null")  # a number: the bloom index takes it
+    q(s, "CREATE TABLE t6 (b string, c int) approx_distinct_columns = 'b'")
+    assert error_code(s, "ALTER TABLE t6 MODIFY COLUMN b binary") == 1301
+    q(s, "ALTER TABLE t6 DROP COLUMN b")
+    q(s, "SET hide_options_in_show_create_table = 0")
+    assert q(s, "SHOW CREATE TABLE t6")[0][1].endswith(
+        ") ENGINE=FUSE APPROX_DISTINCT_COLUMNS='' ENABLE_AUTO_ANALYZE='1'")
