@@ -91,11 +91,16 @@ def alter_table(session, ctx, stmt: A.AlterTable) -> Result:
         return empty_result()
     if isinstance(action, A.CheckConstraint | A.DropConstraint):
         return _alter_constraints(ctx, table, action)
-    if isinstance(action, A.SetTableOptions):  # checked, then kept without effect
+    if isinstance(action, A.SetTableOptions):  # checked, then kept (for SHOW CREATE) without effect
+        options = dict(table.options)
         if action.unset:
             check_unset_options(action.options, stmt.pos)
+            for key, _ in action.options:
+                options.pop(key, None)
         else:
             check_set_options(action.options, table.columns, stmt.pos)
+            options.update(action.options)
+        commit_version(ctx, table, copy_table(table, options=options), table.data)
         return empty_result()
     raise EngineError(f"unsupported ALTER TABLE {type(action).__name__}", position=stmt.pos)
 

@@ -95,3 +95,13 @@ def test_modify_column_to_a_type_its_index_option_does_not_take_is_refused():
     q(s, "SET hide_options_in_show_create_table = 0")
     assert q(s, "SHOW CREATE TABLE t6")[0][1].endswith(
         ") ENGINE=FUSE APPROX_DISTINCT_COLUMNS='' ENABLE_AUTO_ANALYZE='1'")
+
+
+def test_set_and_unset_options_are_kept_for_show_create_table():
+    s = engine.Database().session()
+    q(s, "CREATE TABLE t (a int)")
+    q(s, "ALTER TABLE t SET OPTIONS (block_per_segment = 500, data_retention_period_in_hours = 24)")
+    q(s, "ALTER TABLE t UNSET OPTIONS (data_retention_period_in_hours)")
+    q(s, "SET hide_options_in_show_create_table = 0")
+    assert q(s, "SHOW CREATE TABLE t")[0][1].endswith(
+        ") ENGINE=FUSE BLOCK_PER_SEGMENT='500' ENABLE_AUTO_ANALYZE='1'")
