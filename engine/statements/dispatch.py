@@ -340,14 +340,15 @@ def show_create(table: Table, session) -> str:
     quote = ident_quoter(session)
     lines = []
     for c in table.columns:
-        base = c.type.sql_name()
-        text = f"  {quote(c.name)} {base}" + ("" if c.type.nullable else " NOT") + " NULL"
+        text = f"  {quote(c.name)} {T.explicit_null_sql_name(c.type)}"
         if c.default_sql is not None:
             text += f" DEFAULT {c.default_sql}"
         if c.comment:
             text += f" COMMENT {quoted(c.comment)}"
         lines.append(text)
     options = f"ENGINE={table.engine}" + (f" CLUSTER BY {table.cluster_by}" if table.cluster_by else "") \
+        + ("".join(f" {key.upper()}={quoted(value)}" for key, value in sorted(table.options.items()))
+           if session.setting("hide_options_in_show_create_table") == "0" else "") \
         + (f" COMMENT = {quoted(table.comment)}" if table.comment else "")
     kind = "TEMP TABLE" if table.temporary else "TRANSIENT TABLE" if table.transient else "TABLE"
     return f"CREATE {kind} {quote(table.name)} (\n" + ",\n".join(lines) + f"\n) {options}"
