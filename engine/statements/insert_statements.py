@@ -105,8 +105,8 @@ def run_insert(session, ctx, stmt: A.Insert):
                                        source)
         return _inserted(steps, progress)
     if stmt.query is not None:
-        run = _source_query(ctx, stmt, positions, progress)
-        steps = _insert_steps(ctx, database, table, run(()), progress, positions, stmt.overwrite)
+        run, types = _source_query(ctx, stmt, positions, progress)
+        steps = _insert_steps(ctx, database, table, run(()), progress, positions, stmt.overwrite, types)
         return _inserted(steps, progress)
     values = stmt.rows
     count = len(values)
@@ -193,10 +193,12 @@ def _compact(rows, table):
     return out
 
 
-def _insert_steps(ctx, database: str, table: Table, batches, progress: Progress, positions, overwrite):
+def _insert_steps(ctx, database: str, table: Table, batches, progress: Progress, positions, overwrite,
+                  source_types=None):
     """INSERT ... SELECT: the query consumed in bounded steps, then everything committed at
-    once (atomic); with `overwrite` the rows replace the table's (INSERT OVERWRITE)."""
-    rows, known = yield from converted_rows(table, batches, positions, ctx.memory, ctx.timezone)
+    once (atomic); with `overwrite` the rows replace the table's (INSERT OVERWRITE).
+    `source_types`: the query's column types (converted_rows leaves unchecked what needs no check)."""
+    rows, known = yield from converted_rows(table, batches, positions, ctx.memory, ctx.timezone, source_types)
     commit_append(ctx, database, table, rows, known, overwrite=overwrite)
     ctx.memory.release()  # the rows are the table's now
     progress.write_rows = len(rows)
@@ -205,14 +207,14 @@ def _insert_steps(ctx, database: str, table: Table, batches, progress: Progress,
 
 
 def _source_query(ctx, stmt, positions, progress):
-    """The run function of an INSERT's or REPLACE's SELECT, which must give one column per
-    written column (1006 otherwise, as Databend)."""
+    """(the run function of an INSERT's or REPLACE's SELECT, its column types); the SELECT must
+    give one column per written column (1006 otherwise, as Databend)."""
     planner = Planner(ctx)
     plan, _ = planner.plan_query(stmt.query)
     if len(plan.layout) != len(positions):
         raise BadArguments(f"Fields in select statement is not equal with expected, select fields: "
                            f"{len(plan.layout)}, insert fields: {len(positions)}", position=stmt.pos)
-    return build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg, planner.nonnan))
+    return build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg, planner.nonnan)), list(plan.types)
 
 
 def run_replace(ctx, stmt: A.Replace):
@@ -229,7 +231,7 @@ def run_replace(ctx, stmt: A.Replace):
         keys.append(i)
     progress = Progress()
     if stmt.query is not None:
-        run = _source_query(ctx, stmt, positions, progress)
+        run, _ = _source_query(ctx, stmt, positions, progress)
         batches = _converted(table, positions, run(()))
     elif stmt.rows is None:  # `REPLACE INTO t ON (k) VALUES` + a stage attachment (databend-py)
         converters, fill = _insert_plan(table, positions, ctx.timezone)  # or FROM @stage
