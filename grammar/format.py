@@ -383,7 +383,8 @@ def literal_text(node: A.Literal) -> str:
 def type_text(t: A.TypeName) -> str:
     name = t.name.upper()
     if name in ("DECIMAL", "NUMERIC"):
-        precision, scale = (tuple(t.params) + (18, 0))[:2] if t.params else (18, 0)
+        bare = (18, 3) if name == "NUMERIC" else (18, 0)  # a bare NUMERIC is Databend's Decimal(18, 3)
+        precision, scale = (tuple(t.params) + (18, 0))[:2] if t.params else bare
         return f"Decimal({precision}, {scale})"
     if name == "NULLABLE" and t.args:
         return f"Nullable({type_text(t.args[0])})"

@@ -198,6 +198,9 @@ class Binder(OperatorBinder, ClauseBinder):
         if zoned is None and e.type.name != t.name:
             zoned = F.temporal_cast(e.type, t, self.ctx.timezone, self.ctx.datetime_parsing)
         zoned = zoned or nested_session_cast(e.type, t, self.ctx.timezone) or F.variant_cast(e.type, t)
+        if zoned is None and e.type.name == "Binary" and t.is_string \
+                and self.ctx.session.setting("binary_output_format").lower() in ("utf-8-lossy", "utf8-lossy"):
+            zoned = F.lossy_binary_text  # invalid UTF-8 becomes U+FFFD instead of an error
         if zoned is None and self.ctx.session.setting("numeric_cast_option") == "truncating":
             zoned = F.truncating_cast(e.type, t)  # toward zero instead of rounding
         if isinstance(e, Const):
