@@ -191,7 +191,9 @@ class Binder(OperatorBinder, ClauseBinder):
         return self.cast(e, t.as_nullable(e.type.can_be_null), False)
 
     def cast(self, e: Expr, t: T.SqlType, try_: bool) -> Expr:
-        t = t.as_nullable(e.type.can_be_null or try_ or t.nullable)
+        # a VARIANT converted to a scalar type may be NULL (a JSON null), as Databend types it
+        from_variant = e.type.name == "Variant" and t.name not in T.NESTED_NAMES and t.name not in ("Variant", "Null")
+        t = t.as_nullable(e.type.can_be_null or try_ or t.nullable or from_variant)
         F.check_cast(e.type, t)
         # casts the session time zone decides (text/Date -> Timestamp, Timestamp -> Date/text)
         zoned = F.bitmap_cast(e, t, try_, self.ctx.limits) or F.geo_cast(e.type, t, self.ctx)
@@ -207,7 +209,8 @@ class Binder(OperatorBinder, ClauseBinder):
             if e.value is None:
                 return Const(t if t.name != "Null" else T.NULL, value=None)
             try:
-                return Const(t.as_nullable(False), value=(zoned or casting.caster_from(e.type, t, folded=True))(e.value))
+                value = (zoned or casting.caster_from(e.type, t, folded=True))(e.value)
+                return Const(t.as_nullable(value is None or from_variant), value=value)
             except EngineError:
                 if try_:
                     return Const(T.NULL, value=None)  # as Databend types a failed constant TRY_CAST

@@ -237,7 +237,7 @@ register("base64_decode_string", _decoded_text(_from_base64), fixed(T.STRING), 1
 def _to_binary_type(types):
     if types[0].name == "Variant":  # a JSON null is NULL
         return T.BINARY.as_nullable(True)
-    return _strings_only("to_binary", T.BINARY, also=("Bitmap",))(types)
+    return _strings_only("to_binary", T.BINARY, also=("Bitmap", "Geometry", "Geography"))(types)
 
 
 register("to_binary", casting.to_binary, _to_binary_type, 1,

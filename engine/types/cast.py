@@ -196,9 +196,11 @@ def to_string(v, t: SqlType = STRING):
 
 def to_binary(v, t: SqlType = BINARY) -> bytes:
     """A Binary value: bytes as they are, text as its UTF-8 bytes, a BITMAP as current Databend
-    serializes it."""
+    serializes it, a GEOMETRY as its EWKB (a GEOGRAPHY's has no SRID), as Databend stores them."""
     if isinstance(v, bytes):
         return v
+    if isinstance(v, _geo.GeometryValue):
+        return v.ewkb
     if type(v) is frozenset:
         return _bitmaps.hybrid_serialized(v)
     return (v if isinstance(v, str) else to_string(v)).encode("utf-8", "surrogatepass")
