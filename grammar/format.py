@@ -377,6 +377,8 @@ def literal_text(node: A.Literal) -> str:
         return "NULL"
     if node.kind == "float":  # an exponent literal reads as the decimal number it is
         return format(decimal.Decimal(repr(node.value)).normalize(), "f")
+    if node.kind == "binary":
+        return f"X'{node.value.hex().upper()}'"
     return str(node.value)
 
 

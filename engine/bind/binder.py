@@ -106,6 +106,8 @@ class Binder(OperatorBinder, ClauseBinder):
             return Const(T.STRING, value=n.value)
         if kind == "bool":
             return Const(T.BOOLEAN, value=bool(n.value))
+        if kind == "binary":  # X'ABCD'
+            return Const(T.BINARY, value=bytes(n.value))
         return Const(T.NULL, value=None)
 
     def _bind_StarColumn(self, n: StarColumn, scope: Scope, aliases):
@@ -203,6 +205,8 @@ class Binder(OperatorBinder, ClauseBinder):
         if zoned is None and e.type.name == "Binary" and t.is_string \
                 and self.ctx.session.setting("binary_output_format").lower() in ("utf-8-lossy", "utf8-lossy"):
             zoned = F.lossy_binary_text  # invalid UTF-8 becomes U+FFFD instead of an error
+        if zoned is None and e.type.is_string and t.name == "Binary":  # text read in binary_input_format
+            zoned = F.binary_input_reader(self.ctx.session.setting("binary_input_format"))
         if zoned is None and self.ctx.session.setting("numeric_cast_option") == "truncating":
             zoned = F.truncating_cast(e.type, t)  # toward zero instead of rounding
         if isinstance(e, Const):

@@ -66,3 +66,4 @@ def lossy_binary_text(v: bytes) -> str:
     """Binary as text under `binary_output_format = 'utf-8-lossy'`: each invalid UTF-8 sequence
     becomes U+FFFD, as Rust's String::from_utf8_lossy does (Databend's eval_binary_to_string)."""
     return v.decode("utf-8", "replace")
+

@@ -240,8 +240,37 @@ def _to_binary_type(types):
     return _strings_only("to_binary", T.BINARY, also=("Bitmap", "Geometry", "Geography"))(types)
 
 
-register("to_binary", casting.to_binary, _to_binary_type, 1,
-         specialize=lambda types: variant_to_binary if types[0].name == "Variant" else casting.to_binary)
+def binary_input_reader(input_format: str):
+    """Text to Binary under `binary_input_format`: 'hex' and 'base64' decode the text (as
+    from_hex / from_base64); 'utf-8' (the default) answers None: the plain cast takes its bytes."""
+    return {"hex": _unhex, "base64": _from_base64}.get(input_format.lower())
+
+
+def _formatted_binary(text, fmt):
+    """to_binary(text, format): the bytes the text spells in 'hex', 'base64' or 'utf-8'."""
+    fmt = _utf8(fmt).decode("utf-8", "replace").lower()
+    if fmt == "hex":
+        return _unhex(text)
+    if fmt == "base64":
+        return _from_base64(text)
+    if fmt == "utf-8":
+        return _utf8(text)
+    raise BadArguments("The format option only supports hex, base64, and utf-8")
+
+
+def _binary_specialized(types):
+    if len(types) == 2:
+        return _formatted_binary
+    return variant_to_binary if types[0].name == "Variant" else casting.to_binary
+
+
+def _to_binary_types(types):
+    if len(types) == 2:  # to_binary(text, format): text only
+        return _strings_only("to_binary", T.BINARY)(types)
+    return _to_binary_type(types)
+
+
+register("to_binary", casting.to_binary, _to_binary_types, 1, 2, specialize=_binary_specialized)
 register("inet_aton", _inet_aton, fixed(UINT32), 1, aliases=("ipv4_string_to_num",))
 register("inet_ntoa", _inet_ntoa, fixed(T.STRING), 1, aliases=("ipv4_num_to_string",))
 
@@ -269,5 +298,5 @@ for _name, _fn, _t in (("try_from_hex", _unhex, T.BINARY),
                        ("try_base64_decode_string", _decoded_text(_from_base64), T.STRING)):
     register(_name, _try(_fn), _nullable(_t), 1)
 # try_to_binary of a VARIANT: as to_binary reads it (a BINARY's bytes, a string's UTF-8), NULL else
-register("try_to_binary", _try(casting.to_binary), _nullable(T.BINARY), 1,
-         specialize=lambda types: _try(variant_to_binary if types[0].name == "Variant" else casting.to_binary))
+register("try_to_binary", _try(casting.to_binary), _nullable(T.BINARY), 1, 2,
+         specialize=lambda types: _try(_binary_specialized(types)))

@@ -91,3 +91,28 @@ def test_invalid_utf8_binary_to_text_under_lossy_output_format():
         list(s.execute("SELECT to_string(unhex('C328'))"))
     list(s.execute("SET binary_output_format = 'utf-8-lossy'"))
     assert list(s.execute("SELECT to_string(unhex('C328')), unhex('C328')::String")) == [("\ufffd(", "\ufffd(")]
+
+
+def test_to_binary_with_a_format_and_binary_input_format():
+    # the suite's base/03_common/03_0041_insert_into_binary and query/functions/binary_format
+    s = engine.Database().session()
+    assert list(s.execute("SELECT to_binary('aaa', 'utf-8'), to_binary('616161', 'hex'), to_binary('YWFh', 'base64'), "
+                          "try_to_binary('zz', 'hex')")) == [(b"aaa", b"aaa", b"aaa", None)]
+    with pytest.raises(EngineError):
+        list(s.execute("SELECT to_binary('aaa', 'ascii')"))
+    list(s.execute("CREATE TABLE fb (id INT, v BINARY)"))
+    for sql in ["SET binary_input_format = 'hex'", "INSERT INTO fb VALUES (4, '616263')",
+                "SET binary_input_format = 'base64'", "INSERT INTO fb VALUES (5, 'YWJjZA==')",
+                "SET binary_input_format = 'utf-8'", "INSERT INTO fb VALUES (6, 'abc')"]:
+        list(s.execute(sql))
+    assert list(s.execute("SELECT id, to_hex(v) FROM fb ORDER BY id")) == [
+        (4, "616263"), (5, "61626364"), (6, "616263")]
+    list(s.execute("SET binary_input_format = 'hex'"))
+    assert list(s.execute("SELECT '6162'::BINARY")) == [(b"ab",)]
+
+
+def test_hex_literal_is_binary():
+    s = engine.Database().session()
+    got = s.execute("SELECT X'ABCD', to_hex(X'ABCD'), length(X'ABCD')")
+    assert [col.type for col in got.schema][0] == "Binary"
+    assert list(got) == [(b"\xab\xcd", "abcd", 2)]
