@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime
+import decimal
 import hashlib
 import ipaddress
 import struct
@@ -39,8 +40,9 @@ def _utf8(v) -> bytes:
     return (v if isinstance(v, str) else casting.to_string(v)).encode("utf-8")
 
 
-def _encoder(t: T.SqlType):
-    """value -> the bytes Databend hashes for a value of type t."""
+def _encoder(t: T.SqlType, last_write_only: bool = False):
+    """value -> the bytes Databend hashes for a value of type t (`last_write_only`: its
+    city64withseed hasher keeps only the last bytes written, a DECIMAL's unscaled integer)."""
     width = _INT_WIDTHS.get(t.name)
     if width is not None:
         signed = not t.name.startswith("U")
@@ -49,8 +51,14 @@ def _encoder(t: T.SqlType):
         return lambda v: b"\x01" if v else b"\x00"
     if t.name == "Float32":
         return lambda v: struct.pack("<f", v)
-    if t.name in ("Float64", "Decimal"):  # Databend hashes a DECIMAL as its Float64 value
+    if t.name == "Float64":
         return lambda v: struct.pack("<d", float(v))
+    if t.name == "Decimal":  # its scale (a u8), then its unscaled integer as an i128 (i256 beyond 38 digits)
+        scale, size = t.scale, 16 if t.precision <= 38 else 32
+        head = b"" if last_write_only else bytes((scale,))
+        return lambda v: head + int(decimal.Decimal(v).scaleb(scale)).to_bytes(size, "little", signed=True)
+    if t.name in T.NESTED_NAMES:  # Databend's siphash64 of any other value hashes no bytes at all
+        return lambda v: b""
     if t.name == "Date":  # Int32 days since 1970-01-01
         return lambda v: (v - _EPOCH_DATE).days.to_bytes(4, "little", signed=True)
     if t.name == "Timestamp":  # Int64 microseconds since 1970-01-01
@@ -102,11 +110,11 @@ def _siphash13(data: bytes) -> int:
     return v0 ^ v1 ^ v2 ^ v3
 
 
-def _typed_hash(hash_bytes):
+def _typed_hash(hash_bytes, last_write_only=False):
     """specialize(types) for a hash of any type: encode the value as its type's bytes, then hash."""
 
     def specialize(types):
-        encode = _encoder(types[0])
+        encode = _encoder(types[0], last_write_only)
         if len(types) == 2:
             return lambda v, seed: hash_bytes(encode(v), seed)
         return lambda v: hash_bytes(encode(v))
@@ -225,7 +233,7 @@ register("xxhash64", xxhash.xxh64_intdigest, fixed(T.UINT64), 1,
          specialize=_typed_hash(xxhash.xxh64_intdigest))
 register("xxhash32", xxhash.xxh32_intdigest, fixed(UINT32), 1, specialize=_typed_hash(xxhash.xxh32_intdigest))
 register("city64withseed", city_hash64_with_seed, fixed(T.UINT64), 2,
-         specialize=_typed_hash(lambda data, seed: city_hash64_with_seed(data, int(seed))))
+         specialize=_typed_hash(lambda data, seed: city_hash64_with_seed(data, int(seed)), last_write_only=True))
 register("uuid", _uuid, fixed(T.STRING), 0, aliases=("gen_random_uuid",), volatile=True)
 register("hex", _hex, _hex_type, 1)
 register("to_hex", _to_hex, _hex_type, 1, aliases=("hex_encode",))
