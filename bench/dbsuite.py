@@ -56,7 +56,7 @@ from bench.conformance import (
 )
 from bench.dbsuite_compare import compare_main, write_outcomes
 from bench.dbsuite_databend import PYTHON_ENV, default_python
-from bench.dbsuite_skips import skip_reason
+from bench.dbsuite_skips import SCRIPT_UDF_REASON, calls_any, script_udf_name, skip_reason
 from bench.timeout import HardTimeout, alarm_handler, hard_timeout
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -187,6 +187,7 @@ def _run_records(records, backend, res, suite, verbose, engine):
     """Run the records of one file (includes expanded) into `res`."""
     rel = res["path"]
     sortmode, threshold = None, 0
+    script_udfs: set = set()  # names of the file's script UDFs (bench.dbsuite_skips)
     for rec in records:
         if rec.kind == "halt":
             break
@@ -203,6 +204,12 @@ def _run_records(records, backend, res, suite, verbose, engine):
         res["records"] += 1
         key = record_key(rec, rel, suite)
         reason = _skipped(rec, engine)
+        if reason is None and engine == "queryhttp" and rec.kind != "bad":
+            name = script_udf_name(rec.sql)
+            if name:
+                script_udfs.add(name)
+            elif script_udfs and calls_any(rec.sql, script_udfs):
+                reason = SCRIPT_UDF_REASON
         if reason:
             res["skipped"] += 1
             res["skips"][reason] += 1

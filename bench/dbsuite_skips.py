@@ -32,6 +32,24 @@ RULES: list[tuple[str, str]] = [
 _COMPILED = [(re.compile(p, re.I | re.S | re.M), reason) for p, reason in RULES]
 
 
+# CREATE FUNCTION ... LANGUAGE python | javascript: a script UDF, which the project leaves out
+# (README): the records that call one are skipped, the CREATE itself runs (it is accepted)
+_SCRIPT_UDF = re.compile(r"^\s*create\s+(?:or\s+replace\s+)?function\s+(?:if\s+not\s+exists\s+)?"
+                         r"[`\"]?(\w+)[`\"]?.*\blanguage\s+(?:python|javascript)\b", re.I | re.S)
+SCRIPT_UDF_REASON = "JavaScript or Python UDF"
+
+
+def script_udf_name(sql: str) -> str | None:
+    """The name a record's CREATE FUNCTION gives a script UDF, or None."""
+    m = _SCRIPT_UDF.search(sql)
+    return m.group(1).lower() if m else None
+
+
+def calls_any(sql: str, names: set) -> bool:
+    """Whether the SQL calls one of `names` (a word followed by an opening parenthesis)."""
+    return any(m.group(1).lower() in names for m in re.finditer(r"\b(\w+)\s*\(", sql))
+
+
 def skip_reason(sql: str) -> str | None:
     """The reason a record is not run, or None when it runs."""
     for pattern, reason in _COMPILED:

@@ -61,6 +61,12 @@ class Limits:
     # in a worker process, engine.functions.jq_worker): past it the server stops waiting, kills
     # the worker (a new one starts) and the statement fails with 1006 naming the budget.
     jq_call_milliseconds: int = 50
+    # Wall-clock milliseconds the jq calls of one step may wait for the worker in all (a batch's
+    # request, or the one-by-one calls of a LATERAL's rows): past it the worker is killed as
+    # above and the statement fails with 1006 naming this budget, so a step never holds the
+    # reactor for rows x jq_call_milliseconds. Ordinary filters take
+    # 16-100 ms of it in a scan step of 2,048 rows (measured: docs/limits.rst).
+    jq_step_milliseconds: int = 500
     # |digits| of ROUND and TRUNCATE; beyond it the argument is refused (1006) instead of
     # computing 10**N.
     round_digits: int = 1000

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from sys import getrefcount, getsizeof
 
+from engine.core import steps
 from engine.core.errors import MemoryExceedsLimit
 
 # One pointer in a list (a held row).
@@ -251,6 +252,7 @@ def enter_step(memory: QueryMemory | None) -> QueryMemory | None:
     global _running
     previous = _running
     _running = memory
+    steps.enter()
     return previous
 
 
@@ -259,5 +261,6 @@ def leave_step(memory: QueryMemory | None, previous: QueryMemory | None) -> None
     its rows charges them now) and restore `previous`."""
     global _running
     _running = previous
+    steps.leave()
     if memory is not None and memory is not previous and memory.step_reserved:
         memory.end_step()

@@ -11,7 +11,7 @@ import heapq
 import re
 from itertools import islice, repeat
 
-from engine.codegen.batch_source import RowVars, map_source, row_vars
+from engine.codegen.batch_source import RowVars, map_source, prefetching_body, row_vars
 from engine.core.memory import LIST_SLOT_BYTES, charge_growth
 from engine.exec.subquery import prefetching
 from engine.ir import plan as P
@@ -41,7 +41,9 @@ def columnar_map(scan: P.Scan, rt, cg, pred, exprs, reads, as_set):
     if not cols.used or cg.correlated:
         return None
     positions = tuple(i for i in range(len(scan.layout)) if f"_c{i}" in cols.used)
-    if pred is not None and not as_set:
+    # calls evaluated out of process (jq) prefetch a batch's arguments in one request: the
+    # zipped comprehension below does, as the row path does (engine.codegen.batch_source)
+    if pred is not None and not as_set and not cg.prefetched:
         tested = set()
         column_ids(pred, tested)
         if len(tested) < len(positions):  # columns read only of the rows kept
@@ -53,6 +55,8 @@ def columnar_map(scan: P.Scan, rt, cg, pred, exprs, reads, as_set):
     brackets = "{}" if as_set else "[]"
     if not cond and proj == "(" + target.rstrip(",") + ", )":  # the zipped rows are the output rows
         fn = cg.build(["b", "p"], ["return set(b)" if as_set else "return list(b)"])
+    elif cg.prefetched and not as_set:
+        fn = cg.build(["b", "p"], prefetching_body(cg, proj, target, cond))
     else:
         fn = cg.build(["b", "p"], [f"return {brackets[0]}{proj} for {target} in b{cond}{brackets[1]}"])
     progress, data, n, step = rt.progress, scan.data, scan.count, rt.batch

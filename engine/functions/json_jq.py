@@ -26,7 +26,11 @@ list, when its arguments are columns or constants, the rows of a step go in one 
 each input under an alarm of the call budget (it ends itself past it), and the calls find their
 answers; a row without one (an error, a batch cut at string_result_chars) computes its own, so
 errors are the row's own. jq in FROM after a table (LATERAL) runs once per row: one request each.
-Known limit: the budget is per call, so a step waits at most its rows x jq_call_milliseconds."""
+
+The reactor waits for the worker, so one step's jq time is bounded too: the requests made
+during one step (engine.core.steps: a batch's request, or the calls of a LATERAL's rows) wait
+at most Limits.jq_step_milliseconds in all. Past it the worker is killed as above and the
+statement is 1006 naming that limit."""
 
 from __future__ import annotations
 
@@ -43,6 +47,7 @@ import subprocess
 import sys
 import time
 
+from engine.core import steps
 from engine.core.errors import BadArguments, Unimplemented
 from engine.core.limits import Limits
 from engine.functions import jq_worker as W
@@ -148,7 +153,7 @@ class JqWorker:
             if left_ms <= 0 or not self.readable.poll(left_ms):
                 self.stop()
                 self.start()  # the next call finds it started (its start overlaps other work)
-                raise WorkerStopped("time")
+                raise WorkerStopped("waited")
             chunk = os.read(self.read_fd, 1 << 16)
             if not chunk:
                 raise WorkerStopped(self._ended())
@@ -173,7 +178,7 @@ def stop_worker() -> None:
 
 
 def _worker_error(reason: str, seconds: float) -> BadArguments:
-    if reason == "time":
+    if reason in ("time", "waited"):
         return BadArguments(f"jq filter exceeded its time budget of {seconds * 1000:g} ms "
                             f"(jq_call_milliseconds)")
     if reason == "memory":
@@ -181,13 +186,49 @@ def _worker_error(reason: str, seconds: float) -> BadArguments:
     return BadArguments(f"jq worker ended unexpectedly ({reason})")
 
 
-def _ask(kind: bytes, payload: bytes, seconds: float, wait: float | None = None) -> tuple[bytes, bytes]:
+def _step_error(step_seconds: float) -> BadArguments:
+    return BadArguments(f"jq filters exceeded the time budget of one step, {step_seconds * 1000:g} ms "
+                        f"(jq_step_milliseconds)")
+
+
+_clock = time.monotonic  # the wall clock a step's jq time is measured with (tests set their own)
+
+# [the step's serial number (engine.core.steps), seconds the reactor waited for the worker in it]
+_step_time = [-1, 0.0]
+
+
+def _step_spent() -> float:
+    """Seconds waited for the worker in the running step so far (0 at a new step, and outside
+    any step: a call made directly counts alone)."""
+    serial = steps.current()
+    if serial is None or _step_time[0] != serial:
+        _step_time[0], _step_time[1] = serial, 0.0
+    return _step_time[1]
+
+
+def _ask(kind: bytes, payload: bytes, seconds: float, wait: float | None = None,
+         step_seconds: float | None = None) -> tuple[bytes, bytes]:
     """The worker's reply to one request of a call budget of `seconds` (waiting `wait`, for a
-    batch: its inputs' budgets), or the 1006 saying why the worker ended."""
+    batch: its inputs' budgets), or the 1006 saying why the worker ended. Every wait counts
+    towards the running step's; with `step_seconds` (Limits.jq_step_milliseconds) the wait is
+    cut at what the step has left, and past it the statement is 1006 naming that budget."""
+    wait = seconds if wait is None else wait
+    cut = False
+    spent = _step_spent()
+    if step_seconds is not None:
+        left = step_seconds - spent
+        if left <= 0:
+            raise _step_error(step_seconds)
+        cut, wait = left < wait, min(wait, left)
+    started = _clock()
     try:
-        return WORKER.request(kind, payload, seconds if wait is None else wait)
+        return WORKER.request(kind, payload, wait)
     except WorkerStopped as e:
+        if cut and str(e) == "waited":
+            raise _step_error(step_seconds) from None
         raise _worker_error(str(e), seconds) from None
+    finally:
+        _step_time[1] = spent + _clock() - started
 
 
 @functools.lru_cache(maxsize=64)
@@ -216,7 +257,8 @@ def _texts(payload: bytes) -> list[str]:
     return [_variant_text(t) for t in payload.decode().split("\n")] if payload else []
 
 
-def _prefetch(arguments, answers: dict, max_outputs: int, max_bytes: int, seconds: float) -> None:
+def _prefetch(arguments, answers: dict, max_outputs: int, max_bytes: int, seconds: float,
+              step_seconds: float) -> None:
     """Fill `answers` ((filter, input) -> output texts) for the (filter, input) pairs of a batch's
     rows: one MANY request a filter (the worker ends itself when one input passes the budget)."""
     by_source: dict = {}
@@ -231,7 +273,7 @@ def _prefetch(arguments, answers: dict, max_outputs: int, max_bytes: int, second
         for v in inputs:
             text = v.encode()
             parts += (W.LENGTH.pack(len(text)), text)
-        reply, payload = _ask(b"M", b"".join(parts), seconds, seconds * (len(inputs) + 1))
+        reply, payload = _ask(b"M", b"".join(parts), seconds, seconds * (len(inputs) + 1), step_seconds)
         if reply != b"M":
             continue
         at = 0
@@ -247,6 +289,7 @@ def _prefetch(arguments, answers: dict, max_outputs: int, max_bytes: int, second
 def make_jq(limits: Limits):
     max_outputs, max_bytes = limits.array_elements, limits.string_result_chars
     seconds = limits.jq_call_milliseconds / 1000
+    step_seconds = limits.jq_step_milliseconds / 1000
     answers: dict = {}  # a batch's prefetched outputs (engine.codegen.batch_source.prefetching_body)
 
     def jq(source, v):
@@ -262,7 +305,7 @@ def make_jq(limits: Limits):
             return None
         filter_bytes = source.encode()
         reply, payload = _ask(b"R", W.RUN.pack(len(filter_bytes), max_outputs, max_bytes) + filter_bytes
-                              + v.encode(), seconds)
+                              + v.encode(), seconds, None, step_seconds)
         if reply == b"O":
             return N.ArrayValue(_texts(payload))
         if reply == b"N":
@@ -282,7 +325,7 @@ def make_jq(limits: Limits):
         ended), fails the statement here, as its call would (without waiting again)."""
         answers.clear()
         try:
-            _prefetch(arguments, answers, max_outputs, max_bytes, seconds)
+            _prefetch(arguments, answers, max_outputs, max_bytes, seconds, step_seconds)
         except BaseException:
             answers.clear()
             raise

@@ -134,3 +134,16 @@ def test_missing_include_and_skip_rules_are_counted_apart(tmp_path):
     assert (res["records"], res["skipped"], res["passed"]) == (3, 2, 1)
     assert set(res["skips"]) == {"include ./missing.test: no such file",
                                  "Fuse internals (fuse_* table functions)"}
+
+
+def test_calls_of_a_script_udf_are_skipped_and_other_calls_run(tmp_path):
+    (tmp_path / "u.test").write_text(
+        "statement ok\nCREATE FUNCTION gcd (INT, INT) RETURNS BIGINT LANGUAGE python "
+        "HANDLER = 'gcd' AS $$\ndef gcd(a, b):\n    return a\n$$\n\n"
+        "query I\nselect gcd(4, 6)\n----\n2\n\n"
+        "query I\nselect abs(-2)\n----\n2\n\n"
+        "statement ok\nCREATE FUNCTION plus1 AS (x) -> x + 1\n\n"
+        "query I\nselect plus1(1)\n----\n2\n")
+    [res] = dbsuite.run_suite(tmp_path)
+    assert (res["records"], res["skipped"], res["passed"], res["failed"]) == (5, 1, 4, 0)
+    assert set(res["skips"]) == {"JavaScript or Python UDF"}

@@ -155,3 +155,70 @@ def test_a_call_of_its_own_past_its_budget_kills_the_worker(monkeypatch):
     assert info.value.code == 1006 and "exceeded its time budget of 30 ms" in str(info.value)
     assert before.returncode == -signal.SIGKILL  # killed and reaped
     assert q(s, "SELECT t.id, r.jq FROM t, jq('.b[0]', t.j) r ORDER BY 1") == [(0, "0"), (1, "1"), (2, "2")]
+
+
+# ~30 ms of jq a row (far under the call budget below, even on a loaded machine)
+_SLOW = "last(range(3e4)) + .a"
+
+
+def _step_session(step_milliseconds: int, **more):
+    return engine.Database(limits=Limits(jq_call_milliseconds=5_000, jq_step_milliseconds=step_milliseconds,
+                                         **more)).session()
+
+
+def test_a_batch_past_the_step_budget_fails_and_kills_the_worker():
+    # every row is within its call budget, but 40 of them are ~1.2 s of one step: the server
+    # stops waiting at the step's budget (not 40 x 5 s), kills the worker and the statement fails
+    s = _step_session(100)
+    _table(s, 40)
+    assert len(q(s, "SELECT jq('.a', j) FROM t")) == 40  # a quick batch is under the budget
+    before = json_jq.WORKER.process
+    started = time.monotonic()
+    with pytest.raises(engine.EngineError) as info:
+        q(s, f"SELECT jq('{_SLOW}', j) FROM t")
+    assert time.monotonic() - started < 1.0  # 100 ms and a loaded machine's slack, not 1.2 s+
+    assert info.value.code == 1006
+    assert "time budget of one step, 100 ms (jq_step_milliseconds)" in str(info.value)
+    assert before.returncode == -signal.SIGKILL  # killed and reaped
+    assert len(q(s, "SELECT jq('.a', j) FROM t")) == 40  # the next statement works
+
+
+def test_calls_of_their_own_share_the_step_budget():
+    # after a table in FROM each row is a call of its own: their sum is held to the step's budget
+    s = _step_session(100)
+    _table(s, 40)
+    assert len(q(s, "SELECT r.jq FROM t, jq('.a', t.j) r")) == 40
+    with pytest.raises(engine.EngineError) as info:
+        q(s, f"SELECT r.jq FROM t, jq('{_SLOW}', t.j) r")
+    assert info.value.code == 1006
+    assert "time budget of one step, 100 ms (jq_step_milliseconds)" in str(info.value)
+    assert len(q(s, "SELECT r.jq FROM t, jq('.a', t.j) r")) == 40
+
+
+def _timed_worker(monkeypatch, milliseconds_a_call: int):
+    """A stand-in worker whose every run takes `milliseconds_a_call` of a fake clock (no sleep)."""
+    now = [0.0]
+    monkeypatch.setattr(json_jq, "_clock", lambda: now[0])
+
+    def request(kind, payload, seconds):
+        if kind != b"R":
+            return b"K", b""
+        takes = milliseconds_a_call / 1000
+        now[0] += min(takes, seconds)
+        if takes > seconds:  # as the worker's client: it stops waiting (and kills the worker)
+            raise json_jq.WorkerStopped("waited")
+        return b"O", b"1"
+    monkeypatch.setattr(json_jq.WORKER, "request", request)
+
+
+def test_the_step_budget_starts_again_at_each_step(monkeypatch):
+    # 30 ms a call: 3 rows a step are 90 ms (under 100), 4 rows a step are 120 ms (over)
+    _timed_worker(monkeypatch, 30)
+    s = _step_session(100, step_rows=3)
+    _table(s, 9)
+    assert q(s, "SELECT count(*) FROM t, jq('.x', t.j) r") == [(9,)]
+    s = _step_session(100, step_rows=4)
+    _table(s, 9)
+    with pytest.raises(engine.EngineError) as info:
+        q(s, "SELECT count(*) FROM t, jq('.x', t.j) r")
+    assert info.value.code == 1006 and "(jq_step_milliseconds)" in str(info.value)
