@@ -82,6 +82,10 @@ class Table:
     # CHECK constraints: name -> the expression's SQL text (engine.statements.constraints); a
     # new version gets a new dict, never a changed one
     constraints: dict = field(default_factory=dict)
+    # table options as CREATE TABLE wrote them (lower-case name -> value text, Fuse's
+    # enable_auto_analyze added), shown by SHOW CREATE TABLE when hide_options_in_show_create_table
+    # is 0; a new version gets a new dict, never a changed one
+    options: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if self.data is None:

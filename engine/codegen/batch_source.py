@@ -46,9 +46,9 @@ class RowVars(dict):
 
 def row_vars(child):
     """Columns as loop variables (`for _c0, _, _c2 in b`: one unpacking per row instead of a
-    subscript per use, ~5-15% faster loops) when the rows are a table's, of a known small
-    width; None otherwise."""
-    if isinstance(child, P.Scan) and 0 < len(child.layout) <= UNPACK_WIDTH:
+    subscript per use, ~5-15% faster loops) when the rows are tuples of a known small width: a
+    table's, or numbers()' one-column rows; None otherwise."""
+    if isinstance(child, P.Scan | P.Numbers) and 0 < len(child.layout) <= UNPACK_WIDTH:
         return RowVars(child.layout)
     return None
 

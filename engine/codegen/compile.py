@@ -10,7 +10,13 @@ from __future__ import annotations
 import decimal
 import re
 
-from engine.codegen.value_ranges import RangeFinder, exact_range, fits, type_range
+from engine.codegen.value_ranges import (
+    RangeFinder,
+    exact_range,
+    fits,
+    integer_text_chars,
+    type_range,
+)
 from engine.core.limits import Limits
 from engine.core.memory import ALLOCATION_CHARGE_BYTES
 from engine.ir.expr import (
@@ -425,6 +431,9 @@ class Codegen:
         lazy = _LAZY_FUNCTIONS.get(fn.name)
         if lazy is not None:
             return lazy(self, e, cols)
+        of_int = getattr(fn.impl, "of_int", None)
+        if of_int is not None and fn.strict and len(e.args) == 1 and e.args[0].type.is_int:
+            return self._guarded(e.args, cols, lambda x: self._int_call(of_int, x))
         f = self.bind(fn.impl)
         if fn.strict:
             return self._guarded(e.args, cols, lambda *xs: f"{f}({', '.join(xs)})")
@@ -432,6 +441,17 @@ class Codegen:
         if hasattr(fn.impl, "prefetch") and all(isinstance(a, Col | Const) for a in e.args):
             self.prefetched.append((f, args))  # its batch's arguments at once (batch_source.prefetching_body)
         return f"{f}({', '.join(args)})"
+
+    def _int_call(self, of_int, x: str) -> str:
+        """A strict function of one integer through its integer implementation `of_int` (e.g.
+        to_date(int): engine.types.datetimes.date_from_days); one with a `cache` (a dict of
+        its truthy answers by argument) looks the argument up there first, a C-level call."""
+        f = self.bind(of_int)
+        cache = getattr(of_int, "cache", None)
+        if cache is None:
+            return f"{f}({x})"
+        first, again = self._read_twice(x)
+        return f"({self.bind(cache.get)}({first}) or {f}({again}))"
 
     def _coalesce(self, e: Func, cols) -> str:
         """COALESCE / IFNULL as a conditional chain: an argument runs only when all before it
@@ -472,11 +492,19 @@ class Codegen:
             fn = e.fn
             max_chars = fn.limits.string_result_chars if fn.limits else Limits().string_result_chars
             # constant operands' lengths are known now: only the others are measured per row
-            fixed = sum(len(a.value) for a in e.args if isinstance(a, Const) and isinstance(a.value, str))
+            constant = [isinstance(a, Const) and isinstance(a.value, str) for a in e.args]
+            fixed = sum(len(a.value) for a, c in zip(e.args, constant, strict=True) if c)
+            # an integer's text has at most its type's digits: not measured when all such
+            # operands together stay inline anyway
+            bounded = [None if c else integer_text_chars(a) for a, c in zip(e.args, constant, strict=True)]
+            most = fixed + sum(b for b in bounded if b is not None)
+            if most < min(max_chars, ALLOCATION_CHARGE_BYTES - 1):
+                fixed = most
+                constant = [c or b is not None for c, b in zip(constant, bounded, strict=True)]
             # at most this many measured characters are added inline (the rest: concat_large)
             inline = min(max_chars, ALLOCATION_CHARGE_BYTES - 1) - fixed
             k_room, k_large = self.bind(inline), self.bind(concat_large(max_chars))
-            measured = [not (isinstance(a, Const) and isinstance(a.value, str)) for a in e.args]
+            measured = [not c for c in constant]
 
             def checked(*xs):
                 parts, sizes = [], []

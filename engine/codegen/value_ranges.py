@@ -5,6 +5,7 @@ of arithmetic that cannot leave its 64 bits (an Int32 + Int32 never wraps in Int
 from __future__ import annotations
 
 from engine.ir.expr import Arith, Cast, Col, Const, Expr, Neg
+from engine.types import cast as casting
 from engine.types import sqltype as T
 
 Range = tuple[int, int]
@@ -17,6 +18,18 @@ def type_range(t: T.SqlType) -> Range | None:
     if t.name == "Boolean":
         return _BOOLEAN_RANGE
     return T.INT_RANGES.get(t.name)
+
+
+def integer_text_chars(e: Expr) -> int | None:
+    """The most characters of `e` when it is an integer cast to text (its type's widest value
+    written in decimal); None for anything else."""
+    if not isinstance(e, Cast) or e.try_ or not e.target.is_string:
+        return None
+    source = e.args[0].type
+    bounds = type_range(source) if source.is_int else None
+    if bounds is None or casting.caster_from(source, e.target) is not str:
+        return None
+    return max(len(str(bounds[0])), len(str(bounds[1])))
 
 
 def fits(r: Range, within: Range) -> bool:

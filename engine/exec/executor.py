@@ -161,7 +161,7 @@ def _map_function(plan, child, pred, exprs, rt, as_set, scan_reads):
         return kept[key], None
     cg = _codegen(rt)
     cols = None
-    if isinstance(child, P.Scan) and exprs is not None \
+    if isinstance(child, P.Scan | P.Numbers) and exprs is not None \
             and [e.column if isinstance(e, Col) else None for e in exprs] != list(child.layout):
         cols = row_vars(child)  # not for an identity projection: that one passes `r` on
     unpacked = cols is not None

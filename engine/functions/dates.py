@@ -293,6 +293,8 @@ def _make_to_date(tz):
         if t is str:
             return parse_date(v)
         return date_from_days(casting.to_int(v))
+
+    to_date.of_int = date_from_days  # generated code calls it for an integer argument
     return to_date
 
 

@@ -150,7 +150,18 @@ def _split_part(s, delimiter, n):
     return ""
 
 
-register("length", _length, fixed(T.UINT64), 1, aliases=("char_length", "character_length"))
+# Databend's length takes text, bytes, arrays and variants: a number, date or map is refused at
+# bind time (1065), which also makes a CHECK (length(c) > 0) incompatible with c INT
+_LENGTH_TAKES = frozenset({"String", "Binary", "Variant", "Array", "Null"})
+
+
+def _length_type(types):
+    if types[0].name not in _LENGTH_TAKES:
+        raise SemanticError(f"no overload satisfies `length({types[0].display()})`")
+    return T.UINT64
+
+
+register("length", _length, _length_type, 1, aliases=("char_length", "character_length"))
 register("upper", _upper, fixed(T.STRING), 1, aliases=("ucase",))
 register("lower", _lower, fixed(T.STRING), 1, aliases=("lcase",))
 register("concat", B.make_concat, fixed(T.STRING), 1, 1000, bounded=True)

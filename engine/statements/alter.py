@@ -38,9 +38,15 @@ from engine.statements.ddl import (
     swap_tables,
 )
 from engine.statements.routine_statements import sequence_column
-from engine.statements.table_options import check_set_options, check_unset_options
+from engine.statements.table_options import (
+    check_modified_type,
+    check_set_options,
+    check_unset_options,
+    options_after_column_change,
+)
 from engine.statements.writers import commit_version
 from engine.types import cast as casting
+from engine.types import nested as N
 from engine.types import sqltype as T
 from engine.types.convert import type_default, value_converter
 from grammar import ast as A
@@ -85,11 +91,16 @@ def alter_table(session, ctx, stmt: A.AlterTable) -> Result:
         return empty_result()
     if isinstance(action, A.CheckConstraint | A.DropConstraint):
         return _alter_constraints(ctx, table, action)
-    if isinstance(action, A.SetTableOptions):  # checked, then kept without effect
+    if isinstance(action, A.SetTableOptions):  # checked, then kept (for SHOW CREATE) without effect
+        options = dict(table.options)
         if action.unset:
             check_unset_options(action.options, stmt.pos)
+            for key, _ in action.options:
+                options.pop(key, None)
         else:
             check_set_options(action.options, table.columns, stmt.pos)
+            options.update(action.options)
+        commit_version(ctx, table, copy_table(table, options=options), table.data)
         return empty_result()
     raise EngineError(f"unsupported ALTER TABLE {type(action).__name__}", position=stmt.pos)
 
@@ -132,7 +143,8 @@ def _rename_column(ctx, table: Table, action: A.RenameColumn) -> Result:
     columns = list(table.columns)
     columns[i] = TableColumn(action.new, old.type, old.default, old.default_sql, old.comment)
     check_schema(ctx, table, columns, action.pos)
-    new = copy_table(table, columns=columns, cluster_by=renamed_cluster_by(table, old.name, action.new))
+    new = copy_table(table, columns=columns, cluster_by=renamed_cluster_by(table, old.name, action.new),
+                     options=options_after_column_change(table.options, old.name, action.new))
     commit_version(ctx, table, new, table.data)
     return empty_result()
 
@@ -197,7 +209,8 @@ def _drop_column(ctx, table: Table, action: A.DropColumn) -> Result:
         return [r[:i] + r[i + 1:] for r in rows]
 
     return _rewrite(ctx, table, columns, rewrite, table.has_null[:i] + table.has_null[i + 1:],
-                    table.has_negative[:i] + table.has_negative[i + 1:])
+                    table.has_negative[:i] + table.has_negative[i + 1:],
+                    options_after_column_change(table.options, table.columns[i].name, None))
 
 
 def _modify_columns(ctx, table: Table, actions) -> Result:
@@ -215,11 +228,13 @@ def _modify_columns(ctx, table: Table, actions) -> Result:
         check_not_clustered(table, table.columns[i].name, "modify", action.pos)
         column = table_column(ctx, cd)
         column.name = table.columns[i].name
+        if column.type != table.columns[i].type:
+            check_modified_type(table.options, column.name, column.type, action.pos)
         if not cd.comment:
             column.comment = table.columns[i].comment
         columns[i] = column
         has_null[i] = has_negative[i] = False
-        changes.append((i, column, value_converter(column.type, column.name, "UPDATE")))
+        changes.append((i, column, _column_converter(table.columns[i].type, column)))
     check_schema(ctx, table, columns, actions[0].pos)
 
     def rewrite(rows):
@@ -238,6 +253,50 @@ def _modify_columns(ctx, table: Table, actions) -> Result:
     return _rewrite(ctx, table, columns, rewrite, has_null, has_negative)
 
 
+def _column_converter(old: T.SqlType, column: TableColumn):
+    """The stored value of the old type -> the new column's: a tuple (or an array's tuples)
+    reshaped by field name first when the new type's fields differ, as Databend's modify column
+    does (a field the old tuple lacks takes its type's default: NULL when nullable)."""
+    convert = value_converter(column.type, column.name, "UPDATE")
+    reshape = _tuple_reshaper(old, column.type)
+    if reshape is None:
+        return convert
+    return lambda v: convert(reshape(v))
+
+
+def _tuple_reshaper(old: T.SqlType, new: T.SqlType):
+    """A function moving a value's tuple fields to the new tuple type's (by name: `1`, `2`... for
+    unnamed fields), through arrays; None when the fields line up (the cast does the rest)."""
+    if old.name == new.name == "Array":
+        inner = _tuple_reshaper(old.args[0], new.args[0])
+        if inner is None:
+            return None
+        return lambda v: v if v is None else N.ArrayValue(inner(x) for x in v)
+    if not old.name == new.name == "Tuple":
+        return None
+    old_names = list(old.field_names or (str(k) for k in range(1, len(old.args) + 1)))
+    new_names = list(new.field_names or (str(k) for k in range(1, len(new.args) + 1)))
+    # per new field: (the old field's position, its own reshaper) or (None, the type's default)
+    picks = []
+    for name, t in zip(new_names, new.args, strict=True):
+        if name in old_names:
+            at = old_names.index(name)
+            picks.append((at, _tuple_reshaper(old.args[at], t)))
+        else:
+            picks.append((None, type_default(t)))
+    if old_names == new_names and all(f is None for _, f in picks):
+        return None
+
+    def field(v, at, extra):
+        if at is None:
+            return extra  # the default of a field the old tuple lacks
+        return v[at] if extra is None else extra(v[at])
+
+    def reshape(v):
+        return v if v is None else N.TupleValue(field(v, at, extra) for at, extra in picks)
+    return reshape
+
+
 def _set_comment(ctx, table: Table, action: A.SetComment) -> Result:
     """The table's COMMENT, or a column's (metadata only: the rows stay)."""
     if action.column is None:
@@ -254,14 +313,15 @@ def _set_comment(ctx, table: Table, action: A.SetComment) -> Result:
     return empty_result()
 
 
-def _rewrite(ctx, table: Table, columns, rewrite, has_null, has_negative) -> Result:
+def _rewrite(ctx, table: Table, columns, rewrite, has_null, has_negative, options=None) -> Result:
     """The table's new version: its rows rewritten a step budget at a time, swapped in at the end
-    if no other statement replaced the table or its rows meanwhile."""
-    return Result([], _rewrite_steps(ctx, table, columns, rewrite, has_null, has_negative),
+    if no other statement replaced the table or its rows meanwhile (`options`: its new options)."""
+    return Result([], _rewrite_steps(ctx, table, columns, rewrite, has_null, has_negative,
+                                     table.options if options is None else options),
                   progress=Progress(), types=[])
 
 
-def _rewrite_steps(ctx, table: Table, columns, rewrite, has_null, has_negative):
+def _rewrite_steps(ctx, table: Table, columns, rewrite, has_null, has_negative, options):
     data, count = table.data, len(table.data)
     step = max(1, ctx.limits.step_rows)
     new_rows: list = []
@@ -277,6 +337,6 @@ def _rewrite_steps(ctx, table: Table, columns, rewrite, has_null, has_negative):
                                      f"statement while this one ran; nothing was changed")
     new_rows += rewrite(data.rows(count))  # rows another statement appended meanwhile
     new = copy_table(table, columns=columns, data=table_data([c.type for c in columns], new_rows), has_null=has_null,
-                     has_negative=has_negative)
+                     has_negative=has_negative, options=options)
     commit_version(ctx, table, new, data)
     ctx.memory.release()  # the rows are the table's now

@@ -18,6 +18,7 @@ from engine.core.errors import (
     UnknownTable,
 )
 from engine.exec.result import Progress, Result
+from engine.statements.table_options import stored_options
 from engine.statements.view_text import ViewTextPrinter
 from grammar import ast as A
 
@@ -109,7 +110,8 @@ def cluster_by_text(keys) -> str:
 def table_options(stmt: A.CreateTable) -> dict:
     """The Table fields CREATE TABLE's options set (besides COMMENT)."""
     return {"cluster_by": cluster_by_text(stmt.cluster_by), "transient": stmt.transient,
-            "engine": "MEMORY" if stmt.engine == "memory" else "FUSE"}
+            "engine": "MEMORY" if stmt.engine == "memory" else "FUSE",
+            "options": stored_options(stmt.engine, stmt.options)}
 
 
 def create_table_like(ctx, stmt: A.CreateTable, database: str, name: str, catalog) -> Result:

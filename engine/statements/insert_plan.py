@@ -11,6 +11,7 @@ from engine.core.errors import BadArguments
 from engine.core.memory import batch_bytes
 from engine.types.convert import column_converter, type_default, value_converter
 from engine.types.nested import TupleValue, holds_temporal
+from engine.types.sqltype import INT_RANGES
 
 
 def column_plan(table: Table, names, statement: bool = False):
@@ -98,7 +99,7 @@ def session_insert_plan(table: Table, positions, ctx):
 _NEEDS_ZONE = object()
 
 
-def converted_rows(table: Table, batches, positions, memory, timezone: str = "UTC"):
+def converted_rows(table: Table, batches, positions, memory, timezone: str = "UTC", source_types=None):
     """Consume a query's batches in bounded steps (yielding []); returns (rows, known) with
     `known` as Table.append takes it. Each batch is converted column by column
     (engine.types.convert.column_converter: a column of values already stored as they come
@@ -106,12 +107,15 @@ def converted_rows(table: Table, batches, positions, memory, timezone: str = "UT
     built for it (`table.data.empty_like()`, each batch's columns appended whole; its memory
     charged per column), which commit_append hands to Table.append_version; otherwise a list
     of row tuples, where a batch whose every column came through unchanged and fills the whole
-    table row keeps its row tuples."""
-    key = ("columns", *positions, timezone)
+    table row keeps its row tuples. With the query's `source_types`, a column whose values are
+    stored as they come by type (unchecked_column) has no converter (None): not even read."""
+    key = ("columns", *positions, timezone, *(source_types or ()))
     converters = table.insert_plans.get(key)
     if converters is None:
         converters = table.insert_plans[key] = [
-            column_converter(table.columns[i].type, table.columns[i].name, timezone=timezone) for i in positions]
+            None if source_types is not None and unchecked_column(source, table.columns[i].type)
+            else column_converter(table.columns[i].type, table.columns[i].name, timezone=timezone)
+            for i, source in zip(positions, source_types or positions, strict=True)]
     width = len(table.columns)
     whole = list(positions) == list(range(width))
     template = None if whole else [c.default if c.default is not None else type_default(c.type)
@@ -140,26 +144,35 @@ def converted_rows(table: Table, batches, positions, memory, timezone: str = "UT
 
 def _converted_batch(batch: list, converters, positions, whole: bool, template, has_null, has_negative):
     """One batch's rows as table row tuples (see converted_rows); notes NULLs and negatives."""
+    keep_rows = type(batch[0]) is tuple and len(batch[0]) == len(converters)
     columns, unchanged = _converted_columns(batch, converters, positions, whole, template, has_null,
-                                            has_negative)
-    if unchanged and type(batch[0]) is tuple and len(batch[0]) == len(columns):
+                                            has_negative, keep_rows)
+    if unchanged and keep_rows:
         return batch
     return zip(*columns, strict=True)
 
 
-def _converted_columns(batch: list, converters, positions, whole: bool, template, has_null, has_negative):
+def _converted_columns(batch: list, converters, positions, whole: bool, template, has_null, has_negative,
+                       keep_rows: bool = False):
     """(one list per table column, whether every written column came through unchanged) for
     one batch: the written columns converted, the others their defaults; notes NULLs and
-    negatives."""
-    columns = []
+    negatives. With `keep_rows`, when every column came through unchanged the unconverted
+    ones (None) are left unread: the caller keeps the batch's rows."""
+    columns: list = []
     unchanged = whole
     for j, (convert, i) in enumerate(zip(converters, positions, strict=True)):
+        if convert is None:  # stored as it comes (no NULL, no negative): read only when needed
+            columns.append(None)
+            continue
         values = list(map(itemgetter(j), batch))
         converted, null, negative = convert(values)
         unchanged = unchanged and converted is values
         columns.append(converted)
         has_null[i] = has_null[i] or null
         has_negative[i] = has_negative[i] or negative
+    if not (unchanged and keep_rows):
+        columns = [list(map(itemgetter(j), batch)) if column is None else column
+                   for j, column in enumerate(columns)]
     if not whole:  # the other columns take their defaults
         full: list = [None] * len(template)
         for column, i in zip(columns, positions, strict=True):
@@ -174,6 +187,25 @@ def _converted_columns(batch: list, converters, positions, whole: bool, template
                 has_negative[i] = has_negative[i] or (type(v) is int and v < 0)
         columns = full
     return columns, unchanged
+
+
+# stored Python type of a column by type name, where a value of that type is stored as it is
+_STORED_AS_IS = frozenset({"String", "Float64", "Date"})
+
+
+def unchecked_column(source, target) -> bool:
+    """Whether a query column of type `source` goes into a `target` column as it is, with no
+    check: NOT NULL, and either the same plain type (whose values the engine makes as stored:
+    str, float, date) or an integer type never negative whose values all fit the target's."""
+    if source.nullable:
+        return False
+    if source.name == target.name and source.name in _STORED_AS_IS:
+        return True
+    if source.is_int and target.is_int:
+        low, high = INT_RANGES[source.name]
+        target_low, target_high = INT_RANGES[target.name]
+        return 0 <= low and high <= target_high and target_low <= low
+    return False
 
 
 def single_field_tuples(table, positions, converters):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.core.errors import BAD_ARGUMENTS, SYNTAX, TABLE_ENGINE_NOT_SUPPORTED, EngineError
 from engine.statements.cluster_keys import check_deterministic
+from engine.types import sqltype as T
 
 TABLE_OPTION_INVALID = 1301
 UNKNOWN_STORAGE_FORMAT = 1074
@@ -77,6 +78,50 @@ def check_create_options(engine, options, columns, pos=None, cluster_by=()) -> N
             raise EngineError(f"table option {key} is invalid for create table statement",
                               code=TABLE_OPTION_INVALID, position=pos)
         _check_value(key, value, columns, pos)
+
+
+def stored_options(engine, options) -> dict:
+    """The options a new table keeps (Table.options): as written, and for a Fuse table
+    enable_auto_analyze = '1' unless given, as Databend's create interpreter adds it."""
+    kept = {key: value for key, value in options if key != "comment"}
+    if (engine or "fuse").lower() == "fuse":
+        kept.setdefault("enable_auto_analyze", "1")
+    return kept
+
+
+# options naming columns, comma-separated: a dropped column leaves them, a renamed one is renamed
+_COLUMN_LISTS = ("bloom_index_columns", "approx_distinct_columns", "analyze_frequency_columns")
+
+
+def _column_list(value: str) -> list[str]:
+    return [part.strip().strip('`"') for part in value.split(",") if part.strip()]
+
+
+def options_after_column_change(options: dict, old: str, new: str | None) -> dict:
+    """The options once column `old` is dropped (new None) or renamed to `new`."""
+    changed = dict(options)
+    for key in _COLUMN_LISTS:
+        if key in changed:
+            names = _column_list(changed[key])
+            if old in names:
+                names = [n for n in names if n != old] if new is None else [new if n == old else n for n in names]
+                changed[key] = ",".join(names)
+    return changed
+
+
+_BLOOM_TYPES = frozenset((T.NUMERIC_NAMES - {"Decimal"}) | {"String", "Timestamp", "Date"})
+_STAT_TYPES = frozenset(T.NUMERIC_NAMES | {"String", "Timestamp", "TimestampTz", "Date"})
+
+
+def check_modified_type(options: dict, name: str, new_type, pos=None) -> None:
+    """MODIFY COLUMN to `new_type` of a column an index option names: 1301 when that index does
+    not take the type (Databend's BloomIndex / RangeIndex supported types)."""
+    for key, supported, what in (("bloom_index_columns", _BLOOM_TYPES, "bloom index"),
+                                 ("approx_distinct_columns", _STAT_TYPES, "approx distinct columns"),
+                                 ("analyze_frequency_columns", _STAT_TYPES, "analyze frequency columns")):
+        if name in _column_list(options.get(key, "")) and new_type.name not in supported:
+            raise EngineError(f"Unsupported data type '{new_type.display()}' for {what}",
+                              code=TABLE_OPTION_INVALID, position=pos)
 
 
 def check_set_options(options, columns, pos=None) -> None:

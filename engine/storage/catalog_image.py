@@ -41,7 +41,7 @@ def table_image(table: Table) -> dict:
         "cluster_by": table.cluster_by, "transient": table.transient,
         "has_null": list(table.has_null), "has_negative": list(table.has_negative),
         "copied_files": [[*key, modified] for key, modified in table.copied_files.items()],
-        "constraints": dict(table.constraints),
+        "constraints": dict(table.constraints), "options": dict(table.options),
     }
 
 
@@ -129,7 +129,7 @@ def _restore_table(data: dict, old: Table | None, routines) -> Table:
                   engine=data["engine"], has_null=list(data["has_null"]), has_negative=list(data["has_negative"]),
                   table_id=data["id"], created_on=_parse_time(data["created_on"]), comment=data["comment"],
                   cluster_by=data["cluster_by"], transient=data["transient"],
-                  constraints=dict(data.get("constraints", {})))
+                  constraints=dict(data.get("constraints", {})), options=dict(data.get("options", {})))
     table.copied_files = {tuple(entry[:-1]): entry[-1] for entry in data["copied_files"]}
     return table
 

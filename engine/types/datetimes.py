@@ -229,6 +229,10 @@ def date_from_days(days: int) -> datetime.date:
     return day
 
 
+# generated code looks a day up here before calling (engine.codegen.compile: a date is truthy)
+date_from_days.cache = _DAY_CACHE
+
+
 def micros_of(ts: datetime.datetime) -> int:
     """Microseconds since the epoch of a stored Timestamp."""
     delta = ts - EPOCH

@@ -105,6 +105,24 @@ def _nested_sql_name(t: SqlType) -> str:
     return f"{t.name.upper()}({', '.join(parts)})"
 
 
+def explicit_null_sql_name(t: SqlType) -> str:
+    """As SHOW CREATE TABLE spells a column's type (Databend's sql_name_explicit_null): every
+    level says NULL or NOT NULL: ARRAY(VARCHAR NULL) NULL, MAP(VARCHAR NOT NULL, INT NULL) NULL."""
+    if t.name == "Null":
+        return "NULL"
+    if t.name == "Tuple":
+        names = t.field_names or [str(i) for i in range(1, len(t.args) + 1)]
+        base = "TUPLE(" + ", ".join(f"{n} {explicit_null_sql_name(a)}" for n, a in zip(names, t.args,
+                                                                                        strict=False)) + ")"
+    elif t.name == "Array":
+        base = f"ARRAY({explicit_null_sql_name(t.args[0])})"
+    elif t.name == "Map":
+        base = f"MAP({explicit_null_sql_name(t.args[0])}, {explicit_null_sql_name(t.args[1])})"
+    else:
+        base = t.sql_name()
+    return base + (" NULL" if t.nullable else " NOT NULL")
+
+
 def _element_sql_name(t: SqlType) -> str:
     if t.args:
         return _nested_sql_name(t)

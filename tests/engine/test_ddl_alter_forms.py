@@ -164,3 +164,17 @@ def test_table_options_and_mysql_type_widths():
     q(s, "ALTER TABLE t SET OPTIONS (data_retention_period_in_hours = 2)")
     q(s, "ALTER TABLE t UNSET OPTIONS data_retention_period_in_hours")  # one name: no brackets needed
     q(s, "ALTER TABLE t UNSET OPTIONS DATA_retention_period_in_hours")
+
+
+def test_modify_column_refused_when_a_check_no_longer_binds():
+    # base/05_ddl/05_0063: length() takes no INT (1065 at bind time, as Databend), so the
+    # constraint is incompatible with b INT (2747) and the column stays a string
+    s = _session()
+    q(s, "CREATE TABLE t (a INT, b STRING)")
+    q(s, "ALTER TABLE t ADD CONSTRAINT b_nonempty CHECK (length(b) > 0)")
+    assert error_code(s, "ALTER TABLE t MODIFY COLUMN b INT") == 2747
+    q(s, "INSERT INTO t VALUES (1, 'x')")
+    assert q(s, "SELECT b FROM t") == [("x",)]
+    assert error_code(s, "SELECT length(1)") == 1065
+    assert error_code(s, "SELECT char_length(to_date(1))") == 1065
+    assert q(s, "SELECT length('ab'), length([1, 2]), length(NULL)") == [(2, 2, None)]

@@ -24,6 +24,8 @@ UPDATE = os.environ.get("UPDATE_GENERATED_SOURCE") == "1"
 # Literal values here are distinctive so that a test can show none reaches the source text.
 QUERIES = {
     "filter": "SELECT a FROM t WHERE a > 424242",
+    # numbers()' one-column rows unpacked; to_date of an integer looks the day cache up first
+    "numbers_to_date": "SELECT number % 30303, to_date(number % 20202) FROM numbers(10)",
     "projection_nullable": "SELECT a + c, b || 'zzliteral' FROM t",
     "projection_not_null": "SELECT id * 31337, label FROM u",
     "case": "SELECT CASE WHEN a > 7001 THEN 'caseliteral' WHEN a IS NULL THEN b ELSE 'elseliteral' END FROM t",

@@ -91,7 +91,7 @@ def test_typeof_describe_and_show_create_table_spell_names_as_databend(s):
     assert [(r[0], r[1], r[2], r[3]) for r in run(s, "DESC t")] == [
         ("p", "TUPLE(A INT32, B STRING)", "YES", "NULL"), ("q", "TUPLE(1 INT32, 2 STRING)", "YES", "NULL"),
         ("r", "TUPLE(X TUPLE(Y INT32, Z STRING), W INT32)", "NO", "NULL")]  # no DEFAULT: NULL (current Databend)
-    assert run(s, "SHOW CREATE TABLE t")[0][1].splitlines()[1] == "  p TUPLE(A INT32, B STRING) NULL,"
+    assert run(s, "SHOW CREATE TABLE t")[0][1].splitlines()[1] == "  p TUPLE(a INT NULL, b VARCHAR NULL) NULL,"
 
 
 def test_a_cast_to_a_named_tuple_reads_by_position_and_is_named_as_written(s):
