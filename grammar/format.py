@@ -377,13 +377,16 @@ def literal_text(node: A.Literal) -> str:
         return "NULL"
     if node.kind == "float":  # an exponent literal reads as the decimal number it is
         return format(decimal.Decimal(repr(node.value)).normalize(), "f")
+    if node.kind == "binary":
+        return f"X'{node.value.hex().upper()}'"
     return str(node.value)
 
 
 def type_text(t: A.TypeName) -> str:
     name = t.name.upper()
     if name in ("DECIMAL", "NUMERIC"):
-        precision, scale = (tuple(t.params) + (18, 0))[:2] if t.params else (18, 0)
+        bare = (18, 3) if name == "NUMERIC" else (18, 0)  # a bare NUMERIC is Databend's Decimal(18, 3)
+        precision, scale = (tuple(t.params) + (18, 0))[:2] if t.params else bare
         return f"Decimal({precision}, {scale})"
     if name == "NULLABLE" and t.args:
         return f"Nullable({type_text(t.args[0])})"

@@ -82,8 +82,8 @@ class AstBuilder(ExperimentalRules, SessionRules, RoutineRules, PivotRules, Nest
                 (token.line, token.column),
                 len(token.value),
             )
-        value = bytes.fromhex(digits).decode("latin-1")
-        return ast.Literal(value, "string", pos=(token.line, token.column))
+        # X'ABCD' is a Binary value (its bytes), as current Databend reads it
+        return ast.Literal(bytes.fromhex(digits), "binary", pos=(token.line, token.column))
 
     def null(self, *tokens):
         return ast.Literal(None, "null", pos=pos_of(tokens[0]) if tokens else None)

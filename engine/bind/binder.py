@@ -106,6 +106,8 @@ class Binder(OperatorBinder, ClauseBinder):
             return Const(T.STRING, value=n.value)
         if kind == "bool":
             return Const(T.BOOLEAN, value=bool(n.value))
+        if kind == "binary":  # X'ABCD'
+            return Const(T.BINARY, value=bytes(n.value))
         return Const(T.NULL, value=None)
 
     def _bind_StarColumn(self, n: StarColumn, scope: Scope, aliases):
@@ -191,20 +193,28 @@ class Binder(OperatorBinder, ClauseBinder):
         return self.cast(e, t.as_nullable(e.type.can_be_null), False)
 
     def cast(self, e: Expr, t: T.SqlType, try_: bool) -> Expr:
-        t = t.as_nullable(e.type.can_be_null or try_ or t.nullable)
+        # a VARIANT converted to a scalar type may be NULL (a JSON null), as Databend types it
+        from_variant = e.type.name == "Variant" and t.name not in T.NESTED_NAMES and t.name not in ("Variant", "Null")
+        t = t.as_nullable(e.type.can_be_null or try_ or t.nullable or from_variant)
         F.check_cast(e.type, t)
         # casts the session time zone decides (text/Date -> Timestamp, Timestamp -> Date/text)
         zoned = F.bitmap_cast(e, t, try_, self.ctx.limits) or F.geo_cast(e.type, t, self.ctx)
         if zoned is None and e.type.name != t.name:
             zoned = F.temporal_cast(e.type, t, self.ctx.timezone, self.ctx.datetime_parsing)
         zoned = zoned or nested_session_cast(e.type, t, self.ctx.timezone) or F.variant_cast(e.type, t)
+        if zoned is None and e.type.name == "Binary" and t.is_string \
+                and self.ctx.session.setting("binary_output_format").lower() in ("utf-8-lossy", "utf8-lossy"):
+            zoned = F.lossy_binary_text  # invalid UTF-8 becomes U+FFFD instead of an error
+        if zoned is None and e.type.is_string and t.name == "Binary":  # text read in binary_input_format
+            zoned = F.binary_input_reader(self.ctx.session.setting("binary_input_format"))
         if zoned is None and self.ctx.session.setting("numeric_cast_option") == "truncating":
             zoned = F.truncating_cast(e.type, t)  # toward zero instead of rounding
         if isinstance(e, Const):
             if e.value is None:
                 return Const(t if t.name != "Null" else T.NULL, value=None)
             try:
-                return Const(t.as_nullable(False), value=(zoned or casting.caster_from(e.type, t, folded=True))(e.value))
+                value = (zoned or casting.caster_from(e.type, t, folded=True))(e.value)
+                return Const(t.as_nullable(value is None or from_variant), value=value)
             except EngineError:
                 if try_:
                     return Const(T.NULL, value=None)  # as Databend types a failed constant TRY_CAST

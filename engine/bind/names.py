@@ -100,6 +100,8 @@ class DisplayPrinter:
         if n.kind == "decimal":
             text = str(n.value)
             return "0" + text if text.startswith(".") else text.rstrip(".")
+        if n.kind == "binary":
+            return f"X'{n.value.hex().upper()}'"
         return str(n.value)
 
     def type_text(self, t: A.TypeName) -> str:

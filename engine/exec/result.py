@@ -57,6 +57,7 @@ class Result:
     types: list = field(default_factory=list)  # SqlType per column (for rendering)
     timezone: str = "UTC"  # the session zone Timestamps are shown in
     geometry_format: str = "GeoJSON"  # the session's geometry_output_format (GEOMETRY / GEOGRAPHY values)
+    binary_format: str = "hex"  # the session's binary_output_format (BINARY values)
     max_rows: int = 0
     pause_gc: bool = True  # False for pipelines too small to gain from pausing the collector
     memory: object = None  # the query's engine.core.memory.QueryMemory; freed when the result is released
@@ -166,6 +167,10 @@ class Result:
         null = "NULL" if null_as_str else None
         types = self.types or [None] * len(self.schema)
         convs = R.renderers_in_zone(types, self.timezone, self.geometry_format)  # (Timestamps stored in UTC, shown in the zone)
+        if self.binary_format != "hex":
+            binary = R.binary_renderer(self.binary_format)
+            if binary is not None:
+                convs = [binary if t is not None and t.name == "Binary" else c for c, t in zip(convs, types, strict=True)]
         if self.rows_are_text or all(c is str for c in convs):
             def render_plain(batch):
                 return [tuple([null if v is None else str(v) for v in row]) for row in batch]

@@ -52,7 +52,12 @@ from engine.functions.bitmap_aggregates import (
 )
 from engine.functions.bitmaps import bitmap_cast, check_bitmap_comparison
 from engine.functions.bitwise import BITWISE_FUNCTIONS
-from engine.functions.casts import CAST_FUNCTIONS, check_cast, truncating_cast
+from engine.functions.casts import (
+    CAST_FUNCTIONS,
+    check_cast,
+    lossy_binary_text,
+    truncating_cast,
+)
 from engine.functions.context import CONTEXT_FUNCTIONS, KEYED_CONTEXT_FUNCTIONS, context_value
 from engine.functions.date_operators import date_arithmetic
 from engine.functions.date_parsing import variant_override, variant_temporal_cast, with_parsing
@@ -69,6 +74,7 @@ from engine.functions.dates import (
 )
 from engine.functions.decimal_format import DECIMAL_CONVERSIONS
 from engine.functions.geometry import check_geo_comparison, geo_cast
+from engine.functions.hashes import binary_input_reader
 from engine.functions.intervals import TOTAL_MICROS as INTERVAL_TOTAL
 from engine.functions.intervals import interval_arithmetic, interval_override
 from engine.functions.json import (
@@ -95,7 +101,7 @@ ALWAYS_NULLABLE = frozenset({"coalesce", "ifnull", "nvl"})
 INTEGRAL_FOLDS = frozenset({"round", "truncate", "floor", "ceil", "ceiling"})
 
 __all__ = ["AGGREGATES", "INTERVAL_TOTAL", "ALWAYS_NULLABLE", "BITMAP_AGGREGATES", "BITWISE_FUNCTIONS", "CAST_FUNCTIONS",
-           "bitmap_aggregate_spec", "bitmap_cast", "check_cast", "check_geo_comparison", "geo_cast", "truncating_cast", "bitmap_extreme", "check_bitmap_comparison",
+           "bitmap_aggregate_spec", "bitmap_cast", "check_cast", "check_geo_comparison", "geo_cast", "binary_input_reader", "lossy_binary_text", "truncating_cast", "bitmap_extreme", "check_bitmap_comparison",
            "check_nested_comparison", "CONTEXT_FUNCTIONS", "KEYED_CONTEXT_FUNCTIONS",
            "INTEGRAL_FOLDS", "JSON_OPERATORS", "NEGATION_FUNCTIONS", "NUMERIC_ARGUMENT_FUNCTIONS", "OPERATOR_FUNCTIONS",
            "UNSIGNED_ARGUMENT_FUNCTIONS",

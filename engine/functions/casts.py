@@ -45,7 +45,7 @@ def truncating_cast(source: T.SqlType, target: T.SqlType):
     text to a Decimal or an integer drops the digits beyond the target's scale (toward zero)
     instead of rounding them; None for the casts it leaves as they are."""
     if not (target.name == "Decimal" or target.is_int) or not (source.is_float or source.name == "Decimal"
-                                                               or (source.is_string and target.name == "Decimal")):
+                                                               or source.is_string):
         return None
     base = casting.caster(target)
     quantum = decimal.Decimal(1).scaleb(-target.scale) if target.name == "Decimal" else decimal.Decimal(1)
@@ -60,3 +60,10 @@ def truncating_cast(source: T.SqlType, target: T.SqlType):
             return base(v)  # refused as the rounding cast refuses it
         return base(exact if target.name == "Decimal" else int(exact))
     return cast
+
+
+def lossy_binary_text(v: bytes) -> str:
+    """Binary as text under `binary_output_format = 'utf-8-lossy'`: each invalid UTF-8 sequence
+    becomes U+FFFD, as Rust's String::from_utf8_lossy does (Databend's eval_binary_to_string)."""
+    return v.decode("utf-8", "replace")
+

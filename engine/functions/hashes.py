@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime
+import decimal
 import hashlib
 import ipaddress
 import struct
@@ -39,8 +40,9 @@ def _utf8(v) -> bytes:
     return (v if isinstance(v, str) else casting.to_string(v)).encode("utf-8")
 
 
-def _encoder(t: T.SqlType):
-    """value -> the bytes Databend hashes for a value of type t."""
+def _encoder(t: T.SqlType, last_write_only: bool = False):
+    """value -> the bytes Databend hashes for a value of type t (`last_write_only`: its
+    city64withseed hasher keeps only the last bytes written, a DECIMAL's unscaled integer)."""
     width = _INT_WIDTHS.get(t.name)
     if width is not None:
         signed = not t.name.startswith("U")
@@ -49,8 +51,14 @@ def _encoder(t: T.SqlType):
         return lambda v: b"\x01" if v else b"\x00"
     if t.name == "Float32":
         return lambda v: struct.pack("<f", v)
-    if t.name in ("Float64", "Decimal"):  # Databend hashes a DECIMAL as its Float64 value
+    if t.name == "Float64":
         return lambda v: struct.pack("<d", float(v))
+    if t.name == "Decimal":  # its scale (a u8), then its unscaled integer as an i128 (i256 beyond 38 digits)
+        scale, size = t.scale, 16 if t.precision <= 38 else 32
+        head = b"" if last_write_only else bytes((scale,))
+        return lambda v: head + int(decimal.Decimal(v).scaleb(scale)).to_bytes(size, "little", signed=True)
+    if t.name in T.NESTED_NAMES:  # Databend's siphash64 of any other value hashes no bytes at all
+        return lambda v: b""
     if t.name == "Date":  # Int32 days since 1970-01-01
         return lambda v: (v - _EPOCH_DATE).days.to_bytes(4, "little", signed=True)
     if t.name == "Timestamp":  # Int64 microseconds since 1970-01-01
@@ -102,11 +110,11 @@ def _siphash13(data: bytes) -> int:
     return v0 ^ v1 ^ v2 ^ v3
 
 
-def _typed_hash(hash_bytes):
+def _typed_hash(hash_bytes, last_write_only=False):
     """specialize(types) for a hash of any type: encode the value as its type's bytes, then hash."""
 
     def specialize(types):
-        encode = _encoder(types[0])
+        encode = _encoder(types[0], last_write_only)
         if len(types) == 2:
             return lambda v, seed: hash_bytes(encode(v), seed)
         return lambda v: hash_bytes(encode(v))
@@ -225,7 +233,7 @@ register("xxhash64", xxhash.xxh64_intdigest, fixed(T.UINT64), 1,
          specialize=_typed_hash(xxhash.xxh64_intdigest))
 register("xxhash32", xxhash.xxh32_intdigest, fixed(UINT32), 1, specialize=_typed_hash(xxhash.xxh32_intdigest))
 register("city64withseed", city_hash64_with_seed, fixed(T.UINT64), 2,
-         specialize=_typed_hash(lambda data, seed: city_hash64_with_seed(data, int(seed))))
+         specialize=_typed_hash(lambda data, seed: city_hash64_with_seed(data, int(seed)), last_write_only=True))
 register("uuid", _uuid, fixed(T.STRING), 0, aliases=("gen_random_uuid",), volatile=True)
 register("hex", _hex, _hex_type, 1)
 register("to_hex", _to_hex, _hex_type, 1, aliases=("hex_encode",))
@@ -237,11 +245,40 @@ register("base64_decode_string", _decoded_text(_from_base64), fixed(T.STRING), 1
 def _to_binary_type(types):
     if types[0].name == "Variant":  # a JSON null is NULL
         return T.BINARY.as_nullable(True)
-    return _strings_only("to_binary", T.BINARY, also=("Bitmap",))(types)
+    return _strings_only("to_binary", T.BINARY, also=("Bitmap", "Geometry", "Geography"))(types)
 
 
-register("to_binary", casting.to_binary, _to_binary_type, 1,
-         specialize=lambda types: variant_to_binary if types[0].name == "Variant" else casting.to_binary)
+def binary_input_reader(input_format: str):
+    """Text to Binary under `binary_input_format`: 'hex' and 'base64' decode the text (as
+    from_hex / from_base64); 'utf-8' (the default) answers None: the plain cast takes its bytes."""
+    return {"hex": _unhex, "base64": _from_base64}.get(input_format.lower())
+
+
+def _formatted_binary(text, fmt):
+    """to_binary(text, format): the bytes the text spells in 'hex', 'base64' or 'utf-8'."""
+    fmt = _utf8(fmt).decode("utf-8", "replace").lower()
+    if fmt == "hex":
+        return _unhex(text)
+    if fmt == "base64":
+        return _from_base64(text)
+    if fmt == "utf-8":
+        return _utf8(text)
+    raise BadArguments("The format option only supports hex, base64, and utf-8")
+
+
+def _binary_specialized(types):
+    if len(types) == 2:
+        return _formatted_binary
+    return variant_to_binary if types[0].name == "Variant" else casting.to_binary
+
+
+def _to_binary_types(types):
+    if len(types) == 2:  # to_binary(text, format): text only
+        return _strings_only("to_binary", T.BINARY)(types)
+    return _to_binary_type(types)
+
+
+register("to_binary", casting.to_binary, _to_binary_types, 1, 2, specialize=_binary_specialized)
 register("inet_aton", _inet_aton, fixed(UINT32), 1, aliases=("ipv4_string_to_num",))
 register("inet_ntoa", _inet_ntoa, fixed(T.STRING), 1, aliases=("ipv4_num_to_string",))
 
@@ -269,5 +306,5 @@ for _name, _fn, _t in (("try_from_hex", _unhex, T.BINARY),
                        ("try_base64_decode_string", _decoded_text(_from_base64), T.STRING)):
     register(_name, _try(_fn), _nullable(_t), 1)
 # try_to_binary of a VARIANT: as to_binary reads it (a BINARY's bytes, a string's UTF-8), NULL else
-register("try_to_binary", _try(casting.to_binary), _nullable(T.BINARY), 1,
-         specialize=lambda types: _try(variant_to_binary if types[0].name == "Variant" else casting.to_binary))
+register("try_to_binary", _try(casting.to_binary), _nullable(T.BINARY), 1, 2,
+         specialize=lambda types: _try(_binary_specialized(types)))

@@ -21,9 +21,9 @@ from engine.core.errors import (
 )
 from engine.functions.json_sets import array_elements, each_field
 from engine.functions.registry import ScalarFunction
-from engine.ir.expr import Cmp, Col, Const, Expr, Func, column_ids
+from engine.ir.expr import Cmp, Col, Const, Expr, Func, SubqueryExpr, column_ids
 from engine.ir.plan import Join, LateralJoin, Materialized, Numbers, Plan, Project, Sort
-from engine.plan.flatten import as_query, column_names
+from engine.plan.flatten import as_query, column_names, series_query
 from engine.types import cast as casting
 from engine.types import sqltype as T
 from grammar import ast as A
@@ -151,9 +151,15 @@ def numbers_relation(planner, node: A.TableFunction, count: int) -> Rel:
     return Rel(Numbers([cid], [T.UINT64], count=count), [(node.alias or node.name, column, cid, T.UINT64)])
 
 
-def series_relation(planner, node: A.TableFunction) -> Rel:
+def _has_subquery(e: Expr) -> bool:
+    return isinstance(e, SubqueryExpr) or any(_has_subquery(a) for a in e.args)
+
+
+def series_relation(planner, node: A.TableFunction, parent=None, ctes=None) -> Rel:
     """generate_series(start, stop[, step]) (stop included) and range(start, stop[, step]) (stop
-    excluded): numbers() streamed through one generated projection `start + number * step`."""
+    excluded): numbers() streamed through one generated projection `start + number * step`.
+    Integer arguments known only when the query runs (scalar subqueries: `(SELECT 1)`) are
+    spread by the query LATERAL generate_series stands for (unnest of a range array)."""
     name = node.name
     if name not in ("generate_series", "range"):
         raise UnknownFunction(f"Unknown table function {name}", position=node.pos)
@@ -161,6 +167,9 @@ def series_relation(planner, node: A.TableFunction) -> Rel:
         raise EngineError(f"Function `{name}` expect to have [2, 3] arguments, but got {len(node.args)}",
                           code=NUMBER_ARGUMENTS_NOT_MATCH, position=node.pos)
     args = [planner.bind(a, Scope([])) for a in node.args]
+    if any(_has_subquery(a) for a in args) and all(a.type.is_int or a.type.name == "Null" for a in args):
+        return planner._derived(series_query(node), node.alias or name, tuple(node.column_aliases or ()) or None,
+                                parent, ctes, node.pos)
     for a, written in zip(args, node.args, strict=False):
         if not isinstance(a, Const) or a.value is None:
             raise BadArguments(f"{name} takes constant arguments", position=getattr(written, "pos", None))
@@ -173,6 +182,10 @@ def series_relation(planner, node: A.TableFunction) -> Rel:
                           f"{stop.type.display()}", code=BAD_DATA_VALUE_TYPE, position=node.pos)
     if not isinstance(step, int) or isinstance(step, bool):
         raise BadArguments("step must be an integer", position=node.pos)
+    if is_timestamp and abs(step) < 1_000_000:
+        # a small Timestamp step is seconds (under 1000) or milliseconds (under 1,000,000), as
+        # Databend's normalize_series_params reads it
+        step *= 1_000_000 if abs(step) < 1000 else 1000
     if step == 0:
         raise BadArguments("step must not be zero", position=node.pos)
     lo, hi = (start.value.toordinal(), stop.value.toordinal()) if is_date else \

@@ -168,7 +168,7 @@ def each_row_ref(function: A.TableFunction) -> A.LateralRef:
                         pos=function.pos)
 
 
-def _series_query(function: A.TableFunction) -> A.Select:
+def series_query(function: A.TableFunction) -> A.Select:
     """LATERAL generate_series(a, b[, step]) / range(a, b[, step]) of integers: unnest of the
     range array (generate_series includes b), in a column named as the function."""
     pos = function.pos
@@ -190,7 +190,7 @@ def lateral_ref(node: A.LateralFunction) -> A.LateralRef:
     function = node.function
     if function.name in ("generate_series", "range"):
         names = tuple(function.column_aliases or ()) or None
-        return A.LateralRef(_series_query(function), function.alias or function.name, names, pos=node.pos)
+        return A.LateralRef(series_query(function), function.alias or function.name, names, pos=node.pos)
     if not spreads(function.name):
         raise BadArguments(f"LATERAL {function.name}(...) is not supported; LATERAL takes FLATTEN, "
                            f"JSON_EACH, JSON_ARRAY_ELEMENTS, UNNEST or a subquery", position=node.pos)

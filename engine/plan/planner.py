@@ -467,7 +467,7 @@ class Planner:
             return values_relation(self, node)
         if isinstance(node, A.TableFunction):
             if node.name in ("generate_series", "range"):
-                return series_relation(self, node)
+                return series_relation(self, node, parent, ctes)
             if node.name == "unnest":
                 return unnest_relation(self, node, parent, ctes)
             if node.name == "identifier":

@@ -126,6 +126,8 @@ def run_planned_query(session, ctx, planned: CachedPlan) -> Result:
     result = Result(schema, run(()), progress=progress, types=list(plan.types), timezone=ctx.timezone)
     if any(R.holds_geo(t) for t in plan.types):
         result.geometry_format = session.setting("geometry_output_format")
+    if session.explicit_setting("binary_output_format") is not None:  # (set: rare, off the hot path)
+        result.binary_format = session.setting("binary_output_format")
     if isinstance(plan, P.Project) and isinstance(plan.child, P.OneRow):
         result.pause_gc = False  # SELECT without FROM: one row, nothing to gain
     if not _has_limit(stmt):

@@ -19,6 +19,7 @@ from engine.core.errors import (
 from engine.core.memory import batch_bytes
 from engine.exec.executor import BATCH, Runtime, build
 from engine.exec.result import Column, Progress, Result
+from engine.functions import binary_input_reader
 from engine.io.formats import stage_source_file
 from engine.io.stage_load import attachment_row_batches, insert_from_attachment
 from engine.ir.expr import Const
@@ -47,7 +48,7 @@ def _literal_value(node, ctx):
     """The Python value of a VALUES item that is not a plain literal."""
     if type(node) is A.Literal:
         kind = node.kind
-        if kind == "int" or kind == "string" or kind == "bool" or kind == "null":
+        if kind == "int" or kind == "string" or kind == "bool" or kind == "null" or kind == "binary":
             return node.value
         if kind == "float" or kind == "float64":
             return float(node.value)
@@ -144,10 +145,25 @@ def _values_step_rows(ctx) -> int:
     return max(1, min(BATCH, ctx.limits.step_rows))
 
 
+def _binary_input_converters(ctx, table, positions, converters):
+    """The converters with text for a Binary column read in binary_input_format ('hex',
+    'base64'), as Databend reads a string written into a BINARY column."""
+    read = binary_input_reader(ctx.session.setting("binary_input_format"))
+    if read is None:
+        return converters
+
+    def reading(conv):
+        return lambda v: conv(read(v) if isinstance(v, str) else v)
+    return [reading(conv) if table.columns[i].type.name == "Binary" else conv
+            for i, conv in zip(positions, converters, strict=True)]
+
+
 def _values_rows(ctx, stmt, table, positions, values_rows):
     """VALUES rows converted to the table's row tuples (strings and floats compacted)."""
     converters, fill = session_insert_plan(table, positions, ctx)
     converters = single_field_tuples(table, positions, converters)
+    if ctx.session.explicit_setting("binary_input_format") is not None:  # (set: rare, off the hot path)
+        converters = _binary_input_converters(ctx, table, positions, converters)
     width = len(positions)
     rows = []
     literal = _literal_value

@@ -108,15 +108,17 @@ def to_int(v, t: SqlType = INT64):
 
 
 def _integral_text(v: str, t: SqlType) -> int:
-    """An integer written with spaces around it or an exponent (' -42 ', '1e1'), as current Databend
-    reads it; text that is no whole number ('1.5', 'abc') is refused."""
+    """An integer written with spaces around it, an exponent or a fraction (' -42 ', '1e1',
+    '29.55'), as current Databend reads it: a number that is not whole is read as a Decimal and
+    rounded half away from zero ('29.55' is 30; under numeric_cast_option = 'truncating' the
+    binder's truncating_cast drops the fraction instead); text that is no number is refused."""
     s = v.strip()
     if _INT_RE.match(s):
         return int(s)
     if _NUM_RE.match(s):
         d = decimal.Decimal(s)
-        if d == d.to_integral_value() and d.adjusted() < 40:
-            return int(d)
+        if d.adjusted() < 40:
+            return int(d.to_integral_value(rounding=decimal.ROUND_HALF_UP))
     _cast_fail(v, t)
 
 
@@ -194,9 +196,11 @@ def to_string(v, t: SqlType = STRING):
 
 def to_binary(v, t: SqlType = BINARY) -> bytes:
     """A Binary value: bytes as they are, text as its UTF-8 bytes, a BITMAP as current Databend
-    serializes it."""
+    serializes it, a GEOMETRY as its EWKB (a GEOGRAPHY's has no SRID), as Databend stores them."""
     if isinstance(v, bytes):
         return v
+    if isinstance(v, _geo.GeometryValue):
+        return v.ewkb
     if type(v) is frozenset:
         return _bitmaps.hybrid_serialized(v)
     return (v if isinstance(v, str) else to_string(v)).encode("utf-8", "surrogatepass")

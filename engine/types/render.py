@@ -3,6 +3,7 @@ booleans, timestamps, decimals, Binary as upper-case hex, nested values, `<bitma
 
 from __future__ import annotations
 
+import base64 as _base64
 import datetime
 import decimal
 import math
@@ -128,6 +129,17 @@ def _render_timestamp_tz(v):
 
 _ZONE_RENDERERS: dict = {}  # (types, timezone, geometry format) -> their renderers
 _ZONE_RENDERERS_KEPT = 512
+
+
+def binary_renderer(output_format: str):
+    """A BINARY value on the wire under `binary_output_format`: 'base64', 'utf-8' / 'utf-8-lossy'
+    (invalid sequences as U+FFFD: a page cannot fail half-way), else None (upper-case hex)."""
+    fmt = output_format.lower()
+    if fmt == "base64":
+        return lambda v: _base64.b64encode(v).decode("ascii")
+    if fmt in ("utf-8", "utf8", "utf-8-lossy", "utf8-lossy"):
+        return lambda v: v.decode("utf-8", "replace")
+    return None
 
 
 def renderers_in_zone(types, timezone: str, geometry_format: str = _geo.DEFAULT_FORMAT) -> list:

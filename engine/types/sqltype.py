@@ -186,8 +186,9 @@ def type_from_ast(tn, default_nullable: bool = False) -> SqlType:
     if base is None:
         raise SqlSyntaxError(f"Unknown type {tn.name!r}", position=tn.pos)
     if base == "Decimal":
-        p = tn.params[0] if tn.params else 10
-        s = tn.params[1] if len(tn.params) > 1 else 0
+        # a bare NUMERIC is Decimal(18, 3), as Databend's parser reads it (its ty_numeric)
+        p = tn.params[0] if tn.params else 18 if name == "NUMERIC" else 10
+        s = tn.params[1] if len(tn.params) > 1 else 3 if name == "NUMERIC" and not tn.params else 0
         if p > 255 or s > 255:  # beyond Databend's u8 parameters: its parser refuses them
             raise SqlSyntaxError(f"Decimal({p}, {s}): precision and scale are at most 255", position=tn.pos)
         if not 1 <= p <= 76 or s > p:  # Databend's DecimalSize::new: an Overflow error (1049)

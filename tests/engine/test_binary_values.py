@@ -50,3 +50,13 @@ def test_binary_rows_survive_the_data_directory(tmp_path):
         list(db.session().execute("INSERT INTO tb VALUES (unhex('00ff10')), ('é')"))
     with engine.Database(data_dir=str(tmp_path / "d")) as db:
         assert list(db.session().execute("SELECT b FROM tb")) == [(b"\x00\xff\x10",), ("é".encode(),)]
+
+
+def test_binary_output_format_shows_binary_as_base64_or_text(s):
+    # the suite's query/functions/binary_format (current Databend's binary_output_format)
+    list(s.execute("SET binary_output_format = 'base64'"))
+    assert shown(s, "SELECT b, n, to_hex(b) FROM tb ORDER BY b")[1] == [("AP8=", "eA==", "00ff"), ("YWJj", None, "616263")]
+    list(s.execute("SET binary_output_format = 'utf-8'"))
+    assert shown(s, "SELECT b FROM tb ORDER BY b")[1] == [("\x00\ufffd",), ("abc",)]
+    list(s.execute("SET binary_output_format = 'hex'"))
+    assert shown(s, "SELECT b FROM tb ORDER BY b")[1] == [("00FF",), ("616263",)]

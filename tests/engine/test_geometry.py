@@ -294,3 +294,15 @@ def test_without_the_geo_extra_the_types_and_functions_name_it(s, monkeypatch):
         assert code == 1002 and "pip install 'queryhttp[geo]'" in message, sql
     # what needs no geometry library still answers
     assert one(s, "SELECT geohash_encode(-5.60302734375, 42.593994140625)") == "ezs42d000000"
+
+
+def test_to_binary_answers_the_stored_ewkb(s):
+    # the suite's 02_0002_function_cast / _try_cast: a GEOMETRY's EWKB (with its SRID), a
+    # GEOGRAPHY's WKB without one
+    point = "st_geometryfromwkt('SRID=4326;POINT(1.0 2.0)')"
+    assert one(s, f"SELECT to_binary({point})") == "0101000020E6100000000000000000F03F0000000000000040"
+    assert one(s, f"SELECT try_to_binary({point})") == "0101000020E6100000000000000000F03F0000000000000040"
+    assert one(s, "SELECT to_binary(st_geographyfromewkt('SRID=4326;POINT(-122.35 37.55)'))") == \
+        "01010000006666666666965EC06666666666C64240"
+    assert one(s, "SELECT to_binary(st_geometryfromwkt('POINT(1 2)'))") == \
+        "0101000000000000000000F03F0000000000000040"

@@ -156,3 +156,22 @@ def test_unnest_of_range_and_series_spread_beyond_the_cap():
     assert run(s, "SELECT count(*) FROM n, unnest(range(0, n.k))") == [(5000,)]
     names, types, rows = wire(s, "SELECT * FROM unnest(range(1, 3)) AS u(x)")
     assert (names, types, rows) == (["x"], ["Nullable(UInt64)"], [("1",), ("2",)])
+
+
+def test_series_with_scalar_subquery_arguments(s):
+    # the suite's 02_0063_function_generate_series: arguments Databend evaluates before the scan
+    assert run(s, "SELECT * FROM generate_series((SELECT 1), (SELECT 5), 1)") == [(1,), (2,), (3,), (4,), (5,)]
+    assert run(s, "SELECT * FROM range((SELECT 3)::int, (SELECT 7)::int)") == [(3,), (4,), (5,), (6,)]
+    assert run(s, "SELECT generate_series AS d FROM generate_series((SELECT count() FROM numbers(2))::int, "
+                  "(SELECT count() FROM numbers(4))::int)") == [(2,), (3,), (4,)]
+
+
+def test_small_timestamp_steps_are_seconds_or_milliseconds(s):
+    # Databend's normalize_series_params: |step| < 1000 is seconds, < 1,000,000 milliseconds
+    def shown(sql):
+        return [str(r[0]) for r in run(s, sql)]
+    assert shown("SELECT * FROM generate_series(to_timestamp(1), to_timestamp(2), 2)") == ["1970-01-01 00:00:01"]
+    assert shown("SELECT * FROM generate_series(to_timestamp(0), to_timestamp(2), 1)") == \
+        ["1970-01-01 00:00:00", "1970-01-01 00:00:01", "1970-01-01 00:00:02"]
+    assert len(shown("SELECT * FROM generate_series(to_timestamp(0), to_timestamp(1000), 500000)")) == 3
+    assert len(shown("SELECT * FROM generate_series(to_timestamp(0), to_timestamp(2), 2000000)")) == 2

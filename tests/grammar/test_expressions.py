@@ -41,7 +41,7 @@ LITERALS = [
     # what databend-py's parameter escaping produces
     (r"'\b\f\r\n\t\0\a\v\\\''", s("\b\f\r\n\t\0\a\v\\'")),
     ("'multi\nline'", s("multi\nline")),
-    ("x'41'", s("A")),
+    ("x'41'", A.Literal(b"A", "binary")),
     ("TRUE", TRUE),
     ("false", FALSE),
     ("NULL", NULL),
