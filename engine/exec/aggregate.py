@@ -20,6 +20,7 @@ from engine.codegen.aggregate import (
 )
 from engine.codegen.batch_source import resliced
 from engine.core.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, SORT_SLOT_BYTES, charge_growth
+from engine.exec.column_scan import scan_batches
 from engine.exec.subquery import correlated_rows, prefetching
 from engine.ir import plan as P
 from engine.ir.expr import Expr, column_ids
@@ -121,15 +122,10 @@ def _whole_columns(plan: P.Aggregate, rt, args):
 def _column_batches(scan: P.Scan, rt, positions):
     """A run yielding, per batch of the scan's snapshot (the batches a row scan makes, so sums
     of floats add up in the same order), (rows, column values...) for the columns at `positions`."""
-    data, n, step = scan.data, scan.count, rt.batch
-    progress = rt.progress
-    width = max(len(scan.layout), 1) * 8
+    data = scan.data
 
     def run(p):
-        for i in range(0, n, step):
-            stop = min(i + step, n)
-            progress.scan_rows += stop - i
-            progress.scan_bytes += (stop - i) * width
+        for i, stop in scan_batches(scan, rt):
             yield (stop - i, *[data.column_values(c, i, stop) for c in positions])
 
     return run

@@ -109,14 +109,10 @@ def _selected_map(scan: P.Scan, rt, cg, pred, proj, positions):
 
 def _selected_run(scan, rt, cg, tested, fn):
     """The run of a `_selected_map` step `fn(first row, tested columns' values, p)`."""
-    data, progress, n, step = scan.data, rt.progress, scan.count, rt.batch
-    width = max(len(scan.layout), 1) * 8
+    data = scan.data
 
     def run(p):
-        for i in range(0, n, step):
-            stop = min(i + step, n)
-            progress.scan_rows += stop - i
-            progress.scan_bytes += (stop - i) * width
+        for i, stop in scan_batches(scan, rt):
             yield fn(i, [data.column_values(c, i, stop) for c in tested], p)
 
     run = prefetching(cg, run)
@@ -124,7 +120,7 @@ def _selected_run(scan, rt, cg, tested, fn):
     return run
 
 
-def _batches(scan: P.Scan, rt):
+def scan_batches(scan: P.Scan, rt):
     """(start, stop) of each batch of the scan's snapshot, counting its progress on the way."""
     progress, n, step = rt.progress, scan.count, rt.batch
     width = max(len(scan.layout), 1) * 8
@@ -143,7 +139,7 @@ def distinct_columns(scan: P.Scan, rt, positions):
     data = scan.data
 
     def run(p):
-        for i, stop in _batches(scan, rt):
+        for i, stop in scan_batches(scan, rt):
             if len(positions) == 1:
                 yield data.column_values(positions[0], i, stop)
             else:
@@ -178,7 +174,7 @@ def top_k_columns(plan: P.Sort, rt, limit, offset, passes, nan_free: bool):
             return
         best = []
         held = 0  # memory: most rows `best` held so far (charged)
-        for i, stop in _batches(scan, rt):
+        for i, stop in scan_batches(scan, rt):
             if len(best) < k:
                 numbers = range(i, stop)
             else:
