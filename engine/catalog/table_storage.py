@@ -172,12 +172,7 @@ class Rewrite:
         """Old rows [start:start + n] follow, unchanged."""
         if n <= 0:
             return
-        runs = self.runs
-        if runs and self._next == start:
-            runs[-1] += n
-        else:
-            runs += (start, n)
-        self._next = start + n
+        self._keep_run(start, n)
         self._new.extend_from(self.old, start, start + n)
 
     def keep_runs(self, runs: list[int]) -> None:
