@@ -84,6 +84,10 @@ class Codegen(CallCodegen):
         self.uncorrelated: list = []  # runners of the uncorrelated ones: each runs once
         self.has_subqueries = False  # whether any subquery is compiled in (bound to one run)
         self.prefetched: list = []  # (bound impl, argument sources) of calls a batch may prefetch
+        # the declared cost per row of the calls compiled in, in microseconds (ScalarFunction.row_cost;
+        # both branches of a conditional counted): steps over this code take fewer rows
+        # (engine.core.steps.rows_for_cost)
+        self.row_cost = 0
 
     def nullable(self, e: Expr) -> bool:
         """Whether `e` can evaluate to NULL here (declared types, narrowed by the data snapshot)."""

@@ -21,6 +21,7 @@ from engine.codegen.batch_source import (
 )
 from engine.codegen.compile import Codegen
 from engine.core.memory import HASH_ENTRY_BYTES, batch_bytes, charge_growth
+from engine.core.steps import rows_for_cost
 from engine.exec.aggregate import build_aggregate
 from engine.exec.column_scan import columnar_map, distinct_columns
 from engine.exec.join import build_join
@@ -120,6 +121,10 @@ def _build_map(plan, rt, as_set=False, reads=None):
     if fn is None:  # the rows pass as they are
         return build(child, rt, scan_reads)
     small = correlated_rows(cg, rt.step_rows) if cg is not None else 0
+    # calls declared costly: fewer rows a step, so the step's work stays within its budget
+    costly = rows_for_cost(fn.row_cost, rt.batch)
+    if costly < rt.batch:
+        small = min(small or costly, costly)
     if small:
         run_child = resliced(build(child, rt), small)
 
@@ -181,6 +186,8 @@ def _map_function(plan, child, pred, exprs, rt, as_set, scan_reads):
         else:
             fn = cg.build(["b", "p"], prefetching_body(cg, proj, target, cond) if cg.prefetched
                           else [f"return [{proj} for {target} in b{cond}]"])
+    if fn is not None:
+        fn.row_cost = cg.row_cost  # kept with the function: a kept one is built without its Codegen
     if not cg.has_subqueries:
         _MAP_FUNCTIONS.setdefault(plan, {})[key] = fn
     return fn, cg

@@ -15,6 +15,7 @@ from __future__ import annotations
 from operator import itemgetter
 
 from engine.codegen.batch_source import column_refs, map_source
+from engine.core.steps import rows_for_cost
 from engine.exec.subquery import correlated_rows, prefetching
 from engine.exec.window_functions import (
     Frame,
@@ -78,6 +79,7 @@ def build_window(plan, rt, pred=None, exprs=None):
     shape = _shape(cg, plan, pred, exprs)
     # a select list running a correlated subquery per row: fewer rows per piece (engine.exec.subquery)
     piece_rows = correlated_rows(cg, step) or step
+    piece_rows = rows_for_cost(cg.row_cost, piece_rows)  # and one calling functions declared costly
 
     def run(p):
         out: list = []
