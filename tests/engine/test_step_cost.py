@@ -6,6 +6,7 @@ costly keeps its rows per step."""
 import pytest
 
 import engine
+from engine.bind.map_lambdas import LAMBDA_ELEMENTS
 from engine.core import steps
 from engine.core.steps import STEP_WORK_MICROS, rows_for_cost
 from engine.functions.registry import SCALARS, ScalarFunction, fixed
@@ -133,3 +134,19 @@ def test_a_query_over_h3_cell_areas_takes_steps_of_its_declared_cost():
     sizes = [len(b) for b in s.execute(sql).batches() if b]
     assert sum(sizes) == 300
     assert max(sizes) == rows_for_cost(SCALARS["h3_cell_area_m2"].row_cost, 2048) < 300
+
+
+def test_a_lambda_counts_its_bodys_costs_for_several_elements(session, costly):
+    """array_transform runs its body once an element: its declared cost is the body's times
+    LAMBDA_ELEMENTS (the lengths are not known when compiling)."""
+    sql = "SELECT array_transform([n, v], x -> costly_twice(x)) FROM t"
+    per_step, rows = _run(session, sql, costly)
+    assert [list(r[0]) for r in rows] == [[2 * n, 2 * (n % 7)] for n in range(N)]
+    assert max(per_step) == 2 * rows_for_cost(LAMBDA_ELEMENTS * COST, 2048)  # two elements a row
+
+
+def test_casts_to_shapes_take_fewer_rows_a_step():
+    s = engine.Database().session()
+    sql = "SELECT CAST(concat('POINT(', (number % 90)::string, ' 1)') AS GEOMETRY) FROM numbers(3000)"
+    sizes = [len(b) for b in s.execute(sql).batches() if b]
+    assert sum(sizes) == 3000 and max(sizes) < 2048
