@@ -17,6 +17,7 @@ from engine.codegen.value_ranges import (
     fits,
     type_range,
 )
+from engine.functions.registry import CAST_ROW_COSTS
 from engine.ir.expr import (
     And,
     Arith,
@@ -61,11 +62,6 @@ _CHEAP_TO_READ = re.compile(r"[A-Za-z_]\w*(\[\d+\])?")
 # 28-digit default
 _DECIMAL_OPERATIONS = {"+": DECIMAL_CONTEXT.add, "-": DECIMAL_CONTEXT.subtract,
                        "*": DECIMAL_CONTEXT.multiply}
-
-
-# microseconds a cast to these types costs a row, as the functions that make them declare
-# (to_geometry, to_geography: engine.functions.geometry): the text or WKB is read into shapes
-_CAST_ROW_COSTS = {"Geometry": 12, "Geography": 18}
 
 
 def _scale(t) -> int:
@@ -421,7 +417,7 @@ class Codegen(CallCodegen):
         target, try_ = e.target, e.try_
         operand = e.args[0]
         fn = casting.caster_from(operand.type, target)
-        self.row_cost += _CAST_ROW_COSTS.get(target.name, 0)
+        self.row_cost += CAST_ROW_COSTS.get(target.name, 0)
         if target.name == "Float64" and (operand.type.is_int or operand.type.is_float
                                           or operand.type.name == "Decimal"):
             fn = float  # (a Float32 target rounds to single precision: casting.to_float32)

@@ -75,6 +75,10 @@ def common(types):
 
 SCALARS: dict[str, ScalarFunction] = {}
 
+# microseconds a cast to these types costs a row, as the functions that make them declare
+# (to_geometry, to_geography: engine.functions.geometry): the text or WKB is read into shapes
+CAST_ROW_COSTS = {"Geometry": 12, "Geography": 18}
+
 
 def register(name, impl, result, min_args, max_args=None, strict=True, aliases=(), bounded=False,
              volatile=False, coerce=False, by_value=False, specialize=None, row_cost=0):

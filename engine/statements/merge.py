@@ -20,6 +20,7 @@ from engine.core.errors import (
     EngineError,
 )
 from engine.core.memory import LIST_SLOT_BYTES, batch_bytes
+from engine.core.steps import rows_for_cost
 from engine.exec.executor import Runtime
 from engine.exec.result import Column, Progress, Result
 from engine.exec.subquery import prefetch_steps
@@ -189,7 +190,9 @@ class _Merge:
             memory.charge((min(start + budget, count) - start) * 3 * LIST_SLOT_BYTES)
             self.progress.scan_rows += min(start + budget, count) - start
             yield []
-        # 2. match the source rows: a step tests about a step budget of (target, source) pairs
+        # 2. match the source rows: a step tests about a step budget of (target, source) pairs,
+        # fewer when the ON condition or the clauses call functions declared costly
+        pairs = rows_for_cost(self.codegen.row_cost, budget)
         updates: dict[int, tuple] = {}
         deletes: set[int] = set()
         touched: set[int] = set()
@@ -213,11 +216,11 @@ class _Merge:
                 key = source_key(s, p)
                 group = index.get(key, ()) if None not in key else ()
                 hits = []
-                for start in range(0, len(group), budget):
-                    part = group[start:start + budget]
+                for start in range(0, len(group), pairs):
+                    part = group[start:start + pairs]
                     hits += part if residual is None else [i for i in part if residual(target_row(i) + s, p)]
                     work += len(part)
-                    if work >= budget:
+                    if work >= pairs:
                         charge()
                         inserted_before, updated, work = len(inserts), [], 0
                         yield []
@@ -244,7 +247,7 @@ class _Merge:
                                 updates[i] = row = clause.make(pair, p)
                                 updated.append(row)
                             break
-                if work >= budget:
+                if work >= pairs:
                     charge()
                     inserted_before, updated, work = len(inserts), [], 0
                     yield []

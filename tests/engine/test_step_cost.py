@@ -150,3 +150,22 @@ def test_casts_to_shapes_take_fewer_rows_a_step():
     sql = "SELECT CAST(concat('POINT(', (number % 90)::string, ' 1)') AS GEOMETRY) FROM numbers(3000)"
     sizes = [len(b) for b in s.execute(sql).batches() if b]
     assert sum(sizes) == 3000 and max(sizes) < 2048
+
+
+def test_a_correlated_subquery_over_a_costly_function_runs_once_a_step(session, costly):
+    """Each run of the subquery calls it for every row it reads (declared work beyond a step's):
+    one outer row a step, so one run a step, instead of CORRELATED_ROWS."""
+    sql = "SELECT n FROM t AS a WHERE EXISTS (SELECT 1 FROM t AS b WHERE costly_twice(b.n) = a.n) ORDER BY n"
+    per_step, rows = _run(session, sql, costly)
+    assert rows == [(n,) for n in range(0, N, 2)]
+    assert max(per_step) == N  # the calls of one run
+
+
+def test_merge_matching_over_a_costly_clause_takes_fewer_pairs_a_step(session, costly):
+    list(session.execute("CREATE TABLE u (n INT, v INT)"))
+    list(session.execute("INSERT INTO u SELECT number, 0 FROM numbers(50)"))
+    sql = ("MERGE INTO u USING t ON u.n = t.n WHEN MATCHED THEN UPDATE SET v = costly_twice(t.v) "
+           "WHEN NOT MATCHED THEN INSERT (n, v) VALUES (t.n, costly_twice(t.v))")
+    per_step, _ = _run(session, sql, costly)
+    assert sum(per_step) == N and max(per_step) <= ROWS
+    assert list(session.execute("SELECT n, v FROM u ORDER BY n")) == [(n, 2 * (n % 7)) for n in range(N)]
