@@ -258,18 +258,7 @@ class _Merge:
         rewrite = None
         if updates or deletes:
             rewrite = Rewrite(data, count)
-            for start in range(0, count, budget):
-                stop = min(start + budget, count)
-                changed = sorted(i for i in range(start, stop) if i in updates or i in deletes)
-                position = start
-                for i in changed:
-                    rewrite.keep(position, i - position)
-                    if i in updates:
-                        rewrite.add([updates[i]])
-                    position = i + 1
-                rewrite.keep(position, stop - position)
-                memory.charge((stop - start) * LIST_SLOT_BYTES)
-                yield []
+            yield from self._rewrite_steps(rewrite, updates, deletes)
         self._commit(rewrite, inserts)
         self.progress.write_rows = len(inserts) + len(updates)
         if update_only:
@@ -277,6 +266,23 @@ class _Merge:
             return
         counts = {"INSERT": len(inserts), "UPDATE": len(updates), "DELETE": len(deletes)}
         yield [tuple(counts[k] for k in self.kinds)]
+
+    def _rewrite_steps(self, rewrite, updates, deletes):
+        """Fill `rewrite` with the snapshot's rows, updated and deleted, a step budget of rows
+        per step (each step yields [])."""
+        count, budget, memory = self.count, self.runtime.step_rows, self.ctx.memory
+        for start in range(0, count, budget):
+            stop = min(start + budget, count)
+            changed = sorted(i for i in range(start, stop) if i in updates or i in deletes)
+            position = start
+            for i in changed:
+                rewrite.keep(position, i - position)
+                if i in updates:
+                    rewrite.add([updates[i]])
+                position = i + 1
+            rewrite.keep(position, stop - position)
+            memory.charge((stop - start) * LIST_SLOT_BYTES)
+            yield []
 
     def _commit(self, rewrite, inserts) -> None:
         table = self.table
