@@ -104,8 +104,8 @@ def _sliced(child_run, cg, rt):
     """The input cut into fewer rows a step when the compiled step (`cg`: keys and arguments)
     runs a correlated subquery per row or calls functions declared costly."""
     small = correlated_rows(cg, rt.step_rows)
-    costly = rows_for_cost(cg.row_cost, rt.batch)
-    if costly < rt.batch:
+    costly = rows_for_cost(cg.row_cost, rt.step_rows)
+    if costly < rt.step_rows:
         small = min(small or costly, costly)
     return resliced(child_run, small) if small else child_run
 
