@@ -169,3 +169,12 @@ def test_merge_matching_over_a_costly_clause_takes_fewer_pairs_a_step(session, c
     per_step, _ = _run(session, sql, costly)
     assert sum(per_step) == N and max(per_step) <= ROWS
     assert list(session.execute("SELECT n, v FROM u ORDER BY n")) == [(n, 2 * (n % 7)) for n in range(N)]
+
+
+def test_a_hash_joins_costly_build_keys_take_fewer_right_rows_a_step(session, costly):
+    """The right side's keys are computed as its rows are added to the table: fewer of them a
+    step, and once a row (its NULL test reads the key computed)."""
+    sql = "SELECT a.n, b.n FROM t AS a JOIN t AS b ON a.n = costly_twice(b.n) ORDER BY 1"
+    per_step, rows = _run(session, sql, costly)
+    assert rows == [(2 * n, n) for n in range(N) if 2 * n < N]
+    assert sum(per_step) == N and max(per_step) <= ROWS
