@@ -10,6 +10,7 @@ import engine
 from engine.catalog import table_storage
 from engine.core.errors import EngineError
 from engine.core.limits import Limits
+from engine.exec import join as join_module
 from engine.exec import sort as sort_module
 
 
@@ -73,6 +74,9 @@ QUERIES = [
     "SELECT o.id, dim.label FROM o LEFT JOIN dim ON o.g = dim.k",
     "SELECT o.id, o.s, dim.w FROM dim JOIN o ON o.g = dim.k WHERE o.f > 5.0",
     "SELECT * FROM o JOIN dim ON o.g = dim.k",
+    "SELECT o.id, dim.label FROM o JOIN dim ON o.f = dim.w",
+    "SELECT o.g, dim.k FROM o JOIN dim ON o.g = dim.k AND o.f < dim.w * 4",
+    "SELECT dim.label, o.s FROM o JOIN dim ON o.id = dim.k",
     # windows
     "SELECT id, g, ROW_NUMBER() OVER (PARTITION BY g ORDER BY f) AS rn FROM o",
     "SELECT id, SUM(f) OVER (ORDER BY id) FROM o",
@@ -134,3 +138,32 @@ def test_top_k_over_columns_takes_the_column_path(monkeypatch):
     assert used == [False, True]
     assert answers[True] == answers[False] == [(6006, 2002.0), (12013, 2002.0), (6005, 2001.6666666666667),
                                                (12012, 2001.6666666666667)]
+
+
+def test_a_join_probes_the_columns_of_its_left_scan(monkeypatch):
+    # the probe loops over the left table's columns, a chunk of rows at a time when a key meets
+    # several rows (here 3: chunks of 64 // 3 rows in steps of 64)
+    setup = ["CREATE TABLE o (id INT, g INT, f DOUBLE)",
+             "INSERT INTO o SELECT number, number % 10, number / 4 FROM numbers(1000)",
+             "CREATE TABLE dim (k INT, w DOUBLE)",
+             "INSERT INTO dim SELECT number % 5, number FROM numbers(15)"]
+    used = []
+    original = join_module._column_probe
+
+    def spy(*args):
+        probe = original(*args)
+        used.append(probe is not None)
+        return probe
+
+    monkeypatch.setattr(join_module, "_column_probe", spy)
+    answers = {}
+    for columns in (False, True):
+        monkeypatch.setattr(table_storage, "COLUMNS", columns)
+        s = engine.Database(limits=Limits(step_rows=64)).session()
+        for sql in setup:
+            q(s, sql)
+        result = s.execute("SELECT o.id, dim.w + o.f FROM o JOIN dim ON o.g = dim.k")
+        answers[columns] = [list(batch) for batch in result.batches()]
+    assert used == [False, True]
+    assert answers[True] == answers[False]
+    assert max(map(len, answers[True])) <= 64 and sum(map(len, answers[True])) == 1500
