@@ -16,7 +16,7 @@ from engine.codegen.batch_source import RowVars, map_source, prefetching_body, r
 from engine.core.memory import LIST_SLOT_BYTES, charge_growth
 from engine.exec.subquery import prefetching
 from engine.ir import plan as P
-from engine.ir.expr import column_ids
+from engine.ir.expr import Col, column_ids
 from engine.types.keys import sort_value
 
 # key values a top-k over columns tests at once for one beating the k-th key held (a smaller block
@@ -77,6 +77,28 @@ def columnar_map(scan: P.Scan, rt, cg, pred, exprs, reads, as_set):
 
     run = prefetching(cg, run)
     run.scalar = scalar
+    return run
+
+
+def plain_columns(plan, rt):
+    """The run of a projection of plain columns of a scan of columns (Project(Scan)), for a
+    sort: per batch, each column's values boxed a column at a time (ColumnData.boxed), then
+    zipped, so the sort walks keys that sit side by side in memory (a full sort ~10 % faster
+    than over rows whose values were boxed one row at a time; a mere projection is not faster).
+    None for anything else."""
+    scan = plan.child if type(plan) is P.Project else None
+    if type(scan) is not P.Scan or not scan.data.columnar or rt.profile is not None \
+            or not plan.exprs or not all(type(e) is Col for e in plan.exprs):
+        return None
+    where = {cid: i for i, cid in enumerate(scan.layout)}
+    positions = [where[e.column] for e in plan.exprs]
+    data = scan.data
+
+    def run(p):
+        for i, stop in scan_batches(scan, rt):
+            yield list(zip(*[data.boxed(c, i, stop) for c in positions], strict=True))
+
+    run.scalar = False
     return run
 
 
