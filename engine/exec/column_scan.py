@@ -91,6 +91,8 @@ def plain_columns(plan, rt):
             or not plan.exprs or not all(type(e) is Col for e in plan.exprs):
         return None
     where = {cid: i for i, cid in enumerate(scan.layout)}
+    if not all(e.column in where for e in plan.exprs):
+        return None
     positions = [where[e.column] for e in plan.exprs]
     data = scan.data
 
