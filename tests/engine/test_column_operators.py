@@ -167,3 +167,28 @@ def test_a_join_probes_the_columns_of_its_left_scan(monkeypatch):
     assert used == [False, True]
     assert answers[True] == answers[False]
     assert max(map(len, answers[True])) <= 64 and sum(map(len, answers[True])) == 1500
+
+
+def test_a_full_sort_of_plain_columns_boxes_them_a_column_at_a_time(monkeypatch):
+    # SELECT of plain columns ORDER BY one of them: the sort's input rows are zipped from each
+    # column's values boxed whole (ColumnData.boxed), in batches, as the row path's
+    setup = ["CREATE TABLE o (id INT, f DOUBLE, s VARCHAR)",
+             "INSERT INTO o SELECT number, (number * 37 % 101) / 4, concat('s', (number % 7)::VARCHAR) "
+             "FROM numbers(3000)"]
+    boxed = []
+    original = table_storage.ColumnData.boxed
+
+    def spy(self, index, start, stop):
+        boxed.append((index, start, stop))
+        return original(self, index, start, stop)
+
+    monkeypatch.setattr(table_storage.ColumnData, "boxed", spy)
+    answers = {}
+    for columns in (False, True):
+        monkeypatch.setattr(table_storage, "COLUMNS", columns)
+        s = engine.Database(limits=Limits(step_rows=1000)).session()
+        for sql in setup:
+            q(s, sql)
+        answers[columns] = q(s, "SELECT s, id FROM o ORDER BY s DESC")
+    assert answers[True] == answers[False]
+    assert sorted(boxed) == [(c, i, min(i + 1000, 3000)) for c in (0, 2) for i in range(0, 3000, 1000)]
