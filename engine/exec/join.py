@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from itertools import islice
 
+from engine.codegen.batch_source import resliced
 from engine.codegen.join import column_probe_code, join_code
 from engine.core.memory import HASH_ENTRY_BYTES, batch_bytes
+from engine.core.steps import rows_for_cost
 from engine.exec.column_scan import scan_batches
 from engine.exec.subquery import correlated_rows, prefetching
 from engine.ir import plan as P
@@ -28,15 +30,21 @@ def build_join(plan, rt, pred=None, exprs=None):
     budget = rt.step_rows
     # a condition running a correlated subquery per pair: few pairs per step
     budget = min(budget, correlated_rows(code.cg, budget) or budget)
+    # a condition or projection calling functions declared costly: fewer pairs per step
+    budget = rows_for_cost(code.cg.row_cost, budget)
+    if code.add_to_table is not None:  # right keys calling costly functions: fewer right rows a build step
+        build_rows = rows_for_cost(code.add_to_table.row_cost, rt.step_rows)
+        if build_rows < rt.step_rows:
+            right_run = resliced(right_run, build_rows)
     steps = _JoinSteps(plan, rt, code, left_run, right_run, budget)
     steps.columns = _column_probe(plan, rt, pred, exprs, code)
     return prefetching(code.cg, steps.run)
 
 
 def _column_probe(plan, rt, pred, exprs, code):
-    """(the left scan's zipped-columns batches, ColumnProbe) for an inner hash join whose left
-    side is a scan of columns (issue 24): the probe then reads just the left columns it uses and
-    builds only the joined rows; None otherwise (and for a probe whose step is cut smaller)."""
+    """(the left scan, its ColumnProbe) for an inner hash join whose left side is a scan of
+    columns (issue 24): the probe then reads just the left columns it uses and builds only the
+    joined rows; None otherwise (the row path: EXPLAIN ANALYZE, subqueries, out-of-process calls)."""
     left = plan.left
     if type(left) is not P.Scan or not left.data.columnar or rt.profile is not None \
             or code.cg.has_subqueries or code.cg.prefetched:
@@ -58,7 +66,7 @@ class _JoinSteps:
         self.right_run = right_run
         self.budget = budget
         self.left_nulls = (None,) * len(plan.left.layout)
-        self.columns = None  # (left batches of zipped columns, ColumnProbe): `_column_probe`
+        self.columns = None  # (the left scan, its ColumnProbe): `_column_probe`
         self.right_nulls = (None,) * len(plan.right.layout)
 
     def run(self, p):
