@@ -44,9 +44,12 @@ class PlanRecord:
 class CachedPlan:
     """A planned query and what makes it valid."""
 
-    __slots__ = ("stmt", "plan", "names", "nonnull", "nonneg", "nonnan", "record")
+    __slots__ = ("stmt", "plan", "names", "nonnull", "nonneg", "nonnan", "record", "columns")
 
     def __init__(self, stmt, plan, names, nonnull, nonneg, nonnan, record: PlanRecord):
+        # the result's schema (engine.exec.result.Column list), made by its first run and then
+        # shared by every run (no one changes a Result's schema): a server keeps its encoding
+        self.columns = None
         self.stmt = stmt
         self.plan = plan
         self.names = names

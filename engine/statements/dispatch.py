@@ -122,7 +122,9 @@ def run_planned_query(session, ctx, planned: CachedPlan) -> Result:
     stmt, plan, names = planned.stmt, planned.plan, planned.names
     progress = Progress()
     run = build(plan, Runtime(ctx, progress, planned.nonnull, planned.nonneg, planned.nonnan))
-    schema = [Column(n, t.display()) for n, t in zip(names, plan.types, strict=False)]
+    schema = planned.columns
+    if schema is None:
+        schema = planned.columns = [Column(n, t.display()) for n, t in zip(names, plan.types, strict=False)]
     result = Result(schema, run(()), progress=progress, types=list(plan.types), timezone=ctx.timezone)
     if any(R.holds_geo(t) for t in plan.types):
         result.geometry_format = session.setting("geometry_output_format")
