@@ -125,8 +125,9 @@ def run_planned_query(session, ctx, planned: CachedPlan) -> Result:
     schema = planned.columns
     if schema is None:
         schema = planned.columns = [Column(n, t.display()) for n, t in zip(names, plan.types, strict=False)]
+        planned.geo = any(R.holds_geo(t) for t in plan.types)
     result = Result(schema, run(()), progress=progress, types=list(plan.types), timezone=ctx.timezone)
-    if any(R.holds_geo(t) for t in plan.types):
+    if planned.geo:
         result.geometry_format = session.setting("geometry_output_format")
     if session.explicit_setting("binary_output_format") is not None:  # (set: rare, off the hot path)
         result.binary_format = session.setting("binary_output_format")
