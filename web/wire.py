@@ -110,9 +110,9 @@ def _uris(a: Answer) -> tuple[str, str, str, str]:
     """stats_uri, final_uri, kill_uri and the next page's uri, as JSON values."""
     if not a.query_id:
         return "null", "null", "null", "null"
-    base = "/v1/query/" + a.query_id
-    next_uri = "null" if a.next_page is None else _str(f"{base}/page/{a.next_page}")
-    return _str(base), _str(base + "/final"), _str(base + "/kill"), next_uri
+    base = _str("/v1/query/" + a.query_id)[:-1]  # the JSON string without its closing quote
+    next_uri = "null" if a.next_page is None else f'{base}/page/{a.next_page}"'
+    return base + '"', base + '/final"', base + '/kill"', next_uri
 
 
 # -- the seed (spec) format ---------------------------------------------------------------------
@@ -159,6 +159,8 @@ def _spec_schema(columns: list) -> str:
 
 
 def _spec_affect(affect) -> dict | None:
+    if affect is None:
+        return None
     if isinstance(affect, engine.UseDB):
         return {"type": "UseDB", "name": affect.name}
     if isinstance(affect, engine.ChangeSettings) and affect.keys:
