@@ -21,6 +21,7 @@ from engine.codegen.aggregate import (
 from engine.codegen.batch_source import resliced
 from engine.core.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, SORT_SLOT_BYTES, charge_growth
 from engine.exec.column_scan import scan_batches
+from engine.exec.grouped_columns import grouped_counts_run, zipped_batches
 from engine.exec.subquery import correlated_rows, prefetching
 from engine.ir import plan as P
 from engine.ir.expr import Expr, column_ids
@@ -70,11 +71,22 @@ def build_aggregate(plan: P.Aggregate, rt):
         whole = _whole_columns(plan, rt, args)
         if whole is not None:
             columns, positions = whole
-            child_run = _column_batches(plan.child, rt, positions)
-            return _global_aggregate_run(plan, rt, global_code(plan, args, columns), child_run)
+            summarised = _summarised(plan, args, columns, positions)
+            summarised_positions = {positions[columns[v] - 1] for v in summarised}
+            child_run = _column_batches(plan.child, rt, positions, summarised_positions)
+            return _global_aggregate_run(plan, rt, global_code(plan, args, columns, summarised), child_run)
         return prefetching(cg, _global_aggregate_run(plan, rt, global_code(plan, args), child_run))
-    code = grouped_code(plan, rt.codegen, args)
+    scan = plan.child
+    zipped = bool(one_pass and not small and type(scan) is P.Scan and scan.data.columnar
+                  and rt.profile is None and not cg.prefetched)
+    code = grouped_code(plan, rt.codegen, args, zipped)
+    counting = grouped_counts_run(plan, rt, args, code)
+    if counting is not None:
+        return counting
     step, finish, folders = code.step, code.finish, code.folders
+    if code.column_step is not None:
+        # rows of just the columns the step reads, zipped from the scan's columns
+        step, child_run = code.column_step, zipped_batches(scan, rt, code.column_positions)
     out_rows = rt.batch
     # memory: values held a row (a WITHIN GROUP key is held beside each value)
     collecting = sum(1 + a.collected.sort_keys for a in plan.aggs if a.collected is not None)
@@ -119,14 +131,28 @@ def _whole_columns(plan: P.Aggregate, rt, args):
     return columns, positions
 
 
-def _column_batches(scan: P.Scan, rt, positions):
+def _summarised(plan: P.Aggregate, args, columns: dict, positions: list) -> frozenset:
+    """The argument variables whose columns are arrays (NULL-free numbers) that only COUNT, SUM,
+    AVG, MIN and MAX read: their batches can be summaries (engine.catalog.column_zones)."""
+    data = plan.child.data
+    names = {name for name, index in columns.items()
+             if data.summary(positions[index - 1], 0, 1, False) is not None} if len(data) else set()
+    for a, name in zip(plan.aggs, args.value_names, strict=True):
+        if name in names and a.name not in ("count", "sum", "avg", "min", "max"):
+            names.discard(name)
+    return frozenset(names)
+
+
+def _column_batches(scan: P.Scan, rt, positions, summarised=frozenset()):
     """A run yielding, per batch of the scan's snapshot (the batches a row scan makes, so sums
-    of floats add up in the same order), (rows, column values...) for the columns at `positions`."""
-    data = scan.data
+    of floats add up in the same order), (rows, column values...) for the columns at `positions`
+    (for those in `summarised`, the values' (sum, least, greatest))."""
+    data, step = scan.data, rt.batch
 
     def run(p):
         for i, stop in scan_batches(scan, rt):
-            yield (stop - i, *[data.column_values(c, i, stop) for c in positions])
+            yield (stop - i, *[data.summary(c, i, stop, stop - i == step) if c in summarised
+                               else data.column_values(c, i, stop) for c in positions])
 
     return run
 
