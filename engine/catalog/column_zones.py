@@ -21,24 +21,31 @@ _SUMMARIES: dict[int, tuple] = {}
 MAX_BLOCKS = 1 << 16
 
 
-def block_summary(column: array, start: int, stop: int, keep: bool) -> tuple:
-    """(sum, least, greatest) of column[start:stop] (non-empty), as `sum`, engine.types.keys'
-    `least` and `greatest` give them (for integers `min` and `max`, the same values); remembered
-    when `keep` (whole blocks: a growing table's last, partial block is summed anew)."""
+_PARTS = (sum, least, greatest)  # a summary's parts, as computed of a block of floats
+_INTEGER_PARTS = (sum, min, max)  # of integers (no NaN: least and greatest are min and max)
+ALL_PARTS = (0, 1, 2)
+
+
+def block_summary(column: array, start: int, stop: int, keep: bool, parts: tuple = ALL_PARTS) -> list:
+    """[sum, least, greatest] of column[start:stop] (non-empty), as `sum` and engine.types.keys'
+    `least` and `greatest` give them, the ones at `parts` computed (the others may be None);
+    remembered when `keep` (whole blocks: a growing table's last, partial block is summed
+    anew). The list is the cache's own: read, never changed."""
     key = id(column)
     entry = _SUMMARIES.get(key)
-    if entry is not None:
-        found = entry[1].get((start, stop))
-        if found is not None:
-            return found
+    found = None if entry is None else entry[1].get((start, stop))
+    if found is not None and all(found[i] is not None for i in parts):
+        return found
+    if found is None:
+        found = [None, None, None]
     values = column[start:stop]
-    if column.typecode in "fd":
-        summary = (sum(values), least(values), greatest(values))
-    else:
-        summary = (sum(values), min(values), max(values))
+    compute = _PARTS if column.typecode in "fd" else _INTEGER_PARTS
+    for i in parts:
+        if found[i] is None:
+            found[i] = compute[i](values)
     if keep:
         if entry is None:
             entry = _SUMMARIES[key] = (weakref.ref(column, lambda _ref, key=key: _SUMMARIES.pop(key, None)), {})
         if len(entry[1]) < MAX_BLOCKS:
-            entry[1][(start, stop)] = summary
-    return summary
+            entry[1][(start, stop)] = found
+    return found

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from itertools import compress, groupby, islice, repeat
 from operator import itemgetter
 
-from engine.catalog.column_zones import block_summary
+from engine.catalog.column_zones import ALL_PARTS, block_summary
 from engine.core.memory import batch_bytes, value_bytes
 
 
@@ -348,11 +348,12 @@ class ColumnData:
         caller's own): an `array` (a column without NULL, no value boxed yet) or a list."""
         return self._columns[index][start:stop]
 
-    def summary(self, index: int, start: int, stop: int, keep: bool):
-        """(sum, least, greatest) of column `index`'s values in rows [start:stop] (non-empty) when
-        it is kept as an array (no NULL), else None (engine.catalog.column_zones)."""
+    def summary(self, index: int, start: int, stop: int, keep: bool, parts: tuple = ALL_PARTS):
+        """[sum, least, greatest] (those at `parts`) of column `index`'s values in rows
+        [start:stop] (non-empty) when it is kept as an array (no NULL), else None
+        (engine.catalog.column_zones)."""
         column = self._columns[index]
-        return block_summary(column, start, stop, keep) if type(column) is array else None
+        return block_summary(column, start, stop, keep, parts) if type(column) is array else None
 
     def zipped(self, positions: tuple, start: int = 0) -> Iterator[tuple]:
         """Rows from `start` on of just the columns at `positions`, in that order, one at a time

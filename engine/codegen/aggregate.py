@@ -202,8 +202,8 @@ def global_code(plan: P.Aggregate, args: AggregateArguments, columns: dict | Non
     """No GROUP BY: per batch, gather each argument column once and fold it with builtins.
     With `columns` (argument variable -> index), the step's `b` is not rows but a row count
     followed by whole columns (engine.exec.aggregate): b[0] rows, b[index] an argument's values,
-    or for the variables in `summarised` the (sum, least, greatest) of its NULL-free values
-    (engine.catalog.column_zones)."""
+    or for the variables in `summarised` the [sum, least, greatest] of its NULL-free values
+    (engine.catalog.column_zones: the parts its aggregates read)."""
     cg, aggs, value_names = args.cg, plan.aggs, args.value_names
     if columns is None:
         lines, rows = _gathered_arguments(plan, args), "len(b)"
@@ -253,7 +253,7 @@ def global_code(plan: P.Aggregate, args: AggregateArguments, columns: dict | Non
 
 
 def _summarised_lines(a, v, i, cg, rows) -> list[str]:
-    """Lines folding the batch summary `v` (sum, least, greatest) of a NULL-free column into the
+    """Lines folding the batch summary `v` [sum, least, greatest] of a NULL-free column into the
     aggregate at `i`, as global_code's lines fold the column's values (their sum, min, max)."""
     if a.name == "count":
         return [f"st[{i}] += {rows}"]

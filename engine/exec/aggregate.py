@@ -72,8 +72,7 @@ def build_aggregate(plan: P.Aggregate, rt):
         if whole is not None:
             columns, positions = whole
             summarised = _summarised(plan, args, columns, positions)
-            summarised_positions = {positions[columns[v] - 1] for v in summarised}
-            child_run = _column_batches(plan.child, rt, positions, summarised_positions)
+            child_run = _column_batches(plan.child, rt, positions, summarised, columns)
             return _global_aggregate_run(plan, rt, global_code(plan, args, columns, summarised), child_run)
         return prefetching(cg, _global_aggregate_run(plan, rt, global_code(plan, args), child_run))
     scan = plan.child
@@ -131,28 +130,44 @@ def _whole_columns(plan: P.Aggregate, rt, args):
     return columns, positions
 
 
-def _summarised(plan: P.Aggregate, args, columns: dict, positions: list) -> frozenset:
-    """The argument variables whose columns are arrays (NULL-free numbers) that only COUNT, SUM,
-    AVG, MIN and MAX read: their batches can be summaries (engine.catalog.column_zones)."""
+def _summarised(plan: P.Aggregate, args, columns: dict, positions: list) -> dict:
+    """Argument variable -> the parts of its summaries it needs (engine.catalog.column_zones),
+    for the variables whose columns are arrays (NULL-free numbers) that only COUNT, SUM, AVG,
+    MIN and MAX read: their batches can be summaries."""
     data = plan.child.data
-    names = {name for name, index in columns.items()
-             if data.summary(positions[index - 1], 0, 1, False) is not None} if len(data) else set()
+    if not len(data):
+        return {}
+    parts = {name: set() for name, index in columns.items()
+             if data.summary(positions[index - 1], 0, 1, False, ()) is not None}
     for a, name in zip(plan.aggs, args.value_names, strict=True):
-        if name in names and a.name not in ("count", "sum", "avg", "min", "max"):
-            names.discard(name)
-    return frozenset(names)
+        if name not in parts:
+            continue
+        if a.name not in _SUMMARY_PART:
+            del parts[name]
+        elif _SUMMARY_PART[a.name] is not None:
+            parts[name].add(_SUMMARY_PART[a.name])
+    return {name: tuple(sorted(p)) for name, p in parts.items()}
 
 
-def _column_batches(scan: P.Scan, rt, positions, summarised=frozenset()):
+# the part of a block summary an aggregate reads (COUNT: none, the rows)
+_SUMMARY_PART = {"count": None, "sum": 0, "avg": 0, "min": 1, "max": 2}
+
+
+def _column_batches(scan: P.Scan, rt, positions, summarised=None, columns=None):
     """A run yielding, per batch of the scan's snapshot (the batches a row scan makes, so sums
     of floats add up in the same order), (rows, column values...) for the columns at `positions`
-    (for those in `summarised`, the values' (sum, least, greatest))."""
+    (for the argument variables `summarised` maps to the parts they need, at the index
+    `columns` gives them, the values' summary instead)."""
     data, step = scan.data, rt.batch
+    parts_at = [None] * len(positions)
+    for name, parts in (summarised or {}).items():
+        parts_at[columns[name] - 1] = parts
 
     def run(p):
         for i, stop in scan_batches(scan, rt):
-            yield (stop - i, *[data.summary(c, i, stop, stop - i == step) if c in summarised
-                               else data.column_values(c, i, stop) for c in positions])
+            yield (stop - i, *[data.column_values(c, i, stop) if parts is None
+                               else data.summary(c, i, stop, stop - i == step, parts)
+                               for c, parts in zip(positions, parts_at, strict=True)])
 
     return run
 

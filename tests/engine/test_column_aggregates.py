@@ -60,6 +60,7 @@ def _assert_same(queries, rows, columns):
 # ---------------------------------------------------------------- block summaries
 
 SUMMARISED = [
+    "SELECT MAX(f) FROM w",  # before the other parts of the summaries are asked for
     "SELECT COUNT(*), SUM(f), AVG(f), MIN(f), MAX(f) FROM w",
     "SELECT SUM(i), AVG(i), MIN(i), MAX(i), COUNT(i) FROM w",
     "SELECT SUM(big), MIN(big) FROM w",
@@ -92,21 +93,27 @@ def test_summaries_follow_appends_and_rewrites(monkeypatch):
     rows, columns = _both_storages(monkeypatch, W_SETUP, queries, step_rows=100)
     _assert_same(queries, rows, columns)
     after_update = 3 * (len(SUMMARISED) + 1)  # the first query after the UPDATE to -1e300
-    assert _same(columns[after_update][0][3], -1e300)
-    assert math.isnan(columns[len(SUMMARISED) + 1][0][4])  # MAX(f) after the NaN's INSERT
+    assert _same(columns[after_update + 1][0][3], -1e300)
+    assert math.isnan(columns[len(SUMMARISED) + 1][0][0])  # MAX(f) after the NaN's INSERT
 
 
 def test_summaries_are_kept_for_whole_blocks_only_and_dropped_with_their_column():
     column = array("d", [float(i) for i in range(250)])
-    assert column_zones.block_summary(column, 0, 100, True) == (sum(range(100)) * 1.0, 0.0, 99.0)
-    assert column_zones.block_summary(column, 200, 250, False) == (sum(range(200, 250)) * 1.0, 200.0, 249.0)
+    assert column_zones.block_summary(column, 0, 100, True) == [sum(range(100)) * 1.0, 0.0, 99.0]
+    assert column_zones.block_summary(column, 200, 250, False) == [sum(range(200, 250)) * 1.0, 200.0, 249.0]
     kept = column_zones._SUMMARIES[id(column)][1]
     assert list(kept) == [(0, 100)]
-    kept[(0, 100)] = ("kept",)  # a kept summary is read, not computed again
-    assert column_zones.block_summary(column, 0, 100, True) == ("kept",)
+    kept[(0, 100)][0] = "kept"  # a kept summary is read, not computed again
+    assert column_zones.block_summary(column, 0, 100, True)[0] == "kept"
     key = id(column)
     del column
     assert key not in column_zones._SUMMARIES
+
+
+def test_a_summary_computes_only_the_parts_asked_for():
+    column = array("q", [5, -3, 9, 9])
+    assert column_zones.block_summary(column, 0, 4, True, (1,)) == [None, -3, None]
+    assert column_zones.block_summary(column, 0, 4, True, (0, 2)) == [20, -3, 9]
 
 
 def test_summary_of_floats_sees_a_nan_anywhere():
