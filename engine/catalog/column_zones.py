@@ -26,11 +26,11 @@ _INTEGER_PARTS = (sum, min, max)  # of integers (no NaN: least and greatest are 
 ALL_PARTS = (0, 1, 2)
 
 
-def block_summary(column: array, start: int, stop: int, keep: bool, parts: tuple = ALL_PARTS) -> list:
+def block_summary(column, start: int, stop: int, keep: bool, parts: tuple = ALL_PARTS) -> list:
     """[sum, least, greatest] of column[start:stop] (non-empty), as `sum` and engine.types.keys'
     `least` and `greatest` give them, the ones at `parts` computed (the others may be None);
     remembered when `keep` (whole blocks: a growing table's last, partial block is summed
-    anew). The list is the cache's own: read, never changed."""
+    anew; kept only of an array). The list is the cache's own: read, never changed."""
     key = id(column)
     entry = _SUMMARIES.get(key)
     found = None if entry is None else entry[1].get((start, stop))
@@ -39,11 +39,13 @@ def block_summary(column: array, start: int, stop: int, keep: bool, parts: tuple
     if found is None:
         found = [None, None, None]
     values = column[start:stop]
-    compute = _PARTS if column.typecode in "fd" else _INTEGER_PARTS
+    # a list: an array's values after a NULL appended past them (least/greatest of integers
+    # are their min/max)
+    compute = _INTEGER_PARTS if type(column) is array and column.typecode not in "fd" else _PARTS
     for i in parts:
         if found[i] is None:
             found[i] = compute[i](values)
-    if keep:
+    if keep and type(column) is array:
         if entry is None:
             entry = _SUMMARIES[key] = (weakref.ref(column, lambda _ref, key=key: _SUMMARIES.pop(key, None)), {})
         if len(entry[1]) < MAX_BLOCKS:

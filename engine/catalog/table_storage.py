@@ -350,10 +350,10 @@ class ColumnData:
 
     def summary(self, index: int, start: int, stop: int, keep: bool, parts: tuple = ALL_PARTS):
         """[sum, least, greatest] (those at `parts`) of column `index`'s values in rows
-        [start:stop] (non-empty) when it is kept as an array (no NULL), else None
-        (engine.catalog.column_zones)."""
-        column = self._columns[index]
-        return block_summary(column, start, stop, keep, parts) if type(column) is array else None
+        [start:stop] (non-empty, NULL-free: rows of a column that was an array when the caller
+        planned; it may have become a list since, with the same values), kept (`keep`) while
+        the column is an array (engine.catalog.column_zones)."""
+        return block_summary(self._columns[index], start, stop, keep, parts)
 
     def zipped(self, positions: tuple, start: int = 0) -> Iterator[tuple]:
         """Rows from `start` on of just the columns at `positions`, in that order, one at a time

@@ -6,6 +6,7 @@ engine.codegen.aggregate; this module runs them."""
 
 from __future__ import annotations
 
+from array import array
 from itertools import islice
 
 from engine.codegen.aggregate import (
@@ -138,7 +139,7 @@ def _summarised(plan: P.Aggregate, args, columns: dict, positions: list) -> dict
     if not len(data):
         return {}
     parts = {name: set() for name, index in columns.items()
-             if data.summary(positions[index - 1], 0, 1, False, ()) is not None}
+             if type(data.column_values(positions[index - 1], 0, 0)) is array}
     for a, name in zip(plan.aggs, args.value_names, strict=True):
         if name not in parts:
             continue

@@ -222,3 +222,20 @@ def test_counting_group_by_charges_its_groups(monkeypatch, columns):
     with pytest.raises(EngineError) as info:
         q(db.session(settings={"max_memory_usage": str(256 << 10)}), sql)
     assert info.value.code == 2411
+
+
+@pytest.mark.parametrize("columns", [False, True])
+def test_a_null_appended_while_an_aggregate_runs_changes_nothing_it_reads(monkeypatch, columns):
+    # the first NULL turns an array column into a list (same values) between the query's steps
+    monkeypatch.setattr(table_storage, "COLUMNS", columns)
+    db = engine.Database(limits=Limits(step_rows=100))
+    s = db.session()
+    q(s, "CREATE TABLE w (k INT, f DOUBLE)")
+    q(s, "INSERT INTO w SELECT number % 3, number / 3 FROM numbers(1000)")
+    queries = ["SELECT SUM(f), MIN(f), MAX(f), COUNT(*) FROM w", "SELECT k, COUNT(*) FROM w GROUP BY k",
+               "SELECT k, SUM(f) FROM w GROUP BY k"]
+    before = [q(s, sql) for sql in queries]
+    running = [iter(s.execute(sql)) for sql in queries]
+    q(db.session(), "INSERT INTO w VALUES (NULL, NULL)")
+    assert [list(it) for it in running] == before
+    assert before[0][0][1:] == (0.0, 333.0, 1000)
