@@ -50,8 +50,8 @@ class GroupedCode:
     # groups hold: engine.exec.grouped_columns counts without the step when only counts)
     slot_of: dict
     # with `zipped`, the step over rows of just the columns it reads (`column_positions`, in
-    # order), zipped from a scan of columns (engine.exec.grouped_columns), built instead of
-    # `step` (then None); None when rows are not unpacked
+    # order), zipped from a scan of columns (engine.exec.grouped_columns), built beside `step`
+    # (which steps of fewer rows take); None when rows are not unpacked
     column_step: object = None
     column_positions: tuple = ()
 
@@ -184,15 +184,14 @@ def grouped_code(plan: P.Aggregate, new_codegen, args: AggregateArguments, zippe
     ]
     if update:
         body += ["    else:"] + ["        " + u for u in update]
-    step, column_step, positions = None, None, ()
+    column_step, positions = None, ()
     if args.unpacked is not None:
         body[1] = f"for {args.unpacked.target()} in b:"
         positions = tuple(i for i in range(args.unpacked.width) if f"_c{i}" in args.unpacked.used)
-        if positions and zipped:  # the only step then
+        if positions and zipped:
             names = ", ".join(f"_c{i}" for i in positions)  # one column: its values, not 1-tuples
             column_step = cg.build(["b", "p", "acc"], [body[0], f"for {names} in b:", *body[2:]])
-    if column_step is None:
-        step = cg.build(["b", "p", "acc"], body)
+    step = cg.build(["b", "p", "acc"], body)
     key_out = "k, " if len(keys) == 1 else "".join(f"k[{i}], " for i in range(len(keys)))
     # one generated comprehension turns a chunk of (key, accumulators) into output rows
     finish = out_cg.build(["part"], [f"return [({key_out}{''.join(f + ', ' for f in finals)}) for k, a in part]"])

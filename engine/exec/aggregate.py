@@ -21,6 +21,7 @@ from engine.codegen.aggregate import (
 )
 from engine.codegen.batch_source import resliced
 from engine.core.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, SORT_SLOT_BYTES, charge_growth
+from engine.core.steps import rows_for_cost
 from engine.exec.column_scan import scan_batches
 from engine.exec.grouped_columns import grouped_counts_run, zipped_batches
 from engine.exec.subquery import correlated_rows, prefetching
@@ -65,9 +66,6 @@ def build_aggregate(plan: P.Aggregate, rt):
     child_run = rt.build_one_pass(plan.child, reads) if one_pass else rt.build(plan.child, reads)
     args = aggregate_arguments(plan, rt.codegen())
     cg = args.cg
-    small = correlated_rows(cg, rt.step_rows)
-    if small:
-        child_run = resliced(child_run, small)
     if not plan.keys:
         whole = _whole_columns(plan, rt, args)
         if whole is not None:
@@ -75,18 +73,22 @@ def build_aggregate(plan: P.Aggregate, rt):
             summarised = _summarised(plan, args, columns, positions)
             child_run = _column_batches(plan.child, rt, positions, summarised, columns)
             return _global_aggregate_run(plan, rt, global_code(plan, args, columns, summarised), child_run)
-        return prefetching(cg, _global_aggregate_run(plan, rt, global_code(plan, args), child_run))
+        code = global_code(plan, args)
+        return prefetching(cg, _global_aggregate_run(plan, rt, code, _sliced(child_run, cg, rt)))
     scan = plan.child
-    zipped = bool(one_pass and not small and type(scan) is P.Scan and scan.data.columnar
-                  and rt.profile is None and not cg.prefetched)
+    zipped = bool(one_pass and type(scan) is P.Scan and scan.data.columnar and rt.profile is None
+                  and not cg.prefetched)
     code = grouped_code(plan, rt.codegen, args, zipped)
     counting = grouped_counts_run(plan, rt, args, code)
     if counting is not None:
         return counting
+    sliced = _sliced(child_run, cg, rt)
     step, finish, folders = code.step, code.finish, code.folders
-    if code.column_step is not None:
-        # rows of just the columns the step reads, zipped from the scan's columns
-        step, child_run = code.column_step, zipped_batches(scan, rt, code.column_positions)
+    if code.column_step is not None and sliced is child_run:
+        # rows of just the columns the step reads, zipped from the scan's columns (not when
+        # steps take fewer rows: correlated subqueries or costly calls a row)
+        step, sliced = code.column_step, zipped_batches(scan, rt, code.column_positions)
+    child_run = sliced
     out_rows = rt.batch
     # memory: values held a row (a WITHIN GROUP key is held beside each value)
     collecting = sum(1 + a.collected.sort_keys for a in plan.aggs if a.collected is not None)
@@ -110,6 +112,16 @@ def build_aggregate(plan: P.Aggregate, rt):
             yield finish(part)
 
     return prefetching(cg, run)
+
+
+def _sliced(child_run, cg, rt):
+    """The input cut into fewer rows a step when the compiled step (`cg`: keys and arguments)
+    runs a correlated subquery per row or calls functions declared costly."""
+    small = correlated_rows(cg, rt.step_rows)
+    costly = rows_for_cost(cg.row_cost, rt.step_rows)
+    if costly < rt.step_rows:
+        small = min(small or costly, costly)
+    return resliced(child_run, small) if small else child_run
 
 
 def _whole_columns(plan: P.Aggregate, rt, args):
