@@ -348,12 +348,13 @@ class ColumnData:
         caller's own): an `array` (a column without NULL, no value boxed yet) or a list."""
         return self._columns[index][start:stop]
 
-    def summary(self, index: int, start: int, stop: int, keep: bool, parts: tuple = ALL_PARTS):
+    def summary(self, index: int, start: int, stop: int, keep: bool, parts: tuple = ALL_PARTS,
+                nan_free: bool = False):
         """[sum, least, greatest] (those at `parts`) of column `index`'s values in rows
         [start:stop] (non-empty, NULL-free: rows of a column that was an array when the caller
         planned; it may have become a list since, with the same values), kept (`keep`) while
-        the column is an array (engine.catalog.column_zones)."""
-        return block_summary(self._columns[index], start, stop, keep, parts)
+        the column is an array (engine.catalog.column_zones; `nan_free` as it takes it)."""
+        return block_summary(self._columns[index], start, stop, keep, parts, nan_free)
 
     def zipped(self, positions: tuple, start: int = 0) -> Iterator[tuple]:
         """Rows from `start` on of just the columns at `positions`, in that order, one at a time

@@ -159,7 +159,11 @@ def _summarised(plan: P.Aggregate, args, columns: dict, positions: list) -> dict
             del parts[name]
         elif _SUMMARY_PART[a.name] is not None:
             parts[name].add(_SUMMARY_PART[a.name])
-    return {name: tuple(sorted(p)) for name, p in parts.items()}
+    # a float column the planner knows holds no NaN: its greatest is its max (marked by a 3)
+    cg = args.cg
+    nan_free = {name for a, name in zip(plan.aggs, args.value_names, strict=True)
+                if name in parts and a.arg.type.is_float and not cg.may_be_nan(a.arg)}
+    return {name: tuple(sorted(p)) + ((3,) if name in nan_free else ()) for name, p in parts.items()}
 
 
 # the part of a block summary an aggregate reads (COUNT: none, the rows)
@@ -176,11 +180,14 @@ def _column_batches(scan: P.Scan, rt, positions, summarised=None, columns=None):
     for name, parts in (summarised or {}).items():
         parts_at[columns[name] - 1] = parts
 
+    nan_free = [parts is not None and 3 in parts for parts in parts_at]
+    parts_at = [parts if parts is None else tuple(x for x in parts if x != 3) for parts in parts_at]
+
     def run(p):
         for i, stop in scan_batches(scan, rt):
             yield (stop - i, *[data.column_values(c, i, stop) if parts is None
-                               else data.summary(c, i, stop, stop - i == step, parts)
-                               for c, parts in zip(positions, parts_at, strict=True)])
+                               else data.summary(c, i, stop, stop - i == step, parts, free)
+                               for c, parts, free in zip(positions, parts_at, nan_free, strict=True)])
 
     return run
 

@@ -239,3 +239,12 @@ def test_a_null_appended_while_an_aggregate_runs_changes_nothing_it_reads(monkey
     q(db.session(), "INSERT INTO w VALUES (NULL, NULL)")
     assert [list(it) for it in running] == before
     assert before[0][0][1:] == (0.0, 333.0, 1000)
+
+
+@pytest.mark.parametrize("values", [
+    [1.0, float("nan"), 3.0], [float("nan"), 1.0], [1.0, float("inf"), -float("inf")],
+    [1.0, float("inf"), float("nan"), -float("inf")], [-0.0, 0.0], [0.0, -0.0], [2.0, 5.0, 5.0]])
+def test_the_greatest_of_a_summary_is_keys_greatest(values):
+    from engine.types.keys import greatest
+    got = column_zones.block_summary(array("d", values), 0, len(values), False, (2,))[2]
+    assert _same(got, greatest(values))
