@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from itertools import compress, groupby, islice, repeat
 from operator import itemgetter
 
+from engine.catalog.column_zones import ALL_PARTS, block_summary
 from engine.core.memory import batch_bytes, value_bytes
 
 
@@ -358,6 +359,14 @@ class ColumnData:
     def boxed(self, index: int, start: int, stop: int) -> list:
         """Values of column `index` of rows [start:stop] as a list of its own (`_boxed`)."""
         return _boxed(self._columns[index], start, stop)
+
+    def summary(self, index: int, start: int, stop: int, keep: bool, parts: tuple = ALL_PARTS,
+                nan_free: bool = False):
+        """[sum, least, greatest] (those at `parts`) of column `index`'s values in rows
+        [start:stop] (non-empty, NULL-free: rows of a column that was an array when the caller
+        planned; it may have become a list since, with the same values), kept (`keep`) while
+        the column is an array (engine.catalog.column_zones; `nan_free` as it takes it)."""
+        return block_summary(self._columns[index], start, stop, keep, parts, nan_free)
 
     def zipped(self, positions: tuple, start: int = 0) -> Iterator[tuple]:
         """Rows from `start` on of just the columns at `positions`, in that order, one at a time
