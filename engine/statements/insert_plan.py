@@ -99,7 +99,8 @@ def session_insert_plan(table: Table, positions, ctx):
 _NEEDS_ZONE = object()
 
 
-def converted_rows(table: Table, batches, positions, memory, timezone: str = "UTC", source_types=None):
+def converted_rows(table: Table, batches, positions, memory, timezone: str = "UTC", source_types=None,
+                   column_batches: bool = False):
     """Consume a query's batches in bounded steps (yielding []); returns (rows, known) with
     `known` as Table.append takes it. Each batch is converted column by column
     (engine.types.convert.column_converter: a column of values already stored as they come
@@ -108,7 +109,10 @@ def converted_rows(table: Table, batches, positions, memory, timezone: str = "UT
     charged per column), which commit_append hands to Table.append_version; otherwise a list
     of row tuples, where a batch whose every column came through unchanged and fills the whole
     table row keeps its row tuples. With the query's `source_types`, a column whose values are
-    stored as they come by type (unchecked_column) has no converter (None): not even read."""
+    stored as they come by type (unchecked_column) has no converter (None): not even read.
+    With `column_batches` (only for a table whose storage takes columns), each batch is (one
+    sequence of values per written column, the row count), as engine.exec.column_batches
+    makes them: no row is built nor taken apart."""
     key = ("columns", *positions, timezone, *(source_types or ()))
     converters = table.insert_plans.get(key)
     if converters is None:
@@ -124,6 +128,16 @@ def converted_rows(table: Table, batches, positions, memory, timezone: str = "UT
     buffer = table.data.empty_like() if table.data.columnar and width else None
     rows: list = []
     for batch in batches:
+        if column_batches:
+            written, count = batch
+            if count:
+                columns = _with_defaults(_converted_written(written, converters, positions, has_null, has_negative),
+                                         count, positions, whole, template, has_null, has_negative)
+                buffer.append_columns(columns, count)
+                del columns, written
+                memory.charge(buffer.estimated_bytes(count))
+            yield []
+            continue
         if not isinstance(batch, list):
             batch = list(batch)
         if batch:
@@ -173,20 +187,39 @@ def _converted_columns(batch: list, converters, positions, whole: bool, template
     if not (unchanged and keep_rows):
         columns = [list(map(itemgetter(j), batch)) if column is None else column
                    for j, column in enumerate(columns)]
-    if not whole:  # the other columns take their defaults
-        full: list = [None] * len(template)
-        for column, i in zip(columns, positions, strict=True):
-            full[i] = column
-        for i, v in enumerate(template):
-            if full[i] is None:
-                if type(v) is SequenceDefault:  # DEFAULT nextval(s): a new value per row
-                    full[i] = [v.next() for _ in batch]
-                    continue
-                full[i] = [v] * len(batch)
-                has_null[i] = has_null[i] or v is None
-                has_negative[i] = has_negative[i] or (type(v) is int and v < 0)
-        columns = full
-    return columns, unchanged
+    return _with_defaults(columns, len(batch), positions, whole, template, has_null, has_negative), unchanged
+
+
+def _converted_written(written: list, converters, positions, has_null, has_negative) -> list:
+    """The written columns of one column batch converted (an unchecked one, None, as it comes);
+    notes NULLs and negatives."""
+    columns = []
+    for values, convert, i in zip(written, converters, positions, strict=True):
+        if convert is not None:
+            values, null, negative = convert(values)
+            has_null[i] = has_null[i] or null
+            has_negative[i] = has_negative[i] or negative
+        columns.append(values)
+    return columns
+
+
+def _with_defaults(columns: list, count: int, positions, whole: bool, template, has_null, has_negative) -> list:
+    """One list per table column: the written `columns` (at `positions`) and, unless they are
+    `whole`, the others' defaults for `count` rows; notes the defaults' NULLs and negatives."""
+    if whole:
+        return columns
+    full: list = [None] * len(template)
+    for column, i in zip(columns, positions, strict=True):
+        full[i] = column
+    for i, v in enumerate(template):
+        if full[i] is None:
+            if type(v) is SequenceDefault:  # DEFAULT nextval(s): a new value per row
+                full[i] = [v.next() for _ in range(count)]
+                continue
+            full[i] = [v] * count
+            has_null[i] = has_null[i] or v is None
+            has_negative[i] = has_negative[i] or (type(v) is int and v < 0)
+    return full
 
 
 # stored Python type of a column by type name, where a value of that type is stored as it is
