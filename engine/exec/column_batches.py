@@ -10,6 +10,7 @@ from __future__ import annotations
 from engine.codegen.batch_source import RowVars
 from engine.ir import plan as P
 from engine.ir.expr import Col
+from engine.types import sqltype as T
 
 
 def column_batches(plan, rt):
@@ -39,7 +40,20 @@ def column_batches(plan, rt):
         for slices, count in source(read):
             yield [slices[item] if type(item) is int else item(slices, p, count) for item in items], count
 
+    run.column_batches = True
+    # numbers() taken as they come hold no more than its count: a type that says so lets the
+    # writer take them unchecked (engine.statements.insert_plan.unchecked_column)
+    run.known_types = [_numbers_type(plan.count) if isinstance(plan, P.Numbers) and type(item) is int else None
+                       for item in items]
     return run
+
+
+def _numbers_type(count: int):
+    """The narrowest unsigned integer type that holds 0 .. count - 1."""
+    for bits, t in ((8, T.UINT8), (16, T.SqlType("UInt16")), (32, T.UINT32)):
+        if count <= 1 << bits:
+            return t
+    return T.UINT64
 
 
 def _item_functions(layout, exprs, rt):

@@ -241,8 +241,7 @@ def _source_query(ctx, stmt, positions, progress, columns: bool = False):
     if columns:
         run = column_batches(plan, rt)
         if run is not None:
-            run.column_batches = True
-            return run, list(plan.types)
+            return run, [known or t for known, t in zip(run.known_types, plan.types, strict=True)]
     return build(plan, rt), list(plan.types)
 
 
