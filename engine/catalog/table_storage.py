@@ -269,6 +269,11 @@ SHARED_VALUES = 65_536
 COLUMNS = os.environ.get("QUERYHTTP_COLUMNS", "") not in ("", "0")
 
 
+def array_typecode(type_name: str) -> str | None:
+    """The `array` typecode a NULL-free column of this type is kept in (None: a list)."""
+    return _TYPECODES.get(type_name)
+
+
 def table_data(types: list, rows: list | None = None):
     """A new version for columns of `types` holding `rows` (handed over): the storage new tables get."""
     if not COLUMNS:

@@ -3,10 +3,12 @@ that gives the other columns their defaults."""
 
 from __future__ import annotations
 
+from array import array
 from operator import itemgetter
 
 from engine.catalog.catalog import Table
 from engine.catalog.routines import SequenceDefault
+from engine.catalog.table_storage import array_typecode
 from engine.core.errors import BadArguments
 from engine.core.memory import batch_bytes
 from engine.types.convert import column_converter, type_default, value_converter
@@ -118,7 +120,8 @@ def converted_rows(table: Table, batches, positions, memory, timezone: str = "UT
     if converters is None:
         converters = table.insert_plans[key] = [
             None if source_types is not None and unchecked_column(source, table.columns[i].type)
-            else column_converter(table.columns[i].type, table.columns[i].name, timezone=timezone)
+            else _quick_converter(source if source_types is not None else None, table.columns[i].type,
+                                  column_converter(table.columns[i].type, table.columns[i].name, timezone=timezone))
             for i, source in zip(positions, source_types or positions, strict=True)]
     width = len(table.columns)
     whole = list(positions) == list(range(width))
@@ -239,6 +242,31 @@ def unchecked_column(source, target) -> bool:
         target_low, target_high = INT_RANGES[target.name]
         return 0 <= low and high <= target_high and target_low <= low
     return False
+
+
+def _quick_converter(source, target, convert):
+    """`convert` (a column_converter), with the checks the values' container or type makes
+    needless skipped: an `array` of the target's own kind (a column scanned whole,
+    engine.exec.column_batches) holds no NULL and only values of the type; a nullable query
+    column of the same plain type as the target (str, float, date: as stored) needs only its
+    NULLs found (a NOT NULL target still refuses them through `convert`)."""
+    typecode = array_typecode(target.name)
+    if target.name == "Float32" and (source is None or source.name != "Float32"):
+        typecode = None  # a double array's values need rounding to 32 bits
+    plain = source is not None and source.name == target.name and source.name in _STORED_AS_IS
+    if typecode is None and not plain:
+        return convert
+    signed = target.is_int and typecode.islower()
+    nullable = target.nullable
+
+    def quick_convert(values):
+        if type(values) is array and values.typecode == typecode:
+            return values, False, signed and len(values) > 0 and min(values) < 0
+        if plain and (nullable or None not in values):
+            return values, None in values, False
+        return convert(values)
+
+    return quick_convert
 
 
 def single_field_tuples(table, positions, converters):

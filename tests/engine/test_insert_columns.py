@@ -146,3 +146,30 @@ def test_column_appends_into_arrays():
 
 def db_table(session, name):
     return session.db.catalog.table("default", name)
+
+
+def test_scanned_columns_taken_whole_keep_checks_types_need(monkeypatch, column_runs):
+    """An array of the target's kind and a nullable column of the same plain type go in without
+    a value-by-value check; a narrower integer, a FLOAT from a DOUBLE and NULLs into NOT NULL
+    are still checked, rounded and refused as in row storage."""
+    statements = SOURCE + [
+        "CREATE TABLE t (f TINYINT, c FLOAT, d VARCHAR NULL, e DATE NULL, b BIGINT)",
+        "INSERT INTO t SELECT f, c / 3, d, e, b FROM s",
+        "CREATE TABLE u (x SMALLINT NULL, y VARCHAR NOT NULL)",
+        "CREATE TABLE thirds (c DOUBLE)", "INSERT INTO thirds SELECT number / 3 FROM numbers(100)",
+        "CREATE TABLE f32 (c FLOAT)", "INSERT INTO f32 SELECT c FROM thirds"]
+    queries = ["SELECT min(f), count(*) FROM t WHERE f < 0", "SELECT sum(c), count(d), min(e), max(b) FROM t",
+               "SELECT c FROM t ORDER BY c DESC LIMIT 3", "SELECT c FROM f32 ORDER BY c"]
+    for sql in queries:
+        rows, columns = _both(monkeypatch, statements, sql)
+        assert rows == columns, sql
+    assert _both(monkeypatch, statements, queries[0])[1] == [(-50, 1250)]
+    monkeypatch.setattr(table_storage, "COLUMNS", True)
+    session = engine.Database().session()
+    for sql in statements:
+        q(session, sql)
+    assert error_code(session, "INSERT INTO u SELECT b * 10, 'x' FROM s") == 1006  # past SMALLINT
+    assert error_code(session, "INSERT INTO u SELECT f, d FROM s") == 1006  # NULL into NOT NULL
+    q(session, "INSERT INTO u SELECT f, 'y' FROM s")
+    assert column_runs[-1] is not None
+    assert q(session, "SELECT count(*), min(x) FROM u") == [(2500, -50)]
