@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.codegen.batch_source import RowVars
 from engine.ir import plan as P
-from engine.ir.expr import Col
+from engine.ir.expr import Col, Const, column_ids
 from engine.types import sqltype as T
 
 
@@ -68,6 +68,10 @@ def _item_functions(layout, exprs, rt):
             items.append(position[e.column])
             read.add(position[e.column])
             continue
+        ids: set = set()
+        column_ids(e, ids)
+        if not ids <= position.keys():  # reads what the batch does not hold (an outer column)
+            return None
         cg = rt.codegen()
         cols = RowVars(layout)
         source = cg.expr(e, cols)
@@ -75,8 +79,10 @@ def _item_functions(layout, exprs, rt):
             return None
         used = sorted(int(name[2:]) for name in cols.used)
         read.update(used)
-        if not used:  # a constant item: its value once a row
+        if isinstance(e, Const):  # the same value in every row
             body = f"return [{source}] * n"
+        elif not used:  # no column read, yet evaluated once a row (rand(), uuid())
+            body = f"return [{source} for _ in {cg.bind(range)}(n)]"
         elif len(used) == 1:
             body = f"return [{source} for _c{used[0]} in s[{used[0]}]]"
         else:

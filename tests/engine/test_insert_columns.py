@@ -106,6 +106,15 @@ def test_shapes_the_column_path_does_not_take_run_the_row_path(monkeypatch, colu
     assert column_runs[-4:] == [None] * 4
 
 
+def test_items_without_columns_are_evaluated_once_a_row(column_runs):
+    session = engine.Database().session()
+    q(session, "CREATE TABLE t (k INT, r DOUBLE, u VARCHAR, c VARCHAR)")
+    q(session, "INSERT INTO t SELECT 7, rand(), uuid(), 'same' FROM numbers(200)")
+    assert column_runs[-1] is not None
+    assert q(session, "SELECT count(DISTINCT k), count(DISTINCT r), count(DISTINCT u), count(DISTINCT c) FROM t") \
+        == [(1, 200, 200, 1)]
+
+
 def test_errors_write_nothing(column_runs):
     session = engine.Database(limits=Limits(step_rows=100)).session()
     for sql in SOURCE:
