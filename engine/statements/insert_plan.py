@@ -248,12 +248,14 @@ def _quick_converter(source, target, convert):
     """`convert` (a column_converter), with the checks the values' container or type makes
     needless skipped: an `array` of the target's own kind (a column scanned whole,
     engine.exec.column_batches) holds no NULL and only values of the type; a nullable query
-    column of the same plain type as the target (str, float, date: as stored) needs only its
-    NULLs found (a NOT NULL target still refuses them through `convert`)."""
+    column that unchecked_column would take but for its NULLs (the same plain type: str,
+    float, date as stored; integers never negative that fit) needs only its NULLs found (a NOT
+    NULL target still refuses them through `convert`)."""
     typecode = array_typecode(target.name)
     if target.name == "Float32" and (source is None or source.name != "Float32"):
         typecode = None  # a double array's values need rounding to 32 bits
-    plain = source is not None and source.name == target.name and source.name in _STORED_AS_IS
+    # values as stored but for NULLs: a plain type's own, or integers that all fit, never negative
+    plain = source is not None and source.nullable and unchecked_column(source.as_nullable(False), target)
     if typecode is None and not plain:
         return convert
     signed = target.is_int and typecode.islower()

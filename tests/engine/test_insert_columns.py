@@ -182,3 +182,17 @@ def test_scanned_columns_taken_whole_keep_checks_types_need(monkeypatch, column_
     q(session, "INSERT INTO u SELECT f, 'y' FROM s")
     assert column_runs[-1] is not None
     assert q(session, "SELECT count(*), min(x) FROM u") == [(2500, -50)]
+
+
+def test_nullable_unsigned_integers_need_only_their_nulls_found(monkeypatch, column_runs):
+    statements = ["CREATE TABLE t (a INT NULL, b BIGINT NULL, c SMALLINT NULL)",
+                  "INSERT INTO t SELECT if(number % 2 = 0, NULL, number % 1000), if(number % 3 = 0, NULL, number), "
+                  "if(number = 5, NULL, number % 100) FROM numbers(3000)"]
+    sql = "SELECT count(a), sum(a), count(b), max(b), count(c), min(c) FROM t WHERE c >= 0 OR c IS NULL"
+    rows, columns = _both(monkeypatch, statements, sql)
+    assert rows == columns == [(1500, 750000, 2000, 2999, 2999, 0)]
+    session = engine.Database().session()
+    q(session, "CREATE TABLE n (a INT NOT NULL, c TINYINT NULL)")
+    assert error_code(session, "INSERT INTO n SELECT if(number = 900, NULL, number), 1 FROM numbers(1000)") == 1006
+    assert error_code(session, "INSERT INTO n SELECT 1, if(number = 1, NULL, number) FROM numbers(200)") == 1006
+    assert q(session, "SELECT count(*) FROM n") == [(0,)]
