@@ -258,7 +258,7 @@ def _quick_converter(source, target, convert):
     plain = source is not None and source.nullable and unchecked_column(source.as_nullable(False), target)
     if typecode is None and not plain:
         return convert
-    signed = target.is_int and typecode.islower()
+    signed = typecode is not None and target.is_int and typecode.islower()
     nullable = target.nullable
 
     def quick_convert(values):
