@@ -13,6 +13,7 @@ from itertools import islice, repeat
 
 from engine.codegen.batch_source import RowVars, map_source, prefetching_body, row_vars
 from engine.core.memory import LIST_SLOT_BYTES, charge_growth
+from engine.core.steps import rows_for_cost
 from engine.exec.subquery import prefetching
 from engine.ir import plan as P
 from engine.ir.expr import column_ids
@@ -24,7 +25,8 @@ def columnar_map(scan: P.Scan, rt, cg, pred, exprs, reads, as_set):
     comprehension loops over just the columns it reads, zipped (`for _c0, _c2 in b`), so no
     other column is touched. Filtered rows without a projection keep the scan's layout, the
     columns nobody reads None. None when the code reads no column at all (or a subquery runs
-    per row): the caller builds the row path."""
+    per row, or calls declared costly make a step take fewer rows): the caller builds the row
+    path."""
     cols = row_vars(scan)
     if cols is None:
         return None
@@ -38,8 +40,8 @@ def columnar_map(scan: P.Scan, rt, cg, pred, exprs, reads, as_set):
         proj, cond = map_source(cg, scan.layout, pred, exprs, cols=cols)
         if proj == "r":  # an identity projection: the rows as the scan makes them
             return None
-    if not cols.used or cg.correlated:
-        return None
+    if not cols.used or cg.correlated or rows_for_cost(cg.row_cost, rt.batch) < rt.batch:
+        return None  # (calls declared costly: the row path takes fewer rows a step)
     positions = tuple(i for i in range(len(scan.layout)) if f"_c{i}" in cols.used)
     # calls evaluated out of process (jq) prefetch a batch's arguments in one request: the
     # zipped comprehension below does, as the row path does (engine.codegen.batch_source)
