@@ -270,6 +270,11 @@ SHARED_VALUES = 65_536
 COLUMNS = os.environ.get("QUERYHTTP_COLUMNS", "") not in ("", "0")
 
 
+def array_typecode(type_name: str) -> str | None:
+    """The `array` typecode a NULL-free column of this type is kept in (None: a list)."""
+    return _TYPECODES.get(type_name)
+
+
 def table_data(types: list, rows: list | None = None):
     """A new version for columns of `types` holding `rows` (handed over): the storage new tables get."""
     if not COLUMNS:
@@ -443,7 +448,9 @@ class ColumnData:
             mine = self._columns
         for i, values in enumerate(columns):
             column = mine[i]
-            if type(column) is array and None in values:
+            if type(column) is array and _into_array(column, values):
+                continue
+            if type(column) is array:  # the column's first NULL: a list from now on
                 column = mine[i] = column.tolist()
             shared = self._shared[i]
             if shared is not None:
@@ -521,3 +528,27 @@ def _shared_values(shared: dict, values) -> list:
     if len(shared) >= SHARED_VALUES:
         return list(map(shared.get, values, values))
     return list(map(shared.setdefault, values, values))
+
+
+def _into_array(column: array, values) -> bool:
+    """Append `values` to an array column; False (nothing appended) when they hold a NULL. A
+    list goes in by `fromlist` (which takes it at C speed and, on a value it cannot hold, is
+    left as it was): a NULL is looked for only then, never in a column that has none."""
+    if type(values) is list:
+        try:
+            column.fromlist(values)
+            return True
+        except TypeError:
+            if None in values:
+                return False
+            raise
+    if type(values) is array:  # no NULL in an array; one of another kind goes in value by value
+        if values.typecode == column.typecode:
+            column.extend(values)
+        else:
+            column.fromlist(values.tolist())
+        return True
+    if None in values:
+        return False
+    column.extend(values)
+    return True
