@@ -86,3 +86,26 @@ def test_columns_are_the_default_and_queryhttp_columns_0_keeps_rows():
     for environ, expected in (({}, True), ({"QUERYHTTP_COLUMNS": "1"}, True),
                               ({"QUERYHTTP_COLUMNS": "0"}, False), ({"QUERYHTTP_COLUMNS": " 0 "}, False)):
         assert table_storage.columns_by_default(environ) is expected, environ
+
+
+@pytest.mark.parametrize("columns", [False, True], ids=["rows", "columns"])
+def test_an_empty_table_altered_then_appended_to_replays_into_its_new_columns(tmp_path, monkeypatch, columns):
+    """ALTER of an empty table logs only the catalog image: replay gives the table an empty
+    version of its new columns, so the appends after it fit (columns keep their width)."""
+    monkeypatch.setattr(table_storage, "COLUMNS", columns)
+    data_dir = str(tmp_path / "data")
+    db = engine.Database(data_dir=data_dir)
+    s = db.session()
+    q(s, "CREATE TABLE t (a INT, b INT)")
+    q(s, "ALTER TABLE t ADD COLUMN c VARCHAR")
+    q(s, "INSERT INTO t VALUES (1, 2, 'x')")
+    q(s, "CREATE TABLE u (a INT, b INT)")
+    q(s, "ALTER TABLE u MODIFY COLUMN b VARCHAR")
+    q(s, "INSERT INTO u VALUES (1, 'y')")
+    crash(db)
+    db = engine.Database(data_dir=data_dir)
+    s = db.session()
+    assert q(s, "SELECT * FROM t") == [(1, 2, "x")] and q(s, "SELECT * FROM u") == [(1, "y")]
+    q(s, "INSERT INTO t VALUES (3, 4, 'z')")
+    assert q(s, "SELECT count(*) FROM t") == [(2,)]
+    db.close()
