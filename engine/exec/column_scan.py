@@ -13,6 +13,7 @@ from itertools import islice, repeat
 
 from engine.codegen.batch_source import RowVars, map_source, prefetching_body, row_vars
 from engine.core.memory import LIST_SLOT_BYTES, charge_growth
+from engine.exec.column_filters import compile_selection, kept_rows_function
 from engine.exec.subquery import prefetching
 from engine.ir import plan as P
 from engine.ir.expr import column_ids
@@ -44,6 +45,9 @@ def columnar_map(scan: P.Scan, rt, cg, pred, exprs, reads, as_set):
     # calls evaluated out of process (jq) prefetch a batch's arguments in one request: the
     # zipped comprehension below does, as the row path does (engine.codegen.batch_source)
     if pred is not None and not as_set and not cg.prefetched:
+        run = selected_rows(scan, rt, cg, pred, proj, positions)
+        if run is not None:  # a filter with simple conjuncts, run column-wise
+            return run
         tested = set()
         column_ids(pred, tested)
         if len(tested) < len(positions):  # columns read only of the rows kept
@@ -118,6 +122,69 @@ def _selected_run(scan, rt, cg, tested, fn):
     run = prefetching(cg, run)
     run.scalar = False
     return run
+
+
+def selected_rows(scan: P.Scan, rt, cg, pred, proj, positions):
+    """A filter (and projection `proj`, source over `_c<i>`) over a scan of columns whose filter
+    starts with simple conjuncts (engine.exec.column_filters): per batch, the rows the
+    Selection keeps, found over the tested columns' slices, then the columns the projection
+    reads picked at those rows only. None when the filter's first conjunct is not simple."""
+    selection = compile_selection(cg, pred, scan.layout)
+    if selection is None:
+        return None
+    fn, read = kept_rows_function(cg, proj, positions)
+    data, tested, width = scan.data, selection.tested, len(scan.layout)
+    untested = [i for i in read if i not in tested]
+    select = selection.select
+
+    def run(p):
+        for i, stop in scan_batches(scan, rt):
+            slices = [None] * width
+            for c in tested:
+                slices[c] = data.column_values(c, i, stop)
+            kept = select(slices, stop - i, p)
+            if not kept:
+                yield []
+                continue
+            for c in untested:  # sliced only for a batch that keeps rows
+                slices[c] = data.column_values(c, i, stop)
+            yield fn(kept, slices, p)
+
+    run = prefetching(cg, run)
+    run.scalar = False
+    return run
+
+
+def filtered_count(plan: P.Aggregate, rt):
+    """COUNT(*) (one or more, nothing else, no GROUP BY) of a filter over a scan of columns:
+    a run yielding per batch (rows kept,) (the batch engine.codegen.aggregate's `global_code`
+    takes with no columns), or [] when a batch keeps none; None when the plan is not of that
+    shape, the filter's first conjunct is not simple or EXPLAIN ANALYZE counts rows."""
+    child = plan.child
+    if plan.keys or type(child) is not P.Filter or rt.profile is not None:
+        return None
+    scan = child.child
+    if type(scan) is not P.Scan or not scan.data.columnar:
+        return None
+    if any(a.name != "count" or a.arg is not None or a.distinct or a.extra
+           or a.collected is not None or a.folded is not None for a in plan.aggs):
+        return None
+    cg = rt.codegen()
+    selection = compile_selection(cg, child.predicate, scan.layout)
+    if selection is None or cg.correlated or cg.prefetched:
+        return None
+    data, tested, width = scan.data, selection.tested, len(scan.layout)
+    select = selection.select
+
+    def run(p):
+        for i, stop in scan_batches(scan, rt):
+            slices = [None] * width
+            for c in tested:
+                slices[c] = data.column_values(c, i, stop)
+            kept = len(select(slices, stop - i, p))
+            yield (kept,) if kept else []
+
+    return prefetching(cg, run)
 
 
 def scan_batches(scan: P.Scan, rt):

@@ -1,0 +1,200 @@
+"""Row selection over a scan of columns at C speed (issue 24): a filter's conjuncts of the simple
+shapes (a column compared with a constant, a column's truth, `IS [NOT] NULL`, a plain-substring
+LIKE, an IN list) run as `map` of an `operator` function over a column's slice, each conjunct
+only over the rows the ones before it kept; the rows kept are then picked, column by column.
+
+The semantics are the row path's by construction: each conjunct is first rendered by the same
+Codegen the row path uses (so NULL tests, NaN-aware comparisons, collations and casts come out
+as they do there), and only when that source is itself of the form `_c1 < _k0`, `_c4`,
+`_c2 is not None`, `_k0 in _c3`... is it run as `map(operator.lt, values, repeat(constant))`,
+which is what the source evaluates, value by value. Conjuncts of any other form, and all after
+one, run as one generated comprehension over the rows kept so far, left to right as `and` does
+(a conjunct never sees a row an earlier one dropped, so none raises where the row path would not).
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+import re
+from itertools import compress, repeat
+from operator import itemgetter
+
+from engine.codegen.batch_source import RowVars
+from engine.ir.expr import And
+
+# comparison node -> the operator function evaluating it (`a < b` is `operator.lt(a, b)`)
+_OPERATORS = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
+              ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_, ast.IsNot: operator.is_not}
+_COLUMN = re.compile(r"_c(\d+)$")
+_CONSTANT = re.compile(r"_k\d+$")
+
+# row numbers 0, 1, 2... shared by every selection (compress over them boxes no new int)
+_ROW_NUMBERS: list[int] = []
+_ROW_NUMBERS_LIMIT = 1 << 16  # batches longer than this number their rows with a range
+
+
+def row_numbers(n: int):
+    """A sequence holding 0..n-1 at least (it may be longer: compress stops at its selectors)."""
+    if n > len(_ROW_NUMBERS):
+        if n > _ROW_NUMBERS_LIMIT:
+            return range(n)
+        _ROW_NUMBERS.extend(range(len(_ROW_NUMBERS), n))
+    return _ROW_NUMBERS
+
+
+def picker(kept: list):
+    """column -> its values at the row numbers `kept` (not empty), in order: an itemgetter,
+    which picks at C speed (a `map` of the column's `__getitem__` costs a call a value)."""
+    if len(kept) > 1:
+        return itemgetter(*kept)
+    row = kept[0]
+    return lambda column: (column[row],)
+
+
+class Selection:
+    """A predicate over a scan's columns as tests run a batch at a time: `select(slices, n, p)`
+    -> the numbers (from 0) of the batch's rows it keeps, `slices[i]` the batch's values of
+    column i for each position in `tested`."""
+
+    __slots__ = ("tests", "rest", "tested")
+
+    def __init__(self, tests: list, rest, tested: tuple):
+        self.tests = tests  # (position, function, constant, column first) or (position, None, keep, _)
+        self.rest = rest  # None, or (positions, fn(kept so far, value iterables, p) -> kept)
+        self.tested = tested
+
+    def select(self, slices, n: int, p) -> list:
+        kept = None  # None: every row of the batch so far
+        for position, function, constant, column_first in self.tests:
+            column = slices[position]
+            values = column if kept is None else picker(kept)(column)
+            if function is None:  # a column's truth (constant True) or its falsity
+                selectors = values if constant else map(operator.not_, values)
+            elif column_first:
+                selectors = map(function, values, repeat(constant))
+            else:
+                selectors = map(function, repeat(constant), values)
+            kept = list(compress(row_numbers(n) if kept is None else kept, selectors))
+            if not kept:
+                return kept
+        if kept is None:
+            kept = list(row_numbers(n)[:n])
+        if self.rest is not None:
+            positions, fn = self.rest
+            pick = picker(kept)
+            kept = fn(kept, [pick(slices[i]) for i in positions], p)
+        return kept
+
+
+def conjuncts(pred) -> list:
+    """The predicate's top-level AND operands, nested ANDs flattened, in order."""
+    if type(pred) is And:
+        return [c for a in pred.args for c in conjuncts(a)]
+    return [pred]
+
+
+def compile_selection(cg, pred, layout) -> Selection | None:
+    """The Selection evaluating `pred` over a scan of `layout`, or None when its first conjunct
+    is not of a simple shape (the caller's generated comprehension is then as good)."""
+    cols = RowVars(layout)
+    parts = []
+    for conjunct in conjuncts(pred):
+        parts.extend(_and_operands(ast.parse(cg.pred(conjunct, cols).strip(), mode="eval").body))
+    tests, tested = [], set()
+    for k, part in enumerate(parts):
+        test = _simple_test(part, cg.bindings)
+        if test is None:
+            break
+        if test is True:  # a constant TRUE: keeps every row
+            continue
+        tests.append(test)
+        tested.add(test[0])
+    else:
+        k = len(parts)
+    if not tests:
+        return None
+    rest = None
+    if k < len(parts):
+        rest = _rest_function(cg, parts[k:])
+        tested.update(rest[0])
+    return Selection(tests, rest, tuple(sorted(tested)))
+
+
+def _and_operands(node) -> list:
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        return [o for v in node.values for o in _and_operands(v)]
+    return [node]
+
+
+def _column(node):
+    """The position of a loop variable `_c<i>`, else None."""
+    if isinstance(node, ast.Name) and (m := _COLUMN.match(node.id)):
+        return int(m.group(1))
+    return None
+
+
+def _constant(node, bindings):
+    """(True, value) for a bound constant `_k<i>` or a literal; (False, None) for anything else."""
+    if isinstance(node, ast.Constant):
+        return True, node.value
+    if isinstance(node, ast.Name) and _CONSTANT.match(node.id) and node.id in bindings:
+        return True, bindings[node.id]
+    return False, None
+
+
+def _simple_test(node, bindings):
+    """A test tuple for the selection of a simple conjunct's source, True for a constant TRUE,
+    None for one of any other shape (or a constant FALSE/NULL: rare, left to generated code)."""
+    position = _column(node)
+    if position is not None:
+        return (position, None, True, True)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        position = _column(node.operand)
+        return None if position is None else (position, None, False, True)
+    if isinstance(node, ast.Constant):
+        return True if node.value is True else None
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+        return None
+    left, right, op = node.left, node.comparators[0], type(node.ops[0])
+    if op is ast.In:  # `a in b` is operator.contains(b, a)
+        left, right, function = right, left, operator.contains
+    else:
+        function = _OPERATORS.get(op)
+        if function is None:
+            return None
+    position = _column(left)
+    if position is not None:
+        found, value = _constant(right, bindings)
+        return (position, function, value, True) if found else None
+    position = _column(right)
+    if position is not None:
+        found, value = _constant(left, bindings)
+        return (position, function, value, False) if found else None
+    return None
+
+
+def _rest_function(cg, parts):
+    """(positions read, fn(kept, values, p) -> the rows of `kept` for which every part holds),
+    the parts' source rendered back and joined with `and` (left to right, as the row path)."""
+    source = " and ".join(f"({ast.unparse(part)})" for part in parts)
+    positions = sorted({position for part in parts for node in ast.walk(part)
+                        if (position := _column(node)) is not None})
+    names = "".join(f", _c{i}" for i in positions)
+    values = "".join(f", v[{k}]" for k in range(len(positions)))
+    fn = cg.build(["kept", "v", "p"], [f"return [_j for _j{names} in zip(kept{values}) if {source}]"])
+    return positions, fn
+
+
+def kept_rows_function(cg, proj: str, positions) -> tuple:
+    """(fn(kept, slices, p) -> the output rows `proj` (source over `_c<i>`) of the rows kept,
+    the positions of the columns it reads in the order the projection first reads them)."""
+    found = {i: m.start() for i in positions if (m := re.search(rf"\b_c{i}\b", proj))}
+    read = sorted(found, key=found.get)
+    if not read:  # nothing read of the rows kept: their number is what counts
+        return cg.build(["kept", "s", "p"], [f"return [{proj}] * len(kept)"]), read
+    pickers = ", ".join(f"g(s[{i}])" for i in read)
+    target = ", ".join(f"_c{i}" for i in read) + ("," if len(read) == 1 else "")
+    rows = f"list(zip({pickers}))" if proj == "(" + target.rstrip(",") + ", )" \
+        else f"[{proj} for {target} in zip({pickers})]"
+    return cg.build(["kept", "s", "p"], [f"g = {cg.bind(picker)}(kept)", f"return {rows}"]), read
