@@ -15,8 +15,10 @@ one, run as one generated comprehension over the rows kept so far, left to right
 from __future__ import annotations
 
 import ast
+import importlib
 import operator
 import re
+from array import array
 from itertools import compress, repeat
 from operator import itemgetter
 
@@ -28,6 +30,49 @@ _OPERATORS = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, as
               ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_, ast.IsNot: operator.is_not}
 _COLUMN = re.compile(r"_c(\d+)$")
 _CONSTANT = re.compile(r"_k\d+$")
+
+# numpy (optional, the `columns` extra) compares an array column's batch with a constant without
+# boxing a value: used where it answers as Python's operator does (`_exact_codes`); NUMPY off,
+# or numpy missing, the same tests run as `map` over the values
+NUMPY = True
+_numpy_module = None  # False once the import failed
+
+
+def vectorised():
+    """The numpy module when NUMPY is on and numpy is installed, else None."""
+    global _numpy_module
+    if not NUMPY:
+        return None
+    if _numpy_module is None:
+        try:
+            _numpy_module = importlib.import_module("numpy")
+        except ImportError:
+            _numpy_module = False
+    return _numpy_module or None
+
+
+_ORDERINGS = frozenset({operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne})
+_INT_RANGES = {code: (array(code, [0]).itemsize, code.isupper()) for code in "bBhHiIqQ"}
+
+
+def _exact_codes(function, constant) -> frozenset:
+    """The array typecodes whose values numpy compares with `constant` by `function` exactly as
+    Python does: a float constant with doubles and with integers of at most 32 bits (exact in a
+    double), an integer constant with integers whose type holds it and with doubles when it is
+    exact in a double (beyond 2**53 Python compares exactly, numpy after rounding)."""
+    if function not in _ORDERINGS:
+        return frozenset()
+    if type(constant) is float:
+        return frozenset("dbBhHiI")
+    if type(constant) is not int:  # bool, Decimal, str, dates...: the map path
+        return frozenset()
+    codes = {"d"} if -2 ** 53 <= constant <= 2 ** 53 else set()
+    for code, (size, unsigned) in _INT_RANGES.items():
+        low, high = (0, 2 ** (8 * size) - 1) if unsigned else (-2 ** (8 * size - 1), 2 ** (8 * size - 1) - 1)
+        if low <= constant <= high:
+            codes.add(code)
+    return frozenset(codes)
+
 
 # row numbers 0, 1, 2... shared by every selection (compress over them boxes no new int)
 _ROW_NUMBERS: list[int] = []
@@ -60,31 +105,79 @@ class Selection:
     __slots__ = ("tests", "rest", "tested")
 
     def __init__(self, tests: list, rest, tested: tuple):
-        self.tests = tests  # (position, function, constant, column first) or (position, None, keep, _)
+        # (position, function, constant, column first, array typecodes numpy compares exactly),
+        # function None for a column's truth (constant True) or falsity (False)
+        self.tests = tests
         self.rest = rest  # None, or (positions, fn(kept so far, value iterables, p) -> kept)
         self.tested = tested
 
     def select(self, slices, n: int, p) -> list:
-        kept = None  # None: every row of the batch so far
-        for position, function, constant, column_first in self.tests:
-            column = slices[position]
-            values = column if kept is None else picker(kept)(column)
-            if function is None:  # a column's truth (constant True) or its falsity
-                selectors = values if constant else map(operator.not_, values)
-            elif column_first:
-                selectors = map(function, values, repeat(constant))
-            else:
-                selectors = map(function, repeat(constant), values)
-            kept = list(compress(row_numbers(n) if kept is None else kept, selectors))
-            if not kept:
-                return kept
+        kept = self._kept(slices, n, p, self.tests)
         if kept is None:
             kept = list(row_numbers(n)[:n])
-        if self.rest is not None:
+        if kept and self.rest is not None:
             positions, fn = self.rest
             pick = picker(kept)
             kept = fn(kept, [pick(slices[i]) for i in positions], p)
         return kept
+
+    def count(self, slices, n: int, p) -> int:
+        """How many of the batch's rows `select` keeps (the last test only counts its rows)."""
+        if self.rest is not None or len(self.tests) < 2 and vectorised() is None:
+            return len(self.select(slices, n, p))
+        kept = self._kept(slices, n, p, self.tests[:-1])
+        if kept is not None and not kept:
+            return 0
+        position, function, constant, column_first, exact = self.tests[-1]
+        column = slices[position]
+        np = vectorised()
+        if np is not None and type(column) is array and column.typecode in exact:
+            values = np.frombuffer(column, dtype=column.typecode)
+            if kept is not None:
+                values = values[np.fromiter(kept, np.intp, len(kept))]
+            mask = function(values, constant) if column_first else function(constant, values)
+            return int(np.count_nonzero(mask))
+        return len(_map_test(column, kept, n, function, constant, column_first))
+
+    @staticmethod
+    def _kept(slices, n: int, p, tests) -> list | None:
+        """The rows (numbers from 0) the `tests` keep, None for all (no test)."""
+        kept = None
+        np = vectorised()
+        for position, function, constant, column_first, exact in tests:
+            column = slices[position]
+            if np is not None and type(column) is array and column.typecode in exact:
+                kept = _numpy_test(np, column, kept, function, constant, column_first)
+            else:
+                kept = _map_test(column, kept, n, function, constant, column_first)
+            if not kept:
+                return kept
+        return kept
+
+
+def _map_test(column, kept, n: int, function, constant, column_first) -> list:
+    """The rows of `kept` (None: all `n`) whose value in `column` (the batch's slice) passes,
+    by a `map` of the operator function over the values (or the values' own truth)."""
+    values = column if kept is None else picker(kept)(column)
+    if function is None:  # a column's truth (constant True) or its falsity
+        selectors = values if constant else map(operator.not_, values)
+    elif column_first:
+        selectors = map(function, values, repeat(constant))
+    else:
+        selectors = map(function, repeat(constant), values)
+    return list(compress(row_numbers(n) if kept is None else kept, selectors))
+
+
+def _numpy_test(np, column: array, kept, function, constant, column_first) -> list:
+    """The rows of `kept` (None: all) whose value in `column` (the batch's slice, the caller's
+    own: numpy's view of it never outlives this call) passes the comparison, in numpy."""
+    values = np.frombuffer(column, dtype=column.typecode)
+    if kept is not None:
+        values = values[np.fromiter(kept, np.intp, len(kept))]
+    mask = function(values, constant) if column_first else function(constant, values)
+    if kept is None:
+        return np.flatnonzero(mask).tolist()
+    return list(compress(kept, mask.tolist()))
 
 
 def conjuncts(pred) -> list:
@@ -102,21 +195,20 @@ def compile_selection(cg, pred, layout) -> Selection | None:
     for conjunct in conjuncts(pred):
         parts.extend(_and_operands(ast.parse(cg.pred(conjunct, cols).strip(), mode="eval").body))
     tests, tested = [], set()
-    for k, part in enumerate(parts):
+    simple = 0  # the leading parts of simple shapes
+    for part in parts:
         test = _simple_test(part, cg.bindings)
         if test is None:
             break
-        if test is True:  # a constant TRUE: keeps every row
-            continue
-        tests.append(test)
-        tested.add(test[0])
-    else:
-        k = len(parts)
+        simple += 1
+        if test is not True:  # a constant TRUE keeps every row: no test
+            tests.append(test)
+            tested.add(test[0])
     if not tests:
         return None
     rest = None
-    if k < len(parts):
-        rest = _rest_function(cg, parts[k:])
+    if simple < len(parts):
+        rest = _rest_function(cg, parts[simple:])
         tested.update(rest[0])
     return Selection(tests, rest, tuple(sorted(tested)))
 
@@ -148,10 +240,10 @@ def _simple_test(node, bindings):
     None for one of any other shape (or a constant FALSE/NULL: rare, left to generated code)."""
     position = _column(node)
     if position is not None:
-        return (position, None, True, True)
+        return (position, None, True, True, frozenset())
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         position = _column(node.operand)
-        return None if position is None else (position, None, False, True)
+        return None if position is None else (position, None, False, True, frozenset())
     if isinstance(node, ast.Constant):
         return True if node.value is True else None
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
@@ -166,11 +258,11 @@ def _simple_test(node, bindings):
     position = _column(left)
     if position is not None:
         found, value = _constant(right, bindings)
-        return (position, function, value, True) if found else None
+        return (position, function, value, True, _exact_codes(function, value)) if found else None
     position = _column(right)
     if position is not None:
         found, value = _constant(left, bindings)
-        return (position, function, value, False) if found else None
+        return (position, function, value, False, _exact_codes(function, value)) if found else None
     return None
 
 
@@ -187,14 +279,43 @@ def _rest_function(cg, parts):
 
 
 def kept_rows_function(cg, proj: str, positions) -> tuple:
-    """(fn(kept, slices, p) -> the output rows `proj` (source over `_c<i>`) of the rows kept,
-    the positions of the columns it reads in the order the projection first reads them)."""
+    """(fn(kept, picked, p) -> the output rows `proj` (source over `_c<i>`) of the rows kept,
+    `picked` the values of each column it reads at those rows; the positions of those columns,
+    in the order the projection first reads them)."""
     found = {i: m.start() for i in positions if (m := re.search(rf"\b_c{i}\b", proj))}
     read = sorted(found, key=found.get)
     if not read:  # nothing read of the rows kept: their number is what counts
-        return cg.build(["kept", "s", "p"], [f"return [{proj}] * len(kept)"]), read
-    pickers = ", ".join(f"g(s[{i}])" for i in read)
+        return cg.build(["kept", "picked", "p"], [f"return [{proj}] * len(kept)"]), read
+    if proj == "(" + ", ".join(f"_c{i}" for i in read) + ", )":  # the picked columns zipped
+        return cg.build(["kept", "picked", "p"], ["return list(zip(*picked))"]), read
     target = ", ".join(f"_c{i}" for i in read) + ("," if len(read) == 1 else "")
-    rows = f"list(zip({pickers}))" if proj == "(" + target.rstrip(",") + ", )" \
-        else f"[{proj} for {target} in zip({pickers})]"
-    return cg.build(["kept", "s", "p"], [f"g = {cg.bind(picker)}(kept)", f"return {rows}"]), read
+    return cg.build(["kept", "picked", "p"], [f"return [{proj} for {target} in zip(*picked)]"]), read
+
+
+def kept_values(data, positions, slices, kept: list, start: int, n: int) -> list:
+    """The values of the columns at `positions` at the rows `kept` (numbers from 0) of the batch
+    of `n` rows from `start`: picked from the batch's slice where the selection made one (or
+    most rows are kept), else from the whole column at the rows' own numbers (no slice copied
+    for a few rows)."""
+    relative = picker(kept)
+    absolute = None
+    np = vectorised()
+    rows = None if np is None else np.fromiter(kept, np.intp, len(kept))
+    picked = []
+    for c in positions:
+        values = slices[c]
+        if np is not None and (values is None or type(values) is array):
+            if values is None:
+                values = data.column_values(c, start, start + n)
+            if type(values) is array:  # boxed by numpy's tolist, only the rows kept
+                picked.append(np.frombuffer(values, dtype=values.typecode)[rows].tolist())
+                continue
+        if values is not None:
+            picked.append(relative(values))
+        elif len(kept) * 4 >= n:
+            picked.append(relative(data.column_values(c, start, start + n)))
+        else:
+            if absolute is None:
+                absolute = picker([k + start for k in kept]) if start else relative
+            picked.append(data.pick(c, absolute))
+    return picked

@@ -13,7 +13,7 @@ from itertools import islice, repeat
 
 from engine.codegen.batch_source import RowVars, map_source, prefetching_body, row_vars
 from engine.core.memory import LIST_SLOT_BYTES, charge_growth
-from engine.exec.column_filters import compile_selection, kept_rows_function
+from engine.exec.column_filters import compile_selection, kept_rows_function, kept_values
 from engine.exec.subquery import prefetching
 from engine.ir import plan as P
 from engine.ir.expr import column_ids
@@ -134,7 +134,6 @@ def selected_rows(scan: P.Scan, rt, cg, pred, proj, positions):
         return None
     fn, read = kept_rows_function(cg, proj, positions)
     data, tested, width = scan.data, selection.tested, len(scan.layout)
-    untested = [i for i in read if i not in tested]
     select = selection.select
 
     def run(p):
@@ -143,12 +142,7 @@ def selected_rows(scan: P.Scan, rt, cg, pred, proj, positions):
             for c in tested:
                 slices[c] = data.column_values(c, i, stop)
             kept = select(slices, stop - i, p)
-            if not kept:
-                yield []
-                continue
-            for c in untested:  # sliced only for a batch that keeps rows
-                slices[c] = data.column_values(c, i, stop)
-            yield fn(kept, slices, p)
+            yield fn(kept, kept_values(data, read, slices, kept, i, stop - i), p) if kept else []
 
     run = prefetching(cg, run)
     run.scalar = False
@@ -174,14 +168,14 @@ def filtered_count(plan: P.Aggregate, rt):
     if selection is None or cg.correlated or cg.prefetched:
         return None
     data, tested, width = scan.data, selection.tested, len(scan.layout)
-    select = selection.select
+    count = selection.count
 
     def run(p):
         for i, stop in scan_batches(scan, rt):
             slices = [None] * width
             for c in tested:
                 slices[c] = data.column_values(c, i, stop)
-            kept = len(select(slices, stop - i, p))
+            kept = count(slices, stop - i, p)
             yield (kept,) if kept else []
 
     return prefetching(cg, run)
