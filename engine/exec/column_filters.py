@@ -214,8 +214,20 @@ def compile_selection(cg, pred, layout) -> Selection | None:
 
 
 def _and_operands(node) -> list:
+    """The operands of `a and b and ...` in order; `(None if _c1 is None else E) is True`, the
+    source of a test E of a nullable column (LIKE...), as `_c1 is not None` and E when E is a
+    comparison (whose value is a bool: `is True` of it is its truth)."""
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
         return [o for v in node.values for o in _and_operands(v)]
+    if (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Is)
+            and isinstance(node.comparators[0], ast.Constant) and node.comparators[0].value is True
+            and isinstance(choice := node.left, ast.IfExp) and isinstance(choice.body, ast.Constant)
+            and choice.body.value is None and isinstance(choice.orelse, ast.Compare)
+            and isinstance(test := choice.test, ast.Compare) and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Is) and _column(test.left) is not None
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None):
+        return [ast.Compare(left=test.left, ops=[ast.IsNot()], comparators=[test.comparators[0]]),
+                choice.orelse]
     return [node]
 
 
@@ -273,8 +285,8 @@ def _rest_function(cg, parts):
     positions = sorted({position for part in parts for node in ast.walk(part)
                         if (position := _column(node)) is not None})
     names = "".join(f", _c{i}" for i in positions)
-    values = "".join(f", v[{k}]" for k in range(len(positions)))
-    fn = cg.build(["kept", "v", "p"], [f"return [_j for _j{names} in zip(kept{values}) if {source}]"])
+    values = "".join(f", picked[{k}]" for k in range(len(positions)))
+    fn = cg.build(["kept", "picked", "p"], [f"return [_j for _j{names} in zip(kept{values}) if {source}]"])
     return positions, fn
 
 
