@@ -159,6 +159,8 @@ def _map_test(column, kept, n: int, function, constant, column_first) -> list:
     """The rows of `kept` (None: all `n`) whose value in `column` (the batch's slice) passes,
     by a `map` of the operator function over the values (or the values' own truth)."""
     values = column if kept is None else picker(kept)(column)
+    if column_first is None:  # fused tests: a generated comprehension
+        return function(row_numbers(n) if kept is None else kept, values)
     if function is None:  # a column's truth (constant True) or its falsity
         selectors = values if constant else map(operator.not_, values)
     elif column_first:
@@ -202,8 +204,12 @@ def compile_selection(cg, pred, layout) -> Selection | None:
             break
         simple += 1
         if test is not True:  # a constant TRUE keeps every row: no test
-            tests.append(test)
+            if tests and not test[4] and tests[-1][0] == test[0] and not tests[-1][4]:
+                tests[-1] = _fused(cg, tests[-1], part)
+            else:
+                tests.append((*test, part))
             tested.add(test[0])
+    tests = [test[:5] for test in tests]
     if not tests:
         return None
     rest = None
@@ -211,6 +217,18 @@ def compile_selection(cg, pred, layout) -> Selection | None:
         rest = _rest_function(cg, parts[simple:])
         tested.update(rest[0])
     return Selection(tests, rest, tuple(sorted(tested)))
+
+
+def _fused(cg, test, part) -> tuple:
+    """A test of a column that numpy never compares (dates, strings...) followed by another of
+    the same column, as one comprehension over its values (`d >= _k0 and d < _k1`): a value is
+    then fetched once for both, and no list is made of the rows the first keeps."""
+    parts = test[6] if len(test) > 6 else [test[5]]
+    parts = [*parts, part]
+    name = f"_c{test[0]}"
+    source = " and ".join(f"({ast.unparse(p)})" for p in parts)
+    fn = cg.build(["kept", "values"], [f"return [_j for _j, {name} in zip(kept, values) if {source}]"])
+    return (test[0], fn, None, None, frozenset(), None, parts)
 
 
 def _and_operands(node) -> list:

@@ -12,7 +12,7 @@ from engine.catalog import table_storage
 from engine.codegen.compile import Codegen
 from engine.exec import column_filters
 from engine.ir.expr import And, Arith, Cmp, Col, Const
-from engine.types.sqltype import BOOLEAN, INT32
+from engine.types.sqltype import BOOLEAN, INT32, STRING
 
 from .test_column_scans import _both_storages, _same, q
 
@@ -137,6 +137,16 @@ def test_compiled_tests_follow_the_generated_source():
     pred = Cmp(op="<", args=(nullable, Const(value=10, type=INT32)), type=BOOLEAN.as_nullable())
     selection = column_filters.compile_selection(Codegen(), pred, (1, 2))
     assert [t[:4] for t in selection.tests] == [(0, operator.is_not, None, True), (0, operator.lt, 10, True)]
+
+
+def test_tests_of_one_column_numpy_never_compares_are_fused():
+    text = Col(column=1, type=STRING)
+    pred = And(args=(Cmp(op=">=", args=(text, Const(value="a", type=STRING)), type=BOOLEAN),
+                     Cmp(op="<", args=(text, Const(value="b", type=STRING)), type=BOOLEAN)), type=BOOLEAN)
+    selection = column_filters.compile_selection(Codegen(nonnull={1}), pred, (1,))
+    (position, fused, _, column_first, _), = selection.tests
+    assert position == 0 and column_first is None
+    assert fused([0, 1, 2, 3], ["a", "ab", "b", "0"]) == [0, 1]
 
 
 @pytest.mark.parametrize("code, constant, exact", [
