@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 import re
+import weakref
 from itertools import islice, repeat
 
 from engine.codegen.batch_source import RowVars, map_source, prefetching_body, row_vars
@@ -129,10 +130,9 @@ def selected_rows(scan: P.Scan, rt, cg, pred, proj, positions):
     starts with simple conjuncts (engine.exec.column_filters): per batch, the rows the
     Selection keeps, found over the tested columns' slices, then the columns the projection
     reads picked at those rows only. None when the filter's first conjunct is not simple."""
-    selection = compile_selection(cg, pred, scan.layout)
+    selection, fn, read = _compiled_selection(scan, cg, pred, proj, positions)
     if selection is None:
         return None
-    fn, read = kept_rows_function(cg, proj, positions)
     data, tested, width = scan.data, selection.tested, len(scan.layout)
     select = selection.select
 
@@ -147,6 +147,29 @@ def selected_rows(scan: P.Scan, rt, cg, pred, proj, positions):
     run = prefetching(cg, run)
     run.scalar = False
     return run
+
+
+# scan -> {(predicate id, projection source, positions): (predicate, Selection, rows function,
+# positions read)}: a plan the plan cache runs again reuses what its filter compiled (the
+# Selection's constants and facts are its plan's, as engine.exec.executor's _MAP_FUNCTIONS)
+_SELECTIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _compiled_selection(scan: P.Scan, cg, pred, proj: str, positions: tuple) -> tuple:
+    """(the Selection of `pred`, the function making the rows kept, the positions it reads), or
+    (None, None, None) when the filter's first conjunct is not simple; no function without
+    `proj` (a count)."""
+    key = (id(pred), proj, positions)
+    known = _SELECTIONS.get(scan)
+    if known is not None and key in known and known[key][0] is pred:
+        return known[key][1:]
+    selection = compile_selection(cg, pred, scan.layout)
+    compiled = (selection, None, None) if selection is None or proj is None \
+        else (selection, *kept_rows_function(cg, proj, positions))
+    # a subquery's runner belongs to one run; out-of-process calls are prefetched by other paths
+    if not cg.has_subqueries and not cg.prefetched:
+        _SELECTIONS.setdefault(scan, {})[key] = (pred, *compiled)
+    return compiled
 
 
 def filtered_count(plan: P.Aggregate, rt):
@@ -164,7 +187,7 @@ def filtered_count(plan: P.Aggregate, rt):
            or a.collected is not None or a.folded is not None for a in plan.aggs):
         return None
     cg = rt.codegen()
-    selection = compile_selection(cg, child.predicate, scan.layout)
+    selection = _compiled_selection(scan, cg, child.predicate, None, ())[0]
     if selection is None or cg.correlated or cg.prefetched:
         return None
     data, tested, width = scan.data, selection.tested, len(scan.layout)
