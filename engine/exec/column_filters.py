@@ -15,7 +15,6 @@ one, run as one generated comprehension over the rows kept so far, left to right
 from __future__ import annotations
 
 import ast
-import importlib
 import operator
 import re
 from array import array
@@ -24,6 +23,11 @@ from operator import itemgetter
 
 from engine.codegen.batch_source import RowVars
 from engine.ir.expr import And
+
+try:  # imported with the engine, not by the first query that filters (a step of the reactor)
+    import numpy
+except ImportError:  # the optional extra is not installed
+    numpy = None
 
 # comparison node -> the operator function evaluating it (`a < b` is `operator.lt(a, b)`)
 _OPERATORS = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
@@ -35,20 +39,11 @@ _CONSTANT = re.compile(r"_k\d+$")
 # boxing a value: used where it answers as Python's operator does (`_exact_codes`); NUMPY off,
 # or numpy missing, the same tests run as `map` over the values
 NUMPY = True
-_numpy_module = None  # False once the import failed
 
 
 def vectorised():
     """The numpy module when NUMPY is on and numpy is installed, else None."""
-    global _numpy_module
-    if not NUMPY:
-        return None
-    if _numpy_module is None:
-        try:
-            _numpy_module = importlib.import_module("numpy")
-        except ImportError:
-            _numpy_module = False
-    return _numpy_module or None
+    return numpy if NUMPY else None
 
 
 _ORDERINGS = frozenset({operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne})
