@@ -22,7 +22,7 @@ from itertools import compress, repeat
 from operator import itemgetter
 
 from engine.codegen.batch_source import RowVars
-from engine.ir.expr import And
+from engine.ir.expr import And, SubqueryExpr
 
 try:  # imported with the engine, not by the first query that filters (a step of the reactor)
     import numpy
@@ -187,6 +187,19 @@ def conjuncts(pred) -> list:
 def compile_selection(cg, pred, layout) -> Selection | None:
     """The Selection evaluating `pred` over a scan of `layout`, or None when its first conjunct
     is not of a simple shape (the caller's generated comprehension is then as good)."""
+    if _holds_subquery(pred):  # rendered once, by the path that runs it (each render plans it)
+        return None
+    try:
+        return _compiled(cg, pred, layout)
+    except RecursionError:  # a predicate nested deeper than Python's ast walks: the row loop
+        return None
+
+
+def _holds_subquery(e) -> bool:
+    return type(e) is SubqueryExpr or any(_holds_subquery(a) for a in e.args)
+
+
+def _compiled(cg, pred, layout) -> Selection | None:
     cols = RowVars(layout)
     parts = []
     for conjunct in conjuncts(pred):
