@@ -9,9 +9,10 @@ import pytest
 
 import engine
 from engine.catalog import table_storage
+from engine.codegen import compile as compile_module
 from engine.codegen.compile import Codegen
 from engine.exec import column_filters
-from engine.ir.expr import And, Arith, Cmp, Col, Const
+from engine.ir.expr import And, Arith, Cmp, Col, Const, SubqueryExpr
 from engine.types.sqltype import BOOLEAN, INT32, STRING
 
 from .test_column_scans import _both_storages, _same, q
@@ -157,3 +158,22 @@ def test_tests_of_one_column_numpy_never_compares_are_fused():
 def test_numpy_compares_only_where_python_gives_the_same_answer(code, constant, exact):
     assert (code in column_filters._exact_codes(operator.lt, constant)) is exact
     assert not column_filters._exact_codes(operator.contains, constant)
+
+
+@pytest.mark.parametrize("depth", [4, 8])
+def test_nested_subqueries_in_filters_are_rendered_a_bounded_number_of_times(monkeypatch, depth):
+    # each level is rendered by the path that runs it only: renders grow with the depth, not 2**depth
+    monkeypatch.setattr(table_storage, "COLUMNS", True)
+    s = engine.Database().session()
+    for sql in SETUP:
+        q(s, sql)
+    renders = []
+    original = compile_module._TEMPLATES[SubqueryExpr]
+    monkeypatch.setitem(compile_module._TEMPLATES, SubqueryExpr,
+                        lambda self, e, cols: renders.append(1) or original(self, e, cols))
+    inner = "i > 600"
+    for _ in range(depth):
+        inner = f"i IN (SELECT i FROM t WHERE {inner})"
+    assert len(q(s, f"SELECT COUNT(*) FROM t WHERE {inner}")) == 1
+    assert len(q(s, f"SELECT i FROM t WHERE {inner}")) == 99  # 601..699
+    assert len(renders) <= 8 * depth
