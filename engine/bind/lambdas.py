@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.bind.map_lambdas import JSON_LAMBDAS, MAP_LAMBDAS, bind_json_lambda, bind_map_lambda
+from engine.bind.map_lambdas import (
+    JSON_LAMBDAS,
+    LAMBDA_ELEMENTS,
+    MAP_LAMBDAS,
+    bind_json_lambda,
+    bind_map_lambda,
+)
 from engine.bind.scope import Scope
 from engine.codegen.compile import Codegen
 from engine.core.errors import BadArguments, SemanticError
@@ -102,7 +108,8 @@ def bind_lambda_call(binder, n: A.FunctionCall, scope, aliases) -> Expr:
         result = N.array_type(body.type).as_nullable(array.type.nullable)
         impl = _transformer(fn)
     # not strict: the array may be NULL (answered NULL), the outer values too (the body decides)
-    function = ScalarFunction(name, impl, None, 1 + len(outer), 1 + len(outer), strict=False)
+    function = ScalarFunction(name, impl, None, 1 + len(outer), 1 + len(outer), strict=False,
+                              row_cost=lambda_row_cost(fn))
     return Func(result, args=(array, *outer), fn=function)
 
 
@@ -118,7 +125,16 @@ def _compile(binder, params, types, body_node, outer_scope, finish=None):
     cg = Codegen()
     variables = [f"x{i}" for i in range(len(params))]
     source = cg.expr(body, dict(zip(cids, variables, strict=True)))
-    return body, cg.build([*variables, "p"], [f"return {source}"], name="_lambda"), scope.params
+    compiled = cg.build([*variables, "p"], [f"return {source}"], name="_lambda")
+    compiled.row_cost = cg.row_cost  # the body's declared cost per element (lambda_row_cost)
+    return body, compiled, scope.params
+
+
+def lambda_row_cost(compiled) -> int:
+    """The declared cost of one call of a lambda function whose body `compiled` (from _compile)
+    runs once an element: the arrays' lengths are not known when compiling, so counted as
+    LAMBDA_ELEMENTS elements."""
+    return LAMBDA_ELEMENTS * compiled.row_cost
 
 
 def _reduce_type(t: T.SqlType) -> T.SqlType:

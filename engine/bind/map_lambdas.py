@@ -20,11 +20,17 @@ MAP_LAMBDAS = {"map_filter": 2, "map_transform_keys": 2, "map_transform_values":
 JSON_LAMBDAS = {"json_array_transform": 1, "json_array_apply": 1, "json_array_filter": 1, "json_array_reduce": 2,
                 "json_map_filter": 2, "json_map_transform_keys": 2, "json_map_transform_values": 2}
 VARIANT = T.SqlType("Variant")
+# elements a lambda's array or map is counted to have when its body's declared costs are summed
+# (engine.core.steps.rows_for_cost): a guess, the lengths being known only per row
+LAMBDA_ELEMENTS = 8
 
 
-def _function(name, impl, result, container, outer):
+def _function(name, impl, result, container, outer, body):
+    """The call of a lambda function `impl` whose compiled body is `body`; its declared cost is
+    the body's for LAMBDA_ELEMENTS elements."""
     # not strict: the container may be NULL (answered NULL), the outer values too (the body decides)
-    fn = ScalarFunction(name, impl, None, 1 + len(outer), 1 + len(outer), strict=False)
+    fn = ScalarFunction(name, impl, None, 1 + len(outer), 1 + len(outer), strict=False,
+                        row_cost=LAMBDA_ELEMENTS * body.row_cost)
     return Func(result, args=(container, *outer), fn=fn)
 
 
@@ -57,7 +63,7 @@ def bind_map_lambda(binder, compile_body, name, container: Expr, params, body_no
         else:
             result = N.map_type(N.map_parts(container.type)[0], body.type)
         result, impl = result.as_nullable(container.type.nullable), _value_transformer(fn)
-    return _function(name, impl, result, container, outer)
+    return _function(name, impl, result, container, outer, fn)
 
 
 def _map_filterer(fn):
@@ -91,14 +97,14 @@ def bind_json_lambda(binder, compile_body, name, container: Expr, params, body_n
         body, fn, outer = compile_body(binder, params, types, body_node, scope)
         _check_boolean(name, body, pos)
         impl = _json_filterer(fn) if name == "json_array_filter" else _json_map_filterer(fn)
-        return _function(name, impl, result, container, outer)
+        return _function(name, impl, result, container, outer, fn)
     # the body's answers are made VARIANT values
     body, fn, outer = compile_body(binder, params, types, body_node, scope,
                                    finish=lambda b: b if b.type.name == "Variant" else _to_variant(binder, b))
     if name == "json_array_reduce":
-        return _function(name, _json_reducer(fn), result.as_nullable(True), container, outer)
+        return _function(name, _json_reducer(fn), result.as_nullable(True), container, outer, fn)
     maker = {"json_map_transform_keys": _json_key_transformer, "json_map_transform_values": _json_value_transformer}
-    return _function(name, maker.get(name, _json_transformer)(fn), result, container, outer)
+    return _function(name, maker.get(name, _json_transformer)(fn), result, container, outer, fn)
 
 
 def _to_variant(binder, body: Expr) -> Expr:

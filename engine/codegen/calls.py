@@ -19,6 +19,7 @@ class CallCodegen:
 
     def _v_func(self, e: Func, cols) -> str:
         fn = e.fn
+        self.row_cost += fn.row_cost
         lazy = _LAZY_FUNCTIONS.get(fn.name)
         if lazy is not None:
             return lazy(self, e, cols)

@@ -17,6 +17,7 @@ from engine.codegen.value_ranges import (
     fits,
     type_range,
 )
+from engine.functions.registry import CAST_ROW_COSTS
 from engine.ir.expr import (
     And,
     Arith,
@@ -84,6 +85,10 @@ class Codegen(CallCodegen):
         self.uncorrelated: list = []  # runners of the uncorrelated ones: each runs once
         self.has_subqueries = False  # whether any subquery is compiled in (bound to one run)
         self.prefetched: list = []  # (bound impl, argument sources) of calls a batch may prefetch
+        # the declared cost per row of the calls compiled in, in microseconds (ScalarFunction.row_cost;
+        # both branches of a conditional counted): steps over this code take fewer rows
+        # (engine.core.steps.rows_for_cost)
+        self.row_cost = 0
 
     def nullable(self, e: Expr) -> bool:
         """Whether `e` can evaluate to NULL here (declared types, narrowed by the data snapshot)."""
@@ -412,6 +417,7 @@ class Codegen(CallCodegen):
         target, try_ = e.target, e.try_
         operand = e.args[0]
         fn = casting.caster_from(operand.type, target)
+        self.row_cost += CAST_ROW_COSTS.get(target.name, 0)
         if target.name == "Float64" and (operand.type.is_int or operand.type.is_float
                                           or operand.type.name == "Decimal"):
             fn = float  # (a Float32 target rounds to single precision: casting.to_float32)

@@ -75,7 +75,8 @@ def _hash_table_code(plan, new_codegen, cg, lcols):
     rk = [rk_cg.hash_key(rk_cg.expr(k, column_refs(plan.right.layout, "m")), k) for k in plan.right_keys]
     lkey = lk[0] if len(lk) == 1 else "(" + ", ".join(lk) + ",)"
     rkey = rk[0] if len(rk) == 1 else "(" + ", ".join(rk) + ",)"
-    null_checks = " or ".join(f"{s} is None" for s in rk)
+    # the key's parts tested as computed (a key expression is not run twice)
+    null_checks = "k is None" if len(rk) == 1 else " or ".join(f"k[{i}] is None" for i in range(len(rk)))
     add_to_table = rk_cg.build(["b", "p", "ht"], [
         "for m in b:",
         f"    k = {rkey}",
@@ -87,6 +88,7 @@ def _hash_table_code(plan, new_codegen, cg, lcols):
         "    else:",
         "        g.append(m)",
     ])
+    add_to_table.row_cost = rk_cg.row_cost  # the right keys' declared cost a row (engine.exec.join)
     probe_keys = cg.build(["b", "p"], [f"return [{lkey} for l in b]"])
     return lkey, add_to_table, probe_keys
 

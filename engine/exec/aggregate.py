@@ -20,6 +20,7 @@ from engine.codegen.aggregate import (
 )
 from engine.codegen.batch_source import resliced
 from engine.core.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, SORT_SLOT_BYTES, charge_growth
+from engine.core.steps import rows_for_cost
 from engine.exec.column_scan import filtered_count, scan_batches
 from engine.exec.subquery import correlated_rows, prefetching
 from engine.ir import plan as P
@@ -67,17 +68,16 @@ def build_aggregate(plan: P.Aggregate, rt):
     child_run = rt.build_one_pass(plan.child, reads) if one_pass else rt.build(plan.child, reads)
     args = aggregate_arguments(plan, rt.codegen())
     cg = args.cg
-    small = correlated_rows(cg, rt.step_rows)
-    if small:
-        child_run = resliced(child_run, small)
     if not plan.keys:
         whole = _whole_columns(plan, rt, args)
         if whole is not None:
             columns, positions = whole
             child_run = _column_batches(plan.child, rt, positions)
             return _global_aggregate_run(plan, rt, global_code(plan, args, columns), child_run)
-        return prefetching(cg, _global_aggregate_run(plan, rt, global_code(plan, args), child_run))
+        code = global_code(plan, args)
+        return prefetching(cg, _global_aggregate_run(plan, rt, code, _sliced(child_run, cg, rt)))
     code = grouped_code(plan, rt.codegen, args)
+    child_run = _sliced(child_run, cg, rt)
     step, finish, folders = code.step, code.finish, code.folders
     out_rows = rt.batch
     # memory: values held a row (a WITHIN GROUP key is held beside each value)
@@ -102,6 +102,16 @@ def build_aggregate(plan: P.Aggregate, rt):
             yield finish(part)
 
     return prefetching(cg, run)
+
+
+def _sliced(child_run, cg, rt):
+    """The input cut into fewer rows a step when the compiled step (`cg`: keys and arguments)
+    runs a correlated subquery per row or calls functions declared costly."""
+    small = correlated_rows(cg, rt.step_rows)
+    costly = rows_for_cost(cg.row_cost, rt.step_rows)
+    if costly < rt.step_rows:
+        small = min(small or costly, costly)
+    return resliced(child_run, small) if small else child_run
 
 
 def _whole_columns(plan: P.Aggregate, rt, args):

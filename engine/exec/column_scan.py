@@ -14,6 +14,7 @@ from itertools import islice, repeat
 
 from engine.codegen.batch_source import RowVars, map_source, prefetching_body, row_vars
 from engine.core.memory import LIST_SLOT_BYTES, charge_growth
+from engine.core.steps import rows_for_cost
 from engine.exec.column_filters import compile_selection, kept_rows_function, kept_values
 from engine.exec.subquery import prefetching
 from engine.ir import plan as P
@@ -26,7 +27,8 @@ def columnar_map(scan: P.Scan, rt, cg, pred, exprs, reads, as_set):
     comprehension loops over just the columns it reads, zipped (`for _c0, _c2 in b`), so no
     other column is touched. Filtered rows without a projection keep the scan's layout, the
     columns nobody reads None. None when the code reads no column at all (or a subquery runs
-    per row): the caller builds the row path."""
+    per row, or calls declared costly make a step take fewer rows): the caller builds the row
+    path."""
     cols = row_vars(scan)
     if cols is None:
         return None
@@ -40,8 +42,8 @@ def columnar_map(scan: P.Scan, rt, cg, pred, exprs, reads, as_set):
         proj, cond = map_source(cg, scan.layout, pred, exprs, cols=cols)
         if proj == "r":  # an identity projection: the rows as the scan makes them
             return None
-    if not cols.used or cg.correlated:
-        return None
+    if not cols.used or cg.correlated or rows_for_cost(cg.row_cost, rt.batch) < rt.batch:
+        return None  # (calls declared costly: the row path takes fewer rows a step)
     positions = tuple(i for i in range(len(scan.layout)) if f"_c{i}" in cols.used)
     # calls evaluated out of process (jq) prefetch a batch's arguments in one request: the
     # zipped comprehension below does, as the row path does (engine.codegen.batch_source)
@@ -130,7 +132,7 @@ def selected_rows(scan: P.Scan, rt, cg, pred, proj, positions):
     starts with simple conjuncts (engine.exec.column_filters): per batch, the rows the
     Selection keeps, found over the tested columns' slices, then the columns the projection
     reads picked at those rows only. None when the filter's first conjunct is not simple."""
-    selection, fn, read = _compiled_selection(scan, cg, pred, proj, positions)
+    selection, fn, read, _ = _compiled_selection(scan, cg, pred, proj, positions)
     if selection is None:
         return None
     data, tested, width = scan.data, selection.tested, len(scan.layout)
@@ -150,15 +152,15 @@ def selected_rows(scan: P.Scan, rt, cg, pred, proj, positions):
 
 
 # scan -> {(predicate id, projection source, positions): (predicate, Selection, rows function,
-# positions read)}: a plan the plan cache runs again reuses what its filter compiled (the
+# positions read, declared cost a row)}: a plan the plan cache runs again reuses what its filter compiled (the
 # Selection's constants and facts are its plan's, as engine.exec.executor's _MAP_FUNCTIONS)
 _SELECTIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _compiled_selection(scan: P.Scan, cg, pred, proj: str, positions: tuple) -> tuple:
-    """(the Selection of `pred`, the function making the rows kept, the positions it reads), or
-    (None, None, None) when the filter's first conjunct is not simple; no function without
-    `proj` (a count)."""
+    """(the Selection of `pred`, the function making the rows kept, the positions it reads, the
+    declared cost a row of the calls compiled (engine.core.steps)); the Selection None when the
+    filter's first conjunct is not simple; no function without `proj` (a count)."""
     key = (id(pred), proj, positions)
     known = _SELECTIONS.get(scan)
     if known is not None and key in known and known[key][0] is pred:
@@ -166,6 +168,7 @@ def _compiled_selection(scan: P.Scan, cg, pred, proj: str, positions: tuple) -> 
     selection = compile_selection(cg, pred, scan.layout)
     compiled = (selection, None, None) if selection is None or proj is None \
         else (selection, *kept_rows_function(cg, proj, positions))
+    compiled = (*compiled, cg.row_cost)
     # a subquery's runner belongs to one run; out-of-process calls are prefetched by other paths
     if not cg.has_subqueries and not cg.prefetched:
         _SELECTIONS.setdefault(scan, {})[key] = (pred, *compiled)
@@ -176,7 +179,8 @@ def filtered_count(plan: P.Aggregate, rt):
     """COUNT(*) (one or more, nothing else, no GROUP BY) of a filter over a scan of columns:
     a run yielding per batch (rows kept,) (the batch engine.codegen.aggregate's `global_code`
     takes with no columns), or [] when a batch keeps none; None when the plan is not of that
-    shape, the filter's first conjunct is not simple or EXPLAIN ANALYZE counts rows."""
+    shape, the filter's first conjunct is not simple, calls costly functions or EXPLAIN ANALYZE
+    counts rows."""
     child = plan.child
     if plan.keys or type(child) is not P.Filter or rt.profile is not None:
         return None
@@ -187,9 +191,9 @@ def filtered_count(plan: P.Aggregate, rt):
            or a.collected is not None or a.folded is not None for a in plan.aggs):
         return None
     cg = rt.codegen()
-    selection = _compiled_selection(scan, cg, child.predicate, None, ())[0]
-    if selection is None or cg.correlated or cg.prefetched:
-        return None
+    selection, _, _, row_cost = _compiled_selection(scan, cg, child.predicate, None, ())
+    if selection is None or cg.correlated or cg.prefetched or rows_for_cost(row_cost, rt.batch) < rt.batch:
+        return None  # (calls declared costly: the aggregation's own path takes fewer rows a step)
     data, tested, width = scan.data, selection.tested, len(scan.layout)
     count = selection.count
 

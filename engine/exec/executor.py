@@ -21,6 +21,7 @@ from engine.codegen.batch_source import (
 )
 from engine.codegen.compile import Codegen
 from engine.core.memory import HASH_ENTRY_BYTES, batch_bytes, charge_growth
+from engine.core.steps import rows_for_cost
 from engine.exec.aggregate import build_aggregate
 from engine.exec.column_scan import columnar_map, distinct_columns
 from engine.exec.join import build_join
@@ -120,14 +121,17 @@ def _build_map(plan, rt, as_set=False, reads=None):
     if fn is None:  # the rows pass as they are
         return build(child, rt, scan_reads)
     small = correlated_rows(cg, rt.step_rows) if cg is not None else 0
-    if small:
-        run_child = resliced(build(child, rt), small)
+    # calls declared costly: fewer rows a step, so the step's work stays within its budget (a
+    # join or a sort may pass batches of up to step_rows)
+    costly = rows_for_cost(fn.row_cost, rt.step_rows)
+    if small or (costly < rt.step_rows and not isinstance(child, P.Scan | P.OneRow)):
+        run_child = resliced(build(child, rt), min(small or costly, costly))
 
         def run(p):
             for batch in run_child(p):
                 yield fn(batch, p) if batch else batch
     elif isinstance(child, P.Scan):
-        run = _scan(child, rt, fn, reads=scan_reads)
+        run = _scan(child, rt, fn, reads=scan_reads, step=min(costly, rt.batch))
     elif isinstance(child, P.OneRow):
         def run(p):  # SELECT without FROM: one generator, not two
             yield fn(_ONE_ROW, p)
@@ -181,15 +185,17 @@ def _map_function(plan, child, pred, exprs, rt, as_set, scan_reads):
         else:
             fn = cg.build(["b", "p"], prefetching_body(cg, proj, target, cond) if cg.prefetched
                           else [f"return [{proj} for {target} in b{cond}]"])
+    if fn is not None:
+        fn.row_cost = cg.row_cost  # kept with the function: a kept one is built without its Codegen
     if not cg.has_subqueries:
         _MAP_FUNCTIONS.setdefault(plan, {})[key] = fn
     return fn, cg
 
 
-def _scan(plan: P.Scan, rt, fn=None, lazy=False, reads=None):
+def _scan(plan: P.Scan, rt, fn=None, lazy=False, reads=None, step=None):
     """Batches of the table's snapshot: lists, or with `lazy` one-pass iterators over the rows.
     With `reads` (column ids), the other columns may be None in the rows (columns underneath
-    then box only the values read).
+    then box only the values read). Batches of `step` rows (default rt.batch).
 
     A single-pass consumer (a generated comprehension or row loop) gets `lazy` batches: a slice
     would be a fresh container referencing thousands of old rows, which every young-generation
@@ -199,7 +205,7 @@ def _scan(plan: P.Scan, rt, fn=None, lazy=False, reads=None):
     width = max(len(plan.layout), 1) * 8
 
     data, n = plan.data, plan.count  # the snapshot: later appends are not seen
-    step = rt.batch
+    step = step or rt.batch
     columns = None
     # what the pass over the whole plan found, and what the caller says it reads: both hold
     # every column the consumer reads

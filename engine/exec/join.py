@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from itertools import islice
 
+from engine.codegen.batch_source import resliced
 from engine.codegen.join import join_code
 from engine.core.memory import HASH_ENTRY_BYTES, batch_bytes
+from engine.core.steps import rows_for_cost
 from engine.exec.subquery import correlated_rows, prefetching
 
 
@@ -26,6 +28,12 @@ def build_join(plan, rt, pred=None, exprs=None):
     budget = rt.step_rows
     # a condition running a correlated subquery per pair: few pairs per step
     budget = min(budget, correlated_rows(code.cg, budget) or budget)
+    # a condition or projection calling functions declared costly: fewer pairs per step
+    budget = rows_for_cost(code.cg.row_cost, budget)
+    if code.add_to_table is not None:  # right keys calling costly functions: fewer right rows a build step
+        build_rows = rows_for_cost(code.add_to_table.row_cost, rt.step_rows)
+        if build_rows < rt.step_rows:
+            right_run = resliced(right_run, build_rows)
     steps = _JoinSteps(plan, rt, code, left_run, right_run, budget)
     return prefetching(code.cg, steps.run)
 

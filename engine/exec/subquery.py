@@ -3,10 +3,15 @@ yield between them (uncorrelated ones before the first row, correlated ones a fe
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from engine.core.errors import INTERNAL, EngineError
 from engine.core.memory import HASH_ENTRY_BYTES, growth_bytes
+from engine.core.steps import rows_for_cost
 from engine.exec.quantified import decide, summarise, summary_bytes
+from engine.functions.registry import AggSpec
 from engine.ir import plan as P
+from engine.ir.expr import Expr, row_cost
 from engine.types.keys import hash_function
 
 CORRELATED_ROWS = 16  # outer rows per step when each row runs a correlated subquery
@@ -15,17 +20,34 @@ CORRELATED_ROWS = 16  # outer rows per step when each row runs a correlated subq
 def correlated_rows(cg, step_rows):
     """Outer rows per step for code that runs a correlated subquery per row (0 when it runs
     none): a step then does the work of a few subquery runs, not of a whole batch's. Fewer rows
-    (down to 1) when the subquery reads more than the step budget of rows."""
+    (down to 1) when the subquery reads more than the step budget of rows, or when the calls
+    it makes over the rows it reads are declared to cost more than a step's work
+    (engine.core.steps.rows_for_cost)."""
     if not cg.correlated:
         return 0
     reads = max(_rows_read(sq.plan) for sq in cg.correlated)
-    return max(1, min(CORRELATED_ROWS, step_rows // max(reads, 1)))
+    rows = max(1, min(CORRELATED_ROWS, step_rows // max(reads, 1)))
+    return rows_for_cost(max(_rows_read(sq.plan) * _row_cost(sq.plan) for sq in cg.correlated), rows)
 
 
 def _rows_read(plan) -> int:
     """The table and numbers() rows a plan reads (an estimate of one run's work)."""
     own = plan.count if isinstance(plan, (P.Scan, P.Numbers)) else 0
     return own + sum(_rows_read(c) for c in plan.children())
+
+
+def _row_cost(plan) -> int:
+    """The declared cost of the calls a plan's expressions make for a row (every node's, as if
+    every row read went through them all: an estimate of one run's work per row read)."""
+    own = 0
+    for f in fields(plan):
+        value = getattr(plan, f.name)
+        for item in value if isinstance(value, list | tuple) else (value,):
+            if isinstance(item, Expr):
+                own += row_cost(item)
+            elif isinstance(item, AggSpec):
+                own += sum(row_cost(e) for e in (item.arg, *item.extra) if isinstance(e, Expr))
+    return own + sum(_row_cost(c) for c in plan.children())
 
 
 def subquery_runner(sq: P.Subquery, rt):

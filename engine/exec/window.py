@@ -15,6 +15,7 @@ from __future__ import annotations
 from operator import itemgetter
 
 from engine.codegen.batch_source import column_refs, map_source
+from engine.core.steps import rows_for_cost
 from engine.exec.subquery import correlated_rows, prefetching
 from engine.exec.window_functions import (
     Frame,
@@ -76,8 +77,10 @@ def build_window(plan, rt, pred=None, exprs=None):
     step = rt.step_rows
     cg = rt.codegen()
     shape = _shape(cg, plan, pred, exprs)
-    # a select list running a correlated subquery per row: fewer rows per piece (engine.exec.subquery)
+    # a select list running a correlated subquery per row: fewer rows per piece and per step
+    # (engine.exec.subquery); one calling functions declared costly too (engine.core.steps)
     piece_rows = correlated_rows(cg, step) or step
+    piece_rows = rows_for_cost(cg.row_cost, piece_rows)
 
     def run(p):
         out: list = []
@@ -100,7 +103,7 @@ def build_window(plan, rt, pred=None, exprs=None):
                             work = 0
             lo = 0
             while lo < n:
-                if work and work + n - lo > step:  # the rest does not fit this step
+                if work and work + n - lo > piece_rows:  # the rest does not fit this step
                     yield out
                     out = []
                     work = 0

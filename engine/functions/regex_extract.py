@@ -10,7 +10,7 @@ import re2
 from engine.core.errors import BadArguments, SemanticError
 from engine.core.limits import Limits
 from engine.functions.regex import _regex, _text
-from engine.functions.registry import fixed, register
+from engine.functions.registry import declare_row_costs, fixed, register
 from engine.runtime.bounded import array_too_long
 from engine.types import nested as N
 from engine.types import sqltype as T
@@ -139,3 +139,8 @@ register("regexp_extract_all", make_regexp_extract_all, fixed(N.array_type(T.STR
 register("regexp_split_to_array", make_regexp_split_to_array, fixed(N.array_type(T.STRING)), 2, 3,
          bounded=True)
 register("glob", make_glob, fixed(T.BOOLEAN), 2, bounded=True)
+
+# microseconds a call costs (as engine.functions.regex's table: a guess of a few matches)
+declare_row_costs({
+    "regexp_extract": 7, "regexp_extract_all": 20, "regexp_split_to_array": 20, "glob": 5,
+})

@@ -34,6 +34,9 @@ class ScalarFunction:
     # specialize(argument types) -> impl for functions whose work depends on the argument types
     # (a hash of an Int32 hashes its 4 bytes); None when `impl` serves every type
     specialize: object = None
+    # what one call costs beyond an ordinary row's work, in microseconds (0: nothing worth
+    # counting): a step over code calling it takes fewer rows (engine.core.steps.rows_for_cost)
+    row_cost: int = 0
 
 
 @dataclass(eq=False)
@@ -72,17 +75,39 @@ def common(types):
 
 SCALARS: dict[str, ScalarFunction] = {}
 
+# microseconds a cast to these types costs a row, as the functions that make them declare
+# (to_geometry, to_geography: engine.functions.geometry): the text or WKB is read into shapes
+CAST_ROW_COSTS = {"Geometry": 12, "Geography": 18}
+
 
 def register(name, impl, result, min_args, max_args=None, strict=True, aliases=(), bounded=False,
-             volatile=False, coerce=False, by_value=False, specialize=None):
-    """Register a function; when `bounded`, `impl` is a `make_*(limits)` of engine.runtime.bounded."""
+             volatile=False, coerce=False, by_value=False, specialize=None, row_cost=0):
+    """Register a function; when `bounded`, `impl` is a `make_*(limits)` of engine.runtime.bounded;
+    `row_cost` as ScalarFunction.row_cost."""
     make_impl = None
     if bounded:
         make_impl, impl = impl, impl(Limits())
     fn = ScalarFunction(name, impl, result, min_args, min_args if max_args is None else max_args, strict,
-                        make_impl, volatile=volatile, coerce=coerce, by_value=by_value, specialize=specialize)
+                        make_impl, volatile=volatile, coerce=coerce, by_value=by_value, specialize=specialize,
+                        row_cost=row_cost)
     for n in (name, *aliases):
         SCALARS[n] = fn
+
+
+def declare_row_costs(costs: dict[str, int]) -> None:
+    """Give the registered functions named in `costs` (and their aliases) their cost per call
+    in microseconds (ScalarFunction.row_cost): a family module lists its expensive functions
+    in one table after registering them."""
+    replaced: dict[int, ScalarFunction] = {}
+    for key, fn in list(SCALARS.items()):
+        cost = costs.get(fn.name)
+        if cost is not None:
+            if id(fn) not in replaced:
+                replaced[id(fn)] = replace(fn, row_cost=cost)
+            SCALARS[key] = replaced[id(fn)]
+    missing = set(costs) - {fn.name for fn in SCALARS.values()}
+    if missing:  # a typo would silently leave a function uncounted
+        raise KeyError(f"row costs declared for unregistered functions: {sorted(missing)}")
 
 
 @functools.lru_cache(maxsize=256)

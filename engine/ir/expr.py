@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from engine.functions.registry import ScalarFunction
+from engine.functions.registry import CAST_ROW_COSTS, ScalarFunction
 from engine.types.sqltype import SqlType
 
 
@@ -161,6 +161,20 @@ def column_ids(e: Expr, out: set) -> set:
     for a in e.args:
         column_ids(a, out)
     return out
+
+
+def row_cost(e: Expr) -> int:
+    """The declared cost, in microseconds, of one evaluation of `e`'s function calls and casts
+    (ScalarFunction.row_cost, CAST_ROW_COSTS; both branches of a conditional counted, subqueries
+    not entered): what engine.codegen.compile.Codegen.row_cost sums as it compiles."""
+    match e:
+        case Func(fn=fn):
+            own = fn.row_cost
+        case Cast(target=target):
+            own = CAST_ROW_COSTS.get(target.name, 0)
+        case _:
+            own = 0
+    return own + sum(row_cost(a) for a in e.args)
 
 
 def may_be_null(e: Expr, nonnull) -> bool:

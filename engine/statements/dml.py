@@ -13,6 +13,7 @@ from engine.catalog.table_storage import Rewrite
 from engine.codegen.compile import Codegen
 from engine.core.errors import SEMANTIC, BadArguments, EngineError
 from engine.core.memory import LIST_SLOT_BYTES, batch_bytes
+from engine.core.steps import rows_for_cost
 from engine.exec.executor import BATCH, Runtime
 from engine.exec.result import Column, Progress, Result
 from engine.exec.subquery import correlated_rows, prefetch_steps, subquery_runner
@@ -57,6 +58,7 @@ class _Target:
         # compiled by now: a WHERE or SET running a correlated subquery per row takes few rows a step
         size = min(BATCH, self.runtime.step_rows)
         size = correlated_rows(self.codegen, self.runtime.step_rows) or size
+        size = rows_for_cost(self.codegen.row_cost, size)  # and one calling functions declared costly
         for start in range(0, count, size):
             batch = data.rows(start, min(start + size, count))  # rows appended later are not ours
             progress.scan_rows += len(batch)

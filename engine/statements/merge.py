@@ -20,6 +20,7 @@ from engine.core.errors import (
     EngineError,
 )
 from engine.core.memory import LIST_SLOT_BYTES, batch_bytes
+from engine.core.steps import rows_for_cost
 from engine.exec.executor import Runtime
 from engine.exec.result import Column, Progress, Result
 from engine.exec.subquery import prefetch_steps
@@ -189,7 +190,9 @@ class _Merge:
             memory.charge((min(start + budget, count) - start) * 3 * LIST_SLOT_BYTES)
             self.progress.scan_rows += min(start + budget, count) - start
             yield []
-        # 2. match the source rows: a step tests about a step budget of (target, source) pairs
+        # 2. match the source rows: a step tests about a step budget of (target, source) pairs,
+        # fewer when the ON condition or the clauses call functions declared costly
+        pairs = rows_for_cost(self.codegen.row_cost, budget)
         updates: dict[int, tuple] = {}
         deletes: set[int] = set()
         touched: set[int] = set()
@@ -213,11 +216,11 @@ class _Merge:
                 key = source_key(s, p)
                 group = index.get(key, ()) if None not in key else ()
                 hits = []
-                for start in range(0, len(group), budget):
-                    part = group[start:start + budget]
+                for start in range(0, len(group), pairs):
+                    part = group[start:start + pairs]
                     hits += part if residual is None else [i for i in part if residual(target_row(i) + s, p)]
                     work += len(part)
-                    if work >= budget:
+                    if work >= pairs:
                         charge()
                         inserted_before, updated, work = len(inserts), [], 0
                         yield []
@@ -244,7 +247,7 @@ class _Merge:
                                 updates[i] = row = clause.make(pair, p)
                                 updated.append(row)
                             break
-                if work >= budget:
+                if work >= pairs:
                     charge()
                     inserted_before, updated, work = len(inserts), [], 0
                     yield []
@@ -255,18 +258,7 @@ class _Merge:
         rewrite = None
         if updates or deletes:
             rewrite = Rewrite(data, count)
-            for start in range(0, count, budget):
-                stop = min(start + budget, count)
-                changed = sorted(i for i in range(start, stop) if i in updates or i in deletes)
-                position = start
-                for i in changed:
-                    rewrite.keep(position, i - position)
-                    if i in updates:
-                        rewrite.add([updates[i]])
-                    position = i + 1
-                rewrite.keep(position, stop - position)
-                memory.charge((stop - start) * LIST_SLOT_BYTES)
-                yield []
+            yield from self._rewrite_steps(rewrite, updates, deletes)
         self._commit(rewrite, inserts)
         self.progress.write_rows = len(inserts) + len(updates)
         if update_only:
@@ -274,6 +266,23 @@ class _Merge:
             return
         counts = {"INSERT": len(inserts), "UPDATE": len(updates), "DELETE": len(deletes)}
         yield [tuple(counts[k] for k in self.kinds)]
+
+    def _rewrite_steps(self, rewrite, updates, deletes):
+        """Fill `rewrite` with the snapshot's rows, updated and deleted, a step budget of rows
+        per step (each step yields [])."""
+        count, budget, memory = self.count, self.runtime.step_rows, self.ctx.memory
+        for start in range(0, count, budget):
+            stop = min(start + budget, count)
+            changed = sorted(i for i in range(start, stop) if i in updates or i in deletes)
+            position = start
+            for i in changed:
+                rewrite.keep(position, i - position)
+                if i in updates:
+                    rewrite.add([updates[i]])
+                position = i + 1
+            rewrite.keep(position, stop - position)
+            memory.charge((stop - start) * LIST_SLOT_BYTES)
+            yield []
 
     def _commit(self, rewrite, inserts) -> None:
         table = self.table

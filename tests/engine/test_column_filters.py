@@ -12,10 +12,12 @@ from engine.catalog import table_storage
 from engine.codegen import compile as compile_module
 from engine.codegen.compile import Codegen
 from engine.exec import column_filters
+from engine.functions.registry import SCALARS, ScalarFunction, fixed
 from engine.ir.expr import And, Arith, Cmp, Col, Const, SubqueryExpr
-from engine.types.sqltype import BOOLEAN, INT32, STRING
+from engine.types.sqltype import BOOLEAN, INT32, INT64, STRING
 
 from .test_column_scans import _both_storages, _same, q
+from .test_step_cost import COST, ROWS, N, _Counted, _run
 
 SETUP = [
     "CREATE TABLE t (i INT, f DOUBLE, n DOUBLE, big BIGINT, u8 TINYINT UNSIGNED, s VARCHAR, b BOOLEAN, "
@@ -177,3 +179,22 @@ def test_nested_subqueries_in_filters_are_rendered_a_bounded_number_of_times(mon
     assert len(q(s, f"SELECT COUNT(*) FROM t WHERE {inner}")) == 1
     assert len(q(s, f"SELECT i FROM t WHERE {inner}")) == 99  # 601..699
     assert len(renders) <= 8 * depth
+
+
+@pytest.mark.parametrize("sql", ["SELECT COUNT(*) FROM t WHERE n > 3 AND costly_twice(v) > 6",
+                                 "SELECT n FROM t WHERE n > 3 AND costly_twice(v) > 6"])
+def test_a_costly_conjunct_keeps_the_steps_small_run_after_run(monkeypatch, sql):
+    # the rows a step over a function declared costly (engine.core.steps), also when the plan
+    # cache runs the plan again (the compiled Selection reused)
+    costly = _Counted()
+    monkeypatch.setitem(SCALARS, "costly_twice", ScalarFunction("costly_twice", costly, fixed(INT64), 1, 1,
+                                                                 row_cost=COST))
+    monkeypatch.setattr(table_storage, "COLUMNS", True)
+    s = engine.Database().session()
+    for setup in ["CREATE TABLE t (n INT, v INT)", f"INSERT INTO t SELECT number, number % 7 FROM numbers({N})"]:
+        q(s, setup)
+    expected = [n for n in range(4, N) if 2 * (n % 7) > 6]
+    for _ in range(2):
+        per_step, rows = _run(s, sql, costly)
+        assert rows == ([(len(expected),)] if "COUNT" in sql else [(n,) for n in expected])
+        assert 0 < max(per_step) <= ROWS
