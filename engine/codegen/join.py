@@ -6,6 +6,7 @@ holds, is engine.exec.join; this module only turns the plan into compiled functi
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from engine.codegen.batch_source import column_refs, map_source
@@ -136,3 +137,61 @@ def _outer_code(cg, both, kind, right_width, residual, source):
         piece_lines.append("        seen.add(id(m))")
     piece = cg.build(["l", "p", "ms", "seen"], piece_lines + ["return out"])
     return probe, piece
+
+
+@dataclass(frozen=True)
+class ColumnProbe:
+    """An inner hash join's probe over a left scan of columns (issue 24): its generated loops walk
+    the left table's columns at `positions` zipped (`for _c0, _c2 in b`), so no left row is
+    built; only the joined rows are."""
+
+    positions: tuple  # the left table's columns the probe reads, in the loop target's order
+    probe: object  # (b, p, ht, right) -> the joined rows of left batch b, as JoinCode.probe
+    unique_probe: object  # (b, p, ht, right) -> as JoinCode.unique_probe
+
+
+def column_probe_code(plan, new_codegen, pred=None, exprs=None) -> ColumnProbe | None:
+    """The probe of an inner hash join (P.Join) over the left table's zipped columns, the filter
+    `pred` and projection `exprs` fused in as in `join_code`; None where it does not apply (an
+    outer join, no equi keys, a subquery or an out-of-process call in the code)."""
+    if plan.kind != "INNER" or not plan.left_keys:
+        return None
+    cg = new_codegen()
+    lcols = {cid: f"_c{i}" for i, cid in enumerate(plan.left.layout)}
+    both = {**lcols, **column_refs(plan.right.layout, "m")}
+    if plan.residual is not None:
+        pred = plan.residual if pred is None else And(pred.type, args=(plan.residual, pred))
+    lk = [cg.hash_key(cg.expr(k, lcols), k) for k in plan.left_keys]
+    lkey = lk[0] if len(lk) == 1 else "(" + ", ".join(lk) + ",)"
+    if exprs is not None:
+        proj = "(" + "".join(cg.expr(e, both) + ", " for e in exprs) + ")"
+    else:  # the whole left row, then the right one
+        proj = "(" + "".join(v + ", " for v in lcols.values()) + ") + m"
+    cond_src = None if pred is None else cg.pred(pred, both)
+    if cg.has_subqueries or cg.prefetched:
+        return None
+    code = proj + " " + lkey + " " + (cond_src or "")
+    positions = tuple(i for i in range(len(plan.left.layout)) if re.search(rf"\b_c{i}\b", code))
+    if not positions:
+        return None
+    target = ", ".join(f"_c{i}" for i in positions) + ("," if len(positions) == 1 else "")
+    cond = "" if cond_src is None else " if " + cond_src
+    empty = cg.bind(())
+    # b: the values of the columns at `positions`, one sequence each
+    probe = cg.build(["b", "p", "ht", "right"],
+                     [f"return [{proj} for {target} in zip(*b) for m in ht.get({lkey}, {empty}){cond}]"])
+    extra = "" if cond_src is None else " and " + cond_src
+    key = re.fullmatch(r"_c(\d+)", lkey)
+    if key is not None:
+        # a plain column is its own hash key: its groups are looked up by a C-level map, and the
+        # key column joins the loop only where the row reads it
+        k = positions.index(int(key.group(1)))
+        read = [i for i in positions if i != int(key.group(1)) or re.search(rf"\b{lkey}\b", proj + (cond_src or ""))]
+        names = "".join(f"_c{i}, " for i in read)
+        columns = "".join(f"b[{positions.index(i)}], " for i in read)
+        unique_probe = cg.build(["b", "p", "ht", "right"], [
+            f"return [{proj} for {names}m in zip({columns}map(ht.get, b[{k}])) if m is not None{extra}]"])
+    else:
+        unique_probe = cg.build(["b", "p", "ht", "right"],
+                                [f"return [{proj} for {target} in zip(*b) if (m := ht.get({lkey})) is not None{extra}]"])
+    return ColumnProbe(positions, probe, unique_probe)

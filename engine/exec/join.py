@@ -12,10 +12,12 @@ from __future__ import annotations
 from itertools import islice
 
 from engine.codegen.batch_source import resliced
-from engine.codegen.join import join_code
+from engine.codegen.join import column_probe_code, join_code
 from engine.core.memory import HASH_ENTRY_BYTES, batch_bytes
 from engine.core.steps import rows_for_cost
+from engine.exec.column_scan import scan_batches
 from engine.exec.subquery import correlated_rows, prefetching
+from engine.ir import plan as P
 
 
 def build_join(plan, rt, pred=None, exprs=None):
@@ -35,7 +37,22 @@ def build_join(plan, rt, pred=None, exprs=None):
         if build_rows < rt.step_rows:
             right_run = resliced(right_run, build_rows)
     steps = _JoinSteps(plan, rt, code, left_run, right_run, budget)
+    steps.columns = _column_probe(plan, rt, pred, exprs, code)
     return prefetching(code.cg, steps.run)
+
+
+def _column_probe(plan, rt, pred, exprs, code):
+    """(the left scan, its ColumnProbe) for an inner hash join whose left side is a scan of
+    columns (issue 24): the probe then reads just the left columns it uses and builds only the
+    joined rows; None otherwise (the row path: EXPLAIN ANALYZE, subqueries, out-of-process calls)."""
+    left = plan.left
+    if type(left) is not P.Scan or not left.data.columnar or rt.profile is not None \
+            or code.cg.has_subqueries or code.cg.prefetched:
+        return None
+    probe = column_probe_code(plan, rt.codegen, pred, exprs)
+    if probe is None:
+        return None
+    return left, probe
 
 
 class _JoinSteps:
@@ -49,6 +66,7 @@ class _JoinSteps:
         self.right_run = right_run
         self.budget = budget
         self.left_nulls = (None,) * len(plan.left.layout)
+        self.columns = None  # (the left scan, its ColumnProbe): `_column_probe`
         self.right_nulls = (None,) * len(plan.right.layout)
 
     def run(self, p):
@@ -76,6 +94,11 @@ class _JoinSteps:
         if not inner:
             widest = max(widest, 1)
         step_probe = code.probe
+        columns = self.columns if widest <= self.budget else None
+        if columns is not None:
+            # the left rows are never built: the probe loops over the left columns it reads
+            code = columns[1]
+            step_probe = code.probe
         if inner and code.unique_probe is not None and widest == 1:
             unique = {}
             items = iter(ht.items())
@@ -93,7 +116,9 @@ class _JoinSteps:
             out = step_probe(rows, p, ht, right, seen)
             return post(out, p) if post is not None else out
 
-        if widest <= self.budget:
+        if columns is not None:
+            yield from self._fitting_columns(emit, widest, *columns)
+        elif widest <= self.budget:
             yield from self._fitting(p, emit, widest)
         else:
             yield from self._oversize(p, ht, right, emit, seen)
@@ -102,6 +127,16 @@ class _JoinSteps:
             for i in range(0, len(right), rt.batch):
                 part = [left_nulls + m for m in right[i:i + rt.batch] if id(m) not in seen]
                 yield post(part, p) if post is not None else part
+
+    def _fitting_columns(self, emit, widest, scan, probe):
+        """`_fitting` over a left scan of columns: each chunk of left rows is handed to the probe
+        as the values of the columns it reads."""
+        rt, data, positions = self.rt, scan.data, probe.positions
+        chunk = max(1, min(rt.batch, self.budget // max(widest, 1)))
+        for start, stop in scan_batches(scan, rt):
+            for i in range(start, stop, chunk):
+                end = min(i + chunk, stop)
+                yield emit([data.column_values(c, i, end) for c in positions])
 
     def _fitting(self, p, emit, widest):
         """Every left row's output fits the budget: left rows probed in chunks of budget // widest."""

@@ -17,7 +17,7 @@ from operator import itemgetter
 from engine.codegen.compile import Codegen
 from engine.codegen.sort_keys import sort_passes, sort_rows
 from engine.core.memory import LIST_SLOT_BYTES, SORT_SLOT_BYTES, batch_bytes, charge_growth
-from engine.exec.column_scan import top_k_columns
+from engine.exec.column_scan import plain_columns, top_k_columns
 from engine.types.keys import rows_key
 
 
@@ -44,7 +44,10 @@ def build_sort(plan, rt, limit=None, offset=0):
     # a top-k heap while it stays within the budget; a larger k is a full sort cut to the limit
     top_k = limit is not None and limit + offset <= budget
     # top-k walks each batch once (heap selection); a full sort extends its buffer with whole lists
-    child_run = rt.build_one_pass(plan.child) if top_k else rt.build(plan.child)
+    if top_k:
+        child_run = rt.build_one_pass(plan.child)
+    else:
+        child_run = plain_columns(plan.child, rt) or rt.build(plan.child)
     passes = sort_passes(plan.keys, plan.child, rt.nonnull)
     out_rows = rt.batch
     run_rows = max(1, rt.ctx.limits.sort_run_rows)

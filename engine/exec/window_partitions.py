@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from itertools import groupby
+from operator import itemgetter
 
 from engine.codegen.sort_keys import sort_passes
 from engine.core.memory import HASH_ENTRY_BYTES, SORT_SLOT_BYTES, batch_bytes
@@ -97,6 +98,8 @@ def _gathered(sort, plan, partition_key, rt):
     memory = rt.memory
     step = rt.step_rows
     run_rows = max(1, rt.ctx.limits.sort_run_rows)
+    # the position of the one partition column whose values are its keys (not a float)
+    single = plan.partition[0] if type(partition_key) is itemgetter and npart == 1 else None
 
     def partitions(p):
         parts = defaultdict(list)
@@ -107,6 +110,9 @@ def _gathered(sort, plan, partition_key, rt):
                 before = len(parts)
                 if partition_key is None:
                     whole += batch
+                elif single is not None:  # one column, its values the keys: no call per row
+                    for row in batch:
+                        parts[row[single]].append(row)
                 else:
                     for key, row in zip(map(partition_key, batch), batch, strict=True):
                         parts[key].append(row)

@@ -58,6 +58,7 @@ COLUMN_QUERIES = {
     # a simple test first, then a conjunct left to a comprehension over the rows it kept
     "columns_filter_rest": "SELECT b FROM t WHERE c < 12121.5 AND a % 3331 = 1",
     "columns_count_filtered": "SELECT COUNT(*) FROM t WHERE c < 12121.5 AND a > 3331",
+    "columns_aggregate_grouped": "SELECT b, COUNT(*), SUM(c), MAX(a) FROM t GROUP BY b",
 }
 LITERALS = ["424242", "zzliteral", "31337", "7001", "caseliteral", "elseliteral", "likeliteral", "90001",
             "90002", "90003", "55501", "12121", "joinliteral", "64646", "3331", "80808", "9999999999",
