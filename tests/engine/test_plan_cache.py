@@ -243,10 +243,11 @@ def _compiles(monkeypatch) -> list:
     return built
 
 
-def test_a_hit_reuses_the_generated_filter_and_projection(monkeypatch):
-    """Over row storage the comprehension is kept with the plan. (Over columns the column loop
-    binds the scanned version's pickers, so it is compiled again each run: the test below.)"""
-    monkeypatch.setattr(table_storage, "COLUMNS", False)
+@pytest.mark.parametrize("columns", [False, True], ids=["rows", "columns"])
+def test_a_hit_reuses_the_generated_filter_and_projection(monkeypatch, columns):
+    """The comprehension (over columns: the selection and the rows function) is kept with the
+    plan, in both storages."""
+    monkeypatch.setattr(table_storage, "COLUMNS", columns)
     db = _filled()
     s = db.session()
     sql = "SELECT a + 1, b FROM t WHERE a > 1"
