@@ -358,7 +358,8 @@ class ColumnData:
     def holds_no_null(self, index: int) -> bool:
         """Whether column `index` holds no NULL (an `array`, or a list without None: a list
         longer than this version's rows may answer False for a later row's NULL)."""
-        return self._codes[index] is not None or None not in self._columns[index]
+        column = self._columns[index]
+        return type(column) is array or None not in column
 
     def boxed(self, index: int, start: int, stop: int) -> list:
         """Values of column `index` of rows [start:stop] as a list of its own (`_boxed`)."""
