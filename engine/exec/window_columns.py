@@ -18,11 +18,13 @@ placement cannot differ: every key is a plain value). Anything else is the row p
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from collections import defaultdict
 from itertools import accumulate
 from math import isnan
+from operator import itemgetter
 
 from engine.exec.column_scan import scan_batches
+from engine.exec.window_partitions import PARTITION_BYTES
 from engine.ir import plan as P
 from engine.ir.expr import Col
 from engine.types.integer_wrap import total_wrapper
@@ -109,11 +111,17 @@ class _Run:
         memory = self.rt.memory
         data = self.scan.data
         cols: dict = {c: [] for c in self.read}
+        pcol = cols[self.plan.partition[0]] if self.plan.partition else None
+        parts = defaultdict(list)  # partition key -> its row numbers, in input order
         held = 0
         for i, stop in scan_batches(self.scan, self.rt):
+            before = len(parts)
             for c, values in cols.items():
                 values += data.boxed(c, i, stop)
-            nbytes = (stop - i) * (_ROW_BYTES + _VALUE_BYTES * len(cols))
+            if pcol is not None:  # distributed as they come, as the row path's dict of partitions
+                for row, key in enumerate(pcol[i:stop], i):
+                    parts[key].append(row)
+            nbytes = (stop - i) * (_ROW_BYTES + _VALUE_BYTES * len(cols)) + (len(parts) - before) * PARTITION_BYTES
             memory.charge(nbytes)
             held += nbytes
             yield []
@@ -122,34 +130,46 @@ class _Run:
             yield from fallback(p)
             return
         n = self.scan.count
-        order = list(range(n))
-        # stable passes, last ORDER BY key first, then the partition key: the row path's order
-        for pos, desc, _ in reversed(self.plan.order):
-            order.sort(key=cols[pos].__getitem__, reverse=desc)
-        bounds = [0, n] if n else [0]
-        if self.plan.partition:
-            pcol = cols[self.plan.partition[0]]
-            order.sort(key=pcol.__getitem__)
-            pkeys = list(map(pcol.__getitem__, order))
-            bounds = [0] + [bisect_right(pkeys, k) for k in sorted(set(pkeys))]
-            pkeys = None
-        yield []
-        yield from self._emit(cols, order, bounds)
+        if pcol is None:
+            groups = [list(range(n))] if n else []
+        else:  # partitions in the order of their keys (plain values: no NULL, no NaN)
+            groups = [parts[key] for key in sorted(parts)]
+        parts = None
+        yield from self._sort(groups, cols)
+        yield from self._emit(cols, groups)
         memory.release(held)
 
-    def _emit(self, cols, order, bounds):
+    def _sort(self, groups, cols):
+        """Each partition's row numbers sorted by the ORDER BY keys: stable passes, last key
+        first (plain values: the row path's order), a step's rows at a time (an empty list after)."""
+        step = self.rt.step_rows
+        passes = [(cols[pos].__getitem__, desc) for pos, desc, _ in reversed(self.plan.order)]
+        sorted_rows = 0
+        for part in groups:
+            if sorted_rows and sorted_rows + len(part) > step:
+                yield []
+                sorted_rows = 0
+            for key, desc in passes:
+                part.sort(key=key, reverse=desc)
+            sorted_rows += len(part)
+        yield []
+
+    def _emit(self, cols, groups):
         """Output rows of each partition a piece of at most a step's rows at a time."""
         step = self.rt.step_rows
         width = self.width
         out: list = []
-        for start, end in zip(bounds, bounds[1:], strict=False):
+        for g, part in enumerate(groups):
+            groups[g] = None  # let an emitted partition go
             evaluators = [_evaluator(f, self.plan, cols) for f in self.plan.funcs]
-            for lo in range(start, end, step):
+            end = len(part)
+            for lo in range(0, end, step):
                 hi = min(lo + step, end)
-                piece = order[lo:hi]
-                values = [ev(piece, order, hi, end, lo - start) for ev in evaluators]
-                columns = [map(cols[i].__getitem__, piece) if i < width else values[i - width]
-                           for i in self.outputs]
+                piece = part[lo:hi] if hi - lo < end else part
+                values = [ev(piece, part, hi, end, lo) for ev in evaluators]
+                # a column's values at the piece's rows picked by one C call (itemgetter)
+                pick = itemgetter(*piece) if len(piece) > 1 else lambda c, i=piece[0]: (c[i],)
+                columns = [pick(cols[i]) if i < width else values[i - width] for i in self.outputs]
                 out += zip(*columns, strict=False) if columns else [()] * (hi - lo)
                 if len(out) >= step:
                     yield out
