@@ -100,7 +100,7 @@ class _Run:
         """Whether the float key columns and MIN/MAX float arguments hold no NaN."""
         types = self.plan.child.types
         checked = set(self.keys) | {f.args[0] for f in self.plan.funcs if f.name in ("min", "max")}
-        return not any(types[c].is_float and any(map(isnan, cols[c])) for c in checked)
+        return not any(types[c].is_float and cols[c] is not None and any(map(isnan, cols[c])) for c in checked)
 
     def run(self, p, fallback):
         """The output rows, a step at a time (an empty list closing each step); `fallback(p)`:
@@ -110,14 +110,22 @@ class _Run:
             return
         memory = self.rt.memory
         data = self.scan.data
-        cols: dict = {c: [] for c in self.read}
+        # key columns boxed (the sorts' keys); the others as stored, their values boxed only as
+        # the output rows and the functions pick them
+        keyset = set(self.keys)
+        cols: dict = {c: [] if c in keyset else None for c in self.read}
         pcol = cols[self.plan.partition[0]] if self.plan.partition else None
         parts = defaultdict(list)  # partition key -> its row numbers, in input order
         held = 0
         for i, stop in scan_batches(self.scan, self.rt):
             before = len(parts)
             for c, values in cols.items():
-                values += data.boxed(c, i, stop)
+                if c in keyset:
+                    values += data.boxed(c, i, stop)
+                elif values is None:
+                    cols[c] = data.column_values(c, i, stop)
+                else:
+                    values += data.column_values(c, i, stop)
             if pcol is not None:  # distributed as they come, as the row path's dict of partitions
                 for row, key in enumerate(pcol[i:stop], i):
                     parts[key].append(row)
@@ -168,7 +176,7 @@ class _Run:
                 piece = part[lo:hi] if hi - lo < end else part
                 values = [ev(piece, part, hi, end, lo) for ev in evaluators]
                 # a column's values at the piece's rows picked by one C call (itemgetter)
-                pick = itemgetter(*piece) if len(piece) > 1 else lambda c, i=piece[0]: (c[i],)
+                pick = _picker(piece)
                 columns = [pick(cols[i]) if i < width else values[i - width] for i in self.outputs]
                 out += zip(*columns, strict=False) if columns else [()] * (hi - lo)
                 if len(out) >= step:
@@ -176,6 +184,13 @@ class _Run:
                     out = []
         if out:
             yield out
+
+
+def _picker(rows):
+    """column -> the tuple of its values at the row numbers `rows` (one C call: itemgetter)."""
+    if len(rows) == 1:
+        return lambda column, i=rows[0]: (column[i],)
+    return itemgetter(*rows)
 
 
 def _evaluator(f, plan, cols):
@@ -216,13 +231,13 @@ def _running(f, cols, peer_key):
     _running_fold) over the argument read in the window's order; with a RANGE frame every row
     takes the value of its last peer."""
     fn = {"sum": None, "count": None, "min": min, "max": max}[f.name]
-    arg = cols[f.args[0]].__getitem__ if f.args else None
+    arg = cols[f.args[0]] if f.args else None
     total = total_wrapper(f.arg_type) if f.name == "sum" else None
     peers = f.frame[0] == "RANGE"
     state = [None]
 
     def fold(rows, start):
-        values = [1] * len(rows) if arg is None else list(map(arg, rows))
+        values = [1] * len(rows) if arg is None else _picker(rows)(arg)
         return list(accumulate(values, fn)) if start is None else list(accumulate(values, fn, initial=start))[1:]
 
     def compute(piece, order, hi, end, off):
