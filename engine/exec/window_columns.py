@@ -19,9 +19,9 @@ placement cannot differ: every key is a plain value). Anything else is the row p
 from __future__ import annotations
 
 from collections import defaultdict
-from itertools import accumulate
+from itertools import accumulate, islice
 from math import isnan
-from operator import itemgetter
+from operator import eq, itemgetter
 
 from engine.exec.column_scan import scan_batches
 from engine.exec.window_partitions import PARTITION_BYTES
@@ -203,20 +203,27 @@ def _evaluator(f, plan, cols):
     else:
         def peer_key(i):
             return tuple(c[i] for c in order_cols)
+
+    def peer_keys(rows):
+        """The ORDER BY keys of the rows numbered `rows`, each picked by one C call a column."""
+        pick = _picker(rows)
+        if len(order_cols) == 1:
+            return pick(order_cols[0])
+        return zip(*[pick(c) for c in order_cols], strict=True)
     if f.name == "row_number":
         return lambda piece, order, hi, end, off: range(off + 1, off + len(piece) + 1)
     if f.name in ("rank", "dense_rank"):
-        return _ranks(f.name == "rank", peer_key)
-    return _running(f, cols, peer_key)
+        return _ranks(f.name == "rank", peer_keys)
+    return _running(f, cols, peer_key, peer_keys)
 
 
-def _ranks(rank, peer_key):
+def _ranks(rank, peer_keys):
     state = [None, 0, 0]  # previous key, its rank, dense rank
 
     def compute(piece, order, hi, end, off):
         prev, r, dense = state
         out = []
-        for j, k in enumerate(map(peer_key, piece), off + 1):
+        for j, k in enumerate(peer_keys(piece), off + 1):
             if j == 1 or k != prev:
                 prev, r, dense = k, j, dense + 1
             out.append(r if rank else dense)
@@ -226,7 +233,7 @@ def _ranks(rank, peer_key):
     return compute
 
 
-def _running(f, cols, peer_key):
+def _running(f, cols, peer_key, peer_keys):
     """Running SUM / MIN / MAX / COUNT(*): the row path's fold (engine.exec.window_functions
     _running_fold) over the argument read in the window's order; with a RANGE frame every row
     takes the value of its last peer."""
@@ -244,7 +251,7 @@ def _running(f, cols, peer_key):
         out = fold(piece, state[0])
         state[0] = out[-1]
         if peers:
-            keys = list(map(peer_key, piece))
+            keys = list(peer_keys(piece))
             last = keys[-1]
             top = hi  # past the rows after the piece that are peers of its last row
             while top < end and peer_key(order[top]) == last:
@@ -252,7 +259,8 @@ def _running(f, cols, peer_key):
             if top > hi:
                 out.append(fold(order[hi:top], out[-1])[-1])
                 keys.append(last)
-            if len(set(keys)) != len(keys):
+            # peers sit side by side (the rows are sorted by the keys)
+            if any(map(eq, keys, islice(keys, 1, None))):
                 for j in range(len(keys) - 2, -1, -1):
                     if keys[j] == keys[j + 1]:
                         out[j] = out[j + 1]
