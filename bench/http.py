@@ -90,17 +90,27 @@ def roundtrip_scenario(args, qh, base):
         for c in CONCURRENCY:
             order = servers if rep % 2 == 0 else servers[::-1]
             for name, server in order:
+                cpu_before = server.cpu_seconds()
                 r = load(args, "roundtrip", server.port, "--concurrency", c, "--duration",
                          args.duration, "--warmup", args.warmup, "--sql", "SELECT 1",
                          limit=args.duration + args.warmup + 120)
+                _server_cpu(r, cpu_before, server.cpu_seconds())
                 runs[(name, c)].append(r)
                 print(f"  round {rep} {name:10s} c={c:<3d} "
-                      + (f"{r['round_trips_per_s']:8.0f} round trips/s  p50 {_ms(r['p50_ms'])} "
+                      + (f"{r['round_trips_per_s']:8.0f} round trips/s  server CPU "
+                         f"{r.get('server_cpu_us', 0):5.0f} us each  p50 {_ms(r['p50_ms'])} "
                          f"p99 {_ms(r['p99_ms'])} ms  errors {r['errors']}  "
                          f"load generator CPU {r['client_cpu']:.0%}"
                          if "round_trips_per_s" in r else r.get("error", "")),
                       file=sys.stderr, flush=True)
     return runs
+
+
+def _server_cpu(result: dict, before: float | None, after: float | None) -> None:
+    """Add the server's CPU per round trip (µs, from /proc: steadier than rates when other
+    work shares the machine) to a load generator's result."""
+    if before is not None and after is not None and result.get("all_round_trips"):
+        result["server_cpu_us"] = 1e6 * (after - before) / result["all_round_trips"]
 
 
 INSERT_TABLE_SQL = "CREATE TABLE IF NOT EXISTS bench_insert (a INT, b VARCHAR)"
@@ -118,12 +128,15 @@ def insert_scenario(args, qh):
     for rep in range(args.reps):
         pair = {}
         for sql in ((INSERT_SQL, "SELECT 1") if rep % 2 == 0 else ("SELECT 1", INSERT_SQL)):
+            cpu_before = qh.cpu_seconds()
             pair[sql] = load(args, "roundtrip", qh.port, "--concurrency", 8, "--duration",
                              args.duration, "--warmup", args.warmup, "--sql", sql,
                              limit=args.duration + args.warmup + 120)
+            _server_cpu(pair[sql], cpu_before, qh.cpu_seconds())
         runs.append((pair[INSERT_SQL], pair["SELECT 1"]))
         print(f"  insert round {rep}: " + ", ".join(
-            f"{sql[:12]} {r.get('round_trips_per_s', 0):,.0f}/s" for sql, r in pair.items()),
+            f"{sql[:12]} {r.get('round_trips_per_s', 0):,.0f}/s (server CPU "
+            f"{r.get('server_cpu_us', 0):,.0f} us each)" for sql, r in pair.items()),
             file=sys.stderr, flush=True)
     return runs
 
@@ -135,9 +148,16 @@ def insert_table(runs):
     inserts = _median(i["round_trips_per_s"] for i, _ in ok)
     selects = _median(s["round_trips_per_s"] for _, s in ok)
     ratio = statistics.median(i["round_trips_per_s"] / s["round_trips_per_s"] for i, s in ok)
-    return (f"#### Single-row INSERT (in memory, 8 clients)\n\n| `{INSERT_SQL}` round trips/s | "
-            f"`SELECT 1` round trips/s | ratio |\n|---:|---:|---:|\n| {inserts:,.0f} | "
-            f"{selects:,.0f} | {ratio:.2f}× |")
+    table = (f"#### Single-row INSERT (in memory, 8 clients)\n\n| `{INSERT_SQL}` round trips/s | "
+             f"`SELECT 1` round trips/s | ratio |\n|---:|---:|---:|\n| {inserts:,.0f} | "
+             f"{selects:,.0f} | {ratio:.2f}× |")
+    cpu = [(i["server_cpu_us"], s["server_cpu_us"]) for i, s in ok
+           if i.get("server_cpu_us") and s.get("server_cpu_us")]
+    if cpu:
+        table += (f"\n| server CPU {_median(i for i, _ in cpu):,.0f} µs each | "
+                  f"{_median(s for _, s in cpu):,.0f} µs each | "
+                  f"{statistics.median(s / i for i, s in cpu):.2f}× |")
+    return table
 
 
 def stream_scenario(args, qh):
@@ -286,12 +306,38 @@ def roundtrip_table(runs):
         ratios.append(f"{statistics.median(a / b for a, b in pairs):.2f}×" if pairs else "—")
     lines.append("| **queryhttp / bare Klein** | " + " | ".join(ratios) + " | " +
                  " | " * len(CONCURRENCY) + " |")
+    lines += _server_cpu_lines(runs)
     busiest = max((r.get("client_cpu", 0) for rs in runs.values() for r in rs), default=0)
     lines.append("")
     lines.append(f"_load generator: one asyncio process, at most {busiest:.0%} of a CPU "
                  "(near 100% it would be the bottleneck)_")
     lines += [f"note: {n}" for n in dict.fromkeys(notes)]
     return "\n".join(lines)
+
+
+def _server_cpu_lines(runs) -> list[str]:
+    """The server's CPU per round trip of each server and concurrency (medians), and the
+    ratio bare Klein / queryhttp (above 1: queryhttp spends less CPU on one)."""
+    cells = {name: [] for name in ("queryhttp", "bare Klein")}
+    ratios = []
+    for c in CONCURRENCY:
+        for name in cells:
+            cpu = _median(r.get("server_cpu_us") for r in runs[(name, c)]
+                          if r.get("server_cpu_us"))
+            cells[name].append(cpu)
+        pairs = [(a["server_cpu_us"], b["server_cpu_us"])
+                 for a, b in zip(runs[("queryhttp", c)], runs[("bare Klein", c)], strict=False)
+                 if a.get("server_cpu_us") and b.get("server_cpu_us")]
+        ratios.append(f"{statistics.median(b / a for a, b in pairs):.2f}×" if pairs else "—")
+    if not any(cpu for row in cells.values() for cpu in row):
+        return []
+    lines = ["", "| server CPU per round trip | " + " | ".join(f"c={c}" for c in CONCURRENCY)
+             + " |", "|---|" + "---:|" * len(CONCURRENCY)]
+    for name, row in cells.items():
+        lines.append(f"| {name} | " + " | ".join("n/a" if cpu is None else f"{cpu:,.0f} µs"
+                                               for cpu in row) + " |")
+    lines.append("| **bare Klein / queryhttp** | " + " | ".join(ratios) + " |")
+    return lines
 
 
 def stream_table(args, runs, mixed, memory):

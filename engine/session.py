@@ -248,8 +248,8 @@ class Session:
         # unknown names are ignored, as Databend does with a client's session settings.
         self.settings: dict[str, str] = {
             key.lower(): S.validate(key, value)
-            for key, value in dict(settings or {}).items() if key.lower() in S.SETTINGS
-        }
+            for key, value in dict(settings).items() if key.lower() in S.SETTINGS
+        } if settings else {}
         self.user = user
         self.role: str | None = None  # the role SET ROLE chose (engine.catalog.users.UserStore.current_role)
         self._connection_id: str | None = None  # connection_id(), made on first use

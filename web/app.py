@@ -47,6 +47,7 @@ from web.query_request import (
 from web.request_helpers import (
     authenticated,
     check_upload_credentials,
+    is_deferred,
     prepare_long_statement,
 )
 from web.response_headers import set_known
@@ -238,7 +239,7 @@ class QueryApp:
         """Page `number` of `query` (page 0 of a POST when `first`), now or after its long poll."""
         refuse_switch(request, fmt, query)  # before the page is cut: a refusal loses no rows
         page = query.page(number, query.wait_secs)
-        if isinstance(page, Deferred):
+        if is_deferred(page):
             return page.addCallback(
                 lambda p: self._send_page(request, fmt, query, p, first))
         return self._send_page(request, fmt, query, page, first)
@@ -314,7 +315,7 @@ class QueryApp:
                             session=SessionView(r.database or "default", r.settings, r.session,
                                                 r.keep_secs, refused_txn_state(r.session)))
             return self._send_answer(request, fmt, answer)
-        if isinstance(query, Deferred):  # its statement is being parsed in a thread
+        if is_deferred(query):  # its statement is being parsed in a thread
             return query.addCallback(
                 lambda started: self._page_response(request, fmt, started, 0, first=True))
         return self._page_response(request, fmt, query, 0, first=True)

@@ -17,6 +17,7 @@ from twisted.python.failure import Failure
 from twisted.web import resource, server
 
 from web.errors import BadRequest, HTTPError
+from web.request_helpers import is_deferred
 
 log = Logger()
 
@@ -77,7 +78,7 @@ class Dispatcher(resource.Resource):
             body = endpoint(request, *args)
         except Exception:
             return self._app.error_response(request, Failure())
-        if isinstance(body, Deferred):
+        if is_deferred(body):
             return self._later(request, body)
         return body
 

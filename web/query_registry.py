@@ -131,6 +131,14 @@ class QueryRegistry:
             return lambda user: False
         return lambda user: producing_by_user.get(user, 0) < self.max_running_per_user
 
+    def _has_slot(self, user: str) -> bool:
+        """Whether a query of `user` may take a running slot now; without counting when fewer
+        queries run than either limit (the producing ones are among them)."""
+        running = len(self._running)
+        if running < self.max_running and running < self.max_running_per_user:
+            return True
+        return self._free_slots()(user)
+
     def admit_or_queue(self, query: Query, start: Callable[[], None],
                        skip_queue: bool = False) -> bool:
         """Start `query` now (`start()`, True) when it may take a running slot and nobody
@@ -138,7 +146,7 @@ class QueryRegistry:
         it. A light statement (`skip_queue`) starts at once, as in Databend."""
         if query.state != RUNNING:
             return True
-        if skip_queue or (not self.queue and self._free_slots()(query.user)):
+        if skip_queue or (not self.queue and self._has_slot(query.user)):
             self._running[id(query)] = query
             start()
             return True

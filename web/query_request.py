@@ -133,9 +133,22 @@ def decode_body(body: bytes) -> str:
                          f"0x{body[e.start]:02x} at offset {e.start})") from None
 
 
+# json's scanner, called directly for a body that is one object with nothing around it (what
+# clients send): json.loads adds two regular-expression matches and three Python calls
+_scan_once = json.JSONDecoder().scan_once
+
+
 def parse_json(body: bytes):
     """The JSON document of a request body; BadRequest (400) when it is not UTF-8 JSON."""
     text = decode_body(body)
+    if text[:1] == "{" and text[-1:] == "}":
+        try:
+            doc, end = _scan_once(text, 0)
+        except (ValueError, StopIteration, RecursionError):
+            pass  # json.loads says why, below
+        else:
+            if end == len(text):
+                return doc
     try:
         return json.loads(text)
     except ValueError as e:
@@ -151,8 +164,35 @@ def parse_query_request(body: bytes) -> QueryRequest:
     if "sql" not in doc:
         raise BadRequest("parse error: missing field `sql`")
     request = QueryRequest(_text(doc["sql"], "sql"))
+    session = doc.get("session")
+    if session is not None:  # absent or null: no session fields (the request's is {})
+        _read_session(request, session)
+    session = request.session
+    session_id = _optional(_text, doc.get("session_id"), "session_id") or session.get("id")
+    if session_id:
+        request.session_id = session_id
 
-    session = _object(doc.get("session"), "session")
+    if "pagination" in doc and doc["pagination"] is None:  # a struct with a default in Databend
+        raise BadRequest("parse error: `pagination` must be an object, not null")
+    pagination = _object(doc.get("pagination"), "pagination")
+    if "wait_time_secs" in pagination:
+        request.wait_secs = _int(pagination["wait_time_secs"], "pagination.wait_time_secs", 0,
+                                 U32_MAX)
+    if "max_rows_per_page" in pagination:
+        request.page_rows = _int(pagination["max_rows_per_page"],
+                                 "pagination.max_rows_per_page", 1)
+    if "max_rows_in_buffer" in pagination:
+        request.buffer_rows = _int(pagination["max_rows_in_buffer"],
+                                   "pagination.max_rows_in_buffer", 0)
+    if len(doc) > 2 or "pagination" not in doc:  # more than sql and pagination: the rest
+        _read_options(request, doc)
+    return request
+
+
+def _read_session(request: QueryRequest, value) -> None:
+    """The request's `session` object: its fields checked, database, settings and kept-session
+    seconds read."""
+    session = _object(value, "session")
     request.session = session
     for name, kind in _SESSION_FIELDS.items():
         if name not in session:  # absent is null (most requests send none of them)
@@ -178,22 +218,9 @@ def parse_query_request(body: bytes) -> QueryRequest:
         request.keep_secs = _int(session["keep_server_session_secs"],
                                  "session.keep_server_session_secs", 0)
 
-    session_id = _optional(_text, doc.get("session_id"), "session_id") or session.get("id")
-    if session_id:
-        request.session_id = session_id
 
-    if "pagination" in doc and doc["pagination"] is None:  # a struct with a default in Databend
-        raise BadRequest("parse error: `pagination` must be an object, not null")
-    pagination = _object(doc.get("pagination"), "pagination")
-    if "wait_time_secs" in pagination:
-        request.wait_secs = _int(pagination["wait_time_secs"], "pagination.wait_time_secs", 0,
-                                 U32_MAX)
-    if "max_rows_per_page" in pagination:
-        request.page_rows = _int(pagination["max_rows_per_page"],
-                                 "pagination.max_rows_per_page", 1)
-    if "max_rows_in_buffer" in pagination:
-        request.buffer_rows = _int(pagination["max_rows_in_buffer"],
-                                   "pagination.max_rows_in_buffer", 0)
+def _read_options(request: QueryRequest, doc: dict) -> None:
+    """The fields other than sql, session and pagination."""
     if "string_fields" in doc:
         _bool(doc["string_fields"], "string_fields")
     if doc.get("stage_attachment") is not None:
@@ -205,7 +232,6 @@ def parse_query_request(body: bytes) -> QueryRequest:
                                                 "arrow_result_version_max", 0)
     if doc.get("arrow_features") is not None:
         request.arrow_features = _arrow_features(doc["arrow_features"])
-    return request
 
 
 def _arrow_features(value) -> dict:

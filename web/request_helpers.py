@@ -12,6 +12,19 @@ from web.auth import client_host
 from web.errors import PayloadTooLarge
 from web.presign import PRESIGNED_PATH
 
+# type -> whether it is a Deferred: twisted's Deferred is an abstract base class (Awaitable),
+# whose isinstance runs ABCMeta's check in Python; the hot path asks it of every answer
+_IS_DEFERRED: dict[type, bool] = {Deferred: True, bytes: False, str: False}
+
+
+def is_deferred(value) -> bool:
+    """isinstance(value, Deferred), answered from a per-type table after the first ask."""
+    kind = type(value)
+    known = _IS_DEFERRED.get(kind)
+    if known is None:
+        known = _IS_DEFERRED[kind] = issubclass(kind, Deferred)
+    return known
+
 
 def authenticated(endpoint):
     """Run `endpoint` with `user=` the request's verified user: at once when the credentials
@@ -22,7 +35,7 @@ def authenticated(endpoint):
     def run(self, request, *args, **kwargs):
         user = self.auth.authenticate(request.getHeader(b"authorization"),
                                       client_host(request.getClientAddress()))
-        if isinstance(user, Deferred):
+        if is_deferred(user):
             return user.addCallback(lambda name: endpoint(self, request, *args, user=name,
                                                           **kwargs))
         return endpoint(self, request, *args, user=user, **kwargs)

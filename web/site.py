@@ -167,6 +167,56 @@ class QueryChannel(http.HTTPChannel):
     _reading_request_line = False
     _reason: str | None = None
     _refused_upload = False
+    _peer = _host = None
+    # the idle timeout's call is kept, not cancelled, while a request is handled (see setTimeout)
+    _in_request_start = False
+    _idle_call_held = False
+
+    def allContentReceived(self):
+        self._in_request_start = True
+        try:
+            super().allContentReceived()
+        finally:
+            self._in_request_start = False
+
+    def setTimeout(self, period):
+        """twisted.web suspends the idle timeout while it handles a request: it cancels the
+        reactor's call and makes a new one when the request ends, a heap entry and a
+        cancellation per request. Here the call is kept (it does nothing if it fires
+        meanwhile) and moved to the new deadline at the end. Other cancellations (the
+        connection lost) are as twisted.web's."""
+        call = getattr(self, "_TimeoutMixin__timeoutCall", None)  # (twisted's private name)
+        if period is None and self._in_request_start and call is not None and call.active():
+            previous, self.timeOut = self.timeOut, None  # resetTimeout does nothing meanwhile
+            self._idle_call_held = True
+            return previous
+        if self._idle_call_held:
+            self._idle_call_held = False
+            if period is not None and call is not None and call.active():
+                previous, self.timeOut = self.timeOut, period
+                call.reset(period)
+                return previous
+        return super().setTimeout(period)
+
+    def timeoutConnection(self):
+        if self._idle_call_held:
+            return  # the held call fired during a request: not idle (re-armed when it ends)
+        super().timeoutConnection()
+
+    def getPeer(self):
+        """The connection's remote address, asked of the transport once: twisted.web asks for
+        it (and for getHost) on every request, a new address object each time."""
+        peer = self._peer
+        if peer is None:
+            peer = self._peer = self.transport.getPeer()
+        return peer
+
+    def getHost(self):
+        """The connection's local address, asked once (for TCP a getsockname() call each)."""
+        host = self._host
+        if host is None:
+            host = self._host = self.transport.getHost()
+        return host
 
     def allHeadersReceived(self):
         """For an upload, the site's gate first: credentials refused -> answered and closed now,

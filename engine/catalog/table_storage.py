@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from itertools import compress, groupby, islice, repeat
 from operator import itemgetter
 
+from engine.catalog.column_zones import ALL_PARTS, block_summary
 from engine.core.memory import batch_bytes, value_bytes
 
 
@@ -269,6 +270,11 @@ SHARED_VALUES = 65_536
 COLUMNS = os.environ.get("QUERYHTTP_COLUMNS", "") not in ("", "0")
 
 
+def array_typecode(type_name: str) -> str | None:
+    """The `array` typecode a NULL-free column of this type is kept in (None: a list)."""
+    return _TYPECODES.get(type_name)
+
+
 def table_data(types: list, rows: list | None = None):
     """A new version for columns of `types` holding `rows` (handed over): the storage new tables get."""
     if not COLUMNS:
@@ -365,6 +371,14 @@ class ColumnData:
         """Values of column `index` of rows [start:stop] as a list of its own (`_boxed`)."""
         return _boxed(self._columns[index], start, stop)
 
+    def summary(self, index: int, start: int, stop: int, keep: bool, parts: tuple = ALL_PARTS,
+                nan_free: bool = False):
+        """[sum, least, greatest] (those at `parts`) of column `index`'s values in rows
+        [start:stop] (non-empty, NULL-free: rows of a column that was an array when the caller
+        planned; it may have become a list since, with the same values), kept (`keep`) while
+        the column is an array (engine.catalog.column_zones; `nan_free` as it takes it)."""
+        return block_summary(self._columns[index], start, stop, keep, parts, nan_free)
+
     def zipped(self, positions: tuple, start: int = 0) -> Iterator[tuple]:
         """Rows from `start` on of just the columns at `positions`, in that order, one at a time
         (a one-pass reader takes as many as its snapshot holds, as `row_iterator`)."""
@@ -440,7 +454,9 @@ class ColumnData:
             mine = self._columns
         for i, values in enumerate(columns):
             column = mine[i]
-            if type(column) is array and None in values:
+            if type(column) is array and _into_array(column, values):
+                continue
+            if type(column) is array:  # the column's first NULL: a list from now on
                 column = mine[i] = column.tolist()
             shared = self._shared[i]
             if shared is not None:
@@ -518,3 +534,27 @@ def _shared_values(shared: dict, values) -> list:
     if len(shared) >= SHARED_VALUES:
         return list(map(shared.get, values, values))
     return list(map(shared.setdefault, values, values))
+
+
+def _into_array(column: array, values) -> bool:
+    """Append `values` to an array column; False (nothing appended) when they hold a NULL. A
+    list goes in by `fromlist` (which takes it at C speed and, on a value it cannot hold, is
+    left as it was): a NULL is looked for only then, never in a column that has none."""
+    if type(values) is list:
+        try:
+            column.fromlist(values)
+            return True
+        except TypeError:
+            if None in values:
+                return False
+            raise
+    if type(values) is array:  # no NULL in an array; one of another kind goes in value by value
+        if values.typecode == column.typecode:
+            column.extend(values)
+        else:
+            column.fromlist(values.tolist())
+        return True
+    if None in values:
+        return False
+    column.extend(values)
+    return True

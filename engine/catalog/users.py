@@ -232,6 +232,9 @@ class UserStore:
     def current_role(self, user: str, chosen: str | None) -> str:
         """The session's role: the one SET ROLE chose (public once it is no longer available),
         else the user's default role when available, else public."""
+        if user in self.bootstrap:  # every role is available to them (no set built per statement)
+            role = ACCOUNT_ADMIN if chosen is None else chosen
+            return role if role in self.roles else PUBLIC
         available = self.available_roles(user)
         if chosen is not None:
             return chosen if chosen in available else PUBLIC

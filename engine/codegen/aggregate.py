@@ -46,6 +46,14 @@ class GroupedCode:
     step: object
     finish: object
     folders: list  # the folded aggregates' Folders, whose states grow (memory)
+    # (kind, argument variable or None) -> its slot in a group's accumulator list (what the
+    # groups hold: engine.exec.grouped_columns counts without the step when only counts)
+    slot_of: dict
+    # with `zipped`, the step over rows of just the columns it reads (`column_positions`, in
+    # order), zipped from a scan of columns (engine.exec.grouped_columns), built beside `step`
+    # (which steps of fewer rows take); None when rows are not unpacked
+    column_step: object = None
+    column_positions: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -126,8 +134,9 @@ class _Slots:
         return s
 
 
-def grouped_code(plan: P.Aggregate, new_codegen, args: AggregateArguments) -> GroupedCode:
-    """The GROUP BY step and finish functions; `new_codegen()` makes the finish's Codegen."""
+def grouped_code(plan: P.Aggregate, new_codegen, args: AggregateArguments, zipped: bool = False) -> GroupedCode:
+    """The GROUP BY step and finish functions; `new_codegen()` makes the finish's Codegen. With
+    `zipped`, also the step over rows of just the columns it reads (GroupedCode.column_step)."""
     cg, cols, aggs, value_names = args.cg, args.cols, plan.aggs, args.value_names
     lines = [f"    {name} = {src}" for src, name in args.arg_src.items()]
     # a float key's NaNs made one object, so all of them are one group (other keys as they are)
@@ -175,19 +184,27 @@ def grouped_code(plan: P.Aggregate, new_codegen, args: AggregateArguments) -> Gr
     ]
     if update:
         body += ["    else:"] + ["        " + u for u in update]
+    column_step, positions = None, ()
     if args.unpacked is not None:
         body[1] = f"for {args.unpacked.target()} in b:"
+        positions = tuple(i for i in range(args.unpacked.width) if f"_c{i}" in args.unpacked.used)
+        if positions and zipped:
+            names = ", ".join(f"_c{i}" for i in positions)  # one column: its values, not 1-tuples
+            column_step = cg.build(["b", "p", "acc"], [body[0], f"for {names} in b:", *body[2:]])
     step = cg.build(["b", "p", "acc"], body)
     key_out = "k, " if len(keys) == 1 else "".join(f"k[{i}], " for i in range(len(keys)))
     # one generated comprehension turns a chunk of (key, accumulators) into output rows
     finish = out_cg.build(["part"], [f"return [({key_out}{''.join(f + ', ' for f in finals)}) for k, a in part]"])
-    return GroupedCode(step, finish, folders)
+    return GroupedCode(step, finish, folders, slots.slot_of, column_step, positions)
 
 
-def global_code(plan: P.Aggregate, args: AggregateArguments, columns: dict | None = None) -> GlobalCode:
+def global_code(plan: P.Aggregate, args: AggregateArguments, columns: dict | None = None,
+                summarised=frozenset()) -> GlobalCode:
     """No GROUP BY: per batch, gather each argument column once and fold it with builtins.
     With `columns` (argument variable -> index), the step's `b` is not rows but a row count
-    followed by whole columns (engine.exec.aggregate): b[0] rows, b[index] an argument's values."""
+    followed by whole columns (engine.exec.aggregate): b[0] rows, b[index] an argument's values,
+    or for the variables in `summarised` the [sum, least, greatest] of its NULL-free values
+    (engine.catalog.column_zones: the parts its aggregates read)."""
     cg, aggs, value_names = args.cg, plan.aggs, args.value_names
     if columns is None:
         lines, rows = _gathered_arguments(plan, args), "len(b)"
@@ -196,6 +213,9 @@ def global_code(plan: P.Aggregate, args: AggregateArguments, columns: dict | Non
     summed = set()  # argument lists whose batch sum is computed already (SUM and AVG share it)
     folders = {}  # position -> the Folder of a folded aggregate
     for i, (a, v) in enumerate(zip(aggs, value_names, strict=False)):
+        if v in summarised:
+            lines += _summarised_lines(a, v, i, cg, rows)
+            continue
         if a.collected is not None:
             lines.append(f"st[{i}].extend({v})")
         elif a.folded is not None:
@@ -231,6 +251,23 @@ def global_code(plan: P.Aggregate, args: AggregateArguments, columns: dict | Non
             lines += [f"if {v} and st[{i}] is None:", f"    st[{i}] = {v}[0]"]
     step = cg.build(["b", "p", "st", "cnt"], lines or ["pass"])
     return GlobalCode(step, folders)
+
+
+def _summarised_lines(a, v, i, cg, rows) -> list[str]:
+    """Lines folding the batch summary `v` [sum, least, greatest] of a NULL-free column into the
+    aggregate at `i`, as global_code's lines fold the column's values (their sum, min, max)."""
+    if a.name == "count":
+        return [f"st[{i}] += {rows}"]
+    if a.name in ("sum", "avg"):
+        lines = [f"st[{i}] = {v}[0] if st[{i}] is None else st[{i}] + {v}[0]"]
+        return lines + [f"cnt[{i}] += {rows}"] if a.name == "avg" else lines
+    extreme = f"{v}[1]" if a.name == "min" else f"{v}[2]"
+    if a.arg.type.is_float and cg.may_be_nan(a.arg):
+        extreme = f"{cg.bind(sort_value)}({extreme})"
+        beats = f"x < st[{i}]" if a.name == "min" else f"not x <= st[{i}]"
+    else:
+        beats = f"x < st[{i}]" if a.name == "min" else f"x > st[{i}]"
+    return [f"x = {extreme}", f"if st[{i}] is None or {beats}: st[{i}] = x"]
 
 
 def _gathered_arguments(plan, args: AggregateArguments) -> list[str]:

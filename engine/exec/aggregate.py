@@ -6,6 +6,7 @@ engine.codegen.aggregate; this module runs them."""
 
 from __future__ import annotations
 
+from array import array
 from itertools import islice
 
 from engine.codegen.aggregate import (
@@ -22,6 +23,7 @@ from engine.codegen.batch_source import resliced
 from engine.core.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, SORT_SLOT_BYTES, charge_growth
 from engine.core.steps import rows_for_cost
 from engine.exec.column_scan import scan_batches
+from engine.exec.grouped_columns import grouped_counts_run, zipped_batches
 from engine.exec.subquery import correlated_rows, prefetching
 from engine.ir import plan as P
 from engine.ir.expr import Expr, column_ids
@@ -68,13 +70,25 @@ def build_aggregate(plan: P.Aggregate, rt):
         whole = _whole_columns(plan, rt, args)
         if whole is not None:
             columns, positions = whole
-            child_run = _column_batches(plan.child, rt, positions)
-            return _global_aggregate_run(plan, rt, global_code(plan, args, columns), child_run)
+            summarised = _summarised(plan, args, columns, positions)
+            child_run = _column_batches(plan.child, rt, positions, summarised, columns)
+            return _global_aggregate_run(plan, rt, global_code(plan, args, columns, summarised), child_run)
         code = global_code(plan, args)
         return prefetching(cg, _global_aggregate_run(plan, rt, code, _sliced(child_run, cg, rt)))
-    code = grouped_code(plan, rt.codegen, args)
-    child_run = _sliced(child_run, cg, rt)
+    scan = plan.child
+    zipped = bool(one_pass and type(scan) is P.Scan and scan.data.columnar and rt.profile is None
+                  and not cg.prefetched)
+    code = grouped_code(plan, rt.codegen, args, zipped)
+    counting = grouped_counts_run(plan, rt, args, code)
+    if counting is not None:
+        return counting
+    sliced = _sliced(child_run, cg, rt)
     step, finish, folders = code.step, code.finish, code.folders
+    if code.column_step is not None and sliced is child_run:
+        # rows of just the columns the step reads, zipped from the scan's columns (not when
+        # steps take fewer rows: correlated subqueries or costly calls a row)
+        step, sliced = code.column_step, zipped_batches(scan, rt, code.column_positions)
+    child_run = sliced
     out_rows = rt.batch
     # memory: values held a row (a WITHIN GROUP key is held beside each value)
     collecting = sum(1 + a.collected.sort_keys for a in plan.aggs if a.collected is not None)
@@ -129,14 +143,51 @@ def _whole_columns(plan: P.Aggregate, rt, args):
     return columns, positions
 
 
-def _column_batches(scan: P.Scan, rt, positions):
+def _summarised(plan: P.Aggregate, args, columns: dict, positions: list) -> dict:
+    """Argument variable -> the parts of its summaries it needs (engine.catalog.column_zones),
+    for the variables whose columns are arrays (NULL-free numbers) that only COUNT, SUM, AVG,
+    MIN and MAX read: their batches can be summaries."""
+    data = plan.child.data
+    if not len(data):
+        return {}
+    parts = {name: set() for name, index in columns.items()
+             if type(data.column_values(positions[index - 1], 0, 0)) is array}
+    for a, name in zip(plan.aggs, args.value_names, strict=True):
+        if name not in parts:
+            continue
+        if a.name not in _SUMMARY_PART:
+            del parts[name]
+        elif _SUMMARY_PART[a.name] is not None:
+            parts[name].add(_SUMMARY_PART[a.name])
+    # a float column the planner knows holds no NaN: its greatest is its max (marked by a 3)
+    cg = args.cg
+    nan_free = {name for a, name in zip(plan.aggs, args.value_names, strict=True)
+                if name in parts and a.arg.type.is_float and not cg.may_be_nan(a.arg)}
+    return {name: tuple(sorted(p)) + ((3,) if name in nan_free else ()) for name, p in parts.items()}
+
+
+# the part of a block summary an aggregate reads (COUNT: none, the rows)
+_SUMMARY_PART = {"count": None, "sum": 0, "avg": 0, "min": 1, "max": 2}
+
+
+def _column_batches(scan: P.Scan, rt, positions, summarised=None, columns=None):
     """A run yielding, per batch of the scan's snapshot (the batches a row scan makes, so sums
-    of floats add up in the same order), (rows, column values...) for the columns at `positions`."""
-    data = scan.data
+    of floats add up in the same order), (rows, column values...) for the columns at `positions`
+    (for the argument variables `summarised` maps to the parts they need, at the index
+    `columns` gives them, the values' summary instead)."""
+    data, step = scan.data, rt.batch
+    parts_at = [None] * len(positions)
+    for name, parts in (summarised or {}).items():
+        parts_at[columns[name] - 1] = parts
+
+    nan_free = [parts is not None and 3 in parts for parts in parts_at]
+    parts_at = [parts if parts is None else tuple(x for x in parts if x != 3) for parts in parts_at]
 
     def run(p):
         for i, stop in scan_batches(scan, rt):
-            yield (stop - i, *[data.column_values(c, i, stop) for c in positions])
+            yield (stop - i, *[data.column_values(c, i, stop) if parts is None
+                               else data.summary(c, i, stop, stop - i == step, parts, free)
+                               for c, parts, free in zip(positions, parts_at, nan_free, strict=True)])
 
     return run
 

@@ -116,13 +116,17 @@ def with_timezone(fn: ScalarFunction, timezone: str) -> ScalarFunction:
     return replace(fn, impl=make(zone(timezone)))
 
 
-def _part(name, getter, rt, aliases=()):
-    """A function taking one part of the wall-clock time (to_year, to_hour...)."""
+def _part(name, getter, rt, aliases=(), date_only=False):
+    """A function taking one part of the wall-clock time (to_year, to_hour...). `date_only`: the
+    part of a Timestamp is that of its date (a GROUP BY that counts may count dates first and
+    take the part once a date: engine.exec.grouped_columns)."""
     def make(tz):
         local = _local_reader(tz)
         if tz is UTC:  # a stored Timestamp is its own wall-clock time: one call per row
             def part(v):
                 return getter(v if type(v) is _DATETIME else local(v))
+            # a Timestamp's own date is its wall-clock one in UTC only
+            part.date_only = date_only
             return part
         return lambda v: getter(local(v))
     _zoned(name, make, _temporal(rt, name), 1, aliases=aliases)
@@ -136,27 +140,27 @@ def _same_kind(first):
 # ---------------------------------------------------------------- parts of a date and time
 # (year(), month(), day(), week() ...: current Databend's aliases, datetime.rs register_aliases)
 
-_part("to_year", lambda d: d.year, UINT16, aliases=("year",))
-_part("to_quarter", lambda d: (d.month + 2) // 3, UINT8, aliases=("quarter",))
-_part("to_month", lambda d: d.month, UINT8, aliases=("month",))
-_part("to_day_of_month", lambda d: d.day, UINT8, aliases=("day", "dayofmonth"))
-_part("to_day_of_week", lambda d: d.isoweekday(), UINT8)
-_part("to_day_of_year", lambda d: d.timetuple().tm_yday, UINT16, aliases=("dayofyear",))
+_part("to_year", lambda d: d.year, UINT16, aliases=("year",), date_only=True)
+_part("to_quarter", lambda d: (d.month + 2) // 3, UINT8, aliases=("quarter",), date_only=True)
+_part("to_month", lambda d: d.month, UINT8, aliases=("month",), date_only=True)
+_part("to_day_of_month", lambda d: d.day, UINT8, aliases=("day", "dayofmonth"), date_only=True)
+_part("to_day_of_week", lambda d: d.isoweekday(), UINT8, date_only=True)
+_part("to_day_of_year", lambda d: d.timetuple().tm_yday, UINT16, aliases=("dayofyear",), date_only=True)
 _part("to_week_of_year", lambda d: d.isocalendar()[1], UINT32, aliases=("week", "weekofyear"))
 _part("to_hour", lambda d: d.hour, UINT8)
 _part("to_minute", lambda d: d.minute, UINT8)
 _part("to_second", lambda d: d.second, UINT8)
-_part("to_yyyymm", lambda d: d.year * 100 + d.month, UINT32)
-_part("to_yyyymmdd", lambda d: (d.year * 100 + d.month) * 100 + d.day, UINT32)
+_part("to_yyyymm", lambda d: d.year * 100 + d.month, UINT32, date_only=True)
+_part("to_yyyymmdd", lambda d: (d.year * 100 + d.month) * 100 + d.day, UINT32, date_only=True)
 _part("to_yyyymmddhhmmss",
       lambda d: ((((d.year * 100 + d.month) * 100 + d.day) * 100 + d.hour) * 100 + d.minute) * 100 + d.second,
       T.UINT64)
-_part("to_monday", lambda d: M.start_of_week(d.date(), 1), T.DATE)
-_part("to_start_of_year", lambda d: _DATE(d.year, 1, 1), T.DATE)
+_part("to_monday", lambda d: M.start_of_week(d.date(), 1), T.DATE, date_only=True)
+_part("to_start_of_year", lambda d: _DATE(d.year, 1, 1), T.DATE, date_only=True)
 _part("to_start_of_iso_year", lambda d: M.start_of_iso_year(d.date()), T.DATE)
-_part("to_start_of_quarter", lambda d: M.start_of_quarter(d), T.DATE)
-_part("to_start_of_month", lambda d: _DATE(d.year, d.month, 1), T.DATE)
-_part("last_day", lambda d: M.last_day_of_month(d.date()), T.DATE)
+_part("to_start_of_quarter", lambda d: M.start_of_quarter(d), T.DATE, date_only=True)
+_part("to_start_of_month", lambda d: _DATE(d.year, d.month, 1), T.DATE, date_only=True)
+_part("last_day", lambda d: M.last_day_of_month(d.date()), T.DATE, date_only=True)
 
 
 def _make_start_of_week(tz):

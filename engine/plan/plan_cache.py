@@ -44,9 +44,15 @@ class PlanRecord:
 class CachedPlan:
     """A planned query and what makes it valid."""
 
-    __slots__ = ("stmt", "plan", "names", "nonnull", "nonneg", "nonnan", "record")
+    __slots__ = ("stmt", "plan", "names", "nonnull", "nonneg", "nonnan", "record", "columns",
+                 "geo")
 
     def __init__(self, stmt, plan, names, nonnull, nonneg, nonnan, record: PlanRecord):
+        # the result's schema (engine.exec.result.Column list), made by its first run and then
+        # shared by every run (a query's Result never changes its schema in place; only a
+        # script's own Result does): a server keeps its encoding
+        self.columns = None
+        self.geo = False  # (with columns) whether a column holds GEOMETRY / GEOGRAPHY values
         self.stmt = stmt
         self.plan = plan
         self.names = names

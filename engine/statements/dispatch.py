@@ -122,9 +122,12 @@ def run_planned_query(session, ctx, planned: CachedPlan) -> Result:
     stmt, plan, names = planned.stmt, planned.plan, planned.names
     progress = Progress()
     run = build(plan, Runtime(ctx, progress, planned.nonnull, planned.nonneg, planned.nonnan))
-    schema = [Column(n, t.display()) for n, t in zip(names, plan.types, strict=False)]
+    schema = planned.columns
+    if schema is None:
+        schema = planned.columns = [Column(n, t.display()) for n, t in zip(names, plan.types, strict=False)]
+        planned.geo = any(R.holds_geo(t) for t in plan.types)
     result = Result(schema, run(()), progress=progress, types=list(plan.types), timezone=ctx.timezone)
-    if any(R.holds_geo(t) for t in plan.types):
+    if planned.geo:
         result.geometry_format = session.setting("geometry_output_format")
     if session.explicit_setting("binary_output_format") is not None:  # (set: rare, off the hot path)
         result.binary_format = session.setting("binary_output_format")

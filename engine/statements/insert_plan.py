@@ -3,10 +3,12 @@ that gives the other columns their defaults."""
 
 from __future__ import annotations
 
+from array import array
 from operator import itemgetter
 
 from engine.catalog.catalog import Table
 from engine.catalog.routines import SequenceDefault
+from engine.catalog.table_storage import array_typecode
 from engine.core.errors import BadArguments
 from engine.core.memory import batch_bytes
 from engine.types.convert import column_converter, type_default, value_converter
@@ -99,7 +101,8 @@ def session_insert_plan(table: Table, positions, ctx):
 _NEEDS_ZONE = object()
 
 
-def converted_rows(table: Table, batches, positions, memory, timezone: str = "UTC", source_types=None):
+def converted_rows(table: Table, batches, positions, memory, timezone: str = "UTC", source_types=None,
+                   column_batches: bool = False):
     """Consume a query's batches in bounded steps (yielding []); returns (rows, known) with
     `known` as Table.append takes it. Each batch is converted column by column
     (engine.types.convert.column_converter: a column of values already stored as they come
@@ -108,13 +111,17 @@ def converted_rows(table: Table, batches, positions, memory, timezone: str = "UT
     charged per column), which commit_append hands to Table.append_version; otherwise a list
     of row tuples, where a batch whose every column came through unchanged and fills the whole
     table row keeps its row tuples. With the query's `source_types`, a column whose values are
-    stored as they come by type (unchecked_column) has no converter (None): not even read."""
+    stored as they come by type (unchecked_column) has no converter (None): not even read.
+    With `column_batches` (only for a table whose storage takes columns), each batch is (one
+    sequence of values per written column, the row count), as engine.exec.column_batches
+    makes them: no row is built nor taken apart."""
     key = ("columns", *positions, timezone, *(source_types or ()))
     converters = table.insert_plans.get(key)
     if converters is None:
         converters = table.insert_plans[key] = [
             None if source_types is not None and unchecked_column(source, table.columns[i].type)
-            else column_converter(table.columns[i].type, table.columns[i].name, timezone=timezone)
+            else _quick_converter(source if source_types is not None else None, table.columns[i].type,
+                                  column_converter(table.columns[i].type, table.columns[i].name, timezone=timezone))
             for i, source in zip(positions, source_types or positions, strict=True)]
     width = len(table.columns)
     whole = list(positions) == list(range(width))
@@ -124,6 +131,16 @@ def converted_rows(table: Table, batches, positions, memory, timezone: str = "UT
     buffer = table.data.empty_like() if table.data.columnar and width else None
     rows: list = []
     for batch in batches:
+        if column_batches:
+            written, count = batch
+            if count:
+                columns = _with_defaults(_converted_written(written, converters, positions, has_null, has_negative),
+                                         count, positions, whole, template, has_null, has_negative)
+                buffer.append_columns(columns, count)
+                del columns, written
+                memory.charge(buffer.estimated_bytes(count))
+            yield []
+            continue
         if not isinstance(batch, list):
             batch = list(batch)
         if batch:
@@ -173,20 +190,39 @@ def _converted_columns(batch: list, converters, positions, whole: bool, template
     if not (unchanged and keep_rows):
         columns = [list(map(itemgetter(j), batch)) if column is None else column
                    for j, column in enumerate(columns)]
-    if not whole:  # the other columns take their defaults
-        full: list = [None] * len(template)
-        for column, i in zip(columns, positions, strict=True):
-            full[i] = column
-        for i, v in enumerate(template):
-            if full[i] is None:
-                if type(v) is SequenceDefault:  # DEFAULT nextval(s): a new value per row
-                    full[i] = [v.next() for _ in batch]
-                    continue
-                full[i] = [v] * len(batch)
-                has_null[i] = has_null[i] or v is None
-                has_negative[i] = has_negative[i] or (type(v) is int and v < 0)
-        columns = full
-    return columns, unchanged
+    return _with_defaults(columns, len(batch), positions, whole, template, has_null, has_negative), unchanged
+
+
+def _converted_written(written: list, converters, positions, has_null, has_negative) -> list:
+    """The written columns of one column batch converted (an unchecked one, None, as it comes);
+    notes NULLs and negatives."""
+    columns = []
+    for values, convert, i in zip(written, converters, positions, strict=True):
+        if convert is not None:
+            values, null, negative = convert(values)
+            has_null[i] = has_null[i] or null
+            has_negative[i] = has_negative[i] or negative
+        columns.append(values)
+    return columns
+
+
+def _with_defaults(columns: list, count: int, positions, whole: bool, template, has_null, has_negative) -> list:
+    """One list per table column: the written `columns` (at `positions`) and, unless they are
+    `whole`, the others' defaults for `count` rows; notes the defaults' NULLs and negatives."""
+    if whole:
+        return columns
+    full: list = [None] * len(template)
+    for column, i in zip(columns, positions, strict=True):
+        full[i] = column
+    for i, v in enumerate(template):
+        if full[i] is None:
+            if type(v) is SequenceDefault:  # DEFAULT nextval(s): a new value per row
+                full[i] = [v.next() for _ in range(count)]
+                continue
+            full[i] = [v] * count
+            has_null[i] = has_null[i] or v is None
+            has_negative[i] = has_negative[i] or (type(v) is int and v < 0)
+    return full
 
 
 # stored Python type of a column by type name, where a value of that type is stored as it is
@@ -206,6 +242,33 @@ def unchecked_column(source, target) -> bool:
         target_low, target_high = INT_RANGES[target.name]
         return 0 <= low and high <= target_high and target_low <= low
     return False
+
+
+def _quick_converter(source, target, convert):
+    """`convert` (a column_converter), with the checks the values' container or type makes
+    needless skipped: an `array` of the target's own kind (a column scanned whole,
+    engine.exec.column_batches) holds no NULL and only values of the type; a nullable query
+    column that unchecked_column would take but for its NULLs (the same plain type: str,
+    float, date as stored; integers never negative that fit) needs only its NULLs found (a NOT
+    NULL target still refuses them through `convert`)."""
+    typecode = array_typecode(target.name)
+    if target.name == "Float32" and (source is None or source.name != "Float32"):
+        typecode = None  # a double array's values need rounding to 32 bits
+    # values as stored but for NULLs: a plain type's own, or integers that all fit, never negative
+    plain = source is not None and source.nullable and unchecked_column(source.as_nullable(False), target)
+    if typecode is None and not plain:
+        return convert
+    signed = typecode is not None and target.is_int and typecode.islower()
+    nullable = target.nullable
+
+    def quick_convert(values):
+        if type(values) is array and values.typecode == typecode:
+            return values, False, signed and len(values) > 0 and min(values) < 0
+        if plain and (nullable or None not in values):
+            return values, None in values, False
+        return convert(values)
+
+    return quick_convert
 
 
 def single_field_tuples(table, positions, converters):

@@ -17,6 +17,7 @@ from engine.core.errors import (
     EngineError,
 )
 from engine.core.memory import batch_bytes
+from engine.exec.column_batches import column_batches
 from engine.exec.executor import BATCH, Runtime, build
 from engine.exec.result import Column, Progress, Result
 from engine.functions import binary_input_reader
@@ -106,8 +107,10 @@ def run_insert(session, ctx, stmt: A.Insert):
                                        source)
         return _inserted(steps, progress)
     if stmt.query is not None:
-        run, types = _source_query(ctx, stmt, positions, progress)
-        steps = _insert_steps(ctx, database, table, run(()), progress, positions, stmt.overwrite, types)
+        run, types = _source_query(ctx, stmt, positions, progress, columns=table.data.columnar)
+        by_columns = getattr(run, "column_batches", False)
+        steps = _insert_steps(ctx, database, table, run(()), progress, positions, stmt.overwrite, types,
+                              by_columns)
         return _inserted(steps, progress)
     values = stmt.rows
     count = len(values)
@@ -210,11 +213,13 @@ def _compact(rows, table):
 
 
 def _insert_steps(ctx, database: str, table: Table, batches, progress: Progress, positions, overwrite,
-                  source_types=None):
+                  source_types=None, by_columns: bool = False):
     """INSERT ... SELECT: the query consumed in bounded steps, then everything committed at
     once (atomic); with `overwrite` the rows replace the table's (INSERT OVERWRITE).
-    `source_types`: the query's column types (converted_rows leaves unchecked what needs no check)."""
-    rows, known = yield from converted_rows(table, batches, positions, ctx.memory, ctx.timezone, source_types)
+    `source_types`: the query's column types (converted_rows leaves unchecked what needs no check);
+    `by_columns`: the batches are columns (engine.exec.column_batches)."""
+    rows, known = yield from converted_rows(table, batches, positions, ctx.memory, ctx.timezone, source_types,
+                                            by_columns)
     commit_append(ctx, database, table, rows, known, overwrite=overwrite)
     ctx.memory.release()  # the rows are the table's now
     progress.write_rows = len(rows)
@@ -222,15 +227,22 @@ def _insert_steps(ctx, database: str, table: Table, batches, progress: Progress,
     yield [(len(rows),)]
 
 
-def _source_query(ctx, stmt, positions, progress):
+def _source_query(ctx, stmt, positions, progress, columns: bool = False):
     """(the run function of an INSERT's or REPLACE's SELECT, its column types); the SELECT must
-    give one column per written column (1006 otherwise, as Databend)."""
+    give one column per written column (1006 otherwise, as Databend). With `columns` (a table
+    kept in columns), a SELECT that can give its output column by column does: its run is
+    marked `column_batches` (engine.exec.column_batches)."""
     planner = Planner(ctx)
     plan, _ = planner.plan_query(stmt.query)
     if len(plan.layout) != len(positions):
         raise BadArguments(f"Fields in select statement is not equal with expected, select fields: "
                            f"{len(plan.layout)}, insert fields: {len(positions)}", position=stmt.pos)
-    return build(plan, Runtime(ctx, progress, planner.nonnull, planner.nonneg, planner.nonnan)), list(plan.types)
+    rt = Runtime(ctx, progress, planner.nonnull, planner.nonneg, planner.nonnan)
+    if columns:
+        run = column_batches(plan, rt)
+        if run is not None:
+            return run, [known or t for known, t in zip(run.known_types, plan.types, strict=True)]
+    return build(plan, rt), list(plan.types)
 
 
 def run_replace(ctx, stmt: A.Replace):

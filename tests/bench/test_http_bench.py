@@ -81,3 +81,25 @@ def test_an_arrow_page_is_read_from_its_ipc_stream():
         writer.write_batch(pa.record_batch([pa.array([1, 2, 3])], schema=schema))
     page = httpload._page(200, sink.getvalue().to_pybytes(), httpload.ARROW)
     assert page["state"] == "Succeeded" and httpload._rows(page) == 3
+
+
+def test_round_trip_table_shows_each_servers_cpu_per_round_trip():
+    def run(rate, cpu):
+        return {"round_trips": 10, "round_trips_per_s": rate, "p50_ms": 1.0, "p99_ms": 2.0,
+                "server_cpu_us": cpu}
+
+    runs = {(name, c): [run(1000.0, cpu)] for c in bench_http.CONCURRENCY
+            for name, cpu in (("queryhttp", 200.0), ("bare Klein", 220.0))}
+    table = bench_http.roundtrip_table(runs)
+    assert "| queryhttp | 200 µs | 200 µs | 200 µs |" in table
+    assert "| **bare Klein / queryhttp** | 1.10× | 1.10× | 1.10× |" in table
+    r = {"all_round_trips": 400}
+    bench_http._server_cpu(r, 1.0, 1.1)
+    assert r["server_cpu_us"] == pytest.approx(250.0)
+
+
+def test_round_trips_count_the_warm_up_for_the_servers_cpu(baseline):
+    args, server = baseline
+    r = bench_http.load(args, "roundtrip", server.port, "--concurrency", 2, "--duration", 0.2,
+                        "--warmup", 0.2, limit=60)
+    assert r["all_round_trips"] > r["round_trips"] > 0

@@ -55,6 +55,7 @@ COLUMN_QUERIES = {
     "columns_projection": "SELECT a + c, b || 'zzliteral' FROM t",
     "columns_aggregate_global": "SELECT COUNT(*), COUNT(a), AVG(c), MIN(b), SUM(c) FROM t",
     "columns_aggregate_filtered": "SELECT COUNT(a), AVG(c), MIN(b) FROM t WHERE c < 12121.5",
+    "columns_aggregate_grouped": "SELECT b, COUNT(*), SUM(c), MAX(a) FROM t GROUP BY b",
 }
 LITERALS = ["424242", "zzliteral", "31337", "7001", "caseliteral", "elseliteral", "likeliteral", "90001",
             "90002", "90003", "55501", "12121", "joinliteral", "64646", "3331", "80808", "9999999999",

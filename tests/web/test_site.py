@@ -118,6 +118,80 @@ def test_an_idle_connection_is_closed_after_the_idle_timeout():
     assert transport.disconnecting
 
 
+def _idle_timeout_site(clock, pending: list):
+    """A site with a 60 s idle timeout on `clock`: GET /slow answers only when the test
+    finishes the request left in `pending`, any other path at once."""
+    from twisted.web import server
+    from twisted.web.resource import Resource
+
+    class Answers(Resource):
+        isLeaf = True
+
+        def render_GET(self, request):
+            if request.path == b"/slow":
+                pending.append(request)
+                return server.NOT_DONE_YET
+            return b"ok"
+
+    return QuerySite(Answers(), max_body_bytes=100, access_log=False, timeout=60, reactor=clock)
+
+
+def _connect(site):
+    from twisted.internet.address import IPv4Address
+    from twisted.internet.testing import StringTransport
+
+    channel = site.buildProtocol(IPv4Address("TCP", "127.0.0.1", 5000))
+    transport = StringTransport()
+    channel.makeConnection(transport)
+    return channel, transport
+
+
+def test_requests_keep_one_idle_timeout_call_and_it_counts_from_the_last_answer():
+    from twisted.internet.task import Clock
+
+    clock = Clock()
+    channel, transport = _connect(_idle_timeout_site(clock, []))
+    [call] = clock.getDelayedCalls()
+    for _ in range(5):
+        clock.advance(50)
+        channel.dataReceived(b"GET /fast HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert transport.value().endswith(b"ok")
+        assert clock.getDelayedCalls() == [call]  # moved, not cancelled and made anew
+        assert not transport.disconnecting
+    clock.advance(59.9)
+    assert not transport.disconnecting
+    clock.advance(0.2)
+    assert transport.disconnecting
+
+
+def test_a_request_longer_than_the_idle_timeout_is_not_cut_and_the_timeout_comes_back():
+    from twisted.internet.task import Clock
+
+    clock = Clock()
+    pending = []
+    channel, transport = _connect(_idle_timeout_site(clock, pending))
+    channel.dataReceived(b"GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+    clock.advance(600)  # the held call fires mid-request: ignored
+    assert not transport.disconnecting
+    pending.pop().finish()
+    clock.advance(59.9)
+    assert not transport.disconnecting
+    clock.advance(0.2)
+    assert transport.disconnecting
+
+
+def test_a_lost_connection_leaves_no_idle_timeout_call():
+    from twisted.internet.task import Clock
+    from twisted.python.failure import Failure
+
+    clock = Clock()
+    pending = []
+    channel, _ = _connect(_idle_timeout_site(clock, pending))
+    channel.dataReceived(b"GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")  # the call held
+    channel.connectionLost(Failure(ConnectionError("gone")))
+    assert clock.getDelayedCalls() == []
+
+
 class _Writes:
     """A transport that records each write and writeSequence call."""
 

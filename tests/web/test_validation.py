@@ -178,3 +178,25 @@ def test_a_path_that_is_not_utf8_is_400_with_the_reason_and_no_log(h, path, no_l
     assert reply.status == 400 and b"the URL path is not valid UTF-8" in reply.body
     databend = h.get(path, headers=DATABEND_HEADERS)
     assert databend.status == 400 and databend.json["error"]["code"] == 400
+
+
+@pytest.mark.parametrize("body, reason", [
+    (b'{"sql": "SELECT 1", "pagination": {"wait_time_secs": 1}} ', None),
+    (b' {"sql": "SELECT 1"}', None),
+    (b'{"sql": "SELECT 1", "pagination": {"wait_time_secs": 1}}x', b"Extra data"),
+    (b'{"sql": "SELECT 1", "pagination": {"wait_time_secs": 1.5}}', b"wait_time_secs"),
+    (b'{"sql": "SELECT 1", "pagination": {}, "params": 5}', b"params"),
+    (b'{"sql": "SELECT 1", "session": null}', None),
+    (b'{"sql": "SELECT 1", "session": []}', b"session"),
+    (b'{"sql": "SELECT 1",}', b"invalid JSON"),
+])
+def test_bodies_read_by_the_quick_path_are_checked_as_every_other(body, reason):
+    from web.errors import BadRequest
+    from web.query_request import parse_query_request
+
+    if reason is None:
+        assert parse_query_request(body).sql == "SELECT 1"
+    else:
+        with pytest.raises(BadRequest) as refused:
+            parse_query_request(body)
+        assert reason.decode() in refused.value.message

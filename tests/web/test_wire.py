@@ -142,3 +142,25 @@ ANSWERS = [
 def test_encoded_answer_is_json_dumps_of_the_reference_shape(answer, fmt, reference):
     expected = json.dumps(reference(answer), separators=(",", ":")).encode()
     assert encode_answer(fmt, answer) == expected
+
+
+def test_a_schema_list_changed_after_it_was_encoded_is_encoded_anew():
+    # the schema's JSON is kept per column list (a repeated statement's plan hands out the same
+    # list); a list changed in place since (a script's Result sets its columns at its end)
+    # must not answer with the old columns
+    schema = [engine.Column("a", "Int32")]
+    for fmt in (SPEC, DATABEND):
+        answer = Answer(query_id="q", state=SUCCEEDED, schema=schema, data=[])
+        assert '"a"' in encode_answer(fmt, answer).decode()
+        schema[:] = [engine.Column("b", "Nullable(String)")]
+        changed = json.loads(encode_answer(fmt, answer))
+        assert '"a"' not in json.dumps(changed["schema"]) and '"b"' in json.dumps(changed["schema"])
+        schema[:] = [engine.Column("a", "Int32")]
+
+
+def test_values_encode_as_json_dumps_writes_them():
+    from web.wire import encode_json
+
+    value = {"x": [1, 2.5, None, True, "é\n", float("inf")], "y": {"z": []}}
+    assert encode_json(value) == json.dumps(value, separators=(",", ":")).encode()
+    assert encode_json("text") == json.dumps("text").encode()
