@@ -239,3 +239,29 @@ def test_simple_windows_over_columns_take_the_column_path(monkeypatch):
     assert answers[True][1][:3] == [(0, 0.0), (1, 9.25), (2, 27.75)]
     # grp 0's 143 rows are peers: one value, the running sum through the last of them
     assert answers[True][2][142][1] == answers[True][2][0][1] != answers[True][2][143][1]
+
+
+def test_a_window_over_more_rows_than_a_sort_run_or_with_nulls_takes_the_row_path(monkeypatch):
+    # more rows than one sort run: the row path sorts them in steps; a NULL in a key column (or a
+    # NaN in a float key) is found as the query runs and the row path answers
+    monkeypatch.setattr(table_storage, "COLUMNS", True)
+    used = []
+    original = window_module.window_columns
+
+    def spy(*args):
+        run = original(*args)
+        used.append(run is not None)
+        return run
+
+    monkeypatch.setattr(window_module, "window_columns", spy)
+    sql = "SELECT id, ROW_NUMBER() OVER (PARTITION BY g ORDER BY f) FROM o"
+    s = engine.Database(limits=Limits(sort_run_rows=99)).session()
+    q(s, "CREATE TABLE o (id INT, g INT, f DOUBLE)")
+    q(s, "INSERT INTO o SELECT number, number % 3, number / 7 FROM numbers(100)")
+    assert len(q(s, sql)) == 100 and used == [False]
+    s = engine.Database().session()
+    q(s, "CREATE TABLE o (id INT, g INT, f DOUBLE)")
+    q(s, "INSERT INTO o SELECT number, number % 3, if(number = 5, NULL, number / 7) FROM numbers(100)")
+    answer = q(s, sql)
+    assert used == [False, True]
+    assert (5, 33) in answer and answer[0] == (0, 1)  # NULLs last in their partition (g = 2: 33 rows)
