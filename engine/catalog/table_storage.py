@@ -390,6 +390,11 @@ class ColumnData:
         holds now (a later append that turns the column into a list copies those values)."""
         return self._columns[index].__getitem__
 
+    def pick(self, index: int, getter):
+        """Column `index`'s values at the rows `getter` picks (a callable such as an
+        `operator.itemgetter` of row numbers this version holds): one C call for all of them."""
+        return getter(self._columns[index])
+
     def estimated_bytes(self, count: int | None = None) -> int:
         """Per column: the array's item size, or a list slot and the first value's size."""
         n = self._count if count is None else count

@@ -22,7 +22,7 @@ from engine.codegen.aggregate import (
 from engine.codegen.batch_source import resliced
 from engine.core.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, SORT_SLOT_BYTES, charge_growth
 from engine.core.steps import rows_for_cost
-from engine.exec.column_scan import scan_batches
+from engine.exec.column_scan import filtered_count, scan_batches
 from engine.exec.grouped_columns import grouped_counts_run, zipped_batches
 from engine.exec.subquery import correlated_rows, prefetching
 from engine.ir import plan as P
@@ -60,6 +60,10 @@ def aggregate_reads(plan: P.Aggregate) -> set | None:
 
 
 def build_aggregate(plan: P.Aggregate, rt):
+    counted = filtered_count(plan, rt)  # COUNT(*) of a filter over columns: rows kept a batch
+    if counted is not None:
+        return _global_aggregate_run(plan, rt, global_code(plan, aggregate_arguments(plan, rt.codegen()), {}),
+                                     counted)
     # a collected aggregate charges its values by the batch's length: it takes list batches
     one_pass = plan.keys and not any(a.collected is not None for a in plan.aggs)
     reads = aggregate_reads(plan)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import heapq
 import re
+import weakref
 from itertools import islice, repeat
 from math import isnan
 
 from engine.codegen.batch_source import RowVars, map_source, prefetching_body, row_vars
 from engine.core.memory import LIST_SLOT_BYTES, charge_growth
 from engine.core.steps import rows_for_cost
+from engine.exec.column_filters import compile_selection, kept_rows_function, kept_values
 from engine.exec.subquery import prefetching
 from engine.ir import plan as P
 from engine.ir.expr import Col, column_ids
@@ -51,6 +53,9 @@ def columnar_map(scan: P.Scan, rt, cg, pred, exprs, reads, as_set):
     # calls evaluated out of process (jq) prefetch a batch's arguments in one request: the
     # zipped comprehension below does, as the row path does (engine.codegen.batch_source)
     if pred is not None and not as_set and not cg.prefetched:
+        run = selected_rows(scan, rt, cg, pred, proj, positions)
+        if run is not None:  # a filter with simple conjuncts, run column-wise
+            return run
         tested = set()
         column_ids(pred, tested)
         if len(tested) < len(positions):  # columns read only of the rows kept
@@ -149,6 +154,87 @@ def _selected_run(scan, rt, cg, tested, fn):
     run = prefetching(cg, run)
     run.scalar = False
     return run
+
+
+def selected_rows(scan: P.Scan, rt, cg, pred, proj, positions):
+    """A filter (and projection `proj`, source over `_c<i>`) over a scan of columns whose filter
+    starts with simple conjuncts (engine.exec.column_filters): per batch, the rows the
+    Selection keeps, found over the tested columns' slices, then the columns the projection
+    reads picked at those rows only. None when the filter's first conjunct is not simple."""
+    selection, fn, read, _ = _compiled_selection(scan, cg, pred, proj, positions)
+    if selection is None:
+        return None
+    data, tested, width = scan.data, selection.tested, len(scan.layout)
+    select = selection.select
+
+    def run(p):
+        for i, stop in scan_batches(scan, rt):
+            slices = [None] * width
+            for c in tested:
+                slices[c] = data.column_values(c, i, stop)
+            kept = select(slices, stop - i, p)
+            yield fn(kept, kept_values(data, read, slices, kept, i, stop - i), p) if kept else []
+
+    run = prefetching(cg, run)
+    run.scalar = False
+    return run
+
+
+# scan -> {(predicate id, projection source, positions): (predicate, Selection, rows function,
+# positions read, declared cost a row)}: a plan the plan cache runs again reuses what its filter compiled (the
+# Selection's constants and facts are its plan's, as engine.exec.executor's _MAP_FUNCTIONS)
+_SELECTIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _compiled_selection(scan: P.Scan, cg, pred, proj: str, positions: tuple) -> tuple:
+    """(the Selection of `pred`, the function making the rows kept, the positions it reads, the
+    declared cost a row of the calls compiled (engine.core.steps)); the Selection None when the
+    filter's first conjunct is not simple; no function without `proj` (a count)."""
+    key = (id(pred), proj, positions)
+    known = _SELECTIONS.get(scan)
+    if known is not None and key in known and known[key][0] is pred:
+        return known[key][1:]
+    selection = compile_selection(cg, pred, scan.layout)
+    compiled = (selection, None, None) if selection is None or proj is None \
+        else (selection, *kept_rows_function(cg, proj, positions))
+    compiled = (*compiled, cg.row_cost)
+    # a subquery's runner belongs to one run; out-of-process calls are prefetched by other paths
+    if not cg.has_subqueries and not cg.prefetched:
+        _SELECTIONS.setdefault(scan, {})[key] = (pred, *compiled)
+    return compiled
+
+
+def filtered_count(plan: P.Aggregate, rt):
+    """COUNT(*) (one or more, nothing else, no GROUP BY) of a filter over a scan of columns:
+    a run yielding per batch (rows kept,) (the batch engine.codegen.aggregate's `global_code`
+    takes with no columns), or [] when a batch keeps none; None when the plan is not of that
+    shape, the filter's first conjunct is not simple, calls costly functions or EXPLAIN ANALYZE
+    counts rows."""
+    child = plan.child
+    if plan.keys or type(child) is not P.Filter or rt.profile is not None:
+        return None
+    scan = child.child
+    if type(scan) is not P.Scan or not scan.data.columnar:
+        return None
+    if any(a.name != "count" or a.arg is not None or a.distinct or a.extra
+           or a.collected is not None or a.folded is not None for a in plan.aggs):
+        return None
+    cg = rt.codegen()
+    selection, _, _, row_cost = _compiled_selection(scan, cg, child.predicate, None, ())
+    if selection is None or cg.correlated or cg.prefetched or rows_for_cost(row_cost, rt.batch) < rt.batch:
+        return None  # (calls declared costly: the aggregation's own path takes fewer rows a step)
+    data, tested, width = scan.data, selection.tested, len(scan.layout)
+    count = selection.count
+
+    def run(p):
+        for i, stop in scan_batches(scan, rt):
+            slices = [None] * width
+            for c in tested:
+                slices[c] = data.column_values(c, i, stop)
+            kept = count(slices, stop - i, p)
+            yield (kept,) if kept else []
+
+    return prefetching(cg, run)
 
 
 def scan_batches(scan: P.Scan, rt):

@@ -99,6 +99,7 @@ def spied(monkeypatch):
     spy("boxed", lambda self, index, *a: (index,))
     spy("zipped", lambda self, positions, *a: positions)
     spy("picker", lambda self, index: (index,))
+    spy("pick", lambda self, index, getter: (index,))
     spy("summary", lambda self, index, *a: (index,))
     return s, touched
 

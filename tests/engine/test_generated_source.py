@@ -55,6 +55,9 @@ COLUMN_QUERIES = {
     "columns_projection": "SELECT a + c, b || 'zzliteral' FROM t",
     "columns_aggregate_global": "SELECT COUNT(*), COUNT(a), AVG(c), MIN(b), SUM(c) FROM t",
     "columns_aggregate_filtered": "SELECT COUNT(a), AVG(c), MIN(b) FROM t WHERE c < 12121.5",
+    # a simple test first, then a conjunct left to a comprehension over the rows it kept
+    "columns_filter_rest": "SELECT b FROM t WHERE c < 12121.5 AND a % 3331 = 1",
+    "columns_count_filtered": "SELECT COUNT(*) FROM t WHERE c < 12121.5 AND a > 3331",
     "columns_aggregate_grouped": "SELECT b, COUNT(*), SUM(c), MAX(a) FROM t GROUP BY b",
 }
 LITERALS = ["424242", "zzliteral", "31337", "7001", "caseliteral", "elseliteral", "likeliteral", "90001",
@@ -143,7 +146,8 @@ def test_every_snapshot_belongs_to_a_query():
 # function values _w<n>).
 TEMPLATE_NAMES = {"_", "a", "acc", "append", "b", "cnt", "g", "get", "hit", "ht", "k", "l", "m", "ms", "out",
                   "p", "part", "r", "right", "seen", "st", "startswith", "x", "_fn", "_factory",
-                  "i", "s", "sel", "_j"}  # the last: loops over columns (first row, columns, row numbers)
+                  "i", "s", "sel", "_j",  # loops over columns (first row, columns, row numbers)
+                  "kept", "picked"}  # column-wise selections (engine.exec.column_filters)
 GENERATED_NAME = re.compile(r"_[ktcw]\d+|(s_)?v\d+")
 
 
