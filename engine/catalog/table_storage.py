@@ -368,6 +368,12 @@ class ColumnData:
         caller's own): an `array` (a column without NULL, no value boxed yet) or a list."""
         return self._columns[index][start:stop]
 
+    def holds_no_null(self, index: int) -> bool:
+        """Whether column `index` holds no NULL (an `array`, or a list without None: a list
+        longer than this version's rows may answer False for a later row's NULL)."""
+        column = self._columns[index]
+        return type(column) is array or None not in column
+
     def boxed(self, index: int, start: int, stop: int) -> list:
         """Values of column `index` of rows [start:stop] as a list of its own (`_boxed`)."""
         return _boxed(self._columns[index], start, stop)

@@ -16,7 +16,9 @@ from operator import itemgetter
 
 from engine.codegen.batch_source import column_refs, map_source
 from engine.core.steps import rows_for_cost
+from engine.exec import window_partitions
 from engine.exec.subquery import correlated_rows, prefetching
+from engine.exec.window_columns import window_columns
 from engine.exec.window_functions import (
     Frame,
     constant_key,
@@ -115,6 +117,10 @@ def build_window(plan, rt, pred=None, exprs=None):
         if out:
             yield out
 
+    # the simple shapes over a scan of columns: row numbers sorted, values column by column
+    over_columns = window_columns(plan, rt, pred, exprs, window_partitions.gathers(plan))
+    if over_columns is not None:
+        return prefetching(cg, lambda p: over_columns(p, run))
     return prefetching(cg, run)
 
 

@@ -36,12 +36,12 @@ _HASHED_KEY_TYPES = frozenset({"Int8", "Int16", "Int32", "Int64", "UInt8", "UInt
 def partition_source(plan, rt):
     """p -> an iterator of the window's partitions (lists of rows), None after each step."""
     partition_key = columns_key(plan.partition, plan.child.types)
-    if _gathers(plan):
+    if gathers(plan):
         return _gathered(plan.child, plan, partition_key, rt)
     return _sorted(rt.build(plan.child), partition_key, rt.memory)
 
 
-def _gathers(plan) -> bool:
+def gathers(plan) -> bool:
     """Whether the window takes over the Sort under it: the sort by its partition keys (ascending,
     NULLs first) and order keys, over partition keys of hashable scalar types (and no BITMAP
     order key: the sort refuses those, naming every key)."""

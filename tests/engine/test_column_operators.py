@@ -12,6 +12,7 @@ from engine.core.errors import EngineError
 from engine.core.limits import Limits
 from engine.exec import join as join_module
 from engine.exec import sort as sort_module
+from engine.exec import window as window_module
 
 
 def q(s, sql):
@@ -85,6 +86,16 @@ QUERIES = [
     "SELECT id, COUNT(*) OVER (PARTITION BY n) FROM o",
     "SELECT id, f, LAG(f) OVER (ORDER BY f, id) FROM o",
     "SELECT *, ROW_NUMBER() OVER (ORDER BY g, id) FROM o",
+    # windows of the simple shapes computed column by column (engine.exec.window_columns): ties,
+    # peers across pieces, several keys, DESC; NULL or NaN keys take the row path
+    "SELECT id, g, RANK() OVER (PARTITION BY g ORDER BY id % 3), DENSE_RANK() OVER (PARTITION BY g ORDER BY id % 3) FROM o",
+    "SELECT id, SUM(f) OVER (PARTITION BY g ORDER BY id % 4), COUNT(*) OVER (PARTITION BY g ORDER BY id % 4) FROM o",
+    "SELECT g, id, MIN(f) OVER (ORDER BY g DESC, f), MAX(id) OVER (ORDER BY g DESC, f) FROM o",
+    "SELECT id, SUM(id) OVER (ORDER BY g ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM o",
+    "SELECT ROW_NUMBER() OVER (PARTITION BY f ORDER BY g DESC, id), id FROM o",
+    "SELECT id, RANK() OVER (PARTITION BY s ORDER BY f) FROM o",
+    "SELECT id, SUM(n) OVER (PARTITION BY g ORDER BY id) FROM o",
+    "SELECT id, MAX(f) OVER (ORDER BY id) FROM o",
     # DISTINCT
     "SELECT DISTINCT s FROM o",
     "SELECT DISTINCT g, n FROM o",
@@ -192,3 +203,65 @@ def test_a_full_sort_of_plain_columns_boxes_them_a_column_at_a_time(monkeypatch)
         answers[columns] = q(s, "SELECT s, id FROM o ORDER BY s DESC")
     assert answers[True] == answers[False]
     assert sorted(boxed) == [(c, i, min(i + 1000, 3000)) for c in (0, 2) for i in range(0, 3000, 1000)]
+
+
+def test_simple_windows_over_columns_take_the_column_path(monkeypatch):
+    # ROW_NUMBER by partition and a running SUM over a scan of columns sort row numbers, not rows;
+    # in steps of 64 rows, a peer group of the running SUM's RANGE frame spans pieces
+    setup = ["CREATE TABLE t (id INT, grp INT, val DOUBLE)",
+             "INSERT INTO t SELECT number, number % 7, (number * 37 % 101) / 4 FROM numbers(1000)"]
+    queries = ["SELECT id, grp, ROW_NUMBER() OVER (PARTITION BY grp ORDER BY val) AS rn FROM t",
+               "SELECT id, SUM(val) OVER (ORDER BY id) AS running FROM t",
+               "SELECT id, SUM(val) OVER (ORDER BY grp) FROM t",
+               "SELECT id, grp, RANK() OVER (PARTITION BY grp ORDER BY val DESC) FROM t"]
+    used = []
+    original = window_module.window_columns
+
+    def spy(*args):
+        run = original(*args)
+        used.append(run is not None)
+        return run
+
+    monkeypatch.setattr(window_module, "window_columns", spy)
+    answers = {}
+    for columns in (False, True):
+        monkeypatch.setattr(table_storage, "COLUMNS", columns)
+        s = engine.Database(limits=Limits(step_rows=64)).session()
+        for sql in setup:
+            q(s, sql)
+        answers[columns] = []
+        for sql in queries:
+            batches = [list(batch) for batch in s.execute(sql).batches()]
+            assert max(map(len, batches)) <= 128
+            answers[columns].append([row for batch in batches for row in batch])
+    assert used == [False] * 4 + [True] * 4
+    assert answers[True] == answers[False]
+    assert answers[True][1][:3] == [(0, 0.0), (1, 9.25), (2, 27.75)]
+    # grp 0's 143 rows are peers: one value, the running sum through the last of them
+    assert answers[True][2][142][1] == answers[True][2][0][1] != answers[True][2][143][1]
+
+
+def test_a_window_over_more_rows_than_a_sort_run_or_with_nulls_takes_the_row_path(monkeypatch):
+    # more rows than one sort run: the row path sorts them in steps; a NULL in a key column (or a
+    # NaN in a float key) is found as the query runs and the row path answers
+    monkeypatch.setattr(table_storage, "COLUMNS", True)
+    used = []
+    original = window_module.window_columns
+
+    def spy(*args):
+        run = original(*args)
+        used.append(run is not None)
+        return run
+
+    monkeypatch.setattr(window_module, "window_columns", spy)
+    sql = "SELECT id, ROW_NUMBER() OVER (PARTITION BY g ORDER BY f) FROM o"
+    s = engine.Database(limits=Limits(sort_run_rows=99)).session()
+    q(s, "CREATE TABLE o (id INT, g INT, f DOUBLE)")
+    q(s, "INSERT INTO o SELECT number, number % 3, number / 7 FROM numbers(100)")
+    assert len(q(s, sql)) == 100 and used == [False]
+    s = engine.Database().session()
+    q(s, "CREATE TABLE o (id INT, g INT, f DOUBLE)")
+    q(s, "INSERT INTO o SELECT number, number % 3, if(number = 5, NULL, number / 7) FROM numbers(100)")
+    answer = q(s, sql)
+    assert used == [False, True]
+    assert (5, 33) in answer and answer[0] == (0, 1)  # NULLs last in their partition (g = 2: 33 rows)

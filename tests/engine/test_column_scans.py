@@ -96,6 +96,7 @@ def spied(monkeypatch):
     spy("column", lambda self, index, *a: (index,))
     spy("column_iterator", lambda self, index, *a: (index,))
     spy("column_values", lambda self, index, *a: (index,))
+    spy("boxed", lambda self, index, *a: (index,))
     spy("zipped", lambda self, positions, *a: positions)
     spy("picker", lambda self, index: (index,))
     spy("pick", lambda self, index, getter: (index,))

@@ -114,7 +114,7 @@ def test_gathered_partitions_give_the_rows_of_the_full_sort_in_its_order(varied,
     monkeypatch.setattr(window_partitions, "_gathered", counting)
     rows = list(varied.execute(sql))
     assert gathered  # the partitions were gathered...
-    monkeypatch.setattr(window_partitions, "_gathers", lambda plan: False)
+    monkeypatch.setattr(window_partitions, "gathers", lambda plan: False)
     gathered.clear()
     full_sort = list(varied.execute(sql))
     assert not gathered  # ...and here cut from the full sort
