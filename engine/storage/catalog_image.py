@@ -125,7 +125,11 @@ def _restore_table(data: dict, old: Table | None, routines) -> Table:
         sequence = c.get("sequence")
         default = SequenceDefault(routines, sequence) if sequence is not None else decode_value(t, c["default"])
         columns.append(TableColumn(c["name"], t, default, c["default_sql"], c["comment"]))
-    table = Table(data["database"], data["name"], columns, data=old.data if old is not None else None,
+    # the rows replayed so far stay; an empty version is made anew, for the columns the image
+    # says (an ALTER of an empty table logs no rows, and a version of columns has its width and
+    # kinds built in: the next append is of the new columns)
+    kept = old.data if old is not None and len(old.data) else None
+    table = Table(data["database"], data["name"], columns, data=kept,
                   engine=data["engine"], has_null=list(data["has_null"]), has_negative=list(data["has_negative"]),
                   table_id=data["id"], created_on=_parse_time(data["created_on"]), comment=data["comment"],
                   cluster_by=data["cluster_by"], transient=data["transient"],

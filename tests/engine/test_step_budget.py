@@ -359,8 +359,10 @@ def test_window_computes_an_oversize_partition_in_budget_pieces(monkeypatch):
 
     monkeypatch.setattr("engine.exec.window.make_ranking", recording)
     rows = _bounded_rows("SELECT k, rank() OVER (PARTITION BY k ORDER BY v) FROM big")
-    # budget 100: partition 0 in three pieces, partition 1 in one; then the run with budget 8192
-    assert spans == [100, 100, 50, 5, 250, 5]
+    # budget 100: partition 0 in three pieces, partition 1 in one; then the run with budget 8192,
+    # which over columns (the default) may take the column-wise window (engine.exec.window_columns)
+    # and call no ranking evaluator
+    assert spans[:4] == [100, 100, 50, 5] and spans[4:] in ([250, 5], [])
     assert rows[:3] == [(0, 1), (0, 2), (0, 3)]
 
 

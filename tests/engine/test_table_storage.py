@@ -322,3 +322,25 @@ def test_queries_over_columns_answer_as_over_rows(monkeypatch):
         answers[columns] = [q(s, sql) for sql in QUERIES]
     assert answers[True] == answers[False]
     assert answers[True][6] == [(1819,)]  # 2,000 - 182 deleted + the row of NULLs
+
+
+def test_equal_strings_are_shared_and_a_full_dict_passes_batches_of_new_strings_unlooked(monkeypatch):
+    monkeypatch.setattr(table_storage, "SHARED_VALUES", 100)
+    data = ColumnData((None,), ({},))
+    # fresh objects, as a decoder or a cast makes them
+    fresh = [f"v-{i}" for i in range(100)]
+    data.append_columns([["".join(["v-", str(i)]) for i in range(100)]], 100)
+    again = ["".join(["v-", str(i % 100)]) for i in range(300)]
+    data.append_columns([again], 300)
+    column = data.column_values(0, 0, 400)
+    assert column[0] == fresh[0] and all(column[100 + i] is column[i % 100] for i in range(300))
+    # the dict is full: a batch of strings never seen is appended as it came (nothing looked up
+    # but its sample), and one where the sample finds shared values is shared
+    unseen = ["".join(["new-", str(i)]) for i in range(1000)]
+    data.append_columns([unseen], 1000)
+    mixed = ["".join(["v-", str(i % 100)]) if i % 2 else "".join(["new-", str(i)]) for i in range(1000)]
+    data.append_columns([mixed], 1000)
+    column = data.column_values(0, 0, len(data))
+    assert len(data._shared[0]) == 100 and column[400:1400] == unseen
+    assert all(column[1400 + i] is column[i % 100] for i in range(1, 1000, 2))
+    assert column[1400:] == mixed
