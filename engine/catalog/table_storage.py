@@ -270,8 +270,11 @@ SHARED_VALUES = 65_536
 # served and tested (CI runs the storage-specific tests in both). Either storage opens a data
 # directory the other wrote: the log and checkpoints hold columns of JSON values either way.
 def columns_by_default(environ=os.environ) -> bool:
-    """Whether the environment leaves new tables their columns (anything but QUERYHTTP_COLUMNS=0)."""
-    return environ.get("QUERYHTTP_COLUMNS", "1").strip() != "0"
+    """Whether the environment gives new tables columns (QUERYHTTP_COLUMNS set, and not to 0).
+
+    Row tuples stay the default until no bench.engine query is more than 10 % slower over
+    columns (docs/architecture.rst, "Columns by default" lists the ones that still are)."""
+    return environ.get("QUERYHTTP_COLUMNS", "0").strip() not in ("", "0")
 
 
 COLUMNS = columns_by_default()
