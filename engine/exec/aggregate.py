@@ -22,8 +22,8 @@ from engine.codegen.aggregate import (
 from engine.codegen.batch_source import resliced
 from engine.core.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, SORT_SLOT_BYTES, charge_growth
 from engine.core.steps import rows_for_cost
-from engine.exec.column_scan import filtered_count, scan_batches
-from engine.exec.grouped_columns import grouped_counts_run, zipped_batches
+from engine.exec.column_scan import filtered_count, scan_batches, zipped_batches
+from engine.exec.grouped_columns import grouped_counts_run
 from engine.exec.subquery import correlated_rows, prefetching
 from engine.ir import plan as P
 from engine.ir.expr import Expr, column_ids

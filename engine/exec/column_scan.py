@@ -253,6 +253,13 @@ def distinct_columns(scan: P.Scan, rt, positions):
     column as stored (a slice), or the columns' values zipped; None if the storage is rows."""
     if not scan.data.columnar or rt.profile is not None:
         return None
+    return zipped_batches(scan, rt, positions)
+
+
+def zipped_batches(scan: P.Scan, rt, positions: tuple):
+    """A run yielding per batch of a scan of columns the rows of just the columns at `positions`
+    (one value a row when one column, else zipped tuples): DISTINCT's input, and
+    GroupedCode.column_step's."""
     data = scan.data
 
     def run(p):

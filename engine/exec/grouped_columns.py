@@ -7,7 +7,7 @@
   Timestamp column's date decides (engine.functions.dates' `date_only`): the rows' day numbers
   are counted (C's toordinal), and the part taken once a day, the counts of a group's days added.
 - Any other GROUP BY over a scan of columns runs the row-by-row step over rows of just the
-  columns it reads, zipped from the columns (`zipped_batches`), not full-width rows.
+  columns it reads, zipped from the columns (`column_scan.zipped_batches`), not full-width rows.
 
 Groups come out in the order of their first row, as from the row-by-row step (engine.exec.aggregate).
 """
@@ -26,21 +26,6 @@ from engine.ir.expr import Col, Func
 
 _DAY_NUMBER = date.toordinal  # of a date or a datetime (a date's subclass): its date's
 _FROM_DAY_NUMBER = date.fromordinal
-
-
-def zipped_batches(scan: P.Scan, rt, positions: tuple):
-    """A run yielding per batch of a scan of columns the rows of just the columns at `positions`
-    (one value a row when one column, else zipped tuples), for GroupedCode.column_step."""
-    data = scan.data
-
-    def run(p):
-        for i, stop in scan_batches(scan, rt):
-            if len(positions) == 1:
-                yield data.column_values(positions[0], i, stop)
-            else:
-                yield zip(*[data.column_values(c, i, stop) for c in positions], strict=True)
-
-    return run
 
 
 def grouped_counts_run(plan: P.Aggregate, rt, args, code):

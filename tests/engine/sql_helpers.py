@@ -1,6 +1,8 @@
 """What the engine's statement tests share: run SQL to a list, the code of a refusal, and an
 answer as the wire shows it."""
 
+import math
+
 import pytest
 
 import engine
@@ -27,3 +29,23 @@ def typed_answer(session, sql):
     """(the column types, the rows as the wire shows them)."""
     result = session.execute(sql)
     return [c.type for c in result.schema], result.renderer(False)(list(result))
+
+
+def answer_or_code(session, sql):
+    """The rows, or ("error", code) of the EngineError, a statement gives."""
+    try:
+        return q(session, sql)
+    except engine.EngineError as e:
+        return ("error", e.code)
+
+
+def same_answer(a, b) -> bool:
+    """Equal answers, value by value: a NaN equals a NaN, -0.0 does not equal 0.0, and each
+    value has the same type."""
+    if isinstance(a, float) and isinstance(b, float):
+        if math.isnan(a) or math.isnan(b):
+            return math.isnan(a) and math.isnan(b)
+        return a == b and math.copysign(1, a) == math.copysign(1, b)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(map(same_answer, a, b))
+    return a == b and type(a) is type(b)

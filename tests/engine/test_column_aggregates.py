@@ -14,29 +14,9 @@ from engine.catalog import column_zones, table_storage
 from engine.core.errors import EngineError
 from engine.core.limits import Limits
 from engine.exec import grouped_columns
-
-
-def q(s, sql):
-    return list(s.execute(sql))
-
-
-def _answer(s, sql):
-    """The rows, or the error code, a statement gives."""
-    try:
-        return q(s, sql)
-    except EngineError as e:
-        return ("error", e.code)
-
-
-def _same(a, b) -> bool:
-    """Equal answers (in order), a NaN equal to a NaN, -0.0 not equal to 0.0."""
-    if isinstance(a, float) and isinstance(b, float):
-        if math.isnan(a) or math.isnan(b):
-            return math.isnan(a) and math.isnan(b)
-        return a == b and math.copysign(1, a) == math.copysign(1, b)
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return type(a) is type(b) and len(a) == len(b) and all(map(_same, a, b))
-    return a == b and type(a) is type(b)
+from tests.engine.sql_helpers import answer_or_code as _answer
+from tests.engine.sql_helpers import q
+from tests.engine.sql_helpers import same_answer as _same
 
 
 def _both_storages(monkeypatch, setup, queries, step_rows=None, settings=None):

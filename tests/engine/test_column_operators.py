@@ -2,38 +2,18 @@
 exactly as over row storage: the same rows in the same order (ties in input order, NULLs and
 NaNs where ORDER BY puts them), on empty tables, one row, and across batch boundaries."""
 
-import math
 
 import pytest
 
 import engine
 from engine.catalog import table_storage
-from engine.core.errors import EngineError
 from engine.core.limits import Limits
 from engine.exec import join as join_module
 from engine.exec import sort as sort_module
 from engine.exec import window as window_module
-
-
-def q(s, sql):
-    return list(s.execute(sql))
-
-
-def _answer(s, sql):
-    """The rows, or the error code, a statement gives."""
-    try:
-        return q(s, sql)
-    except EngineError as e:
-        return ("error", e.code)
-
-
-def _same(a, b) -> bool:
-    """Equal answers, a NaN equal to a NaN, each value of the same type."""
-    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
-        return True
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return type(a) is type(b) and len(a) == len(b) and all(map(_same, a, b))
-    return a == b and type(a) is type(b)
+from tests.engine.sql_helpers import answer_or_code as _answer
+from tests.engine.sql_helpers import q
+from tests.engine.sql_helpers import same_answer as _same
 
 
 def _setup(rows: int, nan: bool):

@@ -9,29 +9,10 @@ import pytest
 import engine
 from engine.catalog import table_storage
 from engine.catalog.table_storage import ColumnData
-from engine.core.errors import EngineError
 from engine.core.limits import Limits
-
-
-def q(s, sql):
-    return list(s.execute(sql))
-
-
-def _answer(s, sql):
-    """The rows, or the error code, a statement gives."""
-    try:
-        return q(s, sql)
-    except EngineError as e:
-        return ("error", e.code)
-
-
-def _same(a, b) -> bool:
-    """Equal answers, a NaN equal to a NaN."""
-    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
-        return True
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return type(a) is type(b) and len(a) == len(b) and all(map(_same, a, b))
-    return a == b and type(a) is type(b)
+from tests.engine.sql_helpers import answer_or_code as _answer
+from tests.engine.sql_helpers import q
+from tests.engine.sql_helpers import same_answer as _same
 
 
 def _both_storages(monkeypatch, setup, queries, step_rows=None):
