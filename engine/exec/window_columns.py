@@ -4,7 +4,9 @@
 table kept column by column: the row path boxes every row out of the columns, sorts the rows and
 frees them again. Here the ROW NUMBERS are sorted instead, by the key columns' values boxed a
 column at a time (each ORDER BY key a stable pass, last key first, then the partition key: the
-order the row path's dict of partitions and its per-partition sorts give), the functions'
+order the row path's dict of partitions and its per-partition sorts give; with no partition and
+one key already in order, as a scan of `id` for ORDER BY id, not sorted at all: the rows stay a
+range and are read as slices of the columns), the functions'
 values are computed a piece of rows at a time over the argument column read in that order
 (itertools.accumulate, as the row path's running fold: the same addition order), and the output
 rows are zipped at the end from the columns the select list reads.
@@ -21,7 +23,7 @@ from __future__ import annotations
 from collections import defaultdict
 from itertools import accumulate, islice
 from math import isnan
-from operator import eq, itemgetter
+from operator import eq, ge, itemgetter, le
 
 from engine.exec.column_scan import scan_batches
 from engine.exec.window_partitions import PARTITION_BYTES
@@ -139,7 +141,7 @@ class _Run:
             return
         n = self.scan.count
         if pcol is None:
-            groups = [list(range(n))] if n else []
+            groups = [range(n)] if n else []  # a list once it needs sorting
         else:  # partitions in the order of their keys (plain values: no NULL, no NaN)
             groups = [parts[key] for key in sorted(parts)]
         parts = None
@@ -153,10 +155,14 @@ class _Run:
         step = self.rt.step_rows
         passes = [(cols[pos].__getitem__, desc) for pos, desc, _ in reversed(self.plan.order)]
         sorted_rows = 0
-        for part in groups:
+        for g, part in enumerate(groups):
             if sorted_rows and sorted_rows + len(part) > step:
                 yield []
                 sorted_rows = 0
+            if type(part) is range:
+                if len(passes) == 1 and _in_order(cols[self.plan.order[0][0]], passes[0][1]):
+                    continue  # the scan's order is the sorted one (a stable sort keeps it): a range
+                part = groups[g] = list(part)
             for key, desc in passes:
                 part.sort(key=key, reverse=desc)
             sorted_rows += len(part)
@@ -186,8 +192,17 @@ class _Run:
             yield out
 
 
+def _in_order(keys, desc) -> bool:
+    """Whether the plain values `keys` are already in a stable sort's order (non-decreasing, or
+    non-increasing for DESC): one pass of C comparisons, the sort's own."""
+    return all(map(ge if desc else le, keys, islice(keys, 1, None)))
+
+
 def _picker(rows):
-    """column -> the tuple of its values at the row numbers `rows` (one C call: itemgetter)."""
+    """column -> its values at the row numbers `rows` (one C call: itemgetter; a slice of the
+    column for a range of them, the rows in the scan's order)."""
+    if type(rows) is range:
+        return lambda column, lo=rows.start, hi=rows.stop: column[lo:hi]
     if len(rows) == 1:
         return lambda column, i=rows[0]: (column[i],)
     return itemgetter(*rows)

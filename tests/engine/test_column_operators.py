@@ -245,3 +245,41 @@ def test_a_window_over_more_rows_than_a_sort_run_or_with_nulls_takes_the_row_pat
     answer = q(s, sql)
     assert used == [False, True]
     assert (5, 33) in answer and answer[0] == (0, 1)  # NULLs last in their partition (g = 2: 33 rows)
+
+
+@pytest.mark.parametrize("step_rows", [None, 64])
+def test_windows_over_columns_already_in_the_key_order_answer_as_over_rows(monkeypatch, step_rows):
+    # a key column already in the sort's order (ties included; non-increasing for DESC; all one
+    # value) is not sorted over columns: the scan's order is kept, pieces read as column slices
+    setup = ["CREATE TABLE t (id INT, up INT, down INT, one INT, val DOUBLE)",
+             "INSERT INTO t SELECT number, number DIV 5, 300 - number DIV 3, 7, (number * 37 % 101) / 4 "
+             "FROM numbers(700)"]
+    queries = ["SELECT id, SUM(val) OVER (ORDER BY up) FROM t",
+               "SELECT id, MIN(val) OVER (ORDER BY down DESC), MAX(val) OVER (ORDER BY down DESC) FROM t",
+               "SELECT id, RANK() OVER (ORDER BY up), DENSE_RANK() OVER (ORDER BY up) FROM t",
+               "SELECT id, ROW_NUMBER() OVER (ORDER BY one DESC), COUNT(*) OVER (ORDER BY one DESC) FROM t",
+               "SELECT id, SUM(id) OVER (ORDER BY up ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM t",
+               "SELECT id, SUM(val) OVER (ORDER BY down) FROM t",  # not in order: sorted
+               "SELECT val, SUM(id) OVER (ORDER BY up DESC) FROM t"]
+    used = []
+    original = window_module.window_columns
+
+    def spy(*args):
+        run = original(*args)
+        used.append(run is not None)
+        return run
+
+    monkeypatch.setattr(window_module, "window_columns", spy)
+    answers = {}
+    for columns in (False, True):
+        monkeypatch.setattr(table_storage, "COLUMNS", columns)
+        limits = Limits(step_rows=step_rows) if step_rows else Limits()
+        s = engine.Database(limits=limits).session()
+        for sql in setup:
+            q(s, sql)
+        answers[columns] = [q(s, sql) for sql in queries]
+    assert used == [False] * len(queries) + [True] * len(queries)
+    for sql, r, c in zip(queries, answers[False], answers[True], strict=True):
+        assert _same(c, r), sql
+    assert answers[True][0][:6] == [(i, answers[True][0][4][1]) for i in range(5)] + [(5, answers[True][0][5][1])]
+    assert answers[True][3][:2] == [(0, 1, 700), (1, 2, 700)]
