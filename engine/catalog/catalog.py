@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from engine.catalog.routines import Routines
-from engine.catalog.table_storage import Rewrite, TableData, table_data
+from engine.catalog.table_storage import Rewrite, TableData, table_data, transposed
 from engine.core.errors import (
     TABLE_ENGINE_NOT_SUPPORTED,
     UNIMPLEMENTED,
@@ -104,6 +104,11 @@ class Table:
         the caller knows them, per column whether the rows hold a NULL and a negative integer
         (a bulk load learns them while converting, a COMMIT from its private copy): the rows
         are then not scanned for them."""
+        if known is None and len(rows) > 1 and self.data.columnar:
+            # transposed once: the flags are then scanned column by column (`None in list`, no
+            # itemgetter a row) and the storage takes the same lists
+            self.append_columns(transposed(rows, len(self.columns)), len(rows))
+            return
         if known is not None:
             self.note_flags(known)
             self._note_nans(rows)

@@ -304,6 +304,14 @@ def _boxed(column, start: int, stop: int) -> list:
     return part.tolist() if type(part) is array else part
 
 
+def transposed(rows: list[tuple], width: int) -> list[list]:
+    """`rows` (each `width` values wide) as one list a column."""
+    if set(map(len, rows)) != {width}:
+        raise ValueError(f"rows that are not {width} values wide")
+    # a C-level map a column (zip(*rows) would first unpack every row as an argument)
+    return [list(map(itemgetter(i), rows)) for i in range(width)]
+
+
 class ColumnData:
     """One version of a table's contents kept column by column (the TableData contract)."""
 
@@ -432,11 +440,7 @@ class ColumnData:
         if len(rows) == 1:
             self._append_row(rows[0])
             return
-        width = len(self._columns)
-        if set(map(len, rows)) != {width}:
-            raise ValueError(f"rows that are not {width} values wide")
-        # a C-level map a column (zip(*rows) would first unpack every row as an argument)
-        self.append_columns([list(map(itemgetter(i), rows)) for i in range(width)], len(rows))
+        self.append_columns(transposed(rows, len(self._columns)), len(rows))
 
     def _own(self) -> None:
         """Before the first write to borrowed columns: copies of their first `_count` values."""
