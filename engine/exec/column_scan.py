@@ -164,14 +164,10 @@ def selected_rows(scan: P.Scan, rt, cg, pred, proj, positions):
     selection, fn, read, _ = _compiled_selection(scan, cg, pred, proj, positions)
     if selection is None:
         return None
-    data, tested, width = scan.data, selection.tested, len(scan.layout)
-    select = selection.select
+    data, select = scan.data, selection.select
 
     def run(p):
-        for i, stop in scan_batches(scan, rt):
-            slices = [None] * width
-            for c in tested:
-                slices[c] = data.column_values(c, i, stop)
+        for i, stop, slices in tested_slices(scan, rt, selection.tested):
             kept = select(slices, stop - i, p)
             yield fn(kept, kept_values(data, read, slices, kept, i, stop - i), p) if kept else []
 
@@ -223,18 +219,25 @@ def filtered_count(plan: P.Aggregate, rt):
     selection, _, _, row_cost = _compiled_selection(scan, cg, child.predicate, None, ())
     if selection is None or cg.correlated or cg.prefetched or rows_for_cost(row_cost, rt.batch) < rt.batch:
         return None  # (calls declared costly: the aggregation's own path takes fewer rows a step)
-    data, tested, width = scan.data, selection.tested, len(scan.layout)
     count = selection.count
 
     def run(p):
-        for i, stop in scan_batches(scan, rt):
-            slices = [None] * width
-            for c in tested:
-                slices[c] = data.column_values(c, i, stop)
+        for i, stop, slices in tested_slices(scan, rt, selection.tested):
             kept = count(slices, stop - i, p)
             yield (kept,) if kept else []
 
     return prefetching(cg, run)
+
+
+def tested_slices(scan: P.Scan, rt, tested):
+    """(start, stop, slices) of each batch of the scan: per scan position, the batch's values of
+    the columns at `tested` (as stored), None for the others (what a Selection reads)."""
+    data, width = scan.data, len(scan.layout)
+    for i, stop in scan_batches(scan, rt):
+        slices = [None] * width
+        for c in tested:
+            slices[c] = data.column_values(c, i, stop)
+        yield i, stop, slices
 
 
 def scan_batches(scan: P.Scan, rt):
