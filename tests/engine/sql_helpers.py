@@ -6,6 +6,8 @@ import math
 import pytest
 
 import engine
+from engine.catalog import table_storage
+from engine.core.limits import Limits
 
 
 def q(session, sql):
@@ -49,3 +51,17 @@ def same_answer(a, b) -> bool:
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return type(a) is type(b) and len(a) == len(b) and all(map(same_answer, a, b))
     return a == b and type(a) is type(b)
+
+
+def answers_in_both_storages(monkeypatch, setup, queries, step_rows=None, settings=None):
+    """(over row storage, over columns): the answers (`answer_or_code`) of `queries` after
+    `setup`, in a new database of each storage (steps of `step_rows` rows when given)."""
+    answers = {}
+    for columns in (False, True):
+        monkeypatch.setattr(table_storage, "COLUMNS", columns)
+        limits = Limits(step_rows=step_rows) if step_rows else Limits()
+        s = engine.Database(limits=limits).session(settings=settings)
+        for sql in setup:
+            q(s, sql)
+        answers[columns] = [answer_or_code(s, sql) for sql in queries]
+    return answers[False], answers[True]

@@ -11,8 +11,7 @@ from engine.core.limits import Limits
 from engine.exec import join as join_module
 from engine.exec import sort as sort_module
 from engine.exec import window as window_module
-from tests.engine.sql_helpers import answer_or_code as _answer
-from tests.engine.sql_helpers import q
+from tests.engine.sql_helpers import answers_in_both_storages, q
 from tests.engine.sql_helpers import same_answer as _same
 
 
@@ -84,15 +83,7 @@ QUERIES = [
 
 
 def _answers(monkeypatch, setup, step_rows):
-    answers = {}
-    for columns in (False, True):
-        monkeypatch.setattr(table_storage, "COLUMNS", columns)
-        limits = Limits(step_rows=step_rows) if step_rows else Limits()
-        s = engine.Database(limits=limits).session()
-        for sql in setup:
-            q(s, sql)
-        answers[columns] = [_answer(s, sql) for sql in QUERIES]
-    return answers[False], answers[True]
+    return answers_in_both_storages(monkeypatch, setup, QUERIES, step_rows)
 
 
 @pytest.mark.parametrize("rows", [0, 1, 2, 700, 5000])

@@ -9,24 +9,9 @@ import pytest
 import engine
 from engine.catalog import table_storage
 from engine.catalog.table_storage import ColumnData
-from engine.core.limits import Limits
-from tests.engine.sql_helpers import answer_or_code as _answer
+from tests.engine.sql_helpers import answers_in_both_storages as _both_storages
 from tests.engine.sql_helpers import q
 from tests.engine.sql_helpers import same_answer as _same
-
-
-def _both_storages(monkeypatch, setup, queries, step_rows=None):
-    """The answers of `queries` after `setup`, over row storage and over columns."""
-    answers = {}
-    for columns in (False, True):
-        monkeypatch.setattr(table_storage, "COLUMNS", columns)
-        limits = Limits(step_rows=step_rows) if step_rows else Limits()
-        s = engine.Database(limits=limits).session()
-        for sql in setup:
-            q(s, sql)
-        answers[columns] = [_answer(s, sql) for sql in queries]
-    return answers[False], answers[True]
-
 
 # ---------------------------------------------------------------- the columns each scan reads
 
