@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from itertools import compress, groupby, islice, repeat
 from operator import itemgetter
 
+from engine.catalog.column_dictionary import Dictionary, extend_keys, new_keys
 from engine.catalog.column_zones import ALL_PARTS, block_summary
 from engine.core.memory import batch_bytes, value_bytes
 
@@ -315,10 +316,10 @@ def transposed(rows: list[tuple], width: int) -> list[list]:
 class ColumnData:
     """One version of a table's contents kept column by column (the TableData contract)."""
 
-    __slots__ = ("_codes", "_columns", "_count", "_shared", "_borrowed")
+    __slots__ = ("_codes", "_columns", "_count", "_shared", "_borrowed", "_dictionaries", "_keys")
     columnar = True
 
-    def __init__(self, codes: tuple, shared: tuple):
+    def __init__(self, codes: tuple, shared: tuple, dictionaries: tuple | None = None):
         self._codes = codes  # per column: the array typecode while it holds no NULL, else None
         # A column object may hold more values than this version's `_count` (it is shared with
         # the version it was copied from, which went on growing): read only [0:_count].
@@ -329,6 +330,13 @@ class ColumnData:
         # copy-on-write: the column objects belong to another version too (`copy`, `prefix`, a
         # Rewrite's first `keep` of everything); the first write copies them
         self._borrowed = False
+        # per string column: its Dictionary (engine.catalog.column_dictionary), shared by every
+        # version of the table, and this version's codes of a prefix of its rows (an array,
+        # extended by `dictionary_codes`; None once a value found no code)
+        if dictionaries is None:
+            dictionaries = tuple(None if d is None else Dictionary() for d in shared)
+        self._dictionaries = dictionaries
+        self._keys = [new_keys(d) for d in dictionaries]
 
     def __len__(self) -> int:
         return self._count
@@ -446,6 +454,7 @@ class ColumnData:
         """Before the first write to borrowed columns: copies of their first `_count` values."""
         count = self._count
         self._columns = [column[:count] for column in self._columns]
+        self._keys = [None if keys is None else keys[:count] for keys in self._keys]
         self._borrowed = False
 
     def _append_row(self, row: tuple) -> None:
@@ -489,9 +498,11 @@ class ColumnData:
             return
         if start == 0 and not self._count:  # everything from the start: share the columns
             self._columns, self._count, self._borrowed = list(other._columns), stop, True
+            self._keys = list(other._keys)
             return
         if self._borrowed:
             self._own()
+        self._copy_keys(other, lambda keys: keys[start:stop], stop)
         mine = self._columns
         for i, column in enumerate(other._columns):
             part = column[start:stop]
@@ -504,6 +515,7 @@ class ColumnData:
         stop = start + len(selection)
         if self._borrowed:
             self._own()
+        self._copy_keys(other, lambda keys: compress(keys[start:stop], selection), stop)
         mine = self._columns
         kept = 0
         for i, column in enumerate(other._columns):
@@ -516,8 +528,34 @@ class ColumnData:
             kept = sum(map(bool, selection))
         self._count += kept
 
+    def _copy_keys(self, other: ColumnData, part, stop: int) -> None:
+        """Before rows [..stop] of `other` are appended: the codes `other` has of them follow
+        each column's codes that cover all of this version's rows (`part`: codes -> those of
+        the rows appended); a column whose codes fall behind is coded later, when read."""
+        count = self._count
+        for i, keys in enumerate(self._keys):
+            theirs = other._keys[i]
+            if keys is not None and len(keys) == count and theirs is not None and len(theirs) >= stop:
+                keys.extend(part(theirs))
+
+    def dictionary_codes(self, index: int, start: int, stop: int):
+        """(codes, values) of column `index`'s rows [start:stop] when it is coded: `codes` an
+        array (the caller's own) of one code a row, `values` the column's code -> value list
+        (the table's: read it, never change it; it may grow, codes handed out keep their
+        values; code 0 is NULL). None when the column keeps no codes (not a string column,
+        or one holding more distinct values than its Dictionary codes). The rows not coded yet
+        up to `stop` are coded now (a batch's worth: the caller's step bounds the work)."""
+        keys = self._keys[index]
+        if keys is None:
+            return None
+        stop = self._count if stop > self._count else stop
+        if len(keys) < stop and not extend_keys(self._dictionaries[index], keys, self._columns[index], stop):
+            self._keys[index] = None
+            return None
+        return keys[start:stop], self._dictionaries[index].values
+
     def empty_like(self) -> ColumnData:
-        return ColumnData(self._codes, self._shared)
+        return ColumnData(self._codes, self._shared, self._dictionaries)
 
     def with_rows(self, rows: list[tuple]) -> ColumnData:
         data = self.empty_like()
@@ -542,6 +580,7 @@ class ColumnData:
         are, and owned (a later append writes them in place)."""
         if not self._count and not other._borrowed:
             self._columns, self._count, self._borrowed = list(other._columns), other._count, False
+            self._keys = list(other._keys)
             return
         self.extend_from(other, 0, other._count)
 

@@ -17,6 +17,7 @@ from engine.codegen.batch_source import RowVars, map_source, prefetching_body, r
 from engine.core.memory import LIST_SLOT_BYTES, charge_growth
 from engine.core.steps import rows_for_cost
 from engine.exec.column_filters import compile_selection, kept_rows_function, kept_values
+from engine.exec.dictionary_filters import batch_codes
 from engine.exec.subquery import prefetching
 from engine.ir import plan as P
 from engine.ir.expr import Col, column_ids
@@ -165,10 +166,11 @@ def selected_rows(scan: P.Scan, rt, cg, pred, proj, positions):
     if selection is None:
         return None
     data, select = scan.data, selection.select
+    coded = dictionary_tested(data, selection)
 
     def run(p):
         for i, stop, slices in tested_slices(scan, rt, selection.tested):
-            kept = select(slices, stop - i, p)
+            kept = select(slices, stop - i, p, coded and batch_codes(data, coded, i, stop))
             yield fn(kept, kept_values(data, read, slices, kept, i, stop - i), p) if kept else []
 
     run = prefetching(cg, run)
@@ -219,14 +221,23 @@ def filtered_count(plan: P.Aggregate, rt):
     selection, _, _, row_cost = _compiled_selection(scan, cg, child.predicate, None, ())
     if selection is None or cg.correlated or cg.prefetched or rows_for_cost(row_cost, rt.batch) < rt.batch:
         return None  # (calls declared costly: the aggregation's own path takes fewer rows a step)
-    count = selection.count
+    count, data = selection.count, scan.data
+    coded = dictionary_tested(data, selection)
 
     def run(p):
         for i, stop, slices in tested_slices(scan, rt, selection.tested):
-            kept = count(slices, stop - i, p)
+            kept = count(slices, stop - i, p, coded and batch_codes(data, coded, i, stop))
             yield (kept,) if kept else []
 
     return prefetching(cg, run)
+
+
+def dictionary_tested(data, selection) -> tuple:
+    """The positions of the columns the Selection's simple tests test that may keep dictionary
+    codes (engine.exec.dictionary_filters: those tests then run once a distinct value)."""
+    if not hasattr(data, "dictionary_codes"):
+        return ()
+    return tuple(sorted({test[0] for test in selection.tests if data.dictionary_codes(test[0], 0, 0) is not None}))
 
 
 def tested_slices(scan: P.Scan, rt, tested):
