@@ -50,7 +50,7 @@ class Dictionary:
         fresh = list(dict.fromkeys(compress(values, map(operator.is_, codes, repeat(None)))))
         if len(known) + len(fresh) > CODES_LIMIT:
             return None
-        code_of.update(zip(fresh, range(len(known), len(known) + len(fresh))))
+        code_of.update(zip(fresh, range(len(known), len(known) + len(fresh)), strict=True))
         known += fresh
         return list(map(code_of.__getitem__, values))
 

@@ -330,9 +330,8 @@ class ColumnData:
         # copy-on-write: the column objects belong to another version too (`copy`, `prefix`, a
         # Rewrite's first `keep` of everything); the first write copies them
         self._borrowed = False
-        # per string column: its Dictionary (engine.catalog.column_dictionary), shared by every
-        # version of the table, and this version's codes of a prefix of its rows (an array,
-        # extended by `dictionary_codes`; None once a value found no code)
+        # per string column: its Dictionary (engine.catalog.column_dictionary), shared by the
+        # table's versions, and the codes of a prefix of the rows (None once one found no code)
         if dictionaries is None:
             dictionaries = tuple(None if d is None else Dictionary() for d in shared)
         self._dictionaries = dictionaries
@@ -529,22 +528,22 @@ class ColumnData:
         self._count += kept
 
     def _copy_keys(self, other: ColumnData, part, stop: int) -> None:
-        """Before rows [..stop] of `other` are appended: the codes `other` has of them follow
-        each column's codes that cover all of this version's rows (`part`: codes -> those of
-        the rows appended); a column whose codes fall behind is coded later, when read."""
+        """Before rows [..stop] of `other` are appended: `other`'s codes of them (`part`) follow
+        codes that cover all of this version's rows (the others are coded when read)."""
         count = self._count
         for i, keys in enumerate(self._keys):
             theirs = other._keys[i]
             if keys is not None and len(keys) == count and theirs is not None and len(theirs) >= stop:
                 keys.extend(part(theirs))
 
+    def dictionary_values(self, index: int) -> list | None:
+        """Column `index`'s code -> value list as it is now (nothing coded), None: no codes."""
+        return None if self._keys[index] is None else self._dictionaries[index].values
+
     def dictionary_codes(self, index: int, start: int, stop: int):
-        """(codes, values) of column `index`'s rows [start:stop] when it is coded: `codes` an
-        array (the caller's own) of one code a row, `values` the column's code -> value list
-        (the table's: read it, never change it; it may grow, codes handed out keep their
-        values; code 0 is NULL). None when the column keeps no codes (not a string column,
-        or one holding more distinct values than its Dictionary codes). The rows not coded yet
-        up to `stop` are coded now (a batch's worth: the caller's step bounds the work)."""
+        """(codes, values) of column `index`'s rows [start:stop], None when it keeps no codes
+        (engine.catalog.column_dictionary: `codes` an array, the caller's own; `values` the
+        table's code -> value list, never to be changed). Rows up to `stop` are coded now."""
         keys = self._keys[index]
         if keys is None:
             return None

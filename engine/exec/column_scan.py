@@ -16,7 +16,12 @@ from math import isnan
 from engine.codegen.batch_source import RowVars, map_source, prefetching_body, row_vars
 from engine.core.memory import LIST_SLOT_BYTES, charge_growth
 from engine.core.steps import rows_for_cost
-from engine.exec.column_filters import compile_selection, kept_rows_function, kept_values
+from engine.exec.column_filters import (
+    compile_selection,
+    kept_rows_function,
+    kept_values,
+    vectorised,
+)
 from engine.exec.dictionary_filters import batch_codes
 from engine.exec.subquery import prefetching
 from engine.ir import plan as P
@@ -170,7 +175,7 @@ def selected_rows(scan: P.Scan, rt, cg, pred, proj, positions):
 
     def run(p):
         for i, stop, slices in tested_slices(scan, rt, selection.tested):
-            kept = select(slices, stop - i, p, coded and batch_codes(data, coded, i, stop))
+            kept = select(slices, stop - i, p, coded and batch_codes(data, coded, i, stop, vectorised()))
             yield fn(kept, kept_values(data, read, slices, kept, i, stop - i), p) if kept else []
 
     run = prefetching(cg, run)
@@ -226,7 +231,7 @@ def filtered_count(plan: P.Aggregate, rt):
 
     def run(p):
         for i, stop, slices in tested_slices(scan, rt, selection.tested):
-            kept = count(slices, stop - i, p, coded and batch_codes(data, coded, i, stop))
+            kept = count(slices, stop - i, p, coded and batch_codes(data, coded, i, stop, vectorised()))
             yield (kept,) if kept else []
 
     return prefetching(cg, run)
@@ -235,9 +240,9 @@ def filtered_count(plan: P.Aggregate, rt):
 def dictionary_tested(data, selection) -> tuple:
     """The positions of the columns the Selection's simple tests test that may keep dictionary
     codes (engine.exec.dictionary_filters: those tests then run once a distinct value)."""
-    if not hasattr(data, "dictionary_codes"):
+    if not hasattr(data, "dictionary_values"):
         return ()
-    return tuple(sorted({test[0] for test in selection.tests if data.dictionary_codes(test[0], 0, 0) is not None}))
+    return tuple(sorted({test[0] for test in selection.tests if data.dictionary_values(test[0]) is not None}))
 
 
 def tested_slices(scan: P.Scan, rt, tested):

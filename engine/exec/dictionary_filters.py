@@ -17,10 +17,12 @@ that raises on NULL runs over the values too.
 from __future__ import annotations
 
 import operator
+import sys
 from itertools import compress, repeat
 from operator import itemgetter
 
 NULL_RAISES = 2  # the table's byte for NULL when the test raises on NULL
+LOW_BYTE = 0 if sys.byteorder == "little" else 1  # where a code's low byte sits in its two
 
 
 class Truth:
@@ -85,6 +87,8 @@ def coded_test(selection, index: int, coded: tuple, kept, n: int, np) -> list | 
     codes of `coded` ((codes, values) of the batch); None when the test must run over the values
     (its Truth failed, or a NULL row meets a test that raises on NULL)."""
     codes, values = coded
+    if kept is not None and len(kept) == n:  # every row so far: no row numbers to pick by
+        kept = None
     truth = selection.truths[index]
     if truth is None or truth.values is not values:
         truth = selection.truths[index] = Truth(values)
@@ -100,23 +104,31 @@ def coded_test(selection, index: int, coded: tuple, kept, n: int, np) -> list | 
         if kept is None:
             return np.flatnonzero(flags).tolist()
         return list(compress(kept, flags.tolist()))
+    if len(truth.table) > 256:  # codes of two bytes: no faster than the test a value
+        return None
+    # codes below 256 are their arrays' low bytes: translated at C speed into one flag a row
+    flags = codes.tobytes()[LOW_BYTE::2].translate(truth.table.ljust(256, b"\0"))
     if kept is not None:
-        codes = itemgetter(*kept)(codes) if len(kept) > 1 else (codes[kept[0]],)
-    flags = list(map(truth.table.__getitem__, codes))
+        flags = itemgetter(*kept)(flags) if len(kept) > 1 else (flags[kept[0]],)
     if truth.null_raises and NULL_RAISES in flags:
         return None
     return list(compress(range(n) if kept is None else kept, flags))
 
 
-def batch_codes(data, positions, start: int, stop: int) -> dict | None:
+def batch_codes(data, positions, start: int, stop: int, np) -> dict | None:
     """position -> (codes, values) of rows [start:stop] of the columns at `positions` that keep
     dictionary codes and hold at most half as many distinct values as the version holds rows
-    (more, and a test a distinct value saves little over a test a row); None when none does."""
+    (more, and a test a distinct value saves little over a test a row) and, without numpy
+    (`np` None), at most 256 (codes of one byte); None when none does."""
     coded = None
     rows = len(data)
+    limit = rows // 2 if np is not None else min(rows // 2, 256)
     for position in positions:
+        known = data.dictionary_values(position)
+        if known is None or len(known) > limit:
+            continue  # (no coding of the batch for a column the tests would not read by code)
         found = data.dictionary_codes(position, start, stop)
-        if found is not None and len(found[1]) * 2 <= rows:
+        if found is not None and len(found[1]) <= limit:
             if coded is None:
                 coded = {}
             coded[position] = found
