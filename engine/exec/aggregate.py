@@ -22,6 +22,7 @@ from engine.codegen.aggregate import (
 from engine.codegen.batch_source import resliced
 from engine.core.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, SORT_SLOT_BYTES, charge_growth
 from engine.core.steps import rows_for_cost
+from engine.exec.coded_groups import coded_groups_run
 from engine.exec.column_scan import filtered_count, scan_batches, zipped_batches
 from engine.exec.grouped_columns import grouped_counts_run
 from engine.exec.subquery import correlated_rows, prefetching
@@ -83,7 +84,7 @@ def build_aggregate(plan: P.Aggregate, rt):
     zipped = bool(one_pass and type(scan) is P.Scan and scan.data.columnar and rt.profile is None
                   and not cg.prefetched)
     code = grouped_code(plan, rt.codegen, args, zipped)
-    counting = grouped_counts_run(plan, rt, args, code)
+    counting = grouped_counts_run(plan, rt, args, code) or coded_groups_run(plan, rt, args, code)
     if counting is not None:
         return counting
     sliced = _sliced(child_run, cg, rt)

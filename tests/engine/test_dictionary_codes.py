@@ -13,7 +13,7 @@ from engine.catalog.table_storage import ColumnData, Rewrite
 from engine.core.limits import Limits
 from engine.exec import column_filters
 
-from .sql_helpers import answers_in_both_storages, q
+from .sql_helpers import answers_in_both_storages, q, same_answer
 from .test_durability import crash
 
 SETUP = [
@@ -159,3 +159,60 @@ def test_coded_answers_after_recovery_and_a_checkpoint_in_either_storage(tmp_pat
     db = engine.Database(data_dir=data_dir, limits=Limits(step_rows=64))
     assert [q(db.session(), sql) for sql in QUERIES] == want
     db.close()
+
+
+GROUP_SETUP = [
+    "CREATE TABLE g (id INT, s VARCHAR NULL, v DOUBLE, w DOUBLE NULL)",
+    "INSERT INTO g SELECT number, if(number % 13 = 0, NULL, concat('k', (number % 37)::VARCHAR)), "
+    "number / 7 - 40, if(number % 5 = 0, NULL, number / 3) FROM numbers(700)",
+    # a group of -0.0 only, one of -0.0 then 0.0, NaN, infinities, an empty string key
+    "INSERT INTO g VALUES (1000, 'neg', -0.0, 1), (1001, 'neg', -0.0, 2), (1002, 'mixed', -0.0, 3), "
+    "(1003, 'mixed', 0.0, 4), (1004, 'nan', 'NaN'::DOUBLE, 5), (1005, 'nan', 1.5, 6), "
+    "(1006, 'inf', 'Infinity'::DOUBLE, 7), (1007, 'inf', '-Infinity'::DOUBLE, 8), (1008, '', 1e308, 9), "
+    "(1009, '', 1e308, 10), (1010, 'k3', 0.1, 11)",
+]
+
+GROUP_QUERIES = [
+    "SELECT s, COUNT(*), SUM(v) FROM g GROUP BY s",
+    "SELECT s, SUM(v), COUNT(v), AVG(v), COUNT(*) FROM g GROUP BY s",
+    "SELECT COUNT(*), s FROM g GROUP BY s",
+    "SELECT s, SUM(w), COUNT(w) FROM g GROUP BY s",  # a nullable argument: the step's path
+    "SELECT s, SUM(v) FROM g WHERE id < 0 GROUP BY s",
+    "SELECT s, MAX(v), SUM(v) FROM g GROUP BY s",
+]
+
+
+def _coded_groups(monkeypatch) -> list:
+    """How many GROUP BY runs went by code (a list holding one count)."""
+    from engine.exec import aggregate, coded_groups
+
+    calls = [0]
+
+    def counted(*args):
+        found = coded_groups.coded_groups_run(*args)
+        calls[0] += found is not None
+        return found
+
+    monkeypatch.setattr(aggregate, "coded_groups_run", counted)
+    return calls
+
+
+def test_group_by_a_coded_column_counts_and_sums_as_row_storage(monkeypatch):
+    calls = _coded_groups(monkeypatch)
+    rows, columns = answers_in_both_storages(monkeypatch, GROUP_SETUP, GROUP_QUERIES, step_rows=64)
+    assert same_answer(columns, rows)  # in order (the groups' first rows), -0.0 and NaN included
+    assert calls[0] >= 2
+    groups = {r[0]: r for r in rows[0]}
+    assert groups["neg"][2] == 0.0 and groups["nan"][2] != groups["nan"][2]
+    assert groups["k3"][2] == sum([i / 7 - 40 for i in range(700) if i % 37 == 3 and i % 13] + [0.1], -0.0)
+    assert groups[""][2] == float("inf") and groups[None][1] == 54
+
+
+def test_group_by_a_column_losing_its_codes_mid_scan_goes_on_by_the_step(monkeypatch):
+    monkeypatch.setattr(column_dictionary, "CODES_LIMIT", 44)  # NULL, 37 keys and 5 more
+    setup = GROUP_SETUP + ["INSERT INTO g SELECT 2000 + number, concat('u-', number::VARCHAR), number, 1 "
+                           "FROM numbers(200)"]
+    calls = _coded_groups(monkeypatch)
+    rows, columns = answers_in_both_storages(monkeypatch, setup, GROUP_QUERIES[:1] * 2, step_rows=64)
+    assert same_answer(columns, rows) and calls[0] == 1  # the second finds no codes
+    assert len(rows[0]) == 1 + 37 + 5 + 200  # NULL, k0..k36, neg, mixed, nan, inf, empty, u-*
