@@ -31,6 +31,8 @@ def coded_groups_run(plan: P.Aggregate, rt, args, code):
     if np is None or type(scan) is not P.Scan or not scan.data.columnar or rt.profile is not None \
             or cg.correlated or cg.prefetched or len(plan.keys) != 1 or type(plan.keys[0]) is not Col:
         return None
+    if cg.hash_key("k", plan.keys[0]) != "k":  # a key grouped by more than its value (collation)
+        return None
     data = scan.data
     position = {cid: i for i, cid in enumerate(scan.layout)}
     key = position.get(plan.keys[0].column)
