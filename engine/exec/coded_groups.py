@@ -49,6 +49,8 @@ def coded_groups_run(plan: P.Aggregate, rt, args, code):
             slots.append(summed[v])
         else:
             return None
+    if not slots:  # GROUP BY alone (DISTINCT): a set of the values is faster
+        return None
     return _coded_run(plan, rt, np, key, slots, code)
 
 

@@ -179,6 +179,8 @@ GROUP_QUERIES = [
     "SELECT s, SUM(w), COUNT(w) FROM g GROUP BY s",  # a nullable argument: the step's path
     "SELECT s, SUM(v) FROM g WHERE id < 0 GROUP BY s",
     "SELECT s, MAX(v), SUM(v) FROM g GROUP BY s",
+    "SELECT s FROM g GROUP BY s",
+    "SELECT DISTINCT s FROM g",
 ]
 
 
