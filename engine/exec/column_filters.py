@@ -111,8 +111,9 @@ class Selection:
         self.truths = [None] * len(tests)
 
     def select(self, slices, n: int, p, coded=None) -> list:
-        """`coded`, when given: position -> (codes, values) of the batch's dictionary columns
-        (ColumnData.dictionary_codes): their tests then run once a distinct value."""
+        """`coded`, when given: position -> (codes, values, fetch) of the batch's dictionary
+        columns (dictionary_filters.batch_codes): their tests then run once a distinct value
+        (their slices may be None: `fetch` gives the values if a test needs them)."""
         kept = self._kept(slices, n, p, self.tests, coded)
         if kept is None:
             kept = list(row_numbers(n)[:n])
@@ -153,6 +154,8 @@ class Selection:
                     if not kept:
                         return kept
                     continue
+                if column is None:  # tested by value after all: the batch's values
+                    column = slices[position] = coded[position][2]()
             if np is not None and type(column) is array and column.typecode in exact:
                 kept = _numpy_test(np, column, kept, function, constant, column_first)
             else:

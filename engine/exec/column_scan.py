@@ -171,11 +171,10 @@ def selected_rows(scan: P.Scan, rt, cg, pred, proj, positions):
     if selection is None:
         return None
     data, select = scan.data, selection.select
-    coded = dictionary_tested(data, selection)
 
     def run(p):
-        for i, stop, slices in tested_slices(scan, rt, selection.tested):
-            kept = select(slices, stop - i, p, coded and batch_codes(data, coded, i, stop, vectorised()))
+        for i, stop, slices, coded in coded_slices(scan, rt, selection):
+            kept = select(slices, stop - i, p, coded)
             yield fn(kept, kept_values(data, read, slices, kept, i, stop - i), p) if kept else []
 
     run = prefetching(cg, run)
@@ -226,23 +225,32 @@ def filtered_count(plan: P.Aggregate, rt):
     selection, _, _, row_cost = _compiled_selection(scan, cg, child.predicate, None, ())
     if selection is None or cg.correlated or cg.prefetched or rows_for_cost(row_cost, rt.batch) < rt.batch:
         return None  # (calls declared costly: the aggregation's own path takes fewer rows a step)
-    count, data = selection.count, scan.data
-    coded = dictionary_tested(data, selection)
+    count = selection.count
 
     def run(p):
-        for i, stop, slices in tested_slices(scan, rt, selection.tested):
-            kept = count(slices, stop - i, p, coded and batch_codes(data, coded, i, stop, vectorised()))
+        for i, stop, slices, coded in coded_slices(scan, rt, selection):
+            kept = count(slices, stop - i, p, coded)
             yield (kept,) if kept else []
 
     return prefetching(cg, run)
 
 
-def dictionary_tested(data, selection) -> tuple:
-    """The positions of the columns the Selection's simple tests test that may keep dictionary
-    codes (engine.exec.dictionary_filters: those tests then run once a distinct value)."""
-    if not hasattr(data, "dictionary_values"):
-        return ()
-    return tuple(sorted({test[0] for test in selection.tests if data.dictionary_values(test[0]) is not None}))
+def coded_slices(scan: P.Scan, rt, selection):
+    """(start, stop, slices, coded) of each batch of the scan, as `tested_slices` for the
+    Selection's tested columns, and `coded` its columns with dictionary codes (engine.exec.
+    dictionary_filters' batch_codes: those tests then run once a distinct value), None when
+    none has; a column only tested by code is not sliced (Selection fetches it if need be)."""
+    data, width, np = scan.data, len(scan.layout), vectorised()
+    positions = () if not hasattr(data, "dictionary_values") else \
+        tuple(sorted({test[0] for test in selection.tests if data.dictionary_values(test[0]) is not None}))
+    read = set() if selection.rest is None else set(selection.rest[0])  # the rest reads them
+    for i, stop in scan_batches(scan, rt):
+        coded = batch_codes(data, positions, i, stop, np) if positions else None
+        slices = [None] * width
+        for c in selection.tested:
+            if coded is None or c not in coded or c in read:
+                slices[c] = data.column_values(c, i, stop)
+        yield i, stop, slices, coded
 
 
 def tested_slices(scan: P.Scan, rt, tested):

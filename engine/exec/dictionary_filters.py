@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import operator
 import sys
+from functools import partial
 from itertools import compress, repeat
 from operator import itemgetter
 
@@ -86,7 +87,7 @@ def coded_test(selection, index: int, coded: tuple, kept, n: int, np) -> list | 
     """The rows of `kept` (None: all `n`) that test `index` of `selection` keeps, found by the
     codes of `coded` ((codes, values) of the batch); None when the test must run over the values
     (its Truth failed, or a NULL row meets a test that raises on NULL)."""
-    codes, values = coded
+    codes, values = coded[0], coded[1]
     if kept is not None and len(kept) == n:  # every row so far: no row numbers to pick by
         kept = None
     truth = selection.truths[index]
@@ -116,7 +117,8 @@ def coded_test(selection, index: int, coded: tuple, kept, n: int, np) -> list | 
 
 
 def batch_codes(data, positions, start: int, stop: int, np) -> dict | None:
-    """position -> (codes, values) of rows [start:stop] of the columns at `positions` that keep
+    """position -> (codes, values, fetch: () -> the batch's values) of rows [start:stop] of the
+    columns at `positions` that keep
     dictionary codes and hold at most half as many distinct values as the version holds rows
     (more, and a test a distinct value saves little over a test a row) and, without numpy
     (`np` None), at most 256 (codes of one byte); None when none does."""
@@ -131,5 +133,5 @@ def batch_codes(data, positions, start: int, stop: int, np) -> dict | None:
         if found is not None and len(found[1]) <= limit:
             if coded is None:
                 coded = {}
-            coded[position] = found
+            coded[position] = (*found, partial(data.column_values, position, start, stop))
     return coded

@@ -218,3 +218,27 @@ def test_group_by_a_column_losing_its_codes_mid_scan_goes_on_by_the_step(monkeyp
     rows, columns = answers_in_both_storages(monkeypatch, setup, GROUP_QUERIES[:1] * 2, step_rows=64)
     assert same_answer(columns, rows) and calls[0] == 1  # the second finds no codes
     assert len(rows[0]) == 1 + 37 + 5 + 200  # NULL, k0..k36, neg, mixed, nan, inf, empty, u-*
+
+
+@pytest.mark.parametrize("numpy_on", [True, False])
+def test_a_test_raising_on_a_value_no_row_holds_runs_over_the_values(monkeypatch, numpy_on):
+    """A distinct value the batch's rows do not hold (a deleted row's) makes the test raise: the
+    rows are then tested value by value, as the row path does (which raises only for a row)."""
+    monkeypatch.setattr(column_filters, "NUMPY", numpy_on)
+    data = ColumnData((None,), ({},))
+    data.append_columns([["bad", "a", "b"] * 4], 12)
+    data.dictionary_codes(0, 0, 12)  # read by code: 'bad' gets its code
+    data = data.with_rows([("a",), ("b",), ("a",), ("c",)] * 4)  # the next version: no 'bad'
+
+    def picky(value, constant):
+        if value == "bad":
+            raise ValueError(value)
+        return value == constant
+
+    selection = column_filters.Selection([(0, picky, "a", True, frozenset())], None, (0,))
+    fetched = []
+    codes, values = data.dictionary_codes(0, 0, 16)
+    coded = {0: (codes, values, lambda: fetched.append(1) or data.column_values(0, 0, 16))}
+    assert "bad" in values
+    assert selection.select([None], 16, None, coded) == [0, 2, 4, 6, 8, 10, 12, 14]
+    assert fetched == [1] and selection.truths[0].failed
