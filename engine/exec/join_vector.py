@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from array import array
 from itertools import compress
+from operator import itemgetter
 
 from engine.exec.column_filters import vectorised
 
@@ -22,6 +23,9 @@ from engine.exec.column_filters import vectorised
 VECTOR_MAX_ROWS = 65_536
 _DENSE_SLACK = 1_024
 _INT_CODES = frozenset("bBhHiIlLqQ")
+_INT, _FLOAT = {int}, {float}
+# value types numpy stores into an object array as they are when given a list of them
+_SCALARS = frozenset({str, int, float, bool, type(None), bytes})
 
 
 class VectorProbe:
@@ -101,18 +105,22 @@ def vector_probe(shape, unique, rt):
     size = 0
     for start in range(0, len(rows), rt.step_rows):
         part_keys = keys[start:start + rt.step_rows]
-        if any(type(key) is not int for key in part_keys) or min(part_keys) < 0:
+        if set(map(type, part_keys)) != _INT or min(part_keys) < 0:
             return None
         size = max(size, max(part_keys) + 1)
         part = rows[start:start + rt.step_rows]
         for j, values in float_values.items():
-            values.extend([row[j] for row in part])
-            if any(type(v) is not float for v in values[start:]):
+            new = list(map(itemgetter(j), part))
+            if set(map(type, new)) != _FLOAT:
                 return None
+            values.extend(new)
         for j, column in objects.items():
-            # element by element: a value that is itself a sequence stays one object
-            for i, row in enumerate(part, start):
-                column[i] = row[j]
+            values = list(map(itemgetter(j), part))
+            if set(map(type, values)) <= _SCALARS:
+                column[start:start + len(values)] = values
+            else:  # element by element: a value that is itself a sequence stays one object
+                for i, value in enumerate(values, start):
+                    column[i] = value
         yield []
     if size > max(4 * len(keys), _DENSE_SLACK):
         return None

@@ -33,6 +33,10 @@ SETUP = [
     "INSERT INTO dup VALUES (2, 0.5), (2, 2.0), (4, 1.0)",
     "CREATE TABLE nz (k INT, w DOUBLE)",
     "INSERT INTO nz VALUES (2, 4.0), (4, 0.5)",
+    # right values that are sequences or dates: each stays the one object it is
+    "CREATE TABLE arr (k INT, a ARRAY(INT), d DATE, t TUPLE(INT, VARCHAR))",
+    "INSERT INTO arr VALUES (2, [1, 2], '2024-01-01', (1, 'a')), (4, [], '2020-02-29', (2, 'b')), "
+    "(5, [3], NULL, NULL)",
     "CREATE TABLE fk (k DOUBLE, w DOUBLE)",
     "INSERT INTO fk VALUES (2.0, 0.5), (4.0, 1.0)",
 ]
@@ -49,6 +53,7 @@ QUERIES = [
     "SELECT o.id, o.f * sparse.w FROM o JOIN sparse ON o.g = sparse.k",
     "SELECT o.id, o.f * dup.w FROM o JOIN dup ON o.g = dup.k",
     "SELECT o.id, o.f * fk.w FROM o JOIN fk ON o.g = fk.k",
+    "SELECT o.id, arr.a, arr.d, arr.t, o.f FROM o JOIN arr ON o.g = arr.k",
     "SELECT o.id, o.f / dim.w FROM o JOIN dim ON o.g = dim.k",  # divided by zero either way
     "SELECT o.id, o.f / nz.w FROM o JOIN nz ON o.g = nz.k",  # division: not whole-column
     "SELECT o.id, dim.label FROM o JOIN dim ON o.g = dim.k WHERE o.f > 0",
@@ -97,7 +102,7 @@ def test_the_dimension_join_takes_whole_column_steps_within_the_step_budget(monk
     assert {type(v) for row in rows for v in row} == {int, str, float, type(None)}  # label 5 is NULL
 
 
-@pytest.mark.parametrize("sql", [QUERIES[5], QUERIES[6], QUERIES[8], QUERIES[9], QUERIES[10], QUERIES[12]])
+@pytest.mark.parametrize("sql", [QUERIES[5], QUERIES[6], QUERIES[8], QUERIES[9], QUERIES[10], QUERIES[13]])
 def test_other_shapes_take_the_row_at_a_time_probe(monkeypatch, sql):
     # a key column with NULLs, a NULL float operand, sparse keys, a key twice, float keys,
     # a division: each batch (or the whole join) goes to the generated comprehension
