@@ -17,6 +17,7 @@ from array import array
 from itertools import compress
 from operator import itemgetter
 
+from engine.core.errors import MemoryExceedsLimit
 from engine.exec.column_filters import vectorised
 
 # build sides this path takes: at most this many rows, keys below max(4 x rows, _DENSE_SLACK)
@@ -124,7 +125,10 @@ def vector_probe(shape, unique, rt):
         yield []
     if size > max(4 * len(keys), _DENSE_SLACK):
         return None
-    rt.memory.charge(8 * size + 8 * len(rows) * (len(right) + len(float_right)))
+    try:
+        rt.memory.charge(8 * size + 8 * len(rows) * (len(right) + len(float_right)))
+    except MemoryExceedsLimit:  # no room for the tables: the comprehension answers (nothing charged)
+        return None
     positions = np.full(size, -1, dtype=np.intp)
     positions[np.array(keys, dtype=np.intp)] = np.arange(len(keys), dtype=np.intp)
     floats = {j: np.array(values, dtype=np.float64) for j, values in float_values.items()}

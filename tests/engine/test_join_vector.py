@@ -108,3 +108,39 @@ def test_other_shapes_take_the_row_at_a_time_probe(monkeypatch, sql):
     # a division: each batch (or the whole join) goes to the generated comprehension
     batches, answered = _probed(monkeypatch, SETUP, sql)
     assert answered == 0 and batches
+
+
+def _built(shape, unique, charge):
+    """What join_vector.vector_probe returns for `unique`, its steps run out (memory: `charge`)."""
+
+    class Runtime:
+        step_rows = 2
+
+        class memory:  # noqa: N801 - the runtime's attribute
+            pass
+
+    Runtime.memory.charge = staticmethod(charge)
+    steps = join_vector.vector_probe(shape, unique, Runtime)
+    try:
+        while True:
+            assert next(steps) == []
+    except StopIteration as done:
+        return done.value
+
+
+def test_the_tables_are_built_in_steps_and_charged_or_not_used():
+    shape = (0, (("l", 0), ("r", 1), ("multiply", 1, 2, True)))
+    unique = {0: (0, "a", 1.5), 2: (2, "b", -0.0), 3: (3, None, 2.0)}
+    charged = []
+    probe = _built(shape, unique, charged.append)
+    assert probe is not None and charged == [8 * 4 + 8 * 3 * 2]
+    assert probe.positions.tolist() == [0, -1, 1, 2]
+
+    def refuse(nbytes):
+        raise join_vector.MemoryExceedsLimit("no room")
+
+    assert _built(shape, unique, refuse) is None  # no room: the comprehension answers
+    assert _built(shape, {**unique, True: (1, "t", 1.0)}, charged.append) is None  # a bool key
+    assert _built(shape, {**unique, -1: (-1, "n", 1.0)}, charged.append) is None  # a negative key
+    assert _built(shape, {0: (0, "a", 1.5), 5000: (5000, "b", 1.0)}, charged.append) is None  # sparse
+    assert _built(shape, {0: (0, "a", 1)}, charged.append) is None  # an int operand
