@@ -6,6 +6,10 @@
   float that may be a NaN: those are made one NaN first) or a date part that a NULL-free Date or
   Timestamp column's date decides (engine.functions.dates' `date_only`): the rows' day numbers
   are counted (C's toordinal), and the part taken once a day, the counts of a group's days added.
+- COUNT/SUM/AVG/MIN/MAX grouped by a NULL-free integer column of a small range (its values less
+  the least one are codes), of NULL-free number columns, and the counts of day numbers, in numpy
+  (the optional `columns` extra) by engine.exec.coded_groups' exact kernel, a block of
+  `rt.step_rows` rows a step; the integer key's range is found first (a pass of steps).
 - Any other GROUP BY over a scan of columns runs the row-by-row step over rows of just the
   columns it reads, zipped from the columns (`column_scan.zipped_batches`), not full-width rows.
 
@@ -14,18 +18,30 @@ Groups come out in the order of their first row, as from the row-by-row step (en
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from datetime import date
 from itertools import islice
 from operator import itemgetter
 
 from engine.core.memory import HASH_ENTRY_BYTES, charge_growth
+from engine.exec import column_filters
+from engine.exec.coded_groups import (
+    INTEGERS,
+    MAX_BLOCK_ROWS,
+    MAX_TABLE_ROWS,
+    SMALL_INTEGERS,
+    CodedGroups,
+)
 from engine.exec.column_scan import scan_batches
 from engine.ir import plan as P
 from engine.ir.expr import Col, Func
+from engine.types.keys import NAN_LAST
 
 _DAY_NUMBER = date.toordinal  # of a date or a datetime (a date's subclass): its date's
 _FROM_DAY_NUMBER = date.fromordinal
+# codes (an integer key's range, days) the numpy kernel keeps arrays for: wider falls back
+MAX_CODES = 1 << 16
 
 
 def grouped_counts_run(plan: P.Aggregate, rt, args, code):
@@ -118,3 +134,134 @@ def _counting_run(plan, rt, finish, keys):
             yield finish(part)
 
     return run
+
+
+# ---------------------------------------------------------------- numpy: codes of an integer key
+
+_CODED_AGGREGATES = frozenset({"count", "sum", "avg", "min", "max"})
+
+
+def _typecode(data, position: int) -> str | None:
+    """The array typecode of the scan's column at `position` (None: a list, it holds NULLs)."""
+    values = data.column_values(position, 0, 0)
+    return values.typecode if type(values) is array else None
+
+
+def _numbers(np, values, code: str):
+    """A block's values as a numpy array: a view of an array's slice, or (a column that became a
+    list after the query planned, with the same NULL-free values for its rows) converted."""
+    return np.frombuffer(values, dtype=code) if type(values) is array else np.array(values, dtype=code)
+
+
+def _blocks(scan: P.Scan, rt, rows: int, count: bool = True):
+    """(start, stop) of each block of `rows` rows of the scan's snapshot, counting the scan's
+    progress on the way as scan_batches does (`count`)."""
+    progress, n = rt.progress, scan.count
+    width = max(len(scan.layout), 1) * 8
+    for i in range(0, n, rows):
+        stop = min(i + rows, n)
+        if count:
+            progress.scan_rows += stop - i
+            progress.scan_bytes += (stop - i) * width
+        yield i, stop
+
+
+def _slot_sources(plan: P.Aggregate, args, code, data, position):
+    """Per accumulator slot in order: (kind, column position or None, holds sort keys), with the
+    kernel's parts and typecodes per column; None when an aggregate or column does not qualify."""
+    cg, column_of, sorted_keys = args.cg, {}, set()
+    for a, v in zip(plan.aggs, args.value_names, strict=True):
+        if a.name not in _CODED_AGGREGATES or a.distinct or a.collected is not None or a.folded is not None or a.extra:
+            return None
+        if a.arg is None:
+            continue
+        if not isinstance(a.arg, Col):
+            return None
+        column_of[v] = position[a.arg.column]
+        if a.name in ("min", "max") and a.arg.type.is_float and cg.may_be_nan(a.arg):
+            sorted_keys.add((a.name, v))  # the slot holds sort_value(v): NaN as NAN_LAST
+    slots, parts, kinds = [None] * len(code.slot_of), {}, {}
+    for (kind, v), s in code.slot_of.items():
+        if kind == "count":  # of rows, or of a NULL-free column's values: the same
+            slots[s] = ("count", None, False)
+            continue
+        if kind not in ("sum", "min", "max"):
+            return None
+        column = column_of[v]
+        typecode = _typecode(data, column)
+        if typecode != "d" and typecode not in (SMALL_INTEGERS if kind == "sum" else INTEGERS):
+            return None
+        parts.setdefault(column, set()).add(kind)
+        kinds[column] = typecode
+        slots[s] = (kind, column, (kind, v) in sorted_keys)
+    return slots, parts, kinds
+
+
+def integer_groups_run(plan: P.Aggregate, rt, args, code, fallback):
+    """The run of the GROUP BY `plan` by one NULL-free integer column over a scan of columns in
+    numpy (module docstring), `fallback` (the row-by-row run) when its range proves too wide;
+    None when numpy is off or the query does not qualify."""
+    np = column_filters.vectorised()
+    scan, cg = plan.child, args.cg
+    if (np is None or type(scan) is not P.Scan or not scan.data.columnar or rt.profile is not None
+            or cg.correlated or cg.prefetched or len(plan.keys) != 1 or not isinstance(plan.keys[0], Col)
+            or scan.count >= MAX_TABLE_ROWS):
+        return None
+    data = scan.data
+    position = {cid: i for i, cid in enumerate(scan.layout)}
+    key = position[plan.keys[0].column]
+    key_code = _typecode(data, key)
+    found = None if key_code not in INTEGERS else _slot_sources(plan, args, code, data, position)
+    if found is None:
+        return None
+    slots, parts, kinds = found
+    rows = max(1, min(rt.step_rows, MAX_BLOCK_ROWS))
+
+    def keys_of(i, stop):
+        keys = _numbers(np, data.column_values(key, i, stop), key_code)
+        return keys if key_code == "Q" else keys.astype(np.int64)
+
+    def run(p):
+        low = high = None
+        for i, stop in _blocks(scan, rt, rows, count=False):  # the key's range, a block a step
+            keys = keys_of(i, stop)
+            low = int(keys.min()) if low is None else min(low, int(keys.min()))
+            high = int(keys.max()) if high is None else max(high, int(keys.max()))
+            yield []
+        if low is None:
+            return
+        if high - low >= MAX_CODES:
+            yield from fallback(p)
+            return
+        groups = CodedGroups(np, high - low + 1, parts, kinds)
+        rt.memory.charge(groups.nbytes)
+        charged = 0
+        base = np.uint64(low) if key_code == "Q" else low
+        for i, stop in _blocks(scan, rt, rows):
+            codes = (keys_of(i, stop) - base).astype(np.intp)
+            groups.add(codes, {c: _numbers(np, data.column_values(c, i, stop), kinds[c]) for c in parts})
+            charged = charge_growth(rt.memory, groups.order, charged, HASH_ENTRY_BYTES)
+            yield []
+        yield from _finished(np, groups, slots, low, code.finish, rt.batch)
+
+    return run
+
+
+def _finished(np, groups: CodedGroups, slots, low: int, finish, out_rows: int):
+    """The output rows of the groups in chunks of `out_rows`, in the order of their first rows:
+    each group's accumulators as the row step holds them, through the step's own `finish`."""
+    order = groups.order
+    for start in range(0, len(order), out_rows):
+        chunk = order[start:start + out_rows]
+        codes = np.array(chunk, np.intp)
+        columns = []
+        for kind, column, sort_keys in slots:
+            if kind == "count":
+                columns.append(groups.count[codes].tolist())
+            elif kind == "sum":
+                columns.append(groups.sums_of(column, codes))
+            else:
+                values = (groups.mins if kind == "min" else groups.maxs)[column][codes].tolist()
+                columns.append([NAN_LAST if x != x else x for x in values] if sort_keys else values)
+        accumulators = zip(*columns, strict=True) if columns else [()] * len(chunk)
+        yield finish(list(zip([c + low for c in chunk], accumulators, strict=True)))

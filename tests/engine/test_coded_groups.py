@@ -1,0 +1,117 @@
+"""GROUP BY of an integer column in numpy (engine.exec.coded_groups through
+engine.exec.grouped_columns' `integer_groups_run`) answers exactly as the row-by-row path over
+row storage, with numpy and without: float sums added in row order across blocks, NaN, infinities,
+-0.0 (sums of only -0.0, MIN/MAX keeping the first of 0.0 and -0.0), NULL keys and values (the
+row path), empty tables, groups first seen in a later block, integer SUM overflow, wide keys."""
+
+import pytest
+
+import engine
+from engine.catalog import table_storage
+from engine.core.limits import Limits
+from engine.exec import aggregate, column_filters
+from tests.engine.sql_helpers import answers_in_both_storages as _both_storages
+from tests.engine.sql_helpers import q
+from tests.engine.sql_helpers import same_answer as _same
+
+SETUP = [
+    "CREATE TABLE g (k INT, u TINYINT UNSIGNED, big BIGINT UNSIGNED, wide BIGINT, nk INT, "
+    "f DOUBLE, z DOUBLE, i INT, t TINYINT, b BIGINT, nf DOUBLE)",
+    # f: sums whose value depends on the order of the additions (1e16 and small values);
+    # z: only -0.0 for k = 3, 0.0 first then -0.0 for k = 1 and the other way round for k = 2
+    "INSERT INTO g SELECT number % 5, number % 3, 18446744073709551612 + number % 4, number * 1000003, "
+    "if(number % 50 = 0, NULL, number % 4), if(number % 2 = 0, 1e16, 1.0) * (1 + number % 7) - 0.3, "
+    "if(number % 5 = 3, '-0.0'::DOUBLE, if(number % 5 = 1, if(number < 150, 0.0, '-0.0'::DOUBLE), "
+    "if(number % 5 = 2, if(number < 150, '-0.0'::DOUBLE, 0.0), number * 1.0))), "
+    "2147483647 - number, -128 + number % 256, 9223372036854775807 - number, "
+    "if(number % 7 = 0, NULL, number / 3) FROM numbers(300)",
+    # NaN, infinities, a key first seen in a later block
+    "INSERT INTO g VALUES (7, 1, 0, 0, 1, 'NaN'::DOUBLE, 0.0, 1, 1, 1, 1.0), "
+    "(8, 2, 1, 1, 2, 'inf'::DOUBLE, '-0.0'::DOUBLE, 1, 1, 1, 1.0), (8, 2, 1, 1, 2, '-inf'::DOUBLE, 0.0, 1, 1, 1, 1.0), "
+    "(-4, 0, 5, 2, 0, 'inf'::DOUBLE, 'NaN'::DOUBLE, -2147483648, 1, 1, 1.0), (0, 0, 5, 3, 0, 1.0, -1.0, 0, 1, 1, 1.0)",
+]
+
+QUERIES = [
+    "SELECT k, COUNT(*), SUM(f), AVG(f), MIN(f), MAX(f) FROM g GROUP BY k",
+    "SELECT k, SUM(z), MIN(z), MAX(z), AVG(z), COUNT(z) FROM g GROUP BY k",
+    "SELECT u, SUM(i), AVG(i), MIN(i), MAX(i), SUM(t), MIN(b), MAX(b) FROM g GROUP BY u",
+    "SELECT big, COUNT(*), SUM(f), MAX(t) FROM g GROUP BY big",
+    "SELECT k, SUM(b) FROM g GROUP BY k",  # BIGINT: the row path (its sum overflows Int64)
+    "SELECT nk, COUNT(*), SUM(f) FROM g GROUP BY nk",  # a key with NULLs: the row path
+    "SELECT k, SUM(nf), MIN(nf), COUNT(nf) FROM g GROUP BY k",  # values with NULLs: the row path
+    "SELECT wide, COUNT(*), MIN(f) FROM g GROUP BY wide",  # a range too wide: the row path
+    "SELECT k FROM g GROUP BY k",
+    "SELECT k, COUNT(*) FROM g WHERE k > 1 GROUP BY k",
+    "SELECT MIN(f), k, MAX(f), MIN(f) FROM g GROUP BY k",
+]
+
+
+@pytest.mark.parametrize("numpy", [True, False])
+@pytest.mark.parametrize("step_rows", [None, 64])
+def test_grouped_aggregates_answer_as_the_row_path(monkeypatch, numpy, step_rows):
+    monkeypatch.setattr(column_filters, "NUMPY", numpy)
+    rows, columns = _both_storages(monkeypatch, SETUP, QUERIES, step_rows=step_rows)
+    for sql, r, c in zip(QUERIES, rows, columns, strict=True):
+        assert _same(c, r), sql  # the same groups in the same order (their first rows')
+    first = dict((row[0], row[1:]) for row in rows[1])
+    assert repr(first[3][:3]) == "(-0.0, -0.0, -0.0)"  # only -0.0: a sum of -0.0
+    assert repr(first[1][1:3]) == "(0.0, 0.0)" and repr(first[2][1:3]) == "(-0.0, -0.0)"  # first zeros
+    assert rows[4][0] == (0, -8909)  # a BIGINT SUM wraps as Databend's (the row path's finish)
+
+
+def test_the_numpy_run_is_taken_only_where_it_qualifies(monkeypatch):
+    monkeypatch.setattr(column_filters, "NUMPY", True)
+    monkeypatch.setattr(table_storage, "COLUMNS", True)
+    taken = []
+    real = aggregate.integer_groups_run
+    monkeypatch.setattr(aggregate, "integer_groups_run",
+                        lambda *a: taken.append(real(*a) is not None) or real(*a))
+    s = engine.Database().session()
+    for sql in SETUP:
+        q(s, sql)
+    for sql in QUERIES:
+        try:
+            q(s, sql)
+        except engine.EngineError:
+            pass
+    assert taken == [True, True, True, True, False, False, False, True, True, False, True]
+
+
+@pytest.mark.parametrize("numpy", [True, False])
+def test_empty_table_and_groups_only_in_a_later_block(monkeypatch, numpy):
+    monkeypatch.setattr(column_filters, "NUMPY", numpy)
+    setup = ["CREATE TABLE e (k INT, f DOUBLE)", "CREATE TABLE l (k INT, f DOUBLE)",
+             "INSERT INTO l SELECT 1, number * 0.1 FROM numbers(200)",
+             "INSERT INTO l SELECT 2 + number % 2, '-0.0'::DOUBLE FROM numbers(30)",
+             "INSERT INTO l VALUES (1, 1e300), (0, 2.0)"]
+    queries = ["SELECT k, COUNT(*), SUM(f), MIN(f), MAX(f) FROM e GROUP BY k",
+               "SELECT k, COUNT(*), SUM(f), AVG(f), MIN(f), MAX(f) FROM l GROUP BY k"]
+    rows, columns = _both_storages(monkeypatch, setup, queries, step_rows=16)
+    for sql, r, c in zip(queries, rows, columns, strict=True):
+        assert _same(c, r), sql
+    assert rows[0] == []
+    assert [row[0] for row in rows[1]] == [1, 2, 3, 0]
+    assert repr(rows[1][1][2]) == "-0.0"
+
+
+def test_int_sum_overflow_errors_unchanged(monkeypatch):
+    monkeypatch.setattr(column_filters, "NUMPY", True)
+    setup = ["CREATE TABLE o (k INT, v INT UNSIGNED, b BIGINT)",
+             "INSERT INTO o SELECT number % 2, 4294967295, 9223372036854775807 FROM numbers(100)"]
+    queries = ["SELECT k, SUM(v), AVG(v) FROM o GROUP BY k", "SELECT k, SUM(b) FROM o GROUP BY k"]
+    rows, columns = _both_storages(monkeypatch, setup, queries, step_rows=16)
+    assert rows == columns
+    assert rows[0] == [(0, 50 * 4294967295, 4294967295.0), (1, 50 * 4294967295, 4294967295.0)]
+
+
+def test_the_numpy_run_steps_are_bounded(monkeypatch):
+    """A block of step_rows rows a step: 10,000 rows in steps of 1,000 take more than ten steps."""
+    monkeypatch.setattr(column_filters, "NUMPY", True)
+    monkeypatch.setattr(table_storage, "COLUMNS", True)
+    s = engine.Database(limits=Limits(step_rows=1000)).session()
+    q(s, "CREATE TABLE b (k INT, f DOUBLE)")
+    q(s, "INSERT INTO b SELECT number % 3, number FROM numbers(10000)")
+    result = s.execute("SELECT k, SUM(f) FROM b GROUP BY k")
+    batches = list(result.batches())
+    assert len(batches) >= 20  # the range pass and the fold, a block each
+    assert [r for b in batches for r in b] == [(0, 16668333.0), (1, 16661667.0), (2, 16665000.0)]
