@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from datetime import date
+from datetime import date, datetime
 from itertools import islice
 from operator import itemgetter
 
@@ -39,7 +39,7 @@ from engine.ir.expr import Col, Func
 from engine.types.keys import NAN_LAST
 
 _DAY_NUMBER = date.toordinal  # of a date or a datetime (a date's subclass): its date's
-_FROM_DAY_NUMBER = date.fromordinal
+_MIDNIGHT_OF_DAY_NUMBER = datetime.fromordinal
 # codes (an integer key's range, days) the numpy kernel keeps arrays for: wider falls back
 MAX_CODES = 1 << 16
 
@@ -85,7 +85,8 @@ def _key_sources(keys, cg, position):
 
 
 def _of_day_number(impl):
-    return lambda day: impl(_FROM_DAY_NUMBER(day))
+    # a midnight datetime, which a date part (UTC) reads as it is: of a Date it first makes one
+    return lambda day: impl(_MIDNIGHT_OF_DAY_NUMBER(day))
 
 
 def _key_converter(keys):
@@ -108,21 +109,26 @@ def _counting_run(plan, rt, finish, keys):
         values = data.column_values(pos, i, stop) if columnar else map(itemgetter(pos), data.rows(i, stop))
         return values if getter is None else map(getter, values)
 
+    np = column_filters.vectorised()
+    days = np is not None and columnar and len(keys) == 1 and keys[0][1] is _DAY_NUMBER
+
     def run(p):
-        counts = Counter()
-        charged = 0  # memory: groups charged so far
-        for i, stop in scan_batches(plan.child, rt):
-            columns = [column(pos, getter, i, stop) for pos, getter, _ in keys]
-            counts.update(columns[0] if len(columns) == 1 else zip(*columns, strict=True))
-            charged = charge_growth(memory, counts, charged, HASH_ENTRY_BYTES)
-            yield []
+        if days:  # numpy counts the day numbers
+            counts = yield from _counted_days(np, plan.child, rt, keys[0][0])
+        else:
+            counts = Counter()
+            charged = 0  # memory: groups charged so far
+            for i, stop in scan_batches(plan.child, rt):
+                columns = [column(pos, getter, i, stop) for pos, getter, _ in keys]
+                counts.update(columns[0] if len(columns) == 1 else zip(*columns, strict=True))
+                charged = charge_growth(memory, counts, charged, HASH_ENTRY_BYTES)
+                yield []
         if convert is not None:  # several days may make one group: their counts add up
             merged: dict = {}
             charged = 0  # memory: groups of `merged` charged so far
             counted = iter(counts.items())
             while part := list(islice(counted, out_rows)):
-                for day, n in part:
-                    key = convert(day)
+                for key, n in zip(map(convert, map(itemgetter(0), part)), map(itemgetter(1), part), strict=True):
                     merged[key] = merged.get(key, 0) + n
                 charged = charge_growth(memory, merged, charged, HASH_ENTRY_BYTES)
                 yield []
@@ -265,3 +271,45 @@ def _finished(np, groups: CodedGroups, slots, low: int, finish, out_rows: int):
                 columns.append([NAN_LAST if x != x else x for x in values] if sort_keys else values)
         accumulators = zip(*columns, strict=True) if columns else [()] * len(chunk)
         yield finish(list(zip([c + low for c in chunk], accumulators, strict=True)))
+
+
+def _counted_days(np, scan: P.Scan, rt, position: int):
+    """Steps counting the day numbers of the NULL-free Date or Timestamp column at `position` (a
+    block of step_rows rows a step: C's toordinal a value, numpy's bincount of the days less the
+    least so far); returns {day: count} in the order of each day's first row. Days spanning
+    MAX_CODES or more go on in a Counter."""
+    data, memory = scan.data, rt.memory
+    groups, base, counter = None, 0, None
+    charged = held = 0  # memory: groups and kernel bytes charged so far
+    for i, stop in _blocks(scan, rt, max(1, rt.step_rows)):
+        days = np.fromiter(map(_DAY_NUMBER, data.column_values(position, i, stop)), np.int64, stop - i)
+        if counter is None:
+            low, high = int(days.min()), int(days.max())
+            if groups is not None:
+                low, high = min(low, base), max(high, base + groups.size - 1)
+            if high - low >= MAX_CODES:  # too wide for arrays: a Counter from here on
+                counter = Counter() if groups is None else Counter(_day_counts(np, groups, base))
+                charged = 0
+            elif groups is None:
+                groups, base = CodedGroups(np, high - low + 1, {}, {}), low
+            elif low < base or high >= base + groups.size:
+                groups.resize(high - low + 1, base - low)
+                base = low
+        if counter is not None:
+            counter.update(days.tolist())
+            charged = charge_growth(memory, counter, charged, HASH_ENTRY_BYTES)
+        else:
+            groups.add((days - base).astype(np.intp), {})
+            charged = charge_growth(memory, groups.order, charged, HASH_ENTRY_BYTES)
+            memory.charge(max(0, groups.nbytes - held))
+            held = max(held, groups.nbytes)
+        yield []
+    if counter is not None:
+        return counter
+    return {} if groups is None else _day_counts(np, groups, base)
+
+
+def _day_counts(np, groups: CodedGroups, base: int) -> dict:
+    """{day: count} of the kernel's groups (codes less `base`), in the order of their first rows."""
+    order = groups.order
+    return dict(zip([c + base for c in order], groups.count[np.array(order, np.intp)].tolist(), strict=True))

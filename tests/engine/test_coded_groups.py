@@ -115,3 +115,35 @@ def test_the_numpy_run_steps_are_bounded(monkeypatch):
     batches = list(result.batches())
     assert len(batches) >= 20  # the range pass and the fold, a block each
     assert [r for b in batches for r in b] == [(0, 16668333.0), (1, 16661667.0), (2, 16665000.0)]
+
+
+DAYS_SETUP = [
+    "CREATE TABLE ev (ts TIMESTAMP, d DATE)",
+    "INSERT INTO ev SELECT to_timestamp(1577836800 + number * 40000), to_date(18262 + number % 400) "
+    "FROM numbers(100)",
+    # days before the first block's (the counts' arrays grow at the front), then later ones
+    "INSERT INTO ev SELECT to_timestamp(631152000 + number * 86399), to_date(7000 + number) FROM numbers(40)",
+    "INSERT INTO ev SELECT to_timestamp(1700000000 + number * 7), to_date(19000) FROM numbers(40)",
+]
+DAY_QUERIES = [
+    "SELECT to_start_of_month(ts) AS m, COUNT(*) FROM ev GROUP BY to_start_of_month(ts)",
+    "SELECT to_yyyymmdd(ts), COUNT(*) FROM ev GROUP BY 1",
+    "SELECT to_start_of_quarter(d), COUNT(d) FROM ev GROUP BY 1",
+    "SELECT to_year(d), COUNT(*) FROM ev GROUP BY 1",
+]
+
+
+@pytest.mark.parametrize("numpy", [True, False])
+@pytest.mark.parametrize("wide", [False, True])
+def test_counted_days_answer_as_the_row_path(monkeypatch, numpy, wide):
+    """Day numbers counted in numpy, in steps of 16 rows: arrays grown at both ends, and (`wide`)
+    days spanning more than MAX_CODES, counted on in a Counter, keep the groups' order."""
+    monkeypatch.setattr(column_filters, "NUMPY", numpy)
+    setup = DAYS_SETUP + (["INSERT INTO ev VALUES ('2600-01-01 00:00:00', '2600-01-01'), "
+                           "('2020-01-05 00:00:00', '1900-01-01')"] if wide else [])
+    rows, columns = _both_storages(monkeypatch, setup, DAY_QUERIES, step_rows=16)
+    for sql, r, c in zip(DAY_QUERIES, rows, columns, strict=True):
+        assert _same(c, r), sql
+    months = [m.isoformat() for m, _ in rows[0]]
+    assert months[:2] == ["2020-01-01", "2020-02-01"] and "1990-01-01" in months and "2023-11-01" in months
+    assert ("2600-01-01" in months) is wide
