@@ -147,3 +147,23 @@ def test_counted_days_answer_as_the_row_path(monkeypatch, numpy, wide):
     months = [m.isoformat() for m, _ in rows[0]]
     assert months[:2] == ["2020-01-01", "2020-02-01"] and "1990-01-01" in months and "2023-11-01" in months
     assert ("2600-01-01" in months) is wide
+
+
+@pytest.mark.parametrize("numpy", [True, False])
+def test_filtered_counts_in_one_numpy_mask_answer_as_the_row_path(monkeypatch, numpy):
+    """COUNT(*) WHERE of a bool column's truth and comparisons (column_filters' `_numpy_mask`):
+    a NULL-free BOOLEAN list (its bytes), one with NULLs (the map path), NaN and -0.0 values."""
+    monkeypatch.setattr(column_filters, "NUMPY", numpy)
+    setup = ["CREATE TABLE c (flag BOOLEAN, nflag BOOLEAN, val DOUBLE, i INT)",
+             "INSERT INTO c SELECT number % 3 = 0, if(number % 5 = 0, NULL, number % 2 = 0), "
+             "if(number % 17 = 0, 'NaN'::DOUBLE, if(number % 19 = 0, '-0.0'::DOUBLE, number * 1.5)), "
+             "number % 7 FROM numbers(5000)"]
+    queries = [f"SELECT COUNT(*) FROM c WHERE {w}" for w in (
+        "flag AND val > 500.0", "NOT flag AND val > 500.0", "val > 500.0 AND flag", "flag",
+        "nflag AND val > 500.0", "flag AND val >= 0 AND i < 3", "flag AND i = 2", "NOT flag",
+        "val = 0 AND flag", "flag AND val > 1e300")]
+    rows, columns = _both_storages(monkeypatch, setup, queries, step_rows=700)
+    assert rows == columns
+    # a NaN is greater than every number (Databend's order)
+    assert rows[0] == [(len([n for n in range(5000)
+                             if n % 3 == 0 and (n % 17 == 0 or n % 19 and n * 1.5 > 500)]),)]
