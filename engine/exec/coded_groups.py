@@ -113,8 +113,16 @@ class CodedGroups:
             self.sums[column] += np.bincount(codes, values, minlength=size).astype(np.int64)
             return
         # the sums so far first, then the block's values: one sequential addition a group
-        self.sums[column] = np.bincount(np.concatenate((np.arange(size), codes)),
-                                        np.concatenate((self.sums[column], values)), minlength=size)
+        sums = self.sums[column]
+        if size <= len(codes):
+            self.sums[column] = np.bincount(np.concatenate((np.arange(size), codes)),
+                                            np.concatenate((sums, values)), minlength=size)
+        else:  # more groups than rows: only the block's groups carried, renumbered 0..k-1
+            present = np.flatnonzero(np.bincount(codes, minlength=size))
+            renumbered = np.zeros(size, np.intp)
+            renumbered[present] = np.arange(len(present))
+            sums[present] = np.bincount(np.concatenate((np.arange(len(present)), renumbered[codes])),
+                                        np.concatenate((sums[present], values)), minlength=len(present))
         negative = (values == 0) & np.signbit(values)
         if negative.any():
             found = np.bincount(codes[negative], minlength=size)

@@ -203,34 +203,65 @@ def _slot_sources(plan: P.Aggregate, args, code, data, position):
     return slots, parts, kinds
 
 
-def integer_groups_run(plan: P.Aggregate, rt, args, code, fallback):
-    """The run of the GROUP BY `plan` by one NULL-free integer column over a scan of columns in
-    numpy (module docstring), `fallback` (the row-by-row run) when its range proves too wide;
-    None when numpy is off or the query does not qualify."""
+def coded_fold(plan: P.Aggregate, rt, args, code):
+    """`fold(size, codes_of, keys_of)`: the steps of the GROUP BY `plan` over a scan of columns
+    whose groups are numbered 0..size-1 (`codes_of(start, stop)`: the codes of rows [start,
+    stop), a numpy intp array; `keys_of(codes)`: the group keys of a list of codes) folded in
+    numpy (engine.exec.coded_groups), a block of step_rows rows a step, then its output rows;
+    None when numpy is off or an aggregate or its column does not qualify (NULL-free numbers)."""
     np = column_filters.vectorised()
     scan, cg = plan.child, args.cg
     if (np is None or type(scan) is not P.Scan or not scan.data.columnar or rt.profile is not None
-            or cg.correlated or cg.prefetched or len(plan.keys) != 1 or not isinstance(plan.keys[0], Col)
-            or scan.count >= MAX_TABLE_ROWS):
+            or cg.correlated or cg.prefetched or scan.count >= MAX_TABLE_ROWS):
         return None
     data = scan.data
     position = {cid: i for i, cid in enumerate(scan.layout)}
-    key = position[plan.keys[0].column]
-    key_code = _typecode(data, key)
-    found = None if key_code not in INTEGERS else _slot_sources(plan, args, code, data, position)
+    found = _slot_sources(plan, args, code, data, position)
     if found is None:
         return None
     slots, parts, kinds = found
     rows = max(1, min(rt.step_rows, MAX_BLOCK_ROWS))
 
-    def keys_of(i, stop):
+    def fold(size: int, codes_of, keys_of):
+        groups = CodedGroups(np, size, parts, kinds)
+        rt.memory.charge(groups.nbytes)
+        charged = 0  # memory: groups charged so far
+        for i, stop in _blocks(scan, rt, rows):
+            groups.add(codes_of(i, stop), {c: _numbers(np, data.column_values(c, i, stop), kinds[c]) for c in parts})
+            charged = charge_growth(rt.memory, groups.order, charged, HASH_ENTRY_BYTES)
+            yield []
+        yield from _finished(np, groups, slots, keys_of, code.finish, rt.batch)
+
+    return fold
+
+
+def integer_groups_run(plan: P.Aggregate, rt, args, code, fallback):
+    """The run of the GROUP BY `plan` by one NULL-free integer column over a scan of columns in
+    numpy (its values less the least one are the codes; a pass of steps finds that range first),
+    `fallback` (the row-by-row run) when the range proves too wide; None when numpy is off or the
+    query does not qualify."""
+    if len(plan.keys) != 1 or not isinstance(plan.keys[0], Col):
+        return None
+    scan = plan.child
+    if type(scan) is not P.Scan or not scan.data.columnar:
+        return None
+    data = scan.data
+    key = {cid: i for i, cid in enumerate(scan.layout)}[plan.keys[0].column]
+    key_code = _typecode(data, key)
+    fold = coded_fold(plan, rt, args, code) if key_code in INTEGERS else None
+    if fold is None:
+        return None
+    np = column_filters.vectorised()
+    rows = max(1, min(rt.step_rows, MAX_BLOCK_ROWS))
+
+    def keys_at(i, stop):
         keys = _numbers(np, data.column_values(key, i, stop), key_code)
         return keys if key_code == "Q" else keys.astype(np.int64)
 
     def run(p):
         low = high = None
         for i, stop in _blocks(scan, rt, rows, count=False):  # the key's range, a block a step
-            keys = keys_of(i, stop)
+            keys = keys_at(i, stop)
             low = int(keys.min()) if low is None else min(low, int(keys.min()))
             high = int(keys.max()) if high is None else max(high, int(keys.max()))
             yield []
@@ -239,21 +270,14 @@ def integer_groups_run(plan: P.Aggregate, rt, args, code, fallback):
         if high - low >= MAX_CODES:
             yield from fallback(p)
             return
-        groups = CodedGroups(np, high - low + 1, parts, kinds)
-        rt.memory.charge(groups.nbytes)
-        charged = 0
         base = np.uint64(low) if key_code == "Q" else low
-        for i, stop in _blocks(scan, rt, rows):
-            codes = (keys_of(i, stop) - base).astype(np.intp)
-            groups.add(codes, {c: _numbers(np, data.column_values(c, i, stop), kinds[c]) for c in parts})
-            charged = charge_growth(rt.memory, groups.order, charged, HASH_ENTRY_BYTES)
-            yield []
-        yield from _finished(np, groups, slots, low, code.finish, rt.batch)
+        yield from fold(high - low + 1, lambda i, stop: (keys_at(i, stop) - base).astype(np.intp),
+                        lambda codes: [c + low for c in codes])
 
     return run
 
 
-def _finished(np, groups: CodedGroups, slots, low: int, finish, out_rows: int):
+def _finished(np, groups: CodedGroups, slots, keys_of, finish, out_rows: int):
     """The output rows of the groups in chunks of `out_rows`, in the order of their first rows:
     each group's accumulators as the row step holds them, through the step's own `finish`."""
     order = groups.order
@@ -270,7 +294,7 @@ def _finished(np, groups: CodedGroups, slots, low: int, finish, out_rows: int):
                 values = (groups.mins if kind == "min" else groups.maxs)[column][codes].tolist()
                 columns.append([NAN_LAST if x != x else x for x in values] if sort_keys else values)
         accumulators = zip(*columns, strict=True) if columns else [()] * len(chunk)
-        yield finish(list(zip([c + low for c in chunk], accumulators, strict=True)))
+        yield finish(list(zip(keys_of(chunk), accumulators, strict=True)))
 
 
 def _counted_days(np, scan: P.Scan, rt, position: int):

@@ -4,12 +4,15 @@ row storage, with numpy and without: float sums added in row order across blocks
 -0.0 (sums of only -0.0, MIN/MAX keeping the first of 0.0 and -0.0), NULL keys and values (the
 row path), empty tables, groups first seen in a later block, integer SUM overflow, wide keys."""
 
+import random
+
 import pytest
 
 import engine
 from engine.catalog import table_storage
 from engine.core.limits import Limits
 from engine.exec import aggregate, column_filters
+from engine.exec.coded_groups import CodedGroups
 from tests.engine.sql_helpers import answers_in_both_storages as _both_storages
 from tests.engine.sql_helpers import q
 from tests.engine.sql_helpers import same_answer as _same
@@ -167,3 +170,39 @@ def test_filtered_counts_in_one_numpy_mask_answer_as_the_row_path(monkeypatch, n
     # a NaN is greater than every number (Databend's order)
     assert rows[0] == [(len([n for n in range(5000)
                              if n % 3 == 0 and (n % 17 == 0 or n % 19 and n * 1.5 > 500)]),)]
+
+
+@pytest.mark.parametrize("size, block", [(5, 3), (1000, 64), (50, 16), (3, 500)])
+def test_the_kernel_folds_blocks_as_the_row_step_folds_rows(size, block):
+    """CodedGroups against a model of the row step (`a += v` from the first value; MIN keeps the
+    first of equal values and a NaN only when all are; MAX keeps the first, a NaN once one is
+    seen), over values whose sums depend on the order of the additions, NaN, infinities and both
+    zeros; with more groups than a block's rows too (only the block's groups carried)."""
+    np = pytest.importorskip("numpy")
+    rng = random.Random(size * 7919 + block)
+    groups = CodedGroups(np, size, {0: {"sum", "min", "max"}}, {0: "d"})
+    sums, mins, maxs, counts, order = {}, {}, {}, {}, []
+    choices = [lambda: rng.random() * 1e16, rng.random, lambda: -0.0, lambda: 0.0, lambda: float("nan"),
+               lambda: float("inf"), lambda: -1e16]
+    for _ in range(30):
+        codes = [rng.randrange(size) if rng.random() < 0.9 else size - 1 for _ in range(block)]
+        values = [rng.choice(choices)() for _ in codes]
+        for c, v in zip(codes, values, strict=True):
+            counts[c] = counts.get(c, 0) + 1
+            if c not in sums:
+                sums[c], mins[c], maxs[c] = v, (v if v == v else None), v
+                order.append(c)
+                continue
+            sums[c] += v
+            if v == v and (mins[c] is None or v < mins[c]):
+                mins[c] = v
+            if maxs[c] == maxs[c] and (v != v or v > maxs[c]):
+                maxs[c] = v
+        groups.add(np.array(codes, np.intp), {0: np.array(values)})
+    assert groups.order == order
+    at = np.array(order, np.intp)
+    assert list(map(repr, groups.sums_of(0, at))) == [repr(sums[c]) for c in order]
+    assert list(map(repr, groups.mins[0][at].tolist())) == [repr(mins[c] if mins[c] is not None else float("nan"))
+                                                            for c in order]
+    assert list(map(repr, groups.maxs[0][at].tolist())) == [repr(maxs[c]) for c in order]
+    assert groups.count[at].tolist() == [counts[c] for c in order]
