@@ -188,7 +188,9 @@ def _slot_sources(plan: P.Aggregate, args, code, data, position):
             sorted_keys.add((a.name, v))  # the slot holds sort_value(v): NaN as NAN_LAST
     slots, parts, kinds = [None] * len(code.slot_of), {}, {}
     for (kind, v), s in code.slot_of.items():
-        if kind == "count":  # of rows, or of a NULL-free column's values: the same
+        if kind == "count":  # of rows, or of a column's values when it holds no NULL: the same
+            if v is not None and _typecode(data, column_of[v]) is None:
+                return None
             slots[s] = ("count", None, False)
             continue
         if kind not in ("sum", "min", "max"):
