@@ -86,17 +86,22 @@ def _key_sources(keys, cg, position):
 
 def _of_day_number(impl):
     # a midnight datetime, which a date part (UTC) reads as it is: of a Date it first makes one
-    return lambda day: impl(_MIDNIGHT_OF_DAY_NUMBER(day))
+    def of_day(day):
+        return impl(_MIDNIGHT_OF_DAY_NUMBER(day))
+
+    of_day.many = lambda days: map(impl, map(_MIDNIGHT_OF_DAY_NUMBER, days))  # C maps, no frame a day
+    return of_day
 
 
 def _key_converter(keys):
-    """What was counted of a row -> the group's key (None when that is the key itself)."""
+    """What was counted of rows (an iterable) -> their groups' keys (None when those are the keys)."""
     converters = [make for _, _, make in keys]
     if not any(converters):
         return None
     if len(converters) == 1:
-        return converters[0]
-    return lambda parts: tuple([v if make is None else make(v) for make, v in zip(converters, parts, strict=True)])
+        return converters[0].many
+    return lambda parts: [tuple([v if make is None else make(v) for make, v in zip(converters, key, strict=True)])
+                          for key in parts]
 
 
 def _counting_run(plan, rt, finish, keys):
@@ -128,7 +133,7 @@ def _counting_run(plan, rt, finish, keys):
             charged = 0  # memory: groups of `merged` charged so far
             counted = iter(counts.items())
             while part := list(islice(counted, out_rows)):
-                for key, n in zip(map(convert, map(itemgetter(0), part)), map(itemgetter(1), part), strict=True):
+                for key, n in zip(convert(map(itemgetter(0), part)), map(itemgetter(1), part), strict=True):
                     merged[key] = merged.get(key, 0) + n
                 charged = charge_growth(memory, merged, charged, HASH_ENTRY_BYTES)
                 yield []
@@ -304,11 +309,14 @@ def _counted_days(np, scan: P.Scan, rt, position: int):
     block of step_rows rows a step: C's toordinal a value, numpy's bincount of the days less the
     least so far); returns {day: count} in the order of each day's first row. Days spanning
     MAX_CODES or more go on in a Counter."""
-    data, memory = scan.data, rt.memory
+    memory = rt.memory
     groups, base, counter = None, 0, None
     charged = held = 0  # memory: groups and kernel bytes charged so far
+    # one iterator over the column's values, a block taken a step (no slice copied; a column
+    # object only grows past the snapshot's rows, and the blocks take exactly its rows)
+    values = scan.data.column_iterator(position, 0, scan.count)
     for i, stop in _blocks(scan, rt, max(1, rt.step_rows)):
-        days = np.fromiter(map(_DAY_NUMBER, data.column_values(position, i, stop)), np.int64, stop - i)
+        days = np.fromiter(map(_DAY_NUMBER, islice(values, stop - i)), np.int64, stop - i)
         if counter is None:
             low, high = int(days.min()), int(days.max())
             if groups is not None:
