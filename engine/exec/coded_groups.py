@@ -1,140 +1,165 @@
-"""GROUP BY a string column kept with dictionary codes, counted and summed by code in numpy.
+"""Grouped COUNT/SUM/AVG/MIN/MAX of groups numbered 0..size-1 (codes) in numpy, exact (issue 24).
 
-`SELECT name, COUNT(*), SUM(val) FROM t GROUP BY name` over a scan of columns where `name` keeps
-dictionary codes (engine.catalog.column_dictionary) and every aggregate is COUNT(*) (or COUNT of
-a NULL-free column), or SUM / AVG of a NULL-free DOUBLE column: per batch, the groups' counts
-are numpy's bincount of the codes and their sums numpy's `add.at` of the values at the codes,
-which adds them one at a time in row order, as the row-by-row step does (`a[s] += v`); a sum
-starts at -0.0, the identity of float addition (-0.0 + v is v for every v, -0.0 and NaN
-included), so it equals the step's start from the group's first value. The groups come out in
-the order of their first row (the step's dict order) through the step's own finish, from
-accumulator lists laid out as its slots are. Without numpy, or for any other shape, None: the
-caller's path runs.
+`CodedGroups` takes a block of row codes (a NULL-free integer key less its least value, a day
+number less the first one, or a dictionary code of a string column) and the block's values of
+the aggregated columns, in row order, and keeps per group what the row-by-row step keeps in a
+group's accumulator list (engine.codegen.aggregate `_Slots`), with the same values:
+
+- COUNT: `numpy.bincount(codes)`.
+- SUM of doubles: `numpy.bincount(codes, weights=values)` adds each group's values in row
+  order starting from 0.0 (its C loop is `out[code[i]] += weight[i]`), as the row step's
+  `a += v`; a group's sum so far is carried into the next block by putting it first (codes
+  0..size-1 and the sums, then the block's codes and values), so the additions stay
+  sequential. Starting from 0.0 instead of the first value differs only for a group whose
+  every value is -0.0 (0.0 + -0.0 is 0.0; the row step keeps -0.0): such groups, counted,
+  are given -0.0 at the end. NaN and infinities add as in Python (both are IEEE doubles).
+- SUM of integers of at most 32 bits: a block's bincount in doubles is exact (every partial
+  sum below 2**53 for blocks of at most 2**20 rows), added to an int64 total (exact below
+  2**31 rows); the finish wraps or raises on the total as the row path does (it is its finish).
+- MIN and MAX: `fmin.at` (a NaN only when every value is one: the row step holds NaN as the
+  greatest sort key) and `maximum.at` (any NaN gives NaN), a block's extreme merged with the
+  group's so far. 0.0 and -0.0 are equal, and the row step keeps the first of equal values:
+  where a group's extreme is a zero, it is the group's first zero (kept across blocks).
+
+Groups are listed in the order of their first row (`order`), as the row path's dict has them.
 """
 
 from __future__ import annotations
 
-from itertools import chain, islice
-
-from engine.core.memory import HASH_ENTRY_BYTES, value_bytes
-from engine.exec.column_filters import vectorised
-from engine.exec.column_scan import scan_batches
-from engine.ir import plan as P
-from engine.ir.expr import Col
+# integer typecodes whose values a block's double bincount sums exactly (at most 32 bits)
+SMALL_INTEGERS = frozenset("bBhHiI")
+INTEGERS = frozenset("bBhHiIqQ")
+MAX_BLOCK_ROWS = 1 << 20  # rows of a block whose integer sums stay below 2**53 in doubles
+MAX_TABLE_ROWS = 1 << 31  # rows whose 32-bit integer sums stay within an int64 total
 
 
-def coded_groups_run(plan: P.Aggregate, rt, args, code):
-    """The run of the GROUP BY `plan` (`code` its GroupedCode, `args` its arguments) by code;
-    None when it does not qualify (module docstring)."""
-    np = vectorised()
-    scan, cg = plan.child, args.cg
-    if np is None or type(scan) is not P.Scan or not scan.data.columnar or rt.profile is not None \
-            or cg.correlated or cg.prefetched or len(plan.keys) != 1 or type(plan.keys[0]) is not Col:
-        return None
-    if cg.hash_key("k", plan.keys[0]) != "k":  # a key grouped by more than its value (collation)
-        return None
-    data = scan.data
-    position = {cid: i for i, cid in enumerate(scan.layout)}
-    key = position.get(plan.keys[0].column)
-    if key is None or not hasattr(data, "dictionary_values") or data.dictionary_values(key) is None:
-        return None
-    summed = _summed_columns(plan, args, position, data, cg)
-    if summed is None:
-        return None
-    slots = []  # per accumulator slot: None for a count, else the position of the summed column
-    for kind, v in sorted(code.slot_of, key=code.slot_of.get):
-        if kind == "count" and v is None:
-            slots.append(None)
-        elif kind == "sum" and v in summed:
-            slots.append(summed[v])
-        else:
-            return None
-    if not slots:  # GROUP BY alone (DISTINCT): a set of the values is faster
-        return None
-    return _coded_run(plan, rt, np, key, slots, code)
+class CodedGroups:
+    """The accumulators of groups 0..size-1 fed blocks of codes (module docstring).
 
+    `parts` maps a value column's number to the set of what is kept of it: "sum", "min",
+    "max"; `kinds` maps it to its array typecode ("d" for doubles)."""
 
-def _summed_columns(plan, args, position, data, cg) -> dict | None:
-    """Argument variable -> position of the NULL-free DOUBLE column SUM/AVG adds; None when an
-    aggregate is not COUNT(*), COUNT/SUM/AVG of such a column."""
-    summed = {}
-    for a, v in zip(plan.aggs, args.value_names, strict=True):
-        if a.collected is not None or a.folded is not None or a.distinct or a.extra:
-            return None
-        if a.arg is None and a.name == "count":
-            continue
-        if type(a.arg) is not Col or cg.nullable(a.arg) or a.arg.column not in position:
-            return None
-        where = position[a.arg.column]
-        if a.name == "count" and data.holds_no_null(where):
-            continue
-        if a.name not in ("sum", "avg") or a.arg.type.name != "Float64" or not data.holds_no_null(where):
-            return None
-        summed[v] = where
-    return summed
+    def __init__(self, np, size: int, parts: dict, kinds: dict):
+        self.np = np
+        self.size = 0
+        self.parts, self.kinds = parts, kinds
+        self.count = np.zeros(0, np.int64)
+        self.order: list[int] = []  # codes in the order of their groups' first rows
+        self.sums: dict = {}
+        self.negative_zeros: dict = {}  # column -> per group, values that were -0.0
+        self.mins: dict = {}
+        self.maxs: dict = {}
+        self.resize(size)
 
+    def _blank(self, column, kind: str):
+        """The state of a group with no value yet for `kind` of `column`."""
+        np, code = self.np, self.kinds[column]
+        if kind == "sum":
+            return np.zeros(self.size, np.float64 if code == "d" else np.int64)
+        if code == "d":  # fmin(NaN, x) is x; maximum(-inf, x) is x
+            return np.full(self.size, np.nan if kind == "min" else -np.inf)
+        info = np.iinfo(np.dtype(code))
+        return np.full(self.size, info.max if kind == "min" else info.min, np.dtype(code))
 
-def _grown(np, held, size: int, fill):
-    """`held` (a numpy array) lengthened to `size` with `fill` (the Dictionary grew)."""
-    if len(held) >= size:
-        return held
-    return np.concatenate([held, np.full(size - len(held), fill, dtype=held.dtype)])
+    def resize(self, size: int, shift: int = 0) -> None:
+        """Room for `size` codes; `shift` new codes before the present ones (their codes grow by it)."""
+        np = self.np
+        old, self.size = self.size, size
+        after = size - old - shift
 
+        def grown(state, blank):
+            return np.concatenate((blank[:shift], state, blank[:after]))
 
-def _coded_run(plan, rt, np, key: int, slots: list, code):
-    data, out_rows, memory, finish = plan.child.data, rt.batch, rt.memory, code.finish
-    summed = sorted({s for s in slots if s is not None})
+        self.count = grown(self.count, np.zeros(size, np.int64))
+        for column, parts in self.parts.items():
+            for kind, states in (("sum", self.sums), ("min", self.mins), ("max", self.maxs)):
+                if kind in parts:
+                    blank = self._blank(column, kind)
+                    states[column] = blank if column not in states else grown(states[column], blank)
+            if column in self.negative_zeros:
+                self.negative_zeros[column] = grown(self.negative_zeros[column], np.zeros(size, np.int64))
+        if shift:
+            self.order = [code + shift for code in self.order]
 
-    def run(p):
-        counts = np.zeros(0, dtype=np.int64)
-        sums = {s: np.zeros(0, dtype=np.float64) for s in summed}
-        seen = np.zeros(0, dtype=bool)
-        order = []  # the groups' codes in the order of their first row, a batch's worth a part
-        values = []
-        batches = scan_batches(plan.child, rt)
-        for i, stop in batches:
-            coded = data.dictionary_codes(key, i, stop)
-            if coded is None:  # a value found no code: the groups so far go on by the step
-                acc = dict(_groups(np, order, counts, sums, slots, values))
-                for j, end in chain([(i, stop)], batches):
-                    code.step(data.rows(j, end), p, acc)
-                    yield []
-                items = iter(acc.items())
-                while part := list(islice(items, out_rows)):
-                    yield finish(part)
-                return
-            codes, values = coded
-            size = len(values)
-            counts, seen = _grown(np, counts, size, 0), _grown(np, seen, size, False)
-            batch = np.frombuffer(codes, dtype=np.uint16)
-            counts += np.bincount(batch, minlength=size)
-            for s in summed:
-                sums[s] = _grown(np, sums[s], size, -0.0)
-                column = data.column_values(s, i, stop)
-                with np.errstate(all="ignore"):  # overflow to infinity, NaN: as Python adds
-                    np.add.at(sums[s], batch, np.frombuffer(column, dtype=np.float64)
-                              if type(column) is not list else np.array(column, dtype=np.float64))
-            fresh = batch[~seen[batch]]
-            if len(fresh):
-                found, first = np.unique(fresh, return_index=True)
-                fresh = found[np.argsort(first, kind="stable")]
-                seen[fresh] = True
-                order.append(fresh)
-                memory.charge(len(fresh) * (value_bytes(values[int(fresh[0])]) + 8 * len(slots) + 56
-                                            + HASH_ENTRY_BYTES))
-            yield []
-        items = _groups(np, order, counts, sums, slots, values)
-        while part := list(islice(items, out_rows)):
-            yield finish(part)
+    @property
+    def nbytes(self) -> int:
+        """Bytes the per-group arrays hold (what the query is charged for them)."""
+        states = [self.count, *self.sums.values(), *self.mins.values(), *self.maxs.values(),
+                  *self.negative_zeros.values()]
+        return sum(s.nbytes for s in states)
 
-    return run
+    def add(self, codes, columns: dict) -> None:
+        """Fold a block: `codes` (intp, each below size) and per value column its values (numpy
+        arrays of the block's rows, in row order)."""
+        np, size = self.np, self.size
+        counted = np.bincount(codes, minlength=size)
+        new = np.flatnonzero((counted > 0) & (self.count == 0))
+        if new.size:  # groups first seen in this block, in the order of their first rows
+            first = np.full(size, len(codes), np.intp)
+            np.minimum.at(first, codes, np.arange(len(codes)))
+            self.order.extend(new[np.argsort(first[new], kind="stable")].tolist())
+        self.count += counted
+        for column, parts in self.parts.items():
+            values = columns[column]
+            floats = self.kinds[column] == "d"
+            if "sum" in parts:
+                self._sum(column, codes, values, floats)
+            if "min" in parts or "max" in parts:
+                self._extremes(column, parts, codes, values, floats)
 
+    def _sum(self, column, codes, values, floats: bool) -> None:
+        np, size = self.np, self.size
+        if not floats:
+            self.sums[column] += np.bincount(codes, values, minlength=size).astype(np.int64)
+            return
+        # the sums so far first, then the block's values: one sequential addition a group
+        sums = self.sums[column]
+        if size <= len(codes):
+            self.sums[column] = np.bincount(np.concatenate((np.arange(size), codes)),
+                                            np.concatenate((sums, values)), minlength=size)
+        else:  # more groups than rows: only the block's groups carried, renumbered 0..k-1
+            present = np.flatnonzero(np.bincount(codes, minlength=size))
+            renumbered = np.zeros(size, np.intp)
+            renumbered[present] = np.arange(len(present))
+            sums[present] = np.bincount(np.concatenate((np.arange(len(present)), renumbered[codes])),
+                                        np.concatenate((sums[present], values)), minlength=len(present))
+        negative = (values == 0) & np.signbit(values)
+        if negative.any():
+            found = np.bincount(codes[negative], minlength=size)
+            held = self.negative_zeros.get(column)
+            self.negative_zeros[column] = found if held is None else held + found
 
-def _groups(np, order: list, counts, sums: dict, slots: list, values: list):
-    """(key, accumulator list) of each group, in the order of their first row."""
-    if not order:
-        return iter(())
-    groups = np.concatenate(order)
-    columns = [counts[groups].tolist() if s is None else sums[s][groups].tolist() for s in slots]
-    keys = map(values.__getitem__, groups.tolist())
-    return zip(keys, map(list, zip(*columns, strict=True)), strict=True)
+    def _extremes(self, column, parts, codes, values, floats: bool) -> None:
+        np = self.np
+        zeros = None
+        if floats:  # the first zero of each group with one in this block (0.0 and -0.0 tie)
+            at = np.flatnonzero(values == 0)
+            if at.size:
+                groups, first = np.unique(codes[at], return_index=True)
+                zeros = groups, values[at[first]]
+        for kind, states, fold in (("min", self.mins, np.fmin if floats else np.minimum),
+                                   ("max", self.maxs, np.maximum)):
+            if kind not in parts:
+                continue
+            block = self._blank(column, kind)
+            with np.errstate(invalid="ignore"):  # a NaN compared is an answer here, not an error
+                fold.at(block, codes, values)
+            before = states[column]
+            merged = fold(before, block)
+            if zeros is not None:
+                groups, first_zero = zeros
+                # a zero extreme is the group's first zero: the one before this block if it was
+                # a zero already, else the block's first
+                held = before[groups]
+                zero = merged[groups] == 0
+                merged[groups[zero]] = np.where(held == 0, held, first_zero)[zero]
+            states[column] = merged
+
+    def sums_of(self, column, codes) -> list:
+        """The SUM states of the groups `codes` (a numpy array), as Python numbers."""
+        np = self.np
+        sums = self.sums[column][codes]
+        held = self.negative_zeros.get(column)
+        if held is not None:  # every value -0.0: the row step's sum is -0.0
+            sums = np.where(held[codes] == self.count[codes], -0.0, sums)
+        return sums.tolist()

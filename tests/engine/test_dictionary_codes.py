@@ -186,16 +186,16 @@ GROUP_QUERIES = [
 
 def _coded_groups(monkeypatch) -> list:
     """How many GROUP BY runs went by code (a list holding one count)."""
-    from engine.exec import aggregate, coded_groups
+    from engine.exec import aggregate, dictionary_groups
 
     calls = [0]
 
     def counted(*args):
-        found = coded_groups.coded_groups_run(*args)
+        found = dictionary_groups.dictionary_groups_run(*args)
         calls[0] += found is not None
         return found
 
-    monkeypatch.setattr(aggregate, "coded_groups_run", counted)
+    monkeypatch.setattr(aggregate, "dictionary_groups_run", counted)
     return calls
 
 
