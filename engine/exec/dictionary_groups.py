@@ -37,16 +37,17 @@ def dictionary_groups_run(plan: P.Aggregate, rt, args, code, fallback):
 
     def run(p):
         parts = []  # the snapshot's codes, a batch's worth each
+        values = [None]  # the column's code -> value list (the Dictionary's own, it only grows)
         for i in range(0, scan.count, rt.batch):
             coded = data.dictionary_codes(key, i, min(i + rt.batch, scan.count))
             if coded is None:
                 yield from fallback(p)
                 return
             parts.append(np.frombuffer(coded[0], dtype=np.uint16))
+            values = coded[1]
             yield []
         rt.memory.charge(2 * scan.count)  # the codes held
         codes = np.concatenate(parts) if parts else np.zeros(0, np.uint16)
-        values = data.dictionary_values(key) or [None]
         yield from fold(len(values), lambda start, stop: codes[start:stop].astype(np.intp),
                         lambda chunk: [values[c] for c in chunk])
 
