@@ -11,14 +11,15 @@ from tests.engine.sql_helpers import same_answer as _same
 numpy = pytest.importorskip("numpy")
 
 SETUP = [
-    "CREATE TABLE w (id INT, g INT, f DOUBLE, r REAL, b BIGINT, u BIGINT UNSIGNED, t TINYINT, z DOUBLE)",
+    "CREATE TABLE w (id INT, g INT, f DOUBLE, r REAL, b BIGINT, u BIGINT UNSIGNED, t TINYINT, z DOUBLE, d DOUBLE)",
     # g: 5 partitions; f: ties, negative values, -0.0 and 0.0; b: the Int64 limits; u: beyond 2**63;
-    # t: Int8 with its limits; z: a partition key holding -0.0 and 0.0 (one partition)
+    # t: Int8 with its limits; z: a partition key holding -0.0 and 0.0 (one partition); d: distinct
+    # floats (numpy's unstable sort is kept: no ties)
     "INSERT INTO w SELECT number, number % 5, if(number % 9 = 0, -0.0, ((number * 37) % 23 - 11) / 4), "
     "(number % 6) / 3, if(number % 13 = 0, -9223372036854775808, if(number % 17 = 0, 9223372036854775807, "
     "number % 4 - 2)), if(number % 7 = 0, 18446744073709551615, number % 3 + 9223372036854775806), "
     "if(number % 11 = 0, -128, if(number % 19 = 0, 127, number % 3)), "
-    "if(number % 2 = 0, -0.0, if(number % 3 = 0, 0.0, number % 4)) FROM numbers(600)",
+    "if(number % 2 = 0, -0.0, if(number % 3 = 0, 0.0, number % 4)), (number * 7919 % 600) / 8 - 30 FROM numbers(600)",
 ]
 
 QUERIES = [
@@ -35,6 +36,9 @@ QUERIES = [
     "SELECT id, SUM(t) OVER (ORDER BY id DESC) FROM w",
     "SELECT id, ROW_NUMBER() OVER (PARTITION BY id ORDER BY f) FROM w",  # one row a partition
     "SELECT id, f, ROW_NUMBER() OVER (PARTITION BY b ORDER BY r) FROM w",
+    "SELECT id, ROW_NUMBER() OVER (PARTITION BY g ORDER BY d), RANK() OVER (PARTITION BY g ORDER BY d DESC) FROM w",
+    "SELECT id, d, SUM(d) OVER (ORDER BY d DESC) FROM w",
+    "SELECT id, ROW_NUMBER() OVER (PARTITION BY d ORDER BY g) FROM w",
 ]
 
 
@@ -85,5 +89,8 @@ def test_ordered_groups_directly():
     assert window_order.ordered_groups(numpy, None, [(ints, True)]) == [[1, 5, 4, 2, 0, 3]]
     unsigned = array("Q", [2**64 - 1, 0, 2**63, 2**64 - 1])
     assert window_order.ordered_groups(numpy, None, [(unsigned, True)]) == [[0, 3, 2, 1]]
+    distinct = array("d", [2.5, -1.0, 7.0, 0.0, -3.5])
+    assert window_order.ordered_groups(numpy, None, [(distinct, False)]) == [[4, 1, 3, 0, 2]]
+    assert window_order.ordered_groups(numpy, None, [(distinct, True)]) == [[2, 0, 3, 1, 4]]
     assert window_order.in_order(numpy, array("q", [3, 3, 1]), True)
     assert not window_order.in_order(numpy, array("q", [3, 3, 1]), False)
