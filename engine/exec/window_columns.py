@@ -22,12 +22,11 @@ from __future__ import annotations
 
 from array import array
 from collections import defaultdict
-from itertools import accumulate, islice
-from math import isnan
+from itertools import accumulate, chain, islice
 from operator import eq, ge, itemgetter, le
 
 from engine.exec.column_scan import scan_batches
-from engine.exec.window_order import in_order, ordered_groups, vectorised
+from engine.exec.window_order import holds_nan, in_order, ordered_groups, vectorised
 from engine.exec.window_partitions import PARTITION_BYTES
 from engine.ir import plan as P
 from engine.ir.expr import Col
@@ -104,7 +103,8 @@ class _Run:
         """Whether the float key columns and MIN/MAX float arguments hold no NaN."""
         types = self.plan.child.types
         checked = set(self.keys) | {f.args[0] for f in self.plan.funcs if f.name in ("min", "max")}
-        return not any(types[c].is_float and cols[c] is not None and any(map(isnan, cols[c])) for c in checked)
+        np = vectorised()
+        return not any(types[c].is_float and cols[c] is not None and holds_nan(np, cols[c]) for c in checked)
 
     def run(self, p, fallback):
         """The output rows, a step at a time (an empty list closing each step); `fallback(p)`:
@@ -146,8 +146,9 @@ class _Run:
             memory.release(held)
             yield from fallback(p)
             return
+        flat = None  # numpy's order of all the rows (window_order), the emitted rows' order
         if np is not None:  # one step: numpy's sort of at most a sort run's rows (as the row path's)
-            groups = self._numpy_groups(np, cols)
+            groups, flat = self._numpy_groups(np, cols)
             nbytes = len(groups) * PARTITION_BYTES
             memory.charge(nbytes)
             held += nbytes
@@ -160,16 +161,17 @@ class _Run:
                 groups = [parts[key] for key in sorted(parts)]
             parts = None
             yield from self._sort(groups, cols)
-        yield from self._emit(cols, groups)
+        yield from self._emit(cols, groups, np, flat)
         memory.release(held)
 
-    def _numpy_groups(self, np, cols) -> list:
-        """The partitions' row numbers in the window's order, sorted by numpy (window_order);
-        a range when there is no partition and the one key column is in order already."""
+    def _numpy_groups(self, np, cols) -> tuple:
+        """(the partitions' row numbers in the window's order, sorted by numpy (window_order);
+        all of them, a numpy array): a range and None when there is no partition and the one
+        key column is in order already."""
         order = [(cols[pos], desc) for pos, desc, _ in self.plan.order]
         if not self.plan.partition:
             if len(order) == 1 and in_order(np, *order[0]):
-                return [range(self.scan.count)]  # the scan's order is the sorted one (a stable sort keeps it)
+                return [range(self.scan.count)], None  # the scan's order is the sorted one (a stable sort keeps it)
             return ordered_groups(np, None, order)
         return ordered_groups(np, cols[self.plan.partition[0]], order)
 
@@ -192,11 +194,18 @@ class _Run:
             sorted_rows += len(part)
         yield []
 
-    def _emit(self, cols, groups):
-        """Output rows of each partition a piece of at most a step's rows at a time."""
+    def _emit(self, cols, groups, np, flat):
+        """Output rows of each partition a piece of at most a step's rows at a time, the pieces
+        of a step zipped at once. With `flat` (numpy's order of all the rows), an array column's
+        values at a step's rows are numpy's gather of `flat`'s slice (the rows are emitted in its
+        order); else picked by itemgetter."""
         step = self.rt.step_rows
-        width = self.width
-        out: list = []
+        views = {} if flat is None else {
+            i: np.frombuffer(cols[i], dtype=cols[i].typecode) for i in set(self.outputs)
+            if i < self.width and type(cols[i]) is array}  # the run's own arrays: never resized now
+        pieces: list = []
+        values: list = [[] for _ in self.plan.funcs]
+        start = count = 0  # the step's rows: positions start..start + count of the output
         for g, part in enumerate(groups):
             groups[g] = None  # let an emitted partition go
             evaluators = [_evaluator(f, self.plan, cols) for f in self.plan.funcs]
@@ -204,16 +213,34 @@ class _Run:
             for lo in range(0, end, step):
                 hi = min(lo + step, end)
                 piece = part[lo:hi] if hi - lo < end else part
-                values = [ev(piece, part, hi, end, lo) for ev in evaluators]
-                # a column's values at the piece's rows picked by one C call (itemgetter)
-                pick = _picker(piece)
-                columns = [pick(cols[i]) if i < width else values[i - width] for i in self.outputs]
-                out += zip(*columns, strict=False) if columns else [()] * (hi - lo)
-                if len(out) >= step:
-                    yield out
-                    out = []
-        if out:
-            yield out
+                for out, ev in zip(values, evaluators, strict=True):
+                    out += ev(piece, part, hi, end, lo)
+                pieces.append(piece)
+                count += hi - lo
+                if count >= step:
+                    yield self._zipped(cols, pieces, values, views, flat[start:start + count] if views else None)
+                    pieces, values = [], [[] for _ in self.plan.funcs]
+                    start, count = start + count, 0
+        if count:
+            yield self._zipped(cols, pieces, values, views, flat[start:start + count] if views else None)
+
+    def _zipped(self, cols, pieces, values, views, gather):
+        """The output rows of the row numbers `pieces` (lists or ranges, in order) whose window
+        functions' values are `values`; `gather`: their slice of numpy's order, whose values
+        `views` (column -> numpy's view of its array) gives, else None."""
+        width = self.width
+        pick = None
+        columns = []
+        for i in self.outputs:
+            if i >= width:
+                columns.append(values[i - width])
+            elif i in views:
+                columns.append(views[i][gather].tolist())
+            else:
+                if pick is None:  # a column's values at the rows picked by one C call (itemgetter)
+                    pick = _picker(pieces[0] if len(pieces) == 1 else list(chain.from_iterable(pieces)))
+                columns.append(pick(cols[i]))
+        return list(zip(*columns, strict=False)) if columns else [()] * sum(map(len, pieces))
 
 
 def _in_order(keys, desc) -> bool:

@@ -26,6 +26,9 @@ partition, 5 ms so; the pure-Python distribution and per-partition list.sort tak
 
 from __future__ import annotations
 
+from array import array
+from math import isnan
+
 try:  # imported with the engine, not by the first query that needs it (a step of the reactor)
     import numpy
 except ImportError:  # the optional extra is not installed
@@ -40,6 +43,14 @@ SEGMENT_ROWS = 64
 def vectorised():
     """The numpy module when NUMPY is on and numpy is installed, else None."""
     return numpy if NUMPY else None
+
+
+def holds_nan(np, values) -> bool:
+    """Whether the float values `values` (an array or a list) hold a NaN (numpy's test of an
+    array when `np`: no value boxed)."""
+    if np is not None and type(values) is array:
+        return bool(np.isnan(np.frombuffer(values, dtype=values.typecode)).any())
+    return any(map(isnan, values))
 
 
 def _key(np, values, desc: bool):
@@ -89,14 +100,15 @@ def _stable_argsort(np, key):
     return order
 
 
-def ordered_groups(np, partition, orders) -> list:
-    """The row numbers of each partition (lists, in ascending order of the partition key) sorted
-    by the ORDER BY keys. `partition`: the partition key's array or None; `orders`: (array,
-    desc) of each ORDER BY key, the first the primary. The arrays are the caller's own copies;
-    numpy's views of them end with this call."""
+def ordered_groups(np, partition, orders) -> tuple:
+    """(the row numbers of each partition, lists in ascending order of the partition key, sorted
+    by the ORDER BY keys; all of them in that order, one numpy array). `partition`: the
+    partition key's array or None; `orders`: (array, desc) of each ORDER BY key, the first the
+    primary. The arrays are the caller's own copies; numpy's views of them end with this call."""
     keys = [_key(np, values, desc) for values, desc in orders]
     if partition is None:
-        return [_sorted(np, keys).tolist()]
+        order = _sorted(np, keys)
+        return [order.tolist()], order
     part = np.frombuffer(partition, dtype=partition.typecode)
     n = len(part)
     by_partition = _stable_argsort(np, part)
@@ -104,6 +116,8 @@ def ordered_groups(np, partition, orders) -> list:
     cuts = (np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1]) + 1).tolist()
     bounds = list(zip([0] + cuts, cuts + [n], strict=True))
     if len(bounds) * SEGMENT_ROWS > n:  # many small partitions: one sort, partition key first
-        rows = np.lexsort(keys[::-1] + [part]).tolist()
-        return [rows[lo:hi] for lo, hi in bounds]
-    return [_sorted(np, keys, by_partition[lo:hi]).tolist() for lo, hi in bounds]
+        order = np.lexsort(keys[::-1] + [part])
+        rows = order.tolist()
+        return [rows[lo:hi] for lo, hi in bounds], order
+    segments = [_sorted(np, keys, by_partition[lo:hi]) for lo, hi in bounds]
+    return [segment.tolist() for segment in segments], np.concatenate(segments)

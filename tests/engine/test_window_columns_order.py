@@ -62,9 +62,10 @@ def test_numpy_orders_the_rows_of_the_window_rank_shape(monkeypatch):
     original = window_order.ordered_groups
 
     def spy(np, partition, orders):
-        groups = original(np, partition, orders)
+        groups, flat = original(np, partition, orders)
         calls.append([len(g) for g in groups])
-        return groups
+        assert flat.tolist() == [row for group in groups for row in group]
+        return groups, flat
 
     monkeypatch.setattr("engine.exec.window_columns.ordered_groups", spy)
     setup = ["CREATE TABLE t (id INT, grp INT, val DOUBLE, name VARCHAR)",
@@ -83,14 +84,19 @@ def test_ordered_groups_directly():
 
     part = array("q", [2, 1, 2, 1, 0, 2])
     val = array("d", [0.0, 5.0, -0.0, 5.0, 1.0, -1.0])
-    assert window_order.ordered_groups(numpy, part, [(val, False)]) == [[4], [1, 3], [5, 0, 2]]
-    assert window_order.ordered_groups(numpy, part, [(val, True)]) == [[4], [1, 3], [0, 2, 5]]
+    def groups(partition, orders):
+        listed, flat = window_order.ordered_groups(numpy, partition, orders)
+        assert flat.tolist() == [row for group in listed for row in group]
+        return listed
+
+    assert groups(part, [(val, False)]) == [[4], [1, 3], [5, 0, 2]]
+    assert groups(part, [(val, True)]) == [[4], [1, 3], [0, 2, 5]]
     ints = array("q", [-2**63, 2**63 - 1, 0, -2**63, 5, 2**63 - 1])
-    assert window_order.ordered_groups(numpy, None, [(ints, True)]) == [[1, 5, 4, 2, 0, 3]]
+    assert groups(None, [(ints, True)]) == [[1, 5, 4, 2, 0, 3]]
     unsigned = array("Q", [2**64 - 1, 0, 2**63, 2**64 - 1])
-    assert window_order.ordered_groups(numpy, None, [(unsigned, True)]) == [[0, 3, 2, 1]]
+    assert groups(None, [(unsigned, True)]) == [[0, 3, 2, 1]]
     distinct = array("d", [2.5, -1.0, 7.0, 0.0, -3.5])
-    assert window_order.ordered_groups(numpy, None, [(distinct, False)]) == [[4, 1, 3, 0, 2]]
-    assert window_order.ordered_groups(numpy, None, [(distinct, True)]) == [[2, 0, 3, 1, 4]]
+    assert groups(None, [(distinct, False)]) == [[4, 1, 3, 0, 2]]
+    assert groups(None, [(distinct, True)]) == [[2, 0, 3, 1, 4]]
     assert window_order.in_order(numpy, array("q", [3, 3, 1]), True)
     assert not window_order.in_order(numpy, array("q", [3, 3, 1]), False)
