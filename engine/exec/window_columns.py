@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from array import array
 from collections import defaultdict
-from itertools import accumulate, chain, islice
+from itertools import accumulate, islice
 from operator import eq, ge, itemgetter, le
 
 from engine.exec.column_scan import scan_batches
@@ -195,17 +195,17 @@ class _Run:
         yield []
 
     def _emit(self, cols, groups, np, flat):
-        """Output rows of each partition a piece of at most a step's rows at a time, the pieces
-        of a step zipped at once. With `flat` (numpy's order of all the rows), an array column's
-        values at a step's rows are numpy's gather of `flat`'s slice (the rows are emitted in its
-        order); else picked by itemgetter."""
+        """Output rows of each partition a piece of at most a step's rows at a time. With `flat`
+        (numpy's order of all the rows, the order they are emitted in), an array column's values
+        at a piece's rows are numpy's gather of `flat`'s slice; else picked by itemgetter."""
         step = self.rt.step_rows
+        width = self.width
         views = {} if flat is None else {
             i: np.frombuffer(cols[i], dtype=cols[i].typecode) for i in set(self.outputs)
-            if i < self.width and type(cols[i]) is array}  # the run's own arrays: never resized now
-        pieces: list = []
-        values: list = [[] for _ in self.plan.funcs]
-        start = count = 0  # the step's rows: positions start..start + count of the output
+            if i < width and type(cols[i]) is array}  # the run's own arrays: never resized now
+        picking = any(i < width and i not in views for i in self.outputs)
+        out: list = []
+        done = 0  # rows emitted so far: the piece's position in `flat`
         for g, part in enumerate(groups):
             groups[g] = None  # let an emitted partition go
             evaluators = [_evaluator(f, self.plan, cols) for f in self.plan.funcs]
@@ -213,34 +213,19 @@ class _Run:
             for lo in range(0, end, step):
                 hi = min(lo + step, end)
                 piece = part[lo:hi] if hi - lo < end else part
-                for out, ev in zip(values, evaluators, strict=True):
-                    out += ev(piece, part, hi, end, lo)
-                pieces.append(piece)
-                count += hi - lo
-                if count >= step:
-                    yield self._zipped(cols, pieces, values, views, flat[start:start + count] if views else None)
-                    pieces, values = [], [[] for _ in self.plan.funcs]
-                    start, count = start + count, 0
-        if count:
-            yield self._zipped(cols, pieces, values, views, flat[start:start + count] if views else None)
-
-    def _zipped(self, cols, pieces, values, views, gather):
-        """The output rows of the row numbers `pieces` (lists or ranges, in order) whose window
-        functions' values are `values`; `gather`: their slice of numpy's order, whose values
-        `views` (column -> numpy's view of its array) gives, else None."""
-        width = self.width
-        pick = None
-        columns = []
-        for i in self.outputs:
-            if i >= width:
-                columns.append(values[i - width])
-            elif i in views:
-                columns.append(views[i][gather].tolist())
-            else:
-                if pick is None:  # a column's values at the rows picked by one C call (itemgetter)
-                    pick = _picker(pieces[0] if len(pieces) == 1 else list(chain.from_iterable(pieces)))
-                columns.append(pick(cols[i]))
-        return list(zip(*columns, strict=False)) if columns else [()] * sum(map(len, pieces))
+                values = [ev(piece, part, hi, end, lo) for ev in evaluators]
+                # a column's values at the piece's rows picked by one C call (itemgetter)
+                pick = _picker(piece) if picking else None
+                at = flat[done:done + hi - lo] if views else None
+                columns = [values[i - width] if i >= width else views[i][at].tolist() if i in views
+                           else pick(cols[i]) for i in self.outputs]
+                out += zip(*columns, strict=False) if columns else [()] * (hi - lo)
+                done += hi - lo
+                if len(out) >= step:
+                    yield out
+                    out = []
+        if out:
+            yield out
 
 
 def _in_order(keys, desc) -> bool:
