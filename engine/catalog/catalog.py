@@ -152,6 +152,22 @@ class Table:
         if self.recorder is not None:
             self.recorder.appended_range(self, data, 0, count)
 
+    def append_staged(self, staging, flags: tuple[list, list, list]) -> None:
+        """Make the rows of a staged append (engine.catalog.staged_append, copied into the
+        storage in earlier steps) the table's at once; `flags` per column: a NULL, a negative
+        integer, a NaN among them (found in those steps too). The log encodes the writer's rows."""
+        nulls, negatives, nans = flags
+        self.note_flags((nulls, negatives))
+        if any(nans):
+            self.nan_free = tuple(free and not nan for free, nan in zip(self.nan_free, nans, strict=True))
+        staging.publish()
+        new = staging.new
+        if self.recorder is not None:
+            if isinstance(new, list):
+                self.recorder.appended(self, new)
+            else:
+                self.recorder.appended_range(self, new, 0, len(new))
+
     def _scan_column_flags(self, columns: list) -> None:
         has_null, has_negative = self.has_null, self.has_negative
         for i, values in enumerate(columns):

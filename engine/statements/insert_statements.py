@@ -29,7 +29,7 @@ from engine.statements.insert_plan import column_plan as _column_plan
 from engine.statements.insert_plan import converted_rows, session_insert_plan, single_field_tuples
 from engine.statements.insert_plan import insert_plan as _insert_plan
 from engine.statements.replace import replace_steps
-from engine.statements.writers import commit_append
+from engine.statements.writers import commit_append, commit_append_steps
 from engine.types import sqltype as T
 from engine.types.convert import type_default
 from grammar import ast as A
@@ -135,7 +135,10 @@ def _values_steps(ctx, stmt, database, table, positions, progress):
     for start in range(0, len(values), step_rows):
         rows += _values_rows(ctx, stmt, table, positions, values[start:start + step_rows])
         yield []
-    commit_append(ctx, database, table, rows, overwrite=stmt.overwrite)
+    if stmt.overwrite:
+        commit_append(ctx, database, table, rows, overwrite=True)
+    else:  # a large commit in bounded steps, visible at once
+        yield from commit_append_steps(ctx, database, table, rows)
     ctx.memory.release()  # the rows are the table's now
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
@@ -220,7 +223,10 @@ def _insert_steps(ctx, database: str, table: Table, batches, progress: Progress,
     `by_columns`: the batches are columns (engine.exec.column_batches)."""
     rows, known = yield from converted_rows(table, batches, positions, ctx.memory, ctx.timezone, source_types,
                                             by_columns)
-    commit_append(ctx, database, table, rows, known, overwrite=overwrite)
+    if overwrite:
+        commit_append(ctx, database, table, rows, known, overwrite=True)
+    else:  # a large commit in bounded steps, visible at once
+        yield from commit_append_steps(ctx, database, table, rows, known)
     ctx.memory.release()  # the rows are the table's now
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)
