@@ -106,6 +106,7 @@ def commit_append_steps(ctx, database: str, table, rows, known=None, loaded=None
         return
     version = not isinstance(rows, list)
     staging = None
+    versions = 0  # the table's versions staged into (a TRUNCATE, UPDATE meanwhile: another)
     # rows checked and scanned for flags (nothing to do: no CHECK, flags known, no float column)
     checked = 0 if table.constraints or known is None or table.float_positions else count
     flags = ([False] * width, [False] * width, [False] * width)
@@ -116,6 +117,7 @@ def commit_append_steps(ctx, database: str, table, rows, known=None, loaded=None
                 if staging is not None:
                     staging.abandon()
                 staging = staged_append(table.data, rows, width)
+                versions += 1
             more = staging.step()
             if checked < count:  # the rows' CHECK constraints and flags, a step's worth
                 stop = min(checked + scan_rows(width), count)
@@ -124,7 +126,7 @@ def commit_append_steps(ctx, database: str, table, rows, known=None, loaded=None
                 chunk_flags(table, rows, checked, stop, flags, known)
                 checked = stop
             # restarted too often by other writes to the table: the rest in the last step
-            if not (more or checked < count) or staging.restarts > RETRIES:
+            if not (more or checked < count) or staging.restarts + versions > RETRIES:
                 break
             yield []
         if known is not None:

@@ -13,6 +13,7 @@ import pytest
 
 import engine
 from engine.catalog import staged_append, table_storage
+from engine.catalog.stages import parse_location
 from engine.statements import writers
 from engine.storage import journal
 from tests.engine.test_durability import crash
@@ -242,3 +243,30 @@ def test_a_write_of_one_steps_rows_commits_at_once(stagings):
     stagings.clear()  # the setup's write was staged too
     assert q(db.session(), f"INSERT INTO t SELECT number, 1.0, 'y' FROM numbers({STEP})") == [(STEP,)]
     assert not stagings
+
+
+@pytest.mark.parametrize("copy", ["COPY INTO t FROM @~/big.csv FILE_FORMAT = (TYPE = CSV)",
+                                  "COPY INTO t FROM (SELECT $1, $2, $3 FROM @~/big.csv) "
+                                  "FILE_FORMAT = (TYPE = CSV)"])
+def test_a_large_copy_commits_in_steps_with_its_load_history(stagings, copy):
+    db = engine.Database()
+    setup(db)
+    stagings.clear()
+    db.stages.put("root", parse_location("@~/big.csv"),
+                  "".join(f"{i},{i / 4},v{i}\n" for i in range(2000, 2000 + BIG)).encode())
+    s, other = db.session(), db.session()
+    steps = s.execute(copy).batches()
+    to_commit(steps, stagings)
+    seen = []
+    while True:
+        seen.append(q(other, "SELECT count(*) FROM t")[0][0])
+        batch = next(steps)
+        if batch:
+            break
+    # several steps before the rows are there, then all of them (the rows' old list is freed
+    # in steps after that in row storage)
+    assert seen.count(BEFORE) > 3 and seen == sorted(seen) and set(seen) <= {BEFORE, BEFORE + BIG}
+    assert batch[0][:2] == ("big.csv", BIG)
+    assert q(other, "SELECT count(*), min(a), max(a) FROM t WHERE a >= 2000") == [(BIG, 2000, 2000 + BIG - 1)]
+    assert list(db.catalog.table("default", "t").copied_files) == [("root", "~", "big.csv")]
+    assert q(other, copy) == []  # loaded once: nothing again
