@@ -312,10 +312,6 @@ def transposed(rows: list[tuple], width: int) -> list[list]:
     return [list(map(itemgetter(i), rows)) for i in range(width)]
 
 
-# ColumnData._borrowed of a version whose columns hold a staged append past its rows
-STAGED = "staged"
-
-
 class ColumnData:
     """One version of a table's contents kept column by column (the TableData contract)."""
 
@@ -560,6 +556,7 @@ class ColumnData:
 
 # values of a batch looked up before a full `shared` dict is looked up for all of them
 SHARED_SAMPLE = 64
+STAGED = "staged"  # ColumnData._borrowed of a version whose columns hold a staged append past its rows
 
 
 def _shared_values(shared: dict, values):

@@ -175,12 +175,23 @@ def _restore_history(table, history: dict) -> None:
     table.copied_files.update(history)
 
 
-def commit_rewrite(ctx, database: str, table, rewrite, appended=None) -> None:
+def note_added_nans(table, rewrite, nans: list, scanned: int) -> int:
+    """In a rewriting statement's step: note in `nans` (per column) the float columns where the
+    rows `rewrite` added since its first `scanned` hold a NaN; returns how many it added in
+    all. Handed to commit_rewrite, this spares its step the scan of every added row."""
+    added = rewrite.added
+    if scanned < len(added):
+        chunk_flags(table, added, scanned, len(added), ([True] * len(nans), [True] * len(nans), nans), True)
+    return len(added)
+
+
+def commit_rewrite(ctx, database: str, table, rewrite, appended=None, added_nans=None) -> None:
     """The commit of a rewriting writer: the version `rewrite` (a table_storage.Rewrite) built
     from the first rows of its snapshot in place of the table's rows, keeping the rows others
     appended meanwhile, then `appended` (MERGE's inserts, REPLACE's rows) after them.
     SnapshotChanged when another statement rewrote the rows since the snapshot, 2009 when the
-    table was replaced, 4000 when the log cannot take the record (nothing changed in all three)."""
+    table was replaced, 4000 when the log cannot take the record (nothing changed in all three).
+    `added_nans`: note_added_nans's finding over all the rows the rewrite added."""
     snapshot = rewrite.old
     check_snapshot(ctx, database, table, snapshot)
     if table.constraints:  # the rows the statement wrote (the ones it kept are not checked again)
@@ -188,7 +199,7 @@ def commit_rewrite(ctx, database: str, table, rewrite, appended=None) -> None:
     new = rewrite.finish()
     if table.temporary is not None:
         charge_temporary(ctx.session.db.memory, [(table, new.estimated_bytes() + new.appended_bytes(appended or []))])
-    table.replace(new, rewrite)
+    table.replace(new, rewrite, added_nans)
     if appended:
         table.append(appended)
     _publish(ctx, table.recorder, False)

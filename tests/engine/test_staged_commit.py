@@ -14,6 +14,7 @@ import pytest
 import engine
 from engine.catalog import staged_append, table_storage
 from engine.catalog.stages import parse_location
+from engine.core.limits import Limits
 from engine.statements import writers
 from engine.storage import journal
 from tests.engine.test_durability import crash
@@ -270,3 +271,21 @@ def test_a_large_copy_commits_in_steps_with_its_load_history(stagings, copy):
     assert q(other, "SELECT count(*), min(a), max(a) FROM t WHERE a >= 2000") == [(BIG, 2000, 2000 + BIG - 1)]
     assert list(db.catalog.table("default", "t").copied_files) == [("root", "~", "big.csv")]
     assert q(other, copy) == []  # loaded once: nothing again
+
+
+@pytest.mark.parametrize("update", ["UPDATE t SET b = 'nan'::DOUBLE WHERE a = 37",
+                                    "UPDATE t SET b = CASE WHEN a = 37 THEN 'nan'::DOUBLE ELSE b END"])
+def test_an_update_over_many_steps_notes_the_nan_it_writes_in_a_late_step(stagings, update):
+    """UPDATE finds its new rows' NaNs a step at a time (its commit scans none of them)."""
+    db = engine.Database(limits=Limits(step_rows=8))
+    setup(db)
+    s = db.session()
+    table = db.catalog.table("default", "t")
+    assert table.nan_free[1]
+    q(s, update)
+    assert not db.catalog.table("default", "t").nan_free[1]
+    assert q(s, "SELECT a FROM t ORDER BY b DESC LIMIT 1") == [(37,)]  # NaN is the greatest
+    q(s, "UPDATE t SET b = 1.0 WHERE a = 37")  # the NaN is gone: the column is scanned again
+    assert db.catalog.table("default", "t").nan_free[1]
+    q(s, "UPDATE t SET a = a + 1 WHERE a < 5")  # no float written: still free of NaN
+    assert db.catalog.table("default", "t").nan_free[1]
