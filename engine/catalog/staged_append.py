@@ -42,7 +42,7 @@ def step_rows(width: int) -> int:
 
 def scan_rows(width: int) -> int:
     """Rows a step of a staged append checks and scans for flags (chunk_flags)."""
-    return max(1024, SCAN_VALUES // max(1, width))
+    return max(64, SCAN_VALUES // max(1, width))
 
 
 def staged_append(data, new, width: int):
@@ -134,9 +134,11 @@ class ColumnStaging:
 
     def step(self) -> bool:
         """Stage one step's rows; whether more remain."""
-        if self.take_whole:
-            return False
         data = self.data
+        if self.take_whole:
+            if not data._count:
+                return False
+            self.take_whole = False  # another write's rows came first: copied after them after all
         if not self._mine():
             if self.staged:  # another write dropped what was staged: again, after its rows
                 self.restarts += 1
@@ -170,7 +172,7 @@ class ColumnStaging:
 
     def publish(self) -> None:
         data, new = self.data, self.new
-        if self.take_whole:
+        if self.take_whole and not data._count:
             data.append_version(new)
             return
         if not self._mine() or self.staged < len(new):  # dropped at the last, or stopped early

@@ -289,3 +289,19 @@ def test_an_update_over_many_steps_notes_the_nan_it_writes_in_a_late_step(stagin
     assert db.catalog.table("default", "t").nan_free[1]
     q(s, "UPDATE t SET a = a + 1 WHERE a < 5")  # no float written: still free of NaN
     assert db.catalog.table("default", "t").nan_free[1]
+
+
+def test_a_row_appended_to_an_empty_table_between_the_commits_steps_is_kept(stagings):
+    """Into an empty table the built columns are taken whole at the end, unless another write
+    put rows there first: then they are copied after those after all."""
+    db = engine.Database()
+    setup(db)
+    s, other = db.session(), db.session()
+    q(s, "CREATE TABLE e (a INT, b DOUBLE NULL, s VARCHAR NULL)")
+    stagings.clear()
+    steps = s.execute(WRITE.replace("INTO t", "INTO e")).batches()
+    to_commit(steps, stagings)
+    assert q(other, "INSERT INTO e VALUES (-1, 0.5, 'first')") == [(1,)]
+    assert rest(steps) == [(BIG,)]
+    rows = q(other, "SELECT a FROM e")
+    assert len(rows) == BIG + 1 and rows[0] == (-1,) and sorted(rows[1:]) == [(a,) for a in range(1000, 1000 + BIG)]
