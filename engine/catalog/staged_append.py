@@ -31,6 +31,10 @@ from engine.catalog.table_storage import STAGED, ColumnData, _into_array, _share
 STEP_VALUES = 1 << 18
 STEP_ROWS = 1 << 16
 SCAN_VALUES = 1 << 16
+# steps a ColumnStaging waits for another one to publish before it drops that one's values
+# (which then waits in turn): two large appends to a table take turns instead of each undoing
+# the other's step, and one whose client stopped reading holds no other for long
+WAIT_STEPS = 1024
 SWAP_RATIO = 4  # RowStaging copies the table's rows only while they are at most this many times the new
 
 
@@ -125,6 +129,7 @@ class ColumnStaging:
         self.step_rows = step_rows(width)
         self.staged = 0
         self.restarts = 0
+        self.waited = 0  # steps waited for another large append staging into the version
         # a version built for the table into an empty one is taken whole, in no time (no copy)
         self.take_whole = not data._count and not isinstance(new, list) and not new._borrowed
 
@@ -140,6 +145,9 @@ class ColumnStaging:
                 return False
             self.take_whole = False  # another write's rows came first: copied after them after all
         if not self._mine():
+            if data._borrowed is STAGED and self.waited < WAIT_STEPS:
+                self.waited += 1  # another large append stages into the version: after it
+                return True
             if self.staged:  # another write dropped what was staged: again, after its rows
                 self.restarts += 1
             if data._borrowed:  # columns shared with another version: its own copies first

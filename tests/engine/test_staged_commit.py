@@ -138,6 +138,8 @@ def test_two_large_writes_interleaved_in_their_commits_keep_both(stagings):
                     running.remove(steps)
     assert answers == [[(BIG,)], [(BIG,)]]
     assert q(other, "SELECT count(*), count(DISTINCT a) FROM t") == [(BEFORE + 2 * BIG, BEFORE + 2 * BIG)]
+    # they took turns (the second waited for the first) rather than undoing each other's steps
+    assert [staging.restarts for staging in stagings] == [0, 0]
 
 
 DDLS = {
