@@ -7,7 +7,8 @@ writes; that module is at its size limit). Each storage stages where its readers
 - `ColumnStaging` (ColumnData): past the version's `_count`, in its own column objects (a
   reader reads [0:_count] only). The version is marked (`_borrowed` = STAGED, `_stager`): any
   other write to it first drops the staged values (ColumnData._own), and the staging, seeing
-  its mark gone, starts again after the rows that write added. Publishing adds the count.
+  its mark gone, starts again after the rows that write added; another large append waits
+  for the marked one to publish (WAIT_STEPS). Publishing adds the count.
 - `RowStaging` (TableData): a private list, the version's rows then the new ones, copied a
   chunk a step; publishing catches up with the rows others appended meanwhile and puts the
   list in place of the version's (the same row objects first: snapshots hold). It copies the
