@@ -307,3 +307,20 @@ def test_a_row_appended_to_an_empty_table_between_the_commits_steps_is_kept(stag
     assert rest(steps) == [(BIG,)]
     rows = q(other, "SELECT a FROM e")
     assert len(rows) == BIG + 1 and rows[0] == (-1,) and sorted(rows[1:]) == [(a,) for a in range(1000, 1000 + BIG)]
+
+
+def test_a_large_values_insert_commits_in_steps(stagings):
+    db = engine.Database(limits=Limits(step_rows=8))
+    setup(db)
+    stagings.clear()
+    s, other = db.session(), db.session()
+    values = ", ".join(f"({i}, {i / 2}, {'NULL' if i % 5 == 0 else repr(f'v{i}')})" for i in range(3000, 3000 + BIG))
+    seen, answer = [], []
+    for batch in s.execute(f"INSERT INTO t VALUES {values}").batches():
+        answer += batch
+        if stagings and not answer:
+            seen.append(q(other, "SELECT count(*) FROM t")[0][0])
+    assert answer == [(BIG,)] and seen.count(BEFORE) > 3 and set(seen) <= {BEFORE, BEFORE + BIG}
+    assert q(other, "SELECT count(*), count(s), sum(a) FROM t WHERE a >= 3000") == [
+        (BIG, BIG - BIG // 5, sum(range(3000, 3000 + BIG)))]
+    assert db.catalog.table("default", "t").has_null[2]
