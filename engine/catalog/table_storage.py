@@ -315,7 +315,7 @@ def transposed(rows: list[tuple], width: int) -> list[list]:
 class ColumnData:
     """One version of a table's contents kept column by column (the TableData contract)."""
 
-    __slots__ = ("_codes", "_columns", "_count", "_shared", "_borrowed")
+    __slots__ = ("_codes", "_columns", "_count", "_shared", "_borrowed", "_stager")
     columnar = True
 
     def __init__(self, codes: tuple, shared: tuple):
@@ -327,8 +327,10 @@ class ColumnData:
         # per column: equal values -> one object (strings), shared by every version of the table
         self._shared = shared
         # copy-on-write: the column objects belong to another version too (`copy`, `prefix`, a
-        # Rewrite's first `keep` of everything); the first write copies them
+        # Rewrite's first `keep` of everything); the first write copies them. STAGED: values
+        # past `_count` are a large append's, staged by `_stager` (engine.catalog.staged_append)
         self._borrowed = False
+        self._stager = None
 
     def __len__(self) -> int:
         return self._count
@@ -443,9 +445,15 @@ class ColumnData:
         self.append_columns(transposed(rows, len(self._columns)), len(rows))
 
     def _own(self) -> None:
-        """Before the first write to borrowed columns: copies of their first `_count` values."""
+        """Before the first write to borrowed columns: copies of their first `_count` values;
+        to columns holding a staged append past them: those values dropped."""
         count = self._count
-        self._columns = [column[:count] for column in self._columns]
+        if self._borrowed is STAGED:
+            for column in self._columns:
+                del column[count:]
+            self._stager = None
+        else:
+            self._columns = [column[:count] for column in self._columns]
         self._borrowed = False
 
     def _append_row(self, row: tuple) -> None:
@@ -548,6 +556,7 @@ class ColumnData:
 
 # values of a batch looked up before a full `shared` dict is looked up for all of them
 SHARED_SAMPLE = 64
+STAGED = "staged"  # ColumnData._borrowed of a version whose columns hold a staged append past its rows
 
 
 def _shared_values(shared: dict, values):
