@@ -152,6 +152,22 @@ class Table:
         if self.recorder is not None:
             self.recorder.appended_range(self, data, 0, count)
 
+    def append_staged(self, staging, flags: tuple[list, list, list]) -> None:
+        """Make the rows of a staged append (engine.catalog.staged_append, copied into the
+        storage in earlier steps) the table's at once; `flags` per column: a NULL, a negative
+        integer, a NaN among them (found in those steps too). The log encodes the writer's rows."""
+        nulls, negatives, nans = flags
+        self.note_flags((nulls, negatives))
+        if any(nans):
+            self.nan_free = tuple(free and not nan for free, nan in zip(self.nan_free, nans, strict=True))
+        staging.publish()
+        new = staging.new
+        if self.recorder is not None:
+            if isinstance(new, list):
+                self.recorder.appended(self, new)
+            else:
+                self.recorder.appended_range(self, new, 0, len(new))
+
     def _scan_column_flags(self, columns: list) -> None:
         has_null, has_negative = self.has_null, self.has_negative
         for i, values in enumerate(columns):
@@ -196,13 +212,18 @@ class Table:
                 elif min(filter(None, map(itemgetter(i), rows)), default=0) < 0:
                     has_negative[i] = True
 
-    def replace(self, new: TableData, rewrite: Rewrite | None = None) -> None:
+    def replace(self, new: TableData, rewrite: Rewrite | None = None, added_nans: list | None = None) -> None:
         """Put a new version in place of the current one (UPDATE, DELETE, MERGE, REPLACE,
         TRUNCATE): the only way rows leave or change. The old version is never changed, so scans
         that hold it keep their snapshot. `rewrite`, when the new version was built by one from
-        the current version, tells the log which rows were kept (only the new ones are written)."""
+        the current version, tells the log which rows were kept (only the new ones are written);
+        `added_nans`, per column whether its added rows hold a NaN, when the writer found that
+        in its steps (writers.note_added_nans)."""
         old = self.data
-        self.nan_free = self._nan_free_of(new)
+        if rewrite is not None and rewrite.old is old:  # the rows kept are old's: only new ones scanned
+            self.nan_free = self._nan_free_rewritten(new, rewrite.added, added_nans)
+        else:
+            self.nan_free = self._nan_free_of(new)
         self.data = new
         if self.recorder is not None:
             self.recorder.replaced(self, old, new, rewrite)
@@ -240,8 +261,24 @@ class Table:
         if found:
             self.nan_free = tuple(free and i not in found for i, free in enumerate(nan_free))
 
-    def _nan_free_of(self, data: TableData) -> tuple:
-        """nan_free of a whole version: each float column scanned."""
+    def _nan_free_rewritten(self, new: TableData, added: list, added_nans: list | None) -> tuple:
+        """nan_free of a version rewritten from the current one, which kept some of its rows
+        and added `added`: a column free of NaN stays so unless an added row holds one (no
+        scan of the kept rows: a DELETE's commit scans nothing), nor the added rows when
+        `added_nans` says; the others are scanned whole (a NaN may have left)."""
+        floats = self.float_positions
+        nan_free = self.nan_free
+        if added_nans is not None:
+            return tuple(i not in floats or (not added_nans[i] if nan_free[i] else self._nan_free_of(new, i))
+                         for i in range(len(self.columns)))
+        return tuple(i not in floats or (not _holds_nan(lambda i=i: map(itemgetter(i), added))
+                                         if nan_free[i] else self._nan_free_of(new, i))
+                     for i in range(len(self.columns)))
+
+    def _nan_free_of(self, data: TableData, column: int | None = None) -> tuple | bool:
+        """nan_free of a whole version: each float column scanned (of one `column` when given)."""
+        if column is not None:
+            return not _holds_nan(lambda: data.column_iterator(column))
         floats = self.float_positions
         return tuple(i not in floats or not _holds_nan(lambda i=i: data.column_iterator(i))
                      for i in range(len(self.columns)))

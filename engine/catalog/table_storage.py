@@ -316,7 +316,7 @@ def transposed(rows: list[tuple], width: int) -> list[list]:
 class ColumnData:
     """One version of a table's contents kept column by column (the TableData contract)."""
 
-    __slots__ = ("_codes", "_columns", "_count", "_shared", "_borrowed", "_dictionaries", "_keys")
+    __slots__ = ("_codes", "_columns", "_count", "_shared", "_borrowed", "_stager", "_dictionaries", "_keys")
     columnar = True
 
     def __init__(self, codes: tuple, shared: tuple, dictionaries: tuple | None = None):
@@ -328,8 +328,10 @@ class ColumnData:
         # per column: equal values -> one object (strings), shared by every version of the table
         self._shared = shared
         # copy-on-write: the column objects belong to another version too (`copy`, `prefix`, a
-        # Rewrite's first `keep` of everything); the first write copies them
+        # Rewrite's first `keep` of everything); the first write copies them. STAGED: values
+        # past `_count` are a large append's, staged by `_stager` (engine.catalog.staged_append)
         self._borrowed = False
+        self._stager = None
         # per string column: its Dictionary (engine.catalog.column_dictionary), shared by the
         # table's versions, and the codes of a prefix of the rows (None once one found no code)
         if dictionaries is None:
@@ -450,9 +452,15 @@ class ColumnData:
         self.append_columns(transposed(rows, len(self._columns)), len(rows))
 
     def _own(self) -> None:
-        """Before the first write to borrowed columns: copies of their first `_count` values."""
+        """Before the first write to borrowed columns: copies of their first `_count` values;
+        to columns holding a staged append past them: those values dropped."""
         count = self._count
-        self._columns = [column[:count] for column in self._columns]
+        if self._borrowed is STAGED:
+            for column in self._columns:
+                del column[count:]
+            self._stager = None
+        else:
+            self._columns = [column[:count] for column in self._columns]
         self._keys = [None if keys is None else keys[:count] for keys in self._keys]
         self._borrowed = False
 
@@ -586,6 +594,7 @@ class ColumnData:
 
 # values of a batch looked up before a full `shared` dict is looked up for all of them
 SHARED_SAMPLE = 64
+STAGED = "staged"  # ColumnData._borrowed of a version whose columns hold a staged append past its rows
 
 
 def _shared_values(shared: dict, values):

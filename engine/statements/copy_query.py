@@ -12,7 +12,7 @@ from engine.io.stage_load import truthy
 from engine.plan.planner import Planner
 from engine.plan.stage_scan import StageReading
 from engine.statements.insert_plan import column_plan, insert_plan
-from engine.statements.writers import commit_append
+from engine.statements.writers import commit_append_steps
 from engine.types import sqltype as T
 from engine.types.variant import caster_from_variant
 from grammar import ast as A
@@ -111,7 +111,7 @@ def _query_copy_steps(ctx, database, table, batches, converters, fill, reading, 
             if purge:
                 stages.remove(ctx.user, StageLocation(stage, path))
 
-    commit_append(ctx, database, table, rows, loaded=loaded)
+    yield from commit_append_steps(ctx, database, table, rows, loaded=loaded)  # bounded steps, visible at once
     ctx.memory.release()
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)

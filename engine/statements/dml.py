@@ -19,7 +19,7 @@ from engine.exec.result import Column, Progress, Result
 from engine.exec.subquery import correlated_rows, prefetch_steps, subquery_runner
 from engine.ir.expr import Expr, SubqueryExpr, may_be_null
 from engine.plan.planner import Planner
-from engine.statements.writers import commit_rewrite, serialized
+from engine.statements.writers import commit_rewrite, note_added_nans, serialized
 from engine.types import sqltype as T
 from engine.types.convert import value_converter
 from grammar import ast as A
@@ -69,11 +69,12 @@ class _Target:
         """A new version built from the snapshot."""
         return Rewrite(self.data, self.count)
 
-    def commit(self, rewrite: Rewrite, changed: int) -> None:
+    def commit(self, rewrite: Rewrite, changed: int, added_nans: list | None = None) -> None:
         """Swap in the new version, keeping rows other statements appended meanwhile (a rewrite
-        by another statement meanwhile runs this one again: engine.statements.writers)."""
+        by another statement meanwhile runs this one again: engine.statements.writers);
+        `added_nans` as commit_rewrite takes it."""
         table = self.table
-        commit_rewrite(self.ctx, self.database, table, rewrite)
+        commit_rewrite(self.ctx, self.database, table, rewrite, added_nans=added_nans)
         self.progress.write_rows = changed
         self.progress.write_bytes = changed * 8 * len(table.columns)
 
@@ -132,6 +133,8 @@ def _update_steps(target: _Target, every, hits, may_write_null, may_write_negati
     rewrite = None  # built from the first changed batch on (no copy while nothing matches)
     changed = 0
     memory = target.ctx.memory  # charged: new rows in full, unchanged rows one list slot each
+    # the new rows' NaNs, found a step's rows at a time (the commit's step then scans none)
+    nans, scanned = [False] * len(target.table.columns), 0
     yield from prefetch_steps(target.codegen)
     for start, batch in target.batches():
         if every is not None:
@@ -153,9 +156,11 @@ def _update_steps(target: _Target, every, hits, may_write_null, may_write_negati
                 changed += len(found)
             elif rewrite is not None:
                 rewrite.keep(start, len(batch))
+        if rewrite is not None:
+            scanned = note_added_nans(target.table, rewrite, nans, scanned)
         yield []
     if changed:
-        target.commit(rewrite, changed)
+        target.commit(rewrite, changed, nans)
         for i in may_write_null:
             target.table.has_null[i] = True
         for i in may_write_negative:

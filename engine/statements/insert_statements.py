@@ -30,7 +30,7 @@ from engine.statements.insert_plan import converted_rows, session_insert_plan, s
 from engine.statements.insert_plan import insert_plan as _insert_plan
 from engine.statements.replace import replace_steps
 from engine.statements.values_columns import ValuesColumns, takes_columns
-from engine.statements.writers import commit_append
+from engine.statements.writers import commit_append, commit_append_steps
 from engine.types import sqltype as T
 from engine.types.convert import type_default
 from grammar import ast as A
@@ -150,10 +150,11 @@ def _values_steps(ctx, stmt, database, table, positions, progress):
             buffer.add(converted)
         del converted
         yield []
-    if buffer is None:
-        commit_append(ctx, database, table, rows, overwrite=stmt.overwrite)
-    else:
-        commit_append(ctx, database, table, buffer.version, buffer.known(), overwrite=stmt.overwrite)
+    version, known = (rows, None) if buffer is None else (buffer.version, buffer.known())
+    if stmt.overwrite:
+        commit_append(ctx, database, table, version, known, overwrite=True)
+    else:  # a large commit in bounded steps, visible at once
+        yield from commit_append_steps(ctx, database, table, version, known)
     ctx.memory.release()  # the rows are the table's now
     count = len(rows) if buffer is None else len(buffer.version)
     progress.write_rows = count
@@ -241,7 +242,10 @@ def _insert_steps(ctx, database: str, table: Table, batches, progress: Progress,
     `by_columns`: the batches are columns (engine.exec.column_batches)."""
     rows, known = yield from converted_rows(table, batches, positions, ctx.memory, ctx.timezone, source_types,
                                             by_columns)
-    commit_append(ctx, database, table, rows, known, overwrite=overwrite)
+    if overwrite:
+        commit_append(ctx, database, table, rows, known, overwrite=True)
+    else:  # a large commit in bounded steps, visible at once
+        yield from commit_append_steps(ctx, database, table, rows, known)
     ctx.memory.release()  # the rows are the table's now
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)

@@ -21,7 +21,7 @@ from engine.statements.copy_query import COPY_COLUMNS as _COPY_COLUMNS
 from engine.statements.copy_query import COPY_OPTIONS as _COPY_OPTIONS
 from engine.statements.copy_query import copy_from_query, note_loaded
 from engine.statements.insert_plan import column_plan, insert_plan
-from engine.statements.writers import commit_append
+from engine.statements.writers import commit_append_steps
 from engine.types import sqltype as T
 from grammar import ast as A
 
@@ -140,7 +140,8 @@ def _copy_steps(ctx, database, table, target, fmt, on_error, files, location, pu
             if purge:
                 stages.remove(ctx.user, StageLocation(location.stage, path))
 
-    commit_append(ctx, database, table, rows, merged_known([o for _, _, o in loaded]), loaded=note)
+    # a large load commits in bounded steps, visible at once
+    yield from commit_append_steps(ctx, database, table, rows, merged_known([o for _, _, o in loaded]), loaded=note)
     ctx.memory.release()  # the rows are the table's now
     progress.write_rows = len(rows)
     progress.write_bytes = len(rows) * 8 * len(table.columns)

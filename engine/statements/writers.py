@@ -18,6 +18,8 @@ dropped, replaced or altered meanwhile still fails the statement (2009)."""
 
 from __future__ import annotations
 
+from engine.catalog import staged_append as staged_storage
+from engine.catalog.staged_append import chunk_flags, scan_rows, staged_append
 from engine.catalog.temp_tables import charge_temporary
 from engine.catalog.transactions import is_current
 from engine.core.errors import StorageError, TableVersionMismatched
@@ -52,16 +54,17 @@ def check_snapshot(ctx, database: str, table, data) -> None:
 
 
 def commit_append(ctx, database: str, table, rows: list, known=None, overwrite: bool = False,
-                  loaded=None, purge=None) -> None:
+                  loaded=None, purge=None, staged=None) -> None:
     """The commit of an appending writer: `rows` (converted) appended to `table`, in place of
     its rows with `overwrite` (INSERT OVERWRITE, TRUNCATE); `known` as Table.append takes it.
     `loaded(history)` updates COPY's load history and `purge()` removes the loaded files, both
     in the rows' log record (a file is never loaded twice, nor its rows lost). 2009 when the
     table is no longer the catalog's version; 4000 (nothing changed) when the log cannot take
-    the record."""
+    the record. `staged` (commit_append_steps): (the staging of `rows`, their flags), checked
+    and copied in earlier steps: only made the table's here."""
     check_current(ctx, database, table)
     version = not isinstance(rows, list)  # a version built for the table (converted_rows)
-    if table.constraints:  # CHECK constraints: 1133, nothing written
+    if table.constraints and staged is None:  # CHECK constraints: 1133, nothing written
         check_rows(ctx, table, rows.rows() if version else rows)
     if table.temporary is not None:  # its rows count against the server's memory (2411: no change)
         held = 0 if overwrite else table.temporary.charged_bytes(table)
@@ -76,12 +79,64 @@ def commit_append(ctx, database: str, table, rows: list, known=None, overwrite: 
             flags = (table.has_null, table.has_negative)
             recorder.undo_with(lambda: _restore_flags(table, flags))
         table.truncate()
-    append_converted(table, rows, known)
+    if staged is not None:
+        table.append_staged(*staged)
+    else:
+        append_converted(table, rows, known)
     if loaded is not None:
         loaded(table.copied_files)
     if purge is not None:
         purge()
     _publish(ctx, recorder, loaded is not None)
+
+
+def commit_append_steps(ctx, database: str, table, rows, known=None, loaded=None, purge=None):
+    """commit_append of a large write in bounded steps (a generator: `yield from` it in a
+    writer's steps; it yields [] between them): the rows are checked, their flags found and
+    they are copied into the table's storage where no reader looks (engine.catalog.
+    staged_append) a step at a time, then made the table's, logged and sealed at once in the
+    last step: readers and other writers never see a part, and a failure before or in that
+    step (2009, 1133, 2411, 4000, a cancelled statement) leaves nothing visible nor logged.
+    Rows others append meanwhile are kept, before these. A write of at most a step's rows
+    commits at once."""
+    count = len(rows)
+    width = len(table.columns)
+    if count <= staged_storage.STEP_ROWS:
+        commit_append(ctx, database, table, rows, known, loaded=loaded, purge=purge)
+        return
+    version = not isinstance(rows, list)
+    staging = None
+    versions = 0  # the table's versions staged into (a TRUNCATE, UPDATE meanwhile: another)
+    # rows checked and scanned for flags (nothing to do: no CHECK, flags known, no float column)
+    checked = 0 if table.constraints or known is None or table.float_positions else count
+    flags = ([False] * width, [False] * width, [False] * width)
+    try:
+        while True:
+            check_current(ctx, database, table)  # dropped, replaced, altered: 2009 at once
+            if staging is None or staging.data is not table.data:  # a new version (TRUNCATE, UPDATE)
+                if staging is not None:
+                    staging.abandon()
+                staging = staged_append(table.data, rows, width)
+                versions += 1
+            more = staging.step()
+            if checked < count:  # the rows' CHECK constraints and flags, a step's worth
+                stop = min(checked + scan_rows(width), count)
+                if table.constraints:
+                    check_rows(ctx, table, rows.rows(checked, stop) if version else rows[checked:stop])
+                chunk_flags(table, rows, checked, stop, flags, known)
+                checked = stop
+            # restarted too often by other writes to the table: the rest in the last step
+            if not (more or checked < count) or staging.restarts + versions > RETRIES:
+                break
+            yield []
+        if known is not None:
+            flags = (known[0], known[1], flags[2])
+        commit_append(ctx, database, table, rows, known, loaded=loaded, purge=purge, staged=(staging, flags))
+    except BaseException:
+        if staging is not None:
+            staging.abandon()  # a no-op once published
+        raise
+    yield from staging.dispose()  # committed: what the new version replaced, freed in steps
 
 
 def append_converted(table, rows, known=None) -> None:
@@ -120,12 +175,23 @@ def _restore_history(table, history: dict) -> None:
     table.copied_files.update(history)
 
 
-def commit_rewrite(ctx, database: str, table, rewrite, appended=None) -> None:
+def note_added_nans(table, rewrite, nans: list, scanned: int) -> int:
+    """In a rewriting statement's step: note in `nans` (per column) the float columns where the
+    rows `rewrite` added since its first `scanned` hold a NaN; returns how many it added in
+    all. Handed to commit_rewrite, this spares its step the scan of every added row."""
+    added = rewrite.added
+    if scanned < len(added):
+        chunk_flags(table, added, scanned, len(added), ([True] * len(nans), [True] * len(nans), nans), True)
+    return len(added)
+
+
+def commit_rewrite(ctx, database: str, table, rewrite, appended=None, added_nans=None) -> None:
     """The commit of a rewriting writer: the version `rewrite` (a table_storage.Rewrite) built
     from the first rows of its snapshot in place of the table's rows, keeping the rows others
     appended meanwhile, then `appended` (MERGE's inserts, REPLACE's rows) after them.
     SnapshotChanged when another statement rewrote the rows since the snapshot, 2009 when the
-    table was replaced, 4000 when the log cannot take the record (nothing changed in all three)."""
+    table was replaced, 4000 when the log cannot take the record (nothing changed in all three).
+    `added_nans`: note_added_nans's finding over all the rows the rewrite added."""
     snapshot = rewrite.old
     check_snapshot(ctx, database, table, snapshot)
     if table.constraints:  # the rows the statement wrote (the ones it kept are not checked again)
@@ -133,7 +199,7 @@ def commit_rewrite(ctx, database: str, table, rewrite, appended=None) -> None:
     new = rewrite.finish()
     if table.temporary is not None:
         charge_temporary(ctx.session.db.memory, [(table, new.estimated_bytes() + new.appended_bytes(appended or []))])
-    table.replace(new, rewrite)
+    table.replace(new, rewrite, added_nans)
     if appended:
         table.append(appended)
     _publish(ctx, table.recorder, False)
