@@ -6,6 +6,7 @@ holds, is engine.exec.join; this module only turns the plan into compiled functi
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 
@@ -148,6 +149,47 @@ class ColumnProbe:
     positions: tuple  # the left table's columns the probe reads, in the loop target's order
     probe: object  # (b, p, ht, right) -> the joined rows of left batch b, as JoinCode.probe
     unique_probe: object  # (b, p, ht, right) -> as JoinCode.unique_probe
+    # the unique-key probe's projection as whole-column steps (engine.exec.join_vector), or None:
+    # (index of the key in `positions`, items); each item ("l", i) the left column at positions[i],
+    # ("r", j) the right row's column j, or (operator, i, j, left first) a float + - * of the two
+    vector: tuple | None = None
+
+
+# float operators whose numpy form gives each element exactly Python's answer (one IEEE operation,
+# never an exception); division is not one (Python raises on 0.0, numpy gives inf)
+_VECTOR_OPERATORS = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply"}
+
+
+def _vector_shape(proj: str, positions: tuple, key: int):
+    """`proj` (the source of a tuple of left columns `_cN`, right columns `m[j]` and binary + - *
+    of one of each) as ColumnProbe.vector; None for any other projection."""
+    try:
+        tree = ast.parse(proj, mode="eval").body
+    except SyntaxError:
+        return None
+
+    def operand(node):
+        if isinstance(node, ast.Name) and (found := re.fullmatch(r"_c(\d+)", node.id)):
+            return ("l", positions.index(int(found.group(1))))
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "m" \
+                and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
+            return ("r", node.slice.value)
+        return None
+
+    if not isinstance(tree, ast.Tuple) or not tree.elts:
+        return None
+    items = []
+    for node in tree.elts:
+        item = operand(node)
+        if item is None and isinstance(node, ast.BinOp) and type(node.op) in _VECTOR_OPERATORS:
+            a, b = operand(node.left), operand(node.right)
+            if a is not None and b is not None and {a[0], b[0]} == {"l", "r"}:
+                left, right = (a, b) if a[0] == "l" else (b, a)
+                item = (_VECTOR_OPERATORS[type(node.op)], left[1], right[1], a[0] == "l")
+        if item is None:
+            return None
+        items.append(item)
+    return positions.index(key), tuple(items)
 
 
 def column_probe_code(plan, new_codegen, pred=None, exprs=None) -> ColumnProbe | None:
@@ -191,6 +233,9 @@ def column_probe_code(plan, new_codegen, pred=None, exprs=None) -> ColumnProbe |
         columns = "".join(f"b[{positions.index(i)}], " for i in read)
         unique_probe = cg.build(["b", "p", "ht", "right"], [
             f"return [{proj} for {names}m in zip({columns}map(ht.get, b[{k}])) if m is not None{extra}]"])
+        if cond_src is None:  # without a condition, whole-column steps may do it
+            return ColumnProbe(positions, probe, unique_probe,
+                               _vector_shape(proj, positions, int(key.group(1))))
     else:
         unique_probe = cg.build(["b", "p", "ht", "right"],
                                 [f"return [{proj} for {target} in zip(*b) if (m := ht.get({lkey})) is not None{extra}]"])

@@ -23,7 +23,7 @@ from engine.codegen.batch_source import resliced
 from engine.core.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, SORT_SLOT_BYTES, charge_growth
 from engine.core.steps import rows_for_cost
 from engine.exec.column_scan import filtered_count, scan_batches, zipped_batches
-from engine.exec.grouped_columns import grouped_counts_run
+from engine.exec.grouped_columns import grouped_counts_run, integer_groups_run
 from engine.exec.subquery import correlated_rows, prefetching
 from engine.ir import plan as P
 from engine.ir.expr import Expr, column_ids
@@ -83,9 +83,19 @@ def build_aggregate(plan: P.Aggregate, rt):
     zipped = bool(one_pass and type(scan) is P.Scan and scan.data.columnar and rt.profile is None
                   and not cg.prefetched)
     code = grouped_code(plan, rt.codegen, args, zipped)
+    run = _grouped_run(plan, rt, code, child_run, cg)
+    coded = integer_groups_run(plan, rt, args, code, run)  # numpy, exact (engine.exec.coded_groups)
+    if coded is not None:
+        return coded
     counting = grouped_counts_run(plan, rt, args, code)
     if counting is not None:
         return counting
+    return run
+
+
+def _grouped_run(plan: P.Aggregate, rt, code, child_run, cg):
+    """The row-by-row GROUP BY: the generated step folds a batch of rows into a dict of groups."""
+    scan = plan.child
     sliced = _sliced(child_run, cg, rt)
     step, finish, folders = code.step, code.finish, code.folders
     if code.column_step is not None and sliced is child_run:

@@ -118,6 +118,11 @@ class Selection:
 
     def count(self, slices, n: int, p) -> int:
         """How many of the batch's rows `select` keeps (the last test only counts its rows)."""
+        np = vectorised()
+        if np is not None and self.rest is None:
+            mask = _numpy_mask(np, slices, self.tests)
+            if mask is not None:
+                return int(np.count_nonzero(mask))
         if self.rest is not None or len(self.tests) < 2 and vectorised() is None:
             return len(self.select(slices, n, p))
         kept = self._kept(slices, n, p, self.tests[:-1])
@@ -148,6 +153,33 @@ class Selection:
             if not kept:
                 return kept
         return kept
+
+
+def _numpy_mask(np, slices, tests):
+    """The rows every test keeps as one numpy mask over the whole batch, when numpy evaluates
+    each test exactly (a comparison of an array column `_exact_codes` allows, or the truth of
+    an array column or of a list of bools and small integers); else None. The tests see rows an
+    earlier one dropped, which changes no count: none of these raises."""
+    mask = None
+    for position, function, constant, column_first, exact in tests:
+        column = slices[position]
+        if function is None and column_first is not None:  # a column's truth (or falsity)
+            if type(column) is array:
+                passed = np.frombuffer(column, dtype=column.typecode) != 0  # NaN is true, -0.0 false
+            else:
+                try:  # bools and integers 0..255 only (None, other values raise): their truth
+                    passed = np.frombuffer(bytes(column), dtype=np.uint8) != 0
+                except (TypeError, ValueError):
+                    return None
+            if not constant:
+                passed = ~passed
+        elif type(column) is array and column.typecode in exact:
+            values = np.frombuffer(column, dtype=column.typecode)
+            passed = function(values, constant) if column_first else function(constant, values)
+        else:
+            return None
+        mask = passed if mask is None else mask & passed
+    return mask
 
 
 def _map_test(column, kept, n: int, function, constant, column_first) -> list:

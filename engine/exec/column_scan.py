@@ -8,15 +8,23 @@ holds nothing better than the rows held. Each is used only when the scan's stora
 from __future__ import annotations
 
 import heapq
+import operator
 import re
 import weakref
+from array import array
 from itertools import islice, repeat
 from math import isnan
 
 from engine.codegen.batch_source import RowVars, map_source, prefetching_body, row_vars
 from engine.core.memory import LIST_SLOT_BYTES, charge_growth
 from engine.core.steps import rows_for_cost
-from engine.exec.column_filters import compile_selection, kept_rows_function, kept_values
+from engine.exec.column_filters import (
+    _exact_codes,
+    compile_selection,
+    kept_rows_function,
+    kept_values,
+    vectorised,
+)
 from engine.exec.subquery import prefetching
 from engine.ir import plan as P
 from engine.ir.expr import Col, column_ids
@@ -324,7 +332,12 @@ def top_k_columns(plan: P.Sort, rt, limit, offset, passes, nan_free: bool):
             else:
                 values = data.column_values(position, i, stop)
                 t = sort_value(key_at(best[-1])) if floats and not nan_free else key_at(best[-1])
-                if not nan_free:
+                np = vectorised() if nan_free and type(values) is array else None
+                if np is not None and values.typecode in _exact_codes(operator.gt, t):
+                    # numpy compares the batch's keys with the k-th at once, exactly as Python
+                    keys = np.frombuffer(values, dtype=values.typecode)
+                    numbers = (np.flatnonzero(keys > t if desc else keys < t) + i).tolist()
+                elif not nan_free:
                     numbers = better(values, i, t)
                 else:
                     numbers = []

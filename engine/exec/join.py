@@ -16,6 +16,7 @@ from engine.codegen.join import column_probe_code, join_code
 from engine.core.memory import HASH_ENTRY_BYTES, batch_bytes
 from engine.core.steps import rows_for_cost
 from engine.exec.column_scan import scan_batches
+from engine.exec.join_vector import vector_probe
 from engine.exec.subquery import correlated_rows, prefetching
 from engine.ir import plan as P
 
@@ -99,6 +100,7 @@ class _JoinSteps:
             # the left rows are never built: the probe loops over the left columns it reads
             code = columns[1]
             step_probe = code.probe
+        vector = None  # the join_vector probe
         if inner and code.unique_probe is not None and widest == 1:
             unique = {}
             items = iter(ht.items())
@@ -107,6 +109,8 @@ class _JoinSteps:
                 yield []
             ht = unique
             step_probe = code.unique_probe
+            if columns is not None:  # a dimension table: whole-column steps where they apply
+                vector = yield from vector_probe(code.vector, ht, rt)
         seen = set()
 
         def emit(rows):
@@ -117,7 +121,7 @@ class _JoinSteps:
             return post(out, p) if post is not None else out
 
         if columns is not None:
-            yield from self._fitting_columns(emit, widest, *columns)
+            yield from self._fitting_columns(emit, widest, *columns, vector)
         elif widest <= self.budget:
             yield from self._fitting(p, emit, widest)
         else:
@@ -128,15 +132,17 @@ class _JoinSteps:
                 part = [left_nulls + m for m in right[i:i + rt.batch] if id(m) not in seen]
                 yield post(part, p) if post is not None else part
 
-    def _fitting_columns(self, emit, widest, scan, probe):
+    def _fitting_columns(self, emit, widest, scan, probe, vector):
         """`_fitting` over a left scan of columns: each chunk of left rows is handed to the probe
-        as the values of the columns it reads."""
+        as the values of the columns it reads (to the `vector` probe first, when there is one)."""
         rt, data, positions = self.rt, scan.data, probe.positions
         chunk = max(1, min(rt.batch, self.budget // max(widest, 1)))
         for start, stop in scan_batches(scan, rt):
             for i in range(start, stop, chunk):
                 end = min(i + chunk, stop)
-                yield emit([data.column_values(c, i, end) for c in positions])
+                values = [data.column_values(c, i, end) for c in positions]
+                out = None if vector is None else vector.probe(values)
+                yield emit(values) if out is None else out
 
     def _fitting(self, p, emit, widest):
         """Every left row's output fits the budget: left rows probed in chunks of budget // widest."""

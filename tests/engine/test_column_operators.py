@@ -8,6 +8,7 @@ import pytest
 import engine
 from engine.catalog import table_storage
 from engine.core.limits import Limits
+from engine.exec import column_filters, column_scan
 from engine.exec import join as join_module
 from engine.exec import sort as sort_module
 from engine.exec import window as window_module
@@ -97,10 +98,22 @@ def test_operators_over_columns_answer_as_over_rows(monkeypatch, rows, nan, step
         assert _same(c, r), sql
 
 
-def test_top_k_over_columns_takes_the_column_path(monkeypatch):
-    # ties of the key (each value three times) come out in input order, as over rows
+@pytest.mark.parametrize("with_numpy", [False, True])
+def test_top_k_over_columns_takes_the_column_path(monkeypatch, with_numpy):
+    # ties of the key (each value three times) come out in input order, as over rows; with numpy
+    # each later batch's keys are compared with the k-th at once (column_scan.top_k_columns)
     setup = ["CREATE TABLE o (id INT, f DOUBLE)",
              "INSERT INTO o SELECT number, (number % 6007) / 3 FROM numbers(18000)"]
+    if with_numpy:
+        pytest.importorskip("numpy")
+    monkeypatch.setattr(column_filters, "NUMPY", with_numpy)
+    compared = []
+
+    def spy_numpy():
+        compared.append(column_filters.vectorised())
+        return compared[-1]
+
+    monkeypatch.setattr(column_scan, "vectorised", spy_numpy)
     used = []
     original = sort_module.top_k_columns
 
@@ -117,9 +130,15 @@ def test_top_k_over_columns_takes_the_column_path(monkeypatch):
         for sql in setup:
             q(s, sql)
         answers[columns] = q(s, "SELECT id, f FROM o ORDER BY f DESC LIMIT 4")
-    assert used == [False, True]
+        answers[columns, "f"] = q(s, "SELECT id, f FROM o ORDER BY f LIMIT 5")
+        answers[columns, "id"] = q(s, "SELECT id FROM o ORDER BY id DESC LIMIT 3")
+    assert used == [False] * 3 + [True] * 3
+    assert compared and all((m is not None) == with_numpy for m in compared)
     assert answers[True] == answers[False] == [(6006, 2002.0), (12013, 2002.0), (6005, 2001.6666666666667),
                                                (12012, 2001.6666666666667)]
+    assert answers[True, "f"] == answers[False, "f"] == [(0, 0.0), (6007, 0.0), (12014, 0.0),
+                                                         (1, 0.3333333333333333), (6008, 0.3333333333333333)]
+    assert answers[True, "id"] == answers[False, "id"] == [(17999,), (17998,), (17997,)]
 
 
 def test_a_join_probes_the_columns_of_its_left_scan(monkeypatch):
