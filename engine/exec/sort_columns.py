@@ -190,7 +190,8 @@ def merged_runs(np, key, run_rows: int, budget: int):
     while len(active) > 1:
         width = max(1, budget // len(active))
         ends = [min(pos[i] + width, len(runs[i][0])) for i in active]
-        lasts = [runs[i][0][end - 1].item() for i, end in zip(active, ends, strict=True)]
+        lasts = [runs[i][0][end - 1] for i, end in zip(active, ends, strict=True)]
+        # numpy scalars of the keys' own type: a UInt64 beyond Int64 compared exactly by searchsorted
         first = min(range(len(active)), key=lasts.__getitem__)  # min keeps the first of equals
         t = lasts[first]
         keys, numbers = [], []
