@@ -9,6 +9,7 @@ caller falls back to the full parser, which also reports any syntax error.
 
 from __future__ import annotations
 
+import gc
 import re
 from bisect import bisect_right
 
@@ -108,7 +109,7 @@ def parse_fast_insert(sql: str) -> ast.Insert | None:
         def position(offset: int) -> tuple[int, int]:
             return (1, offset + 1)
 
-    rows = _scan_rows(sql, header.end(), position)
+    rows = _scan_rows_uncollected(sql, header.end(), position)
     if rows is None:
         return None
     return ast.Insert(
@@ -117,6 +118,20 @@ def parse_fast_insert(sql: str) -> ast.Insert | None:
         rows=rows,
         pos=position(header.start("table") + table_offsets[0]),
     )
+
+
+def _scan_rows_uncollected(sql: str, start: int, position) -> tuple | None:
+    """`_scan_rows` with cyclic garbage collection paused: the scan allocates a literal node and
+    a position a value, none of which can be in a cycle, and the collector's passes over them
+    (every 700 allocations, and the full pass every hundred of those walks them all) cost a
+    10,000-row VALUES list a tenth of its parse. Resumed even when the scan fails."""
+    if not gc.isenabled():
+        return _scan_rows(sql, start, position)
+    gc.disable()
+    try:
+        return _scan_rows(sql, start, position)
+    finally:
+        gc.enable()
 
 
 def _scan_rows(sql: str, start: int, position) -> tuple | None:

@@ -6,8 +6,8 @@ projection of its plain columns) and every ORDER BY key is an integer or float c
 `array` (no NULL) holding no NaN; anything else (a NULL or NaN found at run time included) is the
 row path of engine.exec.sort. The order is the row path's, exactly:
 
-- numpy's sorts used are stable (or give the stable order: `stable_order`), so rows with equal
-  keys keep the scan's order, as the row path's stable list.sort and its merge keep it;
+- numpy's sorts used are stable (or give the stable order: window_order's `stable_argsort`), so
+  rows with equal keys keep the scan's order, as the row path's stable list.sort and its merge;
 - the values compared are the ones Python compares: the array's own machine values (64-bit
   integers exact, doubles as doubles; -0.0 equals 0.0 in both: a tie, input order);
 - DESC reverses a key's order without reordering ties, as list.sort(reverse=True) does: a float
@@ -21,8 +21,8 @@ most a step's budget of rows a step (`merged_runs`, the row path's `_merge_runs`
 sorted keys). Output batches are gathered a batch at a time (numpy's take of an array column,
 then `tolist`; a list column's values picked by number).
 
-The ordering is the same idea as a column-wise window's (window_columns / window_order): the two
-should share one module of numpy sorts once both are in.
+The numpy sorts are a column-wise window's (engine.exec.window_order: `order_key`,
+`sorted_order`, `stable_argsort`), one module of them for both.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from itertools import repeat
 from engine.catalog.table_storage import array_typecode
 from engine.core.memory import LIST_SLOT_BYTES
 from engine.exec.column_scan import scan_batches
+from engine.exec.window_order import order_key, sorted_order, stable_argsort
 from engine.ir import plan as P
 from engine.ir.expr import Col
 
@@ -109,7 +110,7 @@ class _Sorted:
             held += nbytes
             yield []
         views = {c: np.frombuffer(values, dtype=values.typecode) for c, values in own.items()}
-        sort_keys = [_order_key(np, views[c], desc) for c, desc in self.keys]
+        sort_keys = [order_key(np, own[c], desc) for c, desc in self.keys]
         if any(k.dtype.kind == "f" and np.isnan(k).any() for k in sort_keys):
             memory.release(held)
             yield from self.fallback(p)  # NaN after every float: the row path's rule
@@ -117,7 +118,7 @@ class _Sorted:
         pickers = {c: data.picker(c) for c in self.outputs if c is not None and c not in own}
         n = self.scan.count
         if n <= self.run_rows:
-            pieces = [_stable_order(np, sort_keys)]
+            pieces = [sorted_order(np, sort_keys)]
             yield []  # the sort's step
         else:
             pieces = yield from merged_runs(np, sort_keys[0], self.run_rows, self.rt.step_rows)
@@ -136,41 +137,6 @@ class _Sorted:
             yield list(zip(*columns, strict=True)) if columns else [()] * len(at)
 
 
-def _order_key(np, view, desc: bool):
-    """numpy's key for a column's values (a view of the run's own array): ascending order, the
-    reverse when `desc` (negated floats, bit-inverted integers)."""
-    if not desc:
-        return view
-    return np.negative(view) if view.dtype.kind == "f" else np.invert(view)
-
-
-def _stable_order(np, keys):
-    """The stable order of the rows by `keys` (no NaN; the first the primary)."""
-    if len(keys) > 1:
-        return np.lexsort(keys[::-1])
-    return stable_order(np, keys[0])
-
-
-def stable_order(np, key):
-    """The stable order of the values of `key` (no NaN), by numpy's fastest sort giving it: an
-    integer key spanning fewer than 65,536 values is sorted as its offsets from its minimum in 16
-    bits (numpy's radix sort); a float key by the unstable sort, which gives the stable order
-    when no two values are equal (checked on the sorted values: -0.0 equals 0.0 there too), else
-    by the stable one."""
-    if not len(key):
-        return np.argsort(key, kind="stable")
-    if key.dtype.kind in "iu":
-        low, high = key.min(), key.max()
-        if int(high) - int(low) < 1 << 16:
-            key = (key - low).astype(np.uint16)  # no wrap: each value minus the minimum fits
-        return np.argsort(key, kind="stable")
-    order = np.argsort(key)
-    ranked = key[order]
-    if (ranked[1:] == ranked[:-1]).any():  # ties: their order must be the input's
-        order = np.argsort(key, kind="stable")
-    return order
-
-
 def merged_runs(np, key, run_rows: int, budget: int):
     """A generator ordering the rows by the one key `key` (no NaN) in bounded steps: a run of
     `run_rows` rows sorted a step, then the runs merged into pieces of at most `budget` rows a
@@ -181,7 +147,7 @@ def merged_runs(np, key, run_rows: int, budget: int):
     numbers) in order."""
     runs = []  # (sorted keys, their row numbers)
     for lo in range(0, len(key), run_rows):
-        order = stable_order(np, key[lo:lo + run_rows])
+        order = stable_argsort(np, key[lo:lo + run_rows])
         runs.append((key[lo:lo + run_rows][order], order + lo))
         yield []
     pos = [0] * len(runs)

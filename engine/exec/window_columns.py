@@ -20,12 +20,13 @@ placement cannot differ: every key is a plain value). Anything else is the row p
 
 from __future__ import annotations
 
+from array import array
 from collections import defaultdict
 from itertools import accumulate, islice
-from math import isnan
 from operator import eq, ge, itemgetter, le
 
 from engine.exec.column_scan import scan_batches
+from engine.exec.window_order import holds_nan, in_order, ordered_groups, vectorised
 from engine.exec.window_partitions import PARTITION_BYTES
 from engine.ir import plan as P
 from engine.ir.expr import Col
@@ -102,7 +103,8 @@ class _Run:
         """Whether the float key columns and MIN/MAX float arguments hold no NaN."""
         types = self.plan.child.types
         checked = set(self.keys) | {f.args[0] for f in self.plan.funcs if f.name in ("min", "max")}
-        return not any(types[c].is_float and cols[c] is not None and any(map(isnan, cols[c])) for c in checked)
+        np = vectorised()
+        return not any(types[c].is_float and cols[c] is not None and holds_nan(np, cols[c]) for c in checked)
 
     def run(self, p, fallback):
         """The output rows, a step at a time (an empty list closing each step); `fallback(p)`:
@@ -112,11 +114,16 @@ class _Run:
             return
         memory = self.rt.memory
         data = self.scan.data
-        # key columns boxed (the sorts' keys); the others as stored, their values boxed only as
-        # the output rows and the functions pick them
-        keyset = set(self.keys)
+        # numpy sorts the row numbers when every key column is an array (window_order); else
+        # the key columns are boxed (list.sort's keys) and the partitions distributed as read
+        np = vectorised() if self.scan.count else None
+        if np is not None and not all(type(data.column_values(c, 0, 0)) is array for c in self.keys):
+            np = None
+        # the other columns as stored, their values boxed only as the output rows and the
+        # functions pick them
+        keyset = set(self.keys) if np is None else set()
         cols: dict = {c: [] if c in keyset else None for c in self.read}
-        pcol = cols[self.plan.partition[0]] if self.plan.partition else None
+        pcol = cols[self.plan.partition[0]] if self.plan.partition and np is None else None
         parts = defaultdict(list)  # partition key -> its row numbers, in input order
         held = 0
         for i, stop in scan_batches(self.scan, self.rt):
@@ -125,7 +132,7 @@ class _Run:
                 if c in keyset:
                     values += data.boxed(c, i, stop)
                 elif values is None:
-                    cols[c] = data.column_values(c, i, stop)
+                    cols[c] = data.column_values(c, i, stop)  # a copy: the run's own
                 else:
                     values += data.column_values(c, i, stop)
             if pcol is not None:  # distributed as they come, as the row path's dict of partitions
@@ -139,15 +146,34 @@ class _Run:
             memory.release(held)
             yield from fallback(p)
             return
-        n = self.scan.count
-        if pcol is None:
-            groups = [range(n)] if n else []  # a list once it needs sorting
-        else:  # partitions in the order of their keys (plain values: no NULL, no NaN)
-            groups = [parts[key] for key in sorted(parts)]
-        parts = None
-        yield from self._sort(groups, cols)
-        yield from self._emit(cols, groups)
+        flat = None  # numpy's order of all the rows (window_order), the emitted rows' order
+        if np is not None:  # one step: numpy's sort of at most a sort run's rows (as the row path's)
+            groups, flat = self._numpy_groups(np, cols)
+            nbytes = len(groups) * PARTITION_BYTES
+            memory.charge(nbytes)
+            held += nbytes
+            yield []
+        else:
+            n = self.scan.count
+            if pcol is None:
+                groups = [range(n)] if n else []  # a list once it needs sorting
+            else:  # partitions in the order of their keys (plain values: no NULL, no NaN)
+                groups = [parts[key] for key in sorted(parts)]
+            parts = None
+            yield from self._sort(groups, cols)
+        yield from self._emit(cols, groups, np, flat)
         memory.release(held)
+
+    def _numpy_groups(self, np, cols) -> tuple:
+        """(the partitions' row numbers in the window's order, sorted by numpy (window_order);
+        all of them, a numpy array): a range and None when there is no partition and the one
+        key column is in order already."""
+        order = [(cols[pos], desc) for pos, desc, _ in self.plan.order]
+        if not self.plan.partition:
+            if len(order) == 1 and in_order(np, *order[0]):
+                return [range(self.scan.count)], None  # the scan's order is the sorted one (a stable sort keeps it)
+            return ordered_groups(np, None, order)
+        return ordered_groups(np, cols[self.plan.partition[0]], order)
 
     def _sort(self, groups, cols):
         """Each partition's row numbers sorted by the ORDER BY keys: stable passes, last key
@@ -168,11 +194,18 @@ class _Run:
             sorted_rows += len(part)
         yield []
 
-    def _emit(self, cols, groups):
-        """Output rows of each partition a piece of at most a step's rows at a time."""
+    def _emit(self, cols, groups, np, flat):
+        """Output rows of each partition a piece of at most a step's rows at a time. With `flat`
+        (numpy's order of all the rows, the order they are emitted in), an array column's values
+        at a piece's rows are numpy's gather of `flat`'s slice; else picked by itemgetter."""
         step = self.rt.step_rows
         width = self.width
+        views = {} if flat is None else {
+            i: np.frombuffer(cols[i], dtype=cols[i].typecode) for i in set(self.outputs)
+            if i < width and type(cols[i]) is array}  # the run's own arrays: never resized now
+        picking = any(i < width and i not in views for i in self.outputs)
         out: list = []
+        done = 0  # rows emitted so far: the piece's position in `flat`
         for g, part in enumerate(groups):
             groups[g] = None  # let an emitted partition go
             evaluators = [_evaluator(f, self.plan, cols) for f in self.plan.funcs]
@@ -182,9 +215,12 @@ class _Run:
                 piece = part[lo:hi] if hi - lo < end else part
                 values = [ev(piece, part, hi, end, lo) for ev in evaluators]
                 # a column's values at the piece's rows picked by one C call (itemgetter)
-                pick = _picker(piece)
-                columns = [pick(cols[i]) if i < width else values[i - width] for i in self.outputs]
+                pick = _picker(piece) if picking else None
+                at = flat[done:done + hi - lo] if views else None
+                columns = [values[i - width] if i >= width else views[i][at].tolist() if i in views
+                           else pick(cols[i]) for i in self.outputs]
                 out += zip(*columns, strict=False) if columns else [()] * (hi - lo)
+                done += hi - lo
                 if len(out) >= step:
                     yield out
                     out = []

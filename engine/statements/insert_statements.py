@@ -29,6 +29,7 @@ from engine.statements.insert_plan import column_plan as _column_plan
 from engine.statements.insert_plan import converted_rows, session_insert_plan, single_field_tuples
 from engine.statements.insert_plan import insert_plan as _insert_plan
 from engine.statements.replace import replace_steps
+from engine.statements.values_columns import ValuesColumns, takes_columns
 from engine.statements.writers import commit_append
 from engine.types import sqltype as T
 from engine.types.convert import type_default
@@ -116,8 +117,14 @@ def run_insert(session, ctx, stmt: A.Insert):
     count = len(values)
     # one step's worth (_values_step_rows, inlined: the single-row INSERT is a hot statement)
     if count == 1 or (count <= BATCH and count <= ctx.limits.step_rows):
-        rows = _values_rows(ctx, stmt, table, positions, values)
-        commit_append(ctx, database, table, rows, overwrite=stmt.overwrite)
+        by_columns = count > 1 and takes_columns(table)
+        rows = _values_rows(ctx, stmt, table, positions, values, compact=not by_columns)
+        if by_columns:  # one version of whole columns (engine.statements.values_columns)
+            buffer = ValuesColumns(table)
+            buffer.add(rows)
+            commit_append(ctx, database, table, buffer.version, buffer.known(), overwrite=stmt.overwrite)
+        else:
+            commit_append(ctx, database, table, rows, overwrite=stmt.overwrite)
         if ctx.memory.held:
             ctx.memory.release()  # the rows are the table's now; the caller may never read the result
         progress.write_rows = len(rows)
@@ -131,15 +138,27 @@ def _values_steps(ctx, stmt, database, table, positions, progress):
     """INSERT ... VALUES converted a step budget of rows per step; nothing is appended unless
     every row converts."""
     values, step_rows = stmt.rows, _values_step_rows(ctx)
+    # a table kept in columns: each step's rows appended to a version of whole columns
+    buffer = ValuesColumns(table) if takes_columns(table) else None
     rows = []
     for start in range(0, len(values), step_rows):
-        rows += _values_rows(ctx, stmt, table, positions, values[start:start + step_rows])
+        converted = _values_rows(ctx, stmt, table, positions, values[start:start + step_rows],
+                                 compact=buffer is None)
+        if buffer is None:
+            rows += converted
+        else:
+            buffer.add(converted)
+        del converted
         yield []
-    commit_append(ctx, database, table, rows, overwrite=stmt.overwrite)
+    if buffer is None:
+        commit_append(ctx, database, table, rows, overwrite=stmt.overwrite)
+    else:
+        commit_append(ctx, database, table, buffer.version, buffer.known(), overwrite=stmt.overwrite)
     ctx.memory.release()  # the rows are the table's now
-    progress.write_rows = len(rows)
-    progress.write_bytes = len(rows) * 8 * len(table.columns)
-    yield [(len(rows),)]
+    count = len(rows) if buffer is None else len(buffer.version)
+    progress.write_rows = count
+    progress.write_bytes = count * 8 * len(table.columns)
+    yield [(count,)]
 
 
 def _values_step_rows(ctx) -> int:
@@ -161,8 +180,9 @@ def _binary_input_converters(ctx, table, positions, converters):
             for i, conv in zip(positions, converters, strict=True)]
 
 
-def _values_rows(ctx, stmt, table, positions, values_rows):
-    """VALUES rows converted to the table's row tuples (strings and floats compacted)."""
+def _values_rows(ctx, stmt, table, positions, values_rows, compact: bool = True):
+    """VALUES rows converted to the table's row tuples (strings and floats compacted, unless
+    not `compact`: engine.statements.values_columns copies what columns keep boxed)."""
     converters, fill = session_insert_plan(table, positions, ctx)
     converters = single_field_tuples(table, positions, converters)
     if ctx.session.explicit_setting("binary_input_format") is not None:  # (set: rare, off the hot path)
@@ -187,7 +207,8 @@ def _values_rows(ctx, stmt, table, positions, values_rows):
         # the VALUES buffer, held until the append (a few rows are not worth the estimate);
         # the caller releases it once the rows are in the table
         ctx.memory.charge(batch_bytes(rows))
-        rows = _compact(rows, table)
+        if compact:
+            rows = _compact(rows, table)
     return rows
 
 

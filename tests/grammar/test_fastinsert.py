@@ -1,10 +1,11 @@
 """The INSERT ... VALUES fast path builds exactly the AST the full grammar builds."""
 
 import dataclasses
+import gc
 
 import pytest
 
-from grammar import ast, parse
+from grammar import ast, fastinsert, parse
 from grammar.fastinsert import parse_fast_insert
 from grammar.parser import get_parser
 
@@ -114,3 +115,30 @@ def test_generated_rows_match_the_grammar():
     slow = get_parser().parse(sql)
     assert fast == slow
     assert _positions(fast, []) == _positions(slow, [])
+
+
+def test_the_values_scan_runs_with_the_collector_paused_and_resumes_it(monkeypatch):
+    seen = []
+    original = fastinsert._scan_rows
+
+    def recording(*args):
+        seen.append(gc.isenabled())
+        if len(seen) == 2:
+            raise RuntimeError("a failing scan")
+        return original(*args)
+
+    monkeypatch.setattr(fastinsert, "_scan_rows", recording)
+    was_enabled = gc.isenabled()
+    gc.enable()
+    try:
+        assert parse_fast_insert("INSERT INTO t VALUES (1, 'a')") is not None
+        assert seen == [False] and gc.isenabled()
+        with pytest.raises(RuntimeError):
+            parse_fast_insert("INSERT INTO t VALUES (2, 'b')")
+        assert gc.isenabled()  # resumed after a failure too
+        gc.disable()  # an embedder's disabled collector stays disabled
+        assert parse_fast_insert("INSERT INTO t VALUES (3, 'c')") is not None
+        assert seen == [False, False, False] and not gc.isenabled()
+    finally:
+        if was_enabled:
+            gc.enable()
