@@ -18,6 +18,7 @@ from engine.codegen.compile import Codegen
 from engine.codegen.sort_keys import sort_passes, sort_rows
 from engine.core.memory import LIST_SLOT_BYTES, SORT_SLOT_BYTES, batch_bytes, charge_growth
 from engine.exec.column_scan import plain_columns, top_k_columns
+from engine.exec.sort_columns import sorted_columns
 from engine.types.keys import rows_key
 
 
@@ -121,8 +122,11 @@ def build_sort(plan, rt, limit=None, offset=0):
             for i in range(0, len(merged), out_rows):
                 yield merged[i:i + out_rows]
 
+    # over columns with numpy: the row numbers ordered by the key columns (the row path when not)
+    by_numbers = None if top_k else sorted_columns(plan, rt, run_rows, run_sorted)
+
     def run(p):
-        rows = run_sorted(p)
+        rows = (by_numbers or run_sorted)(p)
         if limit is None and not offset:
             return rows
         return limit_batches(rows, limit, offset)

@@ -18,7 +18,7 @@ several keys) by the ORDER BY keys. That is the order the pure-Python path gives
 The partitions come in ascending order of their key, as `sorted(parts)` gives them. With many
 small partitions one lexsort of all the rows (the partition key first) replaces the per-partition
 sorts, whose fixed cost per numpy call would dominate; the order is the same. A single key takes
-the fastest sort that gives the stable order (`_stable_argsort`: a radix sort of a narrow integer
+the fastest sort that gives the stable order (`stable_argsort`: a radix sort of a narrow integer
 range, the unstable sort of floats when they hold no tie). Measured on the benchmark's
 window_rank (100,000 rows, 100 partitions): 11.5 ms with one stable argsort/lexsort per
 partition, 5 ms so; the pure-Python distribution and per-partition list.sort take ~20 ms.
@@ -53,7 +53,7 @@ def holds_nan(np, values) -> bool:
     return any(map(isnan, values))
 
 
-def _key(np, values, desc: bool):
+def order_key(np, values, desc: bool):
     """numpy's view of the array `values` (an array.array), in reverse order when `desc`."""
     view = np.frombuffer(values, dtype=values.typecode)
     if not desc:
@@ -67,18 +67,18 @@ def in_order(np, values, desc: bool) -> bool:
     return bool(np.all(view[1:] <= view[:-1])) if desc else bool(np.all(view[:-1] <= view[1:]))
 
 
-def _sorted(np, keys, rows=None):
+def sorted_order(np, keys, rows=None):
     """The stable order of `rows` (all rows when None) by `keys` (views, the first the primary)."""
     if rows is not None:
         keys = [k[rows] for k in keys]
     if len(keys) > 1:
         order = np.lexsort(keys[::-1])
     else:
-        order = _stable_argsort(np, keys[0])
+        order = stable_argsort(np, keys[0])
     return order if rows is None else rows[order]
 
 
-def _stable_argsort(np, key):
+def stable_argsort(np, key):
     """The stable order of the values of `key` (no NaN).
 
     An integer key spanning fewer than 65,536 values is sorted as its offsets from its minimum
@@ -105,13 +105,13 @@ def ordered_groups(np, partition, orders) -> tuple:
     by the ORDER BY keys; all of them in that order, one numpy array). `partition`: the
     partition key's array or None; `orders`: (array, desc) of each ORDER BY key, the first the
     primary. The arrays are the caller's own copies; numpy's views of them end with this call."""
-    keys = [_key(np, values, desc) for values, desc in orders]
+    keys = [order_key(np, values, desc) for values, desc in orders]
     if partition is None:
-        order = _sorted(np, keys)
+        order = sorted_order(np, keys)
         return [order.tolist()], order
     part = np.frombuffer(partition, dtype=partition.typecode)
     n = len(part)
-    by_partition = _stable_argsort(np, part)
+    by_partition = stable_argsort(np, part)
     sorted_keys = part[by_partition]
     cuts = (np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1]) + 1).tolist()
     bounds = list(zip([0] + cuts, cuts + [n], strict=True))
@@ -119,5 +119,5 @@ def ordered_groups(np, partition, orders) -> tuple:
         order = np.lexsort(keys[::-1] + [part])
         rows = order.tolist()
         return [rows[lo:hi] for lo, hi in bounds], order
-    segments = [_sorted(np, keys, by_partition[lo:hi]) for lo, hi in bounds]
+    segments = [sorted_order(np, keys, by_partition[lo:hi]) for lo, hi in bounds]
     return [segment.tolist() for segment in segments], np.concatenate(segments)
