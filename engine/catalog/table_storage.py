@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from itertools import compress, groupby, islice, repeat
 from operator import itemgetter
 
+from engine.catalog.column_dictionary import Dictionary, extend_keys, new_keys
 from engine.catalog.column_zones import ALL_PARTS, block_summary
 from engine.core.memory import batch_bytes, value_bytes
 
@@ -315,10 +316,10 @@ def transposed(rows: list[tuple], width: int) -> list[list]:
 class ColumnData:
     """One version of a table's contents kept column by column (the TableData contract)."""
 
-    __slots__ = ("_codes", "_columns", "_count", "_shared", "_borrowed", "_stager")
+    __slots__ = ("_codes", "_columns", "_count", "_shared", "_borrowed", "_stager", "_dictionaries", "_keys")
     columnar = True
 
-    def __init__(self, codes: tuple, shared: tuple):
+    def __init__(self, codes: tuple, shared: tuple, dictionaries: tuple | None = None):
         self._codes = codes  # per column: the array typecode while it holds no NULL, else None
         # A column object may hold more values than this version's `_count` (it is shared with
         # the version it was copied from, which went on growing): read only [0:_count].
@@ -331,6 +332,12 @@ class ColumnData:
         # past `_count` are a large append's, staged by `_stager` (engine.catalog.staged_append)
         self._borrowed = False
         self._stager = None
+        # per string column: its Dictionary (engine.catalog.column_dictionary), shared by the
+        # table's versions, and the codes of a prefix of the rows (None once one found no code)
+        if dictionaries is None:
+            dictionaries = tuple(None if d is None else Dictionary() for d in shared)
+        self._dictionaries = dictionaries
+        self._keys = [new_keys(d) for d in dictionaries]
 
     def __len__(self) -> int:
         return self._count
@@ -454,6 +461,7 @@ class ColumnData:
             self._stager = None
         else:
             self._columns = [column[:count] for column in self._columns]
+        self._keys = [None if keys is None else keys[:count] for keys in self._keys]
         self._borrowed = False
 
     def _append_row(self, row: tuple) -> None:
@@ -497,9 +505,11 @@ class ColumnData:
             return
         if start == 0 and not self._count:  # everything from the start: share the columns
             self._columns, self._count, self._borrowed = list(other._columns), stop, True
+            self._keys = list(other._keys)
             return
         if self._borrowed:
             self._own()
+        self._copy_keys(other, lambda keys: keys[start:stop], stop)
         mine = self._columns
         for i, column in enumerate(other._columns):
             part = column[start:stop]
@@ -512,6 +522,7 @@ class ColumnData:
         stop = start + len(selection)
         if self._borrowed:
             self._own()
+        self._copy_keys(other, lambda keys: compress(keys[start:stop], selection), stop)
         mine = self._columns
         kept = 0
         for i, column in enumerate(other._columns):
@@ -524,8 +535,34 @@ class ColumnData:
             kept = sum(map(bool, selection))
         self._count += kept
 
+    def _copy_keys(self, other: ColumnData, part, stop: int) -> None:
+        """Before rows [..stop] of `other` are appended: `other`'s codes of them (`part`) follow
+        codes that cover all of this version's rows (the others are coded when read)."""
+        count = self._count
+        for i, keys in enumerate(self._keys):
+            theirs = other._keys[i]
+            if keys is not None and len(keys) == count and theirs is not None and len(theirs) >= stop:
+                keys.extend(part(theirs))
+
+    def dictionary_values(self, index: int) -> list | None:
+        """Column `index`'s code -> value list as it is now (nothing coded), None: no codes."""
+        return None if self._keys[index] is None else self._dictionaries[index].values
+
+    def dictionary_codes(self, index: int, start: int, stop: int):
+        """(codes, values) of column `index`'s rows [start:stop], None when it keeps no codes
+        (engine.catalog.column_dictionary: `codes` an array, the caller's own; `values` the
+        table's code -> value list, never to be changed). Rows up to `stop` are coded now."""
+        keys = self._keys[index]
+        if keys is None:
+            return None
+        stop = self._count if stop > self._count else stop
+        if len(keys) < stop and not extend_keys(self._dictionaries[index], keys, self._columns[index], stop):
+            self._keys[index] = None
+            return None
+        return keys[start:stop], self._dictionaries[index].values
+
     def empty_like(self) -> ColumnData:
-        return ColumnData(self._codes, self._shared)
+        return ColumnData(self._codes, self._shared, self._dictionaries)
 
     def with_rows(self, rows: list[tuple]) -> ColumnData:
         data = self.empty_like()
@@ -550,6 +587,7 @@ class ColumnData:
         are, and owned (a later append writes them in place)."""
         if not self._count and not other._borrowed:
             self._columns, self._count, self._borrowed = list(other._columns), other._count, False
+            self._keys = list(other._keys)
             return
         self.extend_from(other, 0, other._count)
 

@@ -23,6 +23,7 @@ from engine.codegen.batch_source import resliced
 from engine.core.memory import HASH_ENTRY_BYTES, LIST_SLOT_BYTES, SORT_SLOT_BYTES, charge_growth
 from engine.core.steps import rows_for_cost
 from engine.exec.column_scan import filtered_count, scan_batches, zipped_batches
+from engine.exec.dictionary_groups import dictionary_groups_run
 from engine.exec.grouped_columns import grouped_counts_run, integer_groups_run
 from engine.exec.subquery import correlated_rows, prefetching
 from engine.ir import plan as P
@@ -85,6 +86,8 @@ def build_aggregate(plan: P.Aggregate, rt):
     code = grouped_code(plan, rt.codegen, args, zipped)
     run = _grouped_run(plan, rt, code, child_run, cg)
     coded = integer_groups_run(plan, rt, args, code, run)  # numpy, exact (engine.exec.coded_groups)
+    if coded is None:  # a string key's dictionary codes (engine.exec.dictionary_groups)
+        coded = dictionary_groups_run(plan, rt, args, code, run)
     if coded is not None:
         return coded
     counting = grouped_counts_run(plan, rt, args, code)

@@ -22,6 +22,7 @@ from itertools import compress, repeat
 from operator import itemgetter
 
 from engine.codegen.batch_source import RowVars
+from engine.exec.dictionary_filters import coded_test
 from engine.ir.expr import And, SubqueryExpr
 
 try:  # imported with the engine, not by the first query that filters (a step of the reactor)
@@ -97,7 +98,7 @@ class Selection:
     -> the numbers (from 0) of the batch's rows it keeps, `slices[i]` the batch's values of
     column i for each position in `tested`."""
 
-    __slots__ = ("tests", "rest", "tested")
+    __slots__ = ("tests", "rest", "tested", "truths")
 
     def __init__(self, tests: list, rest, tested: tuple):
         # (position, function, constant, column first, array typecodes numpy compares exactly),
@@ -105,9 +106,15 @@ class Selection:
         self.tests = tests
         self.rest = rest  # None, or (positions, fn(kept so far, value iterables, p) -> kept)
         self.tested = tested
+        # per test: its Truth over a dictionary column's distinct values (engine.exec.
+        # dictionary_filters), made when a batch first comes with the column's codes
+        self.truths = [None] * len(tests)
 
-    def select(self, slices, n: int, p) -> list:
-        kept = self._kept(slices, n, p, self.tests)
+    def select(self, slices, n: int, p, coded=None) -> list:
+        """`coded`, when given: position -> (codes, values, fetch) of the batch's dictionary
+        columns (dictionary_filters.batch_codes): their tests then run once a distinct value
+        (their slices may be None: `fetch` gives the values if a test needs them)."""
+        kept = self._kept(slices, n, p, self.tests, coded)
         if kept is None:
             kept = list(row_numbers(n)[:n])
         if kept and self.rest is not None:
@@ -116,8 +123,10 @@ class Selection:
             kept = fn(kept, [pick(slices[i]) for i in positions], p)
         return kept
 
-    def count(self, slices, n: int, p) -> int:
+    def count(self, slices, n: int, p, coded=None) -> int:
         """How many of the batch's rows `select` keeps (the last test only counts its rows)."""
+        if coded:
+            return len(self.select(slices, n, p, coded))
         np = vectorised()
         if np is not None and self.rest is None:
             mask = _numpy_mask(np, slices, self.tests)
@@ -139,13 +148,21 @@ class Selection:
             return int(np.count_nonzero(mask))
         return len(_map_test(column, kept, n, function, constant, column_first))
 
-    @staticmethod
-    def _kept(slices, n: int, p, tests) -> list | None:
+    def _kept(self, slices, n: int, p, tests, coded=None) -> list | None:
         """The rows (numbers from 0) the `tests` keep, None for all (no test)."""
         kept = None
         np = vectorised()
-        for position, function, constant, column_first, exact in tests:
+        for index, (position, function, constant, column_first, exact) in enumerate(tests):
             column = slices[position]
+            if coded and position in coded:
+                found = coded_test(self, index, coded[position], kept, n, np)
+                if found is not None:
+                    kept = found
+                    if not kept:
+                        return kept
+                    continue
+                if column is None:  # tested by value after all: the batch's values
+                    column = slices[position] = coded[position][2]()
             if np is not None and type(column) is array and column.typecode in exact:
                 kept = _numpy_test(np, column, kept, function, constant, column_first)
             else:

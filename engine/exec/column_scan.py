@@ -25,6 +25,7 @@ from engine.exec.column_filters import (
     kept_values,
     vectorised,
 )
+from engine.exec.dictionary_filters import batch_codes
 from engine.exec.subquery import prefetching
 from engine.ir import plan as P
 from engine.ir.expr import Col, column_ids
@@ -175,8 +176,8 @@ def selected_rows(scan: P.Scan, rt, cg, pred, proj, positions):
     data, select = scan.data, selection.select
 
     def run(p):
-        for i, stop, slices in tested_slices(scan, rt, selection.tested):
-            kept = select(slices, stop - i, p)
+        for i, stop, slices, coded in coded_slices(scan, rt, selection):
+            kept = select(slices, stop - i, p, coded)
             yield fn(kept, kept_values(data, read, slices, kept, i, stop - i), p) if kept else []
 
     run = prefetching(cg, run)
@@ -230,11 +231,29 @@ def filtered_count(plan: P.Aggregate, rt):
     count = selection.count
 
     def run(p):
-        for i, stop, slices in tested_slices(scan, rt, selection.tested):
-            kept = count(slices, stop - i, p)
+        for i, stop, slices, coded in coded_slices(scan, rt, selection):
+            kept = count(slices, stop - i, p, coded)
             yield (kept,) if kept else []
 
     return prefetching(cg, run)
+
+
+def coded_slices(scan: P.Scan, rt, selection):
+    """(start, stop, slices, coded) of each batch of the scan, as `tested_slices` for the
+    Selection's tested columns, and `coded` its columns with dictionary codes (engine.exec.
+    dictionary_filters' batch_codes: those tests then run once a distinct value), None when
+    none has; a column only tested by code is not sliced (Selection fetches it if need be)."""
+    data, width, np = scan.data, len(scan.layout), vectorised()
+    positions = () if not hasattr(data, "dictionary_values") else \
+        tuple(sorted({test[0] for test in selection.tests if data.dictionary_values(test[0]) is not None}))
+    read = set() if selection.rest is None else set(selection.rest[0])  # the rest reads them
+    for i, stop in scan_batches(scan, rt):
+        coded = batch_codes(data, positions, i, stop, np) if positions else None
+        slices = [None] * width
+        for c in selection.tested:
+            if coded is None or c not in coded or c in read:
+                slices[c] = data.column_values(c, i, stop)
+        yield i, stop, slices, coded
 
 
 def tested_slices(scan: P.Scan, rt, tested):
