@@ -10,8 +10,9 @@ import threading
 from dataclasses import dataclass, field
 from operator import itemgetter
 
+from engine.catalog.column_data import transposed
 from engine.catalog.routines import Routines
-from engine.catalog.table_storage import Rewrite, TableData, table_data, transposed
+from engine.catalog.table_storage import Rewrite, TableData, table_data
 from engine.core.errors import (
     TABLE_ENGINE_NOT_SUPPORTED,
     UNIMPLEMENTED,

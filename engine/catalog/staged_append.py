@@ -25,7 +25,7 @@ from array import array
 from operator import itemgetter
 
 from engine.catalog.catalog import _holds_nan  # the Table's own NaN test
-from engine.catalog.table_storage import STAGED, ColumnData, _into_array, _shared_values, transposed
+from engine.catalog.column_data import STAGED, ColumnData, _into_array, _shared_values, transposed
 
 # per step, each a few milliseconds: values a ColumnStaging copies (array slices: memory
 # copies), rows a RowStaging copies (a reference counted a row), values scanned for flags

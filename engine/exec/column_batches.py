@@ -1,5 +1,5 @@
 """A query's output column by column, for a bulk writer into a table kept in columns (INSERT ...
-SELECT into engine.catalog.table_storage.ColumnData): a projection over numbers() or over a
+SELECT into engine.catalog.column_data.ColumnData): a projection over numbers() or over a
 column-kept table's scan evaluates each select item over the whole batch at once (one generated
 comprehension an item, `[expr for _c0 in b]`), so no row tuple is built only to be taken apart
 again into the target's columns. Only the plain shapes qualify (no filter, no subquery, no

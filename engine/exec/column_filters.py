@@ -22,13 +22,9 @@ from itertools import compress, repeat
 from operator import itemgetter
 
 from engine.codegen.batch_source import RowVars
+from engine.core.vectors import vectorised
 from engine.exec.dictionary_filters import coded_test
 from engine.ir.expr import And, SubqueryExpr
-
-try:  # imported with the engine, not by the first query that filters (a step of the reactor)
-    import numpy
-except ImportError:  # the optional extra is not installed
-    numpy = None
 
 # comparison node -> the operator function evaluating it (`a < b` is `operator.lt(a, b)`)
 _OPERATORS = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
@@ -36,15 +32,9 @@ _OPERATORS = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, as
 _COLUMN = re.compile(r"_c(\d+)$")
 _CONSTANT = re.compile(r"_k\d+$")
 
-# numpy (optional, the `columns` extra) compares an array column's batch with a constant without
-# boxing a value: used where it answers as Python's operator does (`_exact_codes`); NUMPY off,
-# or numpy missing, the same tests run as `map` over the values
-NUMPY = True
-
-
-def vectorised():
-    """The numpy module when NUMPY is on and numpy is installed, else None."""
-    return numpy if NUMPY else None
+# numpy (engine.core.vectors) compares an array column's batch with a constant without boxing a
+# value: used where it answers as Python's operator does (`_exact_codes`); NUMPY off, or numpy
+# missing, the same tests run as `map` over the values
 
 
 _ORDERINGS = frozenset({operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne})

@@ -1,4 +1,4 @@
-"""Operators that read a table kept column by column (engine.catalog.table_storage.ColumnData)
+"""Operators that read a table kept column by column (engine.catalog.column_data.ColumnData)
 column-wise instead of row by row (issue 24): a filter/projection loops over just the columns it
 reads, a filter that reads more columns than it tests picks the kept rows by number, DISTINCT of
 plain columns takes their values whole, and ORDER BY ... LIMIT skips the batches whose key column

@@ -11,7 +11,7 @@ first pass (a value the full Dictionary has no room for) runs the row-by-row GRO
 
 from __future__ import annotations
 
-from engine.exec.column_filters import vectorised
+from engine.core.vectors import vectorised
 from engine.exec.grouped_columns import coded_fold
 from engine.ir import plan as P
 from engine.ir.expr import Col

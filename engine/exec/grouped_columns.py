@@ -25,7 +25,7 @@ from itertools import islice
 from operator import itemgetter
 
 from engine.core.memory import HASH_ENTRY_BYTES, charge_growth
-from engine.exec import column_filters
+from engine.core.vectors import vectorised
 from engine.exec.coded_groups import (
     INTEGERS,
     MAX_BLOCK_ROWS,
@@ -114,7 +114,7 @@ def _counting_run(plan, rt, finish, keys):
         values = data.column_values(pos, i, stop) if columnar else map(itemgetter(pos), data.rows(i, stop))
         return values if getter is None else map(getter, values)
 
-    np = column_filters.vectorised()
+    np = vectorised()
     days = np is not None and columnar and len(keys) == 1 and keys[0][1] is _DAY_NUMBER
 
     def run(p):
@@ -216,7 +216,7 @@ def coded_fold(plan: P.Aggregate, rt, args, code):
     stop), a numpy intp array; `keys_of(codes)`: the group keys of a list of codes) folded in
     numpy (engine.exec.coded_groups), a block of step_rows rows a step, then its output rows;
     None when numpy is off or an aggregate or its column does not qualify (NULL-free numbers)."""
-    np = column_filters.vectorised()
+    np = vectorised()
     scan, cg = plan.child, args.cg
     if (np is None or type(scan) is not P.Scan or not scan.data.columnar or rt.profile is not None
             or cg.correlated or cg.prefetched or scan.count >= MAX_TABLE_ROWS):
@@ -258,7 +258,7 @@ def integer_groups_run(plan: P.Aggregate, rt, args, code, fallback):
     fold = coded_fold(plan, rt, args, code) if key_code in INTEGERS else None
     if fold is None:
         return None
-    np = column_filters.vectorised()
+    np = vectorised()
     rows = max(1, min(rt.step_rows, MAX_BLOCK_ROWS))
 
     def keys_at(i, stop):

@@ -18,7 +18,7 @@ from itertools import compress
 from operator import itemgetter
 
 from engine.core.errors import MemoryExceedsLimit
-from engine.exec.column_filters import vectorised
+from engine.core.vectors import vectorised
 
 # build sides this path takes: at most this many rows, keys below max(4 x rows, _DENSE_SLACK)
 VECTOR_MAX_ROWS = 65_536

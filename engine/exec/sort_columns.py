@@ -32,18 +32,11 @@ from itertools import repeat
 
 from engine.catalog.table_storage import array_typecode
 from engine.core.memory import LIST_SLOT_BYTES
+from engine.core.vectors import vectorised
 from engine.exec.column_scan import scan_batches
 from engine.exec.window_order import order_key, sorted_order, stable_argsort
 from engine.ir import plan as P
 from engine.ir.expr import Col
-
-try:  # imported with the engine, not by the first query that needs it (a step of the reactor)
-    import numpy
-except ImportError:  # the optional extra is not installed
-    numpy = None
-
-# numpy's sorts on (tests turn it off to check the row path gives the same answers)
-NUMPY = True
 
 
 def scan_positions(plan, rt):
@@ -64,7 +57,7 @@ def sorted_columns(plan: P.Sort, rt, run_rows: int, fallback):
     """The run of ORDER BY `plan` ordered by numpy over a scan of columns (module docstring),
     `fallback(p)` (the row path's run) taking over when a key turns out to hold a NULL or a NaN;
     None where the row path is the one (no numpy, other inputs, other key types)."""
-    np = numpy if NUMPY else None
+    np = vectorised()
     found = scan_positions(plan.child, rt) if np is not None and plan.keys else None
     if found is None:
         return None

@@ -25,8 +25,9 @@ from collections import defaultdict
 from itertools import accumulate, islice
 from operator import eq, ge, itemgetter, le
 
+from engine.core.vectors import vectorised
 from engine.exec.column_scan import scan_batches
-from engine.exec.window_order import holds_nan, in_order, ordered_groups, vectorised
+from engine.exec.window_order import holds_nan, in_order, ordered_groups
 from engine.exec.window_partitions import PARTITION_BYTES
 from engine.ir import plan as P
 from engine.ir.expr import Col

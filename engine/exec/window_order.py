@@ -29,20 +29,8 @@ from __future__ import annotations
 from array import array
 from math import isnan
 
-try:  # imported with the engine, not by the first query that needs it (a step of the reactor)
-    import numpy
-except ImportError:  # the optional extra is not installed
-    numpy = None
-
-# the numpy sorts on (tests turn it off to check the pure-Python path gives the same answers)
-NUMPY = True
 # below this many rows a partition on average, one lexsort of all rows instead of one per partition
 SEGMENT_ROWS = 64
-
-
-def vectorised():
-    """The numpy module when NUMPY is on and numpy is installed, else None."""
-    return numpy if NUMPY else None
 
 
 def holds_nan(np, values) -> bool:

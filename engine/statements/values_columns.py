@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from itertools import repeat
 
-from engine.catalog.table_storage import transposed
+from engine.catalog.column_data import transposed
 
 # an empty translation table: str.translate with it copies a string (the copy is allocated now,
 # next to the other values of its column)

@@ -10,8 +10,9 @@ import pytest
 
 import engine
 from engine.catalog import table_storage
+from engine.core import vectors
 from engine.core.limits import Limits
-from engine.exec import aggregate, column_filters
+from engine.exec import aggregate
 from engine.exec.coded_groups import CodedGroups
 from tests.engine.sql_helpers import answers_in_both_storages as _both_storages
 from tests.engine.sql_helpers import q
@@ -53,7 +54,7 @@ QUERIES = [
 @pytest.mark.parametrize("numpy", [True, False])
 @pytest.mark.parametrize("step_rows", [None, 64])
 def test_grouped_aggregates_answer_as_the_row_path(monkeypatch, numpy, step_rows):
-    monkeypatch.setattr(column_filters, "NUMPY", numpy)
+    monkeypatch.setattr(vectors, "NUMPY", numpy)
     rows, columns = _both_storages(monkeypatch, SETUP, QUERIES, step_rows=step_rows)
     for sql, r, c in zip(QUERIES, rows, columns, strict=True):
         assert _same(c, r), sql  # the same groups in the same order (their first rows')
@@ -64,7 +65,7 @@ def test_grouped_aggregates_answer_as_the_row_path(monkeypatch, numpy, step_rows
 
 
 def test_the_numpy_run_is_taken_only_where_it_qualifies(monkeypatch):
-    monkeypatch.setattr(column_filters, "NUMPY", True)
+    monkeypatch.setattr(vectors, "NUMPY", True)
     monkeypatch.setattr(table_storage, "COLUMNS", True)
     taken = []
     real = aggregate.integer_groups_run
@@ -83,7 +84,7 @@ def test_the_numpy_run_is_taken_only_where_it_qualifies(monkeypatch):
 
 @pytest.mark.parametrize("numpy", [True, False])
 def test_empty_table_and_groups_only_in_a_later_block(monkeypatch, numpy):
-    monkeypatch.setattr(column_filters, "NUMPY", numpy)
+    monkeypatch.setattr(vectors, "NUMPY", numpy)
     setup = ["CREATE TABLE e (k INT, f DOUBLE)", "CREATE TABLE l (k INT, f DOUBLE)",
              "INSERT INTO l SELECT 1, number * 0.1 FROM numbers(200)",
              "INSERT INTO l SELECT 2 + number % 2, '-0.0'::DOUBLE FROM numbers(30)",
@@ -99,7 +100,7 @@ def test_empty_table_and_groups_only_in_a_later_block(monkeypatch, numpy):
 
 
 def test_int_sum_overflow_errors_unchanged(monkeypatch):
-    monkeypatch.setattr(column_filters, "NUMPY", True)
+    monkeypatch.setattr(vectors, "NUMPY", True)
     setup = ["CREATE TABLE o (k INT, v INT UNSIGNED, b BIGINT)",
              "INSERT INTO o SELECT number % 2, 4294967295, 9223372036854775807 FROM numbers(100)"]
     queries = ["SELECT k, SUM(v), AVG(v) FROM o GROUP BY k", "SELECT k, SUM(b) FROM o GROUP BY k"]
@@ -110,7 +111,7 @@ def test_int_sum_overflow_errors_unchanged(monkeypatch):
 
 def test_the_numpy_run_steps_are_bounded(monkeypatch):
     """A block of step_rows rows a step: 10,000 rows in steps of 1,000 take more than ten steps."""
-    monkeypatch.setattr(column_filters, "NUMPY", True)
+    monkeypatch.setattr(vectors, "NUMPY", True)
     monkeypatch.setattr(table_storage, "COLUMNS", True)
     s = engine.Database(limits=Limits(step_rows=1000)).session()
     q(s, "CREATE TABLE b (k INT, f DOUBLE)")
@@ -142,7 +143,7 @@ DAY_QUERIES = [
 def test_counted_days_answer_as_the_row_path(monkeypatch, numpy, wide):
     """Day numbers counted in numpy, in steps of 16 rows: arrays grown at both ends, and (`wide`)
     days spanning more than MAX_CODES, counted on in a Counter, keep the groups' order."""
-    monkeypatch.setattr(column_filters, "NUMPY", numpy)
+    monkeypatch.setattr(vectors, "NUMPY", numpy)
     setup = DAYS_SETUP + (["INSERT INTO ev VALUES ('2600-01-01 00:00:00', '2600-01-01'), "
                            "('2020-01-05 00:00:00', '1900-01-01')"] if wide else [])
     rows, columns = _both_storages(monkeypatch, setup, DAY_QUERIES, step_rows=16)
@@ -157,7 +158,7 @@ def test_counted_days_answer_as_the_row_path(monkeypatch, numpy, wide):
 def test_filtered_counts_in_one_numpy_mask_answer_as_the_row_path(monkeypatch, numpy):
     """COUNT(*) WHERE of a bool column's truth and comparisons (column_filters' `_numpy_mask`):
     a NULL-free BOOLEAN list (its bytes), one with NULLs (the map path), NaN and -0.0 values."""
-    monkeypatch.setattr(column_filters, "NUMPY", numpy)
+    monkeypatch.setattr(vectors, "NUMPY", numpy)
     setup = ["CREATE TABLE c (flag BOOLEAN, nflag BOOLEAN, val DOUBLE, i INT)",
              "INSERT INTO c SELECT number % 3 = 0, if(number % 5 = 0, NULL, number % 2 = 0), "
              "if(number % 17 = 0, 'NaN'::DOUBLE, if(number % 19 = 0, '-0.0'::DOUBLE, number * 1.5)), "

@@ -11,6 +11,7 @@ import engine
 from engine.catalog import table_storage
 from engine.codegen import compile as compile_module
 from engine.codegen.compile import Codegen
+from engine.core import vectors
 from engine.exec import column_filters
 from engine.functions.registry import SCALARS, ScalarFunction, fixed
 from engine.ir.expr import And, Arith, Cmp, Col, Const, SubqueryExpr
@@ -61,7 +62,7 @@ def _check(sql, r, c):
 @pytest.mark.parametrize("numpy", [True, False])
 @pytest.mark.parametrize("step_rows", [None, 64])
 def test_selections_keep_the_rows_the_row_path_keeps(monkeypatch, numpy, step_rows):
-    monkeypatch.setattr(column_filters, "NUMPY", numpy)
+    monkeypatch.setattr(vectors, "NUMPY", numpy)
     queries = _queries()
     rows, columns = _both_storages(monkeypatch, SETUP, queries, step_rows=step_rows)
     for sql, r, c in zip(queries, rows, columns, strict=True):
@@ -73,7 +74,7 @@ def test_selections_keep_the_rows_the_row_path_keeps(monkeypatch, numpy, step_ro
 
 @pytest.mark.parametrize("numpy", [True, False])
 def test_selections_over_an_empty_table_and_one_row(monkeypatch, numpy):
-    monkeypatch.setattr(column_filters, "NUMPY", numpy)
+    monkeypatch.setattr(vectors, "NUMPY", numpy)
     queries = _queries(["i, s", "COUNT(*)"], ["i < 10", "b AND f > 1", "s LIKE '%a%'"])
     for setup in (SETUP[:1], SETUP[:1] + ["INSERT INTO t (i, f, s, b) VALUES (3, 2.5, 'a', true)"]):
         rows, columns = _both_storages(monkeypatch, setup, queries)

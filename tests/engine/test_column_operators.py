@@ -7,8 +7,9 @@ import pytest
 
 import engine
 from engine.catalog import table_storage
+from engine.core import vectors
 from engine.core.limits import Limits
-from engine.exec import column_filters, column_scan
+from engine.exec import column_scan
 from engine.exec import join as join_module
 from engine.exec import sort as sort_module
 from engine.exec import window as window_module
@@ -106,11 +107,11 @@ def test_top_k_over_columns_takes_the_column_path(monkeypatch, with_numpy):
              "INSERT INTO o SELECT number, (number % 6007) / 3 FROM numbers(18000)"]
     if with_numpy:
         pytest.importorskip("numpy")
-    monkeypatch.setattr(column_filters, "NUMPY", with_numpy)
+    monkeypatch.setattr(vectors, "NUMPY", with_numpy)
     compared = []
 
     def spy_numpy():
-        compared.append(column_filters.vectorised())
+        compared.append(vectors.vectorised())
         return compared[-1]
 
     monkeypatch.setattr(column_scan, "vectorised", spy_numpy)

@@ -10,6 +10,7 @@ import pytest
 import engine
 from engine.catalog import column_dictionary, table_storage
 from engine.catalog.table_storage import ColumnData, Rewrite
+from engine.core import vectors
 from engine.core.limits import Limits
 from engine.exec import column_filters
 
@@ -62,7 +63,7 @@ def _coded_tests(monkeypatch) -> list:
 
 @pytest.mark.parametrize("numpy_on", [True, False])
 def test_tests_of_a_coded_column_answer_as_row_storage(monkeypatch, numpy_on):
-    monkeypatch.setattr(column_filters, "NUMPY", numpy_on)
+    monkeypatch.setattr(vectors, "NUMPY", numpy_on)
     calls = _coded_tests(monkeypatch)
     rows, columns = answers_in_both_storages(monkeypatch, SETUP, QUERIES, step_rows=64)
     assert columns == rows
@@ -224,7 +225,7 @@ def test_group_by_a_column_losing_its_codes_mid_scan_goes_on_by_the_step(monkeyp
 def test_a_test_raising_on_a_value_no_row_holds_runs_over_the_values(monkeypatch, numpy_on):
     """A distinct value the batch's rows do not hold (a deleted row's) makes the test raise: the
     rows are then tested value by value, as the row path does (which raises only for a row)."""
-    monkeypatch.setattr(column_filters, "NUMPY", numpy_on)
+    monkeypatch.setattr(vectors, "NUMPY", numpy_on)
     data = ColumnData((None,), ({},))
     data.append_columns([["bad", "a", "b"] * 4], 12)
     data.dictionary_codes(0, 0, 12)  # read by code: 'bad' gets its code

@@ -47,7 +47,7 @@ QUERIES = {
     # Int64 arithmetic that may overflow: one inline comparison, the wrap called only beyond it
     "integer_wrap": "SELECT id * 9999999999, -(id * 9999999999), id * 2 + 1 FROM u",
 }
-# the same over tables kept column by column (engine.catalog.table_storage.ColumnData): loops
+# the same over tables kept column by column (engine.catalog.column_data.ColumnData): loops
 # over just the columns read, row numbers picked by a filter, whole-column aggregates
 COLUMN_QUERIES = {
     "columns_filter_picked": "SELECT a, b FROM t WHERE c < 12121.5",

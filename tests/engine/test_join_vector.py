@@ -7,8 +7,9 @@ import pytest
 
 import engine
 from engine.catalog import table_storage
+from engine.core import vectors
 from engine.core.limits import Limits
-from engine.exec import column_filters, join_vector
+from engine.exec import join_vector
 from tests.engine.sql_helpers import answers_in_both_storages, q
 from tests.engine.sql_helpers import same_answer as _same
 
@@ -65,7 +66,7 @@ QUERIES = [
 @pytest.mark.parametrize("numpy_on", [True, False])
 @pytest.mark.parametrize("step_rows", [None, 64])
 def test_dimension_joins_over_columns_answer_as_over_rows(monkeypatch, numpy_on, step_rows):
-    monkeypatch.setattr(column_filters, "NUMPY", numpy_on)
+    monkeypatch.setattr(vectors, "NUMPY", numpy_on)
     over_rows, over_columns = answers_in_both_storages(monkeypatch, SETUP, QUERIES, step_rows)
     for sql, r, c in zip(QUERIES, over_rows, over_columns, strict=True):
         assert r, sql

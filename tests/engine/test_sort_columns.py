@@ -9,6 +9,7 @@ import pytest
 
 import engine
 from engine.catalog import table_storage
+from engine.core import vectors
 from engine.core.limits import Limits
 from engine.exec import sort_columns
 
@@ -40,13 +41,13 @@ QUERIES = [
 
 
 def _answers(monkeypatch, numpy_on, step_rows=None):
-    monkeypatch.setattr(sort_columns, "NUMPY", numpy_on)
+    monkeypatch.setattr(vectors, "NUMPY", numpy_on)
     return answers_in_both_storages(monkeypatch, SETUP, QUERIES, step_rows=step_rows)
 
 
 @pytest.mark.parametrize("step_rows", [None, 64])
 def test_same_order_both_storages_numpy_on_and_off(monkeypatch, step_rows):
-    if sort_columns.numpy is None:
+    if vectors.numpy is None:
         pytest.skip("numpy is not installed")
     if step_rows:  # runs of 256 rows: the 904 rows are sorted in 4 runs and merged
         monkeypatch.setattr(sql_helpers, "Limits", partial(Limits, sort_run_rows=256))
@@ -69,9 +70,9 @@ def test_same_order_both_storages_numpy_on_and_off(monkeypatch, step_rows):
 
 def test_ties_keep_input_order(monkeypatch):
     """Equal keys (-0.0 and 0.0 among them) come out in the table's order, ascending and descending."""
-    if sort_columns.numpy is None:
+    if vectors.numpy is None:
         pytest.skip("numpy is not installed")
-    monkeypatch.setattr(sort_columns, "NUMPY", True)
+    monkeypatch.setattr(vectors, "NUMPY", True)
     _, columns = answers_in_both_storages(monkeypatch, SETUP, [
         "SELECT id FROM t WHERE id >= 2000 ORDER BY val", "SELECT id FROM t WHERE id >= 2000 ORDER BY val DESC"])
     assert columns == [[(2000,), (2001,), (2002,), (2003,)]] * 2
@@ -79,7 +80,7 @@ def test_ties_keep_input_order(monkeypatch):
 
 def test_merged_runs_bounded_pieces():
     """merged_runs: each merge step's piece at most the budget, the order a stable sort's."""
-    np = sort_columns.numpy
+    np = vectors.numpy
     if np is None:
         pytest.skip("numpy is not installed")
     key = np.array([(i * 37) % 11 for i in range(1000)], dtype=np.float64)
@@ -100,9 +101,9 @@ def test_merged_runs_bounded_pieces():
 def test_memory_charged(monkeypatch):
     """The sort over columns charges its copies of the key columns and its order: a query
     whose max_memory_usage is below them fails with 2411 (as the row path, whose charge is larger)."""
-    if sort_columns.numpy is None:
+    if vectors.numpy is None:
         pytest.skip("numpy is not installed")
-    monkeypatch.setattr(sort_columns, "NUMPY", True)
+    monkeypatch.setattr(vectors, "NUMPY", True)
     sql = "SELECT id, val FROM t ORDER BY val"
     for columns in (False, True):
         monkeypatch.setattr(table_storage, "COLUMNS", columns)

@@ -12,7 +12,7 @@ from itertools import islice
 import pytest
 
 import engine
-from engine.catalog import table_storage
+from engine.catalog import column_data, table_storage
 from engine.catalog.table_storage import ColumnData, Rewrite, TableData, runs_of_selection
 from engine.core.errors import EngineError
 from engine.core.limits import Limits
@@ -325,7 +325,7 @@ def test_queries_over_columns_answer_as_over_rows(monkeypatch):
 
 
 def test_equal_strings_are_shared_and_a_full_dict_passes_batches_of_new_strings_unlooked(monkeypatch):
-    monkeypatch.setattr(table_storage, "SHARED_VALUES", 100)
+    monkeypatch.setattr(column_data, "SHARED_VALUES", 100)
     data = ColumnData((None,), ({},))
     # fresh objects, as a decoder or a cast makes them
     fresh = [f"v-{i}" for i in range(100)]

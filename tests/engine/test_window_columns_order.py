@@ -4,6 +4,7 @@ limits, unsigned keys, several keys, few and many partitions."""
 
 import pytest
 
+from engine.core import vectors
 from engine.exec import window_order
 from tests.engine.sql_helpers import answers_in_both_storages
 from tests.engine.sql_helpers import same_answer as _same
@@ -46,7 +47,7 @@ QUERIES = [
 def test_numpy_order_answers_as_python_and_as_rows(monkeypatch, step_rows):
     answers = {}
     for mode, on, segment in (("numpy", True, 64), ("one lexsort", True, 10**9), ("python", False, 64)):
-        monkeypatch.setattr(window_order, "NUMPY", on)
+        monkeypatch.setattr(vectors, "NUMPY", on)
         monkeypatch.setattr(window_order, "SEGMENT_ROWS", segment)
         answers[mode] = answers_in_both_storages(monkeypatch, SETUP, QUERIES, step_rows)
     over_rows = answers["python"][0]
