@@ -49,9 +49,9 @@ serve: $(VENV)/.installed-serve
 	$(BIN)/twistd -n --pidfile= queryhttp --http_handler_host $(HOST) --http_handler_port $(PORT) \
 		$(if $(DATA_DIR),--data_dir $(DATA_DIR))
 
-# Tables keep row tuples by default; the tests of what a table's storage touches (writes, the
-# log and recovery, transactions, memory and step budgets, scans) run once more over columns
-# (QUERYHTTP_COLUMNS=1), so both storages stay tested. The storage's own tests
+# Tables keep columns by default; the tests of what a table's storage touches (writes, the log
+# and recovery, transactions, memory and step budgets, scans) run once more over row tuples
+# (QUERYHTTP_COLUMNS=0), so both storages stay tested. The storage's own tests
 # (test_table_storage, test_column_*) run in both storages in the first pass already.
 STORAGE_TESTS := $(addprefix tests/engine/, test_dml.py test_dml_statements.py \
 	test_durability.py test_recovery.py test_commit_point.py test_log_failure.py \
@@ -62,7 +62,7 @@ STORAGE_TESTS := $(addprefix tests/engine/, test_dml.py test_dml_statements.py \
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
-	QUERYHTTP_COLUMNS=1 $(BIN)/python -m pytest $(STORAGE_TESTS)
+	QUERYHTTP_COLUMNS=0 $(BIN)/python -m pytest $(STORAGE_TESTS)
 
 bench: $(VENV)/.installed-bench
 	$(BIN)/python -m bench.engine

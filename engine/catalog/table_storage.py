@@ -267,11 +267,9 @@ _SHARED_TYPES = frozenset({"String"})
 # served and tested (CI runs the storage-specific tests in both). Either storage opens a data
 # directory the other wrote: the log and checkpoints hold columns of JSON values either way.
 def columns_by_default(environ=os.environ) -> bool:
-    """Whether the environment gives new tables columns (QUERYHTTP_COLUMNS set, and not to 0).
-
-    Row tuples stay the default until no bench.engine query is more than 10 % slower over
-    columns (docs/architecture.rst, "Columns by default" lists the ones that still are)."""
-    return environ.get("QUERYHTTP_COLUMNS", "0").strip() not in ("", "0")
+    """Whether new tables keep columns: yes unless QUERYHTTP_COLUMNS is 0 (docs/architecture.rst,
+    "Columns by default": why, and what was measured)."""
+    return environ.get("QUERYHTTP_COLUMNS", "1").strip() != "0"
 
 
 COLUMNS = columns_by_default()

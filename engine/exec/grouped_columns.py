@@ -8,7 +8,7 @@
   are counted (C's toordinal), and the part taken once a day, the counts of a group's days added.
 - COUNT/SUM/AVG/MIN/MAX grouped by a NULL-free integer column of a small range (its values less
   the least one are codes), of NULL-free number columns, and the counts of day numbers, in numpy
-  (the optional `columns` extra) by engine.exec.coded_groups' exact kernel, a block of
+  (engine.core.vectors) by engine.exec.coded_groups' exact kernel, a block of
   `rt.step_rows` rows a step; the integer key's range is found first (a pass of steps).
 - Any other GROUP BY over a scan of columns runs the row-by-row step over rows of just the
   columns it reads, zipped from the columns (`column_scan.zipped_batches`), not full-width rows.

@@ -1,4 +1,4 @@
-"""A dimension join's probe as whole-column steps (numpy, the optional `columns` extra).
+"""A dimension join's probe as whole-column steps (numpy, engine.core.vectors).
 
 An inner join over a left scan of columns whose build keys are unique small non-negative
 integers (a dimension table keyed 0..n) and whose projection reads left columns, right columns

@@ -1,7 +1,7 @@
 """ORDER BY over a scan of columns sorted by numpy: the row *numbers* are ordered by the key
 columns, then the output columns are gathered at those numbers, a batch at a time.
 
-Used when numpy is installed (the `columns` extra), the sort's input is a scan of columns (or a
+Used when numpy is on (engine.core.vectors), the sort's input is a scan of columns (or a
 projection of its plain columns) and every ORDER BY key is an integer or float column kept in an
 `array` (no NULL) holding no NaN; anything else (a NULL or NaN found at run time included) is the
 row path of engine.exec.sort. The order is the row path's, exactly:

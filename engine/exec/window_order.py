@@ -1,6 +1,6 @@
 """The row order of a column-wise window (engine.exec.window_columns) sorted by numpy's stable sorts.
 
-When numpy is installed (the `columns` extra) and every PARTITION BY and ORDER BY key of a simple
+When numpy is on (engine.core.vectors) and every PARTITION BY and ORDER BY key of a simple
 window is an `array` column (an integer or float column holding no NULL, copied out of the
 snapshot by the scan), the row numbers are ordered by numpy instead of Python's list.sort: a
 stable argsort by the partition key, then within each partition a stable argsort (lexsort for

@@ -82,8 +82,8 @@ def test_a_data_directory_written_in_one_storage_opens_in_the_other(tmp_path, mo
     db.close()
 
 
-def test_rows_are_the_default_and_queryhttp_columns_1_gives_columns():
-    for environ, expected in (({}, False), ({"QUERYHTTP_COLUMNS": "1"}, True), ({"QUERYHTTP_COLUMNS": ""}, False),
+def test_columns_are_the_default_and_queryhttp_columns_0_gives_rows():
+    for environ, expected in (({}, True), ({"QUERYHTTP_COLUMNS": "1"}, True), ({"QUERYHTTP_COLUMNS": ""}, True),
                               ({"QUERYHTTP_COLUMNS": "0"}, False), ({"QUERYHTTP_COLUMNS": " 0 "}, False)):
         assert table_storage.columns_by_default(environ) is expected, environ
 
