@@ -208,16 +208,21 @@ class ColumnData:
             self._own()
             mine = self._columns
         for i, values in enumerate(columns):
-            column = mine[i]
-            if type(column) is array and _into_array(column, values):
-                continue
-            if type(column) is array:  # the column's first NULL: a list from now on
-                column = mine[i] = column.tolist()
-            shared = self._shared[i]
-            if shared is not None:
-                values = _shared_values(shared, values)
-            column.extend(values)
+            self.extend_column(i, values)
         self._count += count
+
+    def extend_column(self, i: int, values) -> None:
+        """Append `values` to column `i`'s object, past this version's rows (the caller counts
+        them): into its array while they hold no NULL (the first NULL makes it a list), strings
+        shared. Columns of owned objects only (not `_borrowed`)."""
+        mine = self._columns
+        column = mine[i]
+        if type(column) is array and _into_array(column, values):
+            return
+        if type(column) is array:  # the column's first NULL: a list from now on
+            column = mine[i] = column.tolist()
+        shared = self._shared[i]
+        column.extend(values if shared is None else _shared_values(shared, values))
 
     def extend_from(self, other: ColumnData, start: int, stop: int) -> None:
         stop = min(stop, other._count)

@@ -25,7 +25,7 @@ from array import array
 from operator import itemgetter
 
 from engine.catalog.catalog import _holds_nan  # the Table's own NaN test
-from engine.catalog.column_data import STAGED, ColumnData, _into_array, _shared_values, transposed
+from engine.catalog.column_data import STAGED, ColumnData, transposed
 
 # per step, each a few milliseconds: values a ColumnStaging copies (array slices: memory
 # copies), rows a RowStaging copies (a reference counted a row), values scanned for flags
@@ -165,13 +165,7 @@ class ColumnStaging:
         mine = data._columns
         if isinstance(new, list):  # row tuples: as ColumnData.append_columns takes columns
             for i, values in enumerate(transposed(new[start:stop], len(mine))):
-                column = mine[i]
-                if type(column) is array and _into_array(column, values):
-                    continue
-                if type(column) is array:  # the column's first NULL: a list from now on
-                    column = mine[i] = column.tolist()
-                shared = data._shared[i]
-                column.extend(values if shared is None else _shared_values(shared, values))
+                data.extend_column(i, values)
             return
         for i, column in enumerate(new._columns):  # as ColumnData.extend_from
             part = column[start:stop]

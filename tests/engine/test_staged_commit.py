@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+from contextlib import contextmanager
 
 import pytest
 
@@ -18,6 +19,17 @@ from engine.core.limits import Limits
 from engine.statements import writers
 from engine.storage import journal
 from tests.engine.test_durability import crash
+
+
+@contextmanager
+def recovered_after_crash(db, data_dir):
+    """The database `db` was, opened again from its directory after a crash (closed after)."""
+    crash(db)
+    recovered = engine.Database(data_dir=data_dir)
+    try:
+        yield recovered
+    finally:
+        recovered.close()
 
 BEFORE = 40  # rows in t before the large write
 BIG = 200  # rows the large write adds: many steps of STEP below
@@ -110,13 +122,9 @@ def test_a_row_appended_between_the_commits_steps_is_kept_before_the_large_write
     assert len(order) == BEFORE + len(singles) + BIG
     assert order[BEFORE:BEFORE + len(singles)] == singles  # they committed first
     live = state(db)
-    crash(db)
-    recovered = engine.Database(data_dir=data_dir)
-    try:
+    with recovered_after_crash(db, data_dir) as recovered:
         assert state(recovered) == live
         assert q(recovered.session(), "SELECT a FROM t") == order  # the log's order too
-    finally:
-        recovered.close()
 
 
 def test_two_large_writes_interleaved_in_their_commits_keep_both(stagings):
@@ -183,12 +191,8 @@ def test_ddl_between_the_commits_steps_fails_the_write_or_comes_first(stagings, 
         table = db.catalog.table("default", "t")
         assert table.has_null[2] and not table.nan_free[1]  # the flags TRUNCATE cleared, set again
     live = state(db)
-    crash(db)
-    recovered = engine.Database(data_dir=data_dir)
-    try:
+    with recovered_after_crash(db, data_dir) as recovered:
         assert state(recovered) == live
-    finally:
-        recovered.close()
 
 
 def test_a_log_that_fails_during_the_commits_steps_leaves_nothing(stagings, tmp_path, monkeypatch):
@@ -210,12 +214,8 @@ def test_a_log_that_fails_during_the_commits_steps_leaves_nothing(stagings, tmp_
     assert failed.value.code == 4000
     assert state(db) == before
     assert q(other, "SELECT count(*), count(s) FROM t") == [(BEFORE, BEFORE)]
-    crash(db)
-    recovered = engine.Database(data_dir=data_dir)
-    try:
+    with recovered_after_crash(db, data_dir) as recovered:
         assert state(recovered) == before
-    finally:
-        recovered.close()
 
 
 def test_a_write_cancelled_during_its_commits_steps_leaves_nothing(stagings, tmp_path):
@@ -232,12 +232,8 @@ def test_a_write_cancelled_during_its_commits_steps_leaves_nothing(stagings, tmp
     assert state(db) == before
     assert q(other, "INSERT INTO t VALUES (-1, NULL, 'after')") == [(1,)]
     assert q(other, "SELECT count(*), count(b), min(a) FROM t") == [(BEFORE + 1, BEFORE, -1)]
-    crash(db)
-    recovered = engine.Database(data_dir=data_dir)
-    try:
+    with recovered_after_crash(db, data_dir) as recovered:
         assert q(recovered.session(), "SELECT count(*), min(a), max(a) FROM t") == [(BEFORE + 1, -1, BEFORE - 1)]
-    finally:
-        recovered.close()
 
 
 def test_a_write_of_one_steps_rows_commits_at_once(stagings):
