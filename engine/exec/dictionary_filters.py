@@ -23,6 +23,9 @@ from itertools import compress, repeat
 from operator import itemgetter
 
 NULL_RAISES = 2  # the table's byte for NULL when the test raises on NULL
+# distinct values a step evaluates at most (a column may hold 65,536: a step of a filter stays
+# bounded; a batch whose codes reach past the values evaluated so far is tested by value)
+EXTEND_VALUES = 8_192
 LOW_BYTE = 0 if sys.byteorder == "little" else 1  # where a code's low byte sits in its two
 
 
@@ -39,9 +42,10 @@ class Truth:
         self._array = None  # numpy's copy of the table, as long as it was made
 
     def extend(self, test) -> bool:
-        """Evaluate `test` over the values not yet in the table; False if one raised."""
+        """Evaluate `test` over the values not yet in the table, EXTEND_VALUES at most; False
+        if one raised."""
         values, table = self.values, self.table
-        start, stop = len(table), len(values)
+        start, stop = len(table), min(len(values), len(table) + EXTEND_VALUES)
         if start >= stop:
             return True
         if start == 0:  # NULL, apart: a test that raises on it may still serve batches without one
@@ -99,14 +103,16 @@ def coded_test(selection, index: int, coded: tuple, kept, n: int, np) -> list | 
         picked = np.frombuffer(codes, dtype=np.uint16)
         if kept is not None:
             picked = picked[np.fromiter(kept, np.intp, len(kept))]
+        if len(truth.table) < len(values) and len(picked) and int(picked.max()) >= len(truth.table):
+            return None  # a code whose value is not evaluated yet (a later step extends further)
         flags = truth.array(np)[picked]
         if truth.null_raises and (flags == NULL_RAISES).any():
             return None
         if kept is None:
             return np.flatnonzero(flags).tolist()
         return list(compress(kept, flags.tolist()))
-    if len(truth.table) > 256:  # codes of two bytes: no faster than the test a value
-        return None
+    if len(truth.table) > 256 or len(truth.table) < len(values):  # codes of two bytes (no faster
+        return None  # than the test a value), or values not evaluated yet
     # codes below 256 are their arrays' low bytes: translated at C speed into one flag a row
     flags = codes.tobytes()[LOW_BYTE::2].translate(truth.table.ljust(256, b"\0"))
     if kept is not None:

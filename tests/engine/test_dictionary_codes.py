@@ -12,7 +12,7 @@ from engine.catalog import column_dictionary, table_storage
 from engine.catalog.table_storage import ColumnData, Rewrite
 from engine.core import vectors
 from engine.core.limits import Limits
-from engine.exec import column_filters
+from engine.exec import column_filters, dictionary_filters
 
 from .sql_helpers import answers_in_both_storages, q, same_answer
 from .test_durability import crash
@@ -70,6 +70,23 @@ def test_tests_of_a_coded_column_answer_as_row_storage(monkeypatch, numpy_on):
     assert calls[0] > 0  # the selections did run by code
     # 'a-1' and 'a-10' rows (not 'A-1': LIKE is case-sensitive); no NULL row
     assert {s for _, s in rows[0]} == {"a-1", "a-10"} and len(rows[0]) == sum(1 for n in range(900) if n % 9 in (0, 5) and n % 7)
+
+
+@pytest.mark.parametrize("numpy_on", [True, False])
+def test_a_steps_evaluation_of_distinct_values_is_bounded(monkeypatch, numpy_on):
+    # three distinct values a step: batches whose codes reach further are tested by value, the
+    # answers stay row storage's, and later batches run by code once the table caught up
+    monkeypatch.setattr(vectors, "NUMPY", numpy_on)
+    monkeypatch.setattr(dictionary_filters, "EXTEND_VALUES", 3)
+    evaluated = []
+    real = dictionary_filters._evaluated
+    monkeypatch.setattr(dictionary_filters, "_evaluated",
+                        lambda test, values, start, stop: evaluated.append(stop - start) or real(test, values, start, stop))
+    calls = _coded_tests(monkeypatch)
+    rows, columns = answers_in_both_storages(monkeypatch, SETUP, QUERIES, step_rows=64)
+    assert columns == rows
+    assert evaluated and max(evaluated) <= 3
+    assert calls[0] > 0
 
 
 WRITES = [
