@@ -53,15 +53,36 @@ def same_answer(a, b) -> bool:
     return a == b and type(a) is type(b)
 
 
-def answers_in_both_storages(monkeypatch, setup, queries, step_rows=None, settings=None):
-    """(over row storage, over columns): the answers (`answer_or_code`) of `queries` after
-    `setup`, in a new database of each storage (steps of `step_rows` rows when given)."""
-    answers = {}
+def sessions_in_both_storages(monkeypatch, setup, step_rows=None, settings=None):
+    """(False, a session over row storage), then (True, one over columns): each of a new
+    database (steps of `step_rows` rows when given) after `setup`."""
     for columns in (False, True):
         monkeypatch.setattr(table_storage, "COLUMNS", columns)
         limits = Limits(step_rows=step_rows) if step_rows else Limits()
         s = engine.Database(limits=limits).session(settings=settings)
         for sql in setup:
             q(s, sql)
-        answers[columns] = [answer_or_code(s, sql) for sql in queries]
+        yield columns, s
+
+
+def answers_in_both_storages(monkeypatch, setup, queries, step_rows=None, settings=None):
+    """(over row storage, over columns): the answers (`answer_or_code`) of `queries` after
+    `setup`, in a new database of each storage (steps of `step_rows` rows when given)."""
+    answers = {columns: [answer_or_code(s, sql) for sql in queries]
+               for columns, s in sessions_in_both_storages(monkeypatch, setup, step_rows, settings)}
     return answers[False], answers[True]
+
+
+def paths_taken(monkeypatch, owner, name) -> list:
+    """Replaces `owner.name` (a function that answers None where its path does not apply) by one
+    recording, a call at a time, whether it applied (the list returned)."""
+    taken = []
+    original = getattr(owner, name)
+
+    def spy(*args, **kwargs):
+        found = original(*args, **kwargs)
+        taken.append(found is not None)
+        return found
+
+    monkeypatch.setattr(owner, name, spy)
+    return taken

@@ -13,7 +13,12 @@ from engine.exec import column_scan
 from engine.exec import join as join_module
 from engine.exec import sort as sort_module
 from engine.exec import window as window_module
-from tests.engine.sql_helpers import answers_in_both_storages, q
+from tests.engine.sql_helpers import (
+    answers_in_both_storages,
+    paths_taken,
+    q,
+    sessions_in_both_storages,
+)
 from tests.engine.sql_helpers import same_answer as _same
 
 
@@ -115,21 +120,9 @@ def test_top_k_over_columns_takes_the_column_path(monkeypatch, with_numpy):
         return compared[-1]
 
     monkeypatch.setattr(column_scan, "vectorised", spy_numpy)
-    used = []
-    original = sort_module.top_k_columns
-
-    def spy(*args, **kwargs):
-        run = original(*args, **kwargs)
-        used.append(run is not None)
-        return run
-
-    monkeypatch.setattr(sort_module, "top_k_columns", spy)
+    used = paths_taken(monkeypatch, sort_module, "top_k_columns")
     answers = {}
-    for columns in (False, True):
-        monkeypatch.setattr(table_storage, "COLUMNS", columns)
-        s = engine.Database().session()
-        for sql in setup:
-            q(s, sql)
+    for columns, s in sessions_in_both_storages(monkeypatch, setup):
         answers[columns] = q(s, "SELECT id, f FROM o ORDER BY f DESC LIMIT 4")
         answers[columns, "f"] = q(s, "SELECT id, f FROM o ORDER BY f LIMIT 5")
         answers[columns, "id"] = q(s, "SELECT id FROM o ORDER BY id DESC LIMIT 3")
@@ -149,21 +142,9 @@ def test_a_join_probes_the_columns_of_its_left_scan(monkeypatch):
              "INSERT INTO o SELECT number, number % 10, number / 4 FROM numbers(1000)",
              "CREATE TABLE dim (k INT, w DOUBLE)",
              "INSERT INTO dim SELECT number % 5, number FROM numbers(15)"]
-    used = []
-    original = join_module._column_probe
-
-    def spy(*args):
-        probe = original(*args)
-        used.append(probe is not None)
-        return probe
-
-    monkeypatch.setattr(join_module, "_column_probe", spy)
+    used = paths_taken(monkeypatch, join_module, "_column_probe")
     answers = {}
-    for columns in (False, True):
-        monkeypatch.setattr(table_storage, "COLUMNS", columns)
-        s = engine.Database(limits=Limits(step_rows=64)).session()
-        for sql in setup:
-            q(s, sql)
+    for columns, s in sessions_in_both_storages(monkeypatch, setup, 64):
         result = s.execute("SELECT o.id, dim.w + o.f FROM o JOIN dim ON o.g = dim.k")
         answers[columns] = [list(batch) for batch in result.batches()]
     assert used == [False, True]
@@ -186,11 +167,7 @@ def test_a_full_sort_of_plain_columns_boxes_them_a_column_at_a_time(monkeypatch)
 
     monkeypatch.setattr(table_storage.ColumnData, "boxed", spy)
     answers = {}
-    for columns in (False, True):
-        monkeypatch.setattr(table_storage, "COLUMNS", columns)
-        s = engine.Database(limits=Limits(step_rows=1000)).session()
-        for sql in setup:
-            q(s, sql)
+    for columns, s in sessions_in_both_storages(monkeypatch, setup, 1000):
         answers[columns] = q(s, "SELECT s, id FROM o ORDER BY s DESC")
     assert answers[True] == answers[False]
     assert sorted(boxed) == [(c, i, min(i + 1000, 3000)) for c in (0, 2) for i in range(0, 3000, 1000)]
@@ -205,21 +182,9 @@ def test_simple_windows_over_columns_take_the_column_path(monkeypatch):
                "SELECT id, SUM(val) OVER (ORDER BY id) AS running FROM t",
                "SELECT id, SUM(val) OVER (ORDER BY grp) FROM t",
                "SELECT id, grp, RANK() OVER (PARTITION BY grp ORDER BY val DESC) FROM t"]
-    used = []
-    original = window_module.window_columns
-
-    def spy(*args):
-        run = original(*args)
-        used.append(run is not None)
-        return run
-
-    monkeypatch.setattr(window_module, "window_columns", spy)
+    used = paths_taken(monkeypatch, window_module, "window_columns")
     answers = {}
-    for columns in (False, True):
-        monkeypatch.setattr(table_storage, "COLUMNS", columns)
-        s = engine.Database(limits=Limits(step_rows=64)).session()
-        for sql in setup:
-            q(s, sql)
+    for columns, s in sessions_in_both_storages(monkeypatch, setup, 64):
         answers[columns] = []
         for sql in queries:
             batches = [list(batch) for batch in s.execute(sql).batches()]
@@ -236,15 +201,7 @@ def test_a_window_over_more_rows_than_a_sort_run_or_with_nulls_takes_the_row_pat
     # more rows than one sort run: the row path sorts them in steps; a NULL in a key column (or a
     # NaN in a float key) is found as the query runs and the row path answers
     monkeypatch.setattr(table_storage, "COLUMNS", True)
-    used = []
-    original = window_module.window_columns
-
-    def spy(*args):
-        run = original(*args)
-        used.append(run is not None)
-        return run
-
-    monkeypatch.setattr(window_module, "window_columns", spy)
+    used = paths_taken(monkeypatch, window_module, "window_columns")
     sql = "SELECT id, ROW_NUMBER() OVER (PARTITION BY g ORDER BY f) FROM o"
     s = engine.Database(limits=Limits(sort_run_rows=99)).session()
     q(s, "CREATE TABLE o (id INT, g INT, f DOUBLE)")
@@ -272,23 +229,9 @@ def test_windows_over_columns_already_in_the_key_order_answer_as_over_rows(monke
                "SELECT id, SUM(id) OVER (ORDER BY up ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM t",
                "SELECT id, SUM(val) OVER (ORDER BY down) FROM t",  # not in order: sorted
                "SELECT val, SUM(id) OVER (ORDER BY up DESC) FROM t"]
-    used = []
-    original = window_module.window_columns
-
-    def spy(*args):
-        run = original(*args)
-        used.append(run is not None)
-        return run
-
-    monkeypatch.setattr(window_module, "window_columns", spy)
-    answers = {}
-    for columns in (False, True):
-        monkeypatch.setattr(table_storage, "COLUMNS", columns)
-        limits = Limits(step_rows=step_rows) if step_rows else Limits()
-        s = engine.Database(limits=limits).session()
-        for sql in setup:
-            q(s, sql)
-        answers[columns] = [q(s, sql) for sql in queries]
+    used = paths_taken(monkeypatch, window_module, "window_columns")
+    answers = {columns: [q(s, sql) for sql in queries]
+               for columns, s in sessions_in_both_storages(monkeypatch, setup, step_rows)}
     assert used == [False] * len(queries) + [True] * len(queries)
     for sql, r, c in zip(queries, answers[False], answers[True], strict=True):
         assert _same(c, r), sql
