@@ -8,6 +8,7 @@ sequence); everything else runs the row path (engine.exec.executor.build)."""
 from __future__ import annotations
 
 from engine.codegen.batch_source import RowVars
+from engine.exec.column_scan import scan_batches
 from engine.ir import plan as P
 from engine.ir.expr import Col, Const, column_ids
 from engine.types import sqltype as T
@@ -110,14 +111,10 @@ def _scan_slices(scan: P.Scan, rt):
     """A column-kept scan's batches as (each column's values: the stored container's slice, an
     `array` or a list, the caller's own; None for a column in no position `read`), counting
     the scan's progress. Only the snapshot's first `count` rows are read (versions only grow)."""
-    data, n, step, progress = scan.data, scan.count, rt.batch, rt.progress
-    width = len(scan.layout)
+    data, width = scan.data, len(scan.layout)
 
     def slices(read):
-        for start in range(0, n, step):
-            stop = min(start + step, n)
-            progress.scan_rows += stop - start
-            progress.scan_bytes += (stop - start) * width * 8
+        for start, stop in scan_batches(scan, rt):
             yield [data.column_values(i, start, stop) if i in read else None for i in range(width)], stop - start
 
     return slices

@@ -33,7 +33,7 @@ _COLUMN = re.compile(r"_c(\d+)$")
 _CONSTANT = re.compile(r"_k\d+$")
 
 # numpy (engine.core.vectors) compares an array column's batch with a constant without boxing a
-# value: used where it answers as Python's operator does (`_exact_codes`); NUMPY off, or numpy
+# value: used where it answers as Python's operator does (`exact_codes`); NUMPY off, or numpy
 # missing, the same tests run as `map` over the values
 
 
@@ -41,7 +41,7 @@ _ORDERINGS = frozenset({operator.lt, operator.le, operator.gt, operator.ge, oper
 _INT_RANGES = {code: (array(code, [0]).itemsize, code.isupper()) for code in "bBhHiIqQ"}
 
 
-def _exact_codes(function, constant) -> frozenset:
+def exact_codes(function, constant) -> frozenset:
     """The array typecodes whose values numpy compares with `constant` by `function` exactly as
     Python does: a float constant with doubles and with integers of at most 32 bits (exact in a
     double), an integer constant with integers whose type holds it and with doubles when it is
@@ -122,20 +122,15 @@ class Selection:
             mask = _numpy_mask(np, slices, self.tests)
             if mask is not None:
                 return int(np.count_nonzero(mask))
-        if self.rest is not None or len(self.tests) < 2 and vectorised() is None:
+        if self.rest is not None or len(self.tests) < 2 and np is None:
             return len(self.select(slices, n, p))
         kept = self._kept(slices, n, p, self.tests[:-1])
         if kept is not None and not kept:
             return 0
         position, function, constant, column_first, exact = self.tests[-1]
         column = slices[position]
-        np = vectorised()
         if np is not None and type(column) is array and column.typecode in exact:
-            values = np.frombuffer(column, dtype=column.typecode)
-            if kept is not None:
-                values = values[np.fromiter(kept, np.intp, len(kept))]
-            mask = function(values, constant) if column_first else function(constant, values)
-            return int(np.count_nonzero(mask))
+            return int(np.count_nonzero(_numpy_compared(np, column, kept, function, constant, column_first)))
         return len(_map_test(column, kept, n, function, constant, column_first))
 
     def _kept(self, slices, n: int, p, tests, coded=None) -> list | None:
@@ -164,7 +159,7 @@ class Selection:
 
 def _numpy_mask(np, slices, tests):
     """The rows every test keeps as one numpy mask over the whole batch, when numpy evaluates
-    each test exactly (a comparison of an array column `_exact_codes` allows, or the truth of
+    each test exactly (a comparison of an array column `exact_codes` allows, or the truth of
     an array column or of a list of bools and small integers); else None. The tests see rows an
     earlier one dropped, which changes no count: none of these raises."""
     mask = None
@@ -204,13 +199,18 @@ def _map_test(column, kept, n: int, function, constant, column_first) -> list:
     return list(compress(row_numbers(n) if kept is None else kept, selectors))
 
 
-def _numpy_test(np, column: array, kept, function, constant, column_first) -> list:
-    """The rows of `kept` (None: all) whose value in `column` (the batch's slice, the caller's
-    own: numpy's view of it never outlives this call) passes the comparison, in numpy."""
+def _numpy_compared(np, column: array, kept, function, constant, column_first):
+    """numpy's truth of the comparison for the rows of `kept` (None: all) of `column` (the
+    batch's slice, the caller's own: numpy's view of it never outlives this call)."""
     values = np.frombuffer(column, dtype=column.typecode)
     if kept is not None:
         values = values[np.fromiter(kept, np.intp, len(kept))]
-    mask = function(values, constant) if column_first else function(constant, values)
+    return function(values, constant) if column_first else function(constant, values)
+
+
+def _numpy_test(np, column: array, kept, function, constant, column_first) -> list:
+    """The rows of `kept` (None: all) whose value in `column` passes the comparison, in numpy."""
+    mask = _numpy_compared(np, column, kept, function, constant, column_first)
     if kept is None:
         return np.flatnonzero(mask).tolist()
     return list(compress(kept, mask.tolist()))
@@ -335,11 +335,11 @@ def _simple_test(node, bindings):
     position = _column(left)
     if position is not None:
         found, value = _constant(right, bindings)
-        return (position, function, value, True, _exact_codes(function, value)) if found else None
+        return (position, function, value, True, exact_codes(function, value)) if found else None
     position = _column(right)
     if position is not None:
         found, value = _constant(left, bindings)
-        return (position, function, value, False, _exact_codes(function, value)) if found else None
+        return (position, function, value, False, exact_codes(function, value)) if found else None
     return None
 
 
@@ -377,7 +377,7 @@ def kept_values(data, positions, slices, kept: list, start: int, n: int) -> list
     relative = picker(kept)
     absolute = None
     np = vectorised()
-    rows = None if np is None else np.fromiter(kept, np.intp, len(kept))
+    rows = None  # numpy's array of the kept row numbers, made when an array column needs it
     picked = []
     for c in positions:
         values = slices[c]
@@ -385,6 +385,8 @@ def kept_values(data, positions, slices, kept: list, start: int, n: int) -> list
             if values is None:
                 values = data.column_values(c, start, start + n)
             if type(values) is array:  # boxed by numpy's tolist, only the rows kept
+                if rows is None:
+                    rows = np.fromiter(kept, np.intp, len(kept))
                 picked.append(np.frombuffer(values, dtype=values.typecode)[rows].tolist())
                 continue
         if values is not None:

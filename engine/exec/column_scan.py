@@ -18,12 +18,12 @@ from math import isnan
 from engine.codegen.batch_source import RowVars, map_source, prefetching_body, row_vars
 from engine.core.memory import LIST_SLOT_BYTES, charge_growth
 from engine.core.steps import rows_for_cost
+from engine.core.vectors import vectorised
 from engine.exec.column_filters import (
-    _exact_codes,
     compile_selection,
+    exact_codes,
     kept_rows_function,
     kept_values,
-    vectorised,
 )
 from engine.exec.dictionary_filters import batch_codes
 from engine.exec.subquery import prefetching
@@ -239,8 +239,8 @@ def filtered_count(plan: P.Aggregate, rt):
 
 
 def coded_slices(scan: P.Scan, rt, selection):
-    """(start, stop, slices, coded) of each batch of the scan, as `tested_slices` for the
-    Selection's tested columns, and `coded` its columns with dictionary codes (engine.exec.
+    """(start, stop, slices, coded) of each batch of the scan: `slices` per scan position the
+    batch's values of the Selection's tested columns (as stored, None for the others), and `coded` its columns with dictionary codes (engine.exec.
     dictionary_filters' batch_codes: those tests then run once a distinct value), None when
     none has; a column only tested by code is not sliced (Selection fetches it if need be)."""
     data, width, np = scan.data, len(scan.layout), vectorised()
@@ -254,17 +254,6 @@ def coded_slices(scan: P.Scan, rt, selection):
             if coded is None or c not in coded or c in read:
                 slices[c] = data.column_values(c, i, stop)
         yield i, stop, slices, coded
-
-
-def tested_slices(scan: P.Scan, rt, tested):
-    """(start, stop, slices) of each batch of the scan: per scan position, the batch's values of
-    the columns at `tested` (as stored), None for the others (what a Selection reads)."""
-    data, width = scan.data, len(scan.layout)
-    for i, stop in scan_batches(scan, rt):
-        slices = [None] * width
-        for c in tested:
-            slices[c] = data.column_values(c, i, stop)
-        yield i, stop, slices
 
 
 def scan_batches(scan: P.Scan, rt):
@@ -352,7 +341,7 @@ def top_k_columns(plan: P.Sort, rt, limit, offset, passes, nan_free: bool):
                 values = data.column_values(position, i, stop)
                 t = sort_value(key_at(best[-1])) if floats and not nan_free else key_at(best[-1])
                 np = vectorised() if nan_free and type(values) is array else None
-                if np is not None and values.typecode in _exact_codes(operator.gt, t):
+                if np is not None and values.typecode in exact_codes(operator.gt, t):
                     # numpy compares the batch's keys with the k-th at once, exactly as Python
                     keys = np.frombuffer(values, dtype=values.typecode)
                     numbers = (np.flatnonzero(keys > t if desc else keys < t) + i).tolist()

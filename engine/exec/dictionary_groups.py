@@ -36,18 +36,18 @@ def dictionary_groups_run(plan: P.Aggregate, rt, args, code, fallback):
     np = vectorised()
 
     def run(p):
-        parts = []  # the snapshot's codes, a batch's worth each
+        rt.memory.charge(2 * scan.count)  # the snapshot's codes, held through the fold
+        codes = np.empty(scan.count, np.uint16)
         values = [None]  # the column's code -> value list (the Dictionary's own, it only grows)
         for i in range(0, scan.count, rt.batch):
-            coded = data.dictionary_codes(key, i, min(i + rt.batch, scan.count))
+            stop = min(i + rt.batch, scan.count)
+            coded = data.dictionary_codes(key, i, stop)
             if coded is None:
                 yield from fallback(p)
                 return
-            parts.append(np.frombuffer(coded[0], dtype=np.uint16))
+            codes[i:stop] = np.frombuffer(coded[0], dtype=np.uint16)
             values = coded[1]
             yield []
-        rt.memory.charge(2 * scan.count)  # the codes held
-        codes = np.concatenate(parts) if parts else np.zeros(0, np.uint16)
         yield from fold(len(values), lambda start, stop: codes[start:stop].astype(np.intp),
                         lambda chunk: [values[c] for c in chunk])
 

@@ -125,8 +125,10 @@ def commit_append_steps(ctx, database: str, table, rows, known=None, loaded=None
                     check_rows(ctx, table, rows.rows(checked, stop) if version else rows[checked:stop])
                 chunk_flags(table, rows, checked, stop, flags, known)
                 checked = stop
-            # restarted too often by other writes to the table: the rest in the last step
-            if not (more or checked < count) or staging.restarts + versions > RETRIES:
+            # every row checked and scanned (never skipped: the commit takes the flags found), and
+            # staged, or restarted too often by other writes to the table: the rest of the
+            # staging in the last step
+            if checked >= count and (not more or staging.restarts + versions > RETRIES):
                 break
             yield []
         if known is not None:

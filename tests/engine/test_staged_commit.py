@@ -320,3 +320,34 @@ def test_a_large_values_insert_commits_in_steps(stagings):
     assert q(other, "SELECT count(*), count(s), sum(a) FROM t WHERE a >= 3000") == [
         (BIG, BIG - BIG // 5, sum(range(3000, 3000 + BIG)))]
     assert db.catalog.table("default", "t").has_null[2]
+
+
+def test_writes_that_keep_restarting_the_staging_still_check_and_scan_every_row(stagings):
+    # a single-row INSERT between each of the commit's steps makes it stage again (columns) more
+    # often than RETRIES allows while its rows are still being scanned: the scan goes on to the
+    # last row, so the NaNs at its end are known (ORDER BY puts them first) and the CHECK holds
+    db = engine.Database()
+    s, other = db.session(), db.session()
+    q(s, "CREATE TABLE t (a INT, b DOUBLE, CONSTRAINT small CHECK (a < 1990))")
+    q(s, "INSERT INTO t VALUES (1, 0.5)")
+    stagings.clear()
+    batches = s.execute("INSERT INTO t SELECT number, if(number >= 1900, 'nan'::DOUBLE, number * 0.5) "
+                        "FROM numbers(2000)").batches()
+    inserted = 0
+    with pytest.raises(engine.EngineError) as failed:
+        for batch in batches:
+            if stagings and not batch and inserted < 40:
+                inserted += 1
+                q(other, f"INSERT INTO t VALUES ({-inserted}, 0.25)")
+    assert failed.value.code == 1133 and "small" in str(failed.value)
+    assert q(other, "SELECT count(*) FROM t") == [(1 + inserted,)]  # nothing of the failed write
+    batches = s.execute("INSERT INTO t SELECT number, if(number >= 1900, 'nan'::DOUBLE, number * 0.5) "
+                        "FROM numbers(1980)").batches()
+    inserted_before = inserted
+    for batch in batches:
+        if stagings and not batch and inserted < inserted_before + 40:
+            inserted += 1
+            q(other, f"INSERT INTO t VALUES ({-inserted}, 0.25)")
+    assert inserted - inserted_before > writers.RETRIES
+    top = q(other, "SELECT a FROM t ORDER BY b DESC LIMIT 2")
+    assert all(a >= 1900 for a, in top), top
