@@ -294,6 +294,9 @@ def _running(f, cols, peer_key, peer_keys):
     total = total_wrapper(f.arg_type) if f.name == "sum" else None
     peers = f.frame[0] == "RANGE"
     state = [None]
+    # (end, fold through it) of the last peer group found going on past a piece: scanned and
+    # folded once for all the pieces it spans (as the row path's _running_fold)
+    group_end = [0, None]
 
     def fold(rows, start):
         values = [1] * len(rows) if arg is None else _picker(rows)(arg)
@@ -305,11 +308,16 @@ def _running(f, cols, peer_key, peer_keys):
         if peers:
             keys = list(peer_keys(piece))
             last = keys[-1]
-            top = hi  # past the rows after the piece that are peers of its last row
-            while top < end and peer_key(order[top]) == last:
-                top += 1
+            if hi < group_end[0]:  # the piece ends inside the group an earlier piece ran into
+                top = group_end[0]
+            else:
+                top = hi  # past the rows after the piece that are peers of its last row
+                while top < end and peer_key(order[top]) == last:
+                    top += 1
+                if top > hi:
+                    group_end[:] = [top, fold(order[hi:top], out[-1])[-1]]
             if top > hi:
-                out.append(fold(order[hi:top], out[-1])[-1])
+                out.append(group_end[1])
                 keys.append(last)
             # peers sit side by side (the rows are sorted by the keys)
             if any(map(eq, keys, islice(keys, 1, None))):
