@@ -214,7 +214,7 @@ class ColumnData:
     def extend_column(self, i: int, values) -> None:
         """Append `values` to column `i`'s object, past this version's rows (the caller counts
         them): into its array while they hold no NULL (the first NULL makes it a list), strings
-        shared. Columns of owned objects only (not `_borrowed`)."""
+        shared. Columns of owned objects only (not borrowed; a STAGED version's are its staging's)."""
         mine = self._columns
         column = mine[i]
         if type(column) is array and _into_array(column, values):
@@ -235,13 +235,17 @@ class ColumnData:
         if self._borrowed:
             self._own()
         self._copy_keys(other, lambda keys: keys[start:stop], stop)
-        mine = self._columns
         for i, column in enumerate(other._columns):
-            part = column[start:stop]
-            if type(mine[i]) is array and type(part) is not array:
-                mine[i] = mine[i].tolist()
-            mine[i].extend(part)
+            self.extend_part(i, column[start:stop])
         self._count += stop - start
+
+    def extend_part(self, i: int, part) -> None:
+        """Append `part`, a slice of another version's column `i` (an array, or a list once that
+        one held a NULL), to this version's column object, past its rows (the caller counts them)."""
+        mine = self._columns
+        if type(mine[i]) is array and type(part) is not array:
+            mine[i] = mine[i].tolist()
+        mine[i].extend(part)
 
     def extend_selected(self, other: ColumnData, start: int, selection: list) -> None:
         stop = start + len(selection)

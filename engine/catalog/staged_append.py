@@ -21,7 +21,6 @@ write leaves the table as it was)."""
 from __future__ import annotations
 
 import sys
-from array import array
 from operator import itemgetter
 
 from engine.catalog.catalog import _holds_nan  # the Table's own NaN test
@@ -168,10 +167,7 @@ class ColumnStaging:
                 data.extend_column(i, values)
             return
         for i, column in enumerate(new._columns):  # as ColumnData.extend_from
-            part = column[start:stop]
-            if type(mine[i]) is array and type(part) is not array:
-                mine[i] = mine[i].tolist()
-            mine[i].extend(part)
+            data.extend_part(i, column[start:stop])
 
     def publish(self) -> None:
         data, new = self.data, self.new

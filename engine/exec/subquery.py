@@ -25,9 +25,9 @@ def correlated_rows(cg, step_rows):
     (engine.core.steps.rows_for_cost)."""
     if not cg.correlated:
         return 0
-    reads = max(_rows_read(sq.plan) for sq in cg.correlated)
-    rows = max(1, min(CORRELATED_ROWS, step_rows // max(reads, 1)))
-    return rows_for_cost(max(_rows_read(sq.plan) * _row_cost(sq.plan) for sq in cg.correlated), rows)
+    reads = [_rows_read(sq.plan) for sq in cg.correlated]
+    rows = max(1, min(CORRELATED_ROWS, step_rows // max(max(reads), 1)))
+    return rows_for_cost(max(r * _row_cost(sq.plan) for r, sq in zip(reads, cg.correlated, strict=True)), rows)
 
 
 def _rows_read(plan) -> int:

@@ -81,15 +81,14 @@ CAST_ROW_COSTS = {"Geometry": 12, "Geography": 18}
 
 
 def register(name, impl, result, min_args, max_args=None, strict=True, aliases=(), bounded=False,
-             volatile=False, coerce=False, by_value=False, specialize=None, row_cost=0):
-    """Register a function; when `bounded`, `impl` is a `make_*(limits)` of engine.runtime.bounded;
-    `row_cost` as ScalarFunction.row_cost."""
+             volatile=False, coerce=False, by_value=False, specialize=None):
+    """Register a function; when `bounded`, `impl` is a `make_*(limits)` of engine.runtime.bounded
+    (a costly one declares its cost after: declare_row_costs)."""
     make_impl = None
     if bounded:
         make_impl, impl = impl, impl(Limits())
     fn = ScalarFunction(name, impl, result, min_args, min_args if max_args is None else max_args, strict,
-                        make_impl, volatile=volatile, coerce=coerce, by_value=by_value, specialize=specialize,
-                        row_cost=row_cost)
+                        make_impl, volatile=volatile, coerce=coerce, by_value=by_value, specialize=specialize)
     for n in (name, *aliases):
         SCALARS[n] = fn
 
