@@ -96,20 +96,30 @@ def columnar_map(scan: P.Scan, rt, cg, pred, exprs, reads, as_set):
     return run
 
 
+def scan_positions(plan, rt):
+    """(the scan, per output column of `plan` the scan position it is) when `plan` is a scan
+    of columns or a projection of its plain columns; None otherwise."""
+    scan = plan.child if type(plan) is P.Project else plan
+    if type(scan) is not P.Scan or not scan.data.columnar or rt.profile is not None:
+        return None
+    if scan is plan:
+        return scan, list(range(len(scan.layout)))
+    where = {cid: i for i, cid in enumerate(scan.layout)}
+    if not plan.exprs or not all(type(e) is Col and e.column in where for e in plan.exprs):
+        return None
+    return scan, [where[e.column] for e in plan.exprs]
+
+
 def plain_columns(plan, rt):
     """The run of a projection of plain columns of a scan of columns (Project(Scan)), for a
     sort: per batch, each column's values boxed a column at a time (ColumnData.boxed), then
     zipped, so the sort walks keys that sit side by side in memory (a full sort ~10 % faster
     than over rows whose values were boxed one row at a time; a mere projection is not faster).
     None for anything else."""
-    scan = plan.child if type(plan) is P.Project else None
-    if type(scan) is not P.Scan or not scan.data.columnar or rt.profile is not None \
-            or not plan.exprs or not all(type(e) is Col for e in plan.exprs):
+    found = scan_positions(plan, rt) if type(plan) is P.Project else None
+    if found is None:
         return None
-    where = {cid: i for i, cid in enumerate(scan.layout)}
-    if not all(e.column in where for e in plan.exprs):
-        return None
-    positions = [where[e.column] for e in plan.exprs]
+    scan, positions = found
     data = scan.data
 
     def run(p):

@@ -33,24 +33,9 @@ from itertools import repeat
 from engine.catalog.table_storage import array_typecode
 from engine.core.memory import LIST_SLOT_BYTES
 from engine.core.vectors import vectorised
-from engine.exec.column_scan import scan_batches
+from engine.exec.column_scan import scan_batches, scan_positions
 from engine.exec.window_order import order_key, sorted_order, stable_argsort
 from engine.ir import plan as P
-from engine.ir.expr import Col
-
-
-def scan_positions(plan, rt):
-    """(the scan, per output column of `plan` the scan position it is) when `plan` is a scan
-    of columns or a projection of its plain columns; None otherwise."""
-    scan = plan.child if type(plan) is P.Project else plan
-    if type(scan) is not P.Scan or not scan.data.columnar or rt.profile is not None:
-        return None
-    if scan is plan:
-        return scan, list(range(len(scan.layout)))
-    where = {cid: i for i, cid in enumerate(scan.layout)}
-    if not plan.exprs or not all(type(e) is Col and e.column in where for e in plan.exprs):
-        return None
-    return scan, [where[e.column] for e in plan.exprs]
 
 
 def sorted_columns(plan: P.Sort, rt, run_rows: int, fallback):
